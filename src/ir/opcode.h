@@ -1,0 +1,112 @@
+#pragma once
+// The operations of TileIR and the enums that parameterise them.
+//
+// Operand conventions (the verifier enforces them, docs/tileir.md describes them):
+// elementwise operations take operands of one identical type (the front end
+// inserts Splat/Broadcast/Cast first, following Triton's promotion rules), and a
+// scalar operation is the same operation on shape [].
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace npusim::ir {
+
+enum class OpCode : uint8_t {
+  // Sources of values.
+  Constant,    // () -> T; every element = constant (a Triton tl.full when T is a tile)
+  ProgramId,   // () -> i32 scalar; attr axis
+  NumPrograms, // () -> i32 scalar; attr axis
+  Arange,      // () -> i32[end-start]; attrs start, end
+  // Shape changes; element type unchanged.
+  Splat,      // (scalar) -> tile
+  Broadcast,  // (tile) -> tile of the result shape, same rank, size-1 dims stretched
+  ExpandDims, // (x) -> x with a size-1 dim inserted at attr axis
+  Reshape,    // (tile) -> tile with the same number of elements, row-major order
+  Permute,    // (tile) -> tile with dims permuted: result dim i = operand dim order[i]
+  // Conversions.
+  Cast,    // (x) -> same shape, result dtype; floats round to nearest even,
+           // float->int truncates toward zero, int->int wraps, x->bool is x != 0
+  Bitcast, // (x) -> same shape, result dtype of the same bit width (or pointer <-> int64)
+  // Elementwise arithmetic; operands and result share one type.
+  Add,
+  Sub,
+  Mul,
+  Div, // floats: IEEE division; integers: C division truncating toward zero
+  Rem, // floats: fmod (sign of the dividend); integers: C remainder
+  And, // bitwise (logical on i1)
+  Or,
+  Xor,
+  Shl,
+  Shr, // arithmetic for signed integers, logical for unsigned
+  Min, // attr nanMode
+  Max, // attr nanMode
+  Neg,
+  Not, // bitwise complement (logical not on i1)
+  Abs,
+  Math,    // attr mathFn; one to three operands of one float type (Pow, Atan2, ... take two)
+  AddPtr,  // (pointer, integer offset in elements) -> pointer, same shape
+  Cmp,     // (a, b) -> i1 of the same shape; attr predicate
+  Select,  // (i1 cond, a, b) -> a's type; all three of one shape
+  // Memory.
+  Load,      // (ptr[, mask[, other]]) -> values; masked-off elements take other (or 0)
+  Store,     // (ptr, value[, mask]) -> (); masked-off elements write nothing
+  AtomicRMW, // (ptr, value[, mask]) -> old values; attr atomicKind
+  // Tile-wide operations.
+  Reduce, // N operands of one shape -> N results with attr axis removed; attr reduceKind;
+          // Combine reductions carry a region with 2N arguments that yields N values
+  Scan,   // N operands -> N results of the same shapes along attr axis; attr reduceKind,
+          // attr reverse; Combine scans carry a combine region like Reduce
+  Sort,   // (keys[, values]) -> sorted along attr axis; attr descending; stable, ties
+          // keep their order, values follow their keys
+  Dot,    // (a[M,K], b[K,N], acc[M,N]) -> acc type; products and sums in the acc
+          // dtype; attr inputPrecision
+  // Control flow.
+  For,    // (lower, upper, step, inits...) -> final carried values; region body with
+          // arguments (induction variable, carried...) ending in Yield
+  If,     // (i1 scalar cond) -> results; regions then, else, each ending in Yield
+  Yield,  // (values...) terminates a region
+  // Checks and hints.
+  Assert,  // (i1 cond) -> (); fails the program when an element is false; attr message
+  Barrier, // () -> (); tl.debug_barrier
+};
+
+enum class CmpPredicate : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+
+/// How Min/Max/reductions treat NaN: Ignore returns the other operand (maxnum),
+/// Propagate returns NaN if either operand is NaN.
+enum class NanMode : uint8_t { Ignore, Propagate };
+
+enum class ReduceKind : uint8_t { Sum, Prod, Max, Min, And, Or, Xor, ArgMax, ArgMin, Combine };
+
+enum class AtomicKind : uint8_t { Add, Max, Min, And, Or, Xor, Exchange };
+
+enum class InputPrecision : uint8_t { IEEE, TF32, TF32x3 };
+
+enum class MathFn : uint8_t {
+  // one operand
+  Exp, Exp2, Log, Log2, Log10, Log1p, Expm1, Sqrt, Rsqrt, Sin, Cos, Tan, Asin, Acos, Atan,
+  Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Erf, Erfc, Erfinv, Lgamma, Floor, Ceil, Trunc,
+  Round,    // nearest, ties to even (rint)
+  RoundAway, // nearest, ties away from zero (C round)
+  Recip, Cbrt,
+  IsNan, IsInf, IsFinite, Signbit, // produce i1
+  // two operands
+  Pow, Atan2, Fmod, Hypot, Copysign, NextAfter,
+  // three operands
+  Fma,
+};
+
+std::string_view name(OpCode code);
+std::string_view name(CmpPredicate p);
+std::string_view name(NanMode m);
+std::string_view name(ReduceKind k);
+std::string_view name(AtomicKind k);
+std::string_view name(InputPrecision p);
+std::string_view name(MathFn f);
+/// Number of operands a math function takes.
+int arity(MathFn f);
+/// True for IsNan, IsInf, IsFinite, Signbit (result i1).
+bool producesBool(MathFn f);
+std::optional<MathFn> parseMathFn(std::string_view name);
+
+} // namespace npusim::ir
