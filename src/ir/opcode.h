@@ -56,8 +56,10 @@ enum class OpCode : uint8_t {
           // Combine reductions carry a region with 2N arguments that yields N values
   Scan,   // N operands -> N results of the same shapes along attr axis; attr reduceKind,
           // attr reverse; Combine scans carry a combine region like Reduce
-  Sort,   // (keys[, values]) -> sorted along attr axis; attr descending; stable, ties
-          // keep their order, values follow their keys
+  Sort,   // (keys[, values[, i1 valid]]) -> (keys[, values]) sorted along attr axis;
+          // attr descending; stable (ties keep their order), values follow their
+          // keys, NaN keys order above every number, and elements whose valid is
+          // false go after all valid ones in their original order
   Dot,    // (a[M,K], b[K,N], acc[M,N]) -> acc type; products and sums in the acc
           // dtype; attr inputPrecision
   // Control flow.

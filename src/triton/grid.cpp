@@ -1,0 +1,102 @@
+// Default block sizes and Inductor's grid rules.
+#include "triton/frontend.h"
+
+#include <algorithm>
+
+namespace npusim::triton {
+
+namespace {
+
+int64_t nextPowerOfTwo(int64_t v) {
+  int64_t p = 1;
+  while (p < v && p < (int64_t{1} << 40))
+    p <<= 1;
+  return p;
+}
+
+int64_t hint(const KernelMetadata &meta, const std::string &axis, int64_t fallback) {
+  auto it = meta.sizeHints.find(axis);
+  return it == meta.sizeHints.end() ? fallback : std::max<int64_t>(1, it->second);
+}
+
+int64_t cdiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+
+} // namespace
+
+ConstexprBindings defaultConstexprs(const KernelMetadata &meta, int64_t maxTileElements) {
+  ConstexprBindings out;
+  const std::vector<std::string> free = meta.freeConstexprs();
+  auto isFree = [&](const std::string &n) { return std::find(free.begin(), free.end(), n) != free.end(); };
+  int64_t budget = std::max<int64_t>(1, maxTileElements);
+  // Reduction blocks first (they bound the inner loop), then y, then x.
+  for (const char *name : {"R0_BLOCK", "RBLOCK", "R1_BLOCK"}) {
+    if (!isFree(name))
+      continue;
+    const std::string axis = std::string(name) == "RBLOCK" ? "r0_" : std::string(name) == "R0_BLOCK" ? "r0_" : "r1_";
+    int64_t h = hint(meta, axis, hint(meta, "r", 64));
+    int64_t block = std::min<int64_t>(nextPowerOfTwo(h), std::min<int64_t>(budget, 256));
+    out[name] = block;
+    budget = std::max<int64_t>(1, budget / block);
+  }
+  for (const char *name : {"ZBLOCK", "YBLOCK", "XBLOCK"}) {
+    if (!isFree(name))
+      continue;
+    const std::string axis(1, static_cast<char>(std::tolower(name[0])));
+    int64_t block = std::min<int64_t>(nextPowerOfTwo(hint(meta, axis, 1024)), budget);
+    if (std::string(name) != "XBLOCK")
+      block = std::min<int64_t>(block, 32);
+    out[name] = block;
+    budget = std::max<int64_t>(1, budget / block);
+  }
+  return out;
+}
+
+std::optional<GridSize> inferGrid(const KernelMetadata &meta, const ConstexprBindings &constexprs,
+                                  const std::map<std::string, int64_t> &scalarArguments) {
+  auto block = [&](const std::string &name) -> int64_t {
+    auto it = constexprs.find(name);
+    if (it != constexprs.end() && std::holds_alternative<int64_t>(it->second))
+      return std::get<int64_t>(it->second);
+    if (const ParameterSpec *p = meta.findParameter(name); p && p->defaultValue &&
+                                                           std::holds_alternative<int64_t>(*p->defaultValue))
+      return std::get<int64_t>(*p->defaultValue);
+    return 1;
+  };
+  auto numel = [&](const std::string &name) -> std::optional<int64_t> {
+    auto it = scalarArguments.find(name);
+    if (it != scalarArguments.end())
+      return it->second;
+    if (!meta.findParameter(name))
+      return int64_t{1}; // the kernel has no such axis
+    return std::nullopt;
+  };
+  const std::string &g = meta.gridType;
+  const bool oneD = g == "Grid1D" || g == "CooperativeReductionGrid" ||
+                    (g.empty() && (meta.kind == KernelKind::Pointwise || meta.kind == KernelKind::Reduction ||
+                                   meta.kind == KernelKind::PersistentReduction));
+  if (!oneD && g != "Grid2D" && g != "Grid3D")
+    return std::nullopt;
+  GridSize grid;
+  auto x = numel("xnumel");
+  if (!x)
+    return std::nullopt;
+  grid.x = cdiv(*x, block("XBLOCK"));
+  if (g == "Grid2D" || g == "Grid3D") {
+    auto y = numel("ynumel");
+    if (!y)
+      return std::nullopt;
+    grid.y = cdiv(*y, block("YBLOCK"));
+  }
+  if (g == "Grid3D") {
+    auto z = numel("znumel");
+    if (!z)
+      return std::nullopt;
+    grid.z = cdiv(*z, block("ZBLOCK"));
+  }
+  if (g == "CooperativeReductionGrid")
+    grid.y = block("RSPLIT");
+  grid.x = std::max<int64_t>(grid.x, 1);
+  return grid;
+}
+
+} // namespace npusim::triton
