@@ -74,18 +74,25 @@ std::optional<GridSize> inferGrid(const KernelMetadata &meta, const ConstexprBin
   const bool oneD = g == "Grid1D" || g == "CooperativeReductionGrid" ||
                     (g.empty() && (meta.kind == KernelKind::Pointwise || meta.kind == KernelKind::Reduction ||
                                    meta.kind == KernelKind::PersistentReduction));
-  if (!oneD && g != "Grid2D" && g != "Grid3D")
+  const bool yzOverflow = g == "Grid2DWithYZOverflow";
+  if (!oneD && g != "Grid2D" && g != "Grid3D" && !yzOverflow)
     return std::nullopt;
   GridSize grid;
   auto x = numel("xnumel");
   if (!x)
     return std::nullopt;
   grid.x = cdiv(*x, block("XBLOCK"));
-  if (g == "Grid2D" || g == "Grid3D") {
+  if (g == "Grid2D" || g == "Grid3D" || yzOverflow) {
     auto y = numel("ynumel");
     if (!y)
       return std::nullopt;
     grid.y = cdiv(*y, block("YBLOCK"));
+    if (yzOverflow) {
+      // y blocks past the hardware limit continue on z: y = pid1 + pid2 * num_programs(1).
+      constexpr int64_t kMaxGridY = 65535;
+      grid.z = cdiv(grid.y, kMaxGridY);
+      grid.y = std::min(grid.y, kMaxGridY);
+    }
   }
   if (g == "Grid3D") {
     auto z = numel("znumel");

@@ -533,6 +533,10 @@ SemaValue Lowerer::callBuiltin(const std::string &name, CallArguments &callArgs,
     SemaValue e = callMath("tl.math", "exp", expArgs, pos);
     return binary(ast::BinaryOperator::Div, SemaValue::ofInt(1), binary(ast::BinaryOperator::Add, SemaValue::ofInt(1), e, pos), pos);
   }
+  static const char *kRandom[] = {"tl.randint", "tl.randint4x", "tl.rand", "tl.rand4x", "tl.randn", "tl.randn4x"};
+  for (const char *r : kRandom)
+    if (name == r)
+      return callRandom(name.substr(3), callArgs, pos);
   static const char *kReductions[] = {"tl.sum", "tl.max", "tl.min", "tl.argmax", "tl.argmin", "tl.xor_sum",
                                       "tl.reduce_or", "tl.reduce", "tl.cumsum", "tl.cumprod",
                                       "tl.associative_scan", "tl.sort", "tl.flip", "tl.topk"};

@@ -208,7 +208,7 @@ static bool foldCompare(ast::CompareOperator op, const SemaValue &a, const SemaV
     if (same && a.kind == SemaValue::Kind::Bool)
       same = a.boolValue == b.boolValue;
     else if (same && a.kind == SemaValue::Kind::DType)
-      same = a.dtype == b.dtype;
+      same = a.dtype == b.dtype && a.boolValue == b.boolValue;
     else if (same && a.kind == SemaValue::Kind::Int)
       same = a.intValue == b.intValue;
     return op == C::Is ? same : !same;
@@ -219,7 +219,8 @@ static bool foldCompare(ast::CompareOperator op, const SemaValue &a, const SemaV
   }
   if (a.kind == SemaValue::Kind::DType || b.kind == SemaValue::Kind::DType ||
       a.kind == SemaValue::Kind::String || b.kind == SemaValue::Kind::String) {
-    bool eq = a.kind == b.kind && (a.kind == SemaValue::Kind::DType ? a.dtype == b.dtype : a.text == b.text);
+    bool eq = a.kind == b.kind &&
+              (a.kind == SemaValue::Kind::DType ? a.dtype == b.dtype && a.boolValue == b.boolValue : a.text == b.text);
     return op == C::Eq ? eq : !eq;
   }
   const bool isFloat = a.kind == SemaValue::Kind::Float || b.kind == SemaValue::Kind::Float;
@@ -289,8 +290,11 @@ SemaValue Lowerer::eval(const ast::Expr &e, Scope &scope) {
     }
     case SemaValue::Kind::Tensor: {
       const ir::Type &t = base.tensor->type;
-      if (e.name == "dtype")
-        return SemaValue::ofDType(t.dtype);
+      if (e.name == "dtype") {
+        SemaValue d = SemaValue::ofDType(t.dtype);
+        d.boolValue = t.isPointer; // a pointer dtype; .element_ty gives the pointee
+        return d;
+      }
       if (e.name == "shape") {
         std::vector<SemaValue> dims;
         for (int64_t d : t.shape)
@@ -311,8 +315,13 @@ SemaValue Lowerer::eval(const ast::Expr &e, Scope &scope) {
       return m;
     }
     case SemaValue::Kind::DType: {
+      if (e.name == "element_ty") {
+        if (!base.boolValue)
+          fail(e.pos, "'element_ty' is only defined for pointer dtypes");
+        return SemaValue::ofDType(base.dtype);
+      }
       if (e.name == "primitive_bitwidth" || e.name == "int_bitwidth")
-        return SemaValue::ofInt(core::bitWidth(base.dtype));
+        return SemaValue::ofInt(base.boolValue ? 64 : core::bitWidth(base.dtype));
       SemaValue m;
       m.kind = SemaValue::Kind::BoundMethod;
       m.text = e.name;

@@ -95,6 +95,23 @@ SemaValue Lowerer::callHelperElementwise(const std::string &name, CallArguments 
     callBuiltin("tl.device_assert", assertArgs, pos);
     return arg(2, "r");
   }
+  if (name == "randint64")
+    return callRandom(name, args, pos);
+  if (name == "maximum_with_index" || name == "minimum_with_index") {
+    // The combine step of max_with_index: NaN wins, equal values keep the smaller index.
+    const SemaValue &av = arg(0, "a_value"), &ai = arg(1, "a_index"), &bv = arg(2, "b_value"), &bi = arg(3, "b_index");
+    const bool isMax = name == "maximum_with_index";
+    SemaValue mask = cmp(isMax ? CO::Gt : CO::Lt, av, bv);
+    SemaValue equal = cmp(CO::Eq, av, bv);
+    const bool floating = (av.isTensor() && av.tensor->type.isFloat()) || av.kind == SemaValue::Kind::Float;
+    if (floating) {
+      SemaValue aNan = cmp(CO::NotEq, av, av), bNan = cmp(CO::NotEq, bv, bv);
+      mask = bin(BO::BitOr, mask, logical(ast::BoolOperator::And, aNan, unary(ast::UnaryOperator::Not, bNan, pos), pos));
+      equal = bin(BO::BitOr, equal, logical(ast::BoolOperator::And, aNan, bNan, pos));
+    }
+    mask = bin(BO::BitOr, mask, bin(BO::BitAnd, equal, cmp(CO::Lt, ai, bi)));
+    return SemaValue::ofTuple({where(mask, av, bv), where(mask, ai, bi)});
+  }
   if (name == "bucketize_binary_search") {
     const SemaValue &values = arg(0, "values"), &offsets = arg(1, "offsets_ptr");
     const SemaValue &indexType = arg(2, "indexing_dtype"), &right = arg(3, "right");

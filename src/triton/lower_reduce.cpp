@@ -149,6 +149,13 @@ std::vector<ir::Value *> tensorsOf(Lowerer &l, const SemaValue &v, ast::Position
   return out;
 }
 
+SemaValue packTuple(const std::vector<ir::Value *> &values) {
+  std::vector<SemaValue> elements;
+  for (ir::Value *v : values)
+    elements.push_back(SemaValue::ofTensor(v));
+  return SemaValue::ofTuple(std::move(elements));
+}
+
 SemaValue pack(const std::vector<ir::Value *> &values) {
   if (values.size() == 1)
     return SemaValue::ofTensor(values[0]);
@@ -251,14 +258,17 @@ SemaValue Lowerer::callHelperLibrary(const std::string &qualified, CallArguments
     std::vector<ir::Value *> inputs = tensorsOf(*this, arg(0, "input"), pos);
     const int axis = axisOf(1, "axis", inputs[0], true);
     const SemaValue &fn = arg(2, "combine_fn");
-    return pack(reduce(inputs, axis, ir::ReduceKind::Combine, ir::NanMode::Ignore, &fn, flag(3, "keep_dims", false), pos));
+    auto results = reduce(inputs, axis, ir::ReduceKind::Combine, ir::NanMode::Ignore, &fn, flag(3, "keep_dims", false), pos);
+    return arg(0, "input").kind == SemaValue::Kind::Tuple ? packTuple(results) : pack(results);
   }
   if (name == "cumsum" || name == "cumprod" || name == "associative_scan") {
     std::vector<ir::Value *> inputs = tensorsOf(*this, arg(0, "input"), pos);
     const int64_t rawAxis = optional(1, "axis") ? arg(1, "axis").intValue : 0;
     const int axis = normalizeAxis(*this, rawAxis, inputs[0]->type.rank(), pos);
-    if (name == "associative_scan")
-      return pack(scan(inputs, axis, ir::ReduceKind::Combine, &arg(2, "combine_fn"), flag(3, "reverse", false), pos));
+    if (name == "associative_scan") {
+      auto results = scan(inputs, axis, ir::ReduceKind::Combine, &arg(2, "combine_fn"), flag(3, "reverse", false), pos);
+      return arg(0, "input").kind == SemaValue::Kind::Tuple ? packTuple(results) : pack(results);
+    }
     ir::Value *x = inputs[0];
     if (x->type.dtype == DType::BFloat16)
       x = castTo(x, DType::Float32);

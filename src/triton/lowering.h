@@ -101,6 +101,8 @@ public:
   SemaValue callBuiltin(const std::string &name, CallArguments &args, ast::Position pos);
   SemaValue callHelperLibrary(const std::string &name, CallArguments &args, ast::Position pos);
   SemaValue callHelperElementwise(const std::string &name, CallArguments &args, ast::Position pos);
+  /// tl.randint/randint4x/rand/rand4x/randn/randn4x and triton_helpers.randint64.
+  SemaValue callRandom(const std::string &name, CallArguments &args, ast::Position pos);
   SemaValue callMath(const std::string &module, const std::string &name, CallArguments &args, ast::Position pos);
   /// Reduce over axis (axis < 0 for all axes) with a named kind or a combine callee.
   std::vector<ir::Value *> reduce(std::vector<ir::Value *> inputs, int axis, ir::ReduceKind kind,

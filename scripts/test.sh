@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The whole test suite: the Release build with warnings as errors, the same
+# tests under AddressSanitizer + UndefinedBehaviorSanitizer, and a short run of
+# the parser fuzzer. Set NPUSIM_FUZZ_SECONDS to fuzz longer (default 30).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+jobs=$(nproc)
+
+echo "== Release build, warnings as errors =="
+scripts/build.sh
+ctest --test-dir build --output-on-failure -j "$jobs"
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer =="
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
+  -DNPUSIM_SANITIZE=ON -DNPUSIM_BENCH=OFF >/dev/null
+cmake --build build-asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+echo "== Parser fuzzing (libFuzzer) =="
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNPUSIM_FUZZ=ON -DNPUSIM_TESTS=OFF \
+  -DNPUSIM_BENCH=OFF >/dev/null
+cmake --build build-fuzz --target parse_fuzzer -j "$jobs"
+corpus=$(mktemp -d)
+cp fuzz/corpus/* "$corpus"/
+build-fuzz/fuzz/parse_fuzzer -max_total_time="${NPUSIM_FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=2048 \
+  "$corpus" 2>&1 | tail -n 3
+rm -rf "$corpus"
+echo "== all test stages passed =="
