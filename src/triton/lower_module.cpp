@@ -13,6 +13,8 @@ namespace {
 
 constexpr int kMaxInlineDepth = 64;
 constexpr int kMaxStaticIterations = 1 << 16;
+constexpr int64_t kMaxStatementsLowered = 4'000'000;
+constexpr int kMaxValues = 2'000'000;
 
 /// Canonical name of an imported module path, or "" for modules whose members
 /// kernels never call (hints, DeviceProperties, ...).
@@ -163,6 +165,8 @@ private:
 
   void lowerStmt(const ast::Stmt &s, Scope &scope) {
     l_.builder().setLocation(l_.location(s.pos));
+    if (++l_.statementsLowered_ > kMaxStatementsLowered || l_.function_->numValues() > kMaxValues)
+      l_.fail(s.pos, "the kernel unrolls into too much code (compile-time loops or recursion too large)");
     switch (s.kind) {
     case ast::StmtKind::Expr:
       if (s.value->kind != ast::ExprKind::String) // docstrings

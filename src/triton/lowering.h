@@ -125,6 +125,7 @@ private:
   std::unique_ptr<ir::Builder> builder_;
   Scope globals_;
   int inlineDepth_ = 0;
+  int64_t statementsLowered_ = 0; // bounds compile-time unrolling of hostile input
 };
 
 /// Looks an argument up by keyword, then by position; nullptr when absent.
