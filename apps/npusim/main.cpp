@@ -1,1 +1,155 @@
-int main() { return 0; }
+// npusim: the command line. This file dispatches to the commands and turns the
+// command-line errors into exit codes; docs/cli.md describes it all.
+#include "cli.h"
+
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace npusim::cli {
+namespace {
+
+const char *const kUsage = R"(usage: npusim COMMAND [ARGS...]
+
+commands:
+  check-kernel FILE.py   parse, type-check and lower one Triton kernel file
+  kernel FILE.py         run one launch of one kernel file on the reference interpreter
+  compile FILE.py        print the NPU program of one kernel (not available yet)
+  run BUNDLE             run a captured model bundle (not available yet)
+  presets                list hardware presets (not available yet)
+  help [COMMAND]         show this help, or a command's
+
+options:
+  --help                 show this help
+  --version              print the version
+
+'npusim COMMAND --help' describes a command. Exit status: 0 success, 1 the kernel,
+an input or the launch failed, 2 the command line is wrong or the command is not
+available yet.
+)";
+
+const char *const kCompileUsage =
+    R"(usage: npusim compile FILE.py [--config CFG] [--const NAME=VALUE ...] --dump
+
+Compiles one kernel for the NPU and prints its program. Not available yet: the
+NPU compiler is not built.
+)";
+
+const char *const kRunUsage =
+    R"(usage: npusim run BUNDLE [--config CFG] [--mode reference|functional|timing|full] [--verify]
+                  [--report OUT.json] [--trace OUT.json]
+
+Runs a captured model bundle launch by launch. Not available yet: the runtime is
+not built.
+)";
+
+const char *const kPresetsUsage = R"(usage: npusim presets
+
+Lists the hardware presets. Not available yet: the hardware configuration module
+is not built.
+)";
+
+using Runner = int (*)(std::span<const std::string>, std::ostream &, std::ostream &);
+
+struct Command {
+  std::string_view name;
+  const char *const *usage;
+  Runner run;                    // null for the commands that are not available yet
+  std::string_view notAvailable; // why, for those
+};
+
+const Command kCommands[] = {
+    {"check-kernel", &kCheckKernelUsage, runCheckKernel, {}},
+    {"kernel", &kKernelUsage, runKernel, {}},
+    {"compile", &kCompileUsage, nullptr, "not available yet: the NPU compiler is not built"},
+    {"run", &kRunUsage, nullptr, "not available yet: the runtime that runs bundles is not built"},
+    {"presets", &kPresetsUsage, nullptr,
+     "not available yet: the hardware presets (src/config) are not built"},
+};
+
+const Command *findCommand(std::string_view name) {
+  for (const Command &c : kCommands)
+    if (c.name == name)
+      return &c;
+  return nullptr;
+}
+
+bool asksForHelp(std::span<const std::string> args) {
+  for (const std::string &a : args) {
+    if (a == "--")
+      return false;
+    if (a == "--help" || a == "-h")
+      return true;
+  }
+  return false;
+}
+
+int runCommand(const Command &command, std::span<const std::string> args) {
+  const std::string prefix = "npusim " + std::string(command.name) + ": error: ";
+  try {
+    if (!command.run) {
+      if (asksForHelp(args)) {
+        std::cout << *command.usage;
+        return kExitOk;
+      }
+      throw NotAvailableError(std::string(command.notAvailable));
+    }
+    return command.run(args, std::cout, std::cerr);
+  } catch (const UsageError &e) {
+    std::cerr << prefix << e.what() << "\n\n" << *command.usage;
+    return kExitUsage;
+  } catch (const NotAvailableError &e) {
+    std::cerr << prefix << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception &e) {
+    std::cerr << prefix << "internal error: " << e.what() << "\n";
+    return kExitError;
+  }
+}
+
+int dispatch(const std::vector<std::string> &args) {
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  const std::string &first = args.front();
+  if (first == "--version") {
+    std::cout << "npusim " << kVersion << "\n";
+    return kExitOk;
+  }
+  if (first == "--help" || first == "-h" || first == "help") {
+    if (first == "help" && args.size() > 1) {
+      const Command *c = findCommand(args[1]);
+      if (!c) {
+        std::cerr << "npusim: error: no command '" << args[1] << "'\n\n" << kUsage;
+        return kExitUsage;
+      }
+      std::cout << *c->usage;
+      return kExitOk;
+    }
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  const Command *command = findCommand(first);
+  if (!command) {
+    std::cerr << "npusim: error: " << (first.starts_with("-") ? "unknown option '" : "unknown command '")
+              << first << "'\n\n"
+              << kUsage;
+    return kExitUsage;
+  }
+  return runCommand(*command, std::span<const std::string>(args).subspan(1));
+}
+
+} // namespace
+} // namespace npusim::cli
+
+int main(int argc, char **argv) {
+  try {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    return npusim::cli::dispatch(args);
+  } catch (...) {
+    std::cerr << "npusim: error: internal error\n";
+    return npusim::cli::kExitError;
+  }
+}

@@ -1,0 +1,77 @@
+#pragma once
+// Shared pieces of the npusim command line: exit codes, the errors that pick
+// them, option parsing, and the commands' entry points. See docs/cli.md.
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace npusim::cli {
+
+/// Keep in step with project(... VERSION ...) in CMakeLists.txt.
+inline constexpr std::string_view kVersion = "0.1.0";
+
+inline constexpr int kExitOk = 0;
+/// The kernel, an input file or the launch failed (compile, input or runtime error).
+inline constexpr int kExitError = 1;
+/// The command line itself is wrong, or the command is not available yet.
+inline constexpr int kExitUsage = 2;
+
+/// A malformed command line: reported with the command's usage, exit 2.
+class UsageError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A command or mode that needs a part of npusim that is not built yet: exit 2.
+class NotAvailableError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One option a command accepts ("--grid"); `takesValue` options read the next
+/// argument or the text after '='.
+struct OptionSpec {
+  std::string_view name;
+  bool takesValue = false;
+  bool repeatable = false;
+};
+
+struct ParsedOptions {
+  std::vector<std::string> positionals;
+  std::map<std::string, std::vector<std::string>, std::less<>> values; // flags without a value hold ""
+  bool help = false;
+
+  bool has(std::string_view name) const { return values.find(name) != values.end(); }
+  /// Every value of a repeatable option, in command-line order.
+  const std::vector<std::string> &all(std::string_view name) const;
+  /// The value of a non-repeatable option, if given.
+  std::optional<std::string> get(std::string_view name) const;
+};
+
+/// Parses the arguments after the command name. Throws UsageError for an unknown
+/// option, a missing value, or a non-repeatable option given twice.
+ParsedOptions parseOptions(std::span<const std::string> args, std::span<const OptionSpec> specs,
+                           std::string_view command);
+
+/// "NAME=VALUE" -> {NAME, VALUE}; throws UsageError naming `flag` otherwise.
+std::pair<std::string, std::string> splitAssignment(const std::string &text, std::string_view flag);
+/// The whole text as a decimal integer, or nothing.
+std::optional<int64_t> parseInteger(std::string_view text);
+/// The whole text as a number (int or float syntax, inf, nan), or nothing.
+std::optional<double> parseNumber(std::string_view text);
+
+/// Entry points of the commands; `args` follow the command name.
+int runCheckKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+
+extern const char *const kCheckKernelUsage;
+extern const char *const kKernelUsage;
+
+} // namespace npusim::cli

@@ -1,0 +1,190 @@
+// npusim kernel FILE.py: one launch of one kernel file on the reference
+// interpreter, with inputs from .npy files or the generator, outputs to .npy.
+#include "cli.h"
+#include "kernel_setup.h"
+#include "launch_args.h"
+
+#include "core/npy.h"
+#include "reference/interpreter.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <ostream>
+
+namespace npusim::cli {
+
+const char *const kKernelUsage =
+    R"(usage: npusim kernel FILE.py [--grid X[,Y[,Z]]] [--const NAME=VALUE ...]
+                      [--arg NAME=VALUE|NAME=PATH.npy ...] [--size NAME=ELEMENTS ...]
+                      [--seed N] [--out DIR] [--mode reference]
+
+Runs one launch of one Triton kernel file on the reference interpreter and writes
+every pointer argument, after the launch, to DIR/NAME.npy as a 1-D array of the
+signature's element type (bf16 as <u2).
+
+options:
+  --arg NAME=VALUE      a scalar argument (xnumel=1024, eps=1e-5); every scalar must be given
+  --arg NAME=PATH.npy   a pointer argument's buffer: a .npy array whose element size matches
+                        the signature's element type, read as raw bytes of that type
+  --size NAME=ELEMENTS  the element count of a generated buffer (a pointer argument not given
+                        with --arg); default: the product of the kernel's *numel arguments
+  --seed N              seed of the generated buffers (default 0): floats uniform in [-1, 1),
+                        integers in [0, 100), bools 0, 1, 0, 1, ...
+  --const NAME=VALUE    bind a constexpr (XBLOCK=128); the others take npusim's defaults
+  --grid X[,Y[,Z]]      the launch grid; default: Inductor's rule for the kernel's grid type
+                        (required for FixedGrid kernels)
+  --out DIR             where the .npy outputs go (default ./npusim-out)
+  --mode MODE           reference (the only mode until the NPU compiler is built)
+  --help                show this help
+
+exit status: 0 the launch ran; 1 the kernel, an input or the launch failed (out-of-bounds
+access, failed device_assert); 2 the command line is wrong or the mode is not available.
+)";
+
+namespace {
+
+constexpr OptionSpec kOptions[] = {
+    {"--grid", true, false}, {"--const", true, true}, {"--arg", true, true},   {"--size", true, true},
+    {"--seed", true, false}, {"--out", true, false},  {"--mode", true, false},
+};
+
+struct KernelOptions {
+  std::string file;
+  std::optional<triton::GridSize> grid;
+  std::vector<ConstOption> constants;
+  std::vector<ArgOption> args;
+  std::vector<SizeOption> sizes;
+  uint64_t seed = 0;
+  std::string outDir = "npusim-out";
+};
+
+triton::GridSize parseGrid(const std::string &text) {
+  triton::GridSize grid;
+  int64_t *dims[] = {&grid.x, &grid.y, &grid.z};
+  size_t start = 0;
+  for (int axis = 0;; ++axis) {
+    const size_t comma = text.find(',', start);
+    const std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    auto v = parseInteger(part);
+    if (axis >= 3 || !v || *v < 1)
+      throw UsageError("--grid expects X[,Y[,Z]] with positive integers, got '" + text + "'");
+    *dims[axis] = *v;
+    if (comma == std::string::npos)
+      return grid;
+    start = comma + 1;
+  }
+}
+
+KernelOptions readOptions(const ParsedOptions &options) {
+  KernelOptions k;
+  if (options.positionals.size() != 1)
+    throw UsageError(options.positionals.empty() ? "kernel needs a kernel file"
+                                                 : "kernel takes one kernel file");
+  k.file = options.positionals.front();
+  if (auto mode = options.get("--mode")) {
+    if (*mode == "functional" || *mode == "timing" || *mode == "full")
+      throw NotAvailableError("--mode " + *mode + ": not available yet: the NPU compiler is not built");
+    if (*mode != "reference")
+      throw UsageError("--mode expects reference, functional, timing or full, got '" + *mode + "'");
+  }
+  if (auto grid = options.get("--grid"))
+    k.grid = parseGrid(*grid);
+  k.constants = parseConstOptions(options);
+  for (const std::string &text : options.all("--arg")) {
+    auto [name, value] = splitAssignment(text, "--arg");
+    if (value.empty())
+      throw UsageError("--arg " + name + " has an empty value");
+    k.args.push_back({name, value});
+  }
+  for (const std::string &text : options.all("--size")) {
+    auto [name, value] = splitAssignment(text, "--size");
+    auto n = parseInteger(value);
+    if (!n || *n < 0)
+      throw UsageError("--size " + name + ": '" + value + "' is not a non-negative integer");
+    k.sizes.push_back({name, *n});
+  }
+  if (auto seed = options.get("--seed")) {
+    auto n = parseInteger(*seed);
+    if (!n || *n < 0)
+      throw UsageError("--seed expects a non-negative integer, got '" + *seed + "'");
+    k.seed = static_cast<uint64_t>(*n);
+  }
+  if (auto out = options.get("--out")) {
+    if (out->empty())
+      throw UsageError("--out needs a directory");
+    k.outDir = *out;
+  }
+  return k;
+}
+
+std::string gridString(const reference::Grid &g) {
+  return "(" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " + std::to_string(g.z) + ")";
+}
+
+void writeOutputs(const std::string &dir, const LaunchArguments &launch) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw core::InputError("--out " + dir + ": cannot create the directory" +
+                           (ec ? ": " + ec.message() : ""));
+  for (const PointerArgument &ptr : launch.pointers) {
+    core::NpyArray array;
+    array.dtype = ptr.buffer->dtype;
+    array.shape = {ptr.buffer->numElements()};
+    array.bytes = ptr.buffer->bytes;
+    core::writeNpy((std::filesystem::path(dir) / (ptr.parameter->name + ".npy")).string(), array);
+  }
+}
+
+int launch(const KernelOptions &k, std::ostream &out) {
+  const triton::KernelFile kernel = triton::loadKernelFile(k.file);
+  const triton::KernelMetadata &meta = kernel.metadata;
+  const triton::ConstexprBindings bindings = pickConstexprs(meta, k.constants);
+  const std::unique_ptr<ir::Function> function = triton::lowerKernel(kernel, bindings);
+  LaunchArguments args = bindArguments(meta, *function, k.args, k.sizes, k.seed);
+
+  std::optional<triton::GridSize> grid = k.grid;
+  if (!grid)
+    grid = triton::inferGrid(meta, bindings, args.integerScalars);
+  if (!grid)
+    throw core::InputError("kernel has grid type " +
+                           (meta.gridType.empty() ? std::string("(none)") : meta.gridType) + "; give --grid");
+  const reference::Grid launchGrid{grid->x, grid->y, grid->z};
+
+  const auto start = std::chrono::steady_clock::now();
+  const reference::LaunchStats stats = reference::runLaunch(*function, launchGrid, args.arguments);
+  const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
+
+  writeOutputs(k.outDir, args);
+  char wallText[32];
+  std::snprintf(wallText, sizeof wallText, "%.3f", wall.count());
+  out << meta.kernelName << " grid=" << gridString(launchGrid)
+      << " constexprs=" << describeConstexprs(meta, bindings) << " programs=" << stats.programs
+      << " wall_ms=" << wallText << " out=" << k.outDir << "\n";
+  return kExitOk;
+}
+
+} // namespace
+
+int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
+  const ParsedOptions options = parseOptions(args, kOptions, "kernel");
+  if (options.help) {
+    out << kKernelUsage;
+    return kExitOk;
+  }
+  const KernelOptions k = readOptions(options);
+  try {
+    return launch(k, out);
+  } catch (const core::CompileError &e) {
+    err << e.what() << "\n";
+  } catch (const std::exception &e) {
+    err << k.file << ": error: " << e.what() << "\n";
+  } catch (...) {
+    err << k.file << ": error: internal error (unknown exception)\n";
+  }
+  return kExitError;
+}
+
+} // namespace npusim::cli

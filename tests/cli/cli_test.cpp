@@ -1,0 +1,573 @@
+// The npusim command line, run as a user runs it: the built binary on the small
+// Inductor-style kernels in tests/data/cli, checking exit codes, messages and the
+// .npy outputs against values computed here in plain C++.
+#include "core/dtype.h"
+#include "core/float16.h"
+#include "core/npy.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace npusim::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kData = std::string(NPUSIM_TEST_DATA) + "/cli/";
+
+struct Result {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string quote(const std::string &s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string slurp(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class CliTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "npusim-cli-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  /// Runs npusim with `args` in the test's temporary directory.
+  Result run(const std::vector<std::string> &args) const {
+    std::string command = "cd " + quote(dir_.string()) + " && " + quote(NPUSIM_BINARY);
+    for (const std::string &a : args)
+      command += " " + quote(a);
+    command += " > " + quote((dir_ / "stdout.txt").string()) + " 2> " + quote((dir_ / "stderr.txt").string());
+    const int status = std::system(command.c_str());
+    Result r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(dir_ / "stdout.txt");
+    r.err = slurp(dir_ / "stderr.txt");
+    return r;
+  }
+
+  std::string path(const std::string &name) const { return (dir_ / name).string(); }
+
+  std::string writeFloats(const std::string &name, const std::vector<float> &values,
+                          std::vector<int64_t> shape = {}) const {
+    core::NpyArray a;
+    a.dtype = core::DType::Float32;
+    a.shape = shape.empty() ? std::vector<int64_t>{static_cast<int64_t>(values.size())} : shape;
+    a.bytes.resize(values.size() * 4);
+    std::memcpy(a.bytes.data(), values.data(), a.bytes.size());
+    core::writeNpy(path(name), a);
+    return path(name);
+  }
+
+  std::vector<float> readFloats(const std::string &relative) const {
+    const core::NpyArray a = core::readNpy(path(relative));
+    EXPECT_EQ(a.dtype, core::DType::Float32) << relative;
+    EXPECT_EQ(a.shape.size(), 1u) << relative;
+    std::vector<float> v(a.bytes.size() / 4);
+    std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
+    return v;
+  }
+
+  fs::path dir_;
+};
+
+const std::string kAddMul = kData + "triton_poi_fused_add_mul_0.py";
+const std::string kShift = kData + "triton_poi_fused_shift_0.py";
+const std::string kSum = kData + "triton_per_fused_sum_0.py";
+const std::string kClone = kData + "triton_poi_fused_clone_0.py";
+const std::string kToCopy = kData + "triton_poi_fused__to_copy_add_0.py";
+const std::string kTemplate = kData + "triton_tem_fused_scale_0.py";
+const std::string kSyntaxError = kData + "syntax_error.py";
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// The generator as docs/cli.md states it, written out again here.
+uint64_t splitmix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/// Element i of the generated float buffer of parameter p, for a float of `precision` bits.
+double documentedFloat(uint64_t seed, uint64_t p, uint64_t i, int precision) {
+  const uint64_t h = splitmix64(splitmix64(splitmix64(seed) + p) + i);
+  return static_cast<double>(h >> (64 - precision)) * std::ldexp(1.0, 1 - precision) - 1.0;
+}
+
+// ---------------------------------------------------------------------------
+// Dispatch, help, exit codes
+
+TEST_F(CliTest, VersionAndHelp) {
+  Result r = run({"--version"});
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_EQ(r.out, "npusim 0.1.0\n");
+  for (const std::vector<std::string> &args :
+       std::vector<std::vector<std::string>>{{"--help"}, {"help"}, {"-h"}}) {
+    r = run(args);
+    EXPECT_EQ(r.exitCode, 0) << args[0];
+    EXPECT_TRUE(contains(r.out, "usage: npusim COMMAND")) << r.out;
+    EXPECT_TRUE(contains(r.out, "check-kernel FILE.py"));
+    EXPECT_EQ(r.err, "");
+  }
+  for (std::string command : {"check-kernel", "kernel", "compile", "run", "presets"}) {
+    r = run({command, "--help"});
+    EXPECT_EQ(r.exitCode, 0) << command;
+    EXPECT_TRUE(contains(r.out, "usage: npusim " + command)) << r.out;
+    Result viaHelp = run({"help", command});
+    EXPECT_EQ(viaHelp.exitCode, 0);
+    EXPECT_EQ(viaHelp.out, r.out);
+  }
+}
+
+TEST_F(CliTest, UsageErrorsExitTwo) {
+  Result r = run({});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "usage: npusim COMMAND"));
+  EXPECT_EQ(r.out, "");
+
+  r = run({"frobnicate"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "npusim: error: unknown command 'frobnicate'")) << r.err;
+  EXPECT_TRUE(contains(r.err, "usage: npusim COMMAND"));
+
+  r = run({"--frobnicate"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "unknown option '--frobnicate'")) << r.err;
+
+  r = run({"help", "frobnicate"});
+  EXPECT_EQ(r.exitCode, 2);
+
+  r = run({"check-kernel", kAddMul, "--bogus"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(
+      contains(r.err, "npusim check-kernel: error: unknown option '--bogus' for 'npusim check-kernel'"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "usage: npusim check-kernel"));
+
+  r = run({"check-kernel"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "check-kernel needs a kernel file"));
+
+  r = run({"check-kernel", kAddMul, "--const", "XBLOCK"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "--const expects NAME=VALUE, got 'XBLOCK'")) << r.err;
+
+  r = run({"kernel", kAddMul, "--arg"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "option '--arg' needs a value")) << r.err;
+
+  r = run({"kernel", kAddMul, "--grid", "0"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "--grid expects X[,Y[,Z]] with positive integers, got '0'")) << r.err;
+
+  r = run({"kernel", kAddMul, "--grid", "1,2,3,4"});
+  EXPECT_EQ(r.exitCode, 2);
+
+  r = run({"kernel", kAddMul, "--seed", "-1"});
+  EXPECT_EQ(r.exitCode, 2);
+
+  r = run({"kernel", kAddMul, "--mode", "fast"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "--mode expects reference, functional, timing or full")) << r.err;
+
+  r = run({"kernel", kAddMul, "--out", "a", "--out", "b"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(contains(r.err, "option '--out' is given more than once")) << r.err;
+}
+
+TEST_F(CliTest, CommandsNotBuiltYetExitTwo) {
+  for (const std::vector<std::string> &args : std::vector<std::vector<std::string>>{
+           {"presets"}, {"compile", kAddMul, "--dump"}, {"run", "bundle"}}) {
+    Result r = run(args);
+    EXPECT_EQ(r.exitCode, 2) << args[0];
+    EXPECT_TRUE(contains(r.err, "npusim " + args[0] + ": error: not available yet")) << r.err;
+  }
+  for (std::string mode : {"functional", "timing", "full"}) {
+    Result r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--mode", mode});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(contains(r.err, "not available yet: the NPU compiler is not built")) << r.err;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// check-kernel
+
+/// The line without its tileir_ops count (which belongs to the front end), and the count.
+std::pair<std::string, int> splitOps(const std::string &line) {
+  static const std::regex ops(" tileir_ops=([0-9]+)\n$");
+  std::smatch m;
+  if (!std::regex_search(line, m, ops))
+    return {line, -1};
+  return {line.substr(0, static_cast<size_t>(m.position(0))), std::stoi(m[1].str())};
+}
+
+TEST_F(CliTest, CheckKernelPrintsOneLine) {
+  Result r = run({"check-kernel", kAddMul});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  auto [line, ops] = splitOps(r.out);
+  EXPECT_EQ(
+      line,
+      "triton_poi_fused_add_mul_0 kind=pointwise args=(in_ptr0: *fp32, in_ptr1: *fp32, out_ptr0: *fp32, "
+      "xnumel: i32) constexprs=(XBLOCK=1024) grid=Grid1D");
+  EXPECT_GT(ops, 10);
+
+  r = run({"check-kernel", kAddMul, "--const", "XBLOCK=128"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, " constexprs=(XBLOCK=128) grid=Grid1D tileir_ops=")) << r.out;
+
+  r = run({"check-kernel", kSum});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(
+      splitOps(r.out).first,
+      "triton_per_fused_sum_0 kind=persistent_reduction args=(in_ptr0: *fp32, out_ptr0: *fp32, xnumel: i32, "
+      "r0_numel: i32) constexprs=(XBLOCK=8) grid=Grid1D");
+
+  r = run({"check-kernel", kClone, "--const=XBLOCK=8"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(splitOps(r.out).first,
+            "triton_poi_fused_clone_0 kind=pointwise args=(in_ptr0: *fp32, out_ptr0: *fp32, "
+            "ynumel: i32, xnumel: i32) constexprs=(YBLOCK=16, XBLOCK=8) grid=Grid2D");
+
+  r = run({"check-kernel", kToCopy});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "args=(in_ptr0: *bf16, out_ptr0: *fp32, out_ptr1: *bf16, xnumel: i32)"))
+      << r.out;
+
+  r = run({"check-kernel", kTemplate});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(splitOps(r.out).first, "triton_tem_fused_scale_0 kind=template args=(arg_X: *fp32, out_ptr0: "
+                                   "*fp32) constexprs=() grid=FixedGrid");
+}
+
+TEST_F(CliTest, CheckKernelDumpsIr) {
+  Result r = run({"check-kernel", kAddMul, "--dump-ir", "--const", "XBLOCK=64"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const size_t newline = r.out.find('\n');
+  ASSERT_NE(newline, std::string::npos);
+  const std::string ir = r.out.substr(newline + 1);
+  EXPECT_EQ(ir.rfind("tile.func @triton_poi_fused_add_mul_0(", 0), 0u) << ir;
+  EXPECT_TRUE(contains(ir, "arange 0, 64")) << ir;
+  // One op per line, plus the func line and the closing brace.
+  const auto lines = std::count(ir.begin(), ir.end(), '\n');
+  EXPECT_GE(lines, splitOps(r.out.substr(0, newline + 1)).second);
+}
+
+TEST_F(CliTest, SyntaxErrorGivesFileLineCol) {
+  // Line 27 of syntax_error.py is "    tmp4 = tmp2 + tmp3)": the ')' is column 23.
+  Result r = run({"check-kernel", kSyntaxError});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind(kSyntaxError + ":27:23: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1);
+
+  // kernel reports compile errors the same way.
+  r = run({"kernel", kSyntaxError, "--arg", "xnumel=1000"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.err.rfind(kSyntaxError + ":27:23: error: ", 0), 0u) << r.err;
+}
+
+TEST_F(CliTest, CheckKernelInputErrorsExitOne) {
+  Result r = run({"check-kernel", path("missing.py")});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.err, path("missing.py") + ": error: cannot read the file\n");
+
+  r = run({"check-kernel", kAddMul, "--const", "YBLOCK=16"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.err, kAddMul + ": error: --const YBLOCK: 'YBLOCK' is not a constexpr parameter of "
+                             "'triton_poi_fused_add_mul_0' (its constexprs: XBLOCK)\n");
+}
+
+// ---------------------------------------------------------------------------
+// kernel
+
+TEST_F(CliTest, KernelComputesFromNpyInputs) {
+  std::vector<float> x(1000), y(1000);
+  for (int i = 0; i < 1000; ++i) {
+    x[i] = static_cast<float>(i) * 0.37f - 100.0f;
+    y[i] = 1.0f / static_cast<float>(i + 1);
+  }
+  writeFloats("x.npy", x);
+  writeFloats("y.npy", y, {10, 100}); // any shape: read as its C-order elements
+  Result r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--arg", "in_ptr0=x.npy", "--arg",
+                  "in_ptr1=y.npy", "--const", "XBLOCK=128", "--out", "results/run1"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(
+      std::regex_match(r.out, std::regex("triton_poi_fused_add_mul_0 grid=\\(8, 1, 1\\) "
+                                         "constexprs=\\(XBLOCK=128\\) programs=8 wall_ms=[0-9]+\\.[0-9]{3} "
+                                         "out=results/run1\n")))
+      << r.out;
+  const std::vector<float> out = readFloats("results/run1/out_ptr0.npy");
+  ASSERT_EQ(out.size(), 1000u);
+  for (int i = 0; i < 1000; ++i)
+    ASSERT_EQ(out[i], x[i] * 2.0f + y[i]) << "element " << i;
+  // Inputs come back unchanged, 1-D.
+  EXPECT_EQ(readFloats("results/run1/in_ptr0.npy"), x);
+  EXPECT_EQ(readFloats("results/run1/in_ptr1.npy"), y);
+}
+
+TEST_F(CliTest, KernelGeneratesDeterministicInputs) {
+  Result r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--seed", "3"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "grid=(1, 1, 1) constexprs=(XBLOCK=1024) programs=1 ")) << r.out;
+  EXPECT_TRUE(contains(r.out, " out=npusim-out\n")) << r.out;
+  const std::vector<float> a = readFloats("npusim-out/in_ptr0.npy");
+  const std::vector<float> b = readFloats("npusim-out/in_ptr1.npy");
+  const std::vector<float> out = readFloats("npusim-out/out_ptr0.npy");
+  // The default size: the product of the numel arguments (xnumel = 1000).
+  ASSERT_EQ(a.size(), 1000u);
+  ASSERT_EQ(b.size(), 1000u);
+  ASSERT_EQ(out.size(), 1000u);
+  double sum = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_TRUE(a[i] >= -1.0f && a[i] < 1.0f) << a[i];
+    ASSERT_TRUE(b[i] >= -1.0f && b[i] < 1.0f) << b[i];
+    ASSERT_EQ(out[i], a[i] * 2.0f + b[i]);
+    sum += a[i];
+  }
+  EXPECT_LT(std::fabs(sum / 1000.0), 0.1); // roughly uniform around 0
+  EXPECT_NE(a, b);                         // each buffer has its own stream
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(a[i], static_cast<float>(documentedFloat(3, 0, i, 24))) << i; // in_ptr0 is parameter 0
+    ASSERT_EQ(b[i], static_cast<float>(documentedFloat(3, 1, i, 24))) << i; // in_ptr1 is parameter 1
+  }
+
+  // The same seed gives the same bytes; another seed other bytes.
+  ASSERT_EQ(run({"kernel", kAddMul, "--arg", "xnumel=1000", "--seed", "3", "--out", "again"}).exitCode, 0);
+  EXPECT_EQ(readFloats("again/in_ptr0.npy"), a);
+  ASSERT_EQ(run({"kernel", kAddMul, "--arg", "xnumel=1000", "--seed", "4", "--out", "other"}).exitCode, 0);
+  EXPECT_NE(readFloats("other/in_ptr0.npy"), a);
+
+  // --size overrides the numel rule for one buffer.
+  ASSERT_EQ(
+      run({"kernel", kAddMul, "--arg", "xnumel=1000", "--size", "in_ptr1=1500", "--out", "sized"}).exitCode,
+      0);
+  EXPECT_EQ(readFloats("sized/in_ptr1.npy").size(), 1500u);
+  EXPECT_EQ(readFloats("sized/in_ptr0.npy").size(), 1000u);
+}
+
+TEST_F(CliTest, KernelRunsAPersistentReduction) {
+  // Generated input of xnumel * r0_numel = 512 elements; out[x] = sum of row x.
+  Result r = run({"kernel", kSum, "--arg", "xnumel=8", "--arg", "r0_numel=64", "--const", "XBLOCK=2"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "grid=(4, 1, 1) constexprs=(XBLOCK=2) programs=4 ")) << r.out;
+  const std::vector<float> in = readFloats("npusim-out/in_ptr0.npy");
+  const std::vector<float> out = readFloats("npusim-out/out_ptr0.npy");
+  ASSERT_EQ(in.size(), 512u);
+  ASSERT_EQ(out.size(), 512u);
+  for (int x = 0; x < 8; ++x) {
+    double expected = 0;
+    for (int k = 0; k < 64; ++k)
+      expected += in[x * 64 + k];
+    EXPECT_NEAR(out[x], expected, 1e-5) << "row " << x;
+  }
+}
+
+TEST_F(CliTest, KernelRunsA2DTransposeOnAGrid2D) {
+  // out[y * 32 + x] = in[y + 16 * x] for y < 16, x < 32.
+  std::vector<float> in(512);
+  for (int i = 0; i < 512; ++i)
+    in[i] = static_cast<float>(i);
+  writeFloats("t.npy", in, {32, 16});
+  Result r = run({"kernel", kClone, "--arg", "ynumel=16", "--arg", "xnumel=32", "--arg", "in_ptr0=t.npy",
+                  "--const", "XBLOCK=8", "--const", "YBLOCK=4"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "grid=(4, 4, 1) constexprs=(YBLOCK=4, XBLOCK=8) programs=16 ")) << r.out;
+  const std::vector<float> out = readFloats("npusim-out/out_ptr0.npy");
+  ASSERT_EQ(out.size(), 512u); // generated: ynumel * xnumel
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 32; ++x)
+      ASSERT_EQ(out[y * 32 + x], in[y + 16 * x]) << y << ", " << x;
+
+  // An explicit grid overrides the rule: one column of programs covers x < 8 only.
+  std::filesystem::remove_all(path("npusim-out"));
+  r = run({"kernel", kClone, "--arg", "ynumel=16", "--arg", "xnumel=32", "--arg", "in_ptr0=t.npy", "--const",
+           "XBLOCK=8", "--const", "YBLOCK=4", "--grid", "1,4", "--size", "out_ptr0=512"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "grid=(1, 4, 1)")) << r.out;
+  const std::vector<float> partial = readFloats("npusim-out/out_ptr0.npy");
+  EXPECT_EQ(partial[5 * 32 + 7], in[5 + 16 * 7]);
+}
+
+TEST_F(CliTest, KernelCarriesBf16AsSixteenBitIntegers) {
+  // bf16 inputs arrive as <i2 or <u2 raw bits; the bf16 output leaves as <u2.
+  const std::vector<float> values = {1.0f, -2.5f, 0.15625f, 3.0f, -0.0078125f};
+  for (core::DType carrier : {core::DType::Int16, core::DType::UInt16}) {
+    core::NpyArray bits;
+    bits.dtype = carrier;
+    bits.shape = {40};
+    for (int i = 0; i < 40; ++i) {
+      const uint16_t b = core::floatToBFloat16(values[i % values.size()]);
+      bits.bytes.push_back(static_cast<uint8_t>(b & 0xff));
+      bits.bytes.push_back(static_cast<uint8_t>(b >> 8));
+    }
+    core::writeNpy(path("b.npy"), bits);
+    Result r = run({"kernel", kToCopy, "--arg", "xnumel=40", "--arg", "in_ptr0=b.npy"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::vector<float> plusOne = readFloats("npusim-out/out_ptr0.npy");
+    const core::NpyArray twice = core::readNpy(path("npusim-out/out_ptr1.npy"));
+    const core::NpyArray echoed = core::readNpy(path("npusim-out/in_ptr0.npy"));
+    EXPECT_EQ(twice.dtype, core::DType::UInt16);
+    EXPECT_EQ(echoed.dtype, core::DType::UInt16);
+    EXPECT_EQ(echoed.bytes, bits.bytes);
+    ASSERT_EQ(plusOne.size(), 40u);
+    ASSERT_EQ(twice.bytes.size(), 80u);
+    for (int i = 0; i < 40; ++i) {
+      const float v = values[i % values.size()];
+      EXPECT_EQ(plusOne[i], v + 1.0f) << i;
+      const auto b = static_cast<uint16_t>(twice.bytes[2 * i] | (twice.bytes[2 * i + 1] << 8));
+      EXPECT_EQ(core::bfloat16ToFloat(b), v * 2.0f) << i;
+    }
+  }
+}
+
+TEST_F(CliTest, KernelGeneratesBf16OnItsOwnGrid) {
+  Result r = run({"kernel", kToCopy, "--arg", "xnumel=40"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const core::NpyArray in = core::readNpy(path("npusim-out/in_ptr0.npy"));
+  ASSERT_EQ(in.dtype, core::DType::UInt16);
+  ASSERT_EQ(in.bytes.size(), 80u);
+  for (size_t i = 0; i < 40; ++i) {
+    const auto bits = static_cast<uint16_t>(in.bytes[2 * i] | (in.bytes[2 * i + 1] << 8));
+    EXPECT_EQ(core::bfloat16ToFloat(bits), documentedFloat(0, 0, i, 8)) << i;
+  }
+}
+
+TEST_F(CliTest, KernelRefusesANpyOfAnotherElementSize) {
+  core::NpyArray wide;
+  wide.dtype = core::DType::Float64;
+  wide.shape = {1000};
+  wide.bytes.assign(8000, 0);
+  core::writeNpy(path("x8.npy"), wide);
+  Result r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--arg", "in_ptr0=x8.npy"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.err, kAddMul +
+                       ": error: --arg in_ptr0=x8.npy: the file holds <f8 (8-byte elements) but in_ptr0 is "
+                       "*fp32 (4-byte elements); the element sizes must match\n");
+  EXPECT_FALSE(fs::exists(path("npusim-out"))); // nothing is written after an error
+
+  writeFloats("x4.npy", std::vector<float>(40, 1.0f));
+  r = run({"kernel", kToCopy, "--arg", "xnumel=40", "--arg", "in_ptr0=x4.npy"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err,
+                       "--arg in_ptr0=x4.npy: the file holds <f4 (4-byte elements) but in_ptr0 is *bf16 "
+                       "(2-byte elements)"))
+      << r.err;
+
+  std::ofstream(path("bad.npy")) << "not numpy";
+  r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--arg", "in_ptr1=bad.npy"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.err, kAddMul + ": error: --arg in_ptr1: bad.npy: not a .npy file (bad magic string; expected "
+                             "\\x93NUMPY)\n");
+}
+
+TEST_F(CliTest, KernelNamesMissingAndWrongArguments) {
+  Result r = run({"kernel", kAddMul});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.err, kAddMul +
+                       ": error: missing scalar argument xnumel of 'triton_poi_fused_add_mul_0'; give it as "
+                       "--arg xnumel=VALUE\n");
+
+  r = run({"kernel", kSum});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "missing scalar arguments xnumel, r0_numel of 'triton_per_fused_sum_0'"))
+      << r.err;
+
+  r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--arg", "ynumel=4"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "--arg ynumel: 'triton_poi_fused_add_mul_0' has no parameter 'ynumel'"))
+      << r.err;
+
+  r = run({"kernel", kAddMul, "--arg", "xnumel=ten"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "--arg xnumel=ten: 'ten' is not an integer (xnumel is i32)")) << r.err;
+
+  r = run({"kernel", kAddMul, "--arg", "xnumel=4294967296"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "does not fit xnumel's type i32")) << r.err;
+
+  r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--arg", "XBLOCK=64"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "'XBLOCK' is a constexpr; set it with --const XBLOCK=VALUE")) << r.err;
+
+  r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--arg", "in_ptr0=3"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "in_ptr0 is a pointer (*fp32); give a .npy file")) << r.err;
+
+  r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--size", "xnumel=4"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "--size xnumel: 'xnumel' is not a pointer parameter")) << r.err;
+}
+
+TEST_F(CliTest, KernelReportsOutOfBoundsAccess) {
+  // triton_poi_fused_shift_0 loads in_ptr0[x + 8] for x < 256 from a 256-element buffer.
+  Result r = run({"kernel", kShift, "--arg", "xnumel=256", "--const", "XBLOCK=64"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind(kShift + ": error: ", 0), 0u) << r.err;
+  EXPECT_TRUE(contains(r.err, "out-of-bounds")) << r.err;
+  EXPECT_TRUE(contains(r.err, "in_ptr0")) << r.err;
+  EXPECT_TRUE(contains(r.err, "triton_poi_fused_shift_0")) << r.err;
+  EXPECT_FALSE(fs::exists(path("npusim-out")));
+
+  // With 8 more elements the same launch is in bounds.
+  r = run({"kernel", kShift, "--arg", "xnumel=256", "--size", "in_ptr0=264"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::vector<float> in = readFloats("npusim-out/in_ptr0.npy");
+  const std::vector<float> out = readFloats("npusim-out/out_ptr0.npy");
+  for (int i = 0; i < 256; ++i)
+    ASSERT_EQ(out[i], in[i + 8]);
+}
+
+TEST_F(CliTest, FixedGridKernelsNeedAGrid) {
+  Result r = run({"kernel", kTemplate});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "cannot size pointer argument arg_X: 'triton_tem_fused_scale_0' has no numel "
+                              "arguments; give --arg arg_X=FILE.npy or --size arg_X=ELEMENTS"))
+      << r.err;
+
+  r = run({"kernel", kTemplate, "--size", "arg_X=200", "--size", "out_ptr0=200"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.err, kTemplate + ": error: kernel has grid type FixedGrid; give --grid\n");
+
+  r = run({"kernel", kTemplate, "--size", "arg_X=200", "--size", "out_ptr0=200", "--grid", "4"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "triton_tem_fused_scale_0 grid=(4, 1, 1) constexprs=() programs=4 ")) << r.out;
+  const std::vector<float> x = readFloats("npusim-out/arg_X.npy");
+  const std::vector<float> out = readFloats("npusim-out/out_ptr0.npy");
+  ASSERT_EQ(out.size(), 200u);
+  for (int i = 0; i < 200; ++i)
+    ASSERT_EQ(out[i], x[i] * 3.0f) << i;
+}
+
+} // namespace
+} // namespace npusim::cli
