@@ -146,6 +146,13 @@ LaunchArguments bindArguments(const triton::KernelMetadata &metadata, const ir::
       continue;
     auto it = given.find(p.name);
     if (it == given.end()) {
+      // A size the body re-binds to a literal is unused by the kernel: default to it.
+      if (auto baked = metadata.bodyConstants.find(p.name); baked != metadata.bodyConstants.end()) {
+        scalars[p.name].intValue = baked->second;
+        scalars[p.name].floatValue = static_cast<double>(baked->second);
+        out.integerScalars[p.name] = baked->second;
+        continue;
+      }
       missing.push_back(p.name);
       continue;
     }

@@ -44,6 +44,10 @@ struct KernelMetadata {
   std::map<std::string, ConstexprValue> constants;   // triton_meta['constants']
   std::string reductionHint;                         // "INNER", "OUTER", "DEFAULT", ...
   int numLoads = 0, numReductions = 0;
+  /// Scalar parameters the kernel body re-binds to an integer literal at its top
+  /// level (`xnumel = 1024`): Inductor bakes the sizes into the source this way,
+  /// so the argument's value is unused and these are its natural defaults.
+  std::map<std::string, int64_t> bodyConstants;
   core::SourceLocation location; // of the def
 
   const ParameterSpec *findParameter(const std::string &name) const;

@@ -66,8 +66,15 @@ std::optional<GridSize> inferGrid(const KernelMetadata &meta, const ConstexprBin
     auto it = scalarArguments.find(name);
     if (it != scalarArguments.end())
       return it->second;
-    if (!meta.findParameter(name))
+    const ParameterSpec *p = meta.findParameter(name);
+    if (!p)
       return int64_t{1}; // the kernel has no such axis
+    if (p->isConstexpr) { // a size Inductor specialised (triton_meta constants)
+      if (auto bound = constexprs.find(name); bound != constexprs.end() && std::holds_alternative<int64_t>(bound->second))
+        return std::get<int64_t>(bound->second);
+      if (p->defaultValue && std::holds_alternative<int64_t>(*p->defaultValue))
+        return std::get<int64_t>(*p->defaultValue);
+    }
     return std::nullopt;
   };
   const std::string &g = meta.gridType;

@@ -318,6 +318,14 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
                                  "signature names '" + key.text + "', which is not a parameter of '" + meta.kernelName + "'");
     }
   }
+  for (const ast::StmtPtr &stmt : kf.kernel->body) {
+    if (stmt->kind != ast::StmtKind::Assign || stmt->targets.size() != 1 ||
+        stmt->targets[0]->kind != ast::ExprKind::Name || stmt->value->kind != ast::ExprKind::Int)
+      continue;
+    const ParameterSpec *p = meta.findParameter(stmt->targets[0]->name);
+    if (p && !p->isConstexpr && !p->isPointer && core::isInteger(p->dtype))
+      meta.bodyConstants.emplace(p->name, stmt->value->intValue);
+  }
   for (const std::string &mutated : meta.mutatedArgNames) {
     const ParameterSpec *p = meta.findParameter(mutated);
     if (!p || !p->isPointer)
