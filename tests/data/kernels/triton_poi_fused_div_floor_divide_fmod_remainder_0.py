@@ -1,0 +1,55 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 128}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*i32', 'in_ptr1': '*i32', 'in_ptr2': '*i64', 'in_ptr3': '*i64', 'out_ptr0': '*i32', 'out_ptr1': '*i32', 'out_ptr2': '*i32', 'out_ptr3': '*i32', 'out_ptr4': '*i32', 'out_ptr5': '*i64', 'out_ptr6': '*i64', 'out_ptr7': '*i64', 'out_ptr8': '*i64', 'out_ptr9': '*i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]], (10,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]], (12,): [['tt.divisibility', 16]], (13,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_div_floor_divide_fmod_remainder_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 10, 'num_reduction': 0, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 3600}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_div_floor_divide_fmod_remainder_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, out_ptr0, out_ptr1, out_ptr2, out_ptr3, out_ptr4, out_ptr5, out_ptr6, out_ptr7, out_ptr8, out_ptr9, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 100
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), xmask)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask)
+    tmp10 = tl.load(in_ptr2 + (x0), xmask)
+    tmp11 = tl.load(in_ptr3 + (x0), xmask)
+    tmp2 = tmp0 // tmp1
+    tmp3 = (tmp0 % tmp1)
+    tmp4 = triton_helpers.div_floor_integer(tmp0,  tmp1)
+    tmp5 = triton_helpers.remainder_integer(tmp0,  tmp1)
+    tmp6 = tl.where((tmp0 < 0) != (tmp1 < 0), tl.where(tmp0 % tmp1 != 0, tmp0 // tmp1 - 1, tmp0 // tmp1), tmp0 // tmp1)
+    tmp12 = tmp10 // tmp11
+    tmp13 = (tmp10 % tmp11)
+    tmp14 = triton_helpers.div_floor_integer(tmp10,  tmp11)
+    tmp15 = triton_helpers.remainder_integer(tmp10,  tmp11)
+    tmp16 = (tmp10 % tmp11)
+    tmp17 = tl.full([1], 0, tl.int32)
+    tmp18 = tmp16 != tmp17
+    tmp19 = (libdevice.signbit(tmp16) != 0) if (tmp16).dtype is tl.float32 else tmp16 < 0
+    tmp20 = (libdevice.signbit(tmp11) != 0) if (tmp11).dtype is tl.float32 else tmp11 < 0
+    tmp21 = tmp19 != tmp20
+    tmp22 = tmp18 & tmp21
+    tmp23 = tmp16 + tmp11
+    tmp24 = tl.where(tmp22, tmp23, tmp16)
+    tl.store(out_ptr0 + (x0), tmp2, xmask)
+    tl.store(out_ptr1 + (x0), tmp3, xmask)
+    tl.store(out_ptr2 + (x0), tmp4, xmask)
+    tl.store(out_ptr3 + (x0), tmp5, xmask)
+    tl.store(out_ptr4 + (x0), tmp6, xmask)
+    tl.store(out_ptr5 + (x0), tmp12, xmask)
+    tl.store(out_ptr6 + (x0), tmp13, xmask)
+    tl.store(out_ptr7 + (x0), tmp14, xmask)
+    tl.store(out_ptr8 + (x0), tmp15, xmask)
+    tl.store(out_ptr9 + (x0), tmp24, xmask)
