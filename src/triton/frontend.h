@@ -30,6 +30,7 @@ struct ParameterSpec {
   bool isPointer = false;
   core::DType dtype = core::DType::Int32; // element type (pointee for pointers)
   std::optional<ConstexprValue> defaultValue; // `XBLOCK: tl.constexpr = 64`, or triton_meta constants
+  core::SourceLocation location;              // of the parameter in the def
 };
 
 /// What the decorators say about the kernel; read, checked and kept.

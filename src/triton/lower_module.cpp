@@ -210,6 +210,8 @@ private:
     case ast::StmtKind::For: lowerFor(s, scope); return;
     case ast::StmtKind::While: lowerWhile(s, scope); return;
     case ast::StmtKind::Return:
+      if (loopDepth_ > 0)
+        l_.fail(s.pos, "return inside a loop is not supported");
       if (s.value) {
         if (isKernel_)
           l_.fail(s.pos, "a kernel cannot return a value");
@@ -383,7 +385,9 @@ private:
       if (++count > kMaxStaticIterations)
         l_.fail(s.iter->pos, "tl.static_range unrolls too many iterations");
       assign(*s.targets.at(0), SemaValue::ofInt(i), scope);
+      ++loopDepth_;
       lowerList(pointers(s.body), scope);
+      --loopDepth_;
       if (returned_)
         l_.fail(s.pos, "return inside a loop is not supported");
     }
@@ -440,7 +444,9 @@ private:
       bodyScope[carried[i]] = SemaValue::ofTensor(body->arguments[i + 1]);
     }
     b.setInsertionBlock(body);
+    ++loopDepth_;
     lowerList(pointers(s.body), bodyScope);
+    --loopDepth_;
     if (returned_)
       l_.fail(s.pos, "return inside a loop is not supported");
     std::vector<ir::Value *> yields;
@@ -478,7 +484,9 @@ private:
         return;
       if (count >= kMaxStaticIterations)
         l_.fail(s.pos, "while loop runs more than " + std::to_string(kMaxStaticIterations) + " iterations at compile time");
+      ++loopDepth_;
       lowerList(pointers(s.body), scope);
+      --loopDepth_;
       if (returned_)
         l_.fail(s.pos, "return inside a loop is not supported");
     }
@@ -486,6 +494,7 @@ private:
 
   Lowerer &l_;
   bool isKernel_;
+  int loopDepth_ = 0; // a return inside a loop cannot be made structured
   bool returned_ = false;
   SemaValue returnValue_;
 };
@@ -611,7 +620,7 @@ std::unique_ptr<ir::Function> Lowerer::run() {
       else if (p.defaultValue)
         v = *p.defaultValue;
       else
-        throw core::CompileError(meta.location, "constexpr '" + p.name + "' of '" + meta.kernelName +
+        throw core::CompileError(p.location, "constexpr '" + p.name + "' of '" + meta.kernelName +
                                                     "' has no value; bind it (e.g. --const " + p.name + "=128)");
       if (std::holds_alternative<int64_t>(v))
         scope[p.name] = SemaValue::ofInt(std::get<int64_t>(v));

@@ -86,6 +86,8 @@ public:
 
   const PyLiteral *signature() const { return tritonMeta_.get("signature"); }
   const PyLiteral *constants() const { return tritonMeta_.get("constants"); }
+  /// Where each of meta.mutatedArgNames is written.
+  const std::vector<ast::Position> &mutatedPositions() const { return mutatedPositions_; }
 
 private:
   static std::string lastComponent(const std::string &dotted) {
@@ -133,6 +135,7 @@ private:
         if (name.kind != PyLiteral::Kind::String)
           throw core::CompileError(at(file_, name.pos), "mutated_arg_names must be a list of strings");
         meta_.mutatedArgNames.push_back(name.text);
+        mutatedPositions_.push_back(name.pos);
       }
     }
     if (const PyLiteral *c = inductorMeta_.get("config_args"); c && c->kind == PyLiteral::Kind::Dict) {
@@ -151,6 +154,7 @@ private:
   KernelMetadata &meta_;
   PyLiteral tritonMeta_;
   PyLiteral inductorMeta_;
+  std::vector<ast::Position> mutatedPositions_;
 };
 
 bool isConstexprAnnotation(const ast::Expr *annotation) {
@@ -282,6 +286,7 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
       throw core::CompileError(where, "duplicate parameter '" + param.name + "'");
     ParameterSpec spec;
     spec.name = param.name;
+    spec.location = where;
     const PyLiteral *type = sig ? sig->get(param.name) : nullptr;
     if (type) {
       if (type->kind != PyLiteral::Kind::String)
@@ -326,10 +331,12 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
     if (p && !p->isConstexpr && !p->isPointer && core::isInteger(p->dtype))
       meta.bodyConstants.emplace(p->name, stmt->value->intValue);
   }
-  for (const std::string &mutated : meta.mutatedArgNames) {
+  for (size_t i = 0; i < meta.mutatedArgNames.size(); ++i) {
+    const std::string &mutated = meta.mutatedArgNames[i];
     const ParameterSpec *p = meta.findParameter(mutated);
     if (!p || !p->isPointer)
-      throw core::CompileError(meta.location, "mutated_arg_names lists '" + mutated + "', which is not a pointer parameter");
+      throw core::CompileError(at(file, reader.mutatedPositions().at(i)),
+                               "mutated_arg_names lists '" + mutated + "', which is not a pointer parameter");
   }
   return kf;
 }
