@@ -623,11 +623,15 @@ private:
   }
 
   void verifySort(const Op &op) const {
-    operands(op, 1, 2);
-    results(op, op.operands.size());
+    operands(op, 1, 3);
+    // A third operand is the i1 validity mask; it has no result.
+    const size_t sorted = std::min<size_t>(op.operands.size(), 2);
+    results(op, sorted);
     regions(op, 0);
     const Type &keys = operandType(op, 0);
-    for (size_t i = 0; i < op.operands.size(); ++i) {
+    if (op.operands.size() == 3 && (!operandType(op, 2).isBool() || operandType(op, 2).shape != keys.shape))
+      fail(op, "operand 2 (valid) is " + operandType(op, 2).str() + ", expected i1 of the keys' shape");
+    for (size_t i = 0; i < sorted; ++i) {
       const Type &t = operandType(op, i);
       if (!t.isTile() || t.isPointer || t.shape != keys.shape)
         fail(op,
