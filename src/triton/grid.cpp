@@ -28,6 +28,11 @@ ConstexprBindings defaultConstexprs(const KernelMetadata &meta, int64_t maxTileE
   const std::vector<std::string> free = meta.freeConstexprs();
   auto isFree = [&](const std::string &n) { return std::find(free.begin(), free.end(), n) != free.end(); };
   int64_t budget = std::max<int64_t>(1, maxTileElements);
+  // A persistent reduction fixes its reduction block in the body; it shares the budget.
+  if (meta.kind == KernelKind::PersistentReduction)
+    for (const char *axis : {"r0_", "r1_"})
+      if (meta.sizeHints.count(axis))
+        budget = std::max<int64_t>(1, budget / nextPowerOfTwo(hint(meta, axis, 1)));
   // Reduction blocks first (they bound the inner loop), then y, then x.
   for (const char *name : {"R0_BLOCK", "RBLOCK", "R1_BLOCK"}) {
     if (!isFree(name))
