@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: the Release build with warnings as errors, the same
-# tests under AddressSanitizer + UndefinedBehaviorSanitizer, and a short run of
-# the parser fuzzer. Set NPUSIM_FUZZ_SECONDS to fuzz longer (default 30).
+# tests under AddressSanitizer + UndefinedBehaviorSanitizer, and short runs of
+# the front-end fuzzers. Set NPUSIM_FUZZ_SECONDS to fuzz longer (default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -18,13 +18,15 @@ cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs"
 
-echo "== Parser fuzzing (libFuzzer) =="
+echo "== Front-end fuzzing (libFuzzer): parser, then parse + lower + verify =="
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNPUSIM_FUZZ=ON -DNPUSIM_TESTS=OFF \
   -DNPUSIM_BENCH=OFF >/dev/null
-cmake --build build-fuzz --target parse_fuzzer -j "$jobs"
-corpus=$(mktemp -d)
-cp fuzz/corpus/* "$corpus"/
-build-fuzz/fuzz/parse_fuzzer -max_total_time="${NPUSIM_FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=2048 \
-  "$corpus" 2>&1 | tail -n 3
-rm -rf "$corpus"
+cmake --build build-fuzz --target parse_fuzzer check_fuzzer -j "$jobs"
+for fuzzer in parse_fuzzer check_fuzzer; do
+  corpus=$(mktemp -d)
+  cp fuzz/corpus/* tests/data/kernels/*.py "$corpus"/
+  build-fuzz/fuzz/$fuzzer -max_total_time="${NPUSIM_FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=4096 \
+    "$corpus" 2>&1 | tail -n 2
+  rm -rf "$corpus"
+done
 echo "== all test stages passed =="

@@ -588,7 +588,8 @@ SemaValue Lowerer::inlineFunction(const ast::FunctionDef &fn, CallArguments args
   if (next < args.positional.size())
     fail(pos, "'" + fn.name + "' takes " + std::to_string(fn.params.size()) + " arguments, got " +
                   std::to_string(args.positional.size()));
-  for (auto &[name, value] : args.keywords) {
+  for (const auto &keyword : args.keywords) {
+    const std::string &name = keyword.first;
     const bool known = std::any_of(fn.params.begin(), fn.params.end(), [&](const ast::Parameter &p) { return p.name == name; });
     if (!known)
       fail(pos, "'" + fn.name + "' has no parameter '" + name + "'");
