@@ -1,0 +1,239 @@
+// Reductions, scans and sort along one axis.
+//
+// Order of evaluation: a reduction is a sequential left fold along the axis,
+// acc = x[0]; acc = f(acc, x[k]) for k = 1, 2, ..., each step rounded to the
+// dtype; a scan is the same fold, recording every acc (a reverse scan folds
+// from the last element down, i.e. it is the forward scan of the reversed
+// sequence). Triton on a GPU uses a tree; float results may differ in the last
+// bits, which is what the verification tolerances are for.
+#include "reference/kernels.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace npusim::reference {
+namespace {
+
+using ir::ReduceKind;
+
+template <class T, class Step> void fold(const T *x, T *r, const AxisSplit &s, Step step) {
+  for (int64_t o = 0; o < s.outer; ++o) {
+    T *acc = r + o * s.inner;
+    const T *base = x + o * s.length * s.inner;
+    std::copy(base, base + s.inner, acc);
+    for (int64_t k = 1; k < s.length; ++k) {
+      const T *row = base + k * s.inner;
+      for (int64_t in = 0; in < s.inner; ++in)
+        acc[in] = step(acc[in], row[in]);
+    }
+  }
+}
+
+template <class T, class Step> void scanFold(const T *x, T *r, const AxisSplit &s, bool reverse, Step step) {
+  for (int64_t o = 0; o < s.outer; ++o) {
+    const int64_t first = reverse ? s.length - 1 : 0;
+    std::copy(x + s.at(o, first, 0), x + s.at(o, first, 0) + s.inner, r + s.at(o, first, 0));
+    for (int64_t m = 1; m < s.length; ++m) {
+      const int64_t k = reverse ? s.length - 1 - m : m;
+      const int64_t previous = reverse ? k + 1 : k - 1;
+      const T *row = x + s.at(o, k, 0);
+      const T *acc = r + s.at(o, previous, 0);
+      T *out = r + s.at(o, k, 0);
+      for (int64_t in = 0; in < s.inner; ++in)
+        out[in] = step(acc[in], row[in]);
+    }
+  }
+}
+
+/// Calls run(step) with the combining step of a builtin kind on float dtype D.
+template <DType D, class Run> void floatStep(ReduceKind kind, ir::NanMode nanMode, Run run) {
+  const bool propagate = nanMode == ir::NanMode::Propagate;
+  switch (kind) {
+  case ReduceKind::Sum: run([](double a, double b) { return roundFloat<D>(a + b); }); return;
+  case ReduceKind::Prod: run([](double a, double b) { return roundFloat<D>(a * b); }); return;
+  case ReduceKind::Max: run([propagate](double a, double b) { return floatMax(a, b, propagate); }); return;
+  case ReduceKind::Min: run([propagate](double a, double b) { return floatMin(a, b, propagate); }); return;
+  default: throw Fault("internal: reduction " + std::string(ir::name(kind)) + " on a float type");
+  }
+}
+
+template <DType D, class Run> void intStep(ReduceKind kind, Run run) {
+  using U = uint64_t;
+  switch (kind) {
+  case ReduceKind::Sum: run([](int64_t a, int64_t b) { return wrapInt<D>(U(a) + U(b)); }); return;
+  case ReduceKind::Prod: run([](int64_t a, int64_t b) { return wrapInt<D>(U(a) * U(b)); }); return;
+  case ReduceKind::Max: run([](int64_t a, int64_t b) { return intLess<D>(a, b) ? b : a; }); return;
+  case ReduceKind::Min: run([](int64_t a, int64_t b) { return intLess<D>(b, a) ? b : a; }); return;
+  case ReduceKind::And: run([](int64_t a, int64_t b) { return a & b; }); return;
+  case ReduceKind::Or: run([](int64_t a, int64_t b) { return a | b; }); return;
+  case ReduceKind::Xor: run([](int64_t a, int64_t b) { return a ^ b; }); return;
+  default: throw Fault("internal: reduction " + std::string(ir::name(kind)) + " on an integer type");
+  }
+}
+
+template <class T, class Better>
+void argFold(const T *v, const int64_t *idx, T *rv, int64_t *ri, const AxisSplit &s, Better better) {
+  for (int64_t o = 0; o < s.outer; ++o) {
+    T *accV = rv + o * s.inner;
+    int64_t *accI = ri + o * s.inner;
+    std::copy(v + s.at(o, 0, 0), v + s.at(o, 0, 0) + s.inner, accV);
+    std::copy(idx + s.at(o, 0, 0), idx + s.at(o, 0, 0) + s.inner, accI);
+    for (int64_t k = 1; k < s.length; ++k) {
+      const T *rowV = v + s.at(o, k, 0);
+      const int64_t *rowI = idx + s.at(o, k, 0);
+      for (int64_t in = 0; in < s.inner; ++in)
+        if (better(rowV[in], rowI[in], accV[in], accI[in])) {
+          accV[in] = rowV[in];
+          accI[in] = rowI[in];
+        }
+    }
+  }
+}
+
+/// Strict "a sorts before b" on keys; NaN sorts after every number (ascending).
+bool floatKeyLess(double a, double b) {
+  return a == a && (b != b || a < b);
+}
+
+} // namespace
+
+AxisSplit splitAxis(const ir::Shape &shape, int axis) {
+  AxisSplit s;
+  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
+    if (d < axis)
+      s.outer *= shape[d];
+    else if (d == axis)
+      s.length = shape[d];
+    else
+      s.inner *= shape[d];
+  }
+  return s;
+}
+
+void reduceOp(ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Tile &r,
+              const AxisSplit &split) {
+  if (isFloatType(dt)) {
+    visitFloat(dt, [&](auto tag) {
+      floatStep<decltype(tag)::value>(kind, nanMode, [&](auto step) { fold(x.f(), r.f(), split, step); });
+    });
+  } else {
+    visitInt(dt, [&](auto tag) {
+      intStep<decltype(tag)::value>(kind, [&](auto step) { fold(x.i(), r.i(), split, step); });
+    });
+  }
+}
+
+void scanOp(ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Tile &r, const AxisSplit &split,
+            bool reverse) {
+  if (isFloatType(dt)) {
+    visitFloat(dt, [&](auto tag) {
+      floatStep<decltype(tag)::value>(kind, nanMode,
+                                      [&](auto step) { scanFold(x.f(), r.f(), split, reverse, step); });
+    });
+  } else {
+    visitInt(dt, [&](auto tag) {
+      intStep<decltype(tag)::value>(kind, [&](auto step) { scanFold(x.i(), r.i(), split, reverse, step); });
+    });
+  }
+}
+
+// ArgMax/ArgMin: a candidate (v, i) replaces the accumulator (best, bi) when it is
+// strictly better, or equal with a smaller index. NaN: with Propagate a NaN wins
+// over every number (in both argmax and argmin, as torch.argmax/argmin return
+// the first NaN); with Ignore a NaN loses to every number.
+void argReduceOp(bool isMax, ir::NanMode nanMode, DType valueType, const Tile &values, const Tile &indices,
+                 Tile &rv, Tile &ri, const AxisSplit &split) {
+  if (isFloatType(valueType)) {
+    const bool propagate = nanMode == ir::NanMode::Propagate;
+    argFold(values.f(), indices.i(), rv.f(), ri.i(), split,
+            [isMax, propagate](double v, int64_t i, double best, int64_t bi) {
+              const bool vNan = v != v, bNan = best != best;
+              if (vNan || bNan) {
+                if (vNan && bNan)
+                  return i < bi;
+                return propagate ? vNan : bNan;
+              }
+              if (v == best)
+                return i < bi;
+              return isMax ? v > best : v < best;
+            });
+    return;
+  }
+  visitInt(valueType, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    argFold(values.i(), indices.i(), rv.i(), ri.i(), split,
+            [isMax](int64_t v, int64_t i, int64_t best, int64_t bi) {
+              if (v == best)
+                return i < bi;
+              return isMax ? intLess<D>(best, v) : intLess<D>(v, best);
+            });
+  });
+}
+
+// Sort: stable; equal keys (including -0 and +0, and NaN with NaN) keep their
+// order. NaN sorts after every number in ascending order and before every
+// number in descending order, as torch.sort does.
+void sortOp(DType keyType, const Tile &keys, const Tile *values, const Tile *valid, Tile &rk, Tile *rv,
+            const AxisSplit &split, bool descending) {
+  std::vector<int64_t> perm(static_cast<size_t>(split.length));
+  auto sortLanes = [&](auto less) {
+    for (int64_t o = 0; o < split.outer; ++o)
+      for (int64_t in = 0; in < split.inner; ++in) {
+        std::iota(perm.begin(), perm.end(), int64_t{0});
+        std::stable_sort(perm.begin(), perm.end(), [&](int64_t p, int64_t q) {
+          const int64_t a = split.at(o, p, in), b = split.at(o, q, in);
+          if (valid) { // invalid (padding) elements go last, whatever the direction
+            const bool va = valid->i()[a] != 0, vb = valid->i()[b] != 0;
+            if (va != vb)
+              return va;
+            if (!va)
+              return false;
+          }
+          return descending ? less(b, a) : less(a, b);
+        });
+        for (int64_t k = 0; k < split.length; ++k) {
+          const int64_t src = split.at(o, perm[static_cast<size_t>(k)], in), dst = split.at(o, k, in);
+          if (keys.storage() == Storage::Float)
+            rk.f()[dst] = keys.f()[src];
+          else
+            rk.i()[dst] = keys.i()[src];
+          if (values && values->storage() == Storage::Float)
+            rv->f()[dst] = values->f()[src];
+          else if (values)
+            rv->i()[dst] = values->i()[src];
+        }
+      }
+  };
+  if (isFloatType(keyType)) {
+    const double *k = keys.f();
+    sortLanes([k](int64_t a, int64_t b) { return floatKeyLess(k[a], k[b]); });
+    return;
+  }
+  visitInt(keyType, [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    const int64_t *k = keys.i();
+    sortLanes([k](int64_t a, int64_t b) { return intLess<D>(k[a], k[b]); });
+  });
+}
+
+void gatherLane(const Tile &x, const AxisSplit &split, int64_t k, Tile &r) {
+  for (int64_t o = 0; o < split.outer; ++o) {
+    const int64_t from = split.at(o, k, 0), to = o * split.inner;
+    if (x.storage() == Storage::Float)
+      std::copy(x.f() + from, x.f() + from + split.inner, r.f() + to);
+    else
+      std::copy(x.i() + from, x.i() + from + split.inner, r.i() + to);
+  }
+}
+
+void scatterLane(const Tile &x, const AxisSplit &split, int64_t k, Tile &r) {
+  for (int64_t o = 0; o < split.outer; ++o) {
+    const int64_t from = o * split.inner, to = split.at(o, k, 0);
+    if (x.storage() == Storage::Float)
+      std::copy(x.f() + from, x.f() + from + split.inner, r.f() + to);
+    else
+      std::copy(x.i() + from, x.i() + from + split.inner, r.i() + to);
+  }
+}
+
+} // namespace npusim::reference
