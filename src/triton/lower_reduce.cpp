@@ -24,6 +24,35 @@ DType sumType(DType in) {
 
 } // namespace
 
+void Lowerer::lowerCombineRegion(ir::Op *op, const SemaValue &combine, ast::Position pos) {
+  // The combine function runs on scalars: (left operands..., right operands...) -> combined.
+  ir::Builder &b = *builder_;
+  std::vector<ir::Type> argTypes;
+  for (int twice = 0; twice < 2; ++twice)
+    for (ir::Value *v : op->operands)
+      argTypes.push_back(v->type.element());
+  ir::Block *region = b.addRegion(op, argTypes);
+  ir::Block *outer = b.insertionBlock();
+  b.setInsertionBlock(region);
+  std::vector<SemaValue> args;
+  for (ir::Value *a : region->arguments)
+    args.push_back(SemaValue::ofTensor(a));
+  SemaValue result = invoke(combine, std::move(args), pos);
+  std::vector<SemaValue> parts = result.kind == SemaValue::Kind::Tuple ? result.elements : std::vector<SemaValue>{result};
+  if (parts.size() != op->operands.size())
+    fail(pos, "the combine function returns " + std::to_string(parts.size()) + " values for " +
+                  std::to_string(op->operands.size()) + " inputs");
+  std::vector<ir::Value *> yields;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    ir::Value *v = toTensor(parts[i], pos);
+    if (v->type.isTile())
+      fail(pos, "the combine function must return scalars, got " + v->type.str());
+    yields.push_back(castTo(v, argTypes[i].dtype));
+  }
+  b.yield(yields);
+  b.setInsertionBlock(outer);
+}
+
 std::vector<ir::Value *> Lowerer::reduce(std::vector<ir::Value *> inputs, int axis, ir::ReduceKind kind,
                                          ir::NanMode nanMode, const SemaValue *combine, bool keepDims,
                                          ast::Position pos) {
@@ -56,33 +85,8 @@ std::vector<ir::Value *> Lowerer::reduce(std::vector<ir::Value *> inputs, int ax
   op->axis = axis;
   op->reduceKind = kind;
   op->nanMode = nanMode;
-  if (kind == ir::ReduceKind::Combine) {
-    std::vector<ir::Type> argTypes;
-    for (int twice = 0; twice < 2; ++twice)
-      for (ir::Value *v : inputs)
-        argTypes.push_back(v->type.element());
-    ir::Block *region = b.addRegion(op, argTypes);
-    ir::Block *outer = b.insertionBlock();
-    b.setInsertionBlock(region);
-    std::vector<SemaValue> args;
-    for (ir::Value *a : region->arguments)
-      args.push_back(SemaValue::ofTensor(a));
-    SemaValue result = invoke(*combine, std::move(args), pos);
-    std::vector<SemaValue> parts = result.kind == SemaValue::Kind::Tuple ? result.elements : std::vector<SemaValue>{result};
-    if (parts.size() != inputs.size())
-      fail(pos, "the combine function returns " + std::to_string(parts.size()) + " values for " +
-                    std::to_string(inputs.size()) + " inputs");
-    std::vector<ir::Value *> yields;
-    for (size_t i = 0; i < parts.size(); ++i) {
-      ir::Value *v = toTensor(parts[i], pos);
-      if (v->type.isTile())
-        fail(pos, "the combine function must return scalars, got " + v->type.str());
-      v = castTo(v, argTypes[i].dtype);
-      yields.push_back(v);
-    }
-    b.yield(yields);
-    b.setInsertionBlock(outer);
-  }
+  if (kind == ir::ReduceKind::Combine)
+    lowerCombineRegion(op, *combine, pos);
   std::vector<ir::Value *> results = op->results;
   if (keepDims)
     for (ir::Value *&r : results)
@@ -107,32 +111,8 @@ std::vector<ir::Value *> Lowerer::scan(std::vector<ir::Value *> inputs, int axis
   op->axis = axis;
   op->reduceKind = kind;
   op->reverse = reverse;
-  if (kind == ir::ReduceKind::Combine) {
-    std::vector<ir::Type> argTypes;
-    for (int twice = 0; twice < 2; ++twice)
-      for (ir::Value *v : inputs)
-        argTypes.push_back(v->type.element());
-    ir::Block *region = b.addRegion(op, argTypes);
-    ir::Block *outer = b.insertionBlock();
-    b.setInsertionBlock(region);
-    std::vector<SemaValue> args;
-    for (ir::Value *a : region->arguments)
-      args.push_back(SemaValue::ofTensor(a));
-    SemaValue result = invoke(*combine, std::move(args), pos);
-    std::vector<SemaValue> parts = result.kind == SemaValue::Kind::Tuple ? result.elements : std::vector<SemaValue>{result};
-    if (parts.size() != inputs.size())
-      fail(pos, "the combine function returns " + std::to_string(parts.size()) + " values for " +
-                    std::to_string(inputs.size()) + " inputs");
-    std::vector<ir::Value *> yields;
-    for (size_t i = 0; i < parts.size(); ++i) {
-      ir::Value *v = toTensor(parts[i], pos);
-      if (v->type.isTile())
-        fail(pos, "the combine function must return scalars, got " + v->type.str());
-      yields.push_back(castTo(v, argTypes[i].dtype));
-    }
-    b.yield(yields);
-    b.setInsertionBlock(outer);
-  }
+  if (kind == ir::ReduceKind::Combine)
+    lowerCombineRegion(op, *combine, pos);
   return op->results;
 }
 

@@ -110,6 +110,8 @@ public:
                                   ast::Position pos);
   std::vector<ir::Value *> scan(std::vector<ir::Value *> inputs, int axis, ir::ReduceKind kind,
                                 const SemaValue *combine, bool reverse, ast::Position pos);
+  /// Adds the combine region of a Reduce/Scan op by inlining `combine` on scalars.
+  void lowerCombineRegion(ir::Op *op, const SemaValue &combine, ast::Position pos);
   /// Inlines a helper function (or calls a builtin) on already-lowered values.
   SemaValue invoke(const SemaValue &callee, std::vector<SemaValue> args, ast::Position pos);
 
