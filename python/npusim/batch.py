@@ -1,0 +1,164 @@
+"""Capture several bundles in parallel processes (each its own Inductor cache).
+
+    PYTHONPATH=python python3 -m npusim.batch --out DIR [--work DIR] [--jobs N]
+        [--deadline SECONDS] [--only a,b] [NAME=SPEC[+train][+templates] ...]
+
+Without NAME=SPEC arguments it captures the example bundles of examples/ (EXAMPLES).
+Each bundle is written to OUT/NAME; logs and debug records to WORK/NAME. A capture that
+fails or passes the deadline is reported and the others go on. At the end
+OUT/summary.json lists, per bundle, the status, launches, kernels, calls by op and size.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+# name, spec, flags, compile threads. Longest first.
+EXAMPLES = [
+    ("resnet18-templates", "resnet18", ["--templates"], 4),
+    ("gpt2-templates", "gpt2", ["--templates"], 4),
+    ("resnet18", "resnet18", [], 2),
+    ("mobilenet_v2", "mobilenet_v2", [], 2),
+    ("bert", "bert", [], 2),
+    ("gpt2", "gpt2", [], 2),
+    ("llama", "llama", [], 2),
+    ("vit", "vit", [], 2),
+    ("moe", "moe", [], 2),
+    ("mlp-train", "mlp", ["--train"], 1),
+    ("mlp", "mlp", [], 1),
+]
+
+
+def parse_job(text):
+    name, spec = text.split("=", 1)
+    flags = []
+    while "+" in spec:
+        spec, flag = spec.rsplit("+", 1)
+        flags.append("--" + flag)
+    return name, spec, flags, 2
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("jobs_list", nargs="*", metavar="NAME=SPEC[+train][+templates]")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--work", default=None)
+    ap.add_argument("--jobs", type=int, default=len(EXAMPLES))
+    ap.add_argument("--deadline", type=float, default=540)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-replay", dest="replay", action="store_false",
+                    help="do not replay each captured bundle (npusim.replay) afterwards")
+    args = ap.parse_args(argv)
+    todo = [parse_job(j) for j in args.jobs_list] or list(EXAMPLES)
+    if args.only:
+        keep = args.only.split(",")
+        todo = [j for j in todo if j[0] in keep]
+    work = args.work or os.path.join(args.out, "_work")
+    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(work, exist_ok=True)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    t_begin = time.time()
+    deadline = t_begin + args.deadline
+    pending = list(todo)
+    running = {}
+    results = {}
+
+    def finish(name, how):
+        p, t0, logf = running.pop(name)
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        logf.close()
+        if name.startswith("replay:"):
+            bname = name.split(":", 1)[1]
+            results[bname]["replay"] = how
+            try:
+                with open(os.path.join(work, bname, "replay.txt"), errors="replace") as f:
+                    results[bname]["replay_result"] = f.read()[-2000:]
+            except OSError:
+                pass
+        else:
+            results[name] = {"status": how, "seconds": round(time.time() - t0, 1)}
+            if how == "ok" and args.replay:
+                pending.append(("replay:" + name, None, [], 1))
+        print(f"[{time.time() - t_begin:6.1f}s] done  {name:20s} {how} "
+              f"({round(time.time() - t0, 1)} s)", flush=True)
+
+    while pending or running:
+        if time.time() > deadline:
+            for name in list(running):
+                p = running[name][0]
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                p.wait()
+                finish(name, "killed at the deadline")
+            for j in pending:
+                if j[0].startswith("replay:"):
+                    results[j[0].split(":", 1)[1]]["replay"] = "not run (deadline)"
+                else:
+                    results[j[0]] = {"status": "not run (deadline)"}
+            break
+        while pending and len(running) < args.jobs:
+            name, spec, flags, threads = pending.pop(0)
+            env = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                       TORCHINDUCTOR_COMPILE_THREADS=str(threads), PYTHONUNBUFFERED="1")
+            if name.startswith("replay:"):
+                bname = name.split(":", 1)[1]
+                logf = open(os.path.join(work, bname, "replay.txt"), "w")
+                cmd = [sys.executable, "-m", "npusim.replay", os.path.join(args.out, bname)]
+            else:
+                d = os.path.join(work, name)
+                os.makedirs(d, exist_ok=True)
+                logf = open(os.path.join(d, "log.txt"), "w")
+                cmd = [sys.executable, "-m", "npusim.capture", spec, os.path.join(args.out, name),
+                       "--seed", str(args.seed), "--debug-dir", d] + flags
+            logf.write(" ".join(cmd) + "\n")
+            logf.flush()
+            p = subprocess.Popen(cmd, env=env, stdout=logf, stderr=subprocess.STDOUT,
+                                 start_new_session=True)
+            running[name] = (p, time.time(), logf)
+            print(f"[{time.time() - t_begin:6.1f}s] start {name} ({spec} {' '.join(flags)})", flush=True)
+        for name in list(running):
+            rc = running[name][0].poll()
+            if rc is not None:
+                finish(name, "ok" if rc == 0 else f"failed (exit {rc})")
+        time.sleep(0.5)
+
+    from . import bundle
+
+    for name, spec, flags, _ in todo:
+        r = results.setdefault(name, {"status": "not run"})
+        r["spec"] = spec
+        r["flags"] = flags
+        bdir = os.path.join(args.out, name)
+        if os.path.exists(os.path.join(bdir, "graph.json")):
+            try:
+                r.update(bundle.summary(bdir))
+                r["validation_errors"] = bundle.validate(bdir)[:20]
+            except Exception as e:  # noqa: BLE001
+                r["summary_error"] = repr(e)
+        if r["status"] != "ok":
+            try:
+                with open(os.path.join(work, name, "log.txt"), errors="replace") as f:
+                    r["log_tail"] = f.read()[-3000:]
+            except OSError:
+                pass
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    for name, r in results.items():
+        print(f"{name:20s} {r['status']:24s} replay={r.get('replay')} launches={r.get('launches')} "
+              f"kernels={r.get('kernels')} calls={r.get('calls')} bytes={r.get('bytes')} ops={r.get('ops')}")
+    return 0 if all(r["status"] == "ok" and r.get("replay", "ok") == "ok"
+                    for r in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

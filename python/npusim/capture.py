@@ -1,0 +1,563 @@
+"""Capture a PyTorch model compiled by TorchInductor into an npusim bundle.
+
+    PYTHONPATH=python python3 -m npusim.capture SPEC OUT_DIR [--templates] [--train] [--seed N]
+
+SPEC is a built-in model with optional overrides (``resnet18``, ``mlp,dims=784-512-10``,
+see ``npusim.models``) or ``module.path:factory``. The model is compiled with
+``torch.compile(dynamic=False)`` (Inductor, CUDA) and the bundle is written per
+docs/bundle-format.md.
+
+How: every parameter, buffer and input is set from the bundle generator; the compiled
+function runs once (compilation, autotuning), the inputs are set again, eager PyTorch
+computes the reference outputs on a deep copy, and the compiled function runs a second
+time under ``npusim.recorder`` (Triton launches and aten library calls, with
+fingerprints after every step). Finally the graph inputs the compiled graph received are
+checked against the generator, and the bundle is validated.
+
+``--train`` captures one forward + backward + SGD step (lr 0.01) as one compiled
+function: the step is traced with ``make_fx`` (forward, ``torch.autograd.grad``, in-place
+parameter update) and the traced graph is compiled. The outputs are the loss and the
+updated parameters (written in place into the parameter storages).
+
+``--templates`` sets Inductor's max_autotune with Triton GEMM/convolution templates
+(two candidate configurations per shape).
+"""
+
+import argparse
+import copy
+import datetime
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+import traceback
+
+DEV = os.environ.get("NPUSIM_DEVICE", "cuda")  # "cpu" only for tests of the plumbing
+
+
+def setup_env():
+    """Fresh Inductor/Triton caches (so that every kernel is compiled and written), no FX
+    graph or AOT autograd cache. Must run before torch is imported."""
+    if os.environ.get("NPUSIM_KEEP_CACHE") == "1":
+        return
+    cache = tempfile.mkdtemp(prefix="npusim_inductor_")
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache
+    os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
+    os.environ["TORCHINDUCTOR_FX_GRAPH_CACHE"] = "0"
+    os.environ["TORCHINDUCTOR_AUTOGRAD_CACHE"] = "0"
+
+
+def _set_cfg(path, value, log):
+    import torch._inductor.config as cfg
+
+    *outer, name = path.split(".")
+    obj = cfg
+    for o in outer:
+        obj = getattr(obj, o, None)
+    if obj is not None and hasattr(obj, name):
+        setattr(obj, name, value)
+        return True
+    log(f"  inductor config {path} does not exist in this torch; skipped")
+    return False
+
+
+def _no_tf32(torch, log):
+    # Legacy switches only: mixing them with the new fp32_precision API is an error in
+    # recent torch. cuDNN convolutions default to TF32; the bundle wants fp32 values.
+    for what, fn in (("cuda.matmul.allow_tf32", lambda: setattr(torch.backends.cuda.matmul, "allow_tf32", False)),
+                     ("cudnn.allow_tf32", lambda: setattr(torch.backends.cudnn, "allow_tf32", False))):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001
+            log(f"  could not set {what} = False: {e!r}")
+
+
+def flatten_outputs(out, prefix=None):
+    import torch
+
+    if isinstance(out, torch.Tensor):
+        return [(prefix or "output_0", out)]
+    res = []
+    if isinstance(out, dict):
+        for k, v in out.items():
+            res += flatten_outputs(v, str(k) if prefix is None else f"{prefix}.{k}")
+    elif isinstance(out, (list, tuple)):
+        for i, v in enumerate(out):
+            res += flatten_outputs(v, f"output_{i}" if prefix is None else f"{prefix}.{i}")
+    return res
+
+
+def _param_name(source, index):
+    from .bundle import kernel_params
+
+    try:
+        return kernel_params(source)[1][index]  # the last @triton.jit function: the kernel
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+def _arg_refs(v):
+    if isinstance(v, dict) and set(v) == {"tensor"}:
+        return [v]
+    if isinstance(v, list):
+        return [r for x in v for r in _arg_refs(x)]
+    return []
+
+
+def _file_name(name):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+class Known:
+    """Parameters, buffers, tensor attributes and user inputs, each with its generator init."""
+
+    def __init__(self):
+        self.entries = []
+        self.by_key = {}
+        self.streams = 0
+
+    @staticmethod
+    def key(t):
+        return (t.device.type, t.device.index, t.untyped_storage().data_ptr())
+
+    def add(self, name, t, init, role):
+        if t.device.type != DEV or t.untyped_storage().nbytes() == 0:
+            return
+        k = self.key(t)
+        if k in self.by_key:
+            return
+        init = dict(init)
+        if init["kind"] in ("uniform", "randint"):
+            init["stream"] = self.streams
+            self.streams += 1
+        e = {"name": name, "tensor": t, "init": init, "role": role}
+        self.entries.append(e)
+        self.by_key[k] = e
+
+    def lookup(self, t):
+        return self.by_key.get(self.key(t))
+
+
+def _fill(entries, seed):
+    import numpy as np
+    import torch
+
+    from . import generator
+    from .recorder import TORCH_TO_BUNDLE, flat_storage_view
+
+    with torch.no_grad():
+        for e in entries:
+            t = e["tensor"]
+            dtype = TORCH_TO_BUNDLE[t.dtype]
+            flat = flat_storage_view(t)
+            arr = generator.generate(e["init"], dtype, flat.numel(), seed)
+            if dtype == "bf16":
+                src = torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16)
+            else:
+                src = torch.from_numpy(arr)
+            flat.copy_(src.to(flat.device))
+
+
+def _storage_bytes(t):
+    import numpy as np
+    import torch
+
+    from .recorder import flat_storage_view
+
+    x = flat_storage_view(t) if t.dim() != 1 or t.storage_offset() else t
+    if x.dtype == torch.bfloat16:
+        x = x.view(torch.int16)
+    return np.ascontiguousarray(x.detach().cpu().numpy()).view(np.uint8)
+
+
+def _sync(torch):
+    if DEV == "cuda":
+        torch.cuda.synchronize()
+
+
+def _functional_call(torch, mod, state, args, kwargs):
+    if hasattr(torch, "func") and hasattr(torch.func, "functional_call"):
+        return torch.func.functional_call(mod, state, args, kwargs)
+    from torch.nn.utils import stateless
+
+    return stateless.functional_call(mod, state, args, kwargs)
+
+
+def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None, log=print,
+            compile_fn=None):
+    """Captures SPEC into the bundle directory out_dir; returns bundle.summary(out_dir).
+    compile_fn replaces torch.compile(fn, dynamic=False) (tests of the plumbing only)."""
+    t_start = time.time()
+    import numpy as np
+    import torch
+
+    if compile_fn is None:
+        def compile_fn(fn):
+            return torch.compile(fn, dynamic=False)
+
+    from . import bundle, generator, models, recorder
+    from .recorder import TORCH_TO_BUNDLE, BUNDLE_TO_TORCH, CaptureError
+
+    timings = {}
+    torch.manual_seed(0)
+    _no_tf32(torch, log)
+    if DEV == "cuda":
+        _set_cfg("fx_graph_cache", False, log)
+        _set_cfg("triton.cudagraphs", False, log)
+    if templates:
+        _set_cfg("max_autotune", True, log)
+        _set_cfg("max_autotune_gemm_backends", "TRITON", log)
+        _set_cfg("max_autotune_conv_backends", "TRITON", log)
+        _set_cfg("benchmark_epilogue_fusion", False, log)
+        _set_cfg("test_configs.max_mm_configs", 2, log)
+
+    built = models.build(spec)
+    model = built.model.to(DEV)
+    model.train(bool(train))
+    hf_config = getattr(model, "config", None)
+
+    known = Known()
+    for mname, m in model.named_modules():
+        for pname, p in m.named_parameters(recurse=False):
+            qual = f"{mname}.{pname}" if mname else pname
+            init, role = models.param_init(qual, m, p)
+            known.add(qual, p, init, role)
+        for bname, b in m.named_buffers(recurse=False):
+            qual = f"{mname}.{bname}" if mname else bname
+            init, role = models.buffer_init(qual, b, hf_config)
+            known.add(qual, b, init, role)
+    for mname, m in model.named_modules():
+        for k, v in list(vars(m).items()):
+            if isinstance(v, torch.Tensor) and not isinstance(v, torch.nn.Parameter):
+                qual = f"{mname}.{k}" if mname else k
+                init, role = models.buffer_init(qual, v, hf_config)
+                known.add(qual, v, init, "attribute " + role)
+    user = []  # (spec, tensor)
+    for s in built.inputs:
+        if s.target and not train:
+            continue
+        t = torch.empty(tuple(s.shape), dtype=BUNDLE_TO_TORCH[s.dtype], device=DEV)
+        known.add(s.name, t, s.init, "target" if s.target else "input")
+        user.append((s, t))
+    _fill(known.entries, seed)
+    log(f"  {len(known.entries)} tensors initialised from the generator (seed {seed})")
+
+    ins = [t for s, t in user if not s.target]
+    targets = [t for s, t in user if s.target]
+    in_specs = [s for s, _ in user if not s.target]
+
+    def split_call_args(tensors):
+        pos = [t for s, t in zip(in_specs, tensors) if not s.kwarg]
+        kw = {s.name: t for s, t in zip(in_specs, tensors) if s.kwarg}
+        kw.update(built.static_kwargs)
+        return pos, kw
+
+    params = list(model.named_parameters())
+
+    def default_loss(out):
+        ts = [t for _, t in flatten_outputs(out) if t.is_floating_point()]
+        return sum(t.float().pow(2).mean() for t in ts)
+
+    def make_step(mod):
+        pn = [n for n, _ in mod.named_parameters()]
+        bn = [n for n, _ in mod.named_buffers()]
+        n_in = len(ins)
+
+        def step(*flat):
+            ps = flat[:len(pn)]
+            bs = flat[len(pn):len(pn) + len(bn)]
+            rest = flat[len(pn) + len(bn):]
+            leaves = [p.detach().requires_grad_(True) for p in ps]
+            state = dict(zip(pn, leaves))
+            state.update(zip(bn, bs))
+            pos, kw = split_call_args(list(rest[:n_in]))
+            out = _functional_call(torch, mod, state, tuple(pos), kw)
+            loss = built.loss(out, *rest[n_in:]) if built.loss else default_loss(out)
+            grads = torch.autograd.grad(loss, leaves)
+            with torch.no_grad():
+                for p, g in zip(ps, grads):
+                    p.sub_(g * built.lr)
+            return loss.detach()
+
+        flat = ([p.detach() for _, p in mod.named_parameters()]
+                + [b for _, b in mod.named_buffers()])
+        return step, flat
+
+    t0 = time.time()
+    if train:
+        from torch.fx.experimental.proxy_tensor import make_fx
+
+        step, flat_params = make_step(model)
+        flat = flat_params + ins + targets
+        gm = make_fx(step)(*[t.clone() for t in flat])
+        compiled = compile_fn(gm)
+
+        def run_compiled():
+            return compiled(*flat)
+    else:
+        compiled = compile_fn(model)
+        pos, kw = split_call_args(ins)
+
+        def run_compiled():
+            with torch.no_grad():
+                return compiled(*pos, **kw)
+
+    if DEV == "cuda":
+        recorder.install()
+    rec = recorder.Recorder()
+    recorder.CURRENT = rec
+    try:
+        rec.mode = "warmup"
+        run_compiled()
+        _sync(torch)
+        rec.mode = None
+        timings["compile_and_first_run_s"] = round(time.time() - t0, 1)
+        if DEV == "cuda" and rec.warm_graph_calls == 0:
+            n = recorder.wrap_graph_instances()
+            log(f"  CompiledFxGraph.__call__ was not used; wrapped current_callable of {n} graphs")
+        log(f"  compiled and ran once in {timings['compile_and_first_run_s']} s "
+            f"({rec.warm_graph_calls} compiled graph call(s))")
+
+        # The same generated values again (the warm-up of --train updated the parameters).
+        _fill(known.entries, seed)
+        _sync(torch)
+
+        # Eager reference on a deep copy.
+        t0 = time.time()
+        ref_model = copy.deepcopy(model)
+        ref_ins = [t.clone() for t in ins]
+        ref_targets = [t.clone() for t in targets]
+        if train:
+            step_e, flat_e = make_step(ref_model)
+            loss_e = step_e(*(flat_e + ref_ins + ref_targets))
+            ref_named = [("loss", loss_e)] + [
+                (f"updated.{n}", t) for (n, _), t in zip(params, flat_e[:len(params)])]
+        else:
+            p_e, kw_e = split_call_args(ref_ins)
+            with torch.no_grad():
+                ref_named = flatten_outputs(ref_model(*p_e, **kw_e))
+        _sync(torch)
+        ref_values = [(n, t.detach().clone()) for n, t in ref_named]
+        del ref_model, ref_named
+        timings["eager_reference_s"] = round(time.time() - t0, 1)
+
+        # The recorded run.
+        t0 = time.time()
+        rec.mode = "record"
+        out = run_compiled()
+        _sync(torch)
+        rec.mode = None
+        timings["recorded_run_s"] = round(time.time() - t0, 1)
+    finally:
+        rec.mode = None
+        recorder.CURRENT = None
+
+    if train:
+        named = [("loss", out)] + [(f"updated.{n}", t) for (n, _), t in zip(params, flat[:len(params)])]
+    else:
+        named = flatten_outputs(out)
+
+    problems = list(rec.errors) + list(rec.storages.conflicts)
+    # Completeness: the output code's straight-line wrapper launches each kernel as NAME.run(.
+    launched = {}
+    for st in rec.steps:
+        if st["kind"] == "launch":
+            launched[st["kernel"]] = launched.get(st["kernel"], 0) + 1
+    for src in rec.wrapper_sources[:1]:
+        counts = {k: len(re.findall(r"\b" + re.escape(k) + r"\.run\(", src))
+                  for k in rec.kernel_sources}
+        if not any(counts.values()):
+            rec.warnings.append("no NAME.run( in the output code: launch counts not checked")
+            continue
+        for kname, n_src in counts.items():
+            if n_src != launched.get(kname, 0):
+                problems.append(f"kernel {kname}: {launched.get(kname, 0)} launches recorded, "
+                                f"{n_src} in the output code")
+    if rec.graph_calls != 1:
+        problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step (want 1)")
+    if [n for n, _ in named] != [n for n, _ in ref_values]:
+        problems.append(f"compiled outputs {[n for n, _ in named]} != eager {[n for n, _ in ref_values]}")
+
+    # Graph inputs.
+    inputs_json = []
+    regen_checked = 0
+    for n, t in enumerate(rec.graph_inputs or []):
+        if not isinstance(t, torch.Tensor):
+            problems.append(f"graph input {n} is not a tensor: {t!r}")
+            continue
+        e = known.lookup(t)
+        if e is None:
+            problems.append(f"graph input {n} (shape {tuple(t.shape)}, {t.dtype}) is no parameter, "
+                            "buffer, attribute or input of the model")
+            continue
+        if e["tensor"].dtype != t.dtype:
+            problems.append(f"graph input {n} views {e['name']} as {t.dtype}")
+            continue
+        inputs_json.append({"name": e["name"], "tensor": rec.storages.ref(t, f"input {n}"),
+                            "init": e["init"]})
+        # Regenerate from the recorded init and compare with what the graph received.
+        snap = rec.input_snapshots[n]
+        dtype = TORCH_TO_BUNDLE[t.dtype]
+        arr = generator.generate(e["init"], dtype, snap.numel(), seed)
+        got = _storage_bytes(snap)
+        if not np.array_equal(got, np.ascontiguousarray(arr).view(np.uint8)):
+            problems.append(f"graph input {n} ({e['name']}) is not what its init regenerates")
+        regen_checked += 1
+
+    # Outputs.
+    outputs_json = []
+    checks = {}
+    ref_files = {}
+    for (name, t), (_, r) in zip(named, ref_values):
+        if not isinstance(t, torch.Tensor):
+            continue
+        if not rec.storages.known(t):
+            problems.append(f"output {name} is on a storage no recorded step wrote")
+            continue
+        dtype = TORCH_TO_BUNDLE[t.dtype]
+        o = {"name": name, "tensor": rec.storages.ref(t, f"output {name}")}
+        rv = r.float() if r.dtype == torch.bfloat16 else r
+        arr = np.array(rv.cpu().numpy(), order="C")  # keeps 0-d arrays 0-d
+        if t.numel() <= bundle.REFERENCE_MAX_ELEMENTS:
+            fname = f"reference/{_file_name(name)}.npy"
+            ref_files[fname] = arr
+            o["reference"] = fname
+        o["fingerprint"] = bundle.fingerprint(arr, dtype)
+        outputs_json.append(o)
+        got_fp = recorder.tensor_fingerprint(t)
+        ok, why = bundle.match_fingerprint(got_fp, o["fingerprint"])
+        a = t.detach().double()
+        b = r.detach().double().to(a.device)
+        checks[name] = {"max_abs_diff": float((a - b).abs().max()) if a.numel() else 0.0,
+                        "max_abs_ref": float(b.abs().max()) if b.numel() else 0.0,
+                        "fingerprint_match": ok}
+        if not ok:
+            rec.warnings.append(f"compiled output {name} vs eager: {why}")
+
+    # Written storages of the outputs that are graph inputs (--train): must be written by a step.
+    input_sids = {i["tensor"]["storage"] for i in inputs_json}
+    written = set()
+    for s in rec.steps:
+        if s["kind"] == "launch":
+            written.update(s["args"][w]["tensor"]["storage"] for w in s["writes"])
+        else:
+            written.update(o["tensor"]["storage"] for o in s["out"])
+    for o in outputs_json:
+        sid = o["tensor"]["storage"]
+        if sid in input_sids and sid not in written and o["name"].startswith("updated."):
+            problems.append(f"output {o['name']}: its storage is a graph input no step writes")
+    # Every storage a step reads must be an input or written by an earlier step (a graph
+    # constant, for example, would not be).
+    have = set(input_sids)
+    for n, s in enumerate(rec.steps):
+        if s["kind"] == "launch":
+            # Read: the arguments not written, and the written in_out_ptr* arguments.
+            reads = [a["tensor"]["storage"] for m, a in enumerate(s["args"])
+                     if "tensor" in a and (m not in s["writes"] or _param_name(
+                         rec.kernels[s["kernel"]], m).startswith("in_out_ptr"))]
+            outs = [s["args"][w]["tensor"]["storage"] for w in s["writes"]]
+        else:
+            outs = [o["tensor"]["storage"] for o in s["out"]]
+            reads = [r["tensor"]["storage"] for r in _arg_refs(s["args"])
+                     if r["tensor"]["storage"] not in outs]
+        for sid in reads:
+            if sid not in have:
+                rec.warnings.append(f"step {n} ({s.get('kernel') or s.get('op')}) may read storage "
+                                    f"{sid}, which is no input and no earlier step wrote (an "
+                                    "in_out_ptr the kernel writes before reading is harmless)")
+                have.add(sid)
+        have.update(outs)
+
+    try:
+        import triton
+
+        triton_version = triton.__version__
+    except Exception:  # noqa: BLE001
+        triton_version = None
+    timings["total_s"] = round(time.time() - t_start, 1)
+    model_json = {
+        "spec": spec, "train": bool(train), "templates": bool(templates),
+        "torch": torch.__version__, "triton": triton_version,
+        "device": torch.cuda.get_device_name(0) if DEV == "cuda" else DEV,
+        "captured": datetime.date.today().isoformat(),
+        "config": built.config,
+        "inputs": {e["name"]: e["role"] for e in known.entries},
+        "compiled_vs_eager": checks,
+        "regenerated_inputs_checked": regen_checked,
+        "timings": timings,
+    }
+    graph = {"format": "npusim-bundle", "version": 1, "model": model_json, "seed": int(seed),
+             "storages": rec.storages.entries, "inputs": inputs_json, "steps": rec.steps,
+             "outputs": outputs_json}
+
+    # Debug record (not part of the bundle).
+    if debug_dir:
+        os.makedirs(debug_dir, exist_ok=True)
+        for i, src in enumerate(rec.wrapper_sources):
+            with open(os.path.join(debug_dir, f"output_code_{i}.py"), "w") as f:
+                f.write(src)
+        with open(os.path.join(debug_dir, "capture.json"), "w") as f:
+            json.dump(bundle.sanitize({"problems": problems, "warnings": rec.warnings,
+                                       "skipped_ops": dict(rec.skipped), "timings": timings,
+                                       "checks": checks}), f, indent=1)
+
+    # Write the bundle.
+    os.makedirs(out_dir, exist_ok=True)
+    for sub in ("kernels", "reference"):
+        shutil.rmtree(os.path.join(out_dir, sub), ignore_errors=True)
+    if os.path.exists(os.path.join(out_dir, "graph.json")):
+        os.remove(os.path.join(out_dir, "graph.json"))
+    os.makedirs(os.path.join(out_dir, "kernels"))
+    for name, src in sorted(rec.kernels.items()):
+        with open(os.path.join(out_dir, "kernels", name + ".py"), "w", encoding="utf-8", newline="") as f:
+            f.write(src)
+    if ref_files:
+        os.makedirs(os.path.join(out_dir, "reference"))
+        for fname, arr in ref_files.items():
+            np.save(os.path.join(out_dir, fname), arr, allow_pickle=False)
+    bundle.write_graph(os.path.join(out_dir, "graph.json"), graph)
+
+    for w in rec.warnings[:50]:
+        log(f"  warning: {w}")
+    if problems:
+        raise CaptureError("capture problems:\n  " + "\n  ".join(problems))
+    errs = bundle.validate(out_dir)
+    if errs:
+        raise CaptureError("the bundle does not validate:\n  " + "\n  ".join(errs[:40]))
+    return bundle.summary(out_dir)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="python3 -m npusim.capture",
+        description="Capture a PyTorch model compiled by TorchInductor into an npusim bundle.")
+    ap.add_argument("spec", help="built-in model [,key=value...] or module.path:factory")
+    ap.add_argument("out_dir")
+    ap.add_argument("--templates", action="store_true",
+                    help="max_autotune with Triton GEMM/convolution templates")
+    ap.add_argument("--train", action="store_true",
+                    help="one forward + backward + SGD step as one compiled function")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--debug-dir", help="also write the output code and a capture record here")
+    args = ap.parse_args(argv)
+    setup_env()
+    t0 = time.time()
+    print(f"capture {args.spec} -> {args.out_dir} (templates={args.templates}, "
+          f"train={args.train}, seed={args.seed})", flush=True)
+    try:
+        s = capture(args.spec, args.out_dir, templates=args.templates, train=args.train,
+                    seed=args.seed, debug_dir=args.debug_dir,
+                    log=lambda m: print(m, flush=True))
+    except Exception:  # noqa: BLE001
+        traceback.print_exc()
+        return 1
+    print(json.dumps(s), flush=True)
+    print(f"ok in {time.time() - t0:.1f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

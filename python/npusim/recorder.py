@@ -1,0 +1,485 @@
+"""Instrumentation of a compiled graph's execution (needs torch with Inductor and Triton).
+
+While a ``Recorder`` is in "record" mode, the execution of Inductor's compiled graph
+(``CompiledFxGraph.__call__``) is recorded step by step:
+
+* every Triton launch, by wrapping ``CachingAutotuner.run``: the kernel, its run-time
+  arguments in ``def`` order (tensors as views on storages, scalars as values), the
+  winning config's block sizes, the grid as the launcher computes it
+  (``CachingAutotuner._interpret_args_grid``: the grid_type's expression, or for
+  ``FixedGrid`` the trailing ``_grid_0.._grid_2`` arguments), the written arguments
+  (``mutated_arg_names`` and ``out_ptr*``/``in_out_ptr*``) and their fingerprints;
+* every aten operator the wrapper runs outside Triton (``extern_kernels.mm``,
+  convolutions, fallbacks, ``zero_``, ``copy_`` ...), by a ``TorchDispatchMode`` entered
+  only around the compiled graph (Dynamo skips frames while such a mode is active, so it
+  must not be active around the ``torch.compile``d callable); allocation and view
+  operators are not steps.
+
+Storages are identified by ``untyped_storage().data_ptr()``; every storage seen is kept
+alive until the recorder is dropped, so that an address never names two storages.
+"""
+
+import collections
+import contextlib
+import re
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+try:
+    from torch.utils._python_dispatch import _disable_current_modes
+except ImportError:  # older torch (only for running the unit tests elsewhere)
+
+    @contextlib.contextmanager
+    def _disable_current_modes():
+        from torch.utils._python_dispatch import (_get_current_dispatch_mode_stack, _pop_mode,
+                                                  _push_mode)
+
+        modes = []
+        while _get_current_dispatch_mode_stack():
+            modes.append(_pop_mode())
+        try:
+            yield
+        finally:
+            for m in reversed(modes):
+                _push_mode(m)
+
+from .bundle import fingerprint as np_fingerprint
+
+TORCH_TO_BUNDLE = {
+    torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16", torch.float64: "fp64",
+    torch.bool: "i1", torch.int8: "i8", torch.int16: "i16", torch.int32: "i32",
+    torch.int64: "i64", torch.uint8: "u8",
+}
+BUNDLE_TO_TORCH = {v: k for k, v in TORCH_TO_BUNDLE.items()}
+
+# Operators that only allocate, or only make views/metadata: not steps.
+SKIP_OPS = {
+    "aten.empty", "aten.empty_strided", "aten.empty_like", "aten.new_empty",
+    "aten.new_empty_strided", "aten.as_strided", "aten.view", "aten._reshape_alias",
+    "aten.alias", "aten.detach", "aten._unsafe_view", "aten.t", "aten.transpose",
+    "aten.permute", "aten.expand", "aten.squeeze", "aten.unsqueeze", "aten.slice",
+    "aten.select", "aten.reshape", "aten.unbind", "aten.split", "aten.split_with_sizes",
+    "aten.narrow", "aten.diagonal", "aten.unfold", "aten.sym_size", "aten.sym_stride",
+    "aten.sym_numel", "aten.sym_storage_offset", "aten.is_same_size", "aten.lift_fresh",
+    "aten.record_stream", "aten.resize_", "aten.set_",
+}
+
+_TRITON_CALL = re.compile(
+    r"async_compile\.triton\((['\"])(\w+)\1,\s*'''(.*?)''',\s*device_str=", re.S)
+
+
+def extract_kernels(wrapper_text):
+    """{name: source} for each async_compile.triton('NAME', '''SOURCE''', ...) in output code
+    (the same extraction as python/tools/capture_kernel_corpus.py)."""
+    import ast
+
+    out = {}
+    try:
+        tree = ast.parse(wrapper_text)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "triton" and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "async_compile" and len(node.args) >= 2
+                    and all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                            for a in node.args[:2])):
+                out[node.args[0].value] = node.args[1].value
+    except SyntaxError:
+        for m in _TRITON_CALL.finditer(wrapper_text):
+            out[m.group(2)] = m.group(3)
+    return out
+
+
+def tensor_fingerprint(t):
+    x = t.detach()
+    dtype = TORCH_TO_BUNDLE[x.dtype]
+    if x.dtype == torch.bfloat16:
+        x = x.float()
+    return np_fingerprint(x.cpu().numpy(), dtype)
+
+
+def flat_storage_view(t):
+    """A 1-D tensor over the whole storage of t, in t's dtype."""
+    n = t.untyped_storage().nbytes() // t.element_size()
+    return torch.as_strided(t.detach(), (n,), (1,), 0)
+
+
+class CaptureError(Exception):
+    pass
+
+
+class Storages:
+    def __init__(self):
+        self.entries = []  # {"id", "dtype", "elements"}
+        self.by_key = {}
+        self.keep = []
+        self.conflicts = []
+
+    @staticmethod
+    def key(t):
+        st = t.untyped_storage()
+        ptr = st.data_ptr()
+        if ptr == 0 or st.nbytes() == 0:
+            return None
+        return (t.device.type, t.device.index, ptr)
+
+    def known(self, t):
+        k = self.key(t)
+        return k is not None and k in self.by_key
+
+    def ref(self, t, where=""):
+        if t.dtype not in TORCH_TO_BUNDLE:
+            raise CaptureError(f"{where}: dtype {t.dtype} has no bundle spelling")
+        dtype = TORCH_TO_BUNDLE[t.dtype]
+        nbytes = t.untyped_storage().nbytes()
+        elements = nbytes // t.element_size()
+        k = self.key(t)
+        e = self.by_key.get(k) if k is not None else None
+        if e is None:
+            e = {"id": len(self.entries), "dtype": dtype, "elements": elements}
+            self.entries.append(e)
+            if k is not None:
+                self.by_key[k] = e
+            self.keep.append(t.detach())
+        else:
+            if e["dtype"] != dtype:
+                self.conflicts.append(f"{where}: storage {e['id']} is {e['dtype']} and also "
+                                      f"viewed as {dtype}")
+            if elements > e["elements"]:
+                e["elements"] = elements
+        return {"storage": e["id"], "offset": int(t.storage_offset()),
+                "shape": [int(s) for s in t.shape], "stride": [int(s) for s in t.stride()]}
+
+
+class Recorder:
+    def __init__(self):
+        self.mode = None  # None, "warmup", "record"
+        self.suspended = 0
+        self.storages = Storages()
+        self.steps = []
+        self.kernel_sources = {}  # name -> source from the output code
+        self.kernels = {}  # name -> source of launched kernels
+        self.graph_calls = 0
+        self.warm_graph_calls = 0
+        self.graph_inputs = None
+        self.input_snapshots = None
+        self.wrapper_sources = []
+        self.skipped = collections.Counter()
+        self.warnings = []
+        self.errors = []
+
+    @contextlib.contextmanager
+    def suspend(self):
+        self.suspended += 1
+        try:
+            with _disable_current_modes():
+                yield
+        finally:
+            self.suspended -= 1
+
+    # ---- the compiled graph --------------------------------------------------------
+
+    def on_graph_call(self, graph, inputs, orig):
+        if self.mode != "record" or self.suspended:
+            if self.mode == "warmup":
+                self.warm_graph_calls += 1
+            return orig(graph, inputs)
+        self.graph_calls += 1
+        if self.graph_calls > 1:
+            self.errors.append("the step ran more than one compiled graph (graph breaks?): "
+                               "eager code between graphs is not recorded")
+        src = getattr(graph, "source_code", None)
+        if src:
+            self.wrapper_sources.append(src)
+            for name, s in extract_kernels(src).items():
+                if name in self.kernel_sources and self.kernel_sources[name] != s:
+                    self.errors.append(f"two graphs define different kernels named {name}")
+                self.kernel_sources.setdefault(name, s)
+        ins = list(inputs)
+        if self.graph_calls == 1:
+            self.graph_inputs = ins
+            with self.suspend():
+                if torch.cuda.is_available():
+                    torch.cuda.synchronize()
+                snaps = []
+                for n, t in enumerate(ins):
+                    if isinstance(t, torch.Tensor):
+                        self.storages.ref(t, f"graph input {n}")
+                        snaps.append(flat_storage_view(t).clone())
+                    else:
+                        snaps.append(t)
+                self.input_snapshots = snaps
+        with RecordingMode(self):
+            return orig(graph, inputs)
+
+    # ---- Triton launches -----------------------------------------------------------
+
+    def on_run(self, autotuner, args, kwargs, orig):
+        if self.mode != "record" or self.suspended:
+            return orig(autotuner, *args, **kwargs)
+        ret = orig(autotuner, *args, **kwargs)
+        with self.suspend():
+            try:
+                self.record_launch(autotuner, args)
+            except Exception as e:  # noqa: BLE001
+                name = autotuner.inductor_meta.get("kernel_name", "?")
+                self.errors.append(f"launch of {name}: {type(e).__name__}: {e}")
+        return ret
+
+    def kernel_source(self, name, autotuner):
+        if name in self.kernel_sources:
+            return self.kernel_sources[name]
+        fn = getattr(autotuner, "filename", None)
+        if fn:
+            with open(fn, encoding="utf-8") as f:
+                self.warnings.append(f"{name}: source read from {fn} (not in the output code)")
+                return f.read()
+        raise CaptureError(f"no source for kernel {name}")
+
+    def record_launch(self, at, args):
+        meta = at.inductor_meta
+        name = meta.get("kernel_name") or at.fn.__name__
+        arg_names = list(at.fn.arg_names)
+        cidx = set(at.fn.constexprs)
+        params = [n for i, n in enumerate(arg_names) if i not in cidx]
+        extra = list(meta.get("extra_launcher_args", ()))
+        nargs = len(args) - len(extra)
+        if nargs != len(params):
+            raise CaptureError(f"{len(args)} run arguments ({len(extra)} extra) for the "
+                               f"{len(params)} run-time parameters {params}")
+        (launcher,) = at.launchers
+        cfg = launcher.config
+        try:
+            _, grid = at._interpret_args_grid(tuple(args), cfg)
+        except Exception as e:  # noqa: BLE001
+            from torch._inductor.runtime.triton_heuristics import GridExpr
+
+            self.warnings.append(f"{name}: _interpret_args_grid failed ({e!r}); GridExpr used")
+            grid = GridExpr.from_meta(meta, cfg).eval_slow(dict(zip(params + extra, args)))
+        grid = [int(g) for g in grid] + [1] * (3 - len(grid))
+        constexprs = {k: (int(v) if not isinstance(v, bool) else v)
+                      for k, v in cfg.kwargs.items() if k in arg_names}
+        ignored = sorted(k for k in cfg.kwargs if k not in arg_names)
+        if ignored:
+            self.warnings.append(f"{name}: config kwargs {ignored} are not parameters")
+        mutated = set(at.mutated_arg_names or ())
+        sig = at.triton_meta.get("signature", {})
+        jargs, writes = [], []
+        for i, (pname, a) in enumerate(zip(params, args[:nargs])):
+            if isinstance(a, torch.Tensor):
+                jargs.append({"tensor": self.storages.ref(a, f"{name}.{pname}")})
+                want = sig.get(pname)
+                have = "*" + TORCH_TO_BUNDLE[a.dtype]
+                if isinstance(want, str) and want.startswith("*") and want != have:
+                    self.warnings.append(f"{name}.{pname}: signature {want}, tensor {have}")
+                if pname in mutated or pname.startswith(("out_ptr", "in_out_ptr")):
+                    writes.append(i)
+            elif isinstance(a, bool):
+                jargs.append({"value": int(a)})
+            elif isinstance(a, int):
+                jargs.append({"value": int(a)})
+            elif isinstance(a, float):
+                jargs.append({"value": float(a)})
+            else:
+                try:
+                    jargs.append({"value": int(a)})
+                except Exception:  # noqa: BLE001
+                    raise CaptureError(f"argument {pname} of type {type(a).__name__}")
+        for m in mutated:
+            if m not in params:
+                self.warnings.append(f"{name}: mutated arg {m} is not a run-time parameter")
+        fps = []
+        for i in writes:
+            fps.append({"arg": i, **tensor_fingerprint(args[i])})
+        src = self.kernel_source(name, at)
+        if name in self.kernels and self.kernels[name] != src:
+            raise CaptureError(f"kernel {name} launched with two different sources")
+        self.kernels[name] = src
+        self.steps.append({"kind": "launch", "kernel": name, "grid": grid,
+                           "constexprs": constexprs, "args": jargs, "writes": writes,
+                           "fingerprints": fps})
+
+    # ---- aten calls ----------------------------------------------------------------
+
+    def on_aten(self, func, args, kwargs, out):
+        qual = f"{func.namespace}.{func.overloadpacket.__name__}"
+        schema = func._schema
+        op = qual if _same_args_as_default(func) else f"{qual}.{func._overloadname}"
+        written_args = [a for a in schema.arguments
+                        if a.alias_info is not None and a.alias_info.is_write]
+        is_view = (any(r.alias_info is not None for r in schema.returns) and not written_args)
+        if qual in SKIP_OPS or is_view:
+            self.skipped[qual] = self.skipped.get(qual, 0) + 1
+            return
+        jargs, outs = [], []
+        for i, a in enumerate(schema.arguments):
+            if not a.kwarg_only and i < len(args):
+                v = args[i]
+            elif a.name in kwargs:
+                v = kwargs[a.name]
+            elif a.has_default_value():
+                v = a.default_value
+            else:
+                v = None
+            if a.alias_info is not None and a.alias_info.is_write:
+                _add_unique(outs, _tensors(v))
+                if a.kwarg_only:  # out= arguments are not inputs of the operator
+                    continue
+            jargs.append(self.encode(v, f"{qual}.{a.name}"))
+        # Results that are not the written arguments themselves are written too.
+        _add_unique(outs, _tensors(out))
+        # Results whose values PyTorch leaves unspecified get no fingerprint: the philox
+        # seed and offset of the attention kernels (uninitialised when dropout_p = 0).
+        res_list = list(out) if isinstance(out, (tuple, list)) else [out]
+        unspecified = {_view_key(r) for r, ret in zip(res_list, schema.returns)
+                       if isinstance(r, torch.Tensor) and ret.name.startswith(("philox_", "debug_"))}
+        if not outs:
+            self.skipped[qual] = self.skipped.get(qual, 0) + 1
+            self.warnings.append(f"{qual}: writes no tensor; not recorded")
+            return
+        jout = [{"tensor": self.storages.ref(t, f"{qual} out")} for t in outs]
+        fps = [{"out": k, **tensor_fingerprint(t)} for k, t in enumerate(outs)
+               if _view_key(t) not in unspecified]
+        self.steps.append({"kind": "call", "op": op, "args": jargs, "out": jout,
+                           "fingerprints": fps})
+
+    def encode(self, v, where):
+        if isinstance(v, torch.Tensor):
+            return {"tensor": self.storages.ref(v, where)}
+        if v is None or isinstance(v, (bool, int, float, str)):
+            return v
+        if isinstance(v, (list, tuple, torch.Size)):
+            return [self.encode(x, where) for x in v]
+        if isinstance(v, torch.dtype):
+            return TORCH_TO_BUNDLE.get(v, str(v))
+        if isinstance(v, (torch.device, torch.layout, torch.memory_format)):
+            return str(v)
+        if isinstance(v, torch.SymInt):
+            return int(v)
+        if isinstance(v, torch.SymFloat):
+            return float(v)
+        raise CaptureError(f"{where}: cannot write an argument of type {type(v).__name__}")
+
+
+def _inputs_signature(schema):
+    return [(a.name, str(a.type), a.kwarg_only) for a in schema.arguments
+            if not (a.kwarg_only and a.alias_info is not None and a.alias_info.is_write)]
+
+
+def _same_args_as_default(func):
+    """Whether the overload that ran takes the arguments of the operator's .default overload
+    (true of .default itself and of the .out variants): then the bundle names the operator
+    without overload, else as aten.NAME.OVERLOAD."""
+    if func._overloadname == "default":
+        return True
+    default = getattr(func.overloadpacket, "default", None)
+    if default is None:
+        return False
+    return _inputs_signature(default._schema) == _inputs_signature(func._schema)
+
+
+def _view_key(t):
+    return (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), tuple(t.stride()),
+            t.dtype)
+
+
+def _add_unique(outs, tensors):
+    keys = {_view_key(t) for t in outs}
+    for t in tensors:
+        k = _view_key(t)
+        if k not in keys:
+            keys.add(k)
+            outs.append(t)
+
+
+def _tensors(v):
+    if isinstance(v, torch.Tensor):
+        return [v]
+    if isinstance(v, (list, tuple)):
+        out = []
+        for x in v:
+            out.extend(_tensors(x))
+        return out
+    return []
+
+
+class RecordingMode(TorchDispatchMode):
+    def __init__(self, rec):
+        super().__init__()
+        self.rec = rec
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        rec = self.rec
+        if rec.mode == "record" and not rec.suspended:
+            with rec.suspend():
+                try:
+                    rec.on_aten(func, args, kwargs, out)
+                except Exception as e:  # noqa: BLE001
+                    rec.errors.append(f"{func}: {type(e).__name__}: {e}")
+        return out
+
+
+# --------------------------------------------------------------------------------------
+# Hooks
+# --------------------------------------------------------------------------------------
+
+CURRENT = None  # the active Recorder
+_INSTALLED = False
+
+
+def wrap_graph_instances():
+    """Second way in, should CompiledFxGraph.__call__ not be how the graph is run: wraps
+    the current_callable of every live CompiledFxGraph. Returns how many were wrapped."""
+    import gc
+
+    from torch._inductor.output_code import CompiledFxGraph
+
+    n = 0
+    for obj in gc.get_objects():
+        if isinstance(obj, CompiledFxGraph) and not getattr(obj, "_npusim_wrapped", False):
+            inner = obj.current_callable
+
+            def wrapped(inputs, _inner=inner, _graph=obj):
+                rec = CURRENT
+                if rec is None or getattr(rec, "_in_class_hook", False):
+                    return _inner(inputs)
+                return rec.on_graph_call(_graph, inputs, lambda g, i: _inner(i))
+
+            obj.current_callable = wrapped
+            obj._npusim_wrapped = True
+            n += 1
+    return n
+
+
+def install():
+    """Wraps CompiledFxGraph.__call__ and CachingAutotuner.run (once per process)."""
+    global _INSTALLED
+    if _INSTALLED:
+        return
+    from torch._inductor.output_code import CompiledFxGraph
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    orig_call = CompiledFxGraph.__call__
+    orig_run = CachingAutotuner.run
+
+    def graph_call(self, inputs):
+        rec = CURRENT
+        if rec is None:
+            return orig_call(self, inputs)
+        rec._in_class_hook = True
+        try:
+            return rec.on_graph_call(self, inputs, orig_call)
+        finally:
+            rec._in_class_hook = False
+
+    def run(self, *args, **kwargs):
+        rec = CURRENT
+        if rec is None:
+            return orig_run(self, *args, **kwargs)
+        return rec.on_run(self, args, kwargs, orig_run)
+
+    CompiledFxGraph.__call__ = graph_call
+    CachingAutotuner.run = run
+    _INSTALLED = True

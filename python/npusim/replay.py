@@ -1,0 +1,204 @@
+"""Replay a bundle on a GPU from the bundle alone (a reference reader in Python).
+
+    PYTHONPATH=python python3 -m npusim.replay BUNDLE [BUNDLE ...]
+
+Allocates every storage (floats filled with NaN, integers with 0x5A bytes), regenerates
+the inputs, runs every step in order (Triton launches from kernels/*.py with the recorded
+grid and block sizes; library calls with the aten operator of that name), checks every
+fingerprint after its step and the outputs against the reference values. This checks
+that a bundle is complete and self-contained; it is not part of npusim proper.
+"""
+
+import json
+import os
+import sys
+import time
+
+
+def _alloc(torch, st, device):
+    from .recorder import BUNDLE_TO_TORCH
+
+    dt = BUNDLE_TO_TORCH[st["dtype"]]
+    n = st["elements"]
+    t = torch.empty(max(n, 1), dtype=dt, device=device)
+    if dt.is_floating_point:
+        t.fill_(float("nan"))
+    else:
+        t.view(torch.uint8).fill_(0x5A) if dt != torch.bool else t.view(torch.uint8).fill_(1)
+    return t
+
+
+def _view(torch, storages, ref):
+    base = storages[ref["storage"]]
+    return torch.as_strided(base, ref["shape"], ref["stride"], ref["offset"])
+
+
+def _decode(torch, v, typ, storages):
+    from .recorder import BUNDLE_TO_TORCH
+
+    if isinstance(v, dict) and set(v) == {"tensor"}:
+        return _view(torch, storages, v["tensor"])
+    if isinstance(v, list):
+        inner = typ[:-2] if typ.endswith("[]") else typ
+        return [_decode(torch, x, inner, storages) for x in v]
+    if isinstance(v, str):
+        if v.startswith("torch."):  # layouts and memory formats
+            return getattr(torch, v.split(".", 1)[1])
+        if v in BUNDLE_TO_TORCH and ("ScalarType" in typ or "int" in typ):
+            return BUNDLE_TO_TORCH[v]
+        if "Device" in typ or v.startswith(("cuda", "cpu")):
+            return torch.device(v)
+        if v in ("nan", "inf", "-inf") and "str" not in typ:
+            return float(v)
+    return v
+
+
+def _refs(v):
+    if isinstance(v, dict) and set(v) == {"tensor"}:
+        return [v]
+    if isinstance(v, list):
+        return [r for x in v for r in _refs(x)]
+    return []
+
+
+_KERNELS = {}
+
+
+def _kernel(bundle_dir, name):
+    key = (bundle_dir, name)
+    if key not in _KERNELS:
+        from torch._inductor.codecache import PyCodeCache
+
+        from .bundle import kernel_params
+
+        with open(os.path.join(bundle_dir, "kernels", name + ".py"), encoding="utf-8") as f:
+            src = f.read()
+        fname, _, _ = kernel_params(src, name)
+        mod = PyCodeCache.load(src)
+        _KERNELS[key] = getattr(mod, fname).fn
+    return _KERNELS[key]
+
+
+def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
+    """Returns a dict: steps, fingerprint mismatches, output mismatches."""
+    import numpy as np
+    import torch
+
+    from . import bundle, generator
+    from .recorder import tensor_fingerprint
+
+    g = bundle.load_graph(bundle_dir)
+    storages = [_alloc(torch, s, device) for s in g["storages"]]
+    seed = g["seed"]
+    done = set()
+    for inp in g["inputs"]:
+        sid = inp["tensor"]["storage"]
+        if sid in done:
+            continue
+        done.add(sid)
+        st = g["storages"][sid]
+        arr = generator.generate(inp["init"], st["dtype"], st["elements"], seed)
+        src = torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16) if st["dtype"] == "bf16" \
+            else torch.from_numpy(arr)
+        storages[sid][:st["elements"]].copy_(src.to(device))
+    mismatches = []
+    t0 = time.time()
+    for n, s in enumerate(g["steps"]):
+        if s["kind"] == "launch":
+            fn = _kernel(bundle_dir, s["kernel"])
+            args = [_view(torch, storages, a["tensor"]) if "tensor" in a else a["value"]
+                    for a in s["args"]]
+            fn[tuple(s["grid"])](*args, **s["constexprs"])
+            written = [(fp, args[fp["arg"]]) for fp in s["fingerprints"]]
+        else:
+            parts = s["op"].split(".")
+            packet = getattr(getattr(torch.ops, parts[0]), parts[1])
+            ov = getattr(packet, parts[2] if len(parts) > 2 else "default")
+            schema = ov._schema
+            fargs = [a for a in schema.arguments
+                     if not (a.kwarg_only and a.alias_info is not None and a.alias_info.is_write)]
+            if len(fargs) != len(s["args"]):
+                raise RuntimeError(f"step {n}: {s['op']} has {len(s['args'])} args, "
+                                   f"{s['op']}.default takes {len(fargs)}")
+            pos, kw = [], {}
+            for a, v in zip(fargs, s["args"]):
+                x = _decode(torch, v, str(a.type), storages)
+                if a.kwarg_only:
+                    kw[a.name] = x
+                else:
+                    pos.append(x)
+            outs = [_view(torch, storages, o["tensor"]) for o in s["out"]]
+            # outs: the written (mutable) arguments, then the results that are new tensors.
+            n_written = 0
+            for a, v in zip(fargs, s["args"]):
+                if a.alias_info is not None and a.alias_info.is_write:
+                    n_written += len(_refs(v))
+            res = ov(*pos, **kw)
+            res_list = list(res) if isinstance(res, (tuple, list)) else [res]
+            fresh = [r for r, ret in zip(res_list, schema.returns)
+                     if isinstance(r, torch.Tensor) and ret.alias_info is None]
+            for o, r in zip(outs[n_written:], fresh):
+                o.copy_(r)
+            written = [(fp, outs[fp["out"]]) for fp in s["fingerprints"]]
+        if check_every_step:
+            for fp, t in written:
+                got = tensor_fingerprint(t)
+                ok, why = bundle.match_fingerprint(got, {k: v for k, v in fp.items() if k not in ("arg", "out")})
+                if not ok:
+                    what = s.get("kernel") or s.get("op")
+                    mismatches.append(f"step {n} ({what}) {'arg' if 'arg' in fp else 'out'} "
+                                      f"{fp.get('arg', fp.get('out'))}: {why}")
+    if device == "cuda":
+        torch.cuda.synchronize()
+    out_bad = []
+    for o in g["outputs"]:
+        t = _view(torch, storages, o["tensor"])
+        got = tensor_fingerprint(t)
+        ok, why = bundle.match_fingerprint(got, o["fingerprint"])
+        if not ok:
+            out_bad.append(f"output {o['name']}: {why}")
+        if "reference" in o:
+            ref = np.load(os.path.join(bundle_dir, o["reference"]))
+            x = t.float().cpu().numpy() if t.dtype == torch.bfloat16 else t.cpu().numpy()
+            if x.dtype.kind == "f":
+                err = float(np.max(np.abs(x.astype(np.float64) - ref.astype(np.float64)) /
+                                   (1e-3 + np.abs(ref.astype(np.float64))))) if x.size else 0.0
+                if not np.allclose(x, ref, rtol=1e-3, atol=1e-3, equal_nan=True):
+                    out_bad.append(f"output {o['name']}: not close to {o['reference']} (max rel {err:.3g})")
+            elif not np.array_equal(x, ref):
+                out_bad.append(f"output {o['name']}: differs from {o['reference']}")
+    res = {"steps": len(g["steps"]), "fingerprint_mismatches": mismatches,
+           "output_mismatches": out_bad, "seconds": round(time.time() - t0, 1)}
+    return res
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    from .capture import setup_env
+
+    setup_env()
+    import torch  # noqa: F401
+
+    from .capture import _no_tf32
+
+    _no_tf32(torch, print)
+    rc = 0
+    for b in argv:
+        try:
+            r = replay(b)
+        except Exception as e:  # noqa: BLE001
+            import traceback
+
+            traceback.print_exc()
+            r = {"error": f"{type(e).__name__}: {e}"}
+        bad = r.get("error") or r.get("fingerprint_mismatches") or r.get("output_mismatches")
+        r["bundle"] = b
+        r["ok"] = not bad
+        print(json.dumps(r)[:4000], flush=True)
+        if bad:
+            rc = 1
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
