@@ -70,8 +70,10 @@ std::optional<double> parseNumber(std::string_view text);
 /// Entry points of the commands; `args` follow the command name.
 int runCheckKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 
 extern const char *const kCheckKernelUsage;
 extern const char *const kKernelUsage;
+extern const char *const kRunUsage;
 
 } // namespace npusim::cli

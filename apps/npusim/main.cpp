@@ -16,7 +16,7 @@ commands:
   check-kernel FILE.py   parse, type-check and lower one Triton kernel file
   kernel FILE.py         run one launch of one kernel file on the reference interpreter
   compile FILE.py        print the NPU program of one kernel (not available yet)
-  run BUNDLE             run a captured model bundle (not available yet)
+  run BUNDLE             run a captured model bundle on the reference interpreter
   presets                list hardware presets (not available yet)
   help [COMMAND]         show this help, or a command's
 
@@ -34,14 +34,6 @@ const char *const kCompileUsage =
 
 Compiles one kernel for the NPU and prints its program. Not available yet: the
 NPU compiler is not built.
-)";
-
-const char *const kRunUsage =
-    R"(usage: npusim run BUNDLE [--config CFG] [--mode reference|functional|timing|full] [--verify]
-                  [--report OUT.json] [--trace OUT.json]
-
-Runs a captured model bundle launch by launch. Not available yet: the runtime is
-not built.
 )";
 
 const char *const kPresetsUsage = R"(usage: npusim presets
@@ -63,7 +55,7 @@ const Command kCommands[] = {
     {"check-kernel", &kCheckKernelUsage, runCheckKernel, {}},
     {"kernel", &kKernelUsage, runKernel, {}},
     {"compile", &kCompileUsage, nullptr, "not available yet: the NPU compiler is not built"},
-    {"run", &kRunUsage, nullptr, "not available yet: the runtime that runs bundles is not built"},
+    {"run", &kRunUsage, runRun, {}},
     {"presets", &kPresetsUsage, nullptr,
      "not available yet: the hardware presets (src/config) are not built"},
 };

@@ -1,0 +1,537 @@
+// The aten fallbacks other than matrix products, convolution and attention:
+// copy_, _softmax, _log_softmax, cumsum, native_layer_norm, sort, topk,
+// max_pool2d_with_indices, scatter_add, embedding_dense_backward, index.
+#include "reference/library_support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace npusim::reference::lib {
+
+namespace {
+
+bool integral(const TensorView &v) {
+  return !core::isFloat(v.dtype());
+}
+
+/// `v` with axis `dim` moved last (the others keep their order), so that its
+/// logical order visits rows along `dim`.
+TensorView axisLast(const TensorView &v, int64_t dim) {
+  TensorView r = v;
+  if (v.dim() == 0)
+    return r;
+  r.shape.erase(r.shape.begin() + dim);
+  r.stride.erase(r.stride.begin() + dim);
+  r.shape.push_back(v.shape[static_cast<size_t>(dim)]);
+  r.stride.push_back(v.stride[static_cast<size_t>(dim)]);
+  return r;
+}
+
+int64_t axisSize(const TensorView &v, int64_t dim) {
+  return v.dim() == 0 ? 1 : v.shape[static_cast<size_t>(dim)];
+}
+
+/// Ascending order with NaN greater than everything (PyTorch's sort order).
+bool lessNanLast(double a, double b) {
+  return !std::isnan(a) && (std::isnan(b) || a < b);
+}
+
+} // namespace
+
+// copy_(self, src, non_blocking=False) -> self: src broadcast into self.
+std::vector<bool> callCopy(const CallArgs &c) {
+  c.atMost(3);
+  const TensorView &self = c.tensor(0, "self");
+  const TensorView &src = c.tensor(1, "src");
+  checkView(self, std::string(c.op()) + ": self");
+  checkView(src, std::string(c.op()) + ": src");
+  const TensorView from = broadcastTo(src, self.shape, c.op(), "src");
+  std::vector<const TensorView *> targets = {&self};
+  if (const TensorView *o = c.optionalOut(0)) {
+    checkView(*o, std::string(c.op()) + ": out");
+    expectShape(*o, self.shape, c.op(), "out");
+    targets.push_back(o);
+  }
+  if (integral(src)) {
+    const std::vector<int64_t> values = readIntegers(from);
+    for (const TensorView *t : targets)
+      writeIntegers(*t, values);
+  } else {
+    const std::vector<double> values = readValues(from);
+    for (const TensorView *t : targets)
+      writeValues(*t, values);
+  }
+  return std::vector<bool>(c.numOuts(), true);
+}
+
+// _softmax(self, dim, half_to_float) / _log_softmax(self, dim, half_to_float).
+std::vector<bool> callSoftmax(const CallArgs &c, bool logarithm) {
+  c.atMost(3);
+  const TensorView &self = c.tensor(0, "self");
+  const TensorView &out = c.out(0, "out");
+  checkView(self, std::string(c.op()) + ": self");
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, self.shape, c.op(), "out");
+  const int64_t dim = wrapDim(c.integer(1, "dim"), self.dim(), c.op());
+  const int64_t n = axisSize(self, dim);
+  std::vector<double> v = readValues(axisLast(self, dim));
+  for (size_t row = 0; n > 0 && row < v.size(); row += static_cast<size_t>(n)) {
+    double *x = v.data() + row;
+    double m = -std::numeric_limits<double>::infinity();
+    for (int64_t i = 0; i < n; ++i)
+      m = std::isnan(x[i]) || std::isnan(m) ? std::nan("") : std::max(m, x[i]);
+    double sum = 0.0;
+    for (int64_t i = 0; i < n; ++i)
+      sum += std::exp(x[i] - m);
+    for (int64_t i = 0; i < n; ++i)
+      x[i] = logarithm ? x[i] - m - std::log(sum) : std::exp(x[i] - m) / sum;
+  }
+  writeValues(axisLast(out, dim), v);
+  return {true};
+}
+
+// cumsum(self, dim, *, dtype=None).
+std::vector<bool> callCumsum(const CallArgs &c) {
+  c.atMost(3);
+  const TensorView &self = c.tensor(0, "self");
+  const TensorView &out = c.out(0, "out");
+  checkView(self, std::string(c.op()) + ": self");
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, self.shape, c.op(), "out");
+  const int64_t dim = wrapDim(c.integer(1, "dim"), self.dim(), c.op());
+  const size_t n = static_cast<size_t>(axisSize(self, dim));
+  if (integral(self) && integral(out)) {
+    std::vector<int64_t> v = readIntegers(axisLast(self, dim));
+    for (size_t row = 0; n > 0 && row < v.size(); row += n)
+      for (size_t i = 1; i < n; ++i)
+        v[row + i] =
+            static_cast<int64_t>(static_cast<uint64_t>(v[row + i]) + static_cast<uint64_t>(v[row + i - 1]));
+    writeIntegers(axisLast(out, dim), v);
+  } else {
+    std::vector<double> v = readValues(axisLast(self, dim));
+    for (size_t row = 0; n > 0 && row < v.size(); row += n)
+      for (size_t i = 1; i < n; ++i)
+        v[row + i] += v[row + i - 1];
+    writeValues(axisLast(out, dim), v);
+  }
+  return {true};
+}
+
+// native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd).
+std::vector<bool> callLayerNorm(const CallArgs &c) {
+  c.atMost(5);
+  const TensorView &input = c.tensor(0, "input");
+  const std::vector<int64_t> normalized = c.integers(1, "normalized_shape");
+  const TensorView *weight = c.optionalTensor(2, "weight");
+  const TensorView *bias = c.optionalTensor(3, "bias");
+  const double eps = c.number(4, "eps");
+  checkView(input, std::string(c.op()) + ": input");
+  if (normalized.size() > input.shape.size() ||
+      !std::equal(normalized.begin(), normalized.end(),
+                  input.shape.end() - static_cast<ptrdiff_t>(normalized.size())))
+    c.fail(1, "normalized_shape",
+           shapeString(normalized) + " is not a suffix of the input's shape " + shapeString(input.shape));
+  const int64_t n = std::accumulate(normalized.begin(), normalized.end(), int64_t{1}, std::multiplies<>());
+  std::vector<double> w, b;
+  if (weight) {
+    checkView(*weight, std::string(c.op()) + ": weight");
+    expectShape(*weight, normalized, c.op(), "weight");
+    w = readValues(*weight);
+  }
+  if (bias) {
+    checkView(*bias, std::string(c.op()) + ": bias");
+    expectShape(*bias, normalized, c.op(), "bias");
+    b = readValues(*bias);
+  }
+  std::vector<double> x = readValues(input);
+  const size_t rows = n == 0 ? 0 : x.size() / static_cast<size_t>(n);
+  std::vector<double> means(rows), rstds(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    double *row = x.data() + r * static_cast<size_t>(n);
+    double mean = 0.0, var = 0.0;
+    for (int64_t i = 0; i < n; ++i)
+      mean += row[i];
+    mean /= static_cast<double>(n);
+    for (int64_t i = 0; i < n; ++i)
+      var += (row[i] - mean) * (row[i] - mean);
+    var /= static_cast<double>(n);
+    const double rstd = 1.0 / std::sqrt(var + eps);
+    for (int64_t i = 0; i < n; ++i) {
+      double y = (row[i] - mean) * rstd;
+      if (weight)
+        y *= w[static_cast<size_t>(i)];
+      if (bias)
+        y += b[static_cast<size_t>(i)];
+      row[i] = y;
+    }
+    means[r] = mean;
+    rstds[r] = rstd;
+  }
+  const TensorView &out = c.out(0, "out");
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, input.shape, c.op(), "out");
+  writeValues(out, x);
+  std::vector<bool> defined(c.numOuts(), true);
+  const std::vector<double> *stats[] = {&means, &rstds};
+  for (size_t k = 1; k < 3 && k < c.numOuts(); ++k)
+    if (const TensorView *o = c.optionalOut(k)) {
+      checkView(*o, std::string(c.op()) + ": result " + std::to_string(k));
+      if (o->numel() != static_cast<int64_t>(rows))
+        fail(c.op(), "result " + std::to_string(k) + " has shape " + shapeString(o->shape) + "; expected " +
+                         std::to_string(rows) + " elements");
+      writeValues(*o, *stats[k - 1]);
+    }
+  return defined;
+}
+
+namespace {
+
+/// Sorts every row along `dim`; keeps the first `k` of each. Values and int64 indices.
+std::vector<bool> sortRows(const CallArgs &c, const TensorView &self, int64_t dim, bool descending, int64_t k,
+                           bool sorted) {
+  (void)sorted; // topk(sorted=False) leaves the order unspecified; the sorted order is one of them
+  checkView(self, std::string(c.op()) + ": self");
+  const int64_t n = axisSize(self, dim);
+  if (k < 0 || k > n)
+    fail(c.op(), "k=" + std::to_string(k) + " is out of range for a dimension of size " + std::to_string(n));
+  std::vector<int64_t> shape = self.shape;
+  if (!shape.empty())
+    shape[static_cast<size_t>(dim)] = k;
+  const TensorView &values = c.out(0, "values");
+  const TensorView &indices = c.out(1, "indices");
+  checkView(values, std::string(c.op()) + ": values");
+  checkView(indices, std::string(c.op()) + ": indices");
+  expectShape(values, shape, c.op(), "values");
+  expectShape(indices, shape, c.op(), "indices");
+  const bool ints = integral(self);
+  const std::vector<double> v = ints ? std::vector<double>() : readValues(axisLast(self, dim));
+  const std::vector<int64_t> vi = ints ? readIntegers(axisLast(self, dim)) : std::vector<int64_t>();
+  const size_t total = static_cast<size_t>(self.numel());
+  const size_t rows = n == 0 ? 0 : total / static_cast<size_t>(n);
+  std::vector<double> outV;
+  std::vector<int64_t> outVi, outI;
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t base = r * static_cast<size_t>(n);
+    std::iota(order.begin(), order.end(), 0);
+    auto less = [&](int64_t a, int64_t b) {
+      if (ints) {
+        const int64_t x = vi[base + static_cast<size_t>(a)], y = vi[base + static_cast<size_t>(b)];
+        return descending ? y < x : x < y;
+      }
+      const double x = v[base + static_cast<size_t>(a)], y = v[base + static_cast<size_t>(b)];
+      return descending ? lessNanLast(y, x) : lessNanLast(x, y);
+    };
+    std::stable_sort(order.begin(), order.end(), less);
+    for (int64_t i = 0; i < k; ++i) {
+      const size_t at = base + static_cast<size_t>(order[static_cast<size_t>(i)]);
+      if (ints)
+        outVi.push_back(vi[at]);
+      else
+        outV.push_back(v[at]);
+      outI.push_back(order[static_cast<size_t>(i)]);
+    }
+  }
+  if (ints)
+    writeIntegers(axisLast(values, dim), outVi);
+  else
+    writeValues(axisLast(values, dim), outV);
+  writeIntegers(axisLast(indices, dim), outI);
+  return {true, true};
+}
+
+} // namespace
+
+// sort(self, dim=-1, descending=False), or sort.stable(self, *, stable, dim=-1, descending=False)
+// (named so, or told apart by the argument count) -> (values, indices). Ties keep their order.
+std::vector<bool> callSort(const CallArgs &c) {
+  c.atMost(4);
+  const TensorView &self = c.tensor(0, "self");
+  const size_t first = c.size() == 4 || c.op() == "aten.sort.stable" ? 2 : 1;
+  const int64_t dim = wrapDim(c.integer(first, "dim", -1), self.dim(), c.op());
+  const bool descending = c.boolean(first + 1, "descending", false);
+  return sortRows(c, self, dim, descending, axisSize(self, dim), true);
+}
+
+// topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices).
+std::vector<bool> callTopk(const CallArgs &c) {
+  c.atMost(5);
+  const TensorView &self = c.tensor(0, "self");
+  const int64_t dim = wrapDim(c.integer(2, "dim", -1), self.dim(), c.op());
+  return sortRows(c, self, dim, c.boolean(3, "largest", true), c.integer(1, "k"),
+                  c.boolean(4, "sorted", true));
+}
+
+// max_pool2d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)
+//     -> (out, indices); indices are h * W + w within each plane, as on CUDA.
+std::vector<bool> callMaxPool2d(const CallArgs &c) {
+  c.atMost(6);
+  const TensorView &self = c.tensor(0, "self");
+  checkView(self, std::string(c.op()) + ": self");
+  if (self.dim() != 3 && self.dim() != 4)
+    fail(c.op(), "self must be 3-d or 4-d, but has shape " + shapeString(self.shape));
+  auto pair = [&](size_t i, const char *name, std::vector<int64_t> fallback) {
+    std::vector<int64_t> v = c.integers(i, name, fallback);
+    if (v.empty())
+      v = fallback;
+    if (v.size() == 1)
+      v.push_back(v[0]);
+    if (v.size() != 2)
+      c.fail(i, name, "expected one or two values");
+    return v;
+  };
+  const std::vector<int64_t> kernel = pair(1, "kernel_size", {});
+  const std::vector<int64_t> stride = pair(2, "stride", kernel);
+  const std::vector<int64_t> padding = pair(3, "padding", {0});
+  const std::vector<int64_t> dilation = pair(4, "dilation", {1});
+  const bool ceilMode = c.boolean(5, "ceil_mode", false);
+  const int64_t planes = self.dim() == 4 ? self.shape[0] * self.shape[1] : self.shape[0];
+  const int64_t h = self.shape[static_cast<size_t>(self.dim() - 2)],
+                w = self.shape[static_cast<size_t>(self.dim() - 1)];
+  int64_t outSize[2];
+  const int64_t in[2] = {h, w};
+  for (int a = 0; a < 2; ++a) {
+    if (kernel[a] < 1 || stride[a] < 1 || dilation[a] < 1 || padding[a] < 0 || 2 * padding[a] > kernel[a])
+      fail(c.op(), "bad kernel_size, stride, padding or dilation");
+    const int64_t span = in[a] + 2 * padding[a] - dilation[a] * (kernel[a] - 1) - 1;
+    int64_t o = (span + (ceilMode ? stride[a] - 1 : 0)) / stride[a] + 1;
+    if (ceilMode && (o - 1) * stride[a] >= in[a] + padding[a])
+      --o;
+    outSize[a] = o;
+  }
+  std::vector<int64_t> shape(self.shape.begin(), self.shape.end() - 2);
+  shape.push_back(outSize[0]);
+  shape.push_back(outSize[1]);
+  const TensorView &out = c.out(0, "out");
+  const TensorView &indices = c.out(1, "indices");
+  checkView(out, std::string(c.op()) + ": out");
+  checkView(indices, std::string(c.op()) + ": indices");
+  expectShape(out, shape, c.op(), "out");
+  expectShape(indices, shape, c.op(), "indices");
+  const std::vector<double> x = readValues(self);
+  std::vector<double> values;
+  std::vector<int64_t> where;
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t oh = 0; oh < outSize[0]; ++oh)
+      for (int64_t ow = 0; ow < outSize[1]; ++ow) {
+        const int64_t h0 = oh * stride[0] - padding[0], w0 = ow * stride[1] - padding[1];
+        double best = -std::numeric_limits<double>::infinity();
+        int64_t bestAt = std::max<int64_t>(h0, 0) * w + std::max<int64_t>(w0, 0);
+        bool nanFound = false; // NaN wins; the first one found is kept
+        for (int64_t kh = 0; kh < kernel[0] && !nanFound; ++kh)
+          for (int64_t kw = 0; kw < kernel[1] && !nanFound; ++kw) {
+            const int64_t ih = h0 + kh * dilation[0], iw = w0 + kw * dilation[1];
+            if (ih < 0 || ih >= h || iw < 0 || iw >= w)
+              continue;
+            const double val = x[static_cast<size_t>((p * h + ih) * w + iw)];
+            if (val > best || std::isnan(val)) {
+              best = val;
+              bestAt = ih * w + iw;
+              nanFound = std::isnan(val);
+            }
+          }
+        values.push_back(best);
+        where.push_back(bestAt);
+      }
+  writeValues(out, values);
+  writeIntegers(indices, where);
+  return {true, true};
+}
+
+// scatter_add(self, dim, index, src) -> out: out = self; out[... index ...] += src.
+std::vector<bool> callScatterAdd(const CallArgs &c) {
+  c.atMost(4);
+  const TensorView &self = c.tensor(0, "self");
+  const TensorView &index = c.tensor(2, "index");
+  const TensorView &src = c.tensor(3, "src");
+  checkView(self, std::string(c.op()) + ": self");
+  checkView(index, std::string(c.op()) + ": index");
+  checkView(src, std::string(c.op()) + ": src");
+  const int64_t rank = self.dim();
+  const int64_t dim = wrapDim(c.integer(1, "dim"), rank, c.op());
+  if (index.dim() != rank || src.dim() != rank)
+    fail(c.op(), "self, index and src must have the same number of dimensions");
+  for (int64_t a = 0; a < rank; ++a) {
+    const size_t i = static_cast<size_t>(a);
+    if (index.shape[i] > src.shape[i] || (a != dim && index.shape[i] > self.shape[i]))
+      fail(c.op(), "index " + shapeString(index.shape) + " is larger than src " + shapeString(src.shape) +
+                       " or self " + shapeString(self.shape));
+  }
+  TensorView srcPart = src; // src restricted to index's shape
+  srcPart.shape = index.shape;
+  const std::vector<int64_t> idx = readIntegers(index);
+  const std::vector<double> add = readValues(srcPart);
+  std::vector<double> result = readValues(self);
+  std::vector<int64_t> pos(static_cast<size_t>(rank), 0), contiguous(static_cast<size_t>(rank), 1);
+  for (int64_t a = rank - 2; a >= 0; --a)
+    contiguous[static_cast<size_t>(a)] =
+        contiguous[static_cast<size_t>(a + 1)] * self.shape[static_cast<size_t>(a + 1)];
+  const int64_t size = rank == 0 ? 1 : self.shape[static_cast<size_t>(dim)];
+  for (size_t e = 0; e < idx.size(); ++e) {
+    int64_t target = idx[e];
+    if (target < -size || target >= size)
+      fail(c.op(), "index " + std::to_string(target) + " is out of bounds for dimension " +
+                       std::to_string(dim) + " of size " + std::to_string(size));
+    if (target < 0)
+      target += size;
+    int64_t at = 0;
+    for (int64_t a = 0; a < rank; ++a)
+      at += (a == dim ? target : pos[static_cast<size_t>(a)]) * contiguous[static_cast<size_t>(a)];
+    result[static_cast<size_t>(at)] += add[e];
+    for (int64_t a = rank - 1; a >= 0; --a) { // next position in index's logical order
+      if (++pos[static_cast<size_t>(a)] < index.shape[static_cast<size_t>(a)])
+        break;
+      pos[static_cast<size_t>(a)] = 0;
+    }
+  }
+  const TensorView &out = c.out(0, "out");
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, self.shape, c.op(), "out");
+  writeValues(out, result);
+  return {true};
+}
+
+// embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
+std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
+  c.atMost(5);
+  const TensorView &grad = c.tensor(0, "grad_output");
+  const TensorView &indices = c.tensor(1, "indices");
+  const int64_t numWeights = c.integer(2, "num_weights");
+  const int64_t paddingIdx = c.integer(3, "padding_idx");
+  const bool byFreq = c.boolean(4, "scale_grad_by_freq");
+  checkView(grad, std::string(c.op()) + ": grad_output");
+  checkView(indices, std::string(c.op()) + ": indices");
+  const int64_t count = indices.numel();
+  if (grad.dim() < 1 || grad.numel() != count * grad.shape.back())
+    fail(c.op(),
+         "grad_output " + shapeString(grad.shape) + " does not match indices " + shapeString(indices.shape));
+  const int64_t d = grad.shape.back();
+  const std::vector<int64_t> idx = readIntegers(indices);
+  const std::vector<double> g = readValues(grad);
+  std::vector<int64_t> freq(static_cast<size_t>(std::max<int64_t>(numWeights, 0)), 0);
+  for (int64_t i : idx) {
+    if (i < 0 || i >= numWeights)
+      fail(c.op(),
+           "index " + std::to_string(i) + " is out of range for " + std::to_string(numWeights) + " weights");
+    ++freq[static_cast<size_t>(i)];
+  }
+  std::vector<double> result(static_cast<size_t>(numWeights * d), 0.0);
+  for (size_t e = 0; e < idx.size(); ++e) {
+    if (idx[e] == paddingIdx)
+      continue;
+    const double scale = byFreq ? 1.0 / static_cast<double>(freq[static_cast<size_t>(idx[e])]) : 1.0;
+    for (int64_t j = 0; j < d; ++j)
+      result[static_cast<size_t>(idx[e] * d + j)] +=
+          g[e * static_cast<size_t>(d) + static_cast<size_t>(j)] * scale;
+  }
+  const TensorView &out = c.out(0, "out");
+  checkView(out, std::string(c.op()) + ": out");
+  const std::vector<int64_t> shape = {numWeights, d};
+  expectShape(out, shape, c.op(), "out");
+  writeValues(out, result);
+  return {true};
+}
+
+// index(self, indices: Tensor?[]): advanced indexing with integer index tensors.
+std::vector<bool> callIndex(const CallArgs &c) {
+  c.atMost(2);
+  const TensorView &self = c.tensor(0, "self");
+  checkView(self, std::string(c.op()) + ": self");
+  const std::vector<LibraryValue> &list = c.list(1, "indices");
+  if (list.size() > self.shape.size())
+    c.fail(1, "indices", "too many indices for a tensor of shape " + shapeString(self.shape));
+  std::vector<size_t> indexed;
+  std::vector<const TensorView *> tensors;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].kind == LibraryValue::Kind::None)
+      continue;
+    if (list[i].kind != LibraryValue::Kind::Tensor)
+      c.fail(1, "indices", "element " + std::to_string(i) + " is not a tensor or None");
+    if (!integral(list[i].tensor) || list[i].tensor.dtype() == core::DType::Bool)
+      c.fail(1, "indices", "element " + std::to_string(i) + ": only integer index tensors are supported");
+    checkView(list[i].tensor, std::string(c.op()) + ": indices[" + std::to_string(i) + "]");
+    indexed.push_back(i);
+    tensors.push_back(&list[i].tensor);
+  }
+  if (indexed.empty())
+    c.fail(1, "indices", "no index tensor");
+  // The broadcast shape of the index tensors.
+  std::vector<int64_t> bshape;
+  for (const TensorView *t : tensors) {
+    if (t->shape.size() > bshape.size())
+      bshape.insert(bshape.begin(), t->shape.size() - bshape.size(), 1);
+    const size_t lead = bshape.size() - t->shape.size();
+    for (size_t a = 0; a < t->shape.size(); ++a) {
+      int64_t &b = bshape[lead + a];
+      if (b == 1)
+        b = t->shape[a];
+      else if (t->shape[a] != 1 && t->shape[a] != b)
+        c.fail(1, "indices", "index shapes do not broadcast together");
+    }
+  }
+  std::vector<std::vector<int64_t>> idx;
+  for (size_t k = 0; k < tensors.size(); ++k)
+    idx.push_back(readIntegers(broadcastTo(*tensors[k], bshape, c.op(), "indices")));
+  const bool adjacent = indexed.back() - indexed.front() + 1 == indexed.size();
+  // Result axes: the kept axes before the indexed block, the broadcast axes,
+  // the kept axes after (or the broadcast axes first when not adjacent).
+  std::vector<int64_t> before, after; // kept self axes
+  for (size_t a = 0; a < self.shape.size(); ++a) {
+    if (std::find(indexed.begin(), indexed.end(), a) != indexed.end())
+      continue;
+    (adjacent && a < indexed.front() ? before : after).push_back(static_cast<int64_t>(a));
+  }
+  std::vector<int64_t> shape;
+  for (int64_t a : before)
+    shape.push_back(self.shape[static_cast<size_t>(a)]);
+  shape.insert(shape.end(), bshape.begin(), bshape.end());
+  for (int64_t a : after)
+    shape.push_back(self.shape[static_cast<size_t>(a)]);
+  const TensorView &out = c.out(0, "out");
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, shape, c.op(), "out");
+
+  const int64_t bcount = std::accumulate(bshape.begin(), bshape.end(), int64_t{1}, std::multiplies<>());
+  int64_t outCount = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+  std::vector<int64_t> pos(shape.size(), 0);
+  std::vector<double> values;
+  std::vector<int64_t> ints;
+  const bool asInts = integral(self);
+  for (int64_t e = 0; e < outCount; ++e) {
+    int64_t at = self.offset;
+    size_t p = 0;
+    for (int64_t a : before)
+      at += pos[p++] * self.stride[static_cast<size_t>(a)];
+    int64_t b = 0;
+    for (size_t k = 0; k < bshape.size(); ++k)
+      b = b * bshape[k] + pos[p++];
+    for (int64_t a : after)
+      at += pos[p++] * self.stride[static_cast<size_t>(a)];
+    for (size_t k = 0; k < indexed.size() && bcount > 0; ++k) {
+      const int64_t size = self.shape[indexed[k]];
+      int64_t i = idx[k][static_cast<size_t>(b)];
+      if (i < -size || i >= size)
+        fail(c.op(), "index " + std::to_string(i) + " is out of bounds for dimension " +
+                         std::to_string(indexed[k]) + " of size " + std::to_string(size));
+      at += (i < 0 ? i + size : i) * self.stride[indexed[k]];
+    }
+    if (asInts)
+      ints.push_back(loadIntegerElement(*self.buffer, at));
+    else
+      values.push_back(loadElement(*self.buffer, at));
+    for (size_t a = shape.size(); a-- > 0;) {
+      if (++pos[a] < shape[a])
+        break;
+      pos[a] = 0;
+    }
+  }
+  if (asInts)
+    writeIntegers(out, ints);
+  else
+    writeValues(out, values);
+  return {true};
+}
+
+} // namespace npusim::reference::lib

@@ -1,0 +1,140 @@
+#pragma once
+// A loaded bundle (docs/bundle-format.md): the model's storages, inputs, steps
+// and outputs, validated, with every kernel file parsed. Produced by
+// runtime::loadBundle; each field keeps the JSON path it came from so that
+// later errors can name it.
+#include "core/dtype.h"
+#include "triton/frontend.h"
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npusim::runtime {
+
+struct Storage {
+  int64_t id = 0;
+  core::DType dtype = core::DType::Float32;
+  int64_t elements = 0;
+};
+
+/// A view on a storage: element [i0, i1, ...] is storage element
+/// offset + sum(i_k * stride[k]).
+struct TensorRef {
+  int64_t storage = 0;
+  int64_t offset = 0;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> stride;
+  std::string path; // JSON path of the reference, e.g. "steps[3].args[0].tensor"
+
+  int64_t numel() const;
+};
+
+enum class InitKind { Uniform, Randint, Constant };
+
+struct InputInit {
+  InitKind kind = InitKind::Uniform;
+  double low = 0.0, high = 0.0;        // uniform
+  int64_t intLow = 0, intHigh = 0;     // randint
+  double value = 0.0;                  // constant (as a float)
+  std::optional<int64_t> integerValue; // constant, when written as an integer (or bool)
+  uint64_t stream = 0;
+};
+
+struct Input {
+  std::string name;
+  TensorRef tensor;
+  InputInit init;
+  std::string path;
+};
+
+/// A sample of a fingerprint: the value at a logical index of the view.
+struct Sample {
+  int64_t index = 0;
+  double value = 0.0;   // floats (NaN, +-inf included)
+  int64_t intValue = 0; // integer and bool tensors
+  bool isInteger = false;
+};
+
+struct Fingerprint {
+  int64_t target = -1; // "arg" of a launch, "out" of a call; -1 for a model output
+  int64_t elements = 0;
+  double sum = 0.0, absSum = 0.0;
+  std::optional<int64_t> exactSum; // integer tensors whose sum is written as an integer
+  int64_t nans = 0, infs = 0;
+  std::vector<Sample> samples;
+  std::string path;
+};
+
+/// A launch argument: a tensor reference for a pointer parameter, a number for a scalar.
+struct LaunchArg {
+  bool isTensor = false;
+  bool isConstant = false; // a parameter Triton specialised to a constant (listed, not passed)
+  TensorRef tensor;
+  bool isInteger = false; // scalars: integer (or bool) parameter
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+};
+
+/// An argument of a library call, as the bundle spells it.
+struct CallValue {
+  enum class Kind { None, Int, Float, Bool, String, Tensor, List };
+  Kind kind = Kind::None;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+  bool boolValue = false;
+  std::string stringValue;
+  TensorRef tensor;
+  std::vector<CallValue> list;
+};
+
+struct Step {
+  enum class Kind { Launch, Call };
+  Kind kind = Kind::Launch;
+  std::string name; // the kernel (launch) or the operator (call)
+  std::string path; // "steps[12]"
+
+  // Launch.
+  const triton::KernelFile *kernel = nullptr;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  triton::ConstexprBindings constexprs;
+  std::vector<LaunchArg> args;
+  std::vector<std::string> argNames; // the kernel parameter of each entry of args
+  std::vector<int64_t> writes;
+
+  // Call.
+  std::vector<CallValue> callArgs;
+  std::vector<std::optional<TensorRef>> out; // null: a result the bundle does not record
+
+  std::vector<Fingerprint> fingerprints;
+};
+
+struct Output {
+  std::string name;
+  TensorRef tensor;
+  std::string reference; // path of the .npy relative to the bundle; empty when absent
+  Fingerprint fingerprint;
+  std::string path;
+};
+
+struct Bundle {
+  std::filesystem::path dir;
+  std::string graphFile; // the graph.json path as messages name it
+  uint64_t seed = 0;
+  std::vector<Storage> storages;
+  std::vector<Input> inputs;
+  std::vector<Step> steps;
+  std::vector<Output> outputs;
+  /// Every kernel file the launches name, parsed once, by kernel name.
+  std::map<std::string, std::unique_ptr<triton::KernelFile>> kernels;
+};
+
+/// The run-time (non-constexpr) parameters of a kernel in def order.
+std::vector<const triton::ParameterSpec *> runtimeParameters(const triton::KernelMetadata &metadata);
+
+} // namespace npusim::runtime

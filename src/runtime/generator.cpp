@@ -1,0 +1,56 @@
+#include "runtime/generator.h"
+
+#include "reference/library.h"
+
+#include <cmath>
+
+namespace npusim::runtime {
+
+uint64_t splitmix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t generatorBits(uint64_t seed, uint64_t stream, uint64_t index) {
+  return splitmix64(splitmix64(splitmix64(seed) + stream) + index);
+}
+
+double uniformValue(uint64_t h, double low, double high) {
+  const double u = std::ldexp(static_cast<double>(h >> 11), -53); // exact: h >> 11 has 53 bits
+  return low + (high - low) * u;
+}
+
+int64_t randintValue(uint64_t h, int64_t low, int64_t high) {
+  // high - low and the sum are computed modulo 2^64: exact for every int64 pair.
+  const uint64_t range = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+  return static_cast<int64_t>(static_cast<uint64_t>(low) + h % range);
+}
+
+void fillInput(reference::Buffer &storage, const InputInit &init, uint64_t seed) {
+  const int64_t n = storage.numElements();
+  const uint64_t key = splitmix64(splitmix64(seed) + init.stream);
+  switch (init.kind) {
+  case InitKind::Uniform:
+    for (int64_t i = 0; i < n; ++i)
+      reference::storeElement(storage, i,
+                              uniformValue(splitmix64(key + static_cast<uint64_t>(i)), init.low, init.high));
+    return;
+  case InitKind::Randint:
+    for (int64_t i = 0; i < n; ++i)
+      reference::storeIntegerElement(
+          storage, i, randintValue(splitmix64(key + static_cast<uint64_t>(i)), init.intLow, init.intHigh));
+    return;
+  case InitKind::Constant:
+    for (int64_t i = 0; i < n; ++i) {
+      if (init.integerValue)
+        reference::storeIntegerElement(storage, i, *init.integerValue);
+      else
+        reference::storeElement(storage, i, init.value);
+    }
+    return;
+  }
+}
+
+} // namespace npusim::runtime

@@ -1,0 +1,23 @@
+#pragma once
+// Reading a bundle directory (docs/bundle-format.md, version 1).
+#include "runtime/bundle.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace npusim::runtime {
+
+/// Reads DIR/graph.json, checks every field (format and version, unknown keys,
+/// types, dtypes, dense storage ids, every view inside its storage, launch
+/// arguments against the kernel's run-time parameters, kernel and reference
+/// files present, fingerprints well-formed) and parses every kernel file.
+/// Throws core::InputError whose message starts with the file and the JSON path
+/// of the field at fault: "DIR/graph.json: steps[12].args[3].tensor.stride: ...".
+Bundle loadBundle(const std::filesystem::path &dir);
+
+/// The same from the text of graph.json; kernel and reference files are looked
+/// up under `dir`, and `graphFile` is the name messages use.
+Bundle parseBundle(std::string_view json, const std::filesystem::path &dir, const std::string &graphFile);
+
+} // namespace npusim::runtime

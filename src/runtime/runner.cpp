@@ -1,0 +1,323 @@
+// The launch loop: storages, inputs, steps, verification.
+#include "runtime/runner.h"
+
+#include "core/npy.h"
+#include "reference/interpreter.h"
+#include "reference/library.h"
+#include "runtime/fingerprint.h"
+#include "runtime/generator.h"
+
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <new>
+#include <set>
+#include <sys/resource.h>
+
+namespace npusim::runtime {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+int64_t peakRssKiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss; // KiB on Linux
+}
+
+/// The contents of a storage no input initialises: NaN for floats and 0x5A
+/// bytes for integers, so that reading it before it is written shows.
+void fillUnwritten(reference::Buffer &b) {
+  const auto fill16 = [&](uint16_t bits) {
+    for (size_t i = 0; i + 1 < b.bytes.size(); i += 2)
+      std::memcpy(b.bytes.data() + i, &bits, 2);
+  };
+  switch (b.dtype) {
+  case core::DType::Float16: fill16(0x7e00); return;
+  case core::DType::BFloat16: fill16(0x7fc0); return;
+  case core::DType::Float32: {
+    const uint32_t bits = 0x7fc00000u;
+    for (size_t i = 0; i + 3 < b.bytes.size(); i += 4)
+      std::memcpy(b.bytes.data() + i, &bits, 4);
+    return;
+  }
+  case core::DType::Float64: {
+    const uint64_t bits = 0x7ff8000000000000ull;
+    for (size_t i = 0; i + 7 < b.bytes.size(); i += 8)
+      std::memcpy(b.bytes.data() + i, &bits, 8);
+    return;
+  }
+  default: std::fill(b.bytes.begin(), b.bytes.end(), uint8_t{0x5a}); return;
+  }
+}
+
+std::string constexprKey(const std::string &kernel, const triton::ConstexprBindings &constexprs) {
+  std::string key = kernel;
+  for (const auto &[name, value] : constexprs)
+    key += "|" + name + "=" + triton::toString(value);
+  return key;
+}
+
+class Runner {
+public:
+  Runner(const Bundle &bundle, const RunOptions &options) : bundle_(bundle), options_(options) {}
+
+  RunReport run();
+
+private:
+  reference::TensorView view(const TensorRef &t) const {
+    reference::TensorView v;
+    v.buffer = buffers_[static_cast<size_t>(t.storage)].get();
+    v.offset = t.offset;
+    v.shape = t.shape;
+    v.stride = t.stride;
+    return v;
+  }
+  reference::LibraryValue libraryValue(const CallValue &c) const;
+  const ir::Function &lowered(const Step &step);
+  void runLaunch(const Step &step, StepResult &result);
+  void runCall(const Step &step, StepResult &result, std::vector<bool> &defined);
+  /// Compares the step's fingerprints; false (with the report's failure set) on a divergence.
+  bool verifyStep(const Step &step, const std::vector<bool> &defined, StepResult &result);
+  void verifyOutputs();
+  std::string stepTitle(const Step &step, size_t index) const {
+    return "step " + std::to_string(index) + " (" + (step.kind == Step::Kind::Launch ? "launch " : "call ") +
+           step.name + ")";
+  }
+
+  const Bundle &bundle_;
+  const RunOptions &options_;
+  RunReport report_;
+  std::vector<std::unique_ptr<reference::Buffer>> buffers_;
+  std::map<std::string, std::unique_ptr<ir::Function>> compiled_;
+  std::set<std::string> kernelsLaunched_;
+};
+
+reference::LibraryValue Runner::libraryValue(const CallValue &c) const {
+  reference::LibraryValue v;
+  switch (c.kind) {
+  case CallValue::Kind::None: v.kind = reference::LibraryValue::Kind::None; break;
+  case CallValue::Kind::Int: v.kind = reference::LibraryValue::Kind::Int; break;
+  case CallValue::Kind::Float: v.kind = reference::LibraryValue::Kind::Float; break;
+  case CallValue::Kind::Bool: v.kind = reference::LibraryValue::Kind::Bool; break;
+  case CallValue::Kind::String: v.kind = reference::LibraryValue::Kind::String; break;
+  case CallValue::Kind::Tensor:
+    v.kind = reference::LibraryValue::Kind::Tensor;
+    v.tensor = view(c.tensor);
+    break;
+  case CallValue::Kind::List:
+    v.kind = reference::LibraryValue::Kind::List;
+    for (const CallValue &e : c.list)
+      v.list.push_back(libraryValue(e));
+    break;
+  }
+  v.intValue = c.intValue;
+  v.floatValue = c.floatValue;
+  v.boolValue = c.boolValue;
+  v.stringValue = c.stringValue;
+  return v;
+}
+
+const ir::Function &Runner::lowered(const Step &step) {
+  const std::string key = constexprKey(step.name, step.constexprs);
+  auto it = compiled_.find(key);
+  if (it != compiled_.end())
+    return *it->second;
+  const auto start = Clock::now();
+  std::unique_ptr<ir::Function> function = triton::lowerKernel(*step.kernel, step.constexprs);
+  report_.lowerMs += millisecondsSince(start);
+  return *compiled_.emplace(key, std::move(function)).first->second;
+}
+
+void Runner::runLaunch(const Step &step, StepResult &result) {
+  const ir::Function &function = lowered(step);
+  kernelsLaunched_.insert(step.name);
+  std::vector<reference::Argument> arguments;
+  for (const ir::Parameter &param : function.parameters()) {
+    size_t index = step.argNames.size();
+    for (size_t i = 0; i < step.argNames.size(); ++i)
+      if (step.argNames[i] == param.name && !step.args[i].isConstant)
+        index = i;
+    if (index == step.argNames.size())
+      throw core::RuntimeError("internal error: TileIR parameter " + param.name +
+                               " is not a run-time parameter");
+    const LaunchArg &arg = step.args[index];
+    reference::Argument a;
+    if (arg.isTensor) {
+      a.buffer = buffers_[static_cast<size_t>(arg.tensor.storage)].get();
+      a.buffer->name = param.name + " (storage " + std::to_string(arg.tensor.storage) + ")";
+      a.elementOffset = arg.tensor.offset;
+    } else {
+      a.scalar.intValue = arg.intValue;
+      a.scalar.floatValue = arg.floatValue;
+    }
+    arguments.push_back(a);
+  }
+  const reference::Grid grid{step.grid[0], step.grid[1], step.grid[2]};
+  const auto start = Clock::now();
+  const reference::LaunchStats stats = reference::runLaunch(function, grid, arguments);
+  result.wallMs = millisecondsSince(start);
+  report_.launchMs += result.wallMs;
+  result.programs = stats.programs;
+}
+
+void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &defined) {
+  std::vector<reference::LibraryValue> args;
+  for (const CallValue &c : step.callArgs)
+    args.push_back(libraryValue(c));
+  std::vector<reference::TensorView> outViews(step.out.size());
+  std::vector<const reference::TensorView *> outs(step.out.size(), nullptr);
+  for (size_t i = 0; i < step.out.size(); ++i)
+    if (step.out[i]) {
+      outViews[i] = view(*step.out[i]);
+      outs[i] = &outViews[i];
+    }
+  const auto start = Clock::now();
+  defined = reference::runLibraryCall(step.name, args, outs);
+  result.wallMs = millisecondsSince(start);
+  report_.callMs += result.wallMs;
+}
+
+bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, StepResult &result) {
+  if (step.fingerprints.empty()) {
+    result.result = "unverified";
+    return true;
+  }
+  for (const Fingerprint &f : step.fingerprints) {
+    const size_t target = static_cast<size_t>(f.target);
+    const bool isLaunch = step.kind == Step::Kind::Launch;
+    if (!isLaunch && target < defined.size() && !defined[target]) {
+      ++result.fingerprintsSkipped;
+      result.message = "out[" + std::to_string(target) + "] not compared: its values are unspecified";
+      continue;
+    }
+    const TensorRef &ref = isLaunch ? step.args[target].tensor : *step.out[target];
+    const std::string buffer =  isLaunch ? step.argNames[target] + " (args[" + std::to_string(target) + "])"
+                                        : "out[" + std::to_string(target) + "]";
+    const Comparison c = compareFingerprint(view(ref), f);
+    ++result.fingerprintsCompared;
+    if (!c.ok) {
+      result.result = "diverged";
+      result.message = buffer + " diverges from the fingerprint (" + f.path + "): " + c.message;
+      report_.failure = stepTitle(step, result.index) + ": " + result.message;
+      return false;
+    }
+  }
+  result.result = "verified";
+  return true;
+}
+
+void Runner::verifyOutputs() {
+  for (const Output &o : bundle_.outputs) {
+    OutputResult r;
+    r.name = o.name;
+    const reference::TensorView v = view(o.tensor);
+    std::string problem;
+    if (!o.reference.empty()) {
+      const core::NpyArray array = core::readNpy((bundle_.dir / o.reference).string());
+      const Comparison c = compareWithReference(v, array);
+      if (!c.ok)
+        problem = "against " + o.reference + ": " + c.message;
+    }
+    const Comparison f = compareFingerprint(v, o.fingerprint);
+    if (!f.ok)
+      problem += (problem.empty() ? "" : "; ") + std::string("against its fingerprint: ") + f.message;
+    r.result = problem.empty() ? "verified" : "diverged";
+    r.message = problem;
+    if (!problem.empty() && report_.failure.empty())
+      report_.failure = "output " + o.name + " diverges " + problem;
+    report_.outputs.push_back(r);
+  }
+}
+
+RunReport Runner::run() {
+  const auto start = Clock::now();
+  report_.totalSteps = bundle_.steps.size();
+  report_.verify = options_.verify;
+  try {
+    for (const Storage &s : bundle_.storages) {
+      auto b = std::make_unique<reference::Buffer>();
+      b->name = "storage " + std::to_string(s.id);
+      b->dtype = s.dtype;
+      b->bytes.resize(static_cast<size_t>(s.elements) * static_cast<size_t>(core::byteSize(s.dtype)));
+      buffers_.push_back(std::move(b));
+    }
+  } catch (const std::bad_alloc &) {
+    report_.failure = "out of memory allocating the bundle's storages";
+    report_.wallMs = millisecondsSince(start);
+    report_.peakRssKiB = peakRssKiB();
+    return report_;
+  }
+  std::vector<bool> isInput(bundle_.storages.size(), false);
+  for (const Input &in : bundle_.inputs)
+    isInput[static_cast<size_t>(in.tensor.storage)] = true;
+  for (size_t i = 0; i < buffers_.size(); ++i)
+    if (!isInput[i])
+      fillUnwritten(*buffers_[i]);
+  for (const Input &in : bundle_.inputs)
+    fillInput(*buffers_[static_cast<size_t>(in.tensor.storage)], in.init, bundle_.seed);
+
+  bool failed = false;
+  for (size_t i = 0; i < bundle_.steps.size() && !failed; ++i) {
+    const Step &step = bundle_.steps[i];
+    StepResult result;
+    result.index = i;
+    result.kind = step.kind == Step::Kind::Launch ? "launch" : "call";
+    result.name = step.name;
+    std::vector<bool> defined;
+    try {
+      if (step.kind == Step::Kind::Launch) {
+        ++report_.launches;
+        runLaunch(step, result);
+      } else {
+        ++report_.calls;
+        runCall(step, result, defined);
+      }
+      result.result = "ok";
+      if (options_.verify && !verifyStep(step, defined, result))
+        failed = true;
+    } catch (const std::bad_alloc &) {
+      result.result = "error";
+      result.message = "out of memory";
+      failed = true;
+    } catch (const std::exception &e) {
+      result.result = "error";
+      result.message = e.what();
+      failed = true;
+    }
+    if (result.result == "error")
+      report_.failure = stepTitle(step, i) + ": " + result.message;
+    report_.fingerprintsCompared += result.fingerprintsCompared;
+    report_.fingerprintsSkipped += result.fingerprintsSkipped;
+    report_.steps.push_back(std::move(result));
+  }
+  if (!failed && options_.verify) {
+    try {
+      verifyOutputs();
+    } catch (const std::exception &e) {
+      report_.failure = std::string("comparing the outputs: ") + e.what();
+    }
+  }
+  report_.completed = !failed;
+  report_.verified = options_.verify && !failed && report_.failure.empty();
+  report_.kernels = static_cast<int64_t>(kernelsLaunched_.size());
+  report_.compiledKernels = static_cast<int64_t>(compiled_.size());
+  report_.wallMs = millisecondsSince(start);
+  report_.peakRssKiB = peakRssKiB();
+  return report_;
+}
+
+} // namespace
+
+RunReport runBundle(const Bundle &bundle, const RunOptions &options) {
+  Runner runner(bundle, options);
+  return runner.run();
+}
+
+} // namespace npusim::runtime

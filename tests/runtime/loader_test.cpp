@@ -1,0 +1,258 @@
+// The bundle loader: the tiny bundle loads; each malformed variant of it (one
+// field mutated here) is rejected with the file and the JSON path of the field.
+#include "core/error.h"
+#include "runtime/loader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+namespace npusim::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kTiny = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
+
+class LoaderTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "npusim-loader-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    fs::copy(kTiny, dir_, fs::copy_options::recursive);
+    std::ifstream in(dir_ / "graph.json");
+    graph_ = json::parse(in);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  /// Writes the mutated graph and expects loadBundle to reject it with a message
+  /// containing "graph.json: " + `expected`.
+  void expectRejected(const std::function<void(json &)> &mutate, const std::string &expected) {
+    json g = graph_;
+    mutate(g);
+    std::ofstream(dir_ / "graph.json") << g.dump(1);
+    try {
+      loadBundle(dir_);
+      ADD_FAILURE() << "the bundle was accepted; expected: " << expected;
+    } catch (const core::InputError &e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find((dir_ / "graph.json").string() + ": " + expected), std::string::npos)
+          << "message: " << message << "\nexpected: " << expected;
+    }
+  }
+
+  fs::path dir_;
+  json graph_;
+};
+
+TEST_F(LoaderTest, TheTinyBundleLoads) {
+  const Bundle b = loadBundle(kTiny);
+  EXPECT_EQ(b.seed, 7u);
+  ASSERT_EQ(b.storages.size(), 9u);
+  ASSERT_EQ(b.steps.size(), 3u);
+  EXPECT_EQ(b.steps[0].kind, Step::Kind::Launch);
+  EXPECT_EQ(b.steps[0].name, "triton_poi_fused_add_relu_0");
+  EXPECT_EQ(b.steps[0].grid, (std::array<int64_t, 3>{8, 1, 1}));
+  EXPECT_EQ(b.steps[1].name, "aten.addmm");
+  EXPECT_EQ(b.steps[1].callArgs.size(), 5u);
+  EXPECT_EQ(b.steps[1].callArgs[2].tensor.stride, (std::vector<int64_t>{1, 40}));
+  EXPECT_EQ(b.steps[2].callArgs[8].intValue, 2);
+  ASSERT_EQ(b.outputs.size(), 2u);
+  EXPECT_EQ(b.outputs[0].fingerprint.samples.size(), 64u);
+  EXPECT_EQ(b.kernels.size(), 1u);
+}
+
+TEST_F(LoaderTest, RejectsNotJson) {
+  std::ofstream(dir_ / "graph.json") << "{\"format\": ";
+  EXPECT_THROW(loadBundle(dir_), core::InputError);
+}
+
+TEST_F(LoaderTest, RejectsWrongFormatAndVersion) {
+  expectRejected([](json &g) { g["format"] = "other"; }, "format: expected \"npusim-bundle\"");
+  expectRejected([](json &g) { g["version"] = 2; },
+                 "version: this npusim reads bundle format version 1, got the number 2");
+  expectRejected([](json &g) { g.erase("seed"); }, "(top level): missing key 'seed'");
+}
+
+TEST_F(LoaderTest, RejectsUnknownKeys) {
+  expectRejected([](json &g) { g["extra"] = 1; }, "extra: unknown key 'extra'");
+  expectRejected([](json &g) { g["steps"][2]["args"][0]["tensor"]["dtype"] = "fp32"; },
+                 "steps[2].args[0].tensor.dtype: unknown key");
+  expectRejected([](json &g) { g["steps"][0]["fingerprints"][0]["mean"] = 0; },
+                 "steps[0].fingerprints[0].mean: unknown key");
+  // Only "model" is free-form.
+  json g = graph_;
+  g["model"]["anything"] = {{"goes", true}};
+  std::ofstream(dir_ / "graph.json") << g.dump();
+  EXPECT_NO_THROW(loadBundle(dir_));
+}
+
+TEST_F(LoaderTest, RejectsBadStorages) {
+  expectRejected([](json &g) { g["storages"][2]["dtype"] = "fp8"; },
+                 "storages[2].dtype: unknown dtype 'fp8'");
+  expectRejected([](json &g) { g["storages"][1]["id"] = 5; },
+                 "storages[1].id: storage ids are dense from 0 in order: expected 1, got 5");
+  expectRejected([](json &g) { g["storages"][0]["elements"] = -1; },
+                 "storages[0].elements: expected an integer >= 0, got -1");
+}
+
+TEST_F(LoaderTest, RejectsBadTensorReferences) {
+  expectRejected([](json &g) { g["steps"][1]["args"][1]["tensor"]["storage"] = 99; },
+                 "steps[1].args[1].tensor.storage: no storage 99 (the bundle has 9)");
+  expectRejected(
+      [](json &g) {
+        g["steps"][1]["args"][2]["tensor"]["stride"] = json::array({1, 41});
+      },
+      "steps[1].args[2].tensor: the view (offset 0, shape [40, 16], stride [1, 41]) addresses element 654, "
+      "outside storage 3 of 640 elements");
+  expectRejected(
+      [](json &g) {
+        g["steps"][2]["args"][0]["tensor"]["stride"] = json::array({400, 100, 10});
+      },
+      "steps[2].args[0].tensor.stride: has 3 entries but shape has 4");
+  expectRejected([](json &g) { g["inputs"][0]["tensor"]["offset"] = -3; },
+                 "inputs[0].tensor.offset: expected an integer >= 0, got -3");
+  expectRejected(
+      [](json &g) { g["outputs"][1]["tensor"]["shape"][0] = 26; },
+      "outputs[1].tensor: the view (offset 0, shape [26, 40], stride [40, 1]) addresses element 1039");
+  expectRejected([](json &g) { g["steps"][1]["out"][0]["tensor"]["shape"] = "25x16"; },
+                 "steps[1].out[0].tensor.shape: expected an array, got the string \"25x16\"");
+}
+
+TEST_F(LoaderTest, RejectsLaunchesThatDoNotFitTheKernel) {
+  expectRejected([](json &g) { g["steps"][0]["args"].erase(3); },
+                 "steps[0].args: 3 arguments, but triton_poi_fused_add_relu_0 has 4 run-time parameters");
+  expectRejected(
+      [](json &g) {
+        g["steps"][0]["args"][3] = {{"value", 1.5}};
+      },
+      "steps[0].args[3].value: expected an integer, got the number 1.5");
+  expectRejected(
+      [](json &g) {
+        g["steps"][0]["args"][0] = {{"value", 3}};
+      },
+      "steps[0].args[0].value: unknown key");
+  expectRejected(
+      [](json &g) {
+        g["steps"][0]["args"][3] = {{"value", int64_t{1} << 40}};
+      },
+      "steps[0].args[3].value: 1099511627776 does not fit xnumel's type i32");
+  expectRejected([](json &g) { g["steps"][0]["kernel"] = "triton_missing_0"; },
+                 "steps[0].kernel: the kernel file");
+  expectRejected([](json &g) { g["steps"][0]["kernel"] = "../tiny/kernels/x"; },
+                 "steps[0].kernel: a kernel name is a file name in kernels/");
+  expectRejected([](json &g) { g["steps"][0]["constexprs"] = json::object(); },
+                 "steps[0].constexprs: the kernel's constexpr XBLOCK has no value");
+  expectRejected([](json &g) { g["steps"][0]["constexprs"]["YBLOCK"] = 4; },
+                 "steps[0].constexprs.YBLOCK: 'YBLOCK' is not a constexpr parameter");
+  expectRejected([](json &g) { g["steps"][0]["writes"] = json::array({3}); },
+                 "steps[0].writes[0]: argument 3 is not a pointer argument");
+  expectRejected(
+      [](json &g) {
+        g["steps"][0]["grid"] = json::array({8, 1, 1, 1});
+      },
+      "steps[0].grid: a grid has 1 to 3 entries, got 4");
+  expectRejected([](json &g) { g["storages"][2]["dtype"] = "fp16"; },
+                 "steps[0].args[2].tensor.storage: storage 2 holds fp16 but out_ptr0 is *fp32");
+}
+
+TEST_F(LoaderTest, RejectsMalformedKernelFiles) {
+  std::ofstream(dir_ / "kernels" / "triton_poi_fused_add_relu_0.py") << "def broken(:\n";
+  json g = graph_;
+  std::ofstream(dir_ / "graph.json") << g.dump();
+  try {
+    loadBundle(dir_);
+    ADD_FAILURE() << "accepted";
+  } catch (const core::InputError &e) {
+    EXPECT_NE(std::string(e.what()).find("graph.json: steps[0].kernel: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("triton_poi_fused_add_relu_0.py:1:"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(LoaderTest, RejectsMalformedSteps) {
+  expectRejected([](json &g) { g["steps"][1]["kind"] = "kernel"; },
+                 "steps[1].kind: unknown step kind 'kernel' (launch or call)");
+  expectRejected([](json &g) { g["steps"][1].erase("op"); }, "steps[1]: missing key 'op'");
+  expectRejected(
+      [](json &g) {
+        g["steps"][2]["args"][0] = {{"tensr", 1}};
+      },
+      "steps[2].args[0].tensr: unknown key");
+  expectRejected([](json &g) { g["steps"][1]["out"] = json::array({7}); },
+                 "steps[1].out[0]: expected an object, got the number 7");
+}
+
+TEST_F(LoaderTest, RejectsMalformedFingerprints) {
+  expectRejected([](json &g) { g["steps"][1]["fingerprints"][0]["samples"][3][0] = 400; },
+                 "steps[1].fingerprints[0].samples[3][0]: sample index 400 is outside the 400 elements");
+  expectRejected([](json &g) { g["steps"][2]["fingerprints"][0]["elements"] = 299; },
+                 "steps[2].fingerprints[0].elements: 299 elements, but the tensor [1, 6, 5, 10] has 300");
+  expectRejected([](json &g) { g["steps"][0]["fingerprints"][0]["arg"] = 3; },
+                 "steps[0].fingerprints[0].arg: arg 3 is not a tensor");
+  expectRejected([](json &g) { g["steps"][1]["fingerprints"][0]["out"] = 1; },
+                 "steps[1].fingerprints[0].out: index 1 is out of range (there are 1)");
+  expectRejected([](json &g) { g["steps"][1]["fingerprints"][0]["sum"] = "lots"; },
+                 "steps[1].fingerprints[0].sum: expected a number (or \"nan\", \"inf\", \"-inf\")");
+  expectRejected([](json &g) { g["steps"][1]["fingerprints"][0]["samples"][2] = json::array({5}); },
+                 "steps[1].fingerprints[0].samples[2]: a sample is [index, value]");
+  expectRejected([](json &g) { g["steps"][1]["fingerprints"][0]["samples"][2][0] = 0; },
+                 "steps[1].fingerprints[0].samples[2][0]: sample indices must not decrease");
+  expectRejected([](json &g) { g["steps"][1]["fingerprints"][0]["samples"][2][0] = 30; },
+                 "steps[1].fingerprints[0].samples[2][0]: sample 2 is at index 30; expected round(2 * (n - "
+                 "1) / 63) = 13");
+  expectRejected([](json &g) { g["steps"][1]["fingerprints"][0]["samples"].erase(63); },
+                 "steps[1].fingerprints[0].samples: 63 samples; a fingerprint of 400 elements has 64");
+  expectRejected([](json &g) { g["steps"][0]["fingerprints"][0]["arg"] = 0; },
+                 "steps[0].fingerprints[0].arg: argument 0 is not in writes");
+  expectRejected([](json &g) { g["outputs"][0]["fingerprint"]["out"] = 0; },
+                 "outputs[0].fingerprint.out: unknown key");
+  expectRejected([](json &g) { g["outputs"][0].erase("fingerprint"); },
+                 "outputs[0]: missing key 'fingerprint'");
+}
+
+TEST_F(LoaderTest, RejectsBadInputsAndOutputs) {
+  expectRejected([](json &g) { g["inputs"][0]["init"]["kind"] = "normal"; },
+                 "inputs[0].init.kind: unknown init kind 'normal'");
+  expectRejected([](json &g) { g["inputs"][1]["init"]["stream"] = 0; },
+                 "inputs[1].init.stream: stream 0 is used by another input");
+  expectRejected([](json &g) { g["inputs"][0]["init"]["value"] = 1; }, "inputs[0].init.value: unknown key");
+  expectRejected(
+      [](json &g) {
+        g["inputs"][0]["init"] = {{"kind", "randint"}, {"low", 3}, {"high", 3}, {"stream", 0}};
+      },
+      "inputs[0].init.high: randint needs high > low");
+  expectRejected([](json &g) { g["outputs"][0]["reference"] = "reference/missing.npy"; },
+                 "outputs[0].reference: ");
+  expectRejected([](json &g) { g["outputs"][0]["reference"] = "../tiny/reference/output_0.npy"; },
+                 "outputs[0].reference: the reference must be a relative path inside the bundle");
+  expectRejected([](json &g) { g["outputs"][0]["reference"] = "reference/output_1.npy"; },
+                 "outputs[0].reference: ");
+  expectRejected([](json &g) { g["outputs"][0].erase("reference"); },
+                 "outputs[0]: an output of 300 elements (at most 65,536) carries its reference values");
+  expectRejected(
+      [](json &g) {
+        g["inputs"].push_back(g["inputs"][0]);
+        g["inputs"][6]["name"] = "x_again";
+        g["inputs"][6]["init"]["low"] = -2.0;
+      },
+      "inputs[6].init: storage 0 is also input 0's, with a different init");
+  expectRejected(
+      [](json &g) {
+        g["steps"][1]["args"][1]["tensor"]["stride"] = json::array({40, -1});
+      },
+      "steps[1].args[1].tensor: the view (offset 0, shape [25, 40], stride [40, -1]) addresses element -39");
+}
+
+} // namespace
+} // namespace npusim::runtime

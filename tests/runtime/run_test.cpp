@@ -1,0 +1,209 @@
+// Running bundles: the tiny bundle verifies (in-process and through the built
+// `npusim run`), a copy with one fingerprint value changed fails with the step,
+// op, buffer, sample and error, and an unimplemented op names itself and its step.
+#include "runtime/loader.h"
+#include "runtime/runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace npusim::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kTiny = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
+
+std::string quote(const std::string &s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string slurp(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Result {
+  int exitCode = -1;
+  std::string out, err;
+};
+
+class RunTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "npusim-run-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  Result npusim(const std::vector<std::string> &args) const {
+    std::string command = quote(NPUSIM_BINARY);
+    for (const std::string &a : args)
+      command += " " + quote(a);
+    command += " > " + quote((dir_ / "stdout.txt").string()) + " 2> " + quote((dir_ / "stderr.txt").string());
+    const int status = std::system(command.c_str());
+    Result r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(dir_ / "stdout.txt");
+    r.err = slurp(dir_ / "stderr.txt");
+    return r;
+  }
+
+  /// A copy of the tiny bundle with its graph changed by `mutate`.
+  fs::path mutatedCopy(const std::function<void(json &)> &mutate) const {
+    const fs::path copy = dir_ / "bundle";
+    fs::copy(kTiny, copy, fs::copy_options::recursive);
+    std::ifstream in(copy / "graph.json");
+    json g = json::parse(in);
+    in.close();
+    mutate(g);
+    std::ofstream(copy / "graph.json") << g.dump(1);
+    return copy;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(RunTest, TinyBundleVerifiesInProcess) {
+  const Bundle bundle = loadBundle(kTiny);
+  RunOptions options;
+  options.verify = true;
+  const RunReport r = runBundle(bundle, options);
+  EXPECT_TRUE(r.verified) << r.failure;
+  EXPECT_EQ(r.failure, "");
+  EXPECT_EQ(r.launches, 1);
+  EXPECT_EQ(r.calls, 2);
+  EXPECT_EQ(r.kernels, 1);
+  EXPECT_EQ(r.fingerprintsCompared, 3);
+  ASSERT_EQ(r.steps.size(), 3u);
+  EXPECT_EQ(r.steps[0].programs, 8);
+  for (const StepResult &s : r.steps)
+    EXPECT_EQ(s.result, "verified") << s.name << ": " << s.message;
+  ASSERT_EQ(r.outputs.size(), 2u);
+  for (const OutputResult &o : r.outputs)
+    EXPECT_EQ(o.result, "verified") << o.name << ": " << o.message;
+  EXPECT_GT(r.peakRssKiB, 0);
+}
+
+TEST_F(RunTest, TinyBundleVerifiesThroughTheCommandLine) {
+  const std::string report = (dir_ / "report.json").string();
+  const Result r = npusim({"run", kTiny.string(), "--mode", "reference", "--verify", "--report", report});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("3 of 3 steps ran (1 launches, 2 calls), 1 kernels (1 compiled)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(
+      r.out.find(
+          "verification: passed (3 fingerprints compared, 0 skipped as unspecified; 2 of 2 outputs match)"),
+      std::string::npos)
+      << r.out;
+  const json doc = json::parse(slurp(report));
+  EXPECT_EQ(doc["result"], "verified");
+  EXPECT_EQ(doc["totals"]["launches"], 1);
+  EXPECT_EQ(doc["totals"]["calls"], 2);
+  ASSERT_EQ(doc["steps"].size(), 3u);
+  EXPECT_EQ(doc["steps"][1]["name"], "aten.addmm");
+  EXPECT_EQ(doc["steps"][1]["kind"], "call");
+  EXPECT_EQ(doc["steps"][2]["result"], "verified");
+  EXPECT_TRUE(doc["steps"][0]["wall_ms"].is_number());
+  EXPECT_GT(doc["peak_rss_kib"].get<int64_t>(), 0);
+}
+
+TEST_F(RunTest, WithoutVerifyTheRunStillSucceeds) {
+  const Result r = npusim({"run", kTiny.string()});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("verification: off"), std::string::npos) << r.out;
+}
+
+TEST_F(RunTest, CorruptedFingerprintFailsAtItsStep) {
+  // One sample of the addmm's output fingerprint moved by 0.5.
+  const fs::path bundle = mutatedCopy([](json &g) {
+    json &sample = g["steps"][1]["fingerprints"][0]["samples"][5];
+    sample[1] = sample[1].get<double>() + 0.5;
+  });
+  const Result r = npusim({"run", bundle.string(), "--verify"});
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_NE(
+      r.err.find("error: step 1 (call aten.addmm): out[0] diverges from the fingerprint "
+                 "(steps[1].fingerprints[0]): 1 of 64 samples over tolerance, first at element 32 (got "),
+      std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("max error 0.5"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("2 of 3 steps ran"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verification: FAILED"), std::string::npos) << r.out;
+}
+
+TEST_F(RunTest, CorruptedKernelFingerprintNamesTheArgument) {
+  const fs::path bundle = mutatedCopy([](json &g) { g["steps"][0]["fingerprints"][0]["sum"] = 1e6; });
+  const Result r = npusim({"run", bundle.string(), "--verify"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(
+      r.err.find(
+          "step 0 (launch triton_poi_fused_add_relu_0): out_ptr0 (args[2]) diverges from the fingerprint"),
+      std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(", expected 1000000 (allowed difference"), std::string::npos) << r.err;
+}
+
+TEST_F(RunTest, OutputMismatchFailsAtTheEnd) {
+  const fs::path bundle =
+      mutatedCopy([](json &g) { g["outputs"][0]["fingerprint"]["samples"][0][1] = 123.0; });
+  const Result r = npusim({"run", bundle.string(), "--verify"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(
+      r.err.find("output output_0 diverges against its fingerprint: 1 of 64 samples over tolerance, first at "
+                 "element 0"),
+      std::string::npos)
+      << r.err;
+}
+
+TEST_F(RunTest, UnimplementedOperatorNamesTheStep) {
+  const fs::path bundle = mutatedCopy([](json &g) { g["steps"][1]["op"] = "aten.nonzero"; });
+  const Result r = npusim({"run", bundle.string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("error: step 1 (call aten.nonzero): library call aten.nonzero is not implemented"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST_F(RunTest, MalformedBundleAndCommandLineErrors) {
+  const fs::path bundle = mutatedCopy([](json &g) { g["steps"][1]["args"][3] = json::array({1}); });
+  Result r = npusim({"run", bundle.string(), "--verify"});
+  EXPECT_EQ(r.exitCode, 1) << r.err; // the list reaches addmm's beta
+  EXPECT_NE(r.err.find("aten.addmm: argument 3 (beta): expected a number, got a list"), std::string::npos)
+      << r.err;
+
+  r = npusim({"run", (dir_ / "nowhere").string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("not a bundle directory"), std::string::npos) << r.err;
+
+  r = npusim({"run", kTiny.string(), "--mode", "functional"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("not available yet"), std::string::npos) << r.err;
+  r = npusim({"run", kTiny.string(), "--mode", "fast"});
+  EXPECT_EQ(r.exitCode, 2);
+  r = npusim({"run"});
+  EXPECT_EQ(r.exitCode, 2);
+  r = npusim({"run", kTiny.string(), "--bogus"});
+  EXPECT_EQ(r.exitCode, 2);
+}
+
+} // namespace
+} // namespace npusim::runtime
