@@ -31,6 +31,12 @@ std::vector<const triton::ParameterSpec *> runtimeParameters(const triton::Kerne
 
 namespace detail {
 
+namespace {
+/// The most elements a view may have: a bound that keeps broadcast views (stride 0)
+/// from describing more work than any model does.
+constexpr int64_t kMaxViewElements = int64_t{1} << 48;
+} // namespace
+
 std::string shapeText(const std::vector<int64_t> &v) {
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i)
@@ -69,6 +75,10 @@ TensorRef parseTensorRef(const json::Node &node, const std::vector<Storage> &sto
   if (t.stride.size() != t.shape.size())
     stride.fail("has " + std::to_string(t.stride.size()) + " entries but shape has " +
                 std::to_string(t.shape.size()));
+  int64_t count = 1;
+  for (int64_t extent : t.shape)
+    if (__builtin_mul_overflow(count, extent, &count) || count > kMaxViewElements)
+      shape.fail("a view of more than 2^48 elements");
   const int64_t elements = storages[static_cast<size_t>(t.storage)].elements;
   int64_t lo = t.offset, hi = t.offset;
   bool empty = false, overflow = false;

@@ -145,14 +145,15 @@ void parseLaunch(const json::Node &node, Bundle &bundle, Step &step) {
       if (const int64_t *iv = std::get_if<int64_t>(&constant))
         same = value.isInteger() && value.integer() == *iv;
       else if (const bool *bv = std::get_if<bool>(&constant))
-        same = value.raw().is_boolean() ? value.boolean() == *bv : value.isInteger() && value.integer() == *bv;
+        same =
+            value.raw().is_boolean() ? value.boolean() == *bv : value.isInteger() && value.integer() == *bv;
       else if (const double *dv = std::get_if<double>(&constant))
         same = value.raw().is_number() && value.number() == *dv;
       else
         same = value.isNull();
       if (!same)
-        value.fail(p.name + " is specialised to the constant " + triton::toString(constant) + " in the kernel, got " +
-                   value.describe());
+        value.fail(p.name + " is specialised to the constant " + triton::toString(constant) +
+                   " in the kernel, got " + value.describe());
       LaunchArg a;
       a.isConstant = true;
       step.args.push_back(std::move(a));

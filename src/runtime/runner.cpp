@@ -14,6 +14,7 @@
 #include <new>
 #include <set>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace npusim::runtime {
 
@@ -198,7 +199,7 @@ bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, Step
       continue;
     }
     const TensorRef &ref = isLaunch ? step.args[target].tensor : *step.out[target];
-    const std::string buffer =  isLaunch ? step.argNames[target] + " (args[" + std::to_string(target) + "])"
+    const std::string buffer = isLaunch ? step.argNames[target] + " (args[" + std::to_string(target) + "])"
                                         : "out[" + std::to_string(target) + "]";
     const Comparison c = compareFingerprint(view(ref), f);
     ++result.fingerprintsCompared;
@@ -240,6 +241,19 @@ RunReport Runner::run() {
   const auto start = Clock::now();
   report_.totalSteps = bundle_.steps.size();
   report_.verify = options_.verify;
+  // Refuse what cannot fit rather than let the kernel's OOM killer end the process.
+  uint64_t totalBytes = 0;
+  for (const Storage &s : bundle_.storages)
+    totalBytes += static_cast<uint64_t>(s.elements) * static_cast<uint64_t>(core::byteSize(s.dtype));
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && pageSize > 0 &&
+      totalBytes > static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize)) {
+    report_.failure = "the bundle's storages need " + std::to_string(totalBytes >> 20) +
+                      " MiB, more than this machine's memory";
+    report_.wallMs = millisecondsSince(start);
+    report_.peakRssKiB = peakRssKiB();
+    return report_;
+  }
   try {
     for (const Storage &s : bundle_.storages) {
       auto b = std::make_unique<reference::Buffer>();

@@ -126,6 +126,12 @@ TEST_F(LoaderTest, RejectsBadTensorReferences) {
   expectRejected(
       [](json &g) { g["outputs"][1]["tensor"]["shape"][0] = 26; },
       "outputs[1].tensor: the view (offset 0, shape [26, 40], stride [40, 1]) addresses element 1039");
+  expectRejected(
+      [](json &g) {
+        g["steps"][1]["out"][0]["tensor"]["shape"] = json::array({int64_t{1} << 30, int64_t{1} << 30});
+        g["steps"][1]["out"][0]["tensor"]["stride"] = json::array({0, 0});
+      },
+      "steps[1].out[0].tensor.shape: a view of more than 2^48 elements");
   expectRejected([](json &g) { g["steps"][1]["out"][0]["tensor"]["shape"] = "25x16"; },
                  "steps[1].out[0].tensor.shape: expected an array, got the string \"25x16\"");
 }
@@ -165,6 +171,62 @@ TEST_F(LoaderTest, RejectsLaunchesThatDoNotFitTheKernel) {
       "steps[0].grid: a grid has 1 to 3 entries, got 4");
   expectRejected([](json &g) { g["storages"][2]["dtype"] = "fp16"; },
                  "steps[0].args[2].tensor.storage: storage 2 holds fp16 but out_ptr0 is *fp32");
+}
+
+/// A kernel whose xnumel Triton specialised to the constant 1 (a constexpr in the
+/// signature, listed in constants), as Inductor writes them for single-row reductions.
+const char *const kSpecialisedKernel = R"(import triton
+import triton.language as tl
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.hints import DeviceProperties
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 1},
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0), 'constants': {'xnumel': 1}, 'configs': []},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_mul_9', 'mutated_arg_names': []},
+)
+@triton.jit
+def triton_poi_fused_mul_9(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 1
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    tmp0 = tl.load(in_ptr0 + (xindex), xmask)
+    tl.store(out_ptr0 + (xindex), tmp0 * 2.0, xmask)
+)";
+
+TEST_F(LoaderTest, SpecialisedConstantsMayBeListedWithTheirValue) {
+  std::ofstream(dir_ / "kernels" / "triton_poi_fused_mul_9.py") << kSpecialisedKernel;
+  auto addLaunch = [](json &g, json xnumel) {
+    g["storages"].push_back({{"id", 9}, {"dtype", "fp32"}, {"elements", 1}});
+    json in = {{"storage", 0}, {"offset", 0}, {"shape", {1}}, {"stride", {1}}};
+    json out = {{"storage", 9}, {"offset", 0}, {"shape", {1}}, {"stride", {1}}};
+    g["steps"].push_back({{"kind", "launch"},
+                          {"kernel", "triton_poi_fused_mul_9"},
+                          {"grid", {1, 1, 1}},
+                          {"constexprs", {{"XBLOCK", 1}}},
+                          {"args", {{{"tensor", in}}, {{"tensor", out}}, {{"value", xnumel}}}},
+                          {"writes", {1}}});
+  };
+  json g = graph_;
+  addLaunch(g, 1);
+  std::ofstream(dir_ / "graph.json") << g.dump();
+  const Bundle b = loadBundle(dir_);
+  ASSERT_EQ(b.steps.size(), 4u);
+  EXPECT_EQ(b.steps[3].argNames, (std::vector<std::string>{"in_ptr0", "out_ptr0", "xnumel"}));
+  EXPECT_TRUE(b.steps[3].args[2].isConstant);
+  expectRejected(
+      [&](json &m) { addLaunch(m, 2); },
+      "steps[3].args[2].value: xnumel is specialised to the constant 1 in the kernel, got the number 2");
+  expectRejected(
+      [&](json &m) {
+        addLaunch(m, 1);
+        m["steps"][3]["args"].erase(2);
+        m["steps"][3]["args"].erase(1);
+      },
+      "steps[3].args: 1 arguments, but triton_poi_fused_mul_9 has 2 run-time parameters (3 with its "
+      "specialised constants)");
 }
 
 TEST_F(LoaderTest, RejectsMalformedKernelFiles) {

@@ -183,6 +183,58 @@ TEST_F(RunTest, UnimplementedOperatorNamesTheStep) {
       << r.err;
 }
 
+TEST_F(RunTest, LaunchWithASpecialisedConstantArgument) {
+  // out[0] = 2 * x[0], x[0] = fp32(-1 + 2 * u(h(7, 0, 0))) = 0.21878905594348907 (worked out in Python).
+  const fs::path bundle = mutatedCopy([](json &g) {
+    g["storages"].push_back({{"id", 9}, {"dtype", "fp32"}, {"elements", 1}});
+    json in = {{"storage", 0}, {"offset", 0}, {"shape", {1}}, {"stride", {1}}};
+    json out = {{"storage", 9}, {"offset", 0}, {"shape", {1}}, {"stride", {1}}};
+    json fingerprint = {
+        {"arg", 1}, {"elements", 1}, {"sum", 0.43757811188697815},           {"abs_sum", 0.43757811188697815},
+        {"nan", 0}, {"inf", 0},      {"samples", {{0, 0.43757811188697815}}}};
+    g["steps"].push_back({{"kind", "launch"},
+                          {"kernel", "triton_poi_fused_mul_9"},
+                          {"grid", {1, 1, 1}},
+                          {"constexprs", {{"XBLOCK", 1}}},
+                          {"args", {{{"tensor", in}}, {{"tensor", out}}, {{"value", 1}}}},
+                          {"writes", {1}},
+                          {"fingerprints", {fingerprint}}});
+  });
+  std::ofstream(bundle / "kernels" / "triton_poi_fused_mul_9.py") << R"(import triton
+import triton.language as tl
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.hints import DeviceProperties
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 1},
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0), 'constants': {'xnumel': 1}, 'configs': []},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused_mul_9', 'mutated_arg_names': []},
+)
+@triton.jit
+def triton_poi_fused_mul_9(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 1
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    tmp0 = tl.load(in_ptr0 + (xindex), xmask)
+    tl.store(out_ptr0 + (xindex), tmp0 * 2.0, xmask)
+)";
+  const Result r = npusim({"run", bundle.string(), "--verify"});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 of 4 steps ran (2 launches, 2 calls), 2 kernels (2 compiled)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("verification: passed (4 fingerprints compared"), std::string::npos) << r.out;
+}
+
+TEST_F(RunTest, StoragesLargerThanMemoryAreRefused) {
+  // 2^38 fp32 elements: 1 TiB, more than any machine npusim is tested on.
+  const fs::path bundle = mutatedCopy([](json &g) { g["storages"][8]["elements"] = int64_t{1} << 38; });
+  const Result r = npusim({"run", bundle.string()});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("error: the bundle's storages need"), std::string::npos) << r.err;
+}
+
 TEST_F(RunTest, MalformedBundleAndCommandLineErrors) {
   const fs::path bundle = mutatedCopy([](json &g) { g["steps"][1]["args"][3] = json::array({1}); });
   Result r = npusim({"run", bundle.string(), "--verify"});
