@@ -15,3 +15,5 @@ build/npusim kernel examples/kernels/layer_norm_welford.py --out out/examples/la
 # The conv is 1x128x28x28 (channels last) with a 128x128x3x3 weight: 13 blocks of 64 output pixels.
 build/npusim kernel examples/kernels/resnet18_conv_bn_relu_template.py --out out/examples/conv \
   --grid 13,1,1 --size arg_X=100352 --size arg_W=147456 --size out_ptr0=100352
+# A whole model: ResNet-18 as captured on a GPU, every launch checked against its fingerprints.
+build/npusim run examples/resnet18 --mode reference --verify
