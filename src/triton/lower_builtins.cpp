@@ -3,7 +3,6 @@
 #include "triton/lowering.h"
 
 #include <cmath>
-#include <functional>
 #include <unordered_map>
 
 namespace npusim::triton::lowering {
@@ -13,10 +12,6 @@ namespace {
 constexpr int64_t kMaxTileElements = 1 << 20; // Triton's TRITON_MAX_TENSOR_NUMEL
 
 bool isPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-
-} // namespace
-
-namespace {
 
 /// Argument access with messages that name the function and the parameter.
 class Args {
@@ -49,9 +44,6 @@ public:
     if (v.kind == SemaValue::Kind::Bool)
       return v.boolValue;
     l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a compile-time int, got " + v.describe());
-  }
-  int64_t integerOr(size_t index, const std::string &keyword, int64_t fallback) const {
-    return has(index, keyword) ? integer(index, keyword) : fallback;
   }
   bool flag(size_t index, const std::string &keyword, bool fallback) const {
     const SemaValue *v = get(index, keyword);
