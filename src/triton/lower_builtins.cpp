@@ -2,6 +2,7 @@
 // checks. Reductions live in lower_reduce.cpp, library math in lower_helpers.cpp.
 #include "triton/lowering.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
