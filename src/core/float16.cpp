@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
 
 namespace npusim::core {
 
@@ -57,5 +58,24 @@ uint16_t floatToBFloat16(float value) {
   const uint32_t lsb = (bits >> 16) & 1u;
   return static_cast<uint16_t>((bits + 0x7FFFu + lsb) >> 16);
 }
+
+namespace {
+
+/// Rounds a double to float with round-to-odd: an inexact result gets its last
+/// bit set. With 24 bits of float precision, rounding that to the 11 bits of
+/// fp16 or the 8 of bf16 (ties to even) equals rounding the double directly.
+float roundToOddFloat(double x) {
+  float f = static_cast<float>(x);
+  const double back = static_cast<double>(f);
+  if (back != x && x == x && (std::bit_cast<uint32_t>(f) & 1u) == 0)
+    f = std::nextafter(f, x > back ? std::numeric_limits<float>::infinity()
+                                   : -std::numeric_limits<float>::infinity());
+  return f;
+}
+
+} // namespace
+
+uint16_t doubleToHalf(double value) { return floatToHalf(roundToOddFloat(value)); }
+uint16_t doubleToBFloat16(double value) { return floatToBFloat16(roundToOddFloat(value)); }
 
 } // namespace npusim::core

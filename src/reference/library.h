@@ -59,9 +59,6 @@ int64_t loadIntegerElement(const Buffer &buffer, int64_t index);
 void storeElement(Buffer &buffer, int64_t index, double value);
 void storeIntegerElement(Buffer &buffer, int64_t index, int64_t value);
 
-/// Round-to-nearest-even conversions straight from double (one rounding).
-uint16_t doubleToHalfBits(double value);
-uint16_t doubleToBFloat16Bits(double value);
 
 /// One positional argument of a library call, as the bundle spells it.
 struct LibraryValue {

@@ -67,22 +67,6 @@ template <typename T> void writeRaw(Buffer &b, int64_t index, T v) {
   std::memcpy(b.bytes.data() + static_cast<size_t>(index) * sizeof(T), &v, sizeof(T));
 }
 
-/// Rounds a double to a binary float with `precision` significand bits whose
-/// smallest normal exponent is `minExponent` and largest finite value `maxFinite`,
-/// to nearest even, once. The result is exactly representable in that format.
-double roundToFormat(double x, int precision, int minExponent, double maxFinite) {
-  if (!std::isfinite(x) || x == 0.0)
-    return x;
-  int e = 0;
-  std::frexp(x, &e); // x = m * 2^e, 0.5 <= |m| < 1: the leading bit has exponent e - 1
-  const int exponent = std::max(e - 1, minExponent);
-  const double quantum = std::ldexp(1.0, exponent - precision + 1);
-  const double r = std::nearbyint(x / quantum) * quantum; // the division by a power of two is exact
-  if (std::fabs(r) > maxFinite)
-    return std::copysign(std::numeric_limits<double>::infinity(), x);
-  return r;
-}
-
 int64_t truncateToInteger(double v) {
   if (std::isnan(v))
     return 0;
@@ -94,18 +78,6 @@ int64_t truncateToInteger(double v) {
 }
 
 } // namespace
-
-uint16_t doubleToHalfBits(double value) {
-  // fp16: 11 bits of precision, normal exponents from -14, largest finite 65504.
-  return core::floatToHalf(static_cast<float>(roundToFormat(value, 11, -14, 65504.0)));
-}
-
-uint16_t doubleToBFloat16Bits(double value) {
-  // bf16: 8 bits of precision, fp32's exponent range, largest finite (2 - 2^-7) * 2^127.
-  if (std::isnan(value))
-    return core::floatToBFloat16(std::numeric_limits<float>::quiet_NaN());
-  return core::floatToBFloat16(static_cast<float>(roundToFormat(value, 8, -126, 0x1.fep127)));
-}
 
 double loadElement(const Buffer &b, int64_t index) {
   switch (b.dtype) {
@@ -143,8 +115,8 @@ int64_t loadIntegerElement(const Buffer &b, int64_t index) {
 
 void storeElement(Buffer &b, int64_t index, double value) {
   switch (b.dtype) {
-  case DType::Float16: writeRaw<uint16_t>(b, index, doubleToHalfBits(value)); return;
-  case DType::BFloat16: writeRaw<uint16_t>(b, index, doubleToBFloat16Bits(value)); return;
+  case DType::Float16: writeRaw<uint16_t>(b, index, core::doubleToHalf(value)); return;
+  case DType::BFloat16: writeRaw<uint16_t>(b, index, core::doubleToBFloat16(value)); return;
   case DType::Float32: writeRaw<float>(b, index, static_cast<float>(value)); return;
   case DType::Float64: writeRaw<double>(b, index, value); return;
   case DType::Bool: writeRaw<uint8_t>(b, index, value != 0.0 ? 1 : 0); return;

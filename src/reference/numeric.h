@@ -108,25 +108,9 @@ template <DType D> constexpr int64_t wrapInt(uint64_t x) {
 
 int64_t wrapIntTo(DType d, uint64_t x);
 
-/// Rounds a double to the nearest float, ties to odd: the result is x when x is
-/// representable, else the neighbour of x whose last mantissa bit is 1. Rounding
-/// that to fp16/bf16 (ties to even) then equals rounding x directly, which a
-/// plain double -> float -> half chain does not (it can round twice to a tie).
-inline float roundToOddFloat(double x) {
-  float f = static_cast<float>(x);
-  const double back = static_cast<double>(f);
-  if (back != x && x == x && (std::bit_cast<uint32_t>(f) & 1u) == 0)
-    f = std::nextafter(f, x > back ? std::numeric_limits<float>::infinity()
-                                   : -std::numeric_limits<float>::infinity());
-  return f;
-}
-
-inline double roundHalf(double x) {
-  return core::halfToFloat(core::floatToHalf(roundToOddFloat(x)));
-}
-inline double roundBFloat16(double x) {
-  return core::bfloat16ToFloat(core::floatToBFloat16(roundToOddFloat(x)));
-}
+/// Rounds x to fp16 / bf16 once (ties to even) and widens it again.
+inline double roundHalf(double x) { return core::halfToFloat(core::doubleToHalf(x)); }
+inline double roundBFloat16(double x) { return core::bfloat16ToFloat(core::doubleToBFloat16(x)); }
 
 /// Rounds x to float dtype D (nearest, ties to even) and widens it again.
 template <DType D> inline double roundFloat(double x) {
