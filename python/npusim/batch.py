@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 
+from .npuconfig import PRESETS
+
 # name, spec, flags, compile threads. Longest first.
 EXAMPLES = [
     ("resnet18-templates", "resnet18", ["--templates"], 4),
@@ -30,6 +32,7 @@ EXAMPLES = [
     ("moe", "moe", [], 2),
     ("mlp-train", "mlp", ["--train"], 1),
     ("mlp", "mlp", [], 1),
+    ("mlp-npu", "mlp", ["--templates", "--config", os.path.join(PRESETS, "tpuv3-like.yaml")], 1),
 ]
 
 

@@ -1,6 +1,6 @@
 """Capture a PyTorch model compiled by TorchInductor into an npusim bundle.
 
-    PYTHONPATH=python python3 -m npusim.capture SPEC OUT_DIR [--templates] [--train] [--seed N]
+    PYTHONPATH=python python3 -m npusim.capture SPEC OUT_DIR [--templates [--config CFG]] [--train] [--seed N]
 
 SPEC is a built-in model with optional overrides (``resnet18``, ``mlp,dims=784-512-10``,
 see ``npusim.models``) or ``module.path:factory``. The model is compiled with
@@ -20,7 +20,11 @@ parameter update) and the traced graph is compiled. The outputs are the loss and
 updated parameters (written in place into the parameter storages).
 
 ``--templates`` sets Inductor's max_autotune with Triton GEMM/convolution templates
-(two candidate configurations per shape).
+(two candidate configurations per shape). With ``--config CFG`` (an NPU preset,
+``configs/*.yaml``, see ``npusim.npuconfig``) the candidates are only block sizes chosen
+for that NPU: BLOCK_N = lanes (at least 16, for ``tl.dot`` on the GPU), BLOCK_M and
+BLOCK_K such that the fp32 A, B and C tiles fit its scratchpad. Without ``--config``
+Inductor chooses its own block sizes.
 """
 
 import argparse
@@ -187,10 +191,19 @@ def _functional_call(torch, mod, state, args, kwargs):
 
 
 def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None, log=print,
-            compile_fn=None):
+            compile_fn=None, npu_config=None):
     """Captures SPEC into the bundle directory out_dir; returns bundle.summary(out_dir).
-    compile_fn replaces torch.compile(fn, dynamic=False) (tests of the plumbing only)."""
+    compile_fn replaces torch.compile(fn, dynamic=False) (tests of the plumbing only).
+    npu_config: path of an NPU preset whose block sizes the templates use (needs templates)."""
     t_start = time.time()
+    npu_json = None
+    if npu_config is not None:
+        from . import npuconfig
+
+        if not templates:
+            raise ValueError("--config chooses template block sizes: it needs --templates")
+        npu_blocks = npuconfig.template_blocks(npuconfig.load(npu_config))
+        npu_json = npuconfig.provenance(npu_config, npu_blocks)
     import numpy as np
     import torch
 
@@ -213,6 +226,10 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         _set_cfg("max_autotune_conv_backends", "TRITON", log)
         _set_cfg("benchmark_epilogue_fusion", False, log)
         _set_cfg("test_configs.max_mm_configs", 2, log)
+        if npu_json is not None:
+            npu_json["patched"] = npuconfig.restrict_inductor_templates(npu_blocks, log)
+            log(f"  NPU template blocks: BLOCK_N {npu_json['block_n']}, (BLOCK_M, BLOCK_K) in "
+                f"{[(c['block_m'], c['block_k']) for c in npu_json['candidates']]}")
 
     built = models.build(spec)
     model = built.model.to(DEV)
@@ -489,6 +506,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         "regenerated_inputs_checked": regen_checked,
         "timings": timings,
     }
+    if npu_json is not None:
+        model_json["npu_config"] = npu_json
     graph = {"format": "npusim-bundle", "version": 1, "model": model_json, "seed": int(seed),
              "storages": rec.storages.entries, "inputs": inputs_json, "steps": rec.steps,
              "outputs": outputs_json}
@@ -538,18 +557,24 @@ def main(argv=None):
     ap.add_argument("out_dir")
     ap.add_argument("--templates", action="store_true",
                     help="max_autotune with Triton GEMM/convolution templates")
+    ap.add_argument("--config", metavar="CFG",
+                    help="with --templates: an NPU preset (configs/*.yaml); the GEMM and "
+                         "convolution templates get block sizes for it (N on the lanes). "
+                         "Default: Inductor's own choices")
     ap.add_argument("--train", action="store_true",
                     help="one forward + backward + SGD step as one compiled function")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--debug-dir", help="also write the output code and a capture record here")
     args = ap.parse_args(argv)
+    if args.config and not args.templates:
+        ap.error("--config needs --templates")
     setup_env()
     t0 = time.time()
     print(f"capture {args.spec} -> {args.out_dir} (templates={args.templates}, "
-          f"train={args.train}, seed={args.seed})", flush=True)
+          f"train={args.train}, seed={args.seed}, config={args.config})", flush=True)
     try:
         s = capture(args.spec, args.out_dir, templates=args.templates, train=args.train,
-                    seed=args.seed, debug_dir=args.debug_dir,
+                    seed=args.seed, debug_dir=args.debug_dir, npu_config=args.config,
                     log=lambda m: print(m, flush=True))
     except Exception:  # noqa: BLE001
         traceback.print_exc()
