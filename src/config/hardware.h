@@ -1,0 +1,106 @@
+#pragma once
+// The hardware description: one NPU (cores, lanes, scratchpad, systolic arrays,
+// DMA, vector and cross-lane units), its network on chip and its DRAM. Loaded
+// from YAML (a preset name or a file), validated with errors that name the file,
+// the line and the key. docs/config.md documents every key with its unit.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace npusim::config {
+
+/// Timing and organisation of one DRAM standard, in DRAM clock cycles (tCK)
+/// unless the name says otherwise. Named sets (hbm2, hbm3, ddr4, ...) are data in
+/// configs/dram/; a config may override any field.
+struct DramTiming {
+  std::string name;         // "hbm2"
+  double tckPs = 1000.0;    // DRAM clock period, picoseconds
+  int burstCycles = 2;      // nBL: cycles one access occupies the data bus
+  int nCL = 14, nRCDRead = 14, nRCDWrite = 12, nRP = 14, nRAS = 34, nRC = 48;
+  int nWR = 16, nRTP = 5, nCWL = 5;
+  int nCCDShort = 2, nCCDLong = 4, nRRDShort = 4, nRRDLong = 4;
+  int nWTRShort = 6, nWTRLong = 8, nFAW = 15;
+  int nRFC = 350, nREFI = 3900;
+  // Organisation of one channel (a pseudo-channel for HBM).
+  int bankGroups = 4, banksPerGroup = 4;
+  int64_t rows = 65536;
+  int columns = 128;
+  int busWidthBits = 64; // data bus of one channel
+  int prefetch = 4;      // bytes per access = prefetch * busWidthBits / 8
+
+  int banks() const { return bankGroups * banksPerGroup; }
+  int accessBytes() const { return prefetch * busWidthBits / 8; }
+};
+
+enum class DramModelKind : uint8_t {
+  Detailed,     // channels, banks, row buffers, FR-FCFS, refresh
+  FixedLatency, // every request takes fixedLatencyCycles, bandwidth-limited per channel
+};
+
+struct DramConfig {
+  DramModelKind model = DramModelKind::Detailed;
+  int channels = 16;
+  double freqMhz = 940.0;  // DRAM clock; overrides the timing set's tCK when given
+  DramTiming timing;       // the named set, with overrides applied
+  int queueEntries = 64;   // read and write queue depth per channel
+  int fixedLatencyCycles = 100; // DRAM cycles, FixedLatency model only
+  /// Address mapping, most to least significant: Ro(w) Ba(nk, incl. group) Ra(nk) Co(lumn) Ch(annel).
+  std::string addressMapping = "RoBaRaCoCh";
+
+  /// Peak bandwidth of all channels, bytes per second.
+  double peakBytesPerSecond() const;
+};
+
+struct NocConfig {
+  int latencyCycles = 10;      // core cycles from a core to a DRAM channel and back (one way)
+  int bytesPerCyclePerPort = 32; // core cycles; each core port and each channel port
+  int portsPerCore = 16;
+};
+
+/// Cycles (core clock) from issue to result for each class of vector operation;
+/// throughput is one vector register (vlen_bits per lane) per cycle per lane.
+struct VectorLatencies {
+  int simple = 2;         // add, sub, compare, select, logic, min/max, copy, casts
+  int multiply = 3;       // mul, fma
+  int divide = 12;        // div, rem, sqrt, rsqrt, recip
+  int transcendental = 16; // exp, log, tanh, erf, pow, ...
+};
+
+struct HardwareConfig {
+  std::string name;       // preset name or file stem
+  std::string source;     // where it was loaded from (file path or "preset:NAME")
+  int numCores = 1;
+  double coreFreqMhz = 940.0;
+  int lanes = 128;        // vector lanes per core; also the systolic array side
+  int vlenBits = 256;     // one lane's vector register
+  int spadKibPerLane = 128;
+  int systolicArraysPerCore = 2;
+  int dmaOutstandingRequests = 64; // per core DMA engine
+  int dmaRequestBytes = 64;        // DRAM request granule
+  int crossLaneLatency = 4;        // core cycles per butterfly stage of the cross-lane unit
+  int scalarLatency = 1;           // core cycles per scalar instruction
+  VectorLatencies vector;
+  NocConfig noc;
+  DramConfig dram;
+
+  int64_t spadBytesPerLane() const { return int64_t{spadKibPerLane} * 1024; }
+  /// Elements of a dtype of `elementBytes` bytes one lane processes per cycle.
+  int elementsPerLaneVector(int elementBytes) const { return vlenBits / 8 / elementBytes; }
+  /// Peak systolic-array throughput of one core, FLOP per second (2 per MAC).
+  double peakFlopsPerCore() const;
+};
+
+/// The preset names built into the binary (configs/*.yaml at build time).
+std::vector<std::string> presetNames();
+/// The default machine: the tpuv3-like preset.
+HardwareConfig defaultConfig();
+/// A preset name ("tpuv4-like") or a path to a YAML file. Throws core::InputError
+/// naming the file, the line and the key on any error.
+HardwareConfig loadConfig(const std::string &nameOrPath);
+/// Parses YAML text; `sourceName` is used in error messages.
+HardwareConfig parseConfig(std::string_view yamlText, const std::string &sourceName);
+/// The resolved configuration as YAML, every key present (written next to results).
+std::string toYaml(const HardwareConfig &config);
+
+} // namespace npusim::config
