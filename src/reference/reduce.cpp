@@ -45,32 +45,6 @@ template <class T, class Step> void scanFold(const T *x, T *r, const AxisSplit &
   }
 }
 
-/// Calls run(step) with the combining step of a builtin kind on float dtype D.
-template <DType D, class Run> void floatStep(ReduceKind kind, ir::NanMode nanMode, Run run) {
-  const bool propagate = nanMode == ir::NanMode::Propagate;
-  switch (kind) {
-  case ReduceKind::Sum: run([](double a, double b) { return roundFloat<D>(a + b); }); return;
-  case ReduceKind::Prod: run([](double a, double b) { return roundFloat<D>(a * b); }); return;
-  case ReduceKind::Max: run([propagate](double a, double b) { return floatMax(a, b, propagate); }); return;
-  case ReduceKind::Min: run([propagate](double a, double b) { return floatMin(a, b, propagate); }); return;
-  default: throw Fault("internal: reduction " + std::string(ir::name(kind)) + " on a float type");
-  }
-}
-
-template <DType D, class Run> void intStep(ReduceKind kind, Run run) {
-  using U = uint64_t;
-  switch (kind) {
-  case ReduceKind::Sum: run([](int64_t a, int64_t b) { return wrapInt<D>(U(a) + U(b)); }); return;
-  case ReduceKind::Prod: run([](int64_t a, int64_t b) { return wrapInt<D>(U(a) * U(b)); }); return;
-  case ReduceKind::Max: run([](int64_t a, int64_t b) { return intLess<D>(a, b) ? b : a; }); return;
-  case ReduceKind::Min: run([](int64_t a, int64_t b) { return intLess<D>(b, a) ? b : a; }); return;
-  case ReduceKind::And: run([](int64_t a, int64_t b) { return a & b; }); return;
-  case ReduceKind::Or: run([](int64_t a, int64_t b) { return a | b; }); return;
-  case ReduceKind::Xor: run([](int64_t a, int64_t b) { return a ^ b; }); return;
-  default: throw Fault("internal: reduction " + std::string(ir::name(kind)) + " on an integer type");
-  }
-}
-
 template <class T, class Better>
 void argFold(const T *v, const int64_t *idx, T *rv, int64_t *ri, const AxisSplit &s, Better better) {
   for (int64_t o = 0; o < s.outer; ++o) {
@@ -88,11 +62,6 @@ void argFold(const T *v, const int64_t *idx, T *rv, int64_t *ri, const AxisSplit
         }
     }
   }
-}
-
-/// Strict "a sorts before b" on keys; NaN sorts after every number (ascending).
-bool floatKeyLess(double a, double b) {
-  return a == a && (b != b || a < b);
 }
 
 } // namespace
@@ -114,11 +83,11 @@ void reduceOp(ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Til
               const AxisSplit &split) {
   if (isFloatType(dt)) {
     visitFloat(dt, [&](auto tag) {
-      floatStep<decltype(tag)::value>(kind, nanMode, [&](auto step) { fold(x.f(), r.f(), split, step); });
+      core::floatReduceStep<decltype(tag)::value>(kind, nanMode, [&](auto step) { fold(x.f(), r.f(), split, step); });
     });
   } else {
     visitInt(dt, [&](auto tag) {
-      intStep<decltype(tag)::value>(kind, [&](auto step) { fold(x.i(), r.i(), split, step); });
+      core::intReduceStep<decltype(tag)::value>(kind, [&](auto step) { fold(x.i(), r.i(), split, step); });
     });
   }
 }
@@ -127,35 +96,25 @@ void scanOp(ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Tile 
             bool reverse) {
   if (isFloatType(dt)) {
     visitFloat(dt, [&](auto tag) {
-      floatStep<decltype(tag)::value>(kind, nanMode,
+      core::floatReduceStep<decltype(tag)::value>(kind, nanMode,
                                       [&](auto step) { scanFold(x.f(), r.f(), split, reverse, step); });
     });
   } else {
     visitInt(dt, [&](auto tag) {
-      intStep<decltype(tag)::value>(kind, [&](auto step) { scanFold(x.i(), r.i(), split, reverse, step); });
+      core::intReduceStep<decltype(tag)::value>(kind, [&](auto step) { scanFold(x.i(), r.i(), split, reverse, step); });
     });
   }
 }
 
-// ArgMax/ArgMin: a candidate (v, i) replaces the accumulator (best, bi) when it is
-// strictly better, or equal with a smaller index. NaN: with Propagate a NaN wins
-// over every number (in both argmax and argmin, as torch.argmax/argmin return
-// the first NaN); with Ignore a NaN loses to every number.
+// ArgMax/ArgMin: core::argFloatBetter / argIntBetter decide (ties to the
+// smallest index, NaN per nanMode).
 void argReduceOp(bool isMax, ir::NanMode nanMode, DType valueType, const Tile &values, const Tile &indices,
                  Tile &rv, Tile &ri, const AxisSplit &split) {
   if (isFloatType(valueType)) {
     const bool propagate = nanMode == ir::NanMode::Propagate;
     argFold(values.f(), indices.i(), rv.f(), ri.i(), split,
             [isMax, propagate](double v, int64_t i, double best, int64_t bi) {
-              const bool vNan = v != v, bNan = best != best;
-              if (vNan || bNan) {
-                if (vNan && bNan)
-                  return i < bi;
-                return propagate ? vNan : bNan;
-              }
-              if (v == best)
-                return i < bi;
-              return isMax ? v > best : v < best;
+              return core::argFloatBetter(isMax, propagate, v, i, best, bi);
             });
     return;
   }
@@ -163,9 +122,7 @@ void argReduceOp(bool isMax, ir::NanMode nanMode, DType valueType, const Tile &v
     constexpr DType D = decltype(tag)::value;
     argFold(values.i(), indices.i(), rv.i(), ri.i(), split,
             [isMax](int64_t v, int64_t i, int64_t best, int64_t bi) {
-              if (v == best)
-                return i < bi;
-              return isMax ? intLess<D>(best, v) : intLess<D>(v, best);
+              return core::argIntBetter<D>(isMax, v, i, best, bi);
             });
   });
 }
@@ -206,7 +163,7 @@ void sortOp(DType keyType, const Tile &keys, const Tile *values, const Tile *val
   };
   if (isFloatType(keyType)) {
     const double *k = keys.f();
-    sortLanes([k](int64_t a, int64_t b) { return floatKeyLess(k[a], k[b]); });
+    sortLanes([k](int64_t a, int64_t b) { return core::floatKeyLess(k[a], k[b]); });
     return;
   }
   visitInt(keyType, [&](auto tag) {

@@ -1,10 +1,10 @@
-#include "reference/numeric.h"
+#include "core/numeric.h"
 
 #include <bit>
 #include <cmath>
 #include <numbers>
 
-namespace npusim::reference {
+namespace npusim::core {
 
 int64_t wrapIntTo(DType d, uint64_t x) {
   int64_t r = 0;
@@ -46,14 +46,14 @@ double intToFloat(int64_t v, DType from, DType to) {
                       : static_cast<double>(static_cast<float>(v));
   case DType::Float16: return roundHalf(intToDoubleRoundOdd(v, isUnsigned));
   case DType::BFloat16: return roundBFloat16(intToDoubleRoundOdd(v, isUnsigned));
-  default: throw Fault("internal: intToFloat to a non-float type");
+  default: throw ElementFault("internal: intToFloat to a non-float type");
   }
 }
 
 uint64_t toBits(DType d, double f, int64_t i) {
   switch (d) {
-  case DType::Float16: return core::floatToHalf(static_cast<float>(f));
-  case DType::BFloat16: return core::floatToBFloat16(static_cast<float>(f));
+  case DType::Float16: return floatToHalf(static_cast<float>(f));
+  case DType::BFloat16: return floatToBFloat16(static_cast<float>(f));
   case DType::Float32: return std::bit_cast<uint32_t>(static_cast<float>(f));
   case DType::Float64: return std::bit_cast<uint64_t>(f);
   default: {
@@ -66,8 +66,8 @@ uint64_t toBits(DType d, double f, int64_t i) {
 
 void fromBits(DType d, uint64_t bits, double &f, int64_t &i) {
   switch (d) {
-  case DType::Float16: f = core::halfToFloat(static_cast<uint16_t>(bits)); return;
-  case DType::BFloat16: f = core::bfloat16ToFloat(static_cast<uint16_t>(bits)); return;
+  case DType::Float16: f = halfToFloat(static_cast<uint16_t>(bits)); return;
+  case DType::BFloat16: f = bfloat16ToFloat(static_cast<uint16_t>(bits)); return;
   case DType::Float32: f = std::bit_cast<float>(static_cast<uint32_t>(bits)); return;
   case DType::Float64: f = std::bit_cast<double>(bits); return;
   default: i = wrapIntTo(d, bits); return;
@@ -149,20 +149,20 @@ template <uint64_t (*ToBits)(float), float (*FromBits)(uint16_t)> double step16(
   return FromBits(bits);
 }
 uint64_t halfBits(float v) {
-  return core::floatToHalf(v);
+  return floatToHalf(v);
 }
 uint64_t bf16Bits(float v) {
-  return core::floatToBFloat16(v);
+  return floatToBFloat16(v);
 }
 } // namespace
 
 double nextAfterIn(DType d, double x, double toward) {
   switch (d) {
-  case DType::Float16: return step16<halfBits, core::halfToFloat>(x, toward);
-  case DType::BFloat16: return step16<bf16Bits, core::bfloat16ToFloat>(x, toward);
+  case DType::Float16: return step16<halfBits, halfToFloat>(x, toward);
+  case DType::BFloat16: return step16<bf16Bits, bfloat16ToFloat>(x, toward);
   case DType::Float32: return std::nextafter(static_cast<float>(x), static_cast<float>(toward));
   default: return std::nextafter(x, toward);
   }
 }
 
-} // namespace npusim::reference
+} // namespace npusim::core
