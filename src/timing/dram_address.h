@@ -1,0 +1,51 @@
+#pragma once
+// Address mapping of the DRAM: a flat byte address to channel, rank, bank
+// group, bank, row and column, as a mixed-radix number whose digits are named
+// by DramConfig::addressMapping (docs/dram.md, "Address mapping").
+#include "config/hardware.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace npusim::timing {
+
+struct DramLocation {
+  int channel = 0;
+  int rank = 0;
+  int bankGroup = 0;
+  int bank = 0; // within its bank group
+  int64_t row = 0;
+  int column = 0; // in access granules within the row
+};
+
+class DramAddressMapper {
+public:
+  /// Throws core::InputError when the mapping string is not a permutation of
+  /// Ro, Ba, Ra, Co, Ch (optionally with a separate Bg), or the organisation
+  /// has a non-positive size.
+  explicit DramAddressMapper(const config::DramConfig &dram);
+
+  DramLocation decode(uint64_t address) const;
+  /// Bytes of one access granule: the unit the low address digits skip.
+  uint32_t granuleBytes() const { return granuleBytes_; }
+  int channels() const { return channels_; }
+  int bankGroups() const { return bankGroups_; }
+  int banksPerGroup() const { return banksPerGroup_; }
+  /// Access granules in one row (columns / prefetch).
+  int granulesPerRow() const { return granulesPerRow_; }
+
+private:
+  enum class Field : uint8_t { Row, Bank, BankGroup, Rank, Column, Channel };
+  struct Digit {
+    Field field;
+    uint64_t radix;
+  };
+  uint32_t granuleBytes_ = 0;
+  int channels_ = 0, bankGroups_ = 0, banksPerGroup_ = 0, granulesPerRow_ = 0;
+  bool separateBankGroup_ = false;
+  std::array<Digit, 6> digits_{}; // least significant first
+  int digitCount_ = 0;
+};
+
+} // namespace npusim::timing

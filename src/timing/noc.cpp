@@ -1,0 +1,161 @@
+#include "timing/noc.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+
+namespace npusim::timing {
+
+CrossbarNoc::CrossbarNoc(const config::HardwareConfig &hardware, EventQueue &events,
+                         std::unique_ptr<DramModel> dram)
+    : events_(events), dram_(std::move(dram)), corePeriodPs_(periodPs(hardware.coreFreqMhz)),
+      numCores_(hardware.numCores), portsPerCore_(hardware.noc.portsPerCore),
+      latencyCycles_(hardware.noc.latencyCycles), bytesPerCycle_(hardware.noc.bytesPerCyclePerPort) {
+  if (!dram_)
+    throw core::InputError("noc: no DRAM model behind the crossbar");
+  if (numCores_ <= 0 || portsPerCore_ <= 0 || bytesPerCycle_ <= 0 || latencyCycles_ < 0 ||
+      hardware.coreFreqMhz <= 0.0)
+    throw core::InputError("noc: cores, ports per core, bytes per cycle and the core clock must be "
+                           "positive, latency not negative");
+  const auto corePorts = static_cast<size_t>(numCores_) * static_cast<size_t>(portsPerCore_);
+  const auto channels = static_cast<size_t>(dram_->channels());
+  coreOut_.assign(corePorts, 0);
+  coreIn_.assign(corePorts, 0);
+  channelIn_.assign(channels, 0);
+  channelOut_.assign(channels, 0);
+  inFlight_.assign(channels * 2, 0);
+  dram_->setCompletionCallback([this](const MemoryRequest &piece, TimePs at) { pieceDone(piece, at); });
+  dram_->setRetryCallback([this] {
+    // Only a requester that was refused is waiting for news.
+    if (refused_ && retry_) {
+      refused_ = false;
+      retry_();
+    }
+  });
+}
+
+void CrossbarNoc::split(const MemoryRequest &request) const {
+  if (request.bytes == 0)
+    throw core::RuntimeError("memory request " + std::to_string(request.id) + " has no bytes");
+  if (request.core < 0 || request.core >= numCores_)
+    throw core::RuntimeError("memory request " + std::to_string(request.id) + " from core " +
+                             std::to_string(request.core) + " of " + std::to_string(numCores_));
+  const uint64_t granule = dram_->addressMapper().granuleBytes();
+  scratch_.clear();
+  const uint64_t end = request.address + request.bytes;
+  for (uint64_t at = request.address; at < end;) {
+    const uint64_t pieceEnd = std::min(end, (at / granule + 1) * granule);
+    scratch_.push_back(Piece{at, static_cast<uint32_t>(pieceEnd - at), dram_->addressMapper().decode(at).channel});
+    at = pieceEnd;
+  }
+}
+
+bool CrossbarNoc::canAccept(const MemoryRequest &request) const {
+  split(request);
+  const int write = request.write ? 1 : 0;
+  for (size_t i = 0; i < scratch_.size(); ++i) {
+    const int channel = scratch_[i].channel;
+    // Pieces of this request bound for the same channel need a credit each.
+    int needed = 0;
+    for (const Piece &piece : scratch_)
+      needed += piece.channel == channel ? 1 : 0;
+    if (dram_->freeEntries(channel, request.write) - inFlight_[static_cast<size_t>(channel * 2 + write)] < needed) {
+      refused_ = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+int CrossbarNoc::serializationCycles(uint32_t payloadBytes) const {
+  // A message without payload (a read request, a write acknowledgement) still
+  // takes one cycle of its port.
+  return std::max(1, static_cast<int>((payloadBytes + static_cast<uint32_t>(bytesPerCycle_) - 1) /
+                                      static_cast<uint32_t>(bytesPerCycle_)));
+}
+
+TimePs CrossbarNoc::reserve(TimePs &portFree, TimePs earliest, int cycles) const {
+  const TimePs start = std::max(portFree, earliest);
+  portFree = start + cycles * corePeriodPs_;
+  return start;
+}
+
+TimePs CrossbarNoc::alignToCoreClock(TimePs time) const {
+  return (time + corePeriodPs_ - 1) / corePeriodPs_ * corePeriodPs_;
+}
+
+void CrossbarNoc::accept(const MemoryRequest &request) {
+  if (!canAccept(request))
+    throw core::RuntimeError("noc: request " + std::to_string(request.id) +
+                             " sent while its channels have no queue space (check canAccept first)");
+  uint32_t slot = 0;
+  if (freeTransactions_.empty()) {
+    slot = static_cast<uint32_t>(transactions_.size());
+    transactions_.emplace_back();
+  } else {
+    slot = freeTransactions_.back();
+    freeTransactions_.pop_back();
+  }
+  transactions_[slot] = Transaction{request, static_cast<int>(scratch_.size())};
+  if (request.write) {
+    ++stats_.writes;
+    stats_.bytesWritten += request.bytes;
+  } else {
+    ++stats_.reads;
+    stats_.bytesRead += request.bytes;
+  }
+
+  const TimePs start = alignToCoreClock(events_.now());
+  const TimePs latency = latencyCycles_ * corePeriodPs_;
+  for (const Piece &piece : scratch_) {
+    const size_t corePort = static_cast<size_t>(request.core * portsPerCore_ + piece.channel % portsPerCore_);
+    const int cycles = serializationCycles(request.write ? piece.bytes : 0);
+    // Cut-through: the head leaves the core port, crosses the crossbar, and the
+    // piece has arrived once its tail has passed the channel port.
+    const TimePs leaves = reserve(coreOut_[corePort], start, cycles);
+    const TimePs enters = reserve(channelIn_[static_cast<size_t>(piece.channel)], leaves + latency, cycles);
+    const TimePs arrives = enters + cycles * corePeriodPs_;
+    const size_t credit = static_cast<size_t>(piece.channel * 2 + (request.write ? 1 : 0));
+    ++inFlight_[credit];
+    MemoryRequest toDram = request;
+    toDram.id = slot;
+    toDram.address = piece.address;
+    toDram.bytes = piece.bytes;
+    events_.schedule(arrives, [this, toDram, credit] {
+      --inFlight_[credit];
+      dram_->accept(toDram);
+    });
+  }
+}
+
+void CrossbarNoc::pieceDone(const MemoryRequest &piece, TimePs dramDone) {
+  const int channel = dram_->addressMapper().decode(piece.address).channel;
+  const size_t corePort = static_cast<size_t>(piece.core * portsPerCore_ + channel % portsPerCore_);
+  const int cycles = serializationCycles(piece.write ? 0 : piece.bytes);
+  const TimePs leaves = reserve(channelOut_[static_cast<size_t>(channel)], alignToCoreClock(dramDone), cycles);
+  const TimePs enters = reserve(coreIn_[corePort], leaves + latencyCycles_ * corePeriodPs_, cycles);
+  const TimePs arrives = enters + cycles * corePeriodPs_;
+  const auto slot = static_cast<uint32_t>(piece.id);
+  events_.schedule(arrives, [this, slot, arrives] {
+    Transaction &transaction = transactions_[slot];
+    if (--transaction.piecesLeft > 0)
+      return;
+    const MemoryRequest request = transaction.request;
+    freeTransactions_.push_back(slot);
+    stats_.busyUntil = std::max(stats_.busyUntil, arrives);
+    if (complete_)
+      complete_(request, arrives);
+  });
+}
+
+MemoryStats CrossbarNoc::stats() const {
+  MemoryStats result = stats_;
+  const MemoryStats dram = dram_->stats();
+  result.rowHits = dram.rowHits;
+  result.rowMisses = dram.rowMisses;
+  result.rowConflicts = dram.rowConflicts;
+  result.refreshes = dram.refreshes;
+  return result;
+}
+
+} // namespace npusim::timing
