@@ -1,5 +1,6 @@
 #include "timing/memory_system.h"
 
+#include "timing/dram_detailed.h"
 #include "timing/dram_fixed.h"
 #include "timing/noc.h"
 
@@ -10,10 +11,11 @@ namespace {
 std::unique_ptr<DramModel> makeDram(const config::DramConfig &dram, EventQueue &events) {
   switch (dram.model) {
   case config::DramModelKind::FixedLatency:
-  case config::DramModelKind::Detailed: // the detailed model replaces this once it lands
     return std::make_unique<FixedLatencyDram>(dram, events);
+  case config::DramModelKind::Detailed:
+    break;
   }
-  return std::make_unique<FixedLatencyDram>(dram, events);
+  return std::make_unique<DetailedDram>(dram, events);
 }
 
 } // namespace

@@ -1,0 +1,185 @@
+#include "timing/dram_controller.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+
+namespace npusim::timing {
+
+DramController::DramController(const config::DramConfig &dram, EventQueue &events, TimePs clockPs,
+                               Callbacks callbacks)
+    : events_(events), clockPs_(clockPs), callbacks_(std::move(callbacks)), timing_(dram.timing),
+      banksPerGroup_(dram.timing.banksPerGroup), queueEntries_(dram.queueEntries),
+      // Ramulator's defaults: drain writes from 80% full down to 20%.
+      writeHigh_(std::max(1, dram.queueEntries * 4 / 5)), writeLow_(dram.queueEntries / 5),
+      state_(dram.timing.bankGroups, dram.timing.banksPerGroup, buildTimingTable(dram.timing)),
+      openRow_(static_cast<size_t>(dram.timing.banks()), kNoRow),
+      pendingHits_(static_cast<size_t>(dram.timing.banks()), 0),
+      nextRefreshCycle_(dram.timing.nREFI > 0 ? dram.timing.nREFI : kNever) {
+  if (queueEntries_ <= 0 || timing_.burstCycles <= 0 || clockPs_ <= 0)
+    throw core::InputError("dram: queueEntries, burst cycles and the clock period must be positive");
+  reads_.reserve(static_cast<size_t>(queueEntries_));
+  writes_.reserve(static_cast<size_t>(queueEntries_));
+}
+
+int DramController::freeEntries(bool write) const {
+  return queueEntries_ - static_cast<int>(write ? writes_.size() : reads_.size());
+}
+
+void DramController::enqueue(const MemoryRequest &request, const DramLocation &location) {
+  if (freeEntries(request.write) <= 0)
+    throw core::RuntimeError("DRAM channel " + std::to_string(location.channel) + ": request " +
+                             std::to_string(request.id) + " sent to a full queue (check canAccept first)");
+  const int bankIndex = location.bankGroup * banksPerGroup_ + location.bank;
+  (request.write ? writes_ : reads_).push_back(Entry{request, location, bankIndex});
+  wake();
+}
+
+void DramController::wake() {
+  if (tickScheduled_)
+    return;
+  const int64_t cycle = std::max((events_.now() + clockPs_ - 1) / clockPs_, lastTickCycle_ + 1);
+  catchUpRefresh(cycle);
+  tickScheduled_ = true;
+  events_.schedule(cycle * clockPs_, [this, cycle] { tick(cycle); });
+}
+
+void DramController::tick(int64_t cycle) {
+  tickScheduled_ = false;
+  lastTickCycle_ = cycle;
+  if (!refreshOwnsCycle(cycle)) {
+    std::vector<Entry> &queue = chooseQueue();
+    if (!queue.empty())
+      scheduleFrom(queue, cycle);
+  }
+  if (!reads_.empty() || !writes_.empty()) {
+    tickScheduled_ = true;
+    events_.schedule((cycle + 1) * clockPs_, [this, cycle] { tick(cycle + 1); });
+  }
+}
+
+bool DramController::anyRowOpen() const {
+  return std::any_of(openRow_.begin(), openRow_.end(), [](int64_t row) { return row != kNoRow; });
+}
+
+bool DramController::refreshOwnsCycle(int64_t cycle) {
+  if (cycle < nextRefreshCycle_)
+    return false;
+  if (anyRowOpen()) {
+    if (state_.ready(DramCommand::PrechargeAll, 0, 0, cycle))
+      issue(DramCommand::PrechargeAll, -1, -1, kNoRow, -1, cycle);
+  } else if (state_.ready(DramCommand::Refresh, 0, 0, cycle)) {
+    issue(DramCommand::Refresh, -1, -1, kNoRow, -1, cycle);
+  }
+  return true;
+}
+
+void DramController::catchUpRefresh(int64_t cycle) {
+  while (nextRefreshCycle_ < cycle) {
+    int64_t at = std::max(nextRefreshCycle_, lastCommandCycle_ + 1);
+    if (anyRowOpen()) {
+      at = std::max(at, state_.earliest(DramCommand::PrechargeAll, 0, 0));
+      if (at >= cycle)
+        return; // the live ticks take it from here
+      issue(DramCommand::PrechargeAll, -1, -1, kNoRow, -1, at);
+      ++at;
+    }
+    at = std::max(at, state_.earliest(DramCommand::Refresh, 0, 0));
+    if (at >= cycle)
+      return;
+    issue(DramCommand::Refresh, -1, -1, kNoRow, -1, at);
+  }
+}
+
+std::vector<DramController::Entry> &DramController::chooseQueue() {
+  const int queuedWrites = static_cast<int>(writes_.size());
+  if (queuedWrites >= writeHigh_)
+    drainingWrites_ = true;
+  else if (queuedWrites <= writeLow_)
+    drainingWrites_ = false;
+  if (drainingWrites_ || reads_.empty())
+    return writes_;
+  return reads_;
+}
+
+bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
+  const bool writes = &queue == &writes_;
+  const DramCommand column = writes ? DramCommand::Write : DramCommand::Read;
+  // First ready: the oldest request whose row is open and whose column command may go now.
+  std::fill(pendingHits_.begin(), pendingHits_.end(), 0);
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const Entry &entry = queue[i];
+    if (openRow_[static_cast<size_t>(entry.bankIndex)] != entry.location.row)
+      continue;
+    if (state_.ready(column, entry.location.bankGroup, entry.location.bank, cycle)) {
+      serve(queue, i, cycle);
+      return true;
+    }
+    ++pendingHits_[static_cast<size_t>(entry.bankIndex)];
+  }
+  // First come: the oldest request whose next row command may go now. A row that
+  // queued requests still hit is not closed for an older request.
+  for (Entry &entry : queue) {
+    const auto bank = static_cast<size_t>(entry.bankIndex);
+    const int group = entry.location.bankGroup, bankInGroup = entry.location.bank;
+    if (openRow_[bank] == entry.location.row)
+      continue; // a row hit waiting for its column timing
+    if (openRow_[bank] == kNoRow) {
+      if (state_.ready(DramCommand::Activate, group, bankInGroup, cycle)) {
+        issue(DramCommand::Activate, group, bankInGroup, entry.location.row, -1, cycle);
+        openRow_[bank] = entry.location.row;
+        entry.openedRow = true;
+        return true;
+      }
+    } else if (pendingHits_[bank] == 0 && state_.ready(DramCommand::Precharge, group, bankInGroup, cycle)) {
+      issue(DramCommand::Precharge, group, bankInGroup, openRow_[bank], -1, cycle);
+      openRow_[bank] = kNoRow;
+      entry.closedRow = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+void DramController::serve(std::vector<Entry> &queue, size_t index, int64_t cycle) {
+  const Entry entry = queue[index];
+  const MemoryRequest &request = entry.request;
+  issue(request.write ? DramCommand::Write : DramCommand::Read, entry.location.bankGroup, entry.location.bank,
+        entry.location.row, entry.location.column, cycle);
+  queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(index));
+  if (entry.closedRow)
+    ++stats_.rowConflicts;
+  else if (entry.openedRow)
+    ++stats_.rowMisses;
+  else
+    ++stats_.rowHits;
+  // A read's data is back nCL + nBL after RD; a write's data is in nCWL + nBL after WR.
+  const int64_t doneCycle = cycle + (request.write ? timing_.nCWL : timing_.nCL) + timing_.burstCycles;
+  const TimePs done = doneCycle * clockPs_;
+  if (request.write) {
+    ++stats_.writes;
+    stats_.bytesWritten += request.bytes;
+  } else {
+    ++stats_.reads;
+    stats_.bytesRead += request.bytes;
+  }
+  stats_.busyUntil = std::max(stats_.busyUntil, done);
+  callbacks_.complete(request, done);
+  callbacks_.entryFreed();
+}
+
+void DramController::issue(DramCommand command, int bankGroup, int bank, int64_t row, int column,
+                           int64_t cycle) {
+  state_.issue(command, bankGroup, bank, cycle);
+  lastCommandCycle_ = cycle;
+  if (command == DramCommand::PrechargeAll)
+    std::fill(openRow_.begin(), openRow_.end(), kNoRow);
+  if (command == DramCommand::Refresh) {
+    ++stats_.refreshes;
+    nextRefreshCycle_ += timing_.nREFI;
+  }
+  if (log_)
+    log_->push_back(DramCommandRecord{cycle, command, bankGroup, bank, row, column});
+}
+
+} // namespace npusim::timing

@@ -1,0 +1,94 @@
+#pragma once
+// The controller of one DRAM channel: read and write queues, banks with open
+// rows, FR-FCFS scheduling under an open-page policy, write drain between two
+// watermarks, and all-bank refresh. It issues at most one command per DRAM
+// cycle, checked against the timing table (dram_timing.h), and schedules
+// itself on the next cycle only while a queue holds work (docs/dram.md).
+#include "config/hardware.h"
+#include "timing/dram_address.h"
+#include "timing/dram_timing.h"
+#include "timing/event_queue.h"
+#include "timing/memory_port.h"
+
+#include <functional>
+#include <limits>
+#include <vector>
+
+namespace npusim::timing {
+
+/// One command as it went out on the channel's command bus.
+struct DramCommandRecord {
+  int64_t cycle;
+  DramCommand command;
+  int bankGroup, bank; // -1 for channel commands
+  int64_t row;         // -1 when the command names no row
+  int column;          // -1 when the command names no column
+};
+
+class DramController {
+public:
+  struct Callbacks {
+    // At the column command: when the read's data will be back or the write done.
+    std::function<void(const MemoryRequest &, TimePs)> complete;
+    std::function<void()> entryFreed;                          // a queue entry freed
+  };
+
+  DramController(const config::DramConfig &dram, EventQueue &events, TimePs clockPs, Callbacks callbacks);
+  DramController(const DramController &) = delete;
+  DramController &operator=(const DramController &) = delete;
+
+  int freeEntries(bool write) const;
+  /// Takes a request for this channel; the caller checked freeEntries().
+  void enqueue(const MemoryRequest &request, const DramLocation &location);
+  const MemoryStats &stats() const { return stats_; }
+  /// Appends every command issued from now on to `log` (nullptr stops).
+  void recordCommands(std::vector<DramCommandRecord> *log) { log_ = log; }
+
+  int writeHighWatermark() const { return writeHigh_; }
+  int writeLowWatermark() const { return writeLow_; }
+
+private:
+  struct Entry {
+    MemoryRequest request;
+    DramLocation location;
+    int bankIndex;
+    bool openedRow = false; // issued an ACT for itself: a row miss
+    bool closedRow = false; // issued a PRE for itself: a row conflict
+  };
+  static constexpr int64_t kNoRow = -1;
+  static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+  void wake();
+  void tick(int64_t cycle);
+  /// Whether refresh owns `cycle` (a refresh is due): then nothing else issues.
+  bool refreshOwnsCycle(int64_t cycle);
+  /// Performs, at the cycles they would have had, the refreshes that fell due
+  /// while the controller slept, up to (not including) `cycle`.
+  void catchUpRefresh(int64_t cycle);
+  std::vector<Entry> &chooseQueue();
+  /// FR-FCFS over one queue; returns whether a command issued.
+  bool scheduleFrom(std::vector<Entry> &queue, int64_t cycle);
+  void serve(std::vector<Entry> &queue, size_t index, int64_t cycle);
+  void issue(DramCommand command, int bankGroup, int bank, int64_t row, int column, int64_t cycle);
+  bool anyRowOpen() const;
+
+  EventQueue &events_;
+  TimePs clockPs_;
+  Callbacks callbacks_;
+  config::DramTiming timing_;
+  int banksPerGroup_;
+  int queueEntries_, writeHigh_, writeLow_;
+  DramTimingState state_;
+  std::vector<int64_t> openRow_;   // [bankGroup * banksPerGroup + bank]
+  std::vector<int> pendingHits_;   // scratch: queued requests hitting each bank's open row
+  std::vector<Entry> reads_, writes_; // oldest first
+  bool drainingWrites_ = false;
+  bool tickScheduled_ = false;
+  int64_t lastTickCycle_ = -1;
+  int64_t lastCommandCycle_ = -1;
+  int64_t nextRefreshCycle_;
+  std::vector<DramCommandRecord> *log_ = nullptr;
+  MemoryStats stats_;
+};
+
+} // namespace npusim::timing

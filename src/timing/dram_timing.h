@@ -1,0 +1,83 @@
+#pragma once
+// A DRAM standard's timing rules as data: a table of (previous command, next
+// command, scope, minimum distance in tCK), built from config::DramTiming, and
+// the state that tracks, per bank, bank group and channel, the earliest cycle
+// each command may issue. docs/dram.md lists the table.
+#include "config/hardware.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string_view>
+#include <vector>
+
+namespace npusim::timing {
+
+enum class DramCommand : uint8_t {
+  Activate,     // ACT: open a row in one bank
+  Precharge,    // PRE: close one bank's row
+  PrechargeAll, // PREA: close every bank of the channel
+  Read,         // RD: one access granule from the open row
+  Write,        // WR: one access granule to the open row
+  Refresh,      // REF: all-bank refresh, every bank precharged
+};
+inline constexpr int kDramCommandCount = 6;
+std::string_view dramCommandName(DramCommand command);
+/// Whether a command addresses the whole channel rather than one bank.
+inline bool isChannelCommand(DramCommand command) {
+  return command == DramCommand::PrechargeAll || command == DramCommand::Refresh;
+}
+
+/// Which banks a rule constrains, seen from the bank of the previous command.
+enum class TimingScope : uint8_t {
+  SameBank,
+  SameBankGroup,   // every bank of the previous command's bank group
+  OtherBankGroups, // every bank outside it
+  Channel,         // every bank of the channel
+};
+std::string_view timingScopeName(TimingScope scope);
+
+struct TimingConstraint {
+  DramCommand previous;
+  DramCommand next;
+  TimingScope scope;
+  int cycles; // next may issue at previous + cycles, not before
+  /// The rule counts from the window-th most recent `previous` (nFAW: the fourth
+  /// most recent ACT). Windows above 1 are for Channel scope only.
+  int window = 1;
+};
+
+/// The rules of docs/dram.md's table for one timing set.
+std::vector<TimingConstraint> buildTimingTable(const config::DramTiming &timing);
+
+/// Earliest issue cycles implied by the commands issued so far.
+class DramTimingState {
+public:
+  DramTimingState(int bankGroups, int banksPerGroup, std::vector<TimingConstraint> table);
+
+  /// Earliest cycle `command` may issue to (bankGroup, bank); for channel
+  /// commands the bank arguments are ignored and every bank counts.
+  int64_t earliest(DramCommand command, int bankGroup, int bank) const;
+  bool ready(DramCommand command, int bankGroup, int bank, int64_t cycle) const {
+    return cycle >= earliest(command, bankGroup, bank);
+  }
+  /// Records `command` issued at `cycle` (the caller checked ready()).
+  void issue(DramCommand command, int bankGroup, int bank, int64_t cycle);
+  const std::vector<TimingConstraint> &table() const { return table_; }
+
+private:
+  using Earliest = std::array<int64_t, kDramCommandCount>;
+  void raise(Earliest &earliest, DramCommand next, int64_t cycle) const;
+  void apply(const TimingConstraint &rule, size_t ruleIndex, int bankGroup, int bank, bool allBanks,
+             int64_t cycle);
+
+  int bankGroups_, banksPerGroup_;
+  std::vector<TimingConstraint> table_;
+  std::array<std::vector<size_t>, kDramCommandCount> rulesByPrevious_; // indices into table_
+  std::vector<Earliest> bankEarliest_;  // [bankGroup * banksPerGroup + bank]
+  std::vector<Earliest> groupEarliest_; // [bankGroup]
+  Earliest channelEarliest_{};
+  std::vector<std::deque<int64_t>> history_; // [rule index]: recent issue cycles of windowed rules
+};
+
+} // namespace npusim::timing
