@@ -71,9 +71,11 @@ std::optional<double> parseNumber(std::string_view text);
 int runCheckKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runPresets(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 
 extern const char *const kCheckKernelUsage;
 extern const char *const kKernelUsage;
 extern const char *const kRunUsage;
+extern const char *const kPresetsUsage;
 
 } // namespace npusim::cli

@@ -17,7 +17,7 @@ commands:
   kernel FILE.py         run one launch of one kernel file on the reference interpreter
   compile FILE.py        print the NPU program of one kernel (not available yet)
   run BUNDLE             run a captured model bundle on the reference interpreter
-  presets                list hardware presets (not available yet)
+  presets [NAME]         list the hardware presets, or print one resolved as YAML
   help [COMMAND]         show this help, or a command's
 
 options:
@@ -36,12 +36,6 @@ Compiles one kernel for the NPU and prints its program. Not available yet: the
 NPU compiler is not built.
 )";
 
-const char *const kPresetsUsage = R"(usage: npusim presets
-
-Lists the hardware presets. Not available yet: the hardware configuration module
-is not built.
-)";
-
 using Runner = int (*)(std::span<const std::string>, std::ostream &, std::ostream &);
 
 struct Command {
@@ -56,8 +50,7 @@ const Command kCommands[] = {
     {"kernel", &kKernelUsage, runKernel, {}},
     {"compile", &kCompileUsage, nullptr, "not available yet: the NPU compiler is not built"},
     {"run", &kRunUsage, runRun, {}},
-    {"presets", &kPresetsUsage, nullptr,
-     "not available yet: the hardware presets (src/config) are not built"},
+    {"presets", &kPresetsUsage, runPresets, {}},
 };
 
 const Command *findCommand(std::string_view name) {

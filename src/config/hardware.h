@@ -31,6 +31,7 @@ struct DramTiming {
 
   int banks() const { return bankGroups * banksPerGroup; }
   int accessBytes() const { return prefetch * busWidthBits / 8; }
+  bool operator==(const DramTiming &) const = default;
 };
 
 enum class DramModelKind : uint8_t {
@@ -48,14 +49,17 @@ struct DramConfig {
   /// Address mapping, most to least significant: Ro(w) Ba(nk, incl. group) Ra(nk) Co(lumn) Ch(annel).
   std::string addressMapping = "RoBaRaCoCh";
 
-  /// Peak bandwidth of all channels, bytes per second.
+  /// Peak bandwidth of all channels, bytes per second: each channel moves
+  /// accessBytes() every burstCycles DRAM cycles.
   double peakBytesPerSecond() const;
+  bool operator==(const DramConfig &) const = default;
 };
 
 struct NocConfig {
   int latencyCycles = 10;      // core cycles from a core to a DRAM channel and back (one way)
   int bytesPerCyclePerPort = 32; // core cycles; each core port and each channel port
   int portsPerCore = 16;
+  bool operator==(const NocConfig &) const = default;
 };
 
 /// Cycles (core clock) from issue to result for each class of vector operation;
@@ -65,6 +69,7 @@ struct VectorLatencies {
   int multiply = 3;       // mul, fma
   int divide = 12;        // div, rem, sqrt, rsqrt, recip
   int transcendental = 16; // exp, log, tanh, erf, pow, ...
+  bool operator==(const VectorLatencies &) const = default;
 };
 
 struct HardwareConfig {
@@ -89,16 +94,39 @@ struct HardwareConfig {
   int elementsPerLaneVector(int elementBytes) const { return vlenBits / 8 / elementBytes; }
   /// Peak systolic-array throughput of one core, FLOP per second (2 per MAC).
   double peakFlopsPerCore() const;
+  /// All cores together.
+  double peakFlopsPerChip() const { return peakFlopsPerCore() * numCores; }
+  bool operator==(const HardwareConfig &) const = default;
 };
+
+/// One YAML key as docs/config.md lists it; all come from the one key table in
+/// src/config/keys.cpp. Keys of the `dram_timing` map are written "dram_timing.KEY".
+struct KeyInfo {
+  std::string key;
+  std::string type;         // "integer", "number", "word" or "map"
+  std::string unit;         // "" when the value has none
+  std::string defaultValue; // as written in YAML, or a sentence when it depends on others
+  std::string range;        // the accepted values
+  std::string description;
+};
+std::vector<KeyInfo> configKeys();
+/// docs/config.md's key table (Markdown), generated from configKeys().
+std::string keyTableMarkdown();
 
 /// The preset names built into the binary (configs/*.yaml at build time).
 std::vector<std::string> presetNames();
+/// The DRAM timing sets built into the binary (configs/dram/*.yaml at build time).
+std::vector<std::string> dramTimingNames();
+/// A named DRAM timing set; throws core::InputError for an unknown name.
+DramTiming dramTiming(const std::string &name);
 /// The default machine: the tpuv3-like preset.
 HardwareConfig defaultConfig();
 /// A preset name ("tpuv4-like") or a path to a YAML file. Throws core::InputError
 /// naming the file, the line and the key on any error.
+/// A text without '/' that does not end in .yaml or .yml is a preset name.
 HardwareConfig loadConfig(const std::string &nameOrPath);
-/// Parses YAML text; `sourceName` is used in error messages.
+/// Parses YAML text; `sourceName` is used in error messages, as the default name
+/// (its file stem) and as the directory a relative `base:` path starts from.
 HardwareConfig parseConfig(std::string_view yamlText, const std::string &sourceName);
 /// The resolved configuration as YAML, every key present (written next to results).
 std::string toYaml(const HardwareConfig &config);

@@ -1,0 +1,48 @@
+// The resolved configuration as YAML (every key, in the key table's order) and
+// the peak numbers derived from it.
+#include "config/hardware.h"
+#include "config/keys.h"
+
+#include <string>
+
+namespace npusim::config {
+
+double DramConfig::peakBytesPerSecond() const {
+  // Each channel moves one access (prefetch * bus width) per burstCycles DRAM cycles.
+  const double secondsPerAccess = timing.burstCycles * timing.tckPs * 1e-12;
+  return channels * (timing.accessBytes() / secondsPerAccess);
+}
+
+double HardwareConfig::peakFlopsPerCore() const {
+  // Every array is lanes x lanes MACs, each MAC 2 FLOP per core cycle.
+  const double macsPerCycle = double(systolicArraysPerCore) * lanes * lanes;
+  return macsPerCycle * 2.0 * coreFreqMhz * 1e6;
+}
+
+namespace {
+
+std::string line(std::string_view key, const std::string &value, std::string_view unit,
+                 std::string_view description, std::string_view indent) {
+  std::string text = std::string(indent) + std::string(key) + ": " + value;
+  const size_t column = 34;
+  text.append(text.size() < column ? column - text.size() : 1, ' ');
+  text += "# ";
+  if (!unit.empty())
+    text += std::string(unit) + ": ";
+  return text + std::string(description) + "\n";
+}
+
+} // namespace
+
+std::string toYaml(const HardwareConfig &config) {
+  std::string out = "# npusim hardware configuration, resolved from " + config.source +
+                    "\n# (docs/config.md describes every key)\n";
+  for (const detail::Field<HardwareConfig> &f : detail::hardwareFields())
+    out += line(f.key, detail::formatValue(f.get(config)), f.unit, f.description, "");
+  out += std::string(detail::kTimingKey) + ":                      # the DRAM set's fields as used\n";
+  for (const detail::Field<DramTiming> &f : detail::timingFields())
+    out += line(f.key, detail::formatValue(f.get(config.dram.timing)), f.unit, f.description, "  ");
+  return out;
+}
+
+} // namespace npusim::config
