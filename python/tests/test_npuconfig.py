@@ -14,7 +14,7 @@ class TestNpuConfig(unittest.TestCase):
         self.assertEqual((v3["num_cores"], v3["core_freq_mhz"], v3["lanes"], v3["vlen_bits"],
                           v3["spad_kib_per_lane"], v3["systolic_arrays_per_core"], v3["dram"],
                           v3["dram_channels"], v3["dram_freq_mhz"], v3["noc_latency_cycles"]),
-                         (1, 940, 128, 256, 128, 2, "hbm2", 16, 940, 10))
+                         (1, 940, 128, 256, 128, 2, "hbm2-tpuv3", 16, 940, 10))
         v4 = npuconfig.load(os.path.join(ROOT, "configs", "tpuv4-like.yaml"))
         self.assertEqual((v4["core_freq_mhz"], v4["systolic_arrays_per_core"], v4["dram_freq_mhz"]),
                          (1050, 4, 1200))
