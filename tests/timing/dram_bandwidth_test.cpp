@@ -1,0 +1,216 @@
+// Whole memory system (NoC + detailed DRAM) under streaming and random traffic
+// from one core: achieved bandwidth against the configured peak, row-hit rates,
+// scaling with channels, determinism, and the three parameter sets of
+// ../shared/docs/hardware-facts.md (Ramulator 2.1 presets: HBM2 2000 Mbps,
+// HBM3 6400 Mbps, DDR4-3200AA), written out here.
+#include "timing/dram_model.h"
+#include "timing/memory_system.h"
+
+#include "timing/dram_test_traffic.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+namespace npusim::timing {
+namespace {
+
+using testing::TrafficDriver;
+
+/// tRFC and tREFI in cycles of a clock of `tckPs`: ns * 1000 / tCK.
+int cyclesOf(double nanoseconds, double tckPs) { return static_cast<int>(nanoseconds * 1000.0 / tckPs + 0.5); }
+
+config::HardwareConfig hbm2Machine() {
+  config::HardwareConfig hardware;
+  hardware.numCores = 1;
+  hardware.coreFreqMhz = 940.0; // TPUv3-like: 16 ports x 32 B x 940 MHz = 481 GB/s into the core
+  hardware.noc = {10, 32, 16};
+  config::DramConfig &dram = hardware.dram;
+  dram.model = config::DramModelKind::Detailed;
+  dram.channels = 16;
+  dram.freqMhz = 1000.0; // tCK 1000 ps
+  config::DramTiming &t = dram.timing;
+  t.name = "hbm2";
+  t.tckPs = 1000.0;
+  t.burstCycles = 2;
+  t.nCL = 14, t.nRCDRead = 14, t.nRCDWrite = 12, t.nRP = 14, t.nRAS = 34, t.nRC = 48;
+  t.nWR = 16, t.nRTP = 5, t.nCWL = 5;
+  t.nCCDShort = 2, t.nCCDLong = 4, t.nRRDShort = 4, t.nRRDLong = 4, t.nFAW = 15;
+  t.nRFC = cyclesOf(350, 1000), t.nREFI = cyclesOf(3900, 1000); // 350 ns, 3.9 us
+  t.bankGroups = 4, t.banksPerGroup = 4, t.rows = 65536, t.columns = 128;
+  t.busWidthBits = 64, t.prefetch = 4; // 32-byte accesses
+  return hardware;
+}
+
+config::HardwareConfig hbm3Machine() {
+  config::HardwareConfig hardware;
+  hardware.numCores = 1;
+  hardware.coreFreqMhz = 3502.0; // TPUv6e-like: 16 x 32 B x 3502 MHz = 1.79 TB/s into the core
+  hardware.noc = {10, 32, 16};
+  config::DramConfig &dram = hardware.dram;
+  dram.channels = 32;
+  dram.freqMhz = 1600.0; // tCK 625 ps
+  config::DramTiming &t = dram.timing;
+  t.name = "hbm3";
+  t.tckPs = 625.0;
+  t.burstCycles = 2;
+  t.nCL = 20, t.nRCDRead = 31, t.nRCDWrite = 15, t.nRP = 26, t.nRAS = 45, t.nRC = 72;
+  t.nWR = 33, t.nRTP = 9, t.nCWL = 10;
+  t.nCCDShort = 2, t.nCCDLong = 4, t.nRRDShort = 4, t.nRRDLong = 5, t.nFAW = 24;
+  t.nRFC = cyclesOf(350, 625), t.nREFI = cyclesOf(3900, 625); // 560, 6240
+  t.bankGroups = 4, t.banksPerGroup = 4, t.rows = 16384, t.columns = 256;
+  t.busWidthBits = 32, t.prefetch = 8; // 32-byte accesses
+  return hardware;
+}
+
+config::HardwareConfig ddr4Machine() {
+  config::HardwareConfig hardware;
+  hardware.numCores = 1;
+  hardware.coreFreqMhz = 940.0;
+  hardware.noc = {10, 32, 16};
+  config::DramConfig &dram = hardware.dram;
+  dram.channels = 4;
+  dram.freqMhz = 1600.0; // tCK 625 ps
+  config::DramTiming &t = dram.timing;
+  t.name = "ddr4";
+  t.tckPs = 625.0;
+  t.burstCycles = 4;
+  t.nCL = 22, t.nRCDRead = 22, t.nRCDWrite = 22, t.nRP = 22, t.nRAS = 52, t.nRC = 74;
+  t.nWR = 24, t.nRTP = 12, t.nCWL = 16;
+  t.nCCDShort = 4, t.nCCDLong = 8, t.nRRDShort = 4, t.nRRDLong = 8, t.nFAW = 34;
+  t.nRFC = cyclesOf(360, 625), t.nREFI = cyclesOf(7800, 625); // 576, 12480
+  t.bankGroups = 4, t.banksPerGroup = 4, t.rows = 65536, t.columns = 1024;
+  t.busWidthBits = 64, t.prefetch = 8; // 64-byte accesses
+  return hardware;
+}
+
+struct Measured {
+  double fractionOfPeak;
+  double rowHitRate;
+  TimePs time;
+  MemoryStats stats;
+};
+
+Measured run(const config::HardwareConfig &hardware, const std::vector<MemoryRequest> &requests) {
+  EventQueue events;
+  std::unique_ptr<MemoryPort> memory = makeMemorySystem(hardware, events);
+  TrafficDriver driver(events, *memory, requests);
+  const TimePs time = driver.run();
+  EXPECT_EQ(driver.completed(), requests.size());
+  Measured result{};
+  result.time = time;
+  result.stats = memory->stats();
+  const double bytes = static_cast<double>(result.stats.bytesRead + result.stats.bytesWritten);
+  result.fractionOfPeak = bytes / (static_cast<double>(time) * 1e-12) / dramPeakBytesPerSecond(hardware.dram);
+  const auto accesses = static_cast<double>(result.stats.rowHits + result.stats.rowMisses + result.stats.rowConflicts);
+  result.rowHitRate = static_cast<double>(result.stats.rowHits) / accesses;
+  std::printf("  %s: %.1f%% of peak (%.1f GB/s), row hits %.1f%%, refreshes %lld, %.0f ns\n",
+              hardware.dram.timing.name.c_str(), 100.0 * result.fractionOfPeak,
+              bytes / (static_cast<double>(time) * 1e-3), 100.0 * result.rowHitRate,
+              static_cast<long long>(result.stats.refreshes), static_cast<double>(time) * 1e-3);
+  return result;
+}
+
+TEST(DramBandwidth, PeakIsChannelsTimesAccessOverBurst) {
+  // HBM2: 16 channels * 32 B / (2 * 1 ns) = 256 GB/s.
+  EXPECT_DOUBLE_EQ(dramPeakBytesPerSecond(hbm2Machine().dram), 256e9);
+  // HBM3: 32 * 32 B / (2 * 0.625 ns) = 819.2 GB/s; DDR4: 4 * 64 B / (4 * 0.625 ns) = 102.4 GB/s.
+  EXPECT_DOUBLE_EQ(dramPeakBytesPerSecond(hbm3Machine().dram), 819.2e9);
+  EXPECT_DOUBLE_EQ(dramPeakBytesPerSecond(ddr4Machine().dram), 102.4e9);
+}
+
+// One core streams 4 MiB in 64-byte reads with no limit on outstanding requests
+// (back-pressure alone): 16 channels * 8192 accesses * nBL 2 = 16,384 DRAM cycles
+// at peak. All-bank refresh takes each channel away for at least nRP + nRFC =
+// 364 of every nREFI = 3900 cycles (9.3%), so about 91% is the ceiling here.
+TEST(DramBandwidth, Hbm2StreamReadReachesNinetyPercentOfPeak) {
+  const Measured stream = run(hbm2Machine(), testing::streamRequests(0, 4 << 20, 64));
+  EXPECT_GE(stream.fractionOfPeak, 0.90);
+  EXPECT_EQ(stream.stats.bytesRead, 4 << 20);
+  EXPECT_GT(stream.stats.refreshes, 0);
+}
+
+TEST(DramBandwidth, StreamRowHitRateNearOneRandomLow) {
+  // RoBaRaCoCh: a channel sees consecutive columns of one row, 128 columns /
+  // prefetch 4 = 32 accesses per row, of which the first opens it: 31/32 = 96.9%
+  // hits (a refresh closing a row costs one more miss per 3900 cycles).
+  const Measured stream = run(hbm2Machine(), testing::streamRequests(0, 2 << 20, 64));
+  EXPECT_GE(stream.rowHitRate, 0.95);
+  EXPECT_LE(stream.rowHitRate, 31.0 / 32.0 + 1e-9);
+  // Random 64-byte reads over 1 GiB: 16 channels * 16 banks * 65536 rows hold
+  // 2^24 rows; two queued requests sharing a row is rare.
+  const Measured random = run(hbm2Machine(), testing::randomRequests(20000, 1ull << 30, 64));
+  EXPECT_LT(random.rowHitRate, 0.05);
+  // Every random access opens a row: the four-activate window (4 ACTs per nFAW =
+  // 15 cycles, each for one access, against 15 / nBL = 7.5 accesses at peak)
+  // caps it near 4 / 7.5 = 53% of peak.
+  EXPECT_LT(random.fractionOfPeak, 4.0 / 7.5);
+  EXPECT_LT(random.fractionOfPeak, stream.fractionOfPeak);
+}
+
+TEST(DramBandwidth, RefreshCostsItsShareOfTheRefreshInterval) {
+  config::HardwareConfig noRefresh = hbm2Machine();
+  noRefresh.dram.timing.nREFI = 0; // never due
+  const Measured without = run(noRefresh, testing::streamRequests(0, 4 << 20, 64));
+  const Measured with = run(hbm2Machine(), testing::streamRequests(0, 4 << 20, 64));
+  EXPECT_EQ(without.stats.refreshes, 0);
+  EXPECT_GE(without.fractionOfPeak, 0.99);
+  // Each refresh stops the data bus for at least nRFC (350) and at most
+  // nRAS + 1 + nRP + nRFC + nRCD = 34 + 1 + 14 + 350 + 14 = 413 cycles per 3900.
+  const double slowdown = static_cast<double>(with.time) / static_cast<double>(without.time) - 1.0;
+  EXPECT_GE(slowdown, 350.0 / 3900.0);
+  EXPECT_LE(slowdown, 413.0 / 3900.0);
+}
+
+TEST(DramBandwidth, Hbm3AndDdr4SetsStream) {
+  // HBM3: 32 accesses per row as for HBM2 (256 columns / prefetch 8); refresh
+  // nRP + nRFC = 586 of 6240 cycles (9.4%).
+  const Measured hbm3 = run(hbm3Machine(), testing::streamRequests(0, 8 << 20, 64));
+  EXPECT_GE(hbm3.fractionOfPeak, 0.90);
+  EXPECT_GE(hbm3.rowHitRate, 0.95);
+  // DDR4 rows hold 1024 / 8 = 128 accesses: with RoBaRaCoCh a 64-entry queue
+  // often holds one row only, one bank group, where nCCDLong = 8 = 2 nBL halves
+  // the rate; 50% is the floor. Interleaving banks below the column (RoCoBaRaCh)
+  // alternates bank groups: refresh (22 + 576 of 12480 cycles, 4.8%) is left.
+  const Measured ddr4Default = run(ddr4Machine(), testing::streamRequests(0, 4 << 20, 64));
+  EXPECT_GE(ddr4Default.fractionOfPeak, 0.5);
+  config::HardwareConfig interleaved = ddr4Machine();
+  interleaved.dram.addressMapping = "RoCoBaRaCh";
+  const Measured ddr4 = run(interleaved, testing::streamRequests(0, 4 << 20, 64));
+  EXPECT_GE(ddr4.fractionOfPeak, 0.90);
+  EXPECT_GT(ddr4.fractionOfPeak, ddr4Default.fractionOfPeak);
+}
+
+TEST(DramBandwidth, DoublingChannelsNeverSlowsStreamOrRandom) {
+  TimePs previousStream = 0, previousRandom = 0;
+  for (int channels : {2, 4, 8, 16, 32}) {
+    config::HardwareConfig hardware = hbm2Machine();
+    hardware.dram.channels = channels;
+    const TimePs stream = run(hardware, testing::streamRequests(0, 1 << 20, 64)).time;
+    const TimePs random = run(hardware, testing::randomRequests(5000, 1ull << 30, 64)).time;
+    if (previousStream > 0) {
+      EXPECT_LE(stream, previousStream) << channels << " channels";
+      EXPECT_LE(random, previousRandom) << channels << " channels";
+    }
+    previousStream = stream;
+    previousRandom = random;
+  }
+}
+
+TEST(DramBandwidth, TwoRunsGiveIdenticalTimes) {
+  std::vector<MemoryRequest> requests = testing::randomRequests(5000, 1ull << 28, 64);
+  for (size_t i = 0; i < requests.size(); i += 3)
+    requests[i].write = true;
+  auto once = [&] {
+    EventQueue events;
+    std::unique_ptr<MemoryPort> memory = makeMemorySystem(hbm2Machine(), events);
+    TrafficDriver driver(events, *memory, requests);
+    driver.run();
+    return driver.completions();
+  };
+  const std::vector<TimePs> first = once();
+  EXPECT_EQ(first, once());
+}
+
+} // namespace
+} // namespace npusim::timing
