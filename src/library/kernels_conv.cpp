@@ -1,0 +1,308 @@
+// The convolution family: aten.convolution with 1 or 2 spatial axes as an
+// implicit GEMM on the systolic arrays (output pixels x output channels,
+// reduced over kernel rows, kernel columns and blocks of input channels: one
+// tl.dot per step, groups on the grid's z axis), and depthwise convolutions
+// (one input channel per group) as a vector-unit kernel: they have no
+// reduction over channels for a systolic array to do.
+#include "library/planners.h"
+
+#include <algorithm>
+#include <array>
+
+namespace npusim::library::detail {
+
+namespace {
+
+constexpr std::string_view kOp = "aten.convolution";
+
+// Grid: (cdiv(BATCH * OUT_H * OUT_W, BLOCK_M), cdiv(COUT_G, BLOCK_N), groups).
+// Row m of the tile is output pixel (n, oh, ow) in row-major order.
+constexpr std::string_view kImplicitGemmSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{{Y}}",
+             BATCH: tl.constexpr, IN_H: tl.constexpr, IN_W: tl.constexpr,
+             OUT_H: tl.constexpr, OUT_W: tl.constexpr, CIN_G: tl.constexpr, COUT_G: tl.constexpr,
+             KERNEL_H: tl.constexpr, KERNEL_W: tl.constexpr, STRIDE_H: tl.constexpr, STRIDE_W: tl.constexpr,
+             PAD_H: tl.constexpr, PAD_W: tl.constexpr, DIL_H: tl.constexpr, DIL_W: tl.constexpr,
+             SX_N: tl.constexpr, SX_C: tl.constexpr, SX_H: tl.constexpr, SX_W: tl.constexpr,
+             SW_O: tl.constexpr, SW_I: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr,
+             S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
+             HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    group = tl.program_id(2)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    ow = rm % OUT_W
+    oh = (rm // OUT_W) % OUT_H
+    n = rm // (OUT_W * OUT_H)
+    m_mask = rm < BATCH * OUT_H * OUT_W
+    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    n_mask = oc < COUT_G
+    rk = tl.arange(0, BLOCK_K)
+    x_base = x_ptr + group * (CIN_G * SX_C)
+    w_base = w_ptr + group * (COUT_G * SW_O)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for kh in range(0, KERNEL_H):
+        ih = oh * STRIDE_H + (kh * DIL_H - PAD_H)
+        h_mask = m_mask & (ih >= 0) & (ih < IN_H)
+        for kw in range(0, KERNEL_W):
+            iw = ow * STRIDE_W + (kw * DIL_W - PAD_W)
+            row_mask = h_mask & (iw >= 0) & (iw < IN_W)
+            x_row = n * SX_N + ih * SX_H + iw * SX_W
+            for c0 in range(0, CIN_G, BLOCK_K):
+                c = c0 + rk
+                c_mask = c < CIN_G
+                x = tl.load(x_base + x_row[:, None] + c[None, :] * SX_C,
+                            mask=row_mask[:, None] & c_mask[None, :], other=0.0){{X_CAST}}
+                w = tl.load(w_base + c[:, None] * SW_I + oc[None, :] * SW_O + (kh * SW_H + kw * SW_W),
+                            mask=c_mask[:, None] & n_mask[None, :], other=0.0){{W_CAST}}
+                acc += tl.dot(x, w, allow_tf32=False, out_dtype=tl.float32)
+    channel = group * COUT_G + oc
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + channel * S_BIAS, mask=n_mask, other=0.0).to(tl.float32)
+        acc = acc + bias[None, :]
+    y_row = n * SY_N + oh * SY_H + ow * SY_W
+    tl.store(y_ptr + y_row[:, None] + channel[None, :] * SY_C, acc, mask=m_mask[:, None] & n_mask[None, :])
+)TRITON";
+
+// Grid: (cdiv(BATCH * OUT_H * OUT_W, BLOCK_M), cdiv(COUT, BLOCK_C), 1). Output
+// channel c reads input channel c // MULTIPLIER (groups == input channels).
+constexpr std::string_view kDepthwiseSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{{Y}}",
+             BATCH: tl.constexpr, IN_H: tl.constexpr, IN_W: tl.constexpr,
+             OUT_H: tl.constexpr, OUT_W: tl.constexpr, COUT: tl.constexpr, MULTIPLIER: tl.constexpr,
+             KERNEL_H: tl.constexpr, KERNEL_W: tl.constexpr, STRIDE_H: tl.constexpr, STRIDE_W: tl.constexpr,
+             PAD_H: tl.constexpr, PAD_W: tl.constexpr, DIL_H: tl.constexpr, DIL_W: tl.constexpr,
+             SX_N: tl.constexpr, SX_C: tl.constexpr, SX_H: tl.constexpr, SX_W: tl.constexpr,
+             SW_O: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr,
+             S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
+             HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_C: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_c = tl.program_id(1)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    ow = rm % OUT_W
+    oh = (rm // OUT_W) % OUT_H
+    n = rm // (OUT_W * OUT_H)
+    m_mask = rm < BATCH * OUT_H * OUT_W
+    oc = pid_c * BLOCK_C + tl.arange(0, BLOCK_C)
+    c_mask = oc < COUT
+    if MULTIPLIER == 1:
+        ic = oc
+    else:
+        ic = oc // MULTIPLIER
+    acc = tl.zeros((BLOCK_M, BLOCK_C), dtype=tl.float32)
+    for kh in range(0, KERNEL_H):
+        ih = oh * STRIDE_H + (kh * DIL_H - PAD_H)
+        h_mask = m_mask & (ih >= 0) & (ih < IN_H)
+        for kw in range(0, KERNEL_W):
+            iw = ow * STRIDE_W + (kw * DIL_W - PAD_W)
+            row_mask = h_mask & (iw >= 0) & (iw < IN_W)
+            x_row = n * SX_N + ih * SX_H + iw * SX_W
+            x = tl.load(x_ptr + x_row[:, None] + ic[None, :] * SX_C,
+                        mask=row_mask[:, None] & c_mask[None, :], other=0.0).to(tl.float32)
+            w = tl.load(w_ptr + oc * SW_O + (kh * SW_H + kw * SW_W), mask=c_mask, other=0.0).to(tl.float32)
+            acc += x * w[None, :]
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + oc * S_BIAS, mask=c_mask, other=0.0).to(tl.float32)
+        acc = acc + bias[None, :]
+    y_row = n * SY_N + oh * SY_H + ow * SY_W
+    tl.store(y_ptr + y_row[:, None] + oc[None, :] * SY_C, acc, mask=m_mask[:, None] & c_mask[None, :])
+)TRITON";
+
+/// A per-axis parameter list: one value per spatial axis, or one for all.
+std::array<int64_t, 2> perAxis(const CallArgs &call, size_t index, const char *name, int64_t fallback,
+                               size_t spatial, int64_t minimum) {
+  const std::vector<int64_t> values = call.integers(index, name, std::vector<int64_t>{fallback});
+  if (values.size() != 1 && values.size() != spatial)
+    call.fail(index, name,
+              std::to_string(values.size()) + " values for " + std::to_string(spatial) + " spatial dimensions");
+  std::array<int64_t, 2> r = {fallback, fallback};
+  for (size_t i = 0; i < spatial; ++i) {
+    const int64_t v = values.size() == 1 ? values[0] : values[i];
+    if (v < minimum)
+      call.fail(index, name, "must be at least " + std::to_string(minimum) + ", got " + std::to_string(v));
+    r[2 - spatial + i] = v; // a 1-d convolution is a 2-d one of height 1
+  }
+  return r;
+}
+
+/// A 1-d (`[N, C, W]`) view as 2-d (`[N, C, 1, W]`).
+TensorRef asTwoDimensional(const TensorRef &t, size_t spatial) {
+  return spatial == 1 ? unsqueeze(t, 2) : t;
+}
+
+/// The largest power-of-two BLOCK_M for which `tilesOfM` tiles of
+/// BLOCK_M x columns fp32 elements and `fixedBytes` fit in the tile budget.
+int64_t blockMFor(int64_t rows, int64_t columns, int64_t bytesPerRow, int64_t fixedBytes,
+                  const MachineShape &machine) {
+  const int64_t budget = tileBudgetBytes(machine);
+  const int64_t cap = blockFor(rows, 16, int64_t{1} << 20);
+  int64_t blockM = 16;
+  while (blockM * 2 <= cap && (blockM * 2) * bytesPerRow + fixedBytes <= budget &&
+         blockM * 2 * columns <= (int64_t{1} << 20))
+    blockM *= 2;
+  return blockM;
+}
+
+} // namespace
+
+CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShape &machine) {
+  call.atMost(maxArgs);
+  const TensorRef &input = call.tensor(0, "input");
+  const TensorRef &weight = call.tensor(1, "weight");
+  const TensorRef *bias = call.optionalTensor(2, "bias");
+  const TensorRef &out = call.out(0, "out");
+  const size_t wdim = weight.shape.size();
+  if (wdim == 5)
+    fail(kOp, "weight has shape " + shapeString(weight.shape) +
+                  "; the NPU kernels implement 1-d and 2-d convolutions, not 3-d ones");
+  if (wdim != 3 && wdim != 4)
+    fail(kOp, "weight has shape " + shapeString(weight.shape) + "; expected 1 or 2 spatial dimensions");
+  const size_t spatial = wdim - 2;
+  if (call.boolean(6, "transposed", false))
+    call.fail(6, "transposed", "transposed convolutions have no NPU kernel");
+  const std::array<int64_t, 2> stride = perAxis(call, 3, "stride", 1, spatial, 1);
+  const std::array<int64_t, 2> padding = perAxis(call, 4, "padding", 0, spatial, 0);
+  const std::array<int64_t, 2> dilation = perAxis(call, 5, "dilation", 1, spatial, 1);
+  const int64_t groups = call.integer(8, "groups", 1);
+  if (groups < 1)
+    call.fail(8, "groups", "must be positive, got " + std::to_string(groups));
+  const bool batched = input.shape.size() == wdim;
+  if (!batched && input.shape.size() != wdim - 1)
+    fail(kOp, "input has shape " + shapeString(input.shape) + " but weight has shape " +
+                  shapeString(weight.shape) + "; expected a " + std::to_string(wdim) + "-d input (or " +
+                  std::to_string(wdim - 1) + "-d unbatched)");
+  if (out.shape.size() != input.shape.size())
+    fail(kOp, "out has shape " + shapeString(out.shape) + ", input " + shapeString(input.shape));
+  for (const TensorRef *t : {&input, &weight, &out})
+    expectFloat(kOp, *t, t == &input ? "input" : t == &weight ? "weight" : "out");
+
+  const TensorRef x = asTwoDimensional(batched ? input : unsqueeze(input, 0), spatial);
+  const TensorRef w = asTwoDimensional(weight, spatial);
+  const TensorRef y = asTwoDimensional(batched ? out : unsqueeze(out, 0), spatial);
+  const int64_t batch = x.shape[0], channels = x.shape[1], inH = x.shape[2], inW = x.shape[3];
+  const int64_t outChannels = w.shape[0], kernelH = w.shape[2], kernelW = w.shape[3];
+  if (channels % groups != 0)
+    fail(kOp, "input has " + std::to_string(channels) + " channels, not divisible by groups=" +
+                  std::to_string(groups));
+  if (outChannels % groups != 0)
+    fail(kOp, "weight has " + std::to_string(outChannels) + " output channels, not divisible by groups=" +
+                  std::to_string(groups));
+  const int64_t cinG = channels / groups, coutG = outChannels / groups;
+  if (w.shape[1] != cinG)
+    fail(kOp, "weight " + shapeString(weight.shape) + " expects " + std::to_string(w.shape[1] * groups) +
+                  " input channels, but input " + shapeString(input.shape) + " has " + std::to_string(channels));
+  std::array<int64_t, 2> outSize{};
+  const std::array<int64_t, 2> inSize = {inH, inW}, kSize = {kernelH, kernelW};
+  for (size_t a = 0; a < 2; ++a) {
+    const int64_t span = inSize[a] + 2 * padding[a] - (dilation[a] * (kSize[a] - 1) + 1);
+    if (span < 0)
+      fail(kOp, "the kernel " + shapeString(weight.shape) + " is larger than the padded input " +
+                    shapeString(input.shape));
+    outSize[a] = span / stride[a] + 1;
+  }
+  const std::vector<int64_t> expected = {batch, outChannels, outSize[0], outSize[1]};
+  if (y.shape != expected)
+    fail(kOp, "out has shape " + shapeString(out.shape) + ", expected " + shapeString(expected) +
+                  (batched ? "" : " (shown with batch 1)") + (spatial == 1 ? " (shown with height 1)" : ""));
+  if (bias) {
+    expectFloat(kOp, *bias, "bias");
+    const std::vector<int64_t> biasShape = {outChannels};
+    expectShape(kOp, *bias, biasShape, "bias");
+    checkIndexRange(kOp, *bias, "bias");
+  }
+  checkIndexRange(kOp, x, "input");
+  checkIndexRange(kOp, w, "weight");
+  checkIndexRange(kOp, y, "out");
+  checkNoOverlap(kOp, out, input, "input", false);
+  checkNoOverlap(kOp, out, weight, "weight", false);
+  if (bias)
+    checkNoOverlap(kOp, out, *bias, "bias", false);
+
+  CallPlan plan;
+  plan.outputDefined.assign(call.numOuts(), true);
+  const int64_t pixels = batch * outSize[0] * outSize[1];
+  if (pixels == 0 || outChannels == 0)
+    return plan;
+  const core::DType biasType = bias ? bias->dtype : out.dtype;
+  const int64_t lane = laneBlock(machine);
+  const bool depthwise = groups > 1 && cinG == 1;
+  const std::string types =
+      tritonType(x.dtype) + "_" + tritonType(w.dtype) + "_" + tritonType(biasType) + "_" + tritonType(y.dtype);
+
+  auto common = [&](LaunchBuilder &launch) {
+    launch.pointer(x).pointer(w).pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset).pointer(y);
+    launch.constant("BATCH", batch).constant("IN_H", inH).constant("IN_W", inW);
+    launch.constant("OUT_H", outSize[0]).constant("OUT_W", outSize[1]);
+  };
+  auto geometry = [&](LaunchBuilder &launch) {
+    launch.constant("KERNEL_H", kernelH).constant("KERNEL_W", kernelW);
+    launch.constant("STRIDE_H", stride[0]).constant("STRIDE_W", stride[1]);
+    launch.constant("PAD_H", padding[0]).constant("PAD_W", padding[1]);
+    launch.constant("DIL_H", dilation[0]).constant("DIL_W", dilation[1]);
+    launch.constant("SX_N", x.stride[0]).constant("SX_C", x.stride[1]).constant("SX_H", x.stride[2]).constant(
+        "SX_W", x.stride[3]);
+  };
+  auto epilogue = [&](LaunchBuilder &launch) {
+    launch.constant("S_BIAS", bias ? bias->stride[0] : 0);
+    launch.constant("SY_N", y.stride[0]).constant("SY_C", y.stride[1]).constant("SY_H", y.stride[2]).constant(
+        "SY_W", y.stride[3]);
+    launch.constant("HAS_BIAS", bias ? 1 : 0);
+  };
+
+  if (depthwise) {
+    // Tiles: input, weight row and fp32 accumulator, BLOCK_M x BLOCK_C each.
+    const int64_t blockC = blockFor(outChannels, 16, lane);
+    const int64_t blockM = blockMFor(pixels, blockC, blockC * (core::byteSize(x.dtype) + 4), blockC * 4, machine);
+    const std::string name = "npusim_conv_depthwise_" + types;
+    LaunchBuilder launch(name, instantiate(kDepthwiseSource, {{"NAME", name},
+                                                              {"X", tritonType(x.dtype)},
+                                                              {"W", tritonType(w.dtype)},
+                                                              {"BIAS", tritonType(biasType)},
+                                                              {"Y", tritonType(y.dtype)}}));
+    common(launch);
+    launch.constant("COUT", outChannels).constant("MULTIPLIER", coutG);
+    geometry(launch);
+    launch.constant("SW_O", w.stride[0]).constant("SW_H", w.stride[2]).constant("SW_W", w.stride[3]);
+    epilogue(launch);
+    launch.constant("BLOCK_M", blockM).constant("BLOCK_C", blockC);
+    launch.grid(ceilDiv(pixels, blockM), ceilDiv(outChannels, blockC), 1);
+    plan.launches.push_back(launch.build());
+    return plan;
+  }
+
+  const int64_t blockN = blockFor(coutG, 16, lane), blockK = blockFor(cinG, 16, lane);
+  const bool sameOperandType = x.dtype == w.dtype;
+  const int64_t element = core::byteSize(sameOperandType ? x.dtype : core::DType::Float32);
+  const int64_t blockM = blockMFor(pixels, blockN, blockK * element + blockN * 4, blockK * blockN * element, machine);
+  const std::string name = "npusim_conv_" + types;
+  const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
+  LaunchBuilder launch(name, instantiate(kImplicitGemmSource, {{"NAME", name},
+                                                               {"X", tritonType(x.dtype)},
+                                                               {"W", tritonType(w.dtype)},
+                                                               {"BIAS", tritonType(biasType)},
+                                                               {"Y", tritonType(y.dtype)},
+                                                               {"X_CAST", cast},
+                                                               {"W_CAST", cast}}));
+  common(launch);
+  launch.constant("CIN_G", cinG).constant("COUT_G", coutG);
+  geometry(launch);
+  launch.constant("SW_O", w.stride[0]).constant("SW_I", w.stride[1]).constant("SW_H", w.stride[2]).constant(
+      "SW_W", w.stride[3]);
+  epilogue(launch);
+  launch.constant("BLOCK_M", blockM).constant("BLOCK_N", blockN).constant("BLOCK_K", blockK);
+  launch.grid(ceilDiv(pixels, blockM), ceilDiv(coutG, blockN), groups);
+  plan.launches.push_back(launch.build());
+  return plan;
+}
+
+} // namespace npusim::library::detail

@@ -1,0 +1,188 @@
+// The GEMM family: aten.mm, addmm, bmm and baddbmm as one batched Triton GEMM
+// kernel. tl.dot runs the product on the systolic arrays with fp32
+// accumulation (no tf32: PyTorch's reference numerics do not use it); alpha,
+// beta and the bias run as a vector-unit epilogue on the accumulator.
+#include "library/planners.h"
+
+#include <algorithm>
+
+namespace npusim::library::detail {
+
+namespace {
+
+// Grid: (cdiv(M, BLOCK_M), cdiv(N, BLOCK_N), batches). Every size and stride is
+// a constexpr of the launch, so each address is an affine function of the
+// program ids, the aranges and the loop counter.
+constexpr std::string_view kGemmSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(a_ptr: "*{{A}}", b_ptr: "*{{B}}", bias_ptr: "*{{BIAS}}", c_ptr: "*{{C}}",
+             alpha: "fp32", beta: "fp32",
+             M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+             STRIDE_AB: tl.constexpr, STRIDE_AM: tl.constexpr, STRIDE_AK: tl.constexpr,
+             STRIDE_BB: tl.constexpr, STRIDE_BK: tl.constexpr, STRIDE_BN: tl.constexpr,
+             STRIDE_BIASB: tl.constexpr, STRIDE_BIASM: tl.constexpr, STRIDE_BIASN: tl.constexpr,
+             STRIDE_CB: tl.constexpr, STRIDE_CM: tl.constexpr, STRIDE_CN: tl.constexpr,
+             HAS_BIAS: tl.constexpr, SCALE_PRODUCT: tl.constexpr, SCALE_BIAS: tl.constexpr,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    batch = tl.program_id(2)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    m_mask = rm < M
+    n_mask = rn < N
+    a_base = a_ptr + batch * STRIDE_AB
+    b_base = b_ptr + batch * STRIDE_BB
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        ka = k0 + rk
+        a = tl.load(a_base + rm[:, None] * STRIDE_AM + ka[None, :] * STRIDE_AK,
+                    mask=m_mask[:, None] & (ka[None, :] < K), other=0.0){{A_CAST}}
+        b = tl.load(b_base + ka[:, None] * STRIDE_BK + rn[None, :] * STRIDE_BN,
+                    mask=(ka[:, None] < K) & n_mask[None, :], other=0.0){{B_CAST}}
+        acc += tl.dot(a, b, allow_tf32=False, out_dtype=tl.float32)
+    # Epilogue on the vector unit.
+    if SCALE_PRODUCT:
+        acc = acc * alpha
+    c_mask = m_mask[:, None] & n_mask[None, :]
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + batch * STRIDE_BIASB + rm[:, None] * STRIDE_BIASM + rn[None, :] * STRIDE_BIASN,
+                       mask=c_mask, other=0.0).to(tl.float32)
+        if SCALE_BIAS:
+            bias = bias * beta
+        acc = acc + bias
+    tl.store(c_ptr + batch * STRIDE_CB + rm[:, None] * STRIDE_CM + rn[None, :] * STRIDE_CN, acc, mask=c_mask)
+)TRITON";
+
+const char *opName(GemmOp op) {
+  switch (op) {
+  case GemmOp::Mm: return "aten.mm";
+  case GemmOp::Addmm: return "aten.addmm";
+  case GemmOp::Bmm: return "aten.bmm";
+  case GemmOp::Baddbmm: return "aten.baddbmm";
+  }
+  return "?";
+}
+
+/// The largest power-of-two BLOCK_M whose A, B and fp32 accumulator tiles fit
+/// in the tile budget, no larger than M needs (at least 16).
+int64_t gemmBlockM(int64_t m, int64_t blockN, int64_t blockK, int elementA, int elementB,
+                   const MachineShape &machine) {
+  const int64_t budget = tileBudgetBytes(machine);
+  const int64_t cap = blockFor(m, 16, int64_t{1} << 20);
+  int64_t blockM = 16;
+  while (blockM * 2 <= cap) {
+    const int64_t next = blockM * 2;
+    const int64_t bytes = next * blockK * elementA + blockK * blockN * elementB + next * blockN * 4;
+    if (bytes > budget || next * blockN > (int64_t{1} << 20))
+      break;
+    blockM = next;
+  }
+  return blockM;
+}
+
+} // namespace
+
+CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) {
+  const std::string_view name = opName(op);
+  const bool hasSelf = op == GemmOp::Addmm || op == GemmOp::Baddbmm;
+  const bool batched = op == GemmOp::Bmm || op == GemmOp::Baddbmm;
+  call.atMost(hasSelf ? 5 : 2);
+  const size_t first = hasSelf ? 1 : 0;
+  const char *aName = hasSelf ? (batched ? "batch1" : "mat1") : "self";
+  const char *bName = hasSelf ? (batched ? "batch2" : "mat2") : "mat2";
+  TensorRef a = call.tensor(first, aName), b = call.tensor(first + 1, bName);
+  TensorRef c = call.out(0, "out");
+  const size_t rank = batched ? 3 : 2;
+  expectRank(name, a, rank, aName);
+  expectRank(name, b, rank, bName);
+  expectRank(name, c, rank, "out");
+  if (!batched) {
+    a = unsqueeze(a, 0);
+    b = unsqueeze(b, 0);
+    c = unsqueeze(c, 0);
+  }
+  const int64_t batches = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
+  if (b.shape[0] != batches)
+    fail(name, "batch sizes differ: " + shapeString(a.shape) + " and " + shapeString(b.shape));
+  if (b.shape[1] != k)
+    fail(name, "the operands' shapes " + shapeString(a.shape) + " and " + shapeString(b.shape) +
+                   " cannot be multiplied (inner sizes " + std::to_string(k) + " and " +
+                   std::to_string(b.shape[1]) + " differ)");
+  const std::vector<int64_t> outShape = {batches, m, n};
+  expectShape(name, c, outShape, "out");
+  expectFloat(name, a, aName);
+  expectFloat(name, b, bName);
+  expectFloat(name, c, "out");
+
+  double beta = 1.0, alpha = 1.0;
+  const TensorRef *self = nullptr;
+  TensorRef bias;
+  if (hasSelf) {
+    self = &call.tensor(0, "self");
+    beta = call.number(3, "beta", 1.0);
+    alpha = call.number(4, "alpha", 1.0);
+    if (!batched && self->shape.size() > 2)
+      fail(name, "self has shape " + shapeString(self->shape) + "; it must broadcast to the product");
+    if (beta != 0.0) { // beta == 0 ignores self, NaN included
+      expectFloat(name, *self, "self");
+      bias = broadcastTo(name, *self, outShape, "self");
+    } else {
+      self = nullptr;
+    }
+  }
+  checkIndexRange(name, a, aName);
+  checkIndexRange(name, b, bName);
+  checkIndexRange(name, c, "out");
+  checkNoOverlap(name, c, a, aName, false);
+  checkNoOverlap(name, c, b, bName, false);
+  if (self) {
+    checkIndexRange(name, bias, "self");
+    checkNoOverlap(name, c, bias, "self", true);
+  }
+
+  CallPlan plan;
+  plan.outputDefined.assign(call.numOuts(), true);
+  if (batches == 0 || m == 0 || n == 0)
+    return plan;
+
+  const int64_t lane = laneBlock(machine);
+  const int64_t blockN = blockFor(n, 16, lane), blockK = blockFor(k, 16, lane);
+  const bool sameOperandType = a.dtype == b.dtype;
+  const core::DType dotType = sameOperandType ? a.dtype : core::DType::Float32;
+  const int64_t blockM = gemmBlockM(m, blockN, blockK, core::byteSize(dotType), core::byteSize(dotType), machine);
+  const core::DType biasType = self ? bias.dtype : c.dtype;
+  const std::string kernelName = "npusim_gemm_" + tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" +
+                                 tritonType(biasType) + "_" + tritonType(c.dtype);
+  const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
+  std::string source = instantiate(kGemmSource, {{"NAME", kernelName},
+                                                 {"A", tritonType(a.dtype)},
+                                                 {"B", tritonType(b.dtype)},
+                                                 {"BIAS", tritonType(biasType)},
+                                                 {"C", tritonType(c.dtype)},
+                                                 {"A_CAST", cast},
+                                                 {"B_CAST", cast}});
+  LaunchBuilder launch(kernelName, std::move(source));
+  launch.pointer(a).pointer(b).pointer(self ? bias : c).pointer(c).floatScalar(alpha).floatScalar(beta);
+  launch.constant("M", m).constant("N", n).constant("K", k);
+  launch.constant("STRIDE_AB", a.stride[0]).constant("STRIDE_AM", a.stride[1]).constant("STRIDE_AK", a.stride[2]);
+  launch.constant("STRIDE_BB", b.stride[0]).constant("STRIDE_BK", b.stride[1]).constant("STRIDE_BN", b.stride[2]);
+  launch.constant("STRIDE_BIASB", self ? bias.stride[0] : 0)
+      .constant("STRIDE_BIASM", self ? bias.stride[1] : 0)
+      .constant("STRIDE_BIASN", self ? bias.stride[2] : 0);
+  launch.constant("STRIDE_CB", c.stride[0]).constant("STRIDE_CM", c.stride[1]).constant("STRIDE_CN", c.stride[2]);
+  launch.constant("HAS_BIAS", self ? 1 : 0)
+      .constant("SCALE_PRODUCT", alpha != 1.0 ? 1 : 0)
+      .constant("SCALE_BIAS", beta != 1.0 ? 1 : 0);
+  launch.constant("BLOCK_M", blockM).constant("BLOCK_N", blockN).constant("BLOCK_K", blockK);
+  launch.grid(ceilDiv(m, blockM), ceilDiv(n, blockN), batches);
+  plan.launches.push_back(launch.build());
+  return plan;
+}
+
+} // namespace npusim::library::detail

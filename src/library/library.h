@@ -1,0 +1,109 @@
+#pragma once
+// NPU implementations of the library calls that bundles contain (aten.mm,
+// addmm, bmm, baddbmm, convolution, scaled-dot-product attention, topk), as
+// Triton kernels that the normal pipeline compiles: the GEMMs and convolutions
+// run on the systolic arrays (tl.dot), epilogues on the vector unit.
+//
+// planCall turns one call into launches of kernels whose sources live in this
+// module (kernels_*.cpp). Sizes and strides are baked into each launch as
+// constexprs, as Inductor does, so that pointer arithmetic stays affine. The
+// interface uses no type of another module: tensors name buffers by number and
+// the caller maps those numbers to its own storages. docs/library-kernels.md
+// describes the kernels, their tiling and their numerics.
+#include "core/dtype.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace npusim::library {
+
+/// A strided view on a buffer, counted in elements: element [i0, i1, ...] is
+/// buffer element offset + sum(i_k * stride[k]).
+struct TensorRef {
+  int buffer = -1;
+  int64_t offset = 0;
+  std::vector<int64_t> shape, stride;
+  core::DType dtype = core::DType::Float32;
+};
+
+/// One positional argument of a library call, in the aten schema's order (as
+/// the bundle spells it; docs/library-calls.md). Strings "nan", "inf", "-inf"
+/// are floats.
+struct CallArgument {
+  enum class Kind { None, Int, Float, Bool, String, Tensor, List };
+  Kind kind = Kind::None;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+  bool boolValue = false;
+  std::string stringValue;
+  TensorRef tensor;
+  std::vector<CallArgument> list;
+};
+
+/// The value of one run-time (non-constexpr) kernel parameter.
+struct KernelArgument {
+  bool isPointer = false;
+  int buffer = -1;           // pointers: the buffer (a TensorRef's, or a scratch buffer's id)...
+  int64_t elementOffset = 0; // ...and the element the pointer points at
+  int64_t intValue = 0;      // integer scalars
+  double floatValue = 0.0;   // float scalars
+};
+
+/// One kernel launch: a Triton source file in Inductor's style (one
+/// @triton.jit kernel with typed parameters), the constexpr values of this
+/// launch, the grid, and one argument per run-time parameter in def order.
+struct KernelLaunch {
+  std::string kernelName; // unique per source text
+  std::string source;
+  std::vector<std::pair<std::string, int64_t>> constexprs;
+  int64_t grid[3] = {1, 1, 1};
+  std::vector<KernelArgument> arguments;
+};
+
+/// A temporary buffer a plan needs. Scratch buffer i has the id
+/// scratchBufferBase(args, outs) + i: numbered after every buffer the call names.
+struct ScratchBuffer {
+  core::DType dtype = core::DType::Float32;
+  int64_t elements = 0;
+};
+
+/// The launches that compute a call, in order, and per entry of `outs`
+/// whether the call defines its values (false for results PyTorch leaves
+/// unspecified, such as attention's philox seed; those are not written).
+struct CallPlan {
+  std::vector<KernelLaunch> launches;
+  std::vector<ScratchBuffer> scratch;
+  std::vector<bool> outputDefined;
+};
+
+/// The parts of the NPU that choose block sizes.
+struct MachineShape {
+  int lanes = 128;                        // systolic array width = vector lanes
+  int64_t spadBytesPerLane = 128 * 1024;  // scratchpad bytes per lane
+  int vlenBits = 256;                     // vector register width per lane
+};
+
+/// Plans the call `op` ("aten.mm", "aten.convolution", ...; "aten.X.default"
+/// means "aten.X") on `args` (positional, schema order; missing trailing ones
+/// take the schema's defaults) writing `outs` (one per result; null: a result
+/// the caller does not record, which is then not written). Throws
+/// core::RuntimeError naming the operator and the argument at fault, also for
+/// a planned operator whose arguments this module does not implement (such as
+/// transposed convolutions).
+CallPlan planCall(std::string_view op, std::span<const CallArgument> args,
+                  std::span<const TensorRef *const> outs, const MachineShape &machine);
+
+/// Whether planCall implements `op`.
+bool isPlanned(std::string_view op);
+/// The operators planCall implements.
+std::vector<std::string> plannedOperators();
+
+/// The first scratch buffer id of a plan for these arguments: one more than
+/// the largest buffer id they name (0 when they name none).
+int scratchBufferBase(std::span<const CallArgument> args, std::span<const TensorRef *const> outs);
+
+} // namespace npusim::library

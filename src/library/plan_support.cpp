@@ -1,0 +1,357 @@
+#include "library/plan_support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+namespace npusim::library::detail {
+
+void fail(std::string_view op, const std::string &message) {
+  throw core::RuntimeError(std::string(op) + ": " + message);
+}
+
+std::string shapeString(std::span<const int64_t> shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+namespace {
+
+std::string kindName(const CallArgument &v) {
+  switch (v.kind) {
+  case CallArgument::Kind::None: return "None";
+  case CallArgument::Kind::Int: return "an integer";
+  case CallArgument::Kind::Float: return "a float";
+  case CallArgument::Kind::Bool: return "a bool";
+  case CallArgument::Kind::String: return "a string";
+  case CallArgument::Kind::Tensor: return "a tensor";
+  case CallArgument::Kind::List: return "a list";
+  }
+  return "?";
+}
+
+std::optional<double> asFloat(const CallArgument &v) {
+  switch (v.kind) {
+  case CallArgument::Kind::Int: return static_cast<double>(v.intValue);
+  case CallArgument::Kind::Float: return v.floatValue;
+  case CallArgument::Kind::Bool: return v.boolValue ? 1.0 : 0.0;
+  case CallArgument::Kind::String:
+    if (v.stringValue == "nan")
+      return std::nan("");
+    if (v.stringValue == "inf")
+      return HUGE_VAL;
+    if (v.stringValue == "-inf")
+      return -HUGE_VAL;
+    return std::nullopt;
+  default: return std::nullopt;
+  }
+}
+
+} // namespace
+
+void CallArgs::atMost(size_t n) const {
+  if (args_.size() > n)
+    detail::fail(op_, "takes at most " + std::to_string(n) + " arguments, got " + std::to_string(args_.size()));
+}
+
+void CallArgs::fail(size_t i, const char *name, const std::string &message) const {
+  detail::fail(op_, "argument " + std::to_string(i) + " (" + name + "): " + message);
+}
+
+const TensorRef &CallArgs::tensor(size_t i, const char *name) const {
+  const CallArgument *v = at(i);
+  if (!v)
+    fail(i, name, "missing");
+  if (v->kind != CallArgument::Kind::Tensor)
+    fail(i, name, "expected a tensor, got " + kindName(*v));
+  if (v->tensor.shape.size() != v->tensor.stride.size())
+    fail(i, name,
+         "shape " + shapeString(v->tensor.shape) + " and stride " + shapeString(v->tensor.stride) +
+             " differ in length");
+  return v->tensor;
+}
+
+const TensorRef *CallArgs::optionalTensor(size_t i, const char *name) const {
+  const CallArgument *v = at(i);
+  if (!v || v->kind == CallArgument::Kind::None)
+    return nullptr;
+  return &tensor(i, name);
+}
+
+int64_t CallArgs::integer(size_t i, const char *name, std::optional<int64_t> fallback) const {
+  const CallArgument *v = at(i);
+  if (!v && fallback)
+    return *fallback;
+  if (!v)
+    fail(i, name, "missing");
+  if (v->kind == CallArgument::Kind::Int)
+    return v->intValue;
+  if (v->kind == CallArgument::Kind::Bool)
+    return v->boolValue ? 1 : 0;
+  fail(i, name, "expected an integer, got " + kindName(*v));
+}
+
+std::optional<double> CallArgs::optionalNumber(size_t i, const char *name) const {
+  const CallArgument *v = at(i);
+  if (!v || v->kind == CallArgument::Kind::None)
+    return std::nullopt;
+  if (auto f = asFloat(*v))
+    return f;
+  fail(i, name, "expected a number, got " + kindName(*v));
+}
+
+double CallArgs::number(size_t i, const char *name, std::optional<double> fallback) const {
+  const CallArgument *v = at(i);
+  if (!v && fallback)
+    return *fallback;
+  if (!v)
+    fail(i, name, "missing");
+  if (v->kind == CallArgument::Kind::None)
+    fail(i, name, "expected a number, got None");
+  return *optionalNumber(i, name);
+}
+
+bool CallArgs::boolean(size_t i, const char *name, std::optional<bool> fallback) const {
+  const CallArgument *v = at(i);
+  if (!v && fallback)
+    return *fallback;
+  if (!v)
+    fail(i, name, "missing");
+  if (v->kind == CallArgument::Kind::Bool)
+    return v->boolValue;
+  if (v->kind == CallArgument::Kind::Int && (v->intValue == 0 || v->intValue == 1))
+    return v->intValue == 1;
+  fail(i, name, "expected a bool, got " + kindName(*v));
+}
+
+std::vector<int64_t> CallArgs::integers(size_t i, const char *name,
+                                        std::optional<std::vector<int64_t>> fallback) const {
+  const CallArgument *v = at(i);
+  if (!v && fallback)
+    return *fallback;
+  if (!v)
+    fail(i, name, "missing");
+  if (v->kind == CallArgument::Kind::Int)
+    return {v->intValue};
+  if (v->kind != CallArgument::Kind::List)
+    fail(i, name, "expected a list of integers, got " + kindName(*v));
+  std::vector<int64_t> r;
+  for (const CallArgument &e : v->list) {
+    if (e.kind != CallArgument::Kind::Int)
+      fail(i, name, "expected a list of integers, but an element is " + kindName(e));
+    r.push_back(e.intValue);
+  }
+  return r;
+}
+
+const TensorRef &CallArgs::out(size_t i, const char *name) const {
+  if (i >= outs_.size() || !outs_[i])
+    detail::fail(op_, "result " + std::to_string(i) + " (" + name + ") is not given in out");
+  const TensorRef &t = *outs_[i];
+  if (t.shape.size() != t.stride.size())
+    detail::fail(op_, "result " + std::to_string(i) + " (" + name + "): shape " + shapeString(t.shape) +
+                          " and stride " + shapeString(t.stride) + " differ in length");
+  return t;
+}
+
+int64_t numel(const TensorRef &t) {
+  int64_t n = 1;
+  for (int64_t s : t.shape)
+    n *= s;
+  return n;
+}
+
+void expectRank(std::string_view op, const TensorRef &t, size_t rank, const std::string &what) {
+  if (t.shape.size() != rank)
+    fail(op, what + " must have " + std::to_string(rank) + " dimensions, but has shape " +
+                 shapeString(t.shape));
+  for (int64_t s : t.shape)
+    if (s < 0)
+      fail(op, what + " has a negative size in shape " + shapeString(t.shape));
+}
+
+void expectShape(std::string_view op, const TensorRef &t, std::span<const int64_t> shape,
+                 const std::string &what) {
+  if (!std::equal(t.shape.begin(), t.shape.end(), shape.begin(), shape.end()))
+    fail(op, what + " has shape " + shapeString(t.shape) + ", expected " + shapeString(shape));
+}
+
+TensorRef broadcastTo(std::string_view op, const TensorRef &t, std::span<const int64_t> shape,
+                      const std::string &what) {
+  if (t.shape.size() > shape.size())
+    fail(op, what + " of shape " + shapeString(t.shape) + " does not broadcast to " + shapeString(shape));
+  TensorRef r = t;
+  r.shape.assign(shape.begin(), shape.end());
+  r.stride.assign(shape.size(), 0);
+  const size_t lead = shape.size() - t.shape.size();
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    const int64_t s = t.shape[i], target = shape[lead + i];
+    if (s == target)
+      r.stride[lead + i] = s == 1 ? 0 : t.stride[i];
+    else if (s != 1)
+      fail(op, what + " of shape " + shapeString(t.shape) + " does not broadcast to " + shapeString(shape));
+  }
+  return r;
+}
+
+TensorRef unsqueeze(const TensorRef &t, size_t axis) {
+  TensorRef r = t;
+  r.shape.insert(r.shape.begin() + static_cast<std::ptrdiff_t>(axis), 1);
+  r.stride.insert(r.stride.begin() + static_cast<std::ptrdiff_t>(axis), 0);
+  return r;
+}
+
+namespace {
+
+/// The lowest and highest element offsets the view reaches, relative to its offset.
+std::pair<int64_t, int64_t> extent(const TensorRef &t) {
+  int64_t lo = 0, hi = 0;
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    if (t.shape[i] == 0)
+      return {0, -1};
+    const int64_t reach = (t.shape[i] - 1) * t.stride[i];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  return {lo, hi};
+}
+
+} // namespace
+
+void checkIndexRange(std::string_view op, const TensorRef &t, const std::string &what) {
+  constexpr int64_t kLimit = int64_t{1} << 30;
+  int64_t reach = 0;
+  for (size_t i = 0; i < t.shape.size(); ++i) {
+    const int64_t s = std::abs(t.stride[i]);
+    if (s != 0 && t.shape[i] > kLimit / s)
+      fail(op, what + " of shape " + shapeString(t.shape) + " and stride " + shapeString(t.stride) +
+                   " spans more elements than 32-bit kernel indexing reaches");
+    reach += t.shape[i] * s;
+    if (reach > kLimit)
+      fail(op, what + " of shape " + shapeString(t.shape) + " and stride " + shapeString(t.stride) +
+                   " spans more elements than 32-bit kernel indexing reaches");
+  }
+}
+
+void checkNoOverlap(std::string_view op, const TensorRef &out, const TensorRef &input, const std::string &what,
+                    bool sameElementAllowed) {
+  if (out.buffer != input.buffer || numel(out) == 0 || numel(input) == 0)
+    return;
+  if (sameElementAllowed && out.offset == input.offset && out.shape == input.shape &&
+      out.stride == input.stride)
+    return;
+  const auto [outLo, outHi] = extent(out);
+  const auto [inLo, inHi] = extent(input);
+  if (out.offset + outHi < input.offset + inLo || input.offset + inHi < out.offset + outLo)
+    return;
+  fail(op, "the output shares buffer " + std::to_string(out.buffer) + " elements with " + what +
+               "; the tiled kernels need them apart");
+}
+
+void expectFloat(std::string_view op, const TensorRef &t, const std::string &what) {
+  if (t.dtype != core::DType::Float32 && t.dtype != core::DType::Float16 && t.dtype != core::DType::BFloat16)
+    fail(op, what + " has dtype " + std::string(core::tritonName(t.dtype)) +
+                 "; the NPU kernels take fp32, fp16 and bf16");
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
+
+int64_t nextPowerOfTwo(int64_t n) {
+  int64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+int64_t blockFor(int64_t size, int64_t lowest, int64_t highest) {
+  return std::clamp(nextPowerOfTwo(size), lowest, std::max(lowest, highest));
+}
+
+int64_t tileBudgetBytes(const MachineShape &machine) {
+  return static_cast<int64_t>(machine.lanes) * machine.spadBytesPerLane / 2;
+}
+
+int64_t laneBlock(const MachineShape &machine) {
+  // The largest power of two within the lanes (a tile dimension must be one).
+  int64_t p = 16;
+  while (p * 2 <= machine.lanes)
+    p *= 2;
+  return p;
+}
+
+std::string instantiate(std::string_view text,
+                        std::initializer_list<std::pair<std::string_view, std::string>> substitutions) {
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    const size_t open = text.find("{{", i);
+    if (open == std::string_view::npos) {
+      out.append(text.substr(i));
+      break;
+    }
+    out.append(text.substr(i, open - i));
+    const size_t close = text.find("}}", open);
+    if (close == std::string_view::npos)
+      throw core::RuntimeError("internal error: unterminated {{ in a library kernel source");
+    const std::string_view key = text.substr(open + 2, close - open - 2);
+    bool found = false;
+    for (const auto &[name, value] : substitutions)
+      if (name == key) {
+        out += value;
+        found = true;
+        break;
+      }
+    if (!found)
+      throw core::RuntimeError("internal error: library kernel source key {{" + std::string(key) +
+                               "}} has no value");
+    i = close + 2;
+  }
+  return out;
+}
+
+std::string tritonType(core::DType t) {
+  return std::string(core::tritonName(t));
+}
+
+LaunchBuilder::LaunchBuilder(std::string kernelName, std::string source) {
+  launch_.kernelName = std::move(kernelName);
+  launch_.source = std::move(source);
+}
+
+LaunchBuilder &LaunchBuilder::constant(std::string name, int64_t value) {
+  launch_.constexprs.emplace_back(std::move(name), value);
+  return *this;
+}
+
+LaunchBuilder &LaunchBuilder::pointer(const TensorRef &t) {
+  return pointer(t.buffer, t.offset);
+}
+
+LaunchBuilder &LaunchBuilder::pointer(int buffer, int64_t elementOffset) {
+  KernelArgument a;
+  a.isPointer = true;
+  a.buffer = buffer;
+  a.elementOffset = elementOffset;
+  launch_.arguments.push_back(a);
+  return *this;
+}
+
+LaunchBuilder &LaunchBuilder::floatScalar(double value) {
+  KernelArgument a;
+  a.floatValue = value;
+  launch_.arguments.push_back(a);
+  return *this;
+}
+
+LaunchBuilder &LaunchBuilder::grid(int64_t x, int64_t y, int64_t z) {
+  launch_.grid[0] = x;
+  launch_.grid[1] = y;
+  launch_.grid[2] = z;
+  return *this;
+}
+
+} // namespace npusim::library::detail

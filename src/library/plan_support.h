@@ -1,0 +1,116 @@
+#pragma once
+// Helpers shared by the planners of the library module (internal): typed
+// access to a call's arguments with errors that name them, view arithmetic,
+// block-size rules, kernel source instantiation and launch building.
+#include "core/error.h"
+#include "library/library.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace npusim::library::detail {
+
+/// Throws core::RuntimeError "OP: message".
+[[noreturn]] void fail(std::string_view op, const std::string &message);
+
+/// "[2, 3, 4]".
+std::string shapeString(std::span<const int64_t> shape);
+
+/// The positional arguments and results of one call, with typed accessors whose
+/// errors name the operator, the argument's position and its schema name. A
+/// missing trailing argument takes the fallback when one is given.
+class CallArgs {
+public:
+  CallArgs(std::string_view op, std::span<const CallArgument> args, std::span<const TensorRef *const> outs)
+      : op_(op), args_(args), outs_(outs) {}
+
+  std::string_view op() const { return op_; }
+  size_t numOuts() const { return outs_.size(); }
+  void atMost(size_t n) const;
+  [[noreturn]] void fail(size_t i, const char *name, const std::string &message) const;
+
+  const TensorRef &tensor(size_t i, const char *name) const;
+  const TensorRef *optionalTensor(size_t i, const char *name) const;
+  int64_t integer(size_t i, const char *name, std::optional<int64_t> fallback = std::nullopt) const;
+  double number(size_t i, const char *name, std::optional<double> fallback = std::nullopt) const;
+  std::optional<double> optionalNumber(size_t i, const char *name) const;
+  bool boolean(size_t i, const char *name, std::optional<bool> fallback = std::nullopt) const;
+  std::vector<int64_t> integers(size_t i, const char *name,
+                                std::optional<std::vector<int64_t>> fallback = std::nullopt) const;
+  /// Result i; throws when it is not given.
+  const TensorRef &out(size_t i, const char *name) const;
+  const TensorRef *optionalOut(size_t i) const { return i < outs_.size() ? outs_[i] : nullptr; }
+
+private:
+  const CallArgument *at(size_t i) const { return i < args_.size() ? &args_[i] : nullptr; }
+
+  std::string_view op_;
+  std::span<const CallArgument> args_;
+  std::span<const TensorRef *const> outs_;
+};
+
+int64_t numel(const TensorRef &t);
+/// Checks rank, that shape and stride agree in length, and that sizes are not negative.
+void expectRank(std::string_view op, const TensorRef &t, size_t rank, const std::string &what);
+void expectShape(std::string_view op, const TensorRef &t, std::span<const int64_t> shape,
+                 const std::string &what);
+/// The view broadcast to `shape` (NumPy rules: trailing axes aligned, size-1
+/// and missing leading axes get stride 0). Throws when it does not broadcast.
+TensorRef broadcastTo(std::string_view op, const TensorRef &t, std::span<const int64_t> shape,
+                      const std::string &what);
+/// The view with a size-1, stride-0 axis inserted at `axis`.
+TensorRef unsqueeze(const TensorRef &t, size_t axis);
+
+/// Kernels index with 32-bit integers, as Inductor's do: throws unless every
+/// element offset the view reaches, relative to its own offset, stays within
+/// +-2^30 (room for the masked-off rows and columns a tile overhangs by).
+void checkIndexRange(std::string_view op, const TensorRef &t, const std::string &what);
+/// Throws when `out` may share elements with `input` in a way a tiled kernel
+/// cannot honour (every input is read before the output is written in
+/// PyTorch's semantics). `sameElementAllowed`: an output element that aliases
+/// exactly the input element read for it (addmm into its own bias) is fine.
+void checkNoOverlap(std::string_view op, const TensorRef &out, const TensorRef &input, const std::string &what,
+                    bool sameElementAllowed);
+
+/// Supported element types of floating-point kernels.
+void expectFloat(std::string_view op, const TensorRef &t, const std::string &what);
+
+int64_t ceilDiv(int64_t a, int64_t b);
+int64_t nextPowerOfTwo(int64_t n); // 1 for n <= 1
+/// A power-of-two block for an axis of `size`: the next power of two of the
+/// size, at least `lowest` and at most `highest` (both powers of two).
+int64_t blockFor(int64_t size, int64_t lowest, int64_t highest);
+/// Half the scratchpad in bytes: the tiles of one program must fit in it (the
+/// other half double-buffers the next step's loads).
+int64_t tileBudgetBytes(const MachineShape &machine);
+/// The systolic array width as a block size (a power of two, at least 16).
+int64_t laneBlock(const MachineShape &machine);
+
+/// The text of a kernel source with every "{{KEY}}" replaced.
+std::string instantiate(std::string_view text,
+                        std::initializer_list<std::pair<std::string_view, std::string>> substitutions);
+/// Triton's name of an element type ("fp32").
+std::string tritonType(core::DType t);
+
+/// Builds one KernelLaunch.
+class LaunchBuilder {
+public:
+  LaunchBuilder(std::string kernelName, std::string source);
+  LaunchBuilder &constant(std::string name, int64_t value);
+  LaunchBuilder &pointer(const TensorRef &t);
+  LaunchBuilder &pointer(int buffer, int64_t elementOffset);
+  LaunchBuilder &floatScalar(double value);
+  LaunchBuilder &grid(int64_t x, int64_t y, int64_t z);
+  KernelLaunch build() { return std::move(launch_); }
+
+private:
+  KernelLaunch launch_;
+};
+
+} // namespace npusim::library::detail

@@ -1,0 +1,22 @@
+#pragma once
+// The planners of each kernel family (internal): each reads its operator's
+// arguments, checks them and returns the launches of its kernels.
+#include "library/plan_support.h"
+
+namespace npusim::library::detail {
+
+/// mm, addmm, bmm, baddbmm: one batched GEMM launch with a bias/alpha/beta epilogue.
+enum class GemmOp { Mm, Addmm, Bmm, Baddbmm };
+CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine);
+
+/// convolution / _convolution (maxArgs 9 or 13): implicit GEMM, or the
+/// vector-unit kernel for depthwise convolutions.
+CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShape &machine);
+
+/// _scaled_dot_product_efficient_attention: one flash-attention launch.
+CallPlan planEfficientAttention(const CallArgs &call, const MachineShape &machine);
+
+/// topk(self, k, dim, largest, sorted).
+CallPlan planTopk(const CallArgs &call, const MachineShape &machine);
+
+} // namespace npusim::library::detail

@@ -1,0 +1,278 @@
+// The GEMM family (aten.mm, addmm, bmm, baddbmm): the planned Triton kernels,
+// run on the reference interpreter, against the reference library's
+// double-precision products, for the shapes the committed bundles use and for
+// random shapes, strides, offsets, broadcasts and dtypes.
+#include "library/plan_harness.h"
+
+#include "core/error.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace npusim::library {
+namespace {
+
+using harness::CallFixture;
+using core::DType;
+
+/// A row-major stride for `shape`, or the transposed layout of a 2-d/3-d
+/// matrix (the last two axes swapped in memory) when `transposed`.
+std::vector<int64_t> layout(const std::vector<int64_t> &shape, bool transposed) {
+  std::vector<int64_t> order(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i)
+    order[i] = static_cast<int64_t>(i);
+  if (transposed && shape.size() >= 2)
+    std::swap(order[shape.size() - 1], order[shape.size() - 2]);
+  std::vector<int64_t> stride(shape.size());
+  int64_t s = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    stride[static_cast<size_t>(order[i])] = s;
+    s *= std::max<int64_t>(shape[static_cast<size_t>(order[i])], 1);
+  }
+  return stride;
+}
+
+struct MmCase {
+  std::vector<int64_t> a, aStride, b, bStride;
+};
+
+void expectMm(const MmCase &c, DType dtype = DType::Float32, const MachineShape &machine = {}) {
+  CallFixture f;
+  const TensorRef a = f.tensor(dtype, c.a, c.aStride);
+  const TensorRef b = f.tensor(dtype, c.b, c.bStride);
+  const TensorRef out = f.tensor(dtype, {c.a[0], c.b[1]});
+  EXPECT_EQ(f.compare("aten.mm", {CallFixture::arg(a), CallFixture::arg(b)}, {out}, machine), "")
+      << "mm " << c.a[0] << "x" << c.a[1] << " @ " << c.b[0] << "x" << c.b[1];
+}
+
+TEST(LibraryGemm, MmShapesOfTheBundles) {
+  // aten.mm calls of examples/{bert,gpt2,llama,mlp,mlp-train,moe,vit} (the
+  // 50257- and 32000-wide vocabulary projections are in the next test).
+  const std::vector<MmCase> cases = {
+      {{32, 768}, {768, 1}, {768, 768}, {1, 768}},   {{32, 768}, {768, 1}, {768, 3072}, {1, 768}},
+      {{32, 3072}, {3072, 1}, {3072, 768}, {1, 3072}}, {{1, 768}, {768, 1}, {768, 768}, {1, 768}},
+      {{32, 768}, {768, 1}, {768, 768}, {768, 1}},   {{32, 256}, {256, 1}, {256, 256}, {1, 256}},
+      {{16, 1}, {1, 1}, {1, 32}, {0, 1}},            {{32, 256}, {256, 1}, {256, 64}, {1, 256}},
+      {{32, 512}, {512, 1}, {512, 256}, {1, 512}},   {{16, 784}, {784, 1}, {784, 256}, {1, 784}},
+      {{10, 16}, {1, 10}, {16, 256}, {256, 1}},      {{16, 12}, {12, 1}, {12, 256}, {256, 1}},
+      {{256, 16}, {1, 256}, {16, 784}, {784, 1}},    {{32, 64}, {64, 1}, {64, 4}, {1, 64}},
+      {{32, 128}, {128, 1}, {128, 64}, {1, 128}},    {{17, 64}, {64, 1}, {64, 192}, {1, 64}},
+      {{17, 128}, {128, 1}, {128, 64}, {1, 128}},
+  };
+  for (const MmCase &c : cases)
+    expectMm(c);
+}
+
+TEST(LibraryGemm, VocabularyProjectionsOfTheBundles) {
+  // llama's output projection, and gpt2's with 2 of its 32 rows (the whole of
+  // it takes seconds in the double-precision reference): hundreds of programs
+  // along N and a ragged last block.
+  expectMm({{32, 256}, {256, 1}, {256, 32000}, {1, 256}});
+  expectMm({{2, 768}, {768, 1}, {768, 50257}, {1, 768}});
+}
+
+TEST(LibraryGemm, AddmmShapesOfTheBundles) {
+  struct Case {
+    int64_t bias, m, k, n;
+    std::vector<int64_t> aStride, bStride;
+  };
+  const std::vector<Case> cases = {
+      {768, 32, 768, 768, {768, 1}, {1, 768}},  {2304, 32, 768, 2304, {768, 1}, {2304, 1}},
+      {12, 16, 256, 12, {256, 1}, {1, 256}},    {10, 16, 256, 10, {256, 1}, {1, 256}},
+      {1000, 1, 1280, 1000, {0, 1}, {1, 1280}}, {192, 32, 64, 192, {64, 1}, {1, 64}},
+      {1000, 1, 512, 1000, {0, 1}, {1, 512}},   {12, 1, 64, 12, {0, 1}, {1, 64}},
+  };
+  for (const Case &c : cases) {
+    CallFixture f;
+    const TensorRef bias = f.tensor(DType::Float32, {c.bias});
+    const TensorRef a = f.tensor(DType::Float32, {c.m, c.k}, c.aStride);
+    const TensorRef b = f.tensor(DType::Float32, {c.k, c.n}, c.bStride);
+    const TensorRef out = f.tensor(DType::Float32, {c.m, c.n});
+    EXPECT_EQ(f.compare("aten.addmm",
+                        {CallFixture::arg(bias), CallFixture::arg(a), CallFixture::arg(b), CallFixture::integer(1),
+                         CallFixture::integer(1)},
+                        {out}),
+              "")
+        << "addmm " << c.m << "x" << c.k << "x" << c.n;
+  }
+}
+
+TEST(LibraryGemm, BmmShapesOfTheBundles) {
+  struct Case {
+    std::vector<int64_t> a, aStride, b, bStride;
+  };
+  const std::vector<Case> cases = {
+      {{12, 32, 64}, {64, 768, 1}, {12, 64, 32}, {64, 1, 768}},
+      {{12, 32, 32}, {1024, 32, 1}, {12, 32, 64}, {64, 768, 1}},
+      {{12, 32, 64}, {64, 2304, 1}, {12, 64, 32}, {64, 1, 2304}},
+      {{8, 32, 32}, {1024, 32, 1}, {8, 32, 32}, {1024, 1, 32}},
+      {{8, 32, 32}, {1024, 32, 1}, {8, 32, 32}, {1024, 32, 1}},
+      {{4, 32, 16}, {16, 192, 1}, {4, 16, 32}, {16, 1, 192}},
+      {{4, 32, 32}, {1024, 32, 1}, {4, 32, 16}, {16, 192, 1}},
+  };
+  for (const Case &c : cases) {
+    CallFixture f;
+    const TensorRef a = f.tensor(DType::Float32, c.a, c.aStride);
+    const TensorRef b = f.tensor(DType::Float32, c.b, c.bStride);
+    const TensorRef out = f.tensor(DType::Float32, {c.a[0], c.a[1], c.b[2]});
+    EXPECT_EQ(f.compare("aten.bmm", {CallFixture::arg(a), CallFixture::arg(b)}, {out}), "")
+        << "bmm " << c.a[0] << "x" << c.a[1] << "x" << c.a[2] << "x" << c.b[2];
+  }
+}
+
+/// Numerical Recipes' LCG for test parameters.
+struct Random {
+  uint32_t state;
+  int64_t below(int64_t n) {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<int64_t>((state >> 8) % static_cast<uint32_t>(n));
+  }
+};
+
+TEST(LibraryGemm, RandomShapesStridesAndEpilogues) {
+  // A small machine (16 lanes, 2 KiB of scratchpad per lane: 16 KiB of tiles)
+  // makes every size span several blocks along M, N and K.
+  const MachineShape small{16, 2048, 256};
+  Random rng{7};
+  for (int trial = 0; trial < 24; ++trial) {
+    const bool batched = trial % 2 == 1;
+    const bool withSelf = trial % 4 >= 2;
+    const int64_t batches = batched ? 1 + rng.below(3) : 1;
+    const int64_t m = 1 + rng.below(70), k = 1 + rng.below(70), n = 1 + rng.below(70);
+    const MachineShape machine = trial % 3 == 0 ? MachineShape{} : small;
+    CallFixture f;
+    auto shape = [&](int64_t r, int64_t c) {
+      return batched ? std::vector<int64_t>{batches, r, c} : std::vector<int64_t>{r, c};
+    };
+    const std::vector<int64_t> aShape = shape(m, k), bShape = shape(k, n), cShape = shape(m, n);
+    const TensorRef a = f.tensor(DType::Float32, aShape, layout(aShape, rng.below(2) == 1), rng.below(9));
+    const TensorRef b = f.tensor(DType::Float32, bShape, layout(bShape, rng.below(2) == 1), rng.below(9));
+    const TensorRef out = f.tensor(DType::Float32, cShape, layout(cShape, rng.below(2) == 1), rng.below(9));
+    std::vector<CallArgument> args;
+    std::string op = batched ? "aten.bmm" : "aten.mm";
+    if (withSelf) {
+      op = batched ? "aten.baddbmm" : "aten.addmm";
+      // self: the full shape, a row [n], a column [m, 1], or a scalar.
+      std::vector<int64_t> selfShape;
+      switch (rng.below(4)) {
+      case 0: selfShape = cShape; break;
+      case 1: selfShape = {n}; break;
+      case 2: selfShape = {m, 1}; break;
+      default: break;
+      }
+      const TensorRef self = f.tensor(DType::Float32, selfShape);
+      const double alphas[] = {1.0, 0.5, -2.0}, betas[] = {1.0, 0.0, 0.25};
+      const double beta = betas[rng.below(3)];
+      if (beta == 0.0)
+        f.set(self, 0, std::numeric_limits<double>::quiet_NaN()); // beta = 0 ignores self, NaN included
+      args = {CallFixture::arg(self), CallFixture::arg(a), CallFixture::arg(b),
+              CallFixture::number(beta), CallFixture::number(alphas[rng.below(3)])};
+    } else {
+      args = {CallFixture::arg(a), CallFixture::arg(b)};
+    }
+    EXPECT_EQ(f.compare(op, args, {out}, machine), "")
+        << op << " trial " << trial << ": batches " << batches << ", " << m << "x" << k << "x" << n;
+  }
+}
+
+TEST(LibraryGemm, HalfPrecisionInputsAccumulateInFp32) {
+  for (DType dtype : {DType::Float16, DType::BFloat16}) {
+    expectMm({{40, 96}, {96, 1}, {96, 24}, {1, 96}}, dtype);
+    CallFixture f;
+    const TensorRef self = f.tensor(dtype, {24});
+    const TensorRef a = f.tensor(dtype, {3, 40, 96});
+    const TensorRef b = f.tensor(dtype, {3, 96, 24});
+    const TensorRef out = f.tensor(dtype, {3, 40, 24});
+    EXPECT_EQ(f.compare("aten.baddbmm",
+                        {CallFixture::arg(self), CallFixture::arg(a), CallFixture::arg(b), CallFixture::number(0.5),
+                         CallFixture::number(2.0)},
+                        {out}),
+              "")
+        << core::tritonName(dtype);
+  }
+}
+
+TEST(LibraryGemm, AddmmIntoItsOwnBias) {
+  // out aliases self exactly (addmm_ / out=self): each element reads its bias before it is written.
+  CallFixture f;
+  const TensorRef a = f.tensor(DType::Float32, {20, 30});
+  const TensorRef b = f.tensor(DType::Float32, {30, 40});
+  const TensorRef self = f.tensor(DType::Float32, {20, 40});
+  EXPECT_EQ(f.compare("aten.addmm", {CallFixture::arg(self), CallFixture::arg(a), CallFixture::arg(b)}, {self}),
+            "");
+}
+
+TEST(LibraryGemm, BlockSizesFollowTheMachine) {
+  CallFixture f;
+  const TensorRef a = f.tensor(DType::Float32, {4096, 512});
+  const TensorRef b = f.tensor(DType::Float32, {512, 1024});
+  const TensorRef out = f.tensor(DType::Float32, {4096, 1024});
+  const std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
+  const std::vector<const TensorRef *> outs = {&out};
+  auto constant = [](const KernelLaunch &l, const std::string &name) {
+    for (const auto &[k, v] : l.constexprs)
+      if (k == name)
+        return v;
+    return int64_t{-1};
+  };
+  for (const MachineShape &machine : {MachineShape{128, 128 * 1024, 256}, MachineShape{32, 16 * 1024, 256}}) {
+    const CallPlan plan = planCall("aten.mm", args, outs, machine);
+    ASSERT_EQ(plan.launches.size(), 1u);
+    const KernelLaunch &l = plan.launches[0];
+    const int64_t bm = constant(l, "BLOCK_M"), bn = constant(l, "BLOCK_N"), bk = constant(l, "BLOCK_K");
+    EXPECT_EQ(bn, machine.lanes);
+    EXPECT_EQ(bk, machine.lanes);
+    // A, B and the fp32 accumulator fit in half the scratchpad; twice BLOCK_M would not.
+    const int64_t half = machine.lanes * machine.spadBytesPerLane / 2;
+    EXPECT_LE(4 * (bm * bk + bk * bn + bm * bn), half);
+    EXPECT_GT(4 * (2 * bm * bk + bk * bn + 2 * bm * bn), half);
+    EXPECT_EQ(l.grid[0], (4096 + bm - 1) / bm);
+    EXPECT_EQ(l.grid[1], 1024 / bn);
+    EXPECT_EQ(l.grid[2], 1);
+    EXPECT_NE(l.source.find("tl.dot("), std::string::npos);
+    EXPECT_NE(l.source.find("allow_tf32=False"), std::string::npos);
+  }
+}
+
+TEST(LibraryGemm, ErrorsNameTheOperatorAndTheArgument) {
+  CallFixture f;
+  const TensorRef a = f.tensor(DType::Float32, {4, 5});
+  const TensorRef b = f.tensor(DType::Float32, {6, 7});
+  const TensorRef out = f.tensor(DType::Float32, {4, 7});
+  const TensorRef ints = f.tensor(DType::Int32, {5, 7});
+  const std::vector<const TensorRef *> outs = {&out};
+  auto message = [&](const std::string &op, const std::vector<CallArgument> &args) -> std::string {
+    try {
+      planCall(op, args, outs, MachineShape{});
+    } catch (const core::RuntimeError &e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_NE(message("aten.mm", {CallFixture::arg(a), CallFixture::arg(b)}).find("aten.mm: the operands' shapes"),
+            std::string::npos);
+  EXPECT_NE(message("aten.mm", {CallFixture::arg(a), CallFixture::arg(ints)}).find("mat2 has dtype i32"),
+            std::string::npos);
+  EXPECT_NE(message("aten.mm", {CallFixture::arg(a), CallFixture::integer(3)})
+                .find("aten.mm: argument 1 (mat2): expected a tensor, got an integer"),
+            std::string::npos);
+  const TensorRef b57 = f.tensor(DType::Float32, {5, 7});
+  EXPECT_NE(message("aten.addmm", {CallFixture::arg(out), CallFixture::arg(a), CallFixture::arg(b57),
+                                   CallFixture::integers({1, 2})})
+                .find("argument 3 (beta): expected a number, got a list"),
+            std::string::npos);
+  // out overlapping an operand (not the exact view of self) is refused.
+  const TensorRef square = f.tensor(DType::Float32, {4, 4});
+  const std::vector<const TensorRef *> squareOut = {&square};
+  EXPECT_THROW(planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(square), CallFixture::arg(square)},
+                        squareOut, MachineShape{}),
+               core::RuntimeError);
+  EXPECT_THROW(planCall("aten.nonzero", std::vector<CallArgument>{}, outs, MachineShape{}), core::RuntimeError);
+  EXPECT_TRUE(isPlanned("aten.mm.default"));
+  EXPECT_FALSE(isPlanned("aten.nonzero"));
+}
+
+} // namespace
+} // namespace npusim::library
