@@ -1,0 +1,212 @@
+// aten.convolution: the implicit-GEMM and depthwise kernels, run on the
+// reference interpreter, against the reference library's im2col convolution in
+// double, for the layers of the committed bundles (resnet18, mobilenet_v2, vit;
+// channels-last as they are) and for random geometries, groups and layouts.
+#include "library/plan_harness.h"
+
+#include "core/error.h"
+
+#include <gtest/gtest.h>
+
+namespace npusim::library {
+namespace {
+
+using harness::CallFixture;
+using core::DType;
+
+/// Channels-last strides of an [N, C, H, W] (or [O, I, KH, KW]) tensor.
+std::vector<int64_t> channelsLast(const std::vector<int64_t> &s) {
+  return {s[1] * s[2] * s[3], 1, s[3] * s[1], s[1]};
+}
+
+struct Conv {
+  std::vector<int64_t> input, weight; // [N, C, H, W], [O, C / groups, KH, KW]
+  int64_t stride = 1, padding = 0, groups = 1, dilation = 1;
+  bool channelsLastLayout = true, bias = false;
+  DType dtype = DType::Float32;
+};
+
+std::vector<int64_t> outputShape(const Conv &c) {
+  std::vector<int64_t> out = {c.input[0], c.weight[0]};
+  for (size_t a = 2; a < c.input.size(); ++a)
+    out.push_back((c.input[a] + 2 * c.padding - c.dilation * (c.weight[a] - 1) - 1) / c.stride + 1);
+  return out;
+}
+
+std::string describe(const Conv &c) {
+  std::string s = "input [";
+  for (int64_t v : c.input)
+    s += std::to_string(v) + " ";
+  s += "] weight [";
+  for (int64_t v : c.weight)
+    s += std::to_string(v) + " ";
+  return s + "] stride " + std::to_string(c.stride) + " padding " + std::to_string(c.padding) + " dilation " +
+         std::to_string(c.dilation) + " groups " + std::to_string(c.groups);
+}
+
+void expectConv(const Conv &c, const MachineShape &machine = {}, harness::RunStats *stats = nullptr) {
+  CallFixture f;
+  const bool cl = c.channelsLastLayout && c.input.size() == 4;
+  const std::vector<int64_t> outShape = outputShape(c);
+  const TensorRef x = f.tensor(c.dtype, c.input, cl ? channelsLast(c.input) : std::vector<int64_t>{});
+  const TensorRef w = f.tensor(c.dtype, c.weight, cl ? channelsLast(c.weight) : std::vector<int64_t>{});
+  const TensorRef y = f.tensor(c.dtype, outShape, cl ? channelsLast(outShape) : std::vector<int64_t>{});
+  const size_t spatial = c.input.size() - 2;
+  CallArgument bias = CallFixture::none();
+  if (c.bias)
+    bias = CallFixture::arg(f.tensor(c.dtype, {c.weight[0]}));
+  const std::vector<CallArgument> args = {CallFixture::arg(x),
+                                          CallFixture::arg(w),
+                                          bias,
+                                          CallFixture::integers(std::vector<int64_t>(spatial, c.stride)),
+                                          CallFixture::integers(std::vector<int64_t>(spatial, c.padding)),
+                                          CallFixture::integers(std::vector<int64_t>(spatial, c.dilation)),
+                                          CallFixture::boolean(false),
+                                          CallFixture::integers(std::vector<int64_t>(spatial, 0)),
+                                          CallFixture::integer(c.groups)};
+  EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine, {}, stats), "") << describe(c);
+}
+
+TEST(LibraryConv, Resnet18Layers) {
+  // The 7x7 stem, the strided 3x3 and 1x1 downsampling layers at their bundle
+  // sizes; a 3x3 stage layer at a quarter of its 56x56 extent.
+  expectConv({{1, 3, 224, 224}, {64, 3, 7, 7}, 2, 3});
+  expectConv({{1, 64, 56, 56}, {128, 64, 1, 1}, 2, 0});
+  expectConv({{1, 128, 28, 28}, {256, 128, 1, 1}, 2, 0});
+  expectConv({{1, 256, 14, 14}, {512, 256, 1, 1}, 2, 0});
+  expectConv({{1, 256, 14, 14}, {512, 256, 3, 3}, 2, 1});
+  expectConv({{1, 64, 14, 14}, {64, 64, 3, 3}, 1, 1});
+}
+
+TEST(LibraryConv, MobilenetV2Layers) {
+  // The stem, pointwise (1x1) layers, and every depthwise geometry of the bundle.
+  expectConv({{1, 3, 224, 224}, {32, 3, 3, 3}, 2, 1});
+  expectConv({{1, 32, 112, 112}, {16, 32, 1, 1}});
+  expectConv({{1, 96, 14, 14}, {576, 96, 1, 1}});
+  expectConv({{1, 960, 7, 7}, {160, 960, 1, 1}});
+  expectConv({{1, 320, 7, 7}, {1280, 320, 1, 1}});
+  for (const auto &[channels, size, stride] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+           {32, 112, 1}, {96, 112, 2}, {144, 56, 1}, {144, 56, 2}, {192, 28, 1}, {192, 28, 2},
+           {384, 14, 1}, {576, 14, 1}, {576, 14, 2}, {960, 7, 1}}) {
+    Conv c{{1, channels, size, size}, {channels, 1, 3, 3}, stride, 1, channels};
+    c.channelsLastLayout = true;
+    expectConv(c);
+  }
+}
+
+TEST(LibraryConv, VitPatchEmbedding) {
+  expectConv({{1, 3, 32, 32}, {64, 3, 8, 8}, 8, 0});
+}
+
+/// Numerical Recipes' LCG for test parameters.
+struct Random {
+  uint32_t state;
+  int64_t below(int64_t n) {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<int64_t>((state >> 8) % static_cast<uint32_t>(n));
+  }
+};
+
+TEST(LibraryConv, RandomGeometriesGroupsAndLayouts) {
+  const MachineShape small{16, 2048, 256};
+  Random rng{11};
+  for (int trial = 0; trial < 24; ++trial) {
+    Conv c;
+    const int64_t groupChoices[] = {1, 1, 2, 3};
+    c.groups = groupChoices[rng.below(4)];
+    const bool depthwise = trial % 5 == 4;
+    const int64_t cinG = depthwise ? 1 : 1 + rng.below(20), coutG = 1 + rng.below(depthwise ? 3 : 20);
+    if (depthwise)
+      c.groups = 2 + rng.below(30);
+    const int64_t kh = 1 + rng.below(4), kw = 1 + rng.below(4);
+    c.stride = 1 + rng.below(3);
+    c.padding = rng.below(3);
+    c.dilation = 1 + rng.below(2);
+    c.bias = rng.below(2) == 1;
+    c.channelsLastLayout = rng.below(2) == 1;
+    const int64_t h = c.dilation * (kh - 1) + 1 + rng.below(14), w = c.dilation * (kw - 1) + 1 + rng.below(14);
+    c.input = {1 + rng.below(2), cinG * c.groups, h, w};
+    c.weight = {coutG * c.groups, cinG, kh, kw};
+    if (trial % 6 == 5) { // 1-d
+      c.input = {c.input[0], c.input[1], w};
+      c.weight = {c.weight[0], cinG, kw};
+    }
+    expectConv(c, trial % 2 ? small : MachineShape{});
+  }
+}
+
+TEST(LibraryConv, UnbatchedInputAndHalfPrecision) {
+  for (DType dtype : {DType::Float16, DType::BFloat16}) {
+    Conv c{{1, 24, 10, 12}, {16, 24, 3, 3}, 1, 1};
+    c.dtype = dtype;
+    c.bias = true;
+    expectConv(c);
+    Conv d{{1, 24, 10, 12}, {24, 1, 3, 3}, 2, 1, 24};
+    d.dtype = dtype;
+    expectConv(d);
+  }
+  // [C, H, W] without a batch axis.
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, {5, 9, 9});
+  const TensorRef w = f.tensor(DType::Float32, {7, 5, 3, 3});
+  const TensorRef y = f.tensor(DType::Float32, {7, 9, 9});
+  EXPECT_EQ(f.compare("aten.convolution",
+                      {CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(), CallFixture::integers({1}),
+                       CallFixture::integers({1}), CallFixture::integers({1}), CallFixture::boolean(false),
+                       CallFixture::integers({0}), CallFixture::integer(1)},
+                      {y}),
+            "");
+}
+
+TEST(LibraryConv, DepthwiseRunsOnTheVectorUnitAndOthersOnTheSystolicArray) {
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, {1, 32, 8, 8});
+  const TensorRef dw = f.tensor(DType::Float32, {32, 1, 3, 3});
+  const TensorRef grouped = f.tensor(DType::Float32, {32, 16, 3, 3});
+  const TensorRef y = f.tensor(DType::Float32, {1, 32, 8, 8});
+  const std::vector<const TensorRef *> outs = {&y};
+  auto plan = [&](const TensorRef &w, int64_t groups) {
+    return planCall("aten.convolution",
+                    std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                              CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+                                              CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                              CallFixture::integers({0, 0}), CallFixture::integer(groups)},
+                    outs, MachineShape{});
+  };
+  const CallPlan depthwise = plan(dw, 32);
+  ASSERT_EQ(depthwise.launches.size(), 1u);
+  EXPECT_EQ(depthwise.launches[0].source.find("tl.dot("), std::string::npos);
+  const CallPlan two = plan(grouped, 2);
+  ASSERT_EQ(two.launches.size(), 1u);
+  EXPECT_NE(two.launches[0].source.find("tl.dot("), std::string::npos);
+  EXPECT_EQ(two.launches[0].grid[2], 2); // groups on the z axis
+}
+
+TEST(LibraryConv, UnsupportedConvolutionsAreErrors) {
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, {1, 4, 6, 6});
+  const TensorRef w = f.tensor(DType::Float32, {4, 4, 3, 3});
+  const TensorRef y = f.tensor(DType::Float32, {1, 4, 8, 8});
+  const TensorRef x3 = f.tensor(DType::Float32, {1, 4, 6, 6, 6});
+  const TensorRef w3 = f.tensor(DType::Float32, {4, 4, 3, 3, 3});
+  const std::vector<const TensorRef *> outs = {&y};
+  auto message = [&](const TensorRef &input, const TensorRef &weight, bool transposed) -> std::string {
+    try {
+      planCall("aten.convolution",
+               std::vector<CallArgument>{CallFixture::arg(input), CallFixture::arg(weight), CallFixture::none(),
+                                         CallFixture::integers({1}), CallFixture::integers({0}),
+                                         CallFixture::integers({1}), CallFixture::boolean(transposed),
+                                         CallFixture::integers({0}), CallFixture::integer(1)},
+               outs, MachineShape{});
+    } catch (const core::RuntimeError &e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  EXPECT_NE(message(x, w, true).find("aten.convolution: argument 6 (transposed)"), std::string::npos);
+  EXPECT_NE(message(x3, w3, false).find("3-d"), std::string::npos);
+  EXPECT_NE(message(x, w, false).find("out has shape [1, 4, 8, 8], expected [1, 4, 4, 4]"), std::string::npos);
+}
+
+} // namespace
+} // namespace npusim::library
