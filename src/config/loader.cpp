@@ -40,6 +40,14 @@ constexpr int kMaxBaseDepth = 16;
 
 int lineOf(const YAML::Node &node) { return node.Mark().line + 1; } // yaml-cpp counts from 0
 
+/// A map key as text; a list or map used as a key is an error, not a YAML exception.
+std::string keyName(const YAML::Node &key, const std::string &file) {
+  if (!key.IsScalar())
+    fail(file, lineOf(key), "expected a key name, got a " +
+                                std::string(key.IsMap() ? "map" : key.IsSequence() ? "list" : "null"));
+  return key.Scalar();
+}
+
 /// Edit distance, for "did you mean".
 size_t distance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
@@ -114,12 +122,13 @@ Value parseValue(const Field<T> &field, const YAML::Node &node, const std::strin
                                  (node.IsMap() ? "a map" : node.IsSequence() ? "a list" : "nothing"));
   const std::string &text = node.Scalar();
   Value value;
-  const char *begin = text.data();
-  const char *end = begin + text.size();
+  // YAML allows a leading '+' on numbers; std::from_chars does not.
+  const char *begin = text.data() + (text.starts_with('+') ? 1 : 0);
+  const char *end = text.data() + text.size();
   if (field.kind == ValueKind::Integer) {
     int64_t n = 0;
     const auto r = std::from_chars(begin, end, n);
-    if (r.ec != std::errc() || r.ptr != end || text.empty())
+    if (r.ec != std::errc() || r.ptr != end || begin == end || text.starts_with("+-"))
       fail(file, lineOf(node), prefix + "expected an integer, got '" + text + "'");
     value = n;
     if (static_cast<double>(n) < field.min || static_cast<double>(n) > field.max)
@@ -127,7 +136,8 @@ Value parseValue(const Field<T> &field, const YAML::Node &node, const std::strin
   } else if (field.kind == ValueKind::Real) {
     double x = 0;
     const auto r = std::from_chars(begin, end, x);
-    if (r.ec != std::errc() || r.ptr != end || text.empty() || !std::isfinite(x))
+    if (r.ec != std::errc() || r.ptr != end || begin == end || text.starts_with("+-") ||
+        !std::isfinite(x))
       fail(file, lineOf(node), prefix + "expected a number, got '" + text + "'");
     value = x;
     if (x < field.min || x > field.max)
@@ -206,7 +216,7 @@ void collect(std::string_view text, const std::string &file, int depth, Layers &
     fail(file, lineOf(root), "expected a map of 'key: value' lines");
   std::set<std::string, std::less<>> seen;
   for (const auto &entry : root) {
-    const std::string key = entry.first.as<std::string>();
+    const std::string key = keyName(entry.first, file);
     if (!seen.insert(key).second)
       fail(file, lineOf(entry.first), "key '" + key + "' given twice");
   }
@@ -217,7 +227,7 @@ void collect(std::string_view text, const std::string &file, int depth, Layers &
   const auto hardware = detail::hardwareFields();
   const auto timing = detail::timingFields();
   for (const auto &entry : root) {
-    const std::string key = entry.first.as<std::string>();
+    const std::string key = keyName(entry.first, file);
     const int keyLine = lineOf(entry.first);
     if (key == detail::kBaseKey)
       continue;
@@ -229,7 +239,7 @@ void collect(std::string_view text, const std::string &file, int depth, Layers &
         fail(file, lineOf(map), "key 'dram_timing': expected a map of timing keys");
       std::set<std::string, std::less<>> seenTiming;
       for (const auto &sub : map) {
-        const std::string subKey = sub.first.as<std::string>();
+        const std::string subKey = keyName(sub.first, file);
         const std::string fullKey = std::string(detail::kTimingKey) + "." + subKey;
         if (!seenTiming.insert(subKey).second)
           fail(file, lineOf(sub.first), "key '" + fullKey + "' given twice");
@@ -264,7 +274,7 @@ DramTiming parseDramSet(const detail::EmbeddedFile &set) {
   timing.name = std::string(set.name);
   std::set<std::string, std::less<>> seen;
   for (const auto &entry : root) {
-    const std::string key = entry.first.as<std::string>();
+    const std::string key = keyName(entry.first, file);
     const Field<DramTiming> *f = findField(detail::timingFields(), key);
     if (!f)
       fail(file, lineOf(entry.first), "unknown key '" + key + "'" + suggestion(key, allKeyNames()));

@@ -177,5 +177,15 @@ TEST(Errors, MalformedYamlAndDuplicates) {
   EXPECT_NE(dup.find("cfg.yaml:3: key 'lanes' given twice"), std::string::npos) << dup;
 }
 
+TEST(Errors, OddYamlIsAnInputErrorNotACrash) {
+  EXPECT_NE(errorOf("[a, b]: 1\n").find("cfg.yaml:1: expected a key name, got a list"), std::string::npos);
+  EXPECT_NE(errorOf("dram_timing:\n  {x: 1}: 2\n").find("cfg.yaml:2: expected a key name"),
+            std::string::npos);
+  // yaml-cpp recurses per nesting level; a very deep document must not exhaust the stack.
+  EXPECT_NE(errorOf("lanes: " + std::string(100000, '[') + "\n").find("cfg.yaml"), std::string::npos);
+  EXPECT_NE(errorOf("lanes: +-8\n").find("expected an integer"), std::string::npos);
+  EXPECT_EQ(parseConfig("lanes: +8\n", "p.yaml").lanes, 8); // YAML allows the sign
+}
+
 } // namespace
 } // namespace npusim::config
