@@ -1,0 +1,187 @@
+#pragma once
+// Internals of the compiler, shared by its passes (docs/compiler.md):
+//   layout.cpp        lane axis of every tile value
+//   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
+//   scratchpad.cpp    liveness and bank offsets of the tiles
+//   blocks.cpp        block sizes for Inductor kernels
+#include "compiler/compiler.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npusim::compiler {
+
+using core::DType;
+using npu::ScalarOperand;
+
+/// A CompileError at `loc` whose message names the kernel.
+[[noreturn]] void fail(const ir::Function &function, const core::SourceLocation &loc, const std::string &what);
+
+// ------------------------------------------------------------------- layout
+
+/// The lane axis chosen for every value (by value id); -1 for scalars.
+struct LayoutPlan {
+  std::vector<int> laneAxis;
+};
+
+/// The axis a tile of `shape` spreads over the lanes when nothing asks for
+/// another: the largest axis, the last one among equals.
+int defaultLaneAxis(const ir::Shape &shape);
+
+/// The lane axis of a tile of shape `to` that gives its elements (in row-major
+/// order) the lanes and slots they have in a tile of shape `from` with lane
+/// axis `fromLane`, or -1 when none does. `prefer` is tried first.
+int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes);
+
+/// Chooses lane axes: reductions, dots and their operands first, everything
+/// else follows its operands so that elementwise chains need no relayout.
+LayoutPlan chooseLayouts(const ir::Function &function, const config::HardwareConfig &machine);
+
+// --------------------------------------------------------------- scratchpad
+
+/// Assigns bank offsets to program.tiles by liveness over the program text.
+/// storageRoot[t] is the tile whose bytes tile t shares (itself when it owns
+/// its bytes). Sets spadBytesUsed and instanceBankStride; throws
+/// ScratchpadOverflow when the plan exceeds the bank.
+void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, const core::SourceLocation &where);
+
+/// Tiles an instruction reads and writes, DMA index and mask tiles included
+/// (its nested bodies excluded).
+std::vector<int> tilesRead(const npu::Instruction &instruction);
+std::vector<int> tilesWritten(const npu::Instruction &instruction);
+
+// ----------------------------------------------------------------- lowering
+
+/// A value of the scalar unit: an immediate or a register, with its dtype.
+struct Scalar {
+  ScalarOperand operand;
+  DType type = DType::Int32;
+
+  bool isImmediate() const { return !operand.isRegister(); }
+  bool isImmediateInt(int64_t v) const { return isImmediate() && operand.intValue == v; }
+};
+
+/// A tile not (yet) in the scratchpad: element i = base + sum_a strides[a] * i[a].
+/// Floats and bools have zero strides (a splat). Integer and pointer-offset
+/// arithmetic on lazy tiles is done on the scalar unit in 64 bits.
+struct LazyTile {
+  Scalar base;
+  std::vector<Scalar> strides;
+
+  bool uniform() const;
+};
+
+/// How the lowering holds a TileIR value.
+struct ValueState {
+  enum class Kind { Unset, Scalar, ScalarTile, Tile };
+  Kind kind = Kind::Unset;
+  Scalar scalar;                // Kind::Scalar
+  int tile = -1;                // Kind::ScalarTile (a [1] tile) and materialized tiles
+  std::optional<LazyTile> lazy; // Kind::Tile not materialized
+  /// Pointers: the pointer argument they address; the element offset (i64) is
+  /// held as above (scalar, [1] tile, offset tile or lazy affine offsets).
+  int argument = -1;
+};
+
+/// What a for loop carries, decided before its body is lowered and revised
+/// when the body yields something the first guess cannot hold.
+enum class CarriedForm { Register, ScalarTile, Tile, AffinePointer };
+
+class Lowering {
+public:
+  Lowering(const ir::Function &function, const config::HardwareConfig &machine, const LayoutPlan &plan);
+  /// The program with unplaced tiles, and the storage root of every tile.
+  npu::Program run(std::vector<int> &storageRoot);
+
+  // Everything the lowering has decided so far besides instructions; copied to
+  // lower a loop body a second time.
+  struct State {
+    std::vector<npu::ScalarRegister> registers;
+    std::vector<npu::Tile> tiles;
+    std::vector<int> storageRoot;
+    std::vector<ValueState> values;
+    std::map<std::pair<int, int>, int> materialized; // (value id, lane axis) -> tile
+    std::vector<std::vector<std::pair<int, int>>> scopes;
+    std::map<int, int> widened; // register -> its i64 copy
+    std::vector<std::vector<int>> widenedScopes;
+  };
+
+  // emit.cpp: registers, tiles, instructions, materialisation.
+  const ir::Function &function;
+  const config::HardwareConfig &machine;
+  const LayoutPlan &plan;
+  State s;
+  std::vector<npu::Instruction> *out = nullptr;
+  const ir::Op *currentOp = nullptr;
+
+  [[noreturn]] void unsupported(const std::string &what) const;
+  int newRegister(DType type, const std::string &name);
+  int newTile(DType type, const ir::Shape &shape, int laneAxis, const std::string &name);
+  int aliasTile(int tile, const ir::Shape &shape, int laneAxis, const std::string &name);
+  npu::Instruction &emit(npu::Opcode opcode);
+  ValueState &state(const ir::Value *v) { return s.values.at(v->id); }
+  int laneAxisOf(const ir::Value *v) const;
+  std::string nameOf(const ir::Value *v) const;
+  void enterScope();
+  void leaveScope();
+
+  Scalar immediate(DType type, int64_t v) const;
+  Scalar scalarOf(const ir::Value *v);
+  Scalar toRegister(Scalar x, const std::string &name);
+  Scalar widen(Scalar x); // to i64 (sign or zero extension)
+  Scalar scalarOp(npu::ElementFunction function, const std::vector<Scalar> &operands, const std::string &name);
+  Scalar scalarArith(npu::ElementOp op, Scalar a, Scalar b, DType type); // folds immediates of integers
+
+  bool isLazy(const ir::Value *v) { return state(v).kind == ValueState::Kind::Tile && state(v).lazy.has_value(); }
+  int materializeLazy(const LazyTile &lazy, DType type, const ir::Shape &shape, int laneAxis, const std::string &name);
+  /// The value (a tile, or a scalar as a [1]-shaped... tile of `shape`) in a
+  /// tile with the given lane axis; pointers give their i64 offsets.
+  int tileOf(const ir::Value *v, int laneAxis);
+  int relayout(int tile, int laneAxis, const std::string &name);
+  void setTile(const ir::Value *v, int tile);
+  void setScalar(const ir::Value *v, Scalar x) { state(v).kind = ValueState::Kind::Scalar, state(v).scalar = x; }
+  void setLazy(const ir::Value *v, LazyTile lazy);
+  /// A tile of shape [1] holding a scalar value (scalar registers are splat).
+  int scalarTileOf(const ir::Value *v);
+  void copyTile(int from, int to);
+
+  // lower_block.cpp: dispatch.
+  void lowerBlock(const ir::Block &block);
+  void lowerOp(const ir::Op &op);
+
+  // lower_compute.cpp
+  void lowerSource(const ir::Op &op);
+  void lowerShape(const ir::Op &op);
+  void lowerElementwise(const ir::Op &op);
+  npu::ElementFunction elementFunction(const ir::Op &op) const;
+  bool lowerLazyArithmetic(const ir::Op &op);
+  int broadcastTile(int source, const ir::Shape &to, int laneAxis, const std::string &name);
+
+  // lower_memory.cpp
+  void lowerAddPtr(const ir::Op &op);
+  void lowerLoad(const ir::Op &op);
+  void lowerStore(const ir::Op &op);
+  void lowerAtomic(const ir::Op &op);
+  npu::DmaDescriptor dmaFor(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape, int laneAxis);
+
+  // lower_reduce.cpp
+  void lowerReduce(const ir::Op &op);
+  void lowerScan(const ir::Op &op);
+  void lowerSort(const ir::Op &op);
+  std::shared_ptr<const npu::CombineProgram> combineProgram(const ir::Block &region);
+
+  // lower_dot.cpp
+  void lowerDot(const ir::Op &op);
+
+  // lower_control.cpp
+  void lowerFor(const ir::Op &op);
+  void lowerIf(const ir::Op &op);
+  /// Carried-value plumbing: `targets` receive `sources` at once (a parallel copy).
+  void assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,
+                     const std::vector<CarriedForm> &forms);
+};
+
+} // namespace npusim::compiler

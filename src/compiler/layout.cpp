@@ -1,0 +1,295 @@
+// Lane-axis choice (docs/compiler.md, "Layouts").
+//
+// Two passes over the function. The backward pass records what the ops that
+// care ask of their operands: a reduction wants its kept axis on the lanes when
+// that axis fills them (the reduction then stays inside each lane), otherwise
+// the reduced axis (a cross-lane reduction); a dot wants A[M, K] and B[K, N]
+// with K on the lanes and C[M, N] with N. These wishes flow backwards through
+// elementwise ops, broadcasts and expand_dims to the values they come from. The
+// forward pass gives every other value the layout its operands make free, so a
+// chain of elementwise ops and broadcasts needs no relayout.
+#include "compiler/compiler_internal.h"
+
+#include <algorithm>
+
+namespace npusim::compiler {
+
+namespace {
+
+using ir::OpCode;
+
+struct Wish {
+  int axis = -1;
+  int strength = 0; // 0: none
+};
+
+bool isElementwise(OpCode code) {
+  switch (code) {
+  case OpCode::Cast: case OpCode::Bitcast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul:
+  case OpCode::Div: case OpCode::Rem: case OpCode::And: case OpCode::Or: case OpCode::Xor:
+  case OpCode::Shl: case OpCode::Shr: case OpCode::Min: case OpCode::Max: case OpCode::Neg:
+  case OpCode::Not: case OpCode::Abs: case OpCode::Math: case OpCode::AddPtr: case OpCode::Cmp:
+  case OpCode::Select: case OpCode::Broadcast: case OpCode::Load: case OpCode::AtomicRMW:
+  case OpCode::Scan: case OpCode::Sort:
+    return true;
+  default:
+    return false;
+  }
+}
+
+class Planner {
+public:
+  Planner(const ir::Function &function, const config::HardwareConfig &machine)
+      : function_(function), lanes_(machine.lanes), wishes_(function.numValues()),
+        plan_{std::vector<int>(function.numValues(), -1)} {}
+
+  LayoutPlan run() {
+    // Two backward sweeps carry wishes around loops (yield -> carried value -> init).
+    backward(function_.body());
+    backward(function_.body());
+    forward(function_.body());
+    return std::move(plan_);
+  }
+
+private:
+  void wish(const ir::Value *v, int axis, int strength) {
+    if (!v || v->type.isScalar() || axis < 0 || axis >= v->type.rank() || strength <= 0)
+      return;
+    Wish &w = wishes_[v->id];
+    if (strength > w.strength)
+      w = Wish{axis, strength};
+  }
+
+  int reductionLaneAxis(const ir::Shape &shape, int axis) const {
+    int kept = -1;
+    for (int a = 0; a < static_cast<int>(shape.size()); ++a)
+      if (a != axis && (kept < 0 || shape[a] >= shape[kept]))
+        kept = a;
+    if (kept >= 0 && shape[kept] >= lanes_)
+      return kept;
+    return axis;
+  }
+
+  void backward(const ir::Block &block) {
+    for (auto it = block.ops.rbegin(); it != block.ops.rend(); ++it)
+      backwardOp(**it);
+  }
+
+  void backwardOp(const ir::Op &op) {
+    for (auto r = op.regions.rbegin(); r != op.regions.rend(); ++r)
+      backward(**r);
+    const Wish result = op.results.empty() ? Wish{} : wishes_[op.results[0]->id];
+    switch (op.code) {
+    case OpCode::Reduce: {
+      const ir::Shape &shape = op.operands[0]->type.shape;
+      const int axis = reductionLaneAxis(shape, op.axis);
+      for (const ir::Value *operand : op.operands)
+        wish(operand, axis, 3);
+      return;
+    }
+    case OpCode::Dot: {
+      const int rank = op.operands[0]->type.rank();
+      wish(op.operands[0], rank - 1, 3);
+      wish(op.operands[1], rank - 2, 3);
+      wish(op.operands[2], rank - 1, 3);
+      return;
+    }
+    case OpCode::ExpandDims:
+      if (result.strength > 0 && result.axis != op.axis)
+        wish(op.operands[0], result.axis < op.axis ? result.axis : result.axis - 1, result.strength);
+      return;
+    case OpCode::Permute:
+      if (result.strength > 0)
+        wish(op.operands[0], op.order.at(result.axis), result.strength);
+      return;
+    case OpCode::Store: {
+      const Wish value = wishes_[op.operands[1]->id];
+      for (const ir::Value *operand : op.operands)
+        wish(operand, value.axis, value.strength);
+      return;
+    }
+    case OpCode::For: {
+      const ir::Block &body = op.region(0);
+      const ir::Op &yield = *body.ops.back();
+      for (size_t i = 0; i < op.results.size(); ++i) {
+        Wish w = wishes_[op.results[i]->id];
+        const Wish inner = wishes_[body.arguments[i + 1]->id];
+        if (inner.strength > w.strength)
+          w = inner;
+        wish(op.results[i], w.axis, w.strength);
+        wish(body.arguments[i + 1], w.axis, w.strength);
+        wish(op.operands[3 + i], w.axis, w.strength);
+        wish(yield.operands[i], w.axis, w.strength);
+      }
+      return;
+    }
+    case OpCode::If:
+      for (size_t i = 0; i < op.results.size(); ++i) {
+        const Wish w = wishes_[op.results[i]->id];
+        for (const auto &region : op.regions)
+          wish(region->ops.back()->operands[i], w.axis, w.strength);
+      }
+      return;
+    default:
+      break;
+    }
+    if (isElementwise(op.code) && result.strength > 0)
+      for (const ir::Value *operand : op.operands)
+        if (!op.results.empty() && operand->type.rank() == op.results[0]->type.rank())
+          wish(operand, result.axis, result.strength);
+  }
+
+  void set(const ir::Value *v, int derived) {
+    if (v->type.isScalar())
+      return;
+    const Wish &w = wishes_[v->id];
+    int axis = w.strength > 0 ? w.axis : derived;
+    if (axis < 0 || axis >= v->type.rank())
+      axis = defaultLaneAxis(v->type.shape);
+    plan_.laneAxis[v->id] = axis;
+  }
+
+  int laneOf(const ir::Value *v) const { return plan_.laneAxis[v->id]; }
+
+  void forward(const ir::Block &block) {
+    for (const ir::Value *argument : block.arguments)
+      if (plan_.laneAxis[argument->id] < 0)
+        set(argument, -1);
+    for (const auto &op : block.ops)
+      forwardOp(*op);
+  }
+
+  void forwardOp(const ir::Op &op) {
+    switch (op.code) {
+    case OpCode::Arange:
+      for (const ir::Value *r : op.results)
+        set(r, 0);
+      return;
+    case OpCode::ExpandDims: {
+      const ir::Value *x = op.operands[0];
+      const int from = x->type.isScalar() ? -1 : laneOf(x);
+      set(op.result(), from < 0 ? -1 : (from >= op.axis ? from + 1 : from));
+      return;
+    }
+    case OpCode::Reshape:
+      set(op.result(), sameMappingLaneAxis(op.operands[0]->type.shape, laneOf(op.operands[0]), op.result()->type.shape,
+                                           -1, lanes_));
+      return;
+    case OpCode::Permute: {
+      const int from = laneOf(op.operands[0]);
+      const auto position = std::find(op.order.begin(), op.order.end(), from) - op.order.begin();
+      set(op.result(), static_cast<int>(position));
+      return;
+    }
+    case OpCode::Reduce: {
+      const int from = laneOf(op.operands[0]);
+      for (const ir::Value *r : op.results)
+        set(r, from == op.axis ? -1 : (from > op.axis ? from - 1 : from));
+      return;
+    }
+    case OpCode::Dot:
+      for (const ir::Value *r : op.results)
+        plan_.laneAxis[r->id] = r->type.rank() - 1;
+      return;
+    case OpCode::For: {
+      const ir::Block &body = op.region(0);
+      for (size_t i = 0; i < op.results.size(); ++i) {
+        const ir::Value *init = op.operands[3 + i];
+        set(op.results[i], init->type.isScalar() ? -1 : laneOf(init));
+        if (!body.arguments[i + 1]->type.isScalar())
+          plan_.laneAxis[body.arguments[i + 1]->id] = plan_.laneAxis[op.results[i]->id];
+      }
+      forward(body);
+      return;
+    }
+    case OpCode::If:
+      for (const auto &region : op.regions)
+        forward(*region);
+      for (size_t i = 0; i < op.results.size(); ++i) {
+        const ir::Value *y = op.region(0).ops.back()->operands[i];
+        set(op.results[i], y->type.isScalar() ? -1 : laneOf(y));
+      }
+      return;
+    default:
+      break;
+    }
+    for (const auto &region : op.regions)
+      forward(*region);
+    int derived = -1;
+    for (const ir::Value *operand : op.operands)
+      if (!op.results.empty() && operand->type.isTile() && operand->type.shape == op.results[0]->type.shape) {
+        derived = laneOf(operand);
+        break;
+      }
+    if (derived < 0 && op.code == OpCode::Broadcast && op.operands[0]->type.isTile())
+      derived = laneOf(op.operands[0]);
+    for (const ir::Value *r : op.results)
+      set(r, derived);
+  }
+
+  const ir::Function &function_;
+  int lanes_;
+  std::vector<Wish> wishes_;
+  LayoutPlan plan_;
+};
+
+} // namespace
+
+int defaultLaneAxis(const ir::Shape &shape) {
+  int best = 0;
+  for (int a = 0; a < static_cast<int>(shape.size()); ++a)
+    if (shape[a] >= shape[best])
+      best = a;
+  return best;
+}
+
+namespace {
+
+// lane and slot of the element with row-major index `flat` in a tile.
+std::pair<int64_t, int64_t> placeOf(const ir::Shape &shape, int laneAxis, int64_t flat, int lanes) {
+  const int rank = static_cast<int>(shape.size());
+  std::vector<int64_t> index(rank);
+  for (int a = rank - 1; a >= 0; --a) {
+    index[a] = flat % shape[a];
+    flat /= shape[a];
+  }
+  int64_t rest = 0;
+  for (int a = 0; a < rank; ++a)
+    if (a != laneAxis)
+      rest = rest * shape[a] + index[a];
+  int64_t restSize = 1;
+  for (int a = 0; a < rank; ++a)
+    if (a != laneAxis)
+      restSize *= shape[a];
+  return {index[laneAxis] % lanes, (index[laneAxis] / lanes) * restSize + rest};
+}
+
+bool sameMapping(const ir::Shape &from, int fromLane, const ir::Shape &to, int toLane, int lanes) {
+  const int64_t n = ir::numElements(from);
+  if (n != ir::numElements(to))
+    return false;
+  // Large tiles are compared on a sample; shapes that differ only by size-1
+  // axes (the common case) agree everywhere or fail early.
+  const int64_t step = n > (int64_t{1} << 16) ? n / 4099 + 1 : 1;
+  for (int64_t e = 0; e < n; e += step)
+    if (placeOf(from, fromLane, e, lanes) != placeOf(to, toLane, e, lanes))
+      return false;
+  return placeOf(from, fromLane, n - 1, lanes) == placeOf(to, toLane, n - 1, lanes);
+}
+
+} // namespace
+
+int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes) {
+  if (prefer >= 0 && prefer < static_cast<int>(to.size()) && sameMapping(from, fromLane, to, prefer, lanes))
+    return prefer;
+  for (int a = static_cast<int>(to.size()) - 1; a >= 0; --a)
+    if (a != prefer && sameMapping(from, fromLane, to, a, lanes))
+      return a;
+  return -1;
+}
+
+LayoutPlan chooseLayouts(const ir::Function &function, const config::HardwareConfig &machine) {
+  return Planner(function, machine).run();
+}
+
+} // namespace npusim::compiler

@@ -1,0 +1,115 @@
+// The lowering driver: arguments first, then every op of the body in order,
+// each dispatched to the file that lowers its kind.
+#include "compiler/compiler_internal.h"
+
+namespace npusim::compiler {
+
+using ir::OpCode;
+
+npu::Program Lowering::run(std::vector<int> &storageRoot) {
+  npu::Program program;
+  program.kernelName = function.name();
+  program.lanes = machine.lanes;
+  program.spadBytesPerLane = machine.spadBytesPerLane();
+  out = &program.body;
+  for (size_t i = 0; i < function.parameters().size(); ++i) {
+    const ir::Parameter &parameter = function.parameters()[i];
+    program.arguments.push_back(npu::Argument{parameter.name, parameter.type.isPointer, parameter.type.dtype});
+    ValueState &st = state(parameter.value);
+    st.kind = ValueState::Kind::Scalar;
+    if (parameter.type.isPointer) {
+      st.argument = static_cast<int>(i);
+      st.scalar = immediate(DType::Int64, 0);
+      continue;
+    }
+    const int reg = newRegister(parameter.type.dtype, parameter.name);
+    npu::Instruction &load = emit(npu::Opcode::SArgument);
+    load.dstReg = reg;
+    load.argument = static_cast<int>(i);
+    st.scalar = Scalar{ScalarOperand::ofRegister(reg), parameter.type.dtype};
+  }
+  lowerBlock(function.body());
+  program.scalarRegs = s.registers;
+  program.tiles = s.tiles;
+  storageRoot = s.storageRoot;
+  return program;
+}
+
+void Lowering::lowerBlock(const ir::Block &block) {
+  for (const auto &op : block.ops)
+    lowerOp(*op);
+}
+
+void Lowering::lowerOp(const ir::Op &op) {
+  const ir::Op *saved = currentOp;
+  currentOp = &op;
+  switch (op.code) {
+  case OpCode::Constant:
+  case OpCode::ProgramId:
+  case OpCode::NumPrograms:
+  case OpCode::Arange:
+    lowerSource(op);
+    break;
+  case OpCode::Splat:
+  case OpCode::Broadcast:
+  case OpCode::ExpandDims:
+  case OpCode::Reshape:
+  case OpCode::Permute:
+    lowerShape(op);
+    break;
+  case OpCode::AddPtr:
+    lowerAddPtr(op);
+    break;
+  case OpCode::Load:
+    lowerLoad(op);
+    break;
+  case OpCode::Store:
+    lowerStore(op);
+    break;
+  case OpCode::AtomicRMW:
+    lowerAtomic(op);
+    break;
+  case OpCode::Reduce:
+    lowerReduce(op);
+    break;
+  case OpCode::Scan:
+    lowerScan(op);
+    break;
+  case OpCode::Sort:
+    lowerSort(op);
+    break;
+  case OpCode::Dot:
+    lowerDot(op);
+    break;
+  case OpCode::For:
+    lowerFor(op);
+    break;
+  case OpCode::If:
+    lowerIf(op);
+    break;
+  case OpCode::Yield:
+    break; // the owning op reads its operands
+  case OpCode::Assert: {
+    const ir::Value *cond = op.operands[0];
+    npu::Instruction assertion;
+    if (cond->type.isScalar() && state(cond).kind == ValueState::Kind::Scalar) {
+      const Scalar c = scalarOf(cond);
+      emit(npu::Opcode::Assert).scalars = {c.operand};
+    } else {
+      const int tile = cond->type.isScalar() ? scalarTileOf(cond) : tileOf(cond, laneAxisOf(cond));
+      emit(npu::Opcode::Assert).srcs = {tile};
+    }
+    out->back().message = op.message;
+    break;
+  }
+  case OpCode::Barrier:
+    emit(npu::Opcode::Barrier);
+    break;
+  default:
+    lowerElementwise(op);
+    break;
+  }
+  currentOp = saved;
+}
+
+} // namespace npusim::compiler

@@ -1,0 +1,325 @@
+// Structured control flow (docs/compiler.md "Control flow"). A for loop becomes
+// a Loop whose induction variable is a scalar register; each carried value
+// gets a fixed home (a register, a tile, or for a pointer tile advanced by a
+// scalar each iteration an affine form whose base register is the home), the
+// inits are copied there before the loop and the yielded values at the end of
+// the body, as one parallel copy. The home is a guess made from the init; when
+// the body yields something the guess cannot hold, the loop is lowered again
+// with a more general home. An if becomes an If whose branches copy their
+// yielded values into the result homes.
+#include "compiler/compiler_internal.h"
+
+#include <set>
+
+namespace npusim::compiler {
+
+using Kind = ValueState::Kind;
+
+namespace {
+
+/// Asks the enclosing lowerFor to lower the loop again with another home.
+struct Retry {
+  const ir::Op *loop;
+  size_t index;
+  CarriedForm form;
+};
+
+bool sameOperand(const Scalar &a, const Scalar &b) {
+  if (a.isImmediate() != b.isImmediate())
+    return false;
+  return a.isImmediate() ? a.operand.intValue == b.operand.intValue : a.operand.reg == b.operand.reg;
+}
+
+CarriedForm guessForm(const ValueState &init, const ir::Value *v) {
+  if (v->type.isScalar())
+    return init.kind == Kind::ScalarTile ? CarriedForm::ScalarTile : CarriedForm::Register;
+  if (v->type.isPointer && init.kind == Kind::Tile && init.lazy)
+    return CarriedForm::AffinePointer;
+  return CarriedForm::Tile;
+}
+
+} // namespace
+
+void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,
+                             const std::vector<CarriedForm> &forms) {
+  // What the copies write, to find sources that an earlier copy would clobber.
+  std::set<int> writtenRegs, writtenRoots;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    if (forms[i] == CarriedForm::Register)
+      writtenRegs.insert(targets[i].scalar.operand.reg);
+    else if (forms[i] == CarriedForm::AffinePointer)
+      writtenRegs.insert(targets[i].lazy->base.operand.reg);
+    else
+      writtenRoots.insert(s.storageRoot.at(targets[i].tile));
+  }
+  auto readsWritten = [&](const ValueState &st) {
+    if (st.kind == Kind::Scalar)
+      return !st.scalar.isImmediate() && writtenRegs.count(st.scalar.operand.reg) > 0;
+    if (st.lazy) {
+      if (!st.lazy->base.isImmediate() && writtenRegs.count(st.lazy->base.operand.reg))
+        return true;
+      for (const Scalar &stride : st.lazy->strides)
+        if (!stride.isImmediate() && writtenRegs.count(stride.operand.reg))
+          return true;
+      return false;
+    }
+    return st.tile >= 0 && writtenRoots.count(s.storageRoot.at(st.tile)) > 0;
+  };
+  auto isOwnHome = [&](const ValueState &st, size_t i) {
+    const ValueState &t = targets[i];
+    switch (forms[i]) {
+    case CarriedForm::Register:
+      return st.kind == Kind::Scalar && sameOperand(st.scalar, t.scalar);
+    case CarriedForm::AffinePointer:
+      return st.lazy && sameOperand(st.lazy->base, t.lazy->base);
+    default:
+      return st.tile >= 0 && !st.lazy && st.tile == t.tile;
+    }
+  };
+
+  // Stage 1: sources that another copy overwrites move to temporaries first.
+  std::vector<ValueState> staged(sources.size());
+  std::vector<bool> skip(sources.size(), false), wasStaged(sources.size(), false);
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const ValueState &st = state(sources[i]);
+    staged[i] = st;
+    if (isOwnHome(st, i)) {
+      skip[i] = true;
+      continue;
+    }
+    if (!readsWritten(st))
+      continue;
+    const ir::Value *v = sources[i];
+    wasStaged[i] = true;
+    if (st.kind == Kind::Scalar) {
+      const int reg = newRegister(st.scalar.type, "tmp");
+      npu::Instruction &move = emit(npu::Opcode::SMove);
+      move.dstReg = reg;
+      move.scalars = {st.scalar.operand};
+      staged[i].scalar.operand = ScalarOperand::ofRegister(reg);
+    } else if (st.lazy && forms[i] == CarriedForm::AffinePointer) {
+      const int reg = newRegister(DType::Int64, "tmp");
+      npu::Instruction &move = emit(npu::Opcode::SMove);
+      move.dstReg = reg;
+      move.scalars = {st.lazy->base.operand};
+      staged[i].lazy->base = Scalar{ScalarOperand::ofRegister(reg), DType::Int64};
+    } else {
+      const int axis = v->type.isScalar() ? 0 : s.tiles.at(targets[i].tile).layout.laneAxis;
+      const int src = v->type.isScalar() ? scalarTileOf(v) : tileOf(v, axis);
+      const npu::TileLayout layout = s.tiles.at(src).layout;
+      const int tmp = newTile(layout.dtype, layout.shape, layout.laneAxis, "tmp");
+      copyTile(src, tmp);
+      staged[i].kind = v->type.isScalar() ? Kind::ScalarTile : Kind::Tile;
+      staged[i].tile = tmp;
+      staged[i].lazy.reset();
+    }
+  }
+
+  // Stage 2: the copies into the homes.
+  for (size_t i = 0; i < sources.size(); ++i) {
+    if (skip[i])
+      continue;
+    const ValueState &st = staged[i];
+    const ValueState &t = targets[i];
+    const ir::Value *v = sources[i];
+    switch (forms[i]) {
+    case CarriedForm::Register: {
+      npu::Instruction &move = emit(npu::Opcode::SMove);
+      move.dstReg = t.scalar.operand.reg;
+      move.scalars = {st.scalar.operand};
+      break;
+    }
+    case CarriedForm::AffinePointer: {
+      npu::Instruction &move = emit(npu::Opcode::SMove);
+      move.dstReg = t.lazy->base.operand.reg;
+      move.scalars = {st.lazy->base.operand};
+      break;
+    }
+    case CarriedForm::ScalarTile:
+    case CarriedForm::Tile: {
+      if (st.kind == Kind::Scalar || (st.kind == Kind::Tile && st.lazy)) {
+        LazyTile lazy = st.kind == Kind::Scalar ? LazyTile{st.scalar, {immediate(DType::Int64, 0)}} : *st.lazy;
+        const npu::TileLayout &layout = s.tiles.at(t.tile).layout;
+        if (lazy.strides.size() != layout.shape.size())
+          lazy.strides.assign(layout.shape.size(), immediate(DType::Int64, 0));
+        npu::Instruction &fill = emit(lazy.uniform() ? npu::Opcode::VSplat : npu::Opcode::VIota);
+        fill.dsts = {t.tile};
+        fill.scalars.push_back(lazy.base.operand);
+        if (!lazy.uniform())
+          for (const Scalar &stride : lazy.strides)
+            fill.scalars.push_back(stride.operand);
+        break;
+      }
+      int src = st.tile;
+      if (!wasStaged[i]) // the value in the home's layout
+        src = v->type.isScalar() ? scalarTileOf(v) : tileOf(v, s.tiles.at(t.tile).layout.laneAxis);
+      copyTile(src, t.tile);
+      break;
+    }
+    }
+  }
+}
+
+void Lowering::lowerFor(const ir::Op &op) {
+  const size_t n = op.results.size();
+  std::vector<CarriedForm> forms(n);
+  for (size_t i = 0; i < n; ++i)
+    forms[i] = guessForm(state(op.operands[3 + i]), op.results[i]);
+  for (size_t attempt = 0; attempt <= 2 * n + 1; ++attempt) {
+    const State saved = s;
+    std::vector<npu::Instruction> *const savedOut = out;
+    const size_t savedSize = out->size();
+    try {
+      const Scalar lower = scalarOf(op.operands[0]);
+      const Scalar upper = scalarOf(op.operands[1]);
+      const Scalar step = scalarOf(op.operands[2]);
+      if (step.isImmediate() && step.operand.intValue <= 0)
+        unsupported("a for loop whose step is not positive");
+      std::vector<ValueState> homes(n);
+      std::vector<const ir::Value *> inits;
+      for (size_t i = 0; i < n; ++i) {
+        const ir::Value *init = op.operands[3 + i];
+        const ir::Value *result = op.results[i];
+        inits.push_back(init);
+        ValueState &home = homes[i];
+        home.argument = state(init).argument;
+        const DType type = result->type.isPointer ? DType::Int64 : result->type.dtype;
+        switch (forms[i]) {
+        case CarriedForm::Register:
+          home.kind = Kind::Scalar;
+          home.scalar = Scalar{ScalarOperand::ofRegister(newRegister(type, nameOf(result))), type};
+          break;
+        case CarriedForm::ScalarTile:
+          home.kind = Kind::ScalarTile;
+          home.tile = newTile(type, {1}, 0, nameOf(result));
+          break;
+        case CarriedForm::Tile:
+          home.kind = Kind::Tile;
+          home.tile = newTile(type, result->type.shape, laneAxisOf(result), nameOf(result));
+          break;
+        case CarriedForm::AffinePointer:
+          home.kind = Kind::Tile;
+          home.lazy = *state(init).lazy;
+          home.lazy->base = Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
+          break;
+        }
+      }
+      assignCarried(inits, homes, forms);
+
+      const ir::Block &body = op.region(0);
+      const DType ivType = op.operands[0]->type.dtype;
+      const int iv = newRegister(ivType, nameOf(body.arguments[0]));
+      std::vector<npu::Instruction> bodyCode;
+      std::vector<npu::Instruction> *outer = out;
+      out = &bodyCode;
+      enterScope();
+      setScalar(body.arguments[0], Scalar{ScalarOperand::ofRegister(iv), ivType});
+      for (size_t i = 0; i < n; ++i) {
+        state(body.arguments[i + 1]) = homes[i];
+        if (homes[i].tile >= 0)
+          setTile(body.arguments[i + 1], homes[i].tile);
+      }
+      lowerBlock(body);
+      const ir::Op &yield = *body.ops.back();
+      std::vector<const ir::Value *> yielded(yield.operands.begin(), yield.operands.end());
+      for (size_t i = 0; i < n; ++i) {
+        const ValueState &y = state(yielded[i]);
+        if (op.results[i]->type.isPointer && y.argument != homes[i].argument)
+          unsupported("a loop-carried pointer that moves to another argument");
+        if (forms[i] == CarriedForm::Register && y.kind != Kind::Scalar)
+          throw Retry{&op, i, CarriedForm::ScalarTile};
+        if (forms[i] == CarriedForm::AffinePointer) {
+          bool same = y.kind == Kind::Tile && y.lazy && y.lazy->strides.size() == homes[i].lazy->strides.size();
+          for (size_t a = 0; same && a < y.lazy->strides.size(); ++a)
+            same = sameOperand(y.lazy->strides[a], homes[i].lazy->strides[a]);
+          if (!same)
+            throw Retry{&op, i, CarriedForm::Tile};
+        }
+      }
+      currentOp = &yield;
+      assignCarried(yielded, homes, forms);
+      currentOp = &op;
+      leaveScope();
+      out = outer;
+      npu::Instruction &loop = emit(npu::Opcode::Loop);
+      loop.dstReg = iv;
+      loop.scalars = {lower.operand, upper.operand, step.operand};
+      loop.body = std::move(bodyCode);
+      for (size_t i = 0; i < n; ++i) {
+        state(op.results[i]) = homes[i];
+        if (homes[i].tile >= 0)
+          setTile(op.results[i], homes[i].tile);
+      }
+      return;
+    } catch (const Retry &retry) {
+      if (retry.loop != &op)
+        throw;
+      s = saved;
+      out = savedOut;
+      out->resize(savedSize);
+      currentOp = &op;
+      forms[retry.index] = retry.form;
+    }
+  }
+  unsupported("this loop's carried values");
+}
+
+void Lowering::lowerIf(const ir::Op &op) {
+  const Scalar cond = scalarOf(op.operands[0]);
+  const size_t n = op.results.size();
+  std::vector<npu::Instruction> branches[2];
+  std::vector<npu::Instruction> *outer = out;
+  for (int b = 0; b < 2; ++b) {
+    out = &branches[b];
+    enterScope();
+    lowerBlock(op.region(b));
+    leaveScope();
+  }
+  // The result homes, from what the branches yield.
+  std::vector<CarriedForm> forms(n);
+  std::vector<ValueState> homes(n);
+  for (size_t i = 0; i < n; ++i) {
+    const ir::Value *result = op.results[i];
+    const ValueState &a = state(op.region(0).ops.back()->operands[i]);
+    const ValueState &b = state(op.region(1).ops.back()->operands[i]);
+    if (result->type.isPointer && a.argument != b.argument)
+      unsupported("an if whose branches yield pointers into different arguments");
+    const DType type = result->type.isPointer ? DType::Int64 : result->type.dtype;
+    ValueState &home = homes[i];
+    home.argument = a.argument;
+    if (result->type.isScalar() && a.kind == Kind::Scalar && b.kind == Kind::Scalar) {
+      forms[i] = CarriedForm::Register;
+      home.kind = Kind::Scalar;
+      home.scalar = Scalar{ScalarOperand::ofRegister(newRegister(type, nameOf(result))), type};
+    } else if (result->type.isScalar()) {
+      forms[i] = CarriedForm::ScalarTile;
+      home.kind = Kind::ScalarTile;
+      home.tile = newTile(type, {1}, 0, nameOf(result));
+    } else {
+      forms[i] = CarriedForm::Tile;
+      home.kind = Kind::Tile;
+      home.tile = newTile(type, result->type.shape, laneAxisOf(result), nameOf(result));
+    }
+  }
+  for (int b = 0; b < 2; ++b) {
+    out = &branches[b];
+    enterScope();
+    const ir::Op &yield = *op.region(b).ops.back();
+    currentOp = &yield;
+    assignCarried(std::vector<const ir::Value *>(yield.operands.begin(), yield.operands.end()), homes, forms);
+    currentOp = &op;
+    leaveScope();
+  }
+  out = outer;
+  npu::Instruction &branch = emit(npu::Opcode::If);
+  branch.scalars = {cond.operand};
+  branch.body = std::move(branches[0]);
+  branch.elseBody = std::move(branches[1]);
+  for (size_t i = 0; i < n; ++i) {
+    state(op.results[i]) = homes[i];
+    if (homes[i].tile >= 0)
+      setTile(op.results[i], homes[i].tile);
+  }
+}
+
+} // namespace npusim::compiler

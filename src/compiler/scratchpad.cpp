@@ -1,0 +1,152 @@
+// Scratchpad allocation (docs/compiler.md "Scratchpad"). Every tile gets the
+// same byte range in every lane's bank. A tile is live from its first to its
+// last access in program order; a tile accessed inside a loop but written
+// before it stays live to the end of the loop (loop-carried homes, and values
+// the body reads every iteration). Tiles that share storage (free reshapes)
+// are one allocation. Offsets are first fit in order of first access.
+#include "compiler/compiler_internal.h"
+
+#include <algorithm>
+#include <map>
+
+namespace npusim::compiler {
+
+namespace {
+
+constexpr int64_t kAlignment = 32; // one lane's vector register (256 bits)
+
+struct Interval {
+  int64_t first = -1, last = -1;
+};
+
+struct LoopSpan {
+  int64_t begin = 0, end = 0;
+};
+
+class Liveness {
+public:
+  explicit Liveness(size_t tiles, const std::vector<int> &root) : intervals(tiles), root_(root) {}
+
+  void walk(const std::vector<npu::Instruction> &body) {
+    for (const npu::Instruction &instruction : body) {
+      const int64_t here = position_++;
+      for (int t : tilesRead(instruction))
+        touch(t, here);
+      for (int t : tilesWritten(instruction))
+        touch(t, here);
+      if (!instruction.body.empty() || !instruction.elseBody.empty()) {
+        const int64_t begin = position_;
+        walk(instruction.body);
+        walk(instruction.elseBody);
+        if (instruction.opcode == npu::Opcode::Loop)
+          loops.push_back(LoopSpan{begin, position_});
+      }
+    }
+  }
+
+  void extendOverLoops() {
+    // Inner loops come first in `loops`, so one sweep settles nested loops.
+    for (const LoopSpan &loop : loops)
+      for (Interval &in : intervals)
+        if (in.first >= 0 && in.first < loop.begin && in.last >= loop.begin && in.last < loop.end)
+          in.last = loop.end;
+  }
+
+  std::vector<Interval> intervals; // by storage root
+  std::vector<LoopSpan> loops;
+
+private:
+  void touch(int tile, int64_t at) {
+    if (tile < 0 || tile >= static_cast<int>(root_.size()))
+      return;
+    Interval &in = intervals[root_[tile]];
+    if (in.first < 0 || at < in.first)
+      in.first = at;
+    in.last = std::max(in.last, at);
+  }
+
+  const std::vector<int> &root_;
+  int64_t position_ = 0;
+};
+
+int64_t bytesPerLane(const npu::TileLayout &layout, int lanes) {
+  int64_t rest = 1;
+  for (int a = 0; a < static_cast<int>(layout.shape.size()); ++a)
+    if (a != layout.laneAxis)
+      rest *= layout.shape[a];
+  const int64_t laneExtent = layout.shape.empty() ? 1 : layout.shape[layout.laneAxis];
+  const int64_t slots = (laneExtent + lanes - 1) / lanes * rest;
+  return slots * core::byteSize(layout.dtype);
+}
+
+int64_t alignUp(int64_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
+
+} // namespace
+
+std::vector<int> tilesRead(const npu::Instruction &instruction) {
+  std::vector<int> tiles = instruction.srcs;
+  if (instruction.dma.indexTile >= 0)
+    tiles.push_back(instruction.dma.indexTile);
+  if (instruction.dma.maskTile >= 0)
+    tiles.push_back(instruction.dma.maskTile);
+  if (instruction.opcode == npu::Opcode::MMatmul && instruction.accumulate)
+    tiles.insert(tiles.end(), instruction.dsts.begin(), instruction.dsts.end());
+  return tiles;
+}
+
+std::vector<int> tilesWritten(const npu::Instruction &instruction) { return instruction.dsts; }
+
+ScratchpadOverflow::ScratchpadOverflow(core::SourceLocation where, const std::string &kernelName, int64_t needed,
+                                       int64_t available)
+    : core::CompileError(std::move(where), "kernel " + kernelName + ": the scratchpad plan needs " +
+                                               std::to_string(needed) + " bytes per lane, the bank has " +
+                                               std::to_string(available)),
+      bytesNeeded(needed), bytesAvailable(available) {}
+
+void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, const core::SourceLocation &where) {
+  const size_t n = program.tiles.size();
+  std::vector<int64_t> size(n, 0);
+  for (size_t t = 0; t < n; ++t) {
+    const int root = storageRoot[t];
+    size[root] = std::max(size[root], alignUp(bytesPerLane(program.tiles[t].layout, program.lanes)));
+  }
+  Liveness liveness(n, storageRoot);
+  liveness.walk(program.body);
+  liveness.extendOverLoops();
+
+  std::vector<int> order;
+  for (size_t t = 0; t < n; ++t)
+    if (storageRoot[t] == static_cast<int>(t))
+      order.push_back(static_cast<int>(t));
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return liveness.intervals[a].first < liveness.intervals[b].first;
+  });
+  std::vector<int64_t> offset(n, 0);
+  std::multimap<int64_t, int> active; // offset -> root, of the tiles live now
+  int64_t peak = 0;
+  for (int t : order) {
+    const Interval &in = liveness.intervals[t];
+    if (in.first < 0)
+      continue; // never accessed: needs no bytes
+    for (auto it = active.begin(); it != active.end();)
+      it = liveness.intervals[it->second].last < in.first ? active.erase(it) : std::next(it);
+    int64_t candidate = 0;
+    for (const auto &[start, other] : active) {
+      if (candidate + size[t] <= start)
+        break;
+      candidate = std::max(candidate, start + size[other]);
+    }
+    offset[t] = candidate;
+    active.emplace(candidate, t);
+    peak = std::max(peak, candidate + size[t]);
+  }
+  for (size_t t = 0; t < n; ++t)
+    program.tiles[t].bankOffset = offset[storageRoot[t]];
+  program.spadBytesUsed = peak;
+  if (peak > program.spadBytesPerLane)
+    throw ScratchpadOverflow(where, program.kernelName, peak, program.spadBytesPerLane);
+  const int64_t half = program.spadBytesPerLane / 2 / kAlignment * kAlignment;
+  program.instanceBankStride = peak <= half ? half : 0;
+}
+
+} // namespace npusim::compiler

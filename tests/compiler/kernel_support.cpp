@@ -1,0 +1,103 @@
+#include "compiler/kernel_support.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace npusim::compiler::testing {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> corpusKernelFiles() {
+  const fs::path data = NPUSIM_TEST_DATA;
+  const fs::path examples = data.parent_path().parent_path() / "examples";
+  std::vector<std::string> files;
+  auto addTree = [&](const fs::path &root) {
+    if (!fs::exists(root))
+      return;
+    for (const auto &entry : fs::recursive_directory_iterator(root))
+      if (entry.is_regular_file() && entry.path().extension() == ".py")
+        files.push_back(entry.path().string());
+  };
+  addTree(data / "inductor_kernels");
+  addTree(data / "kernels");
+  if (fs::exists(examples))
+    for (const auto &entry : fs::directory_iterator(examples))
+      if (entry.is_directory())
+        addTree(entry.path().filename() == "kernels" ? entry.path() : entry.path() / "kernels");
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+namespace {
+
+int64_t numelOf(const triton::KernelMetadata &metadata, const std::string &axis) {
+  if (auto it = metadata.bodyConstants.find(axis + "numel"); it != metadata.bodyConstants.end())
+    return it->second;
+  const std::string hintName = axis == "r0_" || axis == "r1_" ? axis : axis;
+  if (auto it = metadata.sizeHints.find(hintName); it != metadata.sizeHints.end())
+    return it->second;
+  return 1;
+}
+
+} // namespace
+
+std::vector<BlockParameter> blockParameters(const triton::KernelMetadata &metadata) {
+  std::vector<BlockParameter> parameters;
+  for (const std::string &name : metadata.freeConstexprs()) {
+    BlockParameter p;
+    p.name = name;
+    if (name == "XBLOCK" || name == "YBLOCK" || name == "ZBLOCK") {
+      p.numel = numelOf(metadata, std::string(1, static_cast<char>(name[0] - 'A' + 'a')));
+    } else if (name == "R0_BLOCK" || name == "RBLOCK") {
+      p.numel = numelOf(metadata, "r0_");
+      p.reduction = true;
+    } else if (name == "R1_BLOCK") {
+      p.numel = numelOf(metadata, "r1_");
+      p.reduction = true;
+    } else {
+      continue; // not a block size this helper knows; defaultConstexprs picks it
+    }
+    parameters.push_back(p);
+  }
+  return parameters;
+}
+
+CompiledKernel compileKernelFile(const std::string &path, const config::HardwareConfig &machine) {
+  CompiledKernel result;
+  result.file = triton::loadKernelFile(path);
+  const triton::KernelMetadata &metadata = result.file.metadata;
+  const std::vector<BlockParameter> parameters = blockParameters(metadata);
+  std::vector<BlockChoice> choices = proposeBlockSizes(triton::name(metadata.kind), parameters, machine);
+  if (choices.empty())
+    choices.emplace_back();
+  for (const BlockChoice &choice : choices) {
+    triton::ConstexprBindings constexprs = triton::defaultConstexprs(metadata);
+    for (const auto &[name, value] : choice.values)
+      constexprs[name] = value;
+    ++result.candidatesTried;
+    auto function = triton::lowerKernel(result.file, constexprs);
+    try {
+      result.program = compile(*function, machine);
+    } catch (const ScratchpadOverflow &) {
+      if (&choice == &choices.back())
+        throw;
+      continue;
+    }
+    result.constexprs = constexprs;
+    result.function = std::move(function);
+    for (const auto &[name, value] : choice.values)
+      result.program.blockSizes.emplace_back(name, value);
+    return result;
+  }
+  return result;
+}
+
+config::HardwareConfig smallMachine() {
+  config::HardwareConfig machine;
+  machine.name = "edge-8lane-32k";
+  machine.lanes = 8;
+  machine.spadKibPerLane = 32;
+  return machine;
+}
+
+} // namespace npusim::compiler::testing
