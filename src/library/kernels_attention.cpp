@@ -1,10 +1,292 @@
-// Scaled dot-product attention as a flash-attention kernel.
+// Scaled dot-product attention (the efficient, flash, cuDNN and CPU-flash
+// aten kernels) as one flash-attention kernel: per block of queries, loop over
+// blocks of keys with tl.dot for q k^T and p v on the systolic arrays and an
+// online softmax on the vector unit (running max, rescaled sums), so the
+// [L, S] score matrix never exists in full.
 #include "library/planners.h"
+
+#include <cmath>
+#include <optional>
 
 namespace npusim::library::detail {
 
-CallPlan planEfficientAttention(const CallArgs &call, const MachineShape &) {
-  fail(call.op(), "not planned yet");
+namespace {
+
+// Grid: (cdiv(max(L, LSE_ROWS), BLOCK_L), heads, batch). Rows at or past L
+// compute nothing that is stored but the +inf logsumexp padding.
+constexpr std::string_view kAttentionSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(q_ptr: "*{{Q}}", k_ptr: "*{{K}}", v_ptr: "*{{V}}", bias_ptr: "*{{BIAS}}", o_ptr: "*{{O}}",
+             lse_ptr: "*{{LSE}}", scale: "fp32",
+             KV_GROUP: tl.constexpr, L: tl.constexpr, S: tl.constexpr, E: tl.constexpr, EV: tl.constexpr,
+             LSE_ROWS: tl.constexpr,
+             SQ_B: tl.constexpr, SQ_H: tl.constexpr, SQ_L: tl.constexpr, SQ_E: tl.constexpr,
+             SK_B: tl.constexpr, SK_H: tl.constexpr, SK_S: tl.constexpr, SK_E: tl.constexpr,
+             SV_B: tl.constexpr, SV_H: tl.constexpr, SV_S: tl.constexpr, SV_E: tl.constexpr,
+             SM_B: tl.constexpr, SM_H: tl.constexpr, SM_L: tl.constexpr, SM_S: tl.constexpr,
+             SO_B: tl.constexpr, SO_H: tl.constexpr, SO_L: tl.constexpr, SO_E: tl.constexpr,
+             SL_B: tl.constexpr, SL_H: tl.constexpr, SL_L: tl.constexpr,
+             BIAS_KIND: tl.constexpr, IS_CAUSAL: tl.constexpr, WRITE_LSE: tl.constexpr,
+             BLOCK_L: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_EV: tl.constexpr):
+    pid_l = tl.program_id(0)
+    h = tl.program_id(1)
+    b = tl.program_id(2)
+    hk = h // KV_GROUP
+    rl = pid_l * BLOCK_L + tl.arange(0, BLOCK_L)
+    rs = tl.arange(0, BLOCK_S)
+    re = tl.arange(0, BLOCK_E)
+    rev = tl.arange(0, BLOCK_EV)
+    l_mask = rl < L
+    e_mask = re < E
+    ev_mask = rev < EV
+    q = tl.load(q_ptr + b * SQ_B + h * SQ_H + rl[:, None] * SQ_L + re[None, :] * SQ_E,
+                mask=l_mask[:, None] & e_mask[None, :], other=0.0){{QK_CAST}}
+    k_base = k_ptr + b * SK_B + hk * SK_H
+    v_base = v_ptr + b * SV_B + hk * SV_H
+    m_i = tl.full([BLOCK_L], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_L], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_L, BLOCK_EV], dtype=tl.float32)
+    for s0 in range(0, S, BLOCK_S):
+        cols = s0 + rs
+        s_mask = cols < S
+        kt = tl.load(k_base + cols[None, :] * SK_S + re[:, None] * SK_E,
+                     mask=e_mask[:, None] & s_mask[None, :], other=0.0){{QK_CAST}}
+        qk = tl.dot(q, kt, allow_tf32=False, out_dtype=tl.float32) * scale
+        keep = l_mask[:, None] & s_mask[None, :]
+        if BIAS_KIND == 1:
+            bias = tl.load(bias_ptr + b * SM_B + h * SM_H + rl[:, None] * SM_L + cols[None, :] * SM_S,
+                           mask=keep, other=0.0).to(tl.float32)
+            qk = qk + bias
+        if BIAS_KIND == 2:
+            allowed = tl.load(bias_ptr + b * SM_B + h * SM_H + rl[:, None] * SM_L + cols[None, :] * SM_S,
+                              mask=keep, other=0)
+            keep = keep & (allowed != 0)
+        if IS_CAUSAL:
+            keep = keep & (cols[None, :] <= rl[:, None])
+        qk = tl.where(keep, qk, float("-inf"))
+        # Online softmax: rescale what was summed so far to the new running max.
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        m_safe = tl.where(m_new == float("-inf"), 0.0, m_new)
+        alpha = tl.exp(m_i - m_safe)
+        p = tl.exp(qk - m_safe[:, None])
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(v_base + cols[:, None] * SV_S + rev[None, :] * SV_E,
+                    mask=s_mask[:, None] & ev_mask[None, :], other=0.0).to(tl.float32)
+        acc = acc * alpha[:, None] + tl.dot(p, v, allow_tf32=False, out_dtype=tl.float32)
+        m_i = m_new
+    # A row no key takes part in: 0, and a logsumexp of -inf.
+    empty = l_i == 0.0
+    l_div = tl.where(empty, 1.0, l_i)
+    out = tl.where(empty[:, None], 0.0, acc / l_div[:, None])
+    tl.store(o_ptr + b * SO_B + h * SO_H + rl[:, None] * SO_L + rev[None, :] * SO_E, out,
+             mask=l_mask[:, None] & ev_mask[None, :])
+    if WRITE_LSE:
+        lse = tl.where(empty, float("-inf"), m_i + tl.log(l_div))
+        lse = tl.where(l_mask, lse, float("inf"))
+        tl.store(lse_ptr + b * SL_B + h * SL_H + rl * SL_L, lse, mask=rl < LSE_ROWS)
+)TRITON";
+
+/// How the arguments of one attention operator are spelled.
+struct AttentionSchema {
+  size_t maxArgs;
+  std::optional<size_t> mask;              // attn_bias / attn_mask
+  std::optional<size_t> computeLogSumExp;  // absent: always computed
+  size_t dropout, isCausal, scale;
+};
+
+/// The logsumexp view as [B, H, rows] strides: a [B, H, >= L] view (rows past L
+/// get +inf), or any view of B * H * L elements whose axes other than size-1
+/// ones are B, H, L in order. Returns rows = 0 for an empty view.
+struct LseLayout {
+  int64_t rows = 0;
+  int64_t strideB = 0, strideH = 0, strideL = 0;
+};
+
+LseLayout lseLayout(std::string_view op, const TensorRef &lse, int64_t batch, int64_t heads, int64_t l) {
+  LseLayout layout;
+  if (numel(lse) == 0)
+    return layout;
+  if (lse.shape.size() == 3 && lse.shape[0] == batch && lse.shape[1] == heads && lse.shape[2] >= l)
+    return {lse.shape[2], lse.stride[0], lse.stride[1], lse.stride[2]};
+  if (numel(lse) == batch * heads * l) {
+    // Match the axes other than size-1 ones with B, H, L (size-1 ones of those get stride 0).
+    const int64_t wanted[3] = {batch, heads, l};
+    int64_t strides[3] = {0, 0, 0};
+    size_t axis = 0;
+    bool ok = true;
+    for (int k = 0; k < 3 && ok; ++k) {
+      if (wanted[k] == 1)
+        continue;
+      while (axis < lse.shape.size() && lse.shape[axis] == 1)
+        ++axis;
+      if (axis == lse.shape.size() || lse.shape[axis] != wanted[k])
+        ok = false;
+      else
+        strides[k] = lse.stride[axis++];
+    }
+    if (ok)
+      return {l, strides[0], strides[1], strides[2]};
+  }
+  fail(op, "logsumexp has shape " + shapeString(lse.shape) + "; expected [" + std::to_string(batch) + ", " +
+               std::to_string(heads) + ", " + std::to_string(l) + "] (or a padded last axis)");
+}
+
+CallPlan planAttention(const CallArgs &call, const AttentionSchema &schema, const MachineShape &machine) {
+  const std::string_view op = call.op();
+  call.atMost(schema.maxArgs);
+  const TensorRef &q = call.tensor(0, "query");
+  const TensorRef &k = call.tensor(1, "key");
+  const TensorRef &v = call.tensor(2, "value");
+  const TensorRef *mask = schema.mask ? call.optionalTensor(*schema.mask, "attn_bias") : nullptr;
+  const bool wantLse = schema.computeLogSumExp ? call.boolean(*schema.computeLogSumExp, "compute_log_sumexp")
+                                               : true;
+  const double dropout = call.number(schema.dropout, "dropout_p", 0.0);
+  if (dropout != 0.0)
+    call.fail(schema.dropout, "dropout_p",
+              "dropout_p=" + std::to_string(dropout) + ": attention dropout is random and not supported");
+  const bool isCausal = call.boolean(schema.isCausal, "is_causal", false);
+  const std::optional<double> scaleArg = call.optionalNumber(schema.scale, "scale");
+  const TensorRef &out = call.out(0, "output");
+  const TensorRef *lse = wantLse ? call.optionalOut(1) : nullptr;
+
+  expectRank(op, q, 4, "query");
+  expectRank(op, k, 4, "key");
+  expectRank(op, v, 4, "value");
+  using Named = std::pair<const TensorRef *, const char *>;
+  const Named operands[] = {{&q, "query"}, {&k, "key"}, {&v, "value"}, {&out, "output"}};
+  for (const auto &[t, what] : operands)
+    expectFloat(op, *t, what);
+  const int64_t batch = q.shape[0], heads = q.shape[1], l = q.shape[2], e = q.shape[3];
+  const int64_t kvHeads = k.shape[1], s = k.shape[2], ev = v.shape[3];
+  if (k.shape[0] != batch || v.shape[0] != batch || v.shape[1] != kvHeads || v.shape[2] != s || k.shape[3] != e)
+    fail(op, "query " + shapeString(q.shape) + ", key " + shapeString(k.shape) + " and value " +
+                 shapeString(v.shape) + " do not agree");
+  if (kvHeads == 0 || heads % kvHeads != 0)
+    fail(op, "query has " + std::to_string(heads) + " heads, not a multiple of key's " + std::to_string(kvHeads));
+  const std::vector<int64_t> outShape = {batch, heads, l, ev};
+  expectShape(op, out, outShape, "output");
+  TensorRef bias;
+  int biasKind = 0;
+  if (mask) {
+    const std::vector<int64_t> scoreShape = {batch, heads, l, s};
+    bias = broadcastTo(op, *mask, scoreShape, "attn_bias");
+    if (mask->dtype == core::DType::Bool)
+      biasKind = 2;
+    else {
+      expectFloat(op, *mask, "attn_bias");
+      biasKind = 1;
+    }
+    checkIndexRange(op, bias, "attn_bias");
+  }
+  LseLayout lseRows;
+  if (lse) {
+    expectFloat(op, *lse, "logsumexp");
+    lseRows = lseLayout(op, *lse, batch, heads, l);
+    checkIndexRange(op, *lse, "logsumexp");
+  }
+  for (const auto &[t, what] : operands)
+    checkIndexRange(op, *t, what);
+  for (const TensorRef *written : {&out, lse ? lse : &out}) {
+    if (!written)
+      continue;
+    checkNoOverlap(op, *written, q, "query", false);
+    checkNoOverlap(op, *written, k, "key", false);
+    checkNoOverlap(op, *written, v, "value", false);
+    if (mask)
+      checkNoOverlap(op, *written, *mask, "attn_bias", false);
+  }
+  if (lse)
+    checkNoOverlap(op, *lse, out, "output", false);
+
+  CallPlan plan;
+  plan.outputDefined.assign(call.numOuts(), false);
+  plan.outputDefined[0] = true;
+  if (lse && plan.outputDefined.size() > 1)
+    plan.outputDefined[1] = true;
+  const int64_t rows = std::max(l, lseRows.rows);
+  if (batch == 0 || heads == 0 || rows == 0 || (ev == 0 && lseRows.rows == 0))
+    return plan;
+
+  // Blocks: the embeddings whole; keys by lanes; queries by lanes, halved
+  // (then keys halved) until q, k^T, v, the scores, p and the accumulator fit.
+  const int64_t lane = laneBlock(machine);
+  const bool sameQk = q.dtype == k.dtype;
+  const int64_t qkBytes = core::byteSize(sameQk ? q.dtype : core::DType::Float32);
+  const int64_t blockE = blockFor(e, 16, int64_t{1} << 20), blockEv = blockFor(ev, 16, int64_t{1} << 20);
+  int64_t blockL = blockFor(rows, 16, lane), blockS = blockFor(s, 16, lane);
+  auto bytes = [&] {
+    return blockL * blockE * qkBytes + blockE * blockS * qkBytes + blockS * blockEv * 4 + 2 * blockL * blockS * 4 +
+           blockL * blockEv * 4;
+  };
+  while (bytes() > tileBudgetBytes(machine) && (blockL > 16 || blockS > 16))
+    (blockL >= blockS && blockL > 16 ? blockL : blockS) /= 2;
+
+  const core::DType biasType = mask ? mask->dtype : out.dtype;
+  const core::DType lseType = lse ? lse->dtype : out.dtype;
+  const std::string name = "npusim_attention_" + tritonType(q.dtype) + "_" + tritonType(k.dtype) + "_" +
+                           tritonType(v.dtype) + "_" + tritonType(biasType) + "_" + tritonType(out.dtype) + "_" +
+                           tritonType(lseType);
+  LaunchBuilder launch(name, instantiate(kAttentionSource, {{"NAME", name},
+                                                            {"Q", tritonType(q.dtype)},
+                                                            {"K", tritonType(k.dtype)},
+                                                            {"V", tritonType(v.dtype)},
+                                                            {"BIAS", tritonType(biasType)},
+                                                            {"O", tritonType(out.dtype)},
+                                                            {"LSE", tritonType(lseType)},
+                                                            {"QK_CAST", sameQk ? "" : ".to(tl.float32)"}}));
+  const double scale = scaleArg ? *scaleArg : 1.0 / std::sqrt(static_cast<double>(e));
+  launch.pointer(q).pointer(k).pointer(v);
+  launch.pointer(mask ? mask->buffer : out.buffer, mask ? bias.offset : out.offset);
+  launch.pointer(out);
+  launch.pointer(lse ? lse->buffer : out.buffer, lse ? lse->offset : out.offset);
+  launch.floatScalar(scale);
+  launch.constant("KV_GROUP", heads / kvHeads).constant("L", l).constant("S", s).constant("E", e).constant("EV", ev);
+  launch.constant("LSE_ROWS", lseRows.rows);
+  const std::pair<const TensorRef *, const char *> views[] = {{&q, "SQ"}, {&k, "SK"}, {&v, "SV"}, {&out, "SO"}};
+  for (const auto &[t, prefix] : views) {
+    const char *axes[] = {"_B", "_H", "_L", "_E"};
+    const char *kAxes[] = {"_B", "_H", "_S", "_E"};
+    for (size_t i = 0; i < 4; ++i)
+      launch.constant(std::string(prefix) + (t == &k || t == &v ? kAxes[i] : axes[i]), t->stride[i]);
+  }
+  const char *maskAxes[] = {"SM_B", "SM_H", "SM_L", "SM_S"};
+  for (size_t i = 0; i < 4; ++i)
+    launch.constant(maskAxes[i], mask ? bias.stride[i] : 0);
+  launch.constant("SL_B", lseRows.strideB).constant("SL_H", lseRows.strideH).constant("SL_L", lseRows.strideL);
+  launch.constant("BIAS_KIND", biasKind).constant("IS_CAUSAL", isCausal ? 1 : 0);
+  launch.constant("WRITE_LSE", lseRows.rows > 0 ? 1 : 0);
+  launch.constant("BLOCK_L", blockL).constant("BLOCK_S", blockS).constant("BLOCK_E", blockE).constant("BLOCK_EV",
+                                                                                                       blockEv);
+  launch.grid(ceilDiv(rows, blockL), heads, batch);
+  plan.launches.push_back(launch.build());
+  return plan;
+}
+
+} // namespace
+
+CallPlan planEfficientAttention(const CallArgs &call, const MachineShape &machine) {
+  // (query, key, value, attn_bias, compute_log_sumexp, dropout_p=0, is_causal=False, *, scale=None)
+  return planAttention(call, {8, 3, 4, 5, 6, 7}, machine);
+}
+
+CallPlan planFlashAttention(const CallArgs &call, const MachineShape &machine) {
+  // (query, key, value, dropout_p=0, is_causal=False, return_debug_mask=False, *, scale=None)
+  return planAttention(call, {7, std::nullopt, std::nullopt, 3, 4, 6}, machine);
+}
+
+CallPlan planCudnnAttention(const CallArgs &call, const MachineShape &machine) {
+  // (query, key, value, attn_bias, compute_log_sumexp, dropout_p=0, is_causal=False,
+  //  return_debug_mask=False, *, scale=None)
+  return planAttention(call, {9, 3, 4, 5, 6, 8}, machine);
+}
+
+CallPlan planFlashAttentionCpu(const CallArgs &call, const MachineShape &machine) {
+  // (query, key, value, dropout_p=0, is_causal=False, *, attn_mask=None, scale=None)
+  return planAttention(call, {7, 5, std::nullopt, 3, 4, 6}, machine);
 }
 
 } // namespace npusim::library::detail

@@ -27,6 +27,9 @@ const std::vector<Entry> &table() {
       {"aten._convolution",
        [](const CallArgs &c, const MachineShape &m) { return detail::planConvolution(c, 13, m); }},
       {"aten._scaled_dot_product_efficient_attention", detail::planEfficientAttention},
+      {"aten._scaled_dot_product_flash_attention", detail::planFlashAttention},
+      {"aten._scaled_dot_product_cudnn_attention", detail::planCudnnAttention},
+      {"aten._scaled_dot_product_flash_attention_for_cpu", detail::planFlashAttentionCpu},
       {"aten.topk", detail::planTopk},
   };
   return kTable;

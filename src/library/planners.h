@@ -13,8 +13,12 @@ CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine);
 /// vector-unit kernel for depthwise convolutions.
 CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShape &machine);
 
-/// _scaled_dot_product_efficient_attention: one flash-attention launch.
+/// The scaled-dot-product attention kernels (efficient, flash, cuDNN, CPU
+/// flash): one flash-attention launch each.
 CallPlan planEfficientAttention(const CallArgs &call, const MachineShape &machine);
+CallPlan planFlashAttention(const CallArgs &call, const MachineShape &machine);
+CallPlan planCudnnAttention(const CallArgs &call, const MachineShape &machine);
+CallPlan planFlashAttentionCpu(const CallArgs &call, const MachineShape &machine);
 
 /// topk(self, k, dim, largest, sorted).
 CallPlan planTopk(const CallArgs &call, const MachineShape &machine);
