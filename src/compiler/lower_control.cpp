@@ -173,8 +173,8 @@ void Lowering::lowerFor(const ir::Op &op) {
       const Scalar lower = scalarOf(op.operands[0]);
       const Scalar upper = scalarOf(op.operands[1]);
       const Scalar step = scalarOf(op.operands[2]);
-      if (step.isImmediate() && step.operand.intValue <= 0)
-        unsupported("a for loop whose step is not positive");
+      if (step.isImmediate() && step.operand.intValue == 0)
+        unsupported("a for loop whose step is 0");
       std::vector<ValueState> homes(n);
       std::vector<const ir::Value *> inits;
       for (size_t i = 0; i < n; ++i) {
