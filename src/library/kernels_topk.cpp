@@ -131,11 +131,15 @@ CallPlan planTopk(const CallArgs &call, const MachineShape &machine) {
   const int64_t rows = outer[0].size * outer[1].size * outer[2].size;
 
   const int64_t blockN = blockFor(n, 16, int64_t{1} << 20);
-  // Tiles of a program: the values, NaN flags, taken flags and a selection, BLOCK_R x BLOCK_N each.
+  // Tiles of a program: the values, NaN flags, taken flags, selections and
+  // their temporaries, about eight BLOCK_R x BLOCK_N 4-byte tiles (as
+  // compiler::compile plans them).
+  constexpr int64_t kBytesPerElement = 32;
   int64_t blockR = blockFor(rows, 1, laneBlock(machine));
-  while (blockR > 1 && (blockR * blockN * 16 > tileBudgetBytes(machine) || blockR * blockN > (int64_t{1} << 20)))
+  while (blockR > 1 &&
+         (blockR * blockN * kBytesPerElement > tileBudgetBytes(machine) || blockR * blockN > (int64_t{1} << 20)))
     blockR /= 2;
-  if (blockN * 16 > tileBudgetBytes(machine) || blockN > (int64_t{1} << 20))
+  if (blockN * kBytesPerElement > tileBudgetBytes(machine) || blockN > (int64_t{1} << 20))
     fail(kOp, "rows of " + std::to_string(n) + " elements do not fit in the scratchpad");
 
   const std::string name = "npusim_topk_" + tritonType(x.dtype) + "_" + tritonType(vals.dtype);
