@@ -149,7 +149,8 @@ enum class Opcode : uint8_t {
   XScan,         // as VScan, along the lane axis
   XSort,         // as VSort, along the lane axis
   XBroadcast,    // dst = srcs[0] stretched along a size-1 lane axis
-  XRelayout,     // dst = srcs[0], same elements in another layout (lane axis, shape of equal size)
+  XRelayout,     // dst = srcs[0], same elements in another layout (lane axis, shape of equal size;
+                 // with `permutation`, dst axis d is srcs[0] axis permutation[d])
   // Systolic arrays (weight stationary, lanes x lanes).
   MLoadWeights,  // array `array` = srcs[0] (B[K, N]) block (kBlock, nBlock), zero padded
   MMatmul,       // dst (C[M, N]) block nBlock (+)= srcs[0] (A[M, K]) block kBlock @ weights
@@ -188,7 +189,7 @@ struct Instruction {
   int argument = -1;     // SArgument, SLoad, SStore
   int axis = 0;          // SProgramId, SNumPrograms, reductions, scans, sorts
   ElementFunction function;
-  core::ReduceKind reduceKind = core::ReduceKind::Sum;
+  core::ReduceKind reduceKind = core::ReduceKind::Sum; // NaN handling: function.nanMode
   std::shared_ptr<const CombineProgram> combine; // ReduceKind::Combine
   bool reverse = false;    // scans
   bool descending = false; // sorts
@@ -199,6 +200,7 @@ struct Instruction {
   core::InputPrecision precision = core::InputPrecision::IEEE;
   bool accumulate = true; // MMatmul: add to dst (false: overwrite the block)
   std::string message;    // Assert
+  std::vector<int> permutation; // XRelayout: empty = reshape in row-major order
 
   std::vector<Instruction> body, elseBody; // Loop, If
 };

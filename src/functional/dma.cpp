@@ -1,0 +1,184 @@
+// The DMA engine: strided and gathered transfers between DRAM and the
+// scratchpad, masked with fill, and atomics. Elements are issued in row-major
+// order of the data tile; the trace merges adjacent DRAM bytes into runs.
+#include "functional/machine.h"
+
+#include <cstring>
+
+namespace npusim::functional::detail {
+namespace {
+
+using npu::Opcode;
+
+/// old (+) value of an atomic, per TileIR: float max/min ignore NaN.
+void atomicStep(core::AtomicKind kind, DType d, const Scalar &old, const Scalar &value, Scalar &next) {
+  using core::AtomicKind;
+  next = value;
+  if (core::isFloatType(d)) {
+    if (kind == AtomicKind::Add)
+      next.f = core::roundFloatTo(d, old.f + value.f);
+    else if (kind == AtomicKind::Max)
+      next.f = core::floatMax(old.f, value.f, false);
+    else if (kind == AtomicKind::Min)
+      next.f = core::floatMin(old.f, value.f, false);
+    return;
+  }
+  const bool isUnsigned = core::isUnsignedType(d);
+  auto less = [isUnsigned](int64_t a, int64_t b) {
+    return isUnsigned ? static_cast<uint64_t>(a) < static_cast<uint64_t>(b) : a < b;
+  };
+  switch (kind) {
+  case AtomicKind::Add:
+    next.i = core::wrapIntTo(d, static_cast<uint64_t>(old.i) + static_cast<uint64_t>(value.i));
+    break;
+  case AtomicKind::Max: next.i = less(old.i, value.i) ? value.i : old.i; break;
+  case AtomicKind::Min: next.i = less(value.i, old.i) ? value.i : old.i; break;
+  case AtomicKind::And: next.i = old.i & value.i; break;
+  case AtomicKind::Or: next.i = old.i | value.i; break;
+  case AtomicKind::Xor: next.i = old.i ^ value.i; break;
+  case AtomicKind::Exchange: break;
+  }
+}
+
+} // namespace
+
+void Machine::dmaUnit(const Instruction &in) {
+  const npu::DmaDescriptor &dma = in.dma;
+  const bool isLoad = in.opcode == Opcode::DmaLoad, isAtomic = in.opcode == Opcode::DmaAtomic;
+  const int data = isLoad ? in.dsts.at(0) : in.srcs.at(0);
+  const npu::TileLayout &l = layout(data);
+  const int64_t n = l.numElements();
+  const Pointer p = pointer(dma.argument);
+  const DType d = l.dtype;
+  const int size = p.elementBytes;
+  const int64_t base = scalarInt(dma.base);
+  const bool values = computeValues();
+
+  // Element offsets relative to the pointer, row-major.
+  std::vector<int64_t> &offsets = offsets_;
+  offsets.resize(static_cast<size_t>(n));
+  if (dma.gathered()) {
+    if (!values)
+      fail("a gathered or scattered DMA needs element values (the program needs computeValues)");
+    Values &index = scratch(1);
+    readTile(dma.indexTile, index);
+    for (int64_t e = 0; e < n; ++e)
+      offsets[static_cast<size_t>(e)] = base + index.i[static_cast<size_t>(e)];
+  } else {
+    const int rank = l.rank();
+    std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
+    for (int a = 0; a < rank; ++a)
+      stride[static_cast<size_t>(a)] = scalarInt(dma.strides.at(static_cast<size_t>(a)));
+    int64_t offset = base;
+    for (int64_t e = 0; e < n; ++e) {
+      offsets[static_cast<size_t>(e)] = offset;
+      for (int a = rank - 1; a >= 0; --a) {
+        const size_t ua = static_cast<size_t>(a);
+        offset += stride[ua];
+        if (++index[ua] < l.shape[ua])
+          break;
+        offset -= stride[ua] * index[ua];
+        index[ua] = 0;
+      }
+    }
+  }
+  const int64_t *mask = nullptr;
+  if (values && dma.maskTile >= 0) {
+    Values &m = scratch(2);
+    readTile(dma.maskTile, m);
+    mask = m.i.data();
+  }
+
+  uint8_t *dram = p.buffer->bytes->data();
+  const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
+  int64_t active = 0;
+
+  if (!values) { // addresses only: masks count as true, elements outside the buffer are left out
+    for (int64_t e = 0; e < n; ++e) {
+      const int64_t byte = p.byteOffset + offsets[static_cast<size_t>(e)] * size;
+      if (byte < 0 || byte + size > dramSize)
+        continue;
+      ++active;
+      addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), !isLoad);
+    }
+  } else if (isLoad) {
+    uint64_t fillBits = 0;
+    if (mask) {
+      const Scalar fill = scalarAs(dma.fill, d);
+      fillBits = core::toBits(d, fill.f, fill.i);
+    }
+    TileBytes tile = tileBytes(data);
+    for (int64_t e = 0; e < n; ++e) {
+      const int64_t at = tile.pos[e];
+      if (mask && !mask[e]) {
+        std::memcpy(tile.data + at, &fillBits, static_cast<size_t>(size));
+      } else {
+        const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
+        std::memcpy(tile.data + at, dram + byte, static_cast<size_t>(size));
+        addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), false);
+        ++active;
+      }
+      std::memset(tile.shadow + at, 1, static_cast<size_t>(size));
+    }
+  } else if (!isAtomic) {
+    const TileBytes tile = tileBytes(data);
+    for (int64_t e = 0; e < n; ++e) {
+      if (mask && !mask[e])
+        continue;
+      const int64_t at = tile.pos[e];
+      if (!tile.shadow[at] || !tile.shadow[at + size - 1])
+        checkWritten(data, e);
+      const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
+      std::memcpy(dram + byte, tile.data + at, static_cast<size_t>(size));
+      addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), true);
+      ++active;
+    }
+  } else {
+    Values &v = scratch(3);
+    readTile(data, v);
+    Values &old = scratch(6);
+    old.define(d, n);
+    const bool isFloat = v.isFloat();
+    if (isFloat && (dma.atomic == core::AtomicKind::And || dma.atomic == core::AtomicKind::Or ||
+                    dma.atomic == core::AtomicKind::Xor))
+      fail("bitwise atomic on a float type");
+    for (int64_t e = 0; e < n; ++e) {
+      const size_t ue = static_cast<size_t>(e);
+      if (mask && !mask[e]) {
+        if (isFloat)
+          old.f[ue] = 0.0;
+        else
+          old.i[ue] = 0;
+        continue;
+      }
+      const int64_t byte = dramByte(p, offsets[ue], e);
+      uint64_t bits = 0;
+      std::memcpy(&bits, dram + byte, static_cast<size_t>(size));
+      Scalar before, next;
+      core::fromBits(d, bits, before.f, before.i);
+      const Scalar value{isFloat ? 0 : v.i[ue], isFloat ? v.f[ue] : 0.0};
+      atomicStep(dma.atomic, d, before, value, next);
+      bits = core::toBits(d, next.f, next.i);
+      std::memcpy(dram + byte, &bits, static_cast<size_t>(size));
+      if (isFloat)
+        old.f[ue] = before.f;
+      else
+        old.i[ue] = before.i;
+      addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), true);
+      ++active;
+    }
+    if (!in.dsts.empty())
+      writeTile(in.dsts[0], old);
+  }
+  current_.elements = active;
+  const int64_t bytes = active * size;
+  if (isLoad)
+    stats_.dmaBytesRead += bytes;
+  else if (isAtomic) {
+    stats_.dmaBytesRead += bytes;
+    stats_.dmaBytesWritten += bytes;
+  } else
+    stats_.dmaBytesWritten += bytes;
+}
+
+} // namespace npusim::functional::detail

@@ -1,0 +1,524 @@
+// The launch loop, control flow, the scalar unit and scratchpad access.
+#include "functional/machine.h"
+
+#include "npu/layout.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace npusim::functional {
+namespace detail {
+
+Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
+                 const std::vector<LaunchArgument> &arguments, const RunOptions &options)
+    : program_(program), grid_(grid), buffers_(buffers), arguments_(arguments), options_(options) {
+  auto setupError = [&](const std::string &message) {
+    throw core::RuntimeError("kernel '" + program_.kernelName + "': " + message);
+  };
+  if (program_.lanes <= 0 || program_.spadBytesPerLane <= 0)
+    setupError("the program has no lanes or no scratchpad");
+  if (grid_.x < 1 || grid_.y < 1 || grid_.z < 1)
+    setupError("empty launch grid");
+  if (options_.numCores < 1)
+    setupError("numCores must be at least 1");
+  if (arguments_.size() != program_.arguments.size())
+    setupError("the launch passes " + std::to_string(arguments_.size()) + " arguments, the program takes " +
+               std::to_string(program_.arguments.size()));
+  for (size_t a = 0; a < arguments_.size(); ++a)
+    if (program_.arguments[a].isPointer) {
+      const int b = arguments_[a].buffer;
+      if (b < 0 || b >= static_cast<int>(buffers_.size()) || !buffers_[static_cast<size_t>(b)].bytes)
+        setupError("pointer argument '" + program_.arguments[a].name + "' has no buffer");
+    }
+  bankBytes_ = program_.spadBytesPerLane;
+  const size_t spadSize = static_cast<size_t>(bankBytes_) * static_cast<size_t>(program_.lanes);
+  if (options_.computeValues) {
+    spad_.assign(spadSize, 0);
+    written_.assign(spadSize, 0);
+    positions_.resize(program_.tiles.size());
+    for (size_t t = 0; t < program_.tiles.size(); ++t)
+      npu::elementPositions(program_.tiles[t].layout, program_.lanes, bankBytes_, positions_[t]);
+  }
+  tileWritten_.assign(program_.tiles.size(), 0);
+  regs_.resize(program_.scalarRegs.size());
+  int next = 0;
+  number(program_.body, next);
+}
+
+void Machine::number(const std::vector<Instruction> &body, int &next) {
+  for (const Instruction &in : body) {
+    positionOf_[&in] = next++;
+    number(in.body, next);
+    number(in.elseBody, next);
+  }
+}
+
+void Machine::fail(const std::string &message) const {
+  std::ostringstream s;
+  s << "kernel '" << program_.kernelName << "', program instance " << instance_ << " (pid " << pid_[0] << ", "
+    << pid_[1] << ", " << pid_[2] << ")";
+  if (instruction_) {
+    s << ", instruction #" << positionOf_.at(instruction_) << " " << npu::name(instruction_->opcode);
+    if (instruction_->loc.known())
+      s << " (" << instruction_->loc.str() << ")";
+  }
+  s << ": " << message;
+  throw core::RuntimeError(s.str());
+}
+
+RunStats Machine::run() {
+  for (int64_t z = 0; z < grid_.z; ++z)
+    for (int64_t y = 0; y < grid_.y; ++y)
+      for (int64_t x = 0; x < grid_.x; ++x)
+        runInstance(x + grid_.x * (y + grid_.y * z), x, y, z);
+  return stats_;
+}
+
+void Machine::runInstance(int64_t linear, int64_t x, int64_t y, int64_t z) {
+  instance_ = linear;
+  pid_[0] = x;
+  pid_[1] = y;
+  pid_[2] = z;
+  instruction_ = nullptr;
+  const int64_t ordinalOnCore = linear / options_.numCores;
+  shift_ = (ordinalOnCore % 2 == 1) ? program_.instanceBankStride : 0;
+  trace_ = npu::InstanceTrace{};
+  trace_.instance = linear;
+  arrays.clear();
+  std::fill(regs_.begin(), regs_.end(), Scalar{});
+  execute(program_.body);
+  // Forget what this instance wrote: the next one must not read it.
+  if (options_.computeValues)
+    for (size_t t = 0; t < tileWritten_.size(); ++t) {
+      if (!tileWritten_[t])
+        continue;
+      tileWritten_[t] = 0;
+      const npu::Tile &tile = program_.tiles[t];
+      const int64_t begin = tile.bankOffset + shift_, bytes = tile.layout.bytesPerLane(program_.lanes);
+      for (int lane = 0; lane < program_.lanes; ++lane)
+        std::memset(written_.data() + lane * bankBytes_ + begin, 0, static_cast<size_t>(bytes));
+    }
+  ++stats_.instances;
+  if (options_.listener)
+    options_.listener->instanceDone(std::move(trace_));
+}
+
+void Machine::execute(const std::vector<Instruction> &body) {
+  for (const Instruction &in : body)
+    executeOne(in);
+}
+
+void Machine::executeOne(const Instruction &in) {
+  instruction_ = &in;
+  ++stats_.instructions;
+  current_ = npu::ExecutedInstruction{};
+  current_.instruction = &in;
+  const npu::Unit unit = npu::unitOf(in.opcode);
+  if (options_.computeValues || unit == npu::Unit::Scalar || unit == npu::Unit::Control ||
+      unit == npu::Unit::Dma) {
+    if (options_.computeValues || unit == npu::Unit::Dma)
+      for (int t : npu::readTiles(in))
+        checkTileInBank(t);
+    for (int t : in.dsts)
+      checkTileInBank(t);
+  }
+  switch (unit) {
+  case npu::Unit::Scalar: scalarUnit(in); break;
+  case npu::Unit::Dma: dmaUnit(in); break;
+  case npu::Unit::Vector:
+  case npu::Unit::CrossLane:
+    if (in.opcode == npu::Opcode::VReduce || in.opcode == npu::Opcode::VScan ||
+        in.opcode == npu::Opcode::VSort || in.opcode == npu::Opcode::XReduce ||
+        in.opcode == npu::Opcode::XScan || in.opcode == npu::Opcode::XSort)
+      reduceUnit(in);
+    else
+      vectorUnit(in);
+    break;
+  case npu::Unit::Systolic: systolicUnit(in); break;
+  case npu::Unit::Control: break;
+  }
+  if (unit != npu::Unit::Control) {
+    if (options_.listener)
+      trace_.instructions.push_back(std::move(current_));
+    return;
+  }
+  // Control instructions are recorded before their bodies run.
+  if (options_.listener)
+    trace_.instructions.push_back(std::move(current_));
+  control(in);
+  instruction_ = nullptr;
+}
+
+void Machine::checkTileInBank(int t) const {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t begin = tile.bankOffset + shift_, end = begin + tile.layout.bytesPerLane(program_.lanes);
+  if (begin < 0 || end > bankBytes_)
+    fail("scratchpad overflow: tile t" + std::to_string(t) + " (" + tile.name + ") occupies bank bytes [" +
+         std::to_string(begin) + ", " + std::to_string(end) + ") of a " + std::to_string(bankBytes_) +
+         "-byte bank" + (shift_ ? " (odd instance, placed instanceBankStride higher)" : ""));
+}
+
+// ------------------------------------------------------------ scalars
+
+Scalar Machine::scalar(const npu::ScalarOperand &operand) const {
+  if (operand.isRegister()) {
+    const Scalar &r = regs_[static_cast<size_t>(operand.reg)];
+    if (core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
+      return Scalar{static_cast<int64_t>(r.f), r.f};
+    return Scalar{r.i, static_cast<double>(r.i)};
+  }
+  return Scalar{operand.intValue, operand.floatValue};
+}
+
+int64_t Machine::scalarInt(const npu::ScalarOperand &operand) const {
+  if (operand.isRegister() && core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
+    return core::floatToInt<DType::Int64>(regs_[static_cast<size_t>(operand.reg)].f);
+  return scalar(operand).i;
+}
+
+Scalar Machine::scalarAs(const npu::ScalarOperand &operand, DType d) const {
+  Scalar s = scalar(operand);
+  if (core::isFloatType(d)) {
+    s.f = core::roundFloatTo(d, s.f);
+  } else {
+    if (operand.isRegister() && core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
+      s.i = core::floatToInt<DType::Int64>(s.f);
+    s.i = d == DType::Bool ? (s.i != 0 ? 1 : 0) : core::wrapIntTo(d, static_cast<uint64_t>(s.i));
+  }
+  return s;
+}
+
+void Machine::scalarUnit(const Instruction &in) {
+  const auto regType = [&](int r) { return program_.scalarRegs[static_cast<size_t>(r)].dtype; };
+  auto set = [&](const Scalar &v) { regs_[static_cast<size_t>(in.dstReg)] = scalarValue(v, regType(in.dstReg)); };
+  switch (in.opcode) {
+  case npu::Opcode::SMove: set(scalarAs(in.scalars.at(0), regType(in.dstReg))); return;
+  case npu::Opcode::SArgument: {
+    const LaunchArgument &a = arguments_[static_cast<size_t>(in.argument)];
+    set(Scalar{a.intValue, a.floatValue});
+    return;
+  }
+  case npu::Opcode::SProgramId: set(Scalar{pid_[in.axis], 0.0}); return;
+  case npu::Opcode::SNumPrograms: {
+    const int64_t sizes[3] = {grid_.x, grid_.y, grid_.z};
+    set(Scalar{sizes[in.axis], 0.0});
+    return;
+  }
+  case npu::Opcode::SElementwise: {
+    const npu::ElementFunction &f = in.function;
+    Scalar operands[3];
+    core::ConstSlots slots[3];
+    for (int k = 0; k < f.arity(); ++k) {
+      const DType d = (f.op == npu::ElementOp::Select && k == 0) ? DType::Bool : f.operandType;
+      operands[k] = scalarAs(in.scalars.at(static_cast<size_t>(k)), d);
+      slots[k] = core::ConstSlots{&operands[k].f, &operands[k].i};
+    }
+    Values &result = scratch(0);
+    result.define(f.op == npu::ElementOp::Cmp ? DType::Bool : f.resultType, 1);
+    apply(f, slots, result, 1);
+    set(result.isFloat() ? Scalar{0, result.f[0]} : Scalar{result.i[0], 0.0});
+    return;
+  }
+  case npu::Opcode::SLoad:
+  case npu::Opcode::SStore: {
+    const Pointer p = pointer(in.argument);
+    const int64_t element = scalarInt(in.scalars.at(0));
+    const int64_t byte = dramByte(p, element, -1);
+    uint8_t *q = p.buffer->bytes->data() + byte;
+    const DType d = program_.arguments[static_cast<size_t>(in.argument)].dtype;
+    const bool write = in.opcode == npu::Opcode::SStore;
+    addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(p.elementBytes), write);
+    (write ? stats_.dmaBytesWritten : stats_.dmaBytesRead) += p.elementBytes;
+    if (!write) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, q, static_cast<size_t>(p.elementBytes));
+      Scalar v;
+      core::fromBits(d, bits, v.f, v.i);
+      set(v);
+    } else if (options_.computeValues) {
+      const Scalar v = scalarAs(in.scalars.at(1), d);
+      const uint64_t bits = core::toBits(d, v.f, v.i);
+      std::memcpy(q, &bits, static_cast<size_t>(p.elementBytes));
+    }
+    current_.elements = 1;
+    return;
+  }
+  default: fail("internal: not a scalar instruction");
+  }
+}
+
+void Machine::control(const Instruction &in) {
+  switch (in.opcode) {
+  case npu::Opcode::Loop: {
+    const int64_t lower = scalarInt(in.scalars.at(0)), upper = scalarInt(in.scalars.at(1)),
+                  step = scalarInt(in.scalars.at(2));
+    if (step == 0)
+      fail("loop step is 0");
+    const DType ivType = program_.scalarRegs[static_cast<size_t>(in.dstReg)].dtype;
+    int64_t iterations = 0;
+    for (int64_t iv = lower; step > 0 ? iv < upper : iv > upper; iv += step) {
+      if (++iterations > options_.maxLoopIterations)
+        fail("loop ran more than " + std::to_string(options_.maxLoopIterations) + " iterations");
+      regs_[static_cast<size_t>(in.dstReg)] = scalarValue(Scalar{iv, static_cast<double>(iv)}, ivType);
+      execute(in.body);
+      instruction_ = &in;
+    }
+    return;
+  }
+  case npu::Opcode::If:
+    execute(scalarInt(in.scalars.at(0)) != 0 ? in.body : in.elseBody);
+    return;
+  case npu::Opcode::Barrier: return;
+  case npu::Opcode::Assert: {
+    if (!options_.computeValues)
+      return;
+    if (!in.srcs.empty()) {
+      Values &v = scratch(0);
+      readTile(in.srcs[0], v);
+      for (int64_t e = 0; e < v.size; ++e)
+        if (!v.i[static_cast<size_t>(e)])
+          fail("assertion failed at element " + std::to_string(e) + " of tile t" + std::to_string(in.srcs[0]) +
+               ": " + in.message);
+    } else if (scalarInt(in.scalars.at(0)) == 0) {
+      fail("assertion failed: " + in.message);
+    }
+    return;
+  }
+  default: fail("internal: not a control instruction");
+  }
+}
+
+Scalar scalarValue(const Scalar &v, DType d) {
+  if (core::isFloatType(d))
+    return Scalar{0, core::roundFloatTo(d, v.f)};
+  return Scalar{d == DType::Bool ? (v.i != 0 ? 1 : 0) : core::wrapIntTo(d, static_cast<uint64_t>(v.i)), 0.0};
+}
+
+// ------------------------------------------------------------ scratchpad
+
+uint8_t *Machine::elementBytes(int t, int64_t e) {
+  return spad_.data() + program_.tiles[static_cast<size_t>(t)].bankOffset + shift_ +
+         positions_[static_cast<size_t>(t)][static_cast<size_t>(e)];
+}
+
+void Machine::checkWritten(int t, int64_t e) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t p = tile.bankOffset + shift_ + positions_[static_cast<size_t>(t)][static_cast<size_t>(e)];
+  const int size = core::byteSize(tile.layout.dtype);
+  for (int b = 0; b < size; ++b)
+    if (!written_[static_cast<size_t>(p + b)]) {
+      const int64_t lane = p / bankBytes_;
+      fail("reads scratchpad bytes nothing wrote in this instance: tile t" + std::to_string(t) + " (" +
+           tile.name + ") element " + std::to_string(e) + ", lane " + std::to_string(lane) + " bank byte " +
+           std::to_string(p - lane * bankBytes_ + b));
+    }
+}
+
+void Machine::markWritten(int t, int64_t e) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t p = tile.bankOffset + shift_ + positions_[static_cast<size_t>(t)][static_cast<size_t>(e)];
+  std::memset(written_.data() + p, 1, static_cast<size_t>(core::byteSize(tile.layout.dtype)));
+  tileWritten_[static_cast<size_t>(t)] = 1;
+}
+
+Scalar Machine::readElement(int t, int64_t e) {
+  checkWritten(t, e);
+  const DType d = layout(t).dtype;
+  uint64_t bits = 0;
+  std::memcpy(&bits, elementBytes(t, e), static_cast<size_t>(core::byteSize(d)));
+  Scalar v;
+  core::fromBits(d, bits, v.f, v.i);
+  return v;
+}
+
+void Machine::writeElement(int t, int64_t e, const Scalar &v) {
+  const DType d = layout(t).dtype;
+  const uint64_t bits = core::toBits(d, v.f, v.i);
+  std::memcpy(elementBytes(t, e), &bits, static_cast<size_t>(core::byteSize(d)));
+  markWritten(t, e);
+}
+
+namespace {
+
+template <class T> T load(const uint8_t *p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+template <class T> void store(uint8_t *p, T v) { std::memcpy(p, &v, sizeof v); }
+
+} // namespace
+
+void Machine::readTile(int t, Values &v) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const DType d = tile.layout.dtype;
+  const int64_t n = tile.layout.numElements();
+  v.define(d, n);
+  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
+  const uint8_t *shadow = written_.data() + tile.bankOffset + shift_;
+  const int size = core::byteSize(d);
+  for (int64_t e = 0; e < n; ++e)
+    if (!shadow[pos[e]] || !shadow[pos[e] + size - 1])
+      checkWritten(t, e);
+  double *f = v.f.data();
+  int64_t *iv = v.i.data();
+  switch (d) {
+  case DType::Float32:
+    for (int64_t e = 0; e < n; ++e)
+      f[e] = load<float>(base + pos[e]);
+    break;
+  case DType::Float64:
+    for (int64_t e = 0; e < n; ++e)
+      f[e] = load<double>(base + pos[e]);
+    break;
+  case DType::Float16:
+    for (int64_t e = 0; e < n; ++e)
+      f[e] = core::halfToFloat(load<uint16_t>(base + pos[e]));
+    break;
+  case DType::BFloat16:
+    for (int64_t e = 0; e < n; ++e)
+      f[e] = core::bfloat16ToFloat(load<uint16_t>(base + pos[e]));
+    break;
+  case DType::Bool:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = base[pos[e]] != 0 ? 1 : 0;
+    break;
+  case DType::Int8:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<int8_t>(base + pos[e]);
+    break;
+  case DType::UInt8:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = base[pos[e]];
+    break;
+  case DType::Int16:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<int16_t>(base + pos[e]);
+    break;
+  case DType::UInt16:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<uint16_t>(base + pos[e]);
+    break;
+  case DType::Int32:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<int32_t>(base + pos[e]);
+    break;
+  case DType::UInt32:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<uint32_t>(base + pos[e]);
+    break;
+  case DType::Int64:
+  case DType::UInt64:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<int64_t>(base + pos[e]);
+    break;
+  }
+}
+
+void Machine::writeTile(int t, const Values &v) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const DType d = tile.layout.dtype;
+  const int64_t n = tile.layout.numElements();
+  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  uint8_t *base = spad_.data() + tile.bankOffset + shift_;
+  uint8_t *shadow = written_.data() + tile.bankOffset + shift_;
+  const double *f = v.f.data();
+  const int64_t *iv = v.i.data();
+  const int size = core::byteSize(d);
+  switch (d) {
+  case DType::Float32:
+    for (int64_t e = 0; e < n; ++e)
+      store<float>(base + pos[e], static_cast<float>(f[e]));
+    break;
+  case DType::Float64:
+    for (int64_t e = 0; e < n; ++e)
+      store<double>(base + pos[e], f[e]);
+    break;
+  case DType::Float16:
+    for (int64_t e = 0; e < n; ++e)
+      store<uint16_t>(base + pos[e], core::floatToHalf(static_cast<float>(f[e])));
+    break;
+  case DType::BFloat16:
+    for (int64_t e = 0; e < n; ++e)
+      store<uint16_t>(base + pos[e], core::floatToBFloat16(static_cast<float>(f[e])));
+    break;
+  case DType::Bool:
+  case DType::Int8:
+  case DType::UInt8:
+    for (int64_t e = 0; e < n; ++e)
+      base[pos[e]] = static_cast<uint8_t>(iv[e]);
+    break;
+  case DType::Int16:
+  case DType::UInt16:
+    for (int64_t e = 0; e < n; ++e)
+      store<uint16_t>(base + pos[e], static_cast<uint16_t>(iv[e]));
+    break;
+  case DType::Int32:
+  case DType::UInt32:
+    for (int64_t e = 0; e < n; ++e)
+      store<uint32_t>(base + pos[e], static_cast<uint32_t>(iv[e]));
+    break;
+  case DType::Int64:
+  case DType::UInt64:
+    for (int64_t e = 0; e < n; ++e)
+      store<int64_t>(base + pos[e], iv[e]);
+    break;
+  }
+  if (size == 4)
+    for (int64_t e = 0; e < n; ++e)
+      store<uint32_t>(shadow + pos[e], 0x01010101u);
+  else
+    for (int64_t e = 0; e < n; ++e)
+      std::memset(shadow + pos[e], 1, static_cast<size_t>(size));
+  tileWritten_[static_cast<size_t>(t)] = 1;
+  current_.elements = n;
+}
+
+// ------------------------------------------------------------ DRAM
+
+Machine::Pointer Machine::pointer(int argument) const {
+  const LaunchArgument &a = arguments_[static_cast<size_t>(argument)];
+  Pointer p;
+  p.buffer = &buffers_[static_cast<size_t>(a.buffer)];
+  p.elementBytes = core::byteSize(program_.arguments[static_cast<size_t>(argument)].dtype);
+  p.byteOffset = a.elementOffset * p.elementBytes;
+  return p;
+}
+
+void Machine::outOfBounds(const Pointer &p, int64_t byte, int64_t tileElement) const {
+  const int64_t size = static_cast<int64_t>(p.buffer->bytes->size());
+  std::ostringstream s;
+  if (tileElement >= 0)
+    s << "element " << tileElement << " of the data tile";
+  else
+    s << "the scalar access";
+  s << " is outside buffer '" << p.buffer->name << "' (" << size / p.elementBytes << " elements of "
+    << p.elementBytes << " bytes): element offset " << byte / p.elementBytes << ", byte offset " << byte
+    << ", address 0x" << std::hex << (p.buffer->address + static_cast<uint64_t>(byte));
+  fail(s.str());
+}
+
+void Machine::addDram(uint64_t address, uint32_t bytes, bool write) {
+  if (!options_.listener)
+    return;
+  std::vector<npu::DramRun> &runs = current_.dram;
+  if (!runs.empty()) {
+    npu::DramRun &last = runs.back();
+    if (last.write == write && last.address + last.bytes == address) {
+      last.bytes += bytes;
+      return;
+    }
+  }
+  runs.push_back(npu::DramRun{address, bytes, write});
+}
+
+} // namespace detail
+
+RunStats run(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
+             const std::vector<LaunchArgument> &arguments, const RunOptions &options) {
+  detail::Machine machine(program, grid, buffers, arguments, options);
+  return machine.run();
+}
+
+} // namespace npusim::functional

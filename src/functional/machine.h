@@ -1,0 +1,174 @@
+#pragma once
+// Internals of the functional simulator: the state of one launch (scratchpad,
+// its written-bytes shadow, scalar registers, systolic array weights) and the
+// per-unit instruction handlers, split over machine.cpp (control, scalar unit,
+// scratchpad access), vector.cpp, reduce.cpp, dma.cpp and matmul.cpp.
+#include "core/element_math.h"
+#include "functional/simulator.h"
+
+#include <unordered_map>
+
+namespace npusim::functional::detail {
+
+using core::DType;
+using npu::Instruction;
+
+/// A scalar register or operand value: integers and bools in i, floats in f.
+struct Scalar {
+  int64_t i = 0;
+  double f = 0.0;
+};
+
+/// v normalised to a register of dtype d (rounded, wrapped, bool 0/1).
+Scalar scalarValue(const Scalar &v, DType d);
+
+/// A tile's elements widened into 64-bit slots (row-major), reused between
+/// instructions so that the steady state allocates nothing.
+struct Values {
+  std::vector<double> f;
+  std::vector<int64_t> i;
+  DType dtype = DType::Float32;
+  int64_t size = 0;
+
+  void define(DType d, int64_t n) {
+    dtype = d;
+    size = n;
+    if (core::isFloatType(d)) {
+      if (static_cast<int64_t>(f.size()) < n)
+        f.resize(static_cast<size_t>(n));
+    } else if (static_cast<int64_t>(i.size()) < n) {
+      i.resize(static_cast<size_t>(n));
+    }
+  }
+  bool isFloat() const { return core::isFloatType(dtype); }
+  core::ConstSlots in() const { return {f.data(), i.data()}; }
+  core::Slots out() { return {f.data(), i.data()}; }
+};
+
+/// A tile seen as [outer, length, inner] around an axis (row-major).
+struct Split {
+  int64_t outer = 1, length = 1, inner = 1;
+  int64_t at(int64_t o, int64_t k, int64_t in) const { return (o * length + k) * inner + in; }
+};
+
+/// Weights held by one systolic array: a lanes x lanes block of B, zero padded.
+struct ArrayState {
+  bool loaded = false;
+  int64_t kBlock = 0, nBlock = 0;
+  int64_t rows = 0, cols = 0; // valid part of the block
+  Values weights;             // lanes * lanes, row-major [k][n]
+};
+
+class Machine {
+public:
+  Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
+          const std::vector<LaunchArgument> &arguments, const RunOptions &options);
+  RunStats run();
+
+  // ---- used by the unit handlers
+  [[noreturn]] void fail(const std::string &message) const;
+  const npu::Program &program() const { return program_; }
+  const npu::TileLayout &layout(int t) const { return program_.tiles[static_cast<size_t>(t)].layout; }
+  int lanes() const { return program_.lanes; }
+  bool computeValues() const { return options_.computeValues; }
+
+  Scalar scalar(const npu::ScalarOperand &operand) const;
+  /// The operand as an integer / as a value of dtype d (rounded or wrapped to it).
+  int64_t scalarInt(const npu::ScalarOperand &operand) const;
+  Scalar scalarAs(const npu::ScalarOperand &operand, DType d) const;
+
+  /// Reads a whole tile (row-major) into v, checking every byte was written.
+  void readTile(int t, Values &v);
+  /// Writes v (row-major, the tile's dtype) into a tile and marks it written.
+  void writeTile(int t, const Values &v);
+  /// Scratchpad bytes of element e of tile t (checked to be written when reading).
+  uint8_t *elementBytes(int t, int64_t e);
+  void checkWritten(int t, int64_t e);
+  /// A tile's bytes and written-shadow in this instance's placement, and the
+  /// position of each element (row-major) relative to them.
+  struct TileBytes {
+    uint8_t *data = nullptr;
+    uint8_t *shadow = nullptr;
+    const int64_t *pos = nullptr;
+  };
+  TileBytes tileBytes(int t) {
+    const int64_t begin = program_.tiles[static_cast<size_t>(t)].bankOffset + shift_;
+    tileWritten_[static_cast<size_t>(t)] = 1; // conservatively: the caller may write
+    return TileBytes{spad_.data() + begin, written_.data() + begin, positions_[static_cast<size_t>(t)].data()};
+  }
+  /// One element, checked to be written / marked written.
+  Scalar readElement(int t, int64_t e);
+  void writeElement(int t, int64_t e, const Scalar &v);
+  void markWritten(int t, int64_t e);
+
+  /// Reusable value arrays (kScratch of them, so references stay valid).
+  static constexpr size_t kScratch = 12;
+  Values &scratch(size_t k) { return scratch_.at(k); }
+  void countElements(int64_t n) { current_.elements = n; }
+  void addDram(uint64_t address, uint32_t bytes, bool write);
+  RunStats &stats() { return stats_; }
+
+  // ---- per-unit handlers
+  void vectorUnit(const Instruction &in);    // vector.cpp
+  void reduceUnit(const Instruction &in);    // reduce.cpp
+  void combine(const Instruction &in, const Split &split, bool isScan);
+  void dmaUnit(const Instruction &in);       // dma.cpp
+  void systolicUnit(const Instruction &in);  // matmul.cpp
+  /// Applies an element function to n elements (vector.cpp).
+  void apply(const npu::ElementFunction &function, const core::ConstSlots *operands, Values &result,
+             int64_t n);
+
+  /// The buffer behind a pointer argument and the byte offset it points at.
+  struct Pointer {
+    DramBuffer *buffer = nullptr;
+    int64_t byteOffset = 0;
+    int elementBytes = 0;
+  };
+  Pointer pointer(int argument) const;
+  /// Fails unless element `elementOffset` (relative to the pointer) lies inside
+  /// the buffer; returns its byte offset in the buffer. `tileElement` (>= 0)
+  /// names the data tile element for the message.
+  int64_t dramByte(const Pointer &p, int64_t elementOffset, int64_t tileElement) const {
+    const int64_t byte = p.byteOffset + elementOffset * p.elementBytes;
+    if (byte < 0 || byte + p.elementBytes > static_cast<int64_t>(p.buffer->bytes->size()))
+      outOfBounds(p, byte, tileElement);
+    return byte;
+  }
+  [[noreturn]] void outOfBounds(const Pointer &p, int64_t byte, int64_t tileElement) const;
+
+  std::vector<ArrayState> arrays;
+
+private:
+  void runInstance(int64_t linear, int64_t x, int64_t y, int64_t z);
+  void execute(const std::vector<Instruction> &body);
+  void executeOne(const Instruction &in);
+  void scalarUnit(const Instruction &in);
+  void control(const Instruction &in);
+  void checkTileInBank(int t) const;
+  void number(const std::vector<Instruction> &body, int &next);
+
+  const npu::Program &program_;
+  Grid grid_;
+  std::vector<DramBuffer> &buffers_;
+  const std::vector<LaunchArgument> &arguments_;
+  RunOptions options_;
+  RunStats stats_;
+
+  int64_t bankBytes_ = 0;
+  std::vector<uint8_t> spad_, written_;
+  std::vector<std::vector<int64_t>> positions_; // per tile, per element: lane * bank + slot * size
+  std::vector<uint8_t> tileWritten_;            // per tile: written in this instance
+  int64_t shift_ = 0;                           // instanceBankStride placement of this instance
+  std::vector<Scalar> regs_;
+  std::vector<Values> scratch_ = std::vector<Values>(kScratch);
+  std::unordered_map<const Instruction *, int> positionOf_;
+  std::vector<int64_t> offsets_;
+  std::vector<Values> combineRegs_, combineTmp_ = std::vector<Values>(4);
+
+  int64_t instance_ = 0, pid_[3] = {0, 0, 0};
+  const Instruction *instruction_ = nullptr;
+  npu::ExecutedInstruction current_;
+  npu::InstanceTrace trace_;
+};
+
+} // namespace npusim::functional::detail

@@ -1,0 +1,134 @@
+// The systolic arrays. MLoadWeights holds a lanes x lanes block of B (rows
+// kBlock*lanes.., columns nBlock*lanes..) in an array; MMatmul streams the rows
+// of A through it: for every row m and held column n,
+//   c[m, n] = c[m, n] + a[m, k0] * b[k0, n] + a[m, k0 + 1] * b[k0 + 1, n] + ...
+// over the block's valid k, in increasing k, every product and sum rounded to
+// C's dtype (inputs converted to C's dtype first, TF32 rounding for fp32 with
+// InputPrecision::TF32). Accumulating the K blocks in increasing order from the
+// initial C gives exactly the reference interpreter's dot (reference/dot.cpp).
+// Padding rows and columns contribute nothing (not even a +0).
+#include "functional/machine.h"
+
+namespace npusim::functional::detail {
+
+void Machine::systolicUnit(const Instruction &in) {
+  const int L = lanes();
+  if (in.array < 0 || in.array >= 64)
+    fail("systolic array " + std::to_string(in.array) + " does not exist");
+  if (arrays.size() <= static_cast<size_t>(in.array))
+    arrays.resize(static_cast<size_t>(in.array) + 1);
+  ArrayState &array = arrays[static_cast<size_t>(in.array)];
+
+  if (in.opcode == npu::Opcode::MLoadWeights) {
+    const npu::TileLayout &b = layout(in.srcs.at(0));
+    const int64_t K = b.shape.at(0), N = b.shape.at(1);
+    array.loaded = true;
+    array.kBlock = in.kBlock;
+    array.nBlock = in.nBlock;
+    array.rows = std::max<int64_t>(0, std::min<int64_t>(L, K - in.kBlock * L));
+    array.cols = std::max<int64_t>(0, std::min<int64_t>(L, N - in.nBlock * L));
+    countElements(array.rows * array.cols);
+    if (!computeValues())
+      return;
+    Values &x = scratch(1);
+    readTile(in.srcs[0], x);
+    array.weights.define(b.dtype, int64_t{L} * L);
+    for (int64_t k = 0; k < array.rows; ++k)
+      for (int64_t n = 0; n < array.cols; ++n) {
+        const size_t from = static_cast<size_t>((in.kBlock * L + k) * N + in.nBlock * L + n);
+        const size_t to = static_cast<size_t>(k * L + n);
+        if (x.isFloat())
+          array.weights.f[to] = x.f[from];
+        else
+          array.weights.i[to] = x.i[from];
+      }
+    return;
+  }
+
+  // MMatmul
+  if (!array.loaded)
+    fail("systolic array " + std::to_string(in.array) + " multiplies before any m.load_weights");
+  if (array.kBlock != in.kBlock || array.nBlock != in.nBlock)
+    fail("systolic array " + std::to_string(in.array) + " holds block (k " + std::to_string(array.kBlock) + ", n " +
+         std::to_string(array.nBlock) + "), the matmul names (k " + std::to_string(in.kBlock) + ", n " +
+         std::to_string(in.nBlock) + ")");
+  const int c = in.dsts.at(0), a = in.srcs.at(0);
+  const npu::TileLayout &cl = layout(c), &al = layout(a);
+  const int64_t M = cl.shape.at(0), N = cl.shape.at(1), K = al.shape.at(1);
+  const int64_t k0 = in.kBlock * L, n0 = in.nBlock * L;
+  const int64_t rows = std::min(array.rows, std::max<int64_t>(0, K - k0));
+  const int64_t cols = std::min(array.cols, std::max<int64_t>(0, N - n0));
+  countElements(M * cols);
+  if (!computeValues())
+    return;
+  const DType accType = cl.dtype;
+  // Only the block's columns of C are read (when accumulating) and written.
+  Values &acc = scratch(6);
+  acc.define(accType, M * N);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < cols; ++n) {
+      const int64_t e = m * N + n0 + n;
+      const Scalar v = in.accumulate ? readElement(c, e) : Scalar{};
+      if (acc.isFloat())
+        acc.f[static_cast<size_t>(e)] = v.f;
+      else
+        acc.i[static_cast<size_t>(e)] = v.i;
+    }
+  // Inputs converted to the accumulator's dtype, as Cast does.
+  Values &av = scratch(1), &aConverted = scratch(2), &wConverted = scratch(3);
+  readTile(a, av);
+  aConverted.define(accType, av.size);
+  core::castValues(av.dtype, accType, av.in(), aConverted.out(), av.size);
+  wConverted.define(accType, int64_t{L} * L);
+  core::castValues(array.weights.dtype, accType, array.weights.in(), wConverted.out(), int64_t{L} * L);
+  const bool tf32 = accType == DType::Float32 && in.precision == core::InputPrecision::TF32;
+
+  if (accType == DType::Float32) {
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < cols; ++n) {
+        const size_t at = static_cast<size_t>(m * N + n0 + n);
+        float x = static_cast<float>(acc.f[at]);
+        for (int64_t k = 0; k < rows; ++k) {
+          float av32 = static_cast<float>(aConverted.f[static_cast<size_t>(m * K + k0 + k)]);
+          float bv32 = static_cast<float>(wConverted.f[static_cast<size_t>(k * L + n)]);
+          if (tf32) {
+            av32 = core::roundToTF32(av32);
+            bv32 = core::roundToTF32(bv32);
+          }
+          const float product = av32 * bv32;
+          x = x + product;
+        }
+        acc.f[at] = x;
+      }
+  } else if (core::isFloatType(accType)) {
+    core::visitFloat(accType, [&](auto tag) {
+      constexpr DType D = decltype(tag)::value;
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < cols; ++n) {
+          const size_t at = static_cast<size_t>(m * N + n0 + n);
+          double x = acc.f[at];
+          for (int64_t k = 0; k < rows; ++k)
+            x = core::roundFloat<D>(x + core::roundFloat<D>(aConverted.f[static_cast<size_t>(m * K + k0 + k)] *
+                                                            wConverted.f[static_cast<size_t>(k * L + n)]));
+          acc.f[at] = x;
+        }
+    });
+  } else {
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < cols; ++n) {
+        const size_t at = static_cast<size_t>(m * N + n0 + n);
+        uint64_t x = static_cast<uint64_t>(acc.i[at]);
+        for (int64_t k = 0; k < rows; ++k)
+          x += static_cast<uint64_t>(aConverted.i[static_cast<size_t>(m * K + k0 + k)]) *
+               static_cast<uint64_t>(wConverted.i[static_cast<size_t>(k * L + n)]);
+        acc.i[at] = accType == DType::Bool ? static_cast<int64_t>(x & 1u) : core::wrapIntTo(accType, x);
+      }
+  }
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < cols; ++n) {
+      const size_t e = static_cast<size_t>(m * N + n0 + n);
+      writeElement(c, static_cast<int64_t>(e), acc.isFloat() ? Scalar{0, acc.f[e]} : Scalar{acc.i[e], 0.0});
+    }
+}
+
+} // namespace npusim::functional::detail

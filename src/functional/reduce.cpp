@@ -1,0 +1,293 @@
+// Reductions, scans and sorts along one axis, on the vector unit (a non-lane
+// axis: each lane folds its own slots) or the cross-lane unit (the lane axis).
+// The order of evaluation is the reference interpreter's: a sequential left
+// fold along the axis, acc = x[0]; acc = f(acc, x[k]) for k = 1, 2, ..., each
+// step rounded to the dtype (docs/npu.md), so results are bit-identical.
+#include "functional/machine.h"
+
+#include "npu/layout.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace npusim::functional::detail {
+namespace {
+
+using npu::Opcode;
+
+Split splitAxis(const std::vector<int64_t> &shape, int axis) {
+  Split s;
+  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
+    if (d < axis)
+      s.outer *= shape[static_cast<size_t>(d)];
+    else if (d == axis)
+      s.length = shape[static_cast<size_t>(d)];
+    else
+      s.inner *= shape[static_cast<size_t>(d)];
+  }
+  return s;
+}
+
+template <class T, class Step> void fold(const T *x, T *r, const Split &s, Step step) {
+  for (int64_t o = 0; o < s.outer; ++o) {
+    T *acc = r + o * s.inner;
+    const T *base = x + o * s.length * s.inner;
+    std::copy(base, base + s.inner, acc);
+    for (int64_t k = 1; k < s.length; ++k) {
+      const T *row = base + k * s.inner;
+      for (int64_t in = 0; in < s.inner; ++in)
+        acc[in] = step(acc[in], row[in]);
+    }
+  }
+}
+
+template <class T, class Step> void scanFold(const T *x, T *r, const Split &s, bool reverse, Step step) {
+  for (int64_t o = 0; o < s.outer; ++o) {
+    const int64_t first = reverse ? s.length - 1 : 0;
+    std::copy(x + s.at(o, first, 0), x + s.at(o, first, 0) + s.inner, r + s.at(o, first, 0));
+    for (int64_t m = 1; m < s.length; ++m) {
+      const int64_t k = reverse ? s.length - 1 - m : m;
+      const int64_t previous = reverse ? k + 1 : k - 1;
+      const T *row = x + s.at(o, k, 0);
+      const T *acc = r + s.at(o, previous, 0);
+      T *out = r + s.at(o, k, 0);
+      for (int64_t in = 0; in < s.inner; ++in)
+        out[in] = step(acc[in], row[in]);
+    }
+  }
+}
+
+} // namespace
+
+void Machine::reduceUnit(const Instruction &in) {
+  const bool crossLane = npu::unitOf(in.opcode) == npu::Unit::CrossLane;
+  const npu::TileLayout &x = layout(in.srcs.at(0));
+  const int64_t axisExtent = x.shape.at(static_cast<size_t>(in.axis));
+  const bool onLaneAxis = in.axis == x.laneAxis;
+  if (!crossLane && onLaneAxis && axisExtent > 1)
+    fail(std::string(npu::name(in.opcode)) + " along axis " + std::to_string(in.axis) +
+         ", the lane axis: the vector unit cannot combine elements of different lanes (use the cross-lane unit)");
+  if (crossLane && !onLaneAxis)
+    fail(std::string(npu::name(in.opcode)) + " along axis " + std::to_string(in.axis) +
+         ", not the lane axis (" + std::to_string(x.laneAxis) + "): a lane-local operation for the vector unit");
+  const bool isScan = in.opcode == Opcode::VScan || in.opcode == Opcode::XScan;
+  const bool isSort = in.opcode == Opcode::VSort || in.opcode == Opcode::XSort;
+  if (!crossLane) {
+    // Operands and results must keep each element (or line) in its lane.
+    for (int s : in.srcs)
+      if (!npu::sameLaneMapping(layout(s), x))
+        fail("operands do not share the element -> lane mapping: t" + std::to_string(s) + " and t" +
+             std::to_string(in.srcs[0]));
+    for (int t : in.dsts) {
+      const npu::TileLayout &d = layout(t);
+      bool ok;
+      if (isScan || isSort) {
+        ok = npu::sameLaneMapping(d, x);
+      } else {
+        const bool keepsAxis = d.rank() == x.rank();
+        const int expectedLaneAxis = keepsAxis || in.axis > x.laneAxis ? x.laneAxis : x.laneAxis - 1;
+        const int64_t laneExtent = x.shape[static_cast<size_t>(x.laneAxis)];
+        ok = (d.laneAxis == expectedLaneAxis && d.shape[static_cast<size_t>(d.laneAxis)] == laneExtent) ||
+             (laneExtent == 1 && d.shape[static_cast<size_t>(d.laneAxis)] == 1);
+      }
+      if (!ok)
+        fail("result t" + std::to_string(t) + " places elements in other lanes than the source t" +
+             std::to_string(in.srcs[0]) + " (a lane would touch another lane's bank)");
+    }
+  }
+  if (!computeValues()) {
+    countElements(layout(in.dsts.at(0)).numElements());
+    return;
+  }
+  const Split split = splitAxis(x.shape, in.axis);
+  const size_t count = in.srcs.size();
+  for (size_t k = 0; k < count; ++k)
+    readTile(in.srcs[k], scratch(1 + k));
+  const int64_t resultSize = isScan || isSort ? x.numElements() : split.outer * split.inner;
+  for (size_t k = 0; k < in.dsts.size(); ++k)
+    scratch(6 + k).define(layout(in.dsts[k]).dtype, resultSize);
+  Values &v = scratch(1);
+  Values &r = scratch(6);
+  const DType dt = x.dtype;
+  const bool propagate = in.function.nanMode == core::NanMode::Propagate;
+
+  try {
+    if (isSort) {
+      const Values *values = count > 1 ? &scratch(2) : nullptr;
+      const Values *valid = count > 2 ? &scratch(3) : nullptr;
+      Values *rv = in.dsts.size() > 1 ? &scratch(7) : nullptr;
+      std::vector<int64_t> perm(static_cast<size_t>(split.length));
+      auto sortLines = [&](auto less) {
+        for (int64_t o = 0; o < split.outer; ++o)
+          for (int64_t i = 0; i < split.inner; ++i) {
+            std::iota(perm.begin(), perm.end(), int64_t{0});
+            std::stable_sort(perm.begin(), perm.end(), [&](int64_t p, int64_t q) {
+              const int64_t a = split.at(o, p, i), b = split.at(o, q, i);
+              if (valid) { // invalid (padding) elements go last in either direction
+                const bool va = valid->i[static_cast<size_t>(a)] != 0, vb = valid->i[static_cast<size_t>(b)] != 0;
+                if (va != vb)
+                  return va;
+                if (!va)
+                  return false;
+              }
+              return in.descending ? less(b, a) : less(a, b);
+            });
+            for (int64_t k = 0; k < split.length; ++k) {
+              const size_t from = static_cast<size_t>(split.at(o, perm[static_cast<size_t>(k)], i));
+              const size_t to = static_cast<size_t>(split.at(o, k, i));
+              if (v.isFloat())
+                r.f[to] = v.f[from];
+              else
+                r.i[to] = v.i[from];
+              if (rv && values->isFloat())
+                rv->f[to] = values->f[from];
+              else if (rv)
+                rv->i[to] = values->i[from];
+            }
+          }
+      };
+      if (v.isFloat())
+        sortLines([&](int64_t a, int64_t b) {
+          return core::floatKeyLess(v.f[static_cast<size_t>(a)], v.f[static_cast<size_t>(b)]);
+        });
+      else
+        core::visitInt(dt, [&](auto tag) {
+          constexpr DType D = decltype(tag)::value;
+          sortLines([&](int64_t a, int64_t b) {
+            return core::intLess<D>(v.i[static_cast<size_t>(a)], v.i[static_cast<size_t>(b)]);
+          });
+        });
+    } else if (in.reduceKind == core::ReduceKind::Combine) {
+      combine(in, split, isScan);
+    } else if (in.reduceKind == core::ReduceKind::ArgMax || in.reduceKind == core::ReduceKind::ArgMin) {
+      const bool isMax = in.reduceKind == core::ReduceKind::ArgMax;
+      const Values &idx = scratch(2);
+      Values &ri = scratch(7);
+      auto argFold = [&](auto better) {
+        for (int64_t o = 0; o < split.outer; ++o)
+          for (int64_t i = 0; i < split.inner; ++i) {
+            size_t best = static_cast<size_t>(split.at(o, 0, i));
+            for (int64_t k = 1; k < split.length; ++k) {
+              const size_t c = static_cast<size_t>(split.at(o, k, i));
+              if (better(c, best))
+                best = c;
+            }
+            const size_t out = static_cast<size_t>(o * split.inner + i);
+            if (v.isFloat())
+              r.f[out] = v.f[best];
+            else
+              r.i[out] = v.i[best];
+            ri.i[out] = idx.i[best];
+          }
+      };
+      if (v.isFloat())
+        argFold([&](size_t c, size_t best) {
+          return core::argFloatBetter(isMax, propagate, v.f[c], idx.i[c], v.f[best], idx.i[best]);
+        });
+      else
+        core::visitInt(dt, [&](auto tag) {
+          constexpr DType D = decltype(tag)::value;
+          argFold([&](size_t c, size_t best) {
+            return core::argIntBetter<D>(isMax, v.i[c], idx.i[c], v.i[best], idx.i[best]);
+          });
+        });
+    } else if (v.isFloat()) {
+      core::visitFloat(dt, [&](auto tag) {
+        core::floatReduceStep<decltype(tag)::value>(in.reduceKind, in.function.nanMode, [&](auto step) {
+          if (isScan)
+            scanFold(v.f.data(), r.f.data(), split, in.reverse, step);
+          else
+            fold(v.f.data(), r.f.data(), split, step);
+        });
+      });
+    } else {
+      core::visitInt(dt, [&](auto tag) {
+        core::intReduceStep<decltype(tag)::value>(in.reduceKind, [&](auto step) {
+          if (isScan)
+            scanFold(v.i.data(), r.i.data(), split, in.reverse, step);
+          else
+            fold(v.i.data(), r.i.data(), split, step);
+        });
+      });
+    }
+  } catch (const core::ElementFault &fault) {
+    fail(fault.what());
+  }
+  for (size_t k = 0; k < in.dsts.size(); ++k)
+    writeTile(in.dsts[k], scratch(6 + k));
+}
+
+// A combine program folds N carried values. Registers 0..N-1 hold the
+// accumulators, N..2N-1 the next elements; steps run on all `inner` lines of
+// one outer index at once.
+void Machine::combine(const Instruction &in, const Split &split, bool isScan) {
+  const npu::CombineProgram &program = *in.combine;
+  const size_t count = program.valueTypes.size();
+  if (count > 4)
+    fail("a combine program carries at most 4 values");
+  const size_t numRegs = 2 * count + program.steps.size();
+  combineRegs_.resize(numRegs);
+  std::vector<DType> regType(numRegs);
+  for (size_t k = 0; k < count; ++k)
+    regType[k] = regType[count + k] = program.valueTypes[k];
+  for (size_t s = 0; s < program.steps.size(); ++s) {
+    const auto &step = program.steps[s];
+    regType[2 * count + s] = step.isConstant ? step.constantType
+                             : step.function.op == npu::ElementOp::Cmp ? DType::Bool
+                                                                       : step.function.resultType;
+  }
+  const int64_t inner = split.inner;
+  for (size_t k = 0; k < numRegs; ++k)
+    combineRegs_[k].define(regType[k], inner);
+  auto copyLine = [&](const Values &from, int64_t offset, Values &to, int64_t toOffset) {
+    if (from.isFloat())
+      std::copy(from.f.begin() + offset, from.f.begin() + offset + inner, to.f.begin() + toOffset);
+    else
+      std::copy(from.i.begin() + offset, from.i.begin() + offset + inner, to.i.begin() + toOffset);
+  };
+  for (int64_t o = 0; o < split.outer; ++o) {
+    const int64_t first = isScan && in.reverse ? split.length - 1 : 0;
+    for (size_t k = 0; k < count; ++k) {
+      copyLine(scratch(1 + k), split.at(o, first, 0), combineRegs_[k], 0);
+      if (isScan)
+        copyLine(combineRegs_[k], 0, scratch(6 + k), split.at(o, first, 0));
+    }
+    for (int64_t m = 1; m < split.length; ++m) {
+      const int64_t kAt = isScan && in.reverse ? split.length - 1 - m : m;
+      for (size_t k = 0; k < count; ++k)
+        copyLine(scratch(1 + k), split.at(o, kAt, 0), combineRegs_[count + k], 0);
+      for (size_t s = 0; s < program.steps.size(); ++s) {
+        const auto &step = program.steps[s];
+        Values &out = combineRegs_[2 * count + s];
+        if (step.isConstant) {
+          const Scalar c = scalarAs(step.constant, step.constantType);
+          if (out.isFloat())
+            std::fill(out.f.begin(), out.f.begin() + inner, c.f);
+          else
+            std::fill(out.i.begin(), out.i.begin() + inner, c.i);
+          continue;
+        }
+        core::ConstSlots operands[3];
+        for (size_t a = 0; a < step.operands.size() && a < 3; ++a)
+          operands[a] = combineRegs_.at(static_cast<size_t>(step.operands[a])).in();
+        apply(step.function, operands, out, inner);
+      }
+      // The results become the accumulators, through copies: a result may
+      // name an accumulator register itself.
+      for (size_t k = 0; k < count; ++k) {
+        combineTmp_[k].define(regType[k], inner);
+        copyLine(combineRegs_.at(static_cast<size_t>(program.results[k])), 0, combineTmp_[k], 0);
+      }
+      for (size_t k = 0; k < count; ++k)
+        copyLine(combineTmp_[k], 0, combineRegs_[k], 0);
+      if (isScan)
+        for (size_t k = 0; k < count; ++k)
+          copyLine(combineRegs_[k], 0, scratch(6 + k), split.at(o, kAt, 0));
+    }
+    if (!isScan)
+      for (size_t k = 0; k < count; ++k)
+        copyLine(combineRegs_[k], 0, scratch(6 + k), o * inner);
+  }
+}
+
+} // namespace npusim::functional::detail

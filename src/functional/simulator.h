@@ -1,0 +1,71 @@
+#pragma once
+// The functional NPU simulator: executes an NPU program (npu/program.h) for
+// every program instance of a launch grid, over DRAM buffers and a lane-banked
+// scratchpad, with the element numerics of the reference interpreter
+// (core/element_math.h). docs/npu.md is the normative description.
+//
+// It is strict: each of these is a core::RuntimeError naming the kernel, the
+// program instance, the instruction (opcode, position, TileIR source line) and
+// the address or buffer: a DMA element outside its buffer (active elements
+// only), vector-unit operands that do not share the element -> lane mapping, a
+// tile outside the bank, a scratchpad read of bytes nothing wrote since the
+// instance started, a reduce/scan/sort on the wrong unit for its axis, a
+// failing assert.
+#include "npu/execution.h"
+#include "npu/program.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npusim::functional {
+
+/// One DRAM buffer: `bytes` holds its elements (little-endian), `address` is
+/// where it lies in the flat address space the trace reports.
+struct DramBuffer {
+  std::string name;
+  core::DType dtype = core::DType::Float32;
+  uint64_t address = 0;
+  std::vector<uint8_t> *bytes = nullptr;
+};
+
+/// One program argument, in Program::arguments order. Pointers: `buffer`
+/// indexes the DramBuffer list, `elementOffset` (in elements of the argument's
+/// pointee dtype) is where the pointer points inside it. Scalars: intValue for
+/// integers and bool, floatValue for floats.
+struct LaunchArgument {
+  int buffer = -1;
+  int64_t elementOffset = 0;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+};
+
+struct Grid {
+  int64_t x = 1, y = 1, z = 1;
+  int64_t size() const { return x * y * z; }
+};
+
+struct RunOptions {
+  /// false: only the scalar unit, control flow and DMA address generation run
+  /// (no data moves, no checks on values); for programs where
+  /// npu::timingNeedsValues is false. Masks then count as all true and
+  /// elements outside their buffer are left out of the trace.
+  bool computeValues = true;
+  npu::ExecutionListener *listener = nullptr;
+  /// Instance i runs on core i % numCores; decides instanceBankStride placement.
+  int numCores = 1;
+  /// Most iterations one Loop instruction may run (a guard against runaway loops).
+  int64_t maxLoopIterations = int64_t{1} << 31;
+};
+
+struct RunStats {
+  int64_t instances = 0;
+  int64_t instructions = 0; // executed, loops unrolled
+  int64_t dmaBytesRead = 0;  // DRAM -> scratchpad and scalar loads
+  int64_t dmaBytesWritten = 0;
+};
+
+RunStats run(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
+             const std::vector<LaunchArgument> &arguments, const RunOptions &options = {});
+
+} // namespace npusim::functional

@@ -1,0 +1,222 @@
+// The vector unit (lane-local: splat, iota, elementwise, broadcast) and the
+// cross-lane unit's data movement (broadcast along the lane axis, relayout).
+#include "functional/machine.h"
+
+#include "npu/layout.h"
+
+namespace npusim::functional::detail {
+namespace {
+
+using npu::ElementOp;
+using npu::Opcode;
+
+core::BinaryOp binaryOf(ElementOp op) {
+  switch (op) {
+  case ElementOp::Add: return core::BinaryOp::Add;
+  case ElementOp::Sub: return core::BinaryOp::Sub;
+  case ElementOp::Mul: return core::BinaryOp::Mul;
+  case ElementOp::Div: return core::BinaryOp::Div;
+  case ElementOp::Rem: return core::BinaryOp::Rem;
+  case ElementOp::And: return core::BinaryOp::And;
+  case ElementOp::Or: return core::BinaryOp::Or;
+  case ElementOp::Xor: return core::BinaryOp::Xor;
+  case ElementOp::Shl: return core::BinaryOp::Shl;
+  case ElementOp::Shr: return core::BinaryOp::Shr;
+  case ElementOp::Min: return core::BinaryOp::Min;
+  default: return core::BinaryOp::Max;
+  }
+}
+
+std::string shapeText(const npu::TileLayout &l) {
+  std::string s = std::string(core::tritonName(l.dtype)) + "[";
+  for (size_t a = 0; a < l.shape.size(); ++a)
+    s += (a ? ", " : "") + std::to_string(l.shape[a]);
+  return s + "] lane axis " + std::to_string(l.laneAxis);
+}
+
+} // namespace
+
+void Machine::apply(const npu::ElementFunction &fn, const core::ConstSlots *x, Values &r, int64_t n) {
+  const DType dt = fn.operandType;
+  try {
+    switch (fn.op) {
+    case ElementOp::Copy:
+      if (core::isFloatType(dt))
+        std::copy(x[0].f, x[0].f + n, r.f.data());
+      else
+        std::copy(x[0].i, x[0].i + n, r.i.data());
+      return;
+    case ElementOp::Add:
+    case ElementOp::Sub:
+    case ElementOp::Mul:
+    case ElementOp::Div:
+    case ElementOp::Rem:
+    case ElementOp::And:
+    case ElementOp::Or:
+    case ElementOp::Xor:
+    case ElementOp::Shl:
+    case ElementOp::Shr:
+    case ElementOp::Min:
+    case ElementOp::Max:
+      if (core::isFloatType(dt))
+        core::binaryFloat(binaryOf(fn.op), fn.nanMode, dt, x[0].f, x[1].f, r.f.data(), n);
+      else // division by zero gives RISC-V's values, as in TileIR
+        core::binaryInt(binaryOf(fn.op), dt, x[0].i, x[1].i, r.i.data(), n, false);
+      return;
+    case ElementOp::Neg:
+    case ElementOp::Not:
+    case ElementOp::Abs: {
+      const core::UnaryOp op = fn.op == ElementOp::Neg   ? core::UnaryOp::Neg
+                               : fn.op == ElementOp::Not ? core::UnaryOp::Not
+                                                         : core::UnaryOp::Abs;
+      if (core::isFloatType(dt))
+        core::unaryFloat(op, dt, x[0].f, r.f.data(), n);
+      else
+        core::unaryInt(op, dt, x[0].i, r.i.data(), n);
+      return;
+    }
+    case ElementOp::Math:
+      core::mathValues(fn.mathFn, dt, x[0].f, x[1].f, x[2].f, r.f.data(), r.i.data(), n);
+      return;
+    case ElementOp::Cmp:
+      if (core::isFloatType(dt))
+        core::compareFloat(fn.predicate, x[0].f, x[1].f, r.i.data(), n);
+      else
+        core::compareInt(fn.predicate, core::isUnsignedType(dt), x[0].i, x[1].i, r.i.data(), n);
+      return;
+    case ElementOp::Select:
+      if (core::isFloatType(dt))
+        for (int64_t k = 0; k < n; ++k)
+          r.f[static_cast<size_t>(k)] = x[0].i[k] ? x[1].f[k] : x[2].f[k];
+      else
+        for (int64_t k = 0; k < n; ++k)
+          r.i[static_cast<size_t>(k)] = x[0].i[k] ? x[1].i[k] : x[2].i[k];
+      return;
+    case ElementOp::Cast: core::castValues(dt, fn.resultType, x[0], r.out(), n); return;
+    case ElementOp::Bitcast: core::bitcastValues(dt, fn.resultType, x[0], r.out(), n); return;
+    }
+  } catch (const core::ElementFault &fault) {
+    fail(fault.what());
+  }
+}
+
+void Machine::vectorUnit(const Instruction &in) {
+  const int dst = in.dsts.at(0);
+  const npu::TileLayout &d = layout(dst);
+  const int64_t n = d.numElements();
+  if (!computeValues()) {
+    countElements(n);
+    return;
+  }
+  Values &r = scratch(0);
+  switch (in.opcode) {
+  case Opcode::VSplat: {
+    const Scalar v = scalarAs(in.scalars.at(0), d.dtype);
+    r.define(d.dtype, n);
+    if (r.isFloat())
+      std::fill(r.f.begin(), r.f.begin() + n, v.f);
+    else
+      std::fill(r.i.begin(), r.i.begin() + n, v.i);
+    break;
+  }
+  case Opcode::VIota: {
+    r.define(d.dtype, n);
+    const int rank = d.rank();
+    std::vector<int64_t> index(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank));
+    for (int a = 0; a < rank; ++a)
+      step[static_cast<size_t>(a)] = scalarInt(in.scalars.at(static_cast<size_t>(1 + a)));
+    const int64_t start = scalarInt(in.scalars.at(0));
+    for (int64_t e = 0; e < n; ++e) {
+      uint64_t v = static_cast<uint64_t>(start);
+      for (int a = 0; a < rank; ++a)
+        v += static_cast<uint64_t>(step[static_cast<size_t>(a)]) * static_cast<uint64_t>(index[static_cast<size_t>(a)]);
+      r.i[static_cast<size_t>(e)] = d.dtype == DType::Bool ? static_cast<int64_t>(v & 1u) : core::wrapIntTo(d.dtype, v);
+      for (int a = rank - 1; a >= 0; --a) {
+        if (++index[static_cast<size_t>(a)] < d.shape[static_cast<size_t>(a)])
+          break;
+        index[static_cast<size_t>(a)] = 0;
+      }
+    }
+    break;
+  }
+  case Opcode::VElementwise: {
+    const npu::ElementFunction &fn = in.function;
+    core::ConstSlots operands[3];
+    for (size_t k = 0; k < in.srcs.size(); ++k) {
+      const npu::TileLayout &s = layout(in.srcs[k]);
+      if (!npu::sameLaneMapping(s, d))
+        fail("operands do not share the element -> lane mapping (a lane would touch another lane's bank): "
+             "source t" + std::to_string(in.srcs[k]) + " " + shapeText(s) + ", destination t" +
+             std::to_string(dst) + " " + shapeText(d));
+      Values &v = scratch(1 + k);
+      readTile(in.srcs[k], v);
+      operands[k] = v.in();
+    }
+    r.define(d.dtype, n);
+    apply(fn, operands, r, n);
+    break;
+  }
+  case Opcode::VBroadcast:
+  case Opcode::XBroadcast:
+  case Opcode::XRelayout: {
+    const int src = in.srcs.at(0);
+    const npu::TileLayout &s = layout(src);
+    if (in.opcode == Opcode::VBroadcast) {
+      const bool sameLanes = (s.laneAxis == d.laneAxis && s.shape[static_cast<size_t>(s.laneAxis)] ==
+                                                               d.shape[static_cast<size_t>(d.laneAxis)]) ||
+                             (s.shape[static_cast<size_t>(s.laneAxis)] == 1 &&
+                              d.shape[static_cast<size_t>(d.laneAxis)] == 1);
+      if (!sameLanes)
+        fail("broadcast moves elements between lanes (a cross-lane operation): source t" + std::to_string(src) +
+             " " + shapeText(s) + ", destination t" + std::to_string(dst) + " " + shapeText(d));
+    }
+    Values &x = scratch(1);
+    readTile(src, x);
+    r.define(d.dtype, n);
+    // Source element index of each destination element, walked with an odometer.
+    const int rank = d.rank();
+    std::vector<int64_t> srcStride(static_cast<size_t>(s.rank()), 0);
+    int64_t stride = 1;
+    for (int a = s.rank() - 1; a >= 0; --a) {
+      srcStride[static_cast<size_t>(a)] = stride;
+      stride *= s.shape[static_cast<size_t>(a)];
+    }
+    std::vector<int64_t> step(static_cast<size_t>(rank), 0);
+    if (in.opcode == Opcode::XRelayout && in.permutation.empty()) {
+      // Row-major order is kept: element e is element e.
+      if (x.isFloat())
+        std::copy(x.f.begin(), x.f.begin() + n, r.f.begin());
+      else
+        std::copy(x.i.begin(), x.i.begin() + n, r.i.begin());
+      break;
+    }
+    for (int a = 0; a < rank; ++a) {
+      if (in.opcode == Opcode::XRelayout)
+        step[static_cast<size_t>(a)] = srcStride[static_cast<size_t>(in.permutation[static_cast<size_t>(a)])];
+      else
+        step[static_cast<size_t>(a)] = s.shape[static_cast<size_t>(a)] == 1 ? 0 : srcStride[static_cast<size_t>(a)];
+    }
+    std::vector<int64_t> index(static_cast<size_t>(rank), 0);
+    int64_t from = 0;
+    for (int64_t e = 0; e < n; ++e) {
+      if (x.isFloat())
+        r.f[static_cast<size_t>(e)] = x.f[static_cast<size_t>(from)];
+      else
+        r.i[static_cast<size_t>(e)] = x.i[static_cast<size_t>(from)];
+      for (int a = rank - 1; a >= 0; --a) {
+        const size_t ua = static_cast<size_t>(a);
+        from += step[ua];
+        if (++index[ua] < d.shape[ua])
+          break;
+        from -= step[ua] * index[ua];
+        index[ua] = 0;
+      }
+    }
+    break;
+  }
+  default: fail("internal: not a vector instruction");
+  }
+  writeTile(dst, r);
+}
+
+} // namespace npusim::functional::detail
