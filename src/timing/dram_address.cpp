@@ -2,6 +2,8 @@
 
 #include "core/error.h"
 
+#include <bit>
+
 namespace npusim::timing {
 
 namespace {
@@ -57,6 +59,8 @@ DramAddressMapper::DramAddressMapper(const config::DramConfig &dram) {
     if (seen[index])
       badMapping(mapping, "field '" + token + "' appears twice");
     seen[index] = true;
+    if ((digit.radix & (digit.radix - 1)) == 0)
+      digit.shift = std::countr_zero(digit.radix);
     digits_[static_cast<size_t>(digitCount_++)] = digit;
   }
   for (Field required : {Field::Row, Field::Bank, Field::Rank, Field::Column, Field::Channel})
@@ -70,8 +74,15 @@ DramLocation DramAddressMapper::decode(uint64_t address) const {
   int bankDigit = 0;
   for (int i = 0; i < digitCount_; ++i) {
     const Digit &digit = digits_[static_cast<size_t>(i)];
-    const uint64_t value = rest % digit.radix; // the top digit wraps: addresses alias past capacity
-    rest /= digit.radix;
+    // The top digit wraps too: addresses alias past the capacity.
+    uint64_t value = 0;
+    if (digit.shift >= 0) {
+      value = rest & (digit.radix - 1);
+      rest >>= digit.shift;
+    } else {
+      value = rest % digit.radix;
+      rest /= digit.radix;
+    }
     switch (digit.field) {
     case Field::Row: location.row = static_cast<int64_t>(value); break;
     case Field::Bank: bankDigit = static_cast<int>(value); break;

@@ -40,6 +40,7 @@ private:
   struct Digit {
     Field field;
     uint64_t radix;
+    int shift = -1; // log2(radix) when radix is a power of two: a shift and a mask instead of a division
   };
   uint32_t granuleBytes_ = 0;
   int channels_ = 0, bankGroups_ = 0, banksPerGroup_ = 0, granulesPerRow_ = 0;

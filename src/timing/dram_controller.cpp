@@ -31,7 +31,8 @@ void DramController::enqueue(const MemoryRequest &request, const DramLocation &l
     throw core::RuntimeError("DRAM channel " + std::to_string(location.channel) + ": request " +
                              std::to_string(request.id) + " sent to a full queue (check canAccept first)");
   const int bankIndex = location.bankGroup * banksPerGroup_ + location.bank;
-  (request.write ? writes_ : reads_).push_back(Entry{request, location, bankIndex});
+  const int64_t arrival = (events_.now() + clockPs_ - 1) / clockPs_;
+  (request.write ? writes_ : reads_).push_back(Entry{request, location, bankIndex, arrival});
   wake();
 }
 
@@ -105,9 +106,13 @@ std::vector<DramController::Entry> &DramController::chooseQueue() {
 bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
   const bool writes = &queue == &writes_;
   const DramCommand column = writes ? DramCommand::Write : DramCommand::Read;
+  // A request starved by younger row hits to its bank (say a core rereading one
+  // row) is served first come, first served.
+  const bool starving = cycle - queue.front().arrivalCycle > kStarvationCycles;
+  const size_t considered = starving ? 1 : queue.size();
   // First ready: the oldest request whose row is open and whose column command may go now.
   std::fill(pendingHits_.begin(), pendingHits_.end(), 0);
-  for (size_t i = 0; i < queue.size(); ++i) {
+  for (size_t i = 0; i < considered; ++i) {
     const Entry &entry = queue[i];
     if (openRow_[static_cast<size_t>(entry.bankIndex)] != entry.location.row)
       continue;
@@ -119,7 +124,8 @@ bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
   }
   // First come: the oldest request whose next row command may go now. A row that
   // queued requests still hit is not closed for an older request.
-  for (Entry &entry : queue) {
+  for (size_t i = 0; i < considered; ++i) {
+    Entry &entry = queue[i];
     const auto bank = static_cast<size_t>(entry.bankIndex);
     const int group = entry.location.bankGroup, bankInGroup = entry.location.bank;
     if (openRow_[bank] == entry.location.row)

@@ -47,11 +47,16 @@ public:
   int writeHighWatermark() const { return writeHigh_; }
   int writeLowWatermark() const { return writeLow_; }
 
+  /// DRAM cycles the oldest request may wait before FR-FCFS stops letting
+  /// younger row hits pass it (a row hit on its bank no longer keeps the row open).
+  static constexpr int64_t kStarvationCycles = 1024;
+
 private:
   struct Entry {
     MemoryRequest request;
     DramLocation location;
     int bankIndex;
+    int64_t arrivalCycle;
     bool openedRow = false; // issued an ACT for itself: a row miss
     bool closedRow = false; // issued a PRE for itself: a row conflict
   };

@@ -15,7 +15,7 @@
 namespace npusim::timing {
 namespace {
 
-using testing::TrafficDriver;
+using traffic::TrafficDriver;
 
 /// tRFC and tREFI in cycles of a clock of `tckPs`: ns * 1000 / tCK.
 int cyclesOf(double nanoseconds, double tckPs) { return static_cast<int>(nanoseconds * 1000.0 / tckPs + 0.5); }
@@ -124,7 +124,7 @@ TEST(DramBandwidth, PeakIsChannelsTimesAccessOverBurst) {
 // at peak. All-bank refresh takes each channel away for at least nRP + nRFC =
 // 364 of every nREFI = 3900 cycles (9.3%), so about 91% is the ceiling here.
 TEST(DramBandwidth, Hbm2StreamReadReachesNinetyPercentOfPeak) {
-  const Measured stream = run(hbm2Machine(), testing::streamRequests(0, 4 << 20, 64));
+  const Measured stream = run(hbm2Machine(), traffic::streamRequests(0, 4 << 20, 64));
   EXPECT_GE(stream.fractionOfPeak, 0.90);
   EXPECT_EQ(stream.stats.bytesRead, 4 << 20);
   EXPECT_GT(stream.stats.refreshes, 0);
@@ -134,12 +134,12 @@ TEST(DramBandwidth, StreamRowHitRateNearOneRandomLow) {
   // RoBaRaCoCh: a channel sees consecutive columns of one row, 128 columns /
   // prefetch 4 = 32 accesses per row, of which the first opens it: 31/32 = 96.9%
   // hits (a refresh closing a row costs one more miss per 3900 cycles).
-  const Measured stream = run(hbm2Machine(), testing::streamRequests(0, 2 << 20, 64));
+  const Measured stream = run(hbm2Machine(), traffic::streamRequests(0, 2 << 20, 64));
   EXPECT_GE(stream.rowHitRate, 0.95);
   EXPECT_LE(stream.rowHitRate, 31.0 / 32.0 + 1e-9);
   // Random 64-byte reads over 1 GiB: 16 channels * 16 banks * 65536 rows hold
   // 2^24 rows; two queued requests sharing a row is rare.
-  const Measured random = run(hbm2Machine(), testing::randomRequests(20000, 1ull << 30, 64));
+  const Measured random = run(hbm2Machine(), traffic::randomRequests(20000, 1ull << 30, 64));
   EXPECT_LT(random.rowHitRate, 0.05);
   // Every random access opens a row: the four-activate window (4 ACTs per nFAW =
   // 15 cycles, each for one access, against 15 / nBL = 7.5 accesses at peak)
@@ -151,8 +151,8 @@ TEST(DramBandwidth, StreamRowHitRateNearOneRandomLow) {
 TEST(DramBandwidth, RefreshCostsItsShareOfTheRefreshInterval) {
   config::HardwareConfig noRefresh = hbm2Machine();
   noRefresh.dram.timing.nREFI = 0; // never due
-  const Measured without = run(noRefresh, testing::streamRequests(0, 4 << 20, 64));
-  const Measured with = run(hbm2Machine(), testing::streamRequests(0, 4 << 20, 64));
+  const Measured without = run(noRefresh, traffic::streamRequests(0, 4 << 20, 64));
+  const Measured with = run(hbm2Machine(), traffic::streamRequests(0, 4 << 20, 64));
   EXPECT_EQ(without.stats.refreshes, 0);
   EXPECT_GE(without.fractionOfPeak, 0.99);
   // Each refresh stops the data bus for at least nRFC (350) and at most
@@ -165,18 +165,18 @@ TEST(DramBandwidth, RefreshCostsItsShareOfTheRefreshInterval) {
 TEST(DramBandwidth, Hbm3AndDdr4SetsStream) {
   // HBM3: 32 accesses per row as for HBM2 (256 columns / prefetch 8); refresh
   // nRP + nRFC = 586 of 6240 cycles (9.4%).
-  const Measured hbm3 = run(hbm3Machine(), testing::streamRequests(0, 8 << 20, 64));
+  const Measured hbm3 = run(hbm3Machine(), traffic::streamRequests(0, 8 << 20, 64));
   EXPECT_GE(hbm3.fractionOfPeak, 0.90);
   EXPECT_GE(hbm3.rowHitRate, 0.95);
   // DDR4 rows hold 1024 / 8 = 128 accesses: with RoBaRaCoCh a 64-entry queue
   // often holds one row only, one bank group, where nCCDLong = 8 = 2 nBL halves
   // the rate; 50% is the floor. Interleaving banks below the column (RoCoBaRaCh)
   // alternates bank groups: refresh (22 + 576 of 12480 cycles, 4.8%) is left.
-  const Measured ddr4Default = run(ddr4Machine(), testing::streamRequests(0, 4 << 20, 64));
+  const Measured ddr4Default = run(ddr4Machine(), traffic::streamRequests(0, 4 << 20, 64));
   EXPECT_GE(ddr4Default.fractionOfPeak, 0.5);
   config::HardwareConfig interleaved = ddr4Machine();
   interleaved.dram.addressMapping = "RoCoBaRaCh";
-  const Measured ddr4 = run(interleaved, testing::streamRequests(0, 4 << 20, 64));
+  const Measured ddr4 = run(interleaved, traffic::streamRequests(0, 4 << 20, 64));
   EXPECT_GE(ddr4.fractionOfPeak, 0.90);
   EXPECT_GT(ddr4.fractionOfPeak, ddr4Default.fractionOfPeak);
 }
@@ -186,8 +186,8 @@ TEST(DramBandwidth, DoublingChannelsNeverSlowsStreamOrRandom) {
   for (int channels : {2, 4, 8, 16, 32}) {
     config::HardwareConfig hardware = hbm2Machine();
     hardware.dram.channels = channels;
-    const TimePs stream = run(hardware, testing::streamRequests(0, 1 << 20, 64)).time;
-    const TimePs random = run(hardware, testing::randomRequests(5000, 1ull << 30, 64)).time;
+    const TimePs stream = run(hardware, traffic::streamRequests(0, 1 << 20, 64)).time;
+    const TimePs random = run(hardware, traffic::randomRequests(5000, 1ull << 30, 64)).time;
     if (previousStream > 0) {
       EXPECT_LE(stream, previousStream) << channels << " channels";
       EXPECT_LE(random, previousRandom) << channels << " channels";
@@ -198,7 +198,7 @@ TEST(DramBandwidth, DoublingChannelsNeverSlowsStreamOrRandom) {
 }
 
 TEST(DramBandwidth, TwoRunsGiveIdenticalTimes) {
-  std::vector<MemoryRequest> requests = testing::randomRequests(5000, 1ull << 28, 64);
+  std::vector<MemoryRequest> requests = traffic::randomRequests(5000, 1ull << 28, 64);
   for (size_t i = 0; i < requests.size(); i += 3)
     requests[i].write = true;
   auto once = [&] {

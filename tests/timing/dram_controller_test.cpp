@@ -101,6 +101,49 @@ TEST(DramController, FrFcfsServesYoungerRowHitBeforeOlderMiss) {
   EXPECT_LT(bench.done[2], bench.done[1]);
 }
 
+TEST(DramController, RowHitsPassAnOlderMissOnlyUntilTheStarvationLimit) {
+  config::DramConfig config = oneChannel();
+  config.timing.nREFI = 0; // no refresh, to keep the arithmetic plain
+  EventQueue events;
+  DetailedDram dram(config, events);
+  TimePs missDone = -1, lastHitDone = 0;
+  dram.setCompletionCallback([&](const MemoryRequest &request, TimePs at) {
+    if (request.id == 0)
+      missDone = at;
+    else
+      lastHitDone = std::max(lastHitDone, at);
+  });
+  // A core rereads bank 0's row 0 (byte 0) 3000 times as fast as the queue
+  // allows; from cycle 20 one read of row 1 of the same bank takes the first free
+  // entry (cycle 22: the queue is full and a hit leaves every 4 cycles from 14).
+  uint64_t sent = 0;
+  bool missSent = false;
+  std::function<void()> pump = [&] {
+    const MemoryRequest miss{0, 16384, 32, false, 0};
+    if (!missSent && events.now() >= 20'000 && dram.canAccept(miss)) {
+      dram.accept(miss);
+      missSent = true;
+    }
+    while (sent < 3000 && dram.canAccept(MemoryRequest{sent + 1, 0, 32, false, 0})) {
+      dram.accept(MemoryRequest{sent + 1, 0, 32, false, 0});
+      ++sent;
+    }
+  };
+  dram.setRetryCallback(pump);
+  events.schedule(0, pump);
+  events.schedule(20'000, pump);
+  events.run();
+  // Hits go every nCCDLong = 4 cycles: 3000 of them take 12,000 cycles, and pure
+  // FR-FCFS would hold the miss behind all of them. Once it is the oldest (the 64
+  // hits ahead of it leave by 22 + 64 * 4 = 278) and has waited 1024 cycles
+  // (22 + 1024 = 1046), it is served first come first served: PRE at most a few
+  // cycles later (nRTP = 5 after the last hit), ACT nRP = 14 later, RD nRCD = 14
+  // later, data nCL + nBL = 16 later: done by 1047 + 5 + 14 + 14 + 16 = 1096.
+  EXPECT_GT(missDone, 1046'000);
+  EXPECT_LE(missDone, 1096'000);
+  EXPECT_GT(lastHitDone, missDone);
+}
+
 TEST(DramController, WriteIsDoneAfterWriteLatencyAndBurst) {
   Bench bench(oneChannel());
   bench.sendAt(0, 0, 0, /*write=*/true);

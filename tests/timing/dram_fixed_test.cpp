@@ -11,7 +11,7 @@
 namespace npusim::timing {
 namespace {
 
-using testing::TrafficDriver;
+using traffic::TrafficDriver;
 
 config::DramConfig fixedDram(int channels, int latency) {
   config::DramConfig dram;
@@ -26,7 +26,7 @@ config::DramConfig fixedDram(int channels, int latency) {
 TEST(DramFixedLatency, OneRequestTakesExactlyTheLatency) {
   EventQueue events;
   FixedLatencyDram dram(fixedDram(1, 100), events);
-  TrafficDriver driver(events, dram, testing::streamRequests(0, 32, 32));
+  TrafficDriver driver(events, dram, traffic::streamRequests(0, 32, 32));
   // Accepted at cycle 0, complete at cycle 100 = 100,000 ps.
   EXPECT_EQ(driver.run(), 100'000);
 }
@@ -34,7 +34,7 @@ TEST(DramFixedLatency, OneRequestTakesExactlyTheLatency) {
 TEST(DramFixedLatency, BurstToOneChannelIsLatencyPlusSerialization) {
   EventQueue events;
   FixedLatencyDram dram(fixedDram(1, 100), events);
-  TrafficDriver driver(events, dram, testing::streamRequests(0, 10 * 32, 32));
+  TrafficDriver driver(events, dram, traffic::streamRequests(0, 10 * 32, 32));
   driver.run();
   // Ten 32-byte accesses to one channel at cycle 0: the data bus returns one
   // access per nBL = 2 cycles, so request i completes at 100 + 2 i cycles and the
@@ -48,7 +48,7 @@ TEST(DramFixedLatency, ChannelsServeInParallel) {
   FixedLatencyDram dram(fixedDram(4, 100), events);
   // Channel bits sit just above the 32-byte granule (RoBaRaCoCh): eight granules
   // go to channels 0,1,2,3,0,1,2,3; each channel returns two, at 100 and 102 cycles.
-  TrafficDriver driver(events, dram, testing::streamRequests(0, 8 * 32, 32));
+  TrafficDriver driver(events, dram, traffic::streamRequests(0, 8 * 32, 32));
   EXPECT_EQ(driver.run(), 102'000);
 }
 
@@ -57,7 +57,7 @@ TEST(DramFixedLatency, FullQueueRefusesAndRetries) {
   config::DramConfig config = fixedDram(1, 100);
   config.queueEntries = 2;
   FixedLatencyDram dram(config, events);
-  TrafficDriver driver(events, dram, testing::streamRequests(0, 3 * 32, 32));
+  TrafficDriver driver(events, dram, traffic::streamRequests(0, 3 * 32, 32));
   driver.run();
   // Two requests fit the queue at cycle 0 and complete at 100 and 102; the third
   // enters when the first leaves (cycle 100) and completes at 100 + 100 = 200.
@@ -75,7 +75,7 @@ TEST(DramFixedLatency, RejectsRequestsCrossingAGranule) {
 TEST(DramFixedLatency, StatisticsCountRequestsAndBytes) {
   EventQueue events;
   FixedLatencyDram dram(fixedDram(2, 10), events);
-  std::vector<MemoryRequest> requests = testing::streamRequests(0, 4 * 32, 32);
+  std::vector<MemoryRequest> requests = traffic::streamRequests(0, 4 * 32, 32);
   requests[3].write = true;
   TrafficDriver driver(events, dram, requests);
   driver.run();
@@ -90,11 +90,11 @@ TEST(DramFixedLatency, StatisticsCountRequestsAndBytes) {
 }
 
 TEST(DramFixedLatency, FactoryBuildsFixedLatencyBehindTheNoc) {
-  config::HardwareConfig hardware = testing::oneGigahertzMachine(1);
+  config::HardwareConfig hardware = traffic::oneGigahertzMachine(1);
   hardware.dram = fixedDram(1, 100);
   EventQueue events;
   std::unique_ptr<MemoryPort> memory = makeMemorySystem(hardware, events);
-  TrafficDriver driver(events, *memory, testing::streamRequests(0, 32, 32));
+  TrafficDriver driver(events, *memory, traffic::streamRequests(0, 32, 32));
   // NoC latency 10 core cycles each way plus one cycle of port serialization
   // each way (a read request carries no payload but takes one cycle; the 32-byte
   // response takes 32 / 32 = 1 cycle): 11 + 100 + 11 = 122 cycles of 1000 ps.

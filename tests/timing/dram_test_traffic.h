@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-namespace npusim::timing::testing {
+namespace npusim::timing::traffic {
 
 class TrafficDriver {
 public:
@@ -89,4 +89,4 @@ inline config::HardwareConfig oneGigahertzMachine(int channels) {
   return hardware;
 }
 
-} // namespace npusim::timing::testing
+} // namespace npusim::timing::traffic

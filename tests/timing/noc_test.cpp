@@ -10,11 +10,11 @@
 namespace npusim::timing {
 namespace {
 
-using testing::TrafficDriver;
+using traffic::TrafficDriver;
 
 // Core and DRAM clocks both 1000 MHz, so every cycle below is 1000 ps.
 config::HardwareConfig machine(int channels, int portsPerCore, int dramLatency) {
-  config::HardwareConfig hardware = testing::oneGigahertzMachine(channels);
+  config::HardwareConfig hardware = traffic::oneGigahertzMachine(channels);
   hardware.noc.latencyCycles = 10;
   hardware.noc.bytesPerCyclePerPort = 32;
   hardware.noc.portsPerCore = portsPerCore;
@@ -32,7 +32,7 @@ TEST(Noc, WriteLatencyCountsPayloadSerialization) {
   hardware.noc.bytesPerCyclePerPort = 8;
   EventQueue events;
   CrossbarNoc noc = makeNoc(hardware, events);
-  TrafficDriver driver(events, noc, testing::streamRequests(0, 32, 32, /*write=*/true));
+  TrafficDriver driver(events, noc, traffic::streamRequests(0, 32, 32, /*write=*/true));
   // A 32-byte write on 8-byte ports: 4 cycles of serialization, cut-through, so it
   // arrives at 10 + 4 = 14; the DRAM takes 0 cycles; the acknowledgement takes one
   // cycle of each port: 10 + 1 = 11 more. Total 25 cycles.
@@ -45,7 +45,7 @@ TEST(Noc, OneCorePortSerializesPiecesToManyChannels) {
   // Sixteen 32-byte writes to channels 0..15 through one core port: write i leaves
   // the port at cycle i (one cycle each), arrives at i + 11, is done in the DRAM at
   // once, and its acknowledgement is back at i + 11 + 11. The last: 15 + 22 = 37.
-  TrafficDriver driver(events, noc, testing::streamRequests(0, 16 * 32, 32, /*write=*/true));
+  TrafficDriver driver(events, noc, traffic::streamRequests(0, 16 * 32, 32, /*write=*/true));
   EXPECT_EQ(driver.run(), 37'000);
 }
 
@@ -54,7 +54,7 @@ TEST(Noc, SixteenCorePortsSendInParallel) {
   CrossbarNoc noc = makeNoc(machine(16, 16, 0), events);
   // Channel c uses core port c % 16: all sixteen writes leave at cycle 0 and are
   // back at 0 + 11 + 11 = 22.
-  TrafficDriver driver(events, noc, testing::streamRequests(0, 16 * 32, 32, /*write=*/true));
+  TrafficDriver driver(events, noc, traffic::streamRequests(0, 16 * 32, 32, /*write=*/true));
   EXPECT_EQ(driver.run(), 22'000);
 }
 
@@ -69,7 +69,7 @@ TEST(Noc, ChannelPortLimitsReadResponses) {
   // at the same cycles; each 32-byte response takes 32 / 16 = 2 cycles of the
   // channel port, so they leave at 11, 13, 15, 17 and are back 10 + 2 later:
   // the last at 17 + 12 = 29.
-  TrafficDriver driver(events, noc, testing::streamRequests(0, 4 * 32, 32));
+  TrafficDriver driver(events, noc, traffic::streamRequests(0, 4 * 32, 32));
   EXPECT_EQ(driver.run(), 29'000);
 }
 
@@ -93,7 +93,7 @@ TEST(Noc, CreditsPassBackPressureThrough) {
   EventQueue events;
   CrossbarNoc noc = makeNoc(hardware, events);
   MemoryRequest third{2, 64, 32, false, 0};
-  TrafficDriver driver(events, noc, testing::streamRequests(0, 3 * 32, 32));
+  TrafficDriver driver(events, noc, traffic::streamRequests(0, 3 * 32, 32));
   // Two reads take both queue entries while still in the NoC, so the third is
   // refused at once, although the DRAM queue itself is still empty.
   events.schedule(0, [&] {
@@ -118,7 +118,7 @@ TEST(Noc, TwoRunsGiveIdenticalTimes) {
   auto runOnce = [] {
     EventQueue events;
     CrossbarNoc noc = makeNoc(machine(8, 4, 50), events);
-    TrafficDriver driver(events, noc, testing::randomRequests(2000, 1 << 20, 64));
+    TrafficDriver driver(events, noc, traffic::randomRequests(2000, 1 << 20, 64));
     driver.run();
     return driver.completions();
   };
