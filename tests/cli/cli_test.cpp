@@ -207,7 +207,7 @@ TEST_F(CliTest, UsageErrorsExitTwo) {
 
 TEST_F(CliTest, CommandsNotBuiltYetExitTwo) {
   for (const std::vector<std::string> &args : std::vector<std::vector<std::string>>{
-           {"presets"}, {"compile", kAddMul, "--dump"}}) {
+           {"compile", kAddMul, "--dump"}}) {
     Result r = run(args);
     EXPECT_EQ(r.exitCode, 2) << args[0];
     EXPECT_TRUE(contains(r.err, "npusim " + args[0] + ": error: not available yet")) << r.err;
