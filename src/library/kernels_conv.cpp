@@ -260,11 +260,12 @@ CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShap
   };
 
   if (depthwise) {
-    // Per row of the tile: the input and the fp32 accumulator, and the
-    // addresses, masks and products the compiler keeps beside them (about a
-    // dozen BLOCK_C-wide 4-byte rows in all, measured with compiler::compile).
+    // Per row of the tile: the input and the fp32 accumulator, the addresses,
+    // masks and products the compiler keeps beside them, and the per-pixel
+    // index vectors (measured with compiler::compile: 2.4 KB per row at
+    // BLOCK_C = 64; this estimate is 4 KB).
     const int64_t blockC = blockFor(outChannels, 16, lane);
-    const int64_t blockM = blockMFor(pixels, blockC, 12 * blockC * 4, blockC * 4, machine);
+    const int64_t blockM = blockMFor(pixels, blockC, 2048 + 8 * blockC * 4, blockC * 4, machine);
     const std::string name = "npusim_conv_depthwise_" + types;
     LaunchBuilder launch(name, instantiate(kDepthwiseSource, {{"NAME", name},
                                                               {"X", tritonType(x.dtype)},
@@ -285,12 +286,13 @@ CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShap
   const int64_t blockN = blockFor(coutG, 16, lane), blockK = blockFor(cinG, 16, lane);
   const bool sameOperandType = x.dtype == w.dtype;
   const int64_t element = core::byteSize(sameOperandType ? x.dtype : core::DType::Float32);
-  // Per row of the tile: the gathered input row and its addresses and masks
-  // (about 16 BLOCK_K-wide 4-byte rows, as compiler::compile plans them) and
-  // the fp32 accumulator with its epilogue (4 BLOCK_N-wide rows).
-  const int64_t blockM =
-      blockMFor(pixels, blockN, 16 * blockK * std::max<int64_t>(element, 4) + 4 * blockN * 4,
-                blockK * blockN * element, machine);
+  // Per row of the tile: the per-pixel index and mask vectors of the gather
+  // (about 3.6 KB whatever the blocks), the gathered input row with its
+  // addresses and masks, and the fp32 accumulator with its epilogue. Measured
+  // with compiler::compile: 3.6 KB + 12 bytes per output channel of BLOCK_N;
+  // the estimate is 4 KB + 16 per BLOCK_N + 32 per BLOCK_K.
+  const int64_t blockM = blockMFor(pixels, blockN, 4096 + 16 * blockN + 8 * blockK * std::max<int64_t>(element, 4),
+                                   blockK * blockN * element, machine);
   const std::string name = "npusim_conv_" + types;
   const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
   LaunchBuilder launch(name, instantiate(kImplicitGemmSource, {{"NAME", name},
