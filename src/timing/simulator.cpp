@@ -1,0 +1,198 @@
+#include "timing/simulator.h"
+
+#include "core/error.h"
+#include "timing/core_model.h"
+#include "timing/instruction_catalog.h"
+#include "timing/memory_interface.h"
+#include "timing/memory_system.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+namespace npusim::timing {
+
+double dramPeakBytesPerSecond(const config::HardwareConfig &config) {
+  return config.dram.peakBytesPerSecond();
+}
+
+Simulator::Simulator(const config::HardwareConfig &config)
+    : Simulator(config, [config](EventQueue &queue) { return makeMemorySystem(config, queue); }) {}
+
+Simulator::Simulator(const config::HardwareConfig &config, MemoryFactory memoryFactory)
+    : config_(config), memoryFactory_(std::move(memoryFactory)) {
+  if (config_.numCores <= 0)
+    throw core::InputError("timing: hardware '" + config_.name + "' has " + std::to_string(config_.numCores) +
+                           " cores");
+  if (config_.coreFreqMhz <= 0.0)
+    throw core::InputError("timing: hardware '" + config_.name + "' has no core clock");
+}
+
+void Simulator::enableTrace(bool enabled, size_t maxEvents) {
+  if (!enabled)
+    trace_.reset();
+  else if (!trace_)
+    trace_ = std::make_unique<TraceRecorder>(maxEvents);
+}
+
+void Simulator::writeChromeTrace(const std::string &path) const {
+  std::ofstream out(path);
+  if (!out)
+    throw core::InputError(path + ": cannot write the trace");
+  if (trace_)
+    trace_->write(out);
+  else
+    TraceRecorder().write(out);
+  if (!out)
+    throw core::InputError(path + ": cannot write the trace");
+}
+
+LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces) {
+  // The traces live until the launch has been timed: the cores point into them.
+  const std::vector<npu::InstanceTrace> launchTraces = std::move(traces);
+  std::vector<const npu::InstanceTrace *> ordered;
+  ordered.reserve(launchTraces.size());
+  for (const npu::InstanceTrace &trace : launchTraces)
+    ordered.push_back(&trace);
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const npu::InstanceTrace *a, const npu::InstanceTrace *b) { return a->instance < b->instance; });
+
+  EventQueue queue;
+  std::unique_ptr<MemoryPort> memory = memoryFactory_(queue);
+  if (!memory)
+    throw core::RuntimeError("timing: the memory factory built no memory system");
+  InstructionCatalog catalog(program, config_);
+
+  if (trace_)
+    trace_->beginLaunch(program.kernelName, config_.numCores, catalog.slots().slotNames());
+
+  uint64_t nextRequestId = 1;
+  std::vector<std::unique_ptr<MemoryInterface>> interfaces;
+  std::vector<std::unique_ptr<CoreModel>> cores;
+  for (int core = 0; core < config_.numCores; ++core) {
+    interfaces.push_back(std::make_unique<MemoryInterface>(core, config_.dmaOutstandingRequests,
+                                                           config_.dmaRequestBytes, queue, *memory,
+                                                           nextRequestId));
+    cores.push_back(std::make_unique<CoreModel>(core, config_, catalog, queue, *interfaces.back(), trace_.get()));
+  }
+  TraceRecorder *trace = trace_.get();
+  memory->setCompletionCallback([&interfaces, trace](const MemoryRequest &request, TimePs at) {
+    if (request.core < 0 || static_cast<size_t>(request.core) >= interfaces.size())
+      throw core::RuntimeError("timing: memory completed a request of unknown core " +
+                               std::to_string(request.core));
+    if (trace)
+      trace->addDramTransfer(at, request.bytes, request.write);
+    interfaces[static_cast<size_t>(request.core)]->complete(request, at);
+  });
+  // Cores retry in a fixed order, so that ties resolve the same way every run.
+  memory->setRetryCallback([&interfaces] {
+    for (auto &memoryInterface : interfaces)
+      memoryInterface->pump();
+  });
+
+  std::vector<int64_t> instancesOnCore(static_cast<size_t>(config_.numCores), 0);
+  for (const npu::InstanceTrace *trace_ptr : ordered) {
+    const auto core = static_cast<size_t>(trace_ptr->instance % config_.numCores);
+    // Double buffering: every other instance on a core uses the second copy.
+    const int64_t shift = instancesOnCore[core] % 2 == 1 ? program.instanceBankStride : 0;
+    cores[core]->addInstance(*trace_ptr, shift);
+    ++instancesOnCore[core];
+  }
+  for (auto &core : cores)
+    core->start();
+  queue.run();
+
+  LaunchTiming timing;
+  timing.kernel = program.kernelName;
+  timing.instances = static_cast<int64_t>(launchTraces.size());
+  const TimePs period = periodPs(config_.coreFreqMhz);
+  double computeBoundCycles = 0.0;
+  for (auto &core : cores) {
+    if (const int64_t left = core->unfinished(); left > 0)
+      throw core::RuntimeError("timing: kernel " + program.kernelName + ": " + std::to_string(left) +
+                               " instructions never completed");
+    const CoreStats stats = core->stats();
+    timing.instructions += stats.instructions;
+    timing.timePs = std::max(timing.timePs, stats.endPs);
+    timing.macs += stats.macs;
+    timing.vectorElementOps += stats.vectorElementOps;
+    computeBoundCycles = std::max({computeBoundCycles, stats.vectorBoundCycles, stats.matmulBoundCycles});
+    for (int kind = 0; kind < kNumUnitKinds; ++kind)
+      timing.busyPercent[static_cast<size_t>(kind)] += static_cast<double>(stats.busyPs[static_cast<size_t>(kind)]);
+  }
+  timing.memory = memory->stats();
+  timing.cycles = (timing.timePs + period - 1) / period;
+  for (double &busy : timing.busyPercent)
+    busy = timing.timePs > 0 ? 100.0 * busy / static_cast<double>(timing.timePs) / config_.numCores : 0.0;
+
+  timing.dramBytesRead = timing.memory.bytesRead;
+  timing.dramBytesWritten = timing.memory.bytesWritten;
+  const auto dramBytes = static_cast<double>(timing.dramBytesRead + timing.dramBytesWritten);
+  if (timing.timePs > 0)
+    timing.achievedBandwidthGBs = dramBytes / static_cast<double>(timing.timePs) * 1000.0;
+  const int64_t rowAccesses = timing.memory.rowHits + timing.memory.rowMisses + timing.memory.rowConflicts;
+  if (rowAccesses > 0)
+    timing.rowHitRate = static_cast<double>(timing.memory.rowHits) / static_cast<double>(rowAccesses);
+  const double peakMacsPerCycle =
+      static_cast<double>(config_.lanes) * config_.lanes * std::max(1, config_.systolicArraysPerCore);
+  if (timing.cycles > 0)
+    timing.systolicUtilisation =
+        static_cast<double>(timing.macs) / (peakMacsPerCycle * config_.numCores * static_cast<double>(timing.cycles));
+
+  // Bounds round down, so that a launch exactly at its bound has ratio 1.
+  timing.computeBoundPs = static_cast<TimePs>(std::floor(computeBoundCycles * static_cast<double>(period)));
+  timing.memoryBoundPs = static_cast<TimePs>(std::floor(dramBytes / dramPeakBytesPerSecond(config_) * 1.0e12));
+  timing.rooflineBoundPs = std::max(timing.computeBoundPs, timing.memoryBoundPs);
+  timing.boundRatio = timing.rooflineBoundPs > 0
+                          ? static_cast<double>(timing.timePs) / static_cast<double>(timing.rooflineBoundPs)
+                          : 1.0;
+  if (trace_)
+    trace_->endLaunch(timing.timePs);
+  return timing;
+}
+
+LaunchTiming accumulate(const std::vector<LaunchTiming> &launches) {
+  LaunchTiming total;
+  total.kernel = "total";
+  std::array<double, kNumUnitKinds> busyPs{};
+  for (const LaunchTiming &launch : launches) {
+    total.instances += launch.instances;
+    total.instructions += launch.instructions;
+    total.cycles += launch.cycles;
+    total.timePs += launch.timePs;
+    for (size_t kind = 0; kind < busyPs.size(); ++kind)
+      busyPs[kind] += launch.busyPercent[kind] * static_cast<double>(launch.timePs);
+    total.dramBytesRead += launch.dramBytesRead;
+    total.dramBytesWritten += launch.dramBytesWritten;
+    total.macs += launch.macs;
+    total.vectorElementOps += launch.vectorElementOps;
+    total.systolicUtilisation += launch.systolicUtilisation * static_cast<double>(launch.timePs);
+    total.computeBoundPs += launch.computeBoundPs;
+    total.memoryBoundPs += launch.memoryBoundPs;
+    total.rooflineBoundPs += launch.rooflineBoundPs;
+    total.memory.reads += launch.memory.reads;
+    total.memory.writes += launch.memory.writes;
+    total.memory.bytesRead += launch.memory.bytesRead;
+    total.memory.bytesWritten += launch.memory.bytesWritten;
+    total.memory.rowHits += launch.memory.rowHits;
+    total.memory.rowMisses += launch.memory.rowMisses;
+    total.memory.rowConflicts += launch.memory.rowConflicts;
+    total.memory.refreshes += launch.memory.refreshes;
+  }
+  if (total.timePs > 0) {
+    const auto time = static_cast<double>(total.timePs);
+    for (size_t kind = 0; kind < busyPs.size(); ++kind)
+      total.busyPercent[kind] = busyPs[kind] / time;
+    total.systolicUtilisation /= time;
+    total.achievedBandwidthGBs =
+        static_cast<double>(total.dramBytesRead + total.dramBytesWritten) / time * 1000.0;
+  }
+  const int64_t rowAccesses = total.memory.rowHits + total.memory.rowMisses + total.memory.rowConflicts;
+  if (rowAccesses > 0)
+    total.rowHitRate = static_cast<double>(total.memory.rowHits) / static_cast<double>(rowAccesses);
+  if (total.rooflineBoundPs > 0)
+    total.boundRatio = static_cast<double>(total.timePs) / static_cast<double>(total.rooflineBoundPs);
+  return total;
+}
+
+} // namespace npusim::timing

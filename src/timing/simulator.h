@@ -1,0 +1,81 @@
+#pragma once
+// The timing simulator's interface: times one kernel launch (a compiled
+// program and the traces of its program instances) on the configured NPU and
+// reports cycles, unit utilisation, DRAM statistics and the roofline bound.
+// docs/timing.md describes the model and derives every formula.
+#include "config/hardware.h"
+#include "npu/execution.h"
+#include "timing/chrome_trace.h"
+#include "timing/event_queue.h"
+#include "timing/memory_port.h"
+#include "timing/unit_model.h"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npusim::timing {
+
+struct LaunchTiming {
+  std::string kernel;
+  int64_t instances = 0;
+  int64_t instructions = 0;
+  int64_t cycles = 0; // core clock, ceil(timePs / period)
+  TimePs timePs = 0;
+  /// Per unit kind (UnitKind order): percent of the launch the unit had an
+  /// instruction in flight, averaged over all cores (and over the arrays).
+  std::array<double, kNumUnitKinds> busyPercent{};
+  int64_t dramBytesRead = 0, dramBytesWritten = 0;
+  double achievedBandwidthGBs = 0.0;
+  double rowHitRate = 0.0; // hits / (hits + misses + conflicts); 0 without row statistics
+  int64_t macs = 0;
+  int64_t vectorElementOps = 0;
+  /// MACs over what the arrays of all cores could do in the launch's time.
+  double systolicUtilisation = 0.0;
+  TimePs computeBoundPs = 0, memoryBoundPs = 0;
+  TimePs rooflineBoundPs = 0; // max(compute, memory)
+  double boundRatio = 1.0;    // timePs / rooflineBoundPs (>= 1)
+  MemoryStats memory;
+
+  double busy(UnitKind kind) const { return busyPercent[static_cast<size_t>(kind)]; }
+};
+
+/// Builds the memory system behind the cores' port for one launch.
+using MemoryFactory = std::function<std::unique_ptr<MemoryPort>(EventQueue &)>;
+
+class Simulator {
+public:
+  /// Uses the memory system the configuration describes (makeMemorySystem).
+  explicit Simulator(const config::HardwareConfig &config);
+  Simulator(const config::HardwareConfig &config, MemoryFactory memoryFactory);
+
+  /// Times one launch. Instance i runs on core i % numCores; a core runs its
+  /// instances in increasing instance order. Every launch starts from an idle
+  /// machine with fresh DRAM state (empty queues, closed rows), so its timing
+  /// does not depend on the launches before it.
+  LaunchTiming timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces);
+
+  /// Records a Chrome trace of the following launches (appended one after another).
+  void enableTrace(bool enabled, size_t maxEvents = TraceRecorder::kDefaultMaxEvents);
+  const TraceRecorder *trace() const { return trace_.get(); }
+  /// Writes the recorded trace; throws core::InputError when the file cannot be written.
+  void writeChromeTrace(const std::string &path) const;
+
+  const config::HardwareConfig &config() const { return config_; }
+
+private:
+  config::HardwareConfig config_;
+  MemoryFactory memoryFactory_;
+  std::unique_ptr<TraceRecorder> trace_;
+};
+
+/// Peak DRAM bandwidth used for the roofline, bytes per second.
+double dramPeakBytesPerSecond(const config::HardwareConfig &config);
+
+/// The sum of several launches (a model), for reports.
+LaunchTiming accumulate(const std::vector<LaunchTiming> &launches);
+
+} // namespace npusim::timing
