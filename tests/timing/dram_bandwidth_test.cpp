@@ -212,5 +212,20 @@ TEST(DramBandwidth, TwoRunsGiveIdenticalTimes) {
   EXPECT_EQ(first, once());
 }
 
+TEST(DramBandwidth, ShippedPresetsStream) {
+  // The HBM2 presets (PyTorchSim's TPUv3 and TPUv4 sets: nRFC 329 of nREFI 3666,
+  // 421 of 4682, about 9%) reach 90% like the Ramulator HBM2 set.
+  for (const char *name : {"tpuv3-like", "tpuv4-like"}) {
+    const Measured stream = run(config::loadConfig(name), traffic::streamRequests(0, 4 << 20, 64));
+    EXPECT_GE(stream.fractionOfPeak, 0.90) << name;
+  }
+  // edge-8lane: one DDR4 channel under RoBaRaCoCh; the floor is one bank group
+  // at a time (nBL / nCCDLong = 4 / 8) less refresh (22 + 576 of 12480 cycles).
+  const config::HardwareConfig edge = config::loadConfig("edge-8lane");
+  const config::DramTiming &t = edge.dram.timing;
+  const double floor = static_cast<double>(t.burstCycles) / t.nCCDLong * (1.0 - (t.nRP + t.nRFC) / double(t.nREFI));
+  EXPECT_GE(run(edge, traffic::streamRequests(0, 1 << 20, 64)).fractionOfPeak, floor);
+}
+
 } // namespace
 } // namespace npusim::timing
