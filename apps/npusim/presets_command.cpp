@@ -36,11 +36,10 @@ std::string summary(const config::HardwareConfig &c) {
   std::snprintf(text, sizeof text,
                 "%-12s %2d core%s %4d lanes %2d array%s %5.0f MHz %7.1f TFLOP/s %7.1f GB/s DRAM "
                 "(%s, %d channel%s at %.0f MHz)",
-                c.name.c_str(), c.numCores, c.numCores == 1 ? " " : "s", c.lanes,
-                c.systolicArraysPerCore, c.systolicArraysPerCore == 1 ? " " : "s", c.coreFreqMhz,
-                c.peakFlopsPerChip() / 1e12, c.dram.peakBytesPerSecond() / 1e9,
-                c.dram.timing.name.c_str(), c.dram.channels, c.dram.channels == 1 ? "" : "s",
-                c.dram.freqMhz);
+                c.name.c_str(), c.numCores, c.numCores == 1 ? " " : "s", c.lanes, c.systolicArraysPerCore,
+                c.systolicArraysPerCore == 1 ? " " : "s", c.coreFreqMhz, c.peakFlopsPerChip() / 1e12,
+                c.dram.peakBytesPerSecond() / 1e9, c.dram.timing.name.c_str(), c.dram.channels,
+                c.dram.channels == 1 ? "" : "s", c.dram.freqMhz);
   return text;
 }
 

@@ -42,8 +42,9 @@ Field<T> field(std::string_view key, Ref ref, std::string_view unit, double min,
   return f;
 }
 
-template <class T> Field<T> withConstraint(Field<T> f, std::string_view constraint,
-                                          std::function<std::string(const Value &)> check) {
+template <class T>
+Field<T> withConstraint(Field<T> f, std::string_view constraint,
+                        std::function<std::string(const Value &)> check) {
   f.constraint = constraint;
   f.check = std::move(check);
   return f;
@@ -85,58 +86,67 @@ std::string dramModelChoice(const Value &v) {
 std::vector<Field<HardwareConfig>> makeHardwareFields() {
   using H = HardwareConfig;
   std::vector<Field<H>> f;
-  Field<H> name = field<H>("name", [](auto &c) -> auto & { return c.name; }, "", 0, 0,
-                           "machine name, shown in reports");
+  Field<H> name = field<H>(
+      "name", [](auto &c) -> auto & { return c.name; }, "", 0, 0, "machine name, shown in reports");
   name.defaultNote = "the preset name or the file stem";
   f.push_back(name);
-  f.push_back(field<H>("num_cores", [](auto &c) -> auto & { return c.numCores; }, "cores", 1, 1024,
-                       "NPU cores, each with its own lanes, scratchpad and systolic arrays"));
-  f.push_back(field<H>("core_freq_mhz", [](auto &c) -> auto & { return c.coreFreqMhz; }, "MHz", 1,
-                       100000, "core clock"));
-  f.push_back(withConstraint(
-      field<H>("lanes", [](auto &c) -> auto & { return c.lanes; }, "lanes", 1, 4096,
-               "vector lanes per core; also the side of each systolic array"),
-      "a power of two (the cross-lane unit is a butterfly)", powerOfTwo));
-  f.push_back(withConstraint(field<H>("vlen_bits", [](auto &c) -> auto & { return c.vlenBits; },
-                                      "bits", 64, 65536, "one lane's vector register"),
-                             "a multiple of 64", multipleOf64));
-  f.push_back(field<H>("spad_kib_per_lane", [](auto &c) -> auto & { return c.spadKibPerLane; },
-                       "KiB", 1, 1048576, "scratchpad per lane"));
-  f.push_back(field<H>("systolic_arrays_per_core",
-                       [](auto &c) -> auto & { return c.systolicArraysPerCore; }, "arrays", 1, 64,
-                       "weight-stationary systolic arrays of lanes x lanes per core"));
-  f.push_back(field<H>("dma_outstanding_requests",
-                       [](auto &c) -> auto & { return c.dmaOutstandingRequests; }, "requests", 1,
-                       65536, "DRAM requests one core's DMA engine keeps in flight"));
-  f.push_back(withConstraint(field<H>("dma_request_bytes",
-                                      [](auto &c) -> auto & { return c.dmaRequestBytes; }, "bytes",
-                                      8, 4096, "DRAM request granule of the DMA engine"),
+  f.push_back(field<H>(
+      "num_cores", [](auto &c) -> auto & { return c.numCores; }, "cores", 1, 1024,
+      "NPU cores, each with its own lanes, scratchpad and systolic arrays"));
+  f.push_back(field<H>(
+      "core_freq_mhz", [](auto &c) -> auto & { return c.coreFreqMhz; }, "MHz", 1, 100000, "core clock"));
+  f.push_back(withConstraint(field<H>(
+                                 "lanes", [](auto &c) -> auto & { return c.lanes; }, "lanes", 1, 4096,
+                                 "vector lanes per core, also the side of each systolic array; a power of "
+                                 "two for the butterfly cross-lane unit"),
                              "a power of two", powerOfTwo));
-  f.push_back(field<H>("cross_lane_latency", [](auto &c) -> auto & { return c.crossLaneLatency; },
-                       "core cycles", 1, 1000, "per butterfly stage of the cross-lane unit"));
-  f.push_back(field<H>("scalar_latency", [](auto &c) -> auto & { return c.scalarLatency; },
-                       "core cycles", 1, 1000, "per scalar instruction"));
-  f.push_back(field<H>("vector_latency_simple", [](auto &c) -> auto & { return c.vector.simple; },
-                       "core cycles", 1, 1000,
-                       "issue to result: add, sub, compare, select, logic, min/max, copy, casts"));
-  f.push_back(field<H>("vector_latency_multiply",
-                       [](auto &c) -> auto & { return c.vector.multiply; }, "core cycles", 1, 1000,
-                       "issue to result: mul, fma"));
-  f.push_back(field<H>("vector_latency_divide", [](auto &c) -> auto & { return c.vector.divide; },
-                       "core cycles", 1, 1000, "issue to result: div, rem, sqrt, rsqrt, recip"));
-  f.push_back(field<H>("vector_latency_transcendental",
-                       [](auto &c) -> auto & { return c.vector.transcendental; }, "core cycles", 1,
-                       1000, "issue to result: exp, log, tanh, erf, pow, ..."));
-  f.push_back(field<H>("noc_latency_cycles", [](auto &c) -> auto & { return c.noc.latencyCycles; },
-                       "core cycles", 0, 100000,
-                       "crossbar from a core to a DRAM channel (one way)"));
-  f.push_back(field<H>("noc_bytes_per_cycle_per_port",
-                       [](auto &c) -> auto & { return c.noc.bytesPerCyclePerPort; },
-                       "bytes/core cycle", 1, 65536, "each core port and each channel port"));
-  f.push_back(field<H>("noc_ports_per_core", [](auto &c) -> auto & { return c.noc.portsPerCore; },
-                       "ports", 1, 1024, "crossbar injection ports of one core"));
-  Field<H> set = field<H>(kDramSetKey, [](auto &c) -> auto & { return c.dram.timing.name; }, "", 0,
-                          0, "DRAM timing set: a file of configs/dram/, built into the binary");
+  f.push_back(withConstraint(field<H>(
+                                 "vlen_bits", [](auto &c) -> auto & { return c.vlenBits; }, "bits", 64, 65536,
+                                 "one lane's vector register"),
+                             "a multiple of 64", multipleOf64));
+  f.push_back(field<H>(
+      "spad_kib_per_lane", [](auto &c) -> auto & { return c.spadKibPerLane; }, "KiB", 1, 1048576,
+      "scratchpad per lane"));
+  f.push_back(field<H>(
+      "systolic_arrays_per_core", [](auto &c) -> auto & { return c.systolicArraysPerCore; }, "arrays", 1, 64,
+      "weight-stationary systolic arrays of lanes x lanes per core"));
+  f.push_back(field<H>(
+      "dma_outstanding_requests", [](auto &c) -> auto & { return c.dmaOutstandingRequests; }, "requests", 1,
+      65536, "DRAM requests one core's DMA engine keeps in flight"));
+  f.push_back(withConstraint(field<H>(
+                                 "dma_request_bytes", [](auto &c) -> auto & { return c.dmaRequestBytes; },
+                                 "bytes", 8, 4096, "DRAM request granule of the DMA engine"),
+                             "a power of two", powerOfTwo));
+  f.push_back(field<H>(
+      "cross_lane_latency", [](auto &c) -> auto & { return c.crossLaneLatency; }, "core cycles", 1, 1000,
+      "per butterfly stage of the cross-lane unit"));
+  f.push_back(field<H>(
+      "scalar_latency", [](auto &c) -> auto & { return c.scalarLatency; }, "core cycles", 1, 1000,
+      "per scalar instruction"));
+  f.push_back(field<H>(
+      "vector_latency_simple", [](auto &c) -> auto & { return c.vector.simple; }, "core cycles", 1, 1000,
+      "issue to result: add, sub, compare, select, logic, min/max, copy, casts"));
+  f.push_back(field<H>(
+      "vector_latency_multiply", [](auto &c) -> auto & { return c.vector.multiply; }, "core cycles", 1, 1000,
+      "issue to result: mul, fma"));
+  f.push_back(field<H>(
+      "vector_latency_divide", [](auto &c) -> auto & { return c.vector.divide; }, "core cycles", 1, 1000,
+      "issue to result: div, rem, sqrt, rsqrt, recip"));
+  f.push_back(field<H>(
+      "vector_latency_transcendental", [](auto &c) -> auto & { return c.vector.transcendental; },
+      "core cycles", 1, 1000, "issue to result: exp, log, tanh, erf, pow, ..."));
+  f.push_back(field<H>(
+      "noc_latency_cycles", [](auto &c) -> auto & { return c.noc.latencyCycles; }, "core cycles", 0, 100000,
+      "crossbar from a core to a DRAM channel (one way)"));
+  f.push_back(field<H>(
+      "noc_bytes_per_cycle_per_port", [](auto &c) -> auto & { return c.noc.bytesPerCyclePerPort; },
+      "bytes/core cycle", 1, 65536, "each core port and each channel port"));
+  f.push_back(field<H>(
+      "noc_ports_per_core", [](auto &c) -> auto & { return c.noc.portsPerCore; }, "ports", 1, 1024,
+      "crossbar injection ports of one core"));
+  Field<H> set = field<H>(
+      kDramSetKey, [](auto &c) -> auto & { return c.dram.timing.name; }, "", 0, 0,
+      "DRAM timing set: a file of configs/dram/, built into the binary");
   set.defaultNote = "hbm2";
   f.push_back(set);
   Field<H> model;
@@ -147,38 +157,44 @@ std::vector<Field<HardwareConfig>> makeHardwareFields() {
   model.constraint = "detailed or fixed_latency";
   model.check = dramModelChoice;
   model.set = [](H &c, const Value &v) {
-    c.dram.model = std::get<std::string>(v) == "fixed_latency" ? DramModelKind::FixedLatency
-                                                                : DramModelKind::Detailed;
+    c.dram.model =
+        std::get<std::string>(v) == "fixed_latency" ? DramModelKind::FixedLatency : DramModelKind::Detailed;
   };
   model.get = [](const H &c) {
     return Value(std::string(c.dram.model == DramModelKind::FixedLatency ? "fixed_latency" : "detailed"));
   };
   f.push_back(model);
-  f.push_back(field<H>("dram_channels", [](auto &c) -> auto & { return c.dram.channels; },
-                       "channels", 1, 1024, "DRAM channels (pseudo-channels for HBM)"));
-  Field<H> freq = field<H>(kDramFreqKey, [](auto &c) -> auto & { return c.dram.freqMhz; }, "MHz",
-                           1, 100000, "DRAM clock; sets dram_timing.tck_ps to 1e6 / MHz");
+  f.push_back(field<H>(
+      "dram_channels", [](auto &c) -> auto & { return c.dram.channels; }, "channels", 1, 1024,
+      "DRAM channels (pseudo-channels for HBM)"));
+  Field<H> freq = field<H>(
+      kDramFreqKey, [](auto &c) -> auto & { return c.dram.freqMhz; }, "MHz", 1, 100000,
+      "DRAM clock; sets dram_timing.tck_ps to 1e6 / MHz");
   freq.defaultNote = "the DRAM set's clock, 1e6 / tck_ps";
   f.push_back(freq);
-  f.push_back(field<H>("dram_queue_entries", [](auto &c) -> auto & { return c.dram.queueEntries; },
-                       "requests", 1, 65536, "read and write queue depth per channel"));
-  f.push_back(field<H>("dram_fixed_latency_cycles",
-                       [](auto &c) -> auto & { return c.dram.fixedLatencyCycles; }, "DRAM cycles",
-                       1, 1000000, "latency of every request, fixed_latency model only"));
-  f.push_back(withConstraint(
-      field<H>("dram_address_mapping", [](auto &c) -> auto & { return c.dram.addressMapping; }, "",
-               0, 0, "address bits, most to least significant: Row, Bank, Rank, Column, Channel"),
-      "a permutation of Ro Ba Ra Co Ch", addressMapping));
+  f.push_back(field<H>(
+      "dram_queue_entries", [](auto &c) -> auto & { return c.dram.queueEntries; }, "requests", 1, 65536,
+      "read and write queue depth per channel"));
+  f.push_back(field<H>(
+      "dram_fixed_latency_cycles", [](auto &c) -> auto & { return c.dram.fixedLatencyCycles; }, "DRAM cycles",
+      1, 1000000, "latency of every request, fixed_latency model only"));
+  f.push_back(
+      withConstraint(field<H>(
+                         "dram_address_mapping", [](auto &c) -> auto & { return c.dram.addressMapping; }, "",
+                         0, 0, "address bits, most to least significant: Row, Bank, Rank, Column, Channel"),
+                     "a permutation of Ro Ba Ra Co Ch", addressMapping));
   return f;
 }
 
 std::vector<Field<DramTiming>> makeTimingFields() {
   using D = DramTiming;
   std::vector<Field<D>> f;
-  f.push_back(field<D>(kTckKey, [](auto &t) -> auto & { return t.tckPs; }, "ps", 100, 100000,
-                       "DRAM clock period (dram_freq_mhz sets it)"));
-  f.push_back(field<D>("burst_cycles", [](auto &t) -> auto & { return t.burstCycles; }, "tCK", 1,
-                       64, "nBL: cycles one access occupies the data bus"));
+  f.push_back(field<D>(
+      kTckKey, [](auto &t) -> auto & { return t.tckPs; }, "ps", 100, 100000,
+      "DRAM clock period (dram_freq_mhz sets it)"));
+  f.push_back(field<D>(
+      "burst_cycles", [](auto &t) -> auto & { return t.burstCycles; }, "tCK", 1, 64,
+      "nBL: cycles one access occupies the data bus"));
   struct Cycles {
     std::string_view key;
     int D::*member;
@@ -217,20 +233,23 @@ std::vector<Field<DramTiming>> makeTimingFields() {
     x.get = [m = c.member](const D &t) { return Value(int64_t{t.*m}); };
     f.push_back(x);
   }
-  f.push_back(field<D>("bank_groups", [](auto &t) -> auto & { return t.bankGroups; }, "groups", 1,
-                       64, "bank groups per channel"));
-  f.push_back(field<D>("banks_per_group", [](auto &t) -> auto & { return t.banksPerGroup; },
-                       "banks", 1, 64, "banks per bank group"));
-  f.push_back(field<D>("rows", [](auto &t) -> auto & { return t.rows; }, "rows", 1, 16777216,
-                       "rows per bank"));
-  f.push_back(field<D>("columns", [](auto &t) -> auto & { return t.columns; }, "columns", 1, 65536,
-                       "columns per row"));
-  f.push_back(withConstraint(field<D>("bus_width_bits",
-                                      [](auto &t) -> auto & { return t.busWidthBits; }, "bits", 8,
-                                      1024, "data bus of one channel"),
+  f.push_back(field<D>(
+      "bank_groups", [](auto &t) -> auto & { return t.bankGroups; }, "groups", 1, 64,
+      "bank groups per channel"));
+  f.push_back(field<D>(
+      "banks_per_group", [](auto &t) -> auto & { return t.banksPerGroup; }, "banks", 1, 64,
+      "banks per bank group"));
+  f.push_back(field<D>(
+      "rows", [](auto &t) -> auto & { return t.rows; }, "rows", 1, 16777216, "rows per bank"));
+  f.push_back(field<D>(
+      "columns", [](auto &t) -> auto & { return t.columns; }, "columns", 1, 65536, "columns per row"));
+  f.push_back(withConstraint(field<D>(
+                                 "bus_width_bits", [](auto &t) -> auto & { return t.busWidthBits; }, "bits",
+                                 8, 1024, "data bus of one channel"),
                              "a power of two", powerOfTwo));
-  f.push_back(field<D>("prefetch", [](auto &t) -> auto & { return t.prefetch; }, "", 1, 64,
-                       "bus widths per access: access bytes = prefetch * bus_width_bits / 8"));
+  f.push_back(field<D>(
+      "prefetch", [](auto &t) -> auto & { return t.prefetch; }, "", 1, 64,
+      "bus widths per access: access bytes = prefetch * bus_width_bits / 8"));
   return f;
 }
 
@@ -281,12 +300,9 @@ template std::string rangeText(const Field<DramTiming> &);
 namespace {
 constexpr std::string_view typeName(ValueKind kind) {
   switch (kind) {
-  case ValueKind::Integer:
-    return "integer";
-  case ValueKind::Real:
-    return "number";
-  case ValueKind::Word:
-    return "word";
+  case ValueKind::Integer: return "integer";
+  case ValueKind::Real: return "number";
+  case ValueKind::Word: return "word";
   }
   return "";
 }
@@ -319,9 +335,8 @@ std::vector<KeyInfo> configKeys() {
       def = "the set's; 1e6 / dram_freq_mhz when that is given";
     else
       def = "the set's (hbm2: " + def + ")";
-    keys.push_back({std::string(kTimingKey) + "." + std::string(f.key),
-                    std::string(typeName(f.kind)), std::string(f.unit), def, rangeText(f),
-                    std::string(f.description)});
+    keys.push_back({std::string(kTimingKey) + "." + std::string(f.key), std::string(typeName(f.kind)),
+                    std::string(f.unit), def, rangeText(f), std::string(f.description)});
   }
   return keys;
 }

@@ -38,13 +38,17 @@ constexpr int kMaxBaseDepth = 16;
   throw core::InputError(where + ": " + message);
 }
 
-int lineOf(const YAML::Node &node) { return node.Mark().line + 1; } // yaml-cpp counts from 0
+int lineOf(const YAML::Node &node) {
+  return node.Mark().line + 1;
+} // yaml-cpp counts from 0
 
 /// A map key as text; a list or map used as a key is an error, not a YAML exception.
 std::string keyName(const YAML::Node &key, const std::string &file) {
   if (!key.IsScalar())
-    fail(file, lineOf(key), "expected a key name, got a " +
-                                std::string(key.IsMap() ? "map" : key.IsSequence() ? "list" : "null"));
+    fail(file, lineOf(key),
+         "expected a key name, got a " + std::string(key.IsMap()        ? "map"
+                                                     : key.IsSequence() ? "list"
+                                                                        : "null"));
   return key.Scalar();
 }
 
@@ -96,8 +100,7 @@ std::vector<std::string> namesOf(std::span<const detail::EmbeddedFile> files) {
   return names;
 }
 
-const detail::EmbeddedFile *findEmbedded(std::span<const detail::EmbeddedFile> files,
-                                         std::string_view name) {
+const detail::EmbeddedFile *findEmbedded(std::span<const detail::EmbeddedFile> files, std::string_view name) {
   for (const auto &f : files)
     if (f.name == name)
       return &f;
@@ -118,8 +121,11 @@ Value parseValue(const Field<T> &field, const YAML::Node &node, const std::strin
                  const std::string &keyName) {
   const std::string prefix = "key '" + keyName + "': ";
   if (!node.IsScalar())
-    fail(file, lineOf(node), prefix + "expected a single value, got " +
-                                 (node.IsMap() ? "a map" : node.IsSequence() ? "a list" : "nothing"));
+    fail(file, lineOf(node),
+         prefix + "expected a single value, got " +
+             (node.IsMap()        ? "a map"
+              : node.IsSequence() ? "a list"
+                                  : "nothing"));
   const std::string &text = node.Scalar();
   Value value;
   // YAML allows a leading '+' on numbers; std::from_chars does not.
@@ -136,8 +142,7 @@ Value parseValue(const Field<T> &field, const YAML::Node &node, const std::strin
   } else if (field.kind == ValueKind::Real) {
     double x = 0;
     const auto r = std::from_chars(begin, end, x);
-    if (r.ec != std::errc() || r.ptr != end || begin == end || text.starts_with("+-") ||
-        !std::isfinite(x))
+    if (r.ec != std::errc() || r.ptr != end || begin == end || text.starts_with("+-") || !std::isfinite(x))
       fail(file, lineOf(node), prefix + "expected a number, got '" + text + "'");
     value = x;
     if (x < field.min || x > field.max)
@@ -184,16 +189,17 @@ void collectBase(const YAML::Node &node, const std::string &file, int depth, Lay
   if (!node.IsScalar() || node.Scalar().empty())
     fail(file, lineOf(node), "key 'base': expected a preset name or a file path");
   if (depth >= kMaxBaseDepth)
-    fail(file, lineOf(node), "key 'base': more than " + std::to_string(kMaxBaseDepth) +
-                                 " bases in a chain (a cycle?)");
+    fail(file, lineOf(node),
+         "key 'base': more than " + std::to_string(kMaxBaseDepth) + " bases in a chain (a cycle?)");
   const std::string &name = node.Scalar();
-  const bool isPath = name.find('/') != std::string::npos || name.ends_with(".yaml") ||
-                      name.ends_with(".yml");
+  const bool isPath =
+      name.find('/') != std::string::npos || name.ends_with(".yaml") || name.ends_with(".yml");
   if (!isPath) {
     const auto *preset = findEmbedded(detail::embeddedPresets(), name);
     if (!preset)
-      fail(file, lineOf(node), "key 'base': unknown preset '" + name + "'" +
-                                   suggestion(name, namesOf(detail::embeddedPresets())));
+      fail(file, lineOf(node),
+           "key 'base': unknown preset '" + name + "'" +
+               suggestion(name, namesOf(detail::embeddedPresets())));
     collect(preset->text, "preset:" + name, depth + 1, layers);
     return;
   }
@@ -245,10 +251,8 @@ void collect(std::string_view text, const std::string &file, int depth, Layers &
           fail(file, lineOf(sub.first), "key '" + fullKey + "' given twice");
         const Field<DramTiming> *f = findField(timing, subKey);
         if (!f)
-          fail(file, lineOf(sub.first), "unknown key '" + fullKey + "'" +
-                                            suggestion(fullKey, allKeyNames()));
-        layers.timing[subKey] = {parseValue(*f, sub.second, file, fullKey), file,
-                                 lineOf(sub.first), layer};
+          fail(file, lineOf(sub.first), "unknown key '" + fullKey + "'" + suggestion(fullKey, allKeyNames()));
+        layers.timing[subKey] = {parseValue(*f, sub.second, file, fullKey), file, lineOf(sub.first), layer};
       }
       continue;
     }
@@ -333,9 +337,9 @@ HardwareConfig resolve(const Layers &layers, const std::string &sourceName) {
     if (std::abs(implied - config.dram.timing.tckPs) > 1e-9 * implied)
       fail(tck->second.file, tck->second.line,
            "key 'dram_timing.tck_ps': " + detail::formatValue(tck->second.value) +
-               " ps disagrees with dram_freq_mhz " + detail::formatValue(freq->second.value) +
-               " (line " + std::to_string(freq->second.line) + ", 1e6 / MHz = " +
-               detail::formatValue(implied) + " ps); give one of them");
+               " ps disagrees with dram_freq_mhz " + detail::formatValue(freq->second.value) + " (line " +
+               std::to_string(freq->second.line) + ", 1e6 / MHz = " + detail::formatValue(implied) +
+               " ps); give one of them");
   } else if (haveFreq && (!haveTck || freq->second.layer > tck->second.layer)) {
     config.dram.timing.tckPs = 1e6 / config.dram.freqMhz;
   } else {
@@ -346,9 +350,13 @@ HardwareConfig resolve(const Layers &layers, const std::string &sourceName) {
 
 } // namespace
 
-std::vector<std::string> presetNames() { return namesOf(detail::embeddedPresets()); }
+std::vector<std::string> presetNames() {
+  return namesOf(detail::embeddedPresets());
+}
 
-std::vector<std::string> dramTimingNames() { return namesOf(detail::embeddedDramSets()); }
+std::vector<std::string> dramTimingNames() {
+  return namesOf(detail::embeddedDramSets());
+}
 
 DramTiming dramTiming(const std::string &name) {
   const auto *set = findEmbedded(detail::embeddedDramSets(), name);
@@ -370,8 +378,7 @@ HardwareConfig loadConfig(const std::string &nameOrPath) {
   if (!isPath) {
     const auto *preset = findEmbedded(detail::embeddedPresets(), nameOrPath);
     if (!preset)
-      throw core::InputError("unknown preset '" + nameOrPath + "'" +
-                             suggestion(nameOrPath, presetNames()) +
+      throw core::InputError("unknown preset '" + nameOrPath + "'" + suggestion(nameOrPath, presetNames()) +
                              "; a file path needs a '/' or a .yaml ending");
     return parseConfig(preset->text, "preset:" + nameOrPath);
   }
@@ -383,6 +390,8 @@ HardwareConfig loadConfig(const std::string &nameOrPath) {
   return parseConfig(content.str(), nameOrPath);
 }
 
-HardwareConfig defaultConfig() { return loadConfig("tpuv3-like"); }
+HardwareConfig defaultConfig() {
+  return loadConfig("tpuv3-like");
+}
 
 } // namespace npusim::config

@@ -53,8 +53,7 @@ protected:
     std::string command = "cd " + quote(dir_.string()) + " && " + quote(NPUSIM_BINARY);
     for (const std::string &a : args)
       command += " " + quote(a);
-    command += " > " + quote((dir_ / "stdout.txt").string()) + " 2> " +
-               quote((dir_ / "stderr.txt").string());
+    command += " > " + quote((dir_ / "stdout.txt").string()) + " 2> " + quote((dir_ / "stderr.txt").string());
     const int status = std::system(command.c_str());
     Result r;
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -124,13 +123,15 @@ TEST_F(PresetsCli, PrintsOnePresetResolved) {
 TEST_F(PresetsCli, Errors) {
   const Result unknown = run({"presets", "tpuv4-lik"});
   EXPECT_EQ(unknown.exitCode, 1);
-  EXPECT_NE(unknown.err.find("npusim presets: error: unknown preset 'tpuv4-lik' (did you mean 'tpuv4-like'?)"),
-            std::string::npos)
+  EXPECT_NE(
+      unknown.err.find("npusim presets: error: unknown preset 'tpuv4-lik' (did you mean 'tpuv4-like'?)"),
+      std::string::npos)
       << unknown.err;
   std::ofstream(dir_ / "bad.yaml") << "base: tpuv3-like\nlanes: 100\n";
   const Result bad = run({"presets", "bad.yaml"});
   EXPECT_EQ(bad.exitCode, 1);
-  EXPECT_NE(bad.err.find("bad.yaml:2: key 'lanes': '100' must be a power of two"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("bad.yaml:2: key 'lanes': '100' must be a power of two"), std::string::npos)
+      << bad.err;
   const Result two = run({"presets", "a", "b"});
   EXPECT_EQ(two.exitCode, 2);
   EXPECT_NE(two.err.find("usage: npusim presets"), std::string::npos) << two.err;

@@ -37,9 +37,9 @@ TEST(Keys, EveryKeyHasUnitOrTypeRangeAndDescription) {
     EXPECT_FALSE(k.defaultValue.empty()) << k.key;
   }
   // The keys configs/*.yaml and python/npusim/npuconfig.py use stay.
-  for (const char *key : {"num_cores", "core_freq_mhz", "lanes", "vlen_bits", "spad_kib_per_lane",
-                          "systolic_arrays_per_core", "dram", "dram_channels", "dram_freq_mhz",
-                          "noc_latency_cycles"})
+  for (const char *key :
+       {"num_cores", "core_freq_mhz", "lanes", "vlen_bits", "spad_kib_per_lane", "systolic_arrays_per_core",
+        "dram", "dram_channels", "dram_freq_mhz", "noc_latency_cycles"})
     EXPECT_TRUE(seen.contains(key)) << key;
   // HardwareConfig has 11 fields besides `source` and its structs (name, numCores,
   // coreFreqMhz, lanes, vlenBits, spadKibPerLane, systolicArraysPerCore, two DMA, two
