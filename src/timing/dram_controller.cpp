@@ -107,14 +107,15 @@ bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
   const bool writes = &queue == &writes_;
   const DramCommand column = writes ? DramCommand::Write : DramCommand::Read;
   // A request starved by younger row hits to its bank (say a core rereading one
-  // row) is served first come, first served.
-  const bool starving = cycle - queue.front().arrivalCycle > kStarvationCycles;
-  const size_t considered = starving ? 1 : queue.size();
+  // row) takes that bank back: younger hits there wait, and they no longer keep
+  // the row open against it. Other banks go on as before.
+  const int starvedBank = cycle - queue.front().arrivalCycle > kStarvationCycles ? queue.front().bankIndex : -1;
   // First ready: the oldest request whose row is open and whose column command may go now.
   std::fill(pendingHits_.begin(), pendingHits_.end(), 0);
-  for (size_t i = 0; i < considered; ++i) {
+  for (size_t i = 0; i < queue.size(); ++i) {
     const Entry &entry = queue[i];
-    if (openRow_[static_cast<size_t>(entry.bankIndex)] != entry.location.row)
+    if (openRow_[static_cast<size_t>(entry.bankIndex)] != entry.location.row ||
+        (i > 0 && entry.bankIndex == starvedBank))
       continue;
     if (state_.ready(column, entry.location.bankGroup, entry.location.bank, cycle)) {
       serve(queue, i, cycle);
@@ -124,8 +125,10 @@ bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
   }
   // First come: the oldest request whose next row command may go now. A row that
   // queued requests still hit is not closed for an older request.
-  for (size_t i = 0; i < considered; ++i) {
+  for (size_t i = 0; i < queue.size(); ++i) {
     Entry &entry = queue[i];
+    if (i > 0 && entry.bankIndex == starvedBank)
+      continue;
     const auto bank = static_cast<size_t>(entry.bankIndex);
     const int group = entry.location.bankGroup, bankInGroup = entry.location.bank;
     if (openRow_[bank] == entry.location.row)
