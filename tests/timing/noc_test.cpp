@@ -107,6 +107,26 @@ TEST(Noc, CreditsPassBackPressureThrough) {
   EXPECT_EQ(driver.completion(2), 233'000);
 }
 
+TEST(Noc, TwoCoresShareAChannelPort) {
+  config::HardwareConfig hardware = machine(1, 1, 0);
+  hardware.numCores = 2;
+  EventQueue events;
+  CrossbarNoc noc = makeNoc(hardware, events);
+  std::vector<TimePs> done(2, -1);
+  noc.setCompletionCallback([&](const MemoryRequest &request, TimePs at) { done.at(request.id) = at; });
+  events.schedule(0, [&] {
+    noc.accept(MemoryRequest{0, 0, 32, true, 0});
+    noc.accept(MemoryRequest{1, 32, 32, true, 1});
+  });
+  events.run();
+  // Both writes leave their own core port at 0 and reach channel 0's port at 10.
+  // Core 0's takes it for cycle 10 and arrives at 11; core 1's waits: 11, arrives
+  // 12. The DRAM (latency 0, nBL 2) is done at 11 and max(12, 11 + 2) = 13. The
+  // acknowledgements leave the channel port at 11 and 13, and are back at 22 and 24.
+  EXPECT_EQ(done[0], 22'000);
+  EXPECT_EQ(done[1], 24'000);
+}
+
 TEST(Noc, RejectsUnknownCores) {
   EventQueue events;
   CrossbarNoc noc = makeNoc(machine(1, 1, 10), events);
