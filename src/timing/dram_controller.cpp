@@ -37,42 +37,48 @@ void DramController::enqueue(const MemoryRequest &request, const DramLocation &l
 }
 
 void DramController::wake() {
-  if (tickScheduled_)
-    return;
   const int64_t cycle = std::max((events_.now() + clockPs_ - 1) / clockPs_, lastTickCycle_ + 1);
-  catchUpRefresh(cycle);
-  tickScheduled_ = true;
-  events_.schedule(cycle * clockPs_, [this, cycle] { tick(cycle); });
+  if (tickScheduled_ && scheduledCycle_ <= cycle)
+    return;
+  if (!tickScheduled_)
+    catchUpRefresh(cycle); // it slept: refresh bookkeeping catches up first
+  scheduleTick(cycle);
 }
 
-void DramController::tick(int64_t cycle) {
+void DramController::scheduleTick(int64_t cycle) {
+  tickScheduled_ = true;
+  scheduledCycle_ = cycle;
+  const uint64_t generation = ++tickGeneration_;
+  events_.schedule(cycle * clockPs_, [this, cycle, generation] { tick(cycle, generation); });
+}
+
+void DramController::tick(int64_t cycle, uint64_t generation) {
+  if (generation != tickGeneration_)
+    return; // an arrival moved this tick earlier
   tickScheduled_ = false;
   lastTickCycle_ = cycle;
-  if (!refreshOwnsCycle(cycle)) {
+  int64_t next = cycle + 1;
+  if (cycle >= nextRefreshCycle_) {
+    next = refreshStep(cycle);
+  } else {
     std::vector<Entry> &queue = chooseQueue();
-    if (!queue.empty())
-      scheduleFrom(queue, cycle);
+    if (!queue.empty() && !scheduleFrom(queue, cycle))
+      next = nextUsefulCycle(queue, cycle);
   }
-  if (!reads_.empty() || !writes_.empty()) {
-    tickScheduled_ = true;
-    events_.schedule((cycle + 1) * clockPs_, [this, cycle] { tick(cycle + 1); });
-  }
+  if (!reads_.empty() || !writes_.empty())
+    scheduleTick(std::max(next, cycle + 1));
 }
 
 bool DramController::anyRowOpen() const {
   return std::any_of(openRow_.begin(), openRow_.end(), [](int64_t row) { return row != kNoRow; });
 }
 
-bool DramController::refreshOwnsCycle(int64_t cycle) {
-  if (cycle < nextRefreshCycle_)
-    return false;
-  if (anyRowOpen()) {
-    if (state_.ready(DramCommand::PrechargeAll, 0, 0, cycle))
-      issue(DramCommand::PrechargeAll, -1, -1, kNoRow, -1, cycle);
-  } else if (state_.ready(DramCommand::Refresh, 0, 0, cycle)) {
-    issue(DramCommand::Refresh, -1, -1, kNoRow, -1, cycle);
-  }
-  return true;
+int64_t DramController::refreshStep(int64_t cycle) {
+  const DramCommand command = anyRowOpen() ? DramCommand::PrechargeAll : DramCommand::Refresh;
+  if (!state_.ready(command, 0, 0, cycle))
+    return state_.earliest(command, 0, 0);
+  issue(command, -1, -1, kNoRow, -1, cycle);
+  return cycle + 1;
 }
 
 void DramController::catchUpRefresh(int64_t cycle) {
@@ -109,7 +115,8 @@ bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
   // A request starved by younger row hits to its bank (say a core rereading one
   // row) takes that bank back: younger hits there wait, and they no longer keep
   // the row open against it. Other banks go on as before.
-  const int starvedBank = cycle - queue.front().arrivalCycle > kStarvationCycles ? queue.front().bankIndex : -1;
+  starvedBank_ = cycle - queue.front().arrivalCycle > kStarvationCycles ? queue.front().bankIndex : -1;
+  const int starvedBank = starvedBank_;
   // First ready: the oldest request whose row is open and whose column command may go now.
   std::fill(pendingHits_.begin(), pendingHits_.end(), 0);
   for (size_t i = 0; i < queue.size(); ++i) {
@@ -148,6 +155,30 @@ bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
     }
   }
   return false;
+}
+
+int64_t DramController::nextUsefulCycle(const std::vector<Entry> &queue, int64_t cycle) const {
+  // Readiness only grows with time, and only an issued command or an arrival
+  // (which wakes the controller) changes what is queued or open.
+  int64_t next = nextRefreshCycle_;
+  if (starvedBank_ < 0)
+    next = std::min(next, queue.front().arrivalCycle + kStarvationCycles + 1);
+  const DramCommand column = &queue == &writes_ ? DramCommand::Write : DramCommand::Read;
+  for (size_t i = 0; i < queue.size(); ++i) {
+    const Entry &entry = queue[i];
+    if (i > 0 && entry.bankIndex == starvedBank_)
+      continue;
+    const auto bank = static_cast<size_t>(entry.bankIndex);
+    const int group = entry.location.bankGroup, bankInGroup = entry.location.bank;
+    if (openRow_[bank] == entry.location.row)
+      next = std::min(next, state_.earliest(column, group, bankInGroup));
+    else if (openRow_[bank] == kNoRow)
+      next = std::min(next, state_.earliest(DramCommand::Activate, group, bankInGroup));
+    else if (pendingHits_[bank] == 0)
+      next = std::min(next, state_.earliest(DramCommand::Precharge, group, bankInGroup));
+    // else: the row waits for its hits, which are in the minimum themselves
+  }
+  return std::max(next, cycle + 1);
 }
 
 void DramController::serve(std::vector<Entry> &queue, size_t index, int64_t cycle) {

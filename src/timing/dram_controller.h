@@ -64,15 +64,21 @@ private:
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
   void wake();
-  void tick(int64_t cycle);
-  /// Whether refresh owns `cycle` (a refresh is due): then nothing else issues.
-  bool refreshOwnsCycle(int64_t cycle);
+  void scheduleTick(int64_t cycle);
+  void tick(int64_t cycle, uint64_t generation);
+  /// A refresh is due at `cycle`: PREA or REF if ready. Returns the next cycle
+  /// refresh may make progress.
+  int64_t refreshStep(int64_t cycle);
   /// Performs, at the cycles they would have had, the refreshes that fell due
   /// while the controller slept, up to (not including) `cycle`.
   void catchUpRefresh(int64_t cycle);
   std::vector<Entry> &chooseQueue();
   /// FR-FCFS over one queue; returns whether a command issued.
   bool scheduleFrom(std::vector<Entry> &queue, int64_t cycle);
+  /// After scheduleFrom issued nothing at `cycle`: the first cycle at which any
+  /// queued request's next command, the starvation limit or a refresh could
+  /// change that. Nothing issues before it, so the controller sleeps until then.
+  int64_t nextUsefulCycle(const std::vector<Entry> &queue, int64_t cycle) const;
   void serve(std::vector<Entry> &queue, size_t index, int64_t cycle);
   void issue(DramCommand command, int bankGroup, int bank, int64_t row, int column, int64_t cycle);
   bool anyRowOpen() const;
@@ -89,7 +95,10 @@ private:
   std::vector<Entry> reads_, writes_; // oldest first
   bool drainingWrites_ = false;
   bool tickScheduled_ = false;
+  int64_t scheduledCycle_ = -1;
+  uint64_t tickGeneration_ = 0; // a tick event of an older generation was superseded by an earlier one
   int64_t lastTickCycle_ = -1;
+  int starvedBank_ = -1; // set by scheduleFrom
   int64_t lastCommandCycle_ = -1;
   int64_t nextRefreshCycle_;
   std::vector<DramCommandRecord> *log_ = nullptr;
