@@ -84,6 +84,9 @@ struct ValueState {
   /// Pointers: the pointer argument they address; the element offset (i64) is
   /// held as above (scalar, [1] tile, offset tile or lazy affine offsets).
   int argument = -1;
+  /// A broadcast not done yet: the value is this operand stretched to the
+  /// value's shape, materialised in the layout its first user asks for.
+  const ir::Value *broadcastOf = nullptr;
 };
 
 /// What a for loop carries, decided before its body is lowered and revised
@@ -107,6 +110,11 @@ public:
     std::vector<std::vector<std::pair<int, int>>> scopes;
     std::map<int, int> widened; // register -> its i64 copy
     std::vector<std::vector<int>> widenedScopes;
+    // Common subexpressions: a pure op equal to an earlier visible one reuses
+    // its results (canonical: value id -> the id whose state it shares).
+    std::vector<int> canonical;
+    std::map<std::string, const ir::Op *> pureOps;
+    std::vector<std::vector<std::string>> pureOpScopes;
   };
 
   // emit.cpp: registers, tiles, instructions, materialisation.
@@ -122,7 +130,10 @@ public:
   int newTile(DType type, const ir::Shape &shape, int laneAxis, const std::string &name);
   int aliasTile(int tile, const ir::Shape &shape, int laneAxis, const std::string &name);
   npu::Instruction &emit(npu::Opcode opcode);
-  ValueState &state(const ir::Value *v) { return s.values.at(v->id); }
+  int idOf(const ir::Value *v) const { return s.canonical.at(v->id) >= 0 ? s.canonical[v->id] : v->id; }
+  ValueState &state(const ir::Value *v) { return s.values.at(idOf(v)); }
+  /// Reuses an equal earlier op's results; false when there is none.
+  bool reuseEqualOp(const ir::Op &op);
   int laneAxisOf(const ir::Value *v) const;
   std::string nameOf(const ir::Value *v) const;
   void enterScope();
@@ -141,6 +152,8 @@ public:
   /// tile with the given lane axis; pointers give their i64 offsets.
   int tileOf(const ir::Value *v, int laneAxis);
   int relayout(int tile, int laneAxis, const std::string &name);
+  /// The value's tile in whatever layout it already has (else `laneAxis`).
+  int anyTileOf(const ir::Value *v, int laneAxis);
   void setTile(const ir::Value *v, int tile);
   void setScalar(const ir::Value *v, Scalar x) { state(v).kind = ValueState::Kind::Scalar, state(v).scalar = x; }
   void setLazy(const ir::Value *v, LazyTile lazy);

@@ -20,6 +20,7 @@ bool LazyTile::uniform() const {
 Lowering::Lowering(const ir::Function &f, const config::HardwareConfig &m, const LayoutPlan &p)
     : function(f), machine(m), plan(p) {
   s.values.resize(f.numValues());
+  s.canonical.assign(f.numValues(), -1);
 }
 
 void Lowering::unsupported(const std::string &what) const {
@@ -71,6 +72,7 @@ std::string Lowering::nameOf(const ir::Value *v) const {
 void Lowering::enterScope() {
   s.scopes.emplace_back();
   s.widenedScopes.emplace_back();
+  s.pureOpScopes.emplace_back();
 }
 
 void Lowering::leaveScope() {
@@ -80,6 +82,9 @@ void Lowering::leaveScope() {
   for (int reg : s.widenedScopes.back())
     s.widened.erase(reg);
   s.widenedScopes.pop_back();
+  for (const std::string &key : s.pureOpScopes.back())
+    s.pureOps.erase(key);
+  s.pureOpScopes.pop_back();
 }
 
 // ------------------------------------------------------------------ scalars
@@ -231,16 +236,18 @@ void Lowering::setTile(const ir::Value *v, int tile) {
   st.kind = v->type.isScalar() ? ValueState::Kind::ScalarTile : ValueState::Kind::Tile;
   st.tile = tile;
   st.lazy.reset();
+  st.broadcastOf = nullptr;
   const int axis = s.tiles.at(tile).layout.laneAxis;
-  s.materialized[{v->id, axis}] = tile;
+  s.materialized[{idOf(v), axis}] = tile;
   if (!s.scopes.empty())
-    s.scopes.back().push_back({v->id, axis});
+    s.scopes.back().push_back({idOf(v), axis});
 }
 
 void Lowering::setLazy(const ir::Value *v, LazyTile lazy) {
   ValueState &st = state(v);
   st.kind = ValueState::Kind::Tile;
   st.tile = -1;
+  st.broadcastOf = nullptr;
   st.lazy = std::move(lazy);
 }
 
@@ -249,36 +256,46 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
   const DType type = v->type.isPointer ? DType::Int64 : v->type.dtype;
   if (v->type.isScalar())
     return scalarTileOf(v);
-  if (auto it = s.materialized.find({v->id, laneAxis}); it != s.materialized.end())
+  if (auto it = s.materialized.find({idOf(v), laneAxis}); it != s.materialized.end())
     return it->second;
   int tile = -1;
   if (st.kind == ValueState::Kind::Tile && st.lazy) {
     tile = materializeLazy(*st.lazy, type, v->type.shape, laneAxis, nameOf(v));
+  } else if (st.kind == ValueState::Kind::Tile && st.broadcastOf) {
+    const ir::Value *source = st.broadcastOf;
+    tile = broadcastTile(tileOf(source, laneAxis), v->type.shape, laneAxis, nameOf(v));
   } else if (st.kind == ValueState::Kind::Tile && st.tile >= 0) {
     tile = relayout(st.tile, laneAxis, nameOf(v));
   } else {
     fail(function, currentOp ? currentOp->loc : core::SourceLocation{},
          "internal: value " + nameOf(v) + " used before it was lowered");
   }
-  s.materialized[{v->id, laneAxis}] = tile;
+  s.materialized[{idOf(v), laneAxis}] = tile;
   if (!s.scopes.empty())
-    s.scopes.back().push_back({v->id, laneAxis});
+    s.scopes.back().push_back({idOf(v), laneAxis});
   return tile;
+}
+
+int Lowering::anyTileOf(const ir::Value *v, int laneAxis) {
+  const ValueState &st = state(v);
+  if (st.kind == ValueState::Kind::Tile && !st.lazy && st.tile >= 0)
+    return st.tile;
+  return tileOf(v, laneAxis);
 }
 
 int Lowering::scalarTileOf(const ir::Value *v) {
   const ValueState &st = state(v);
   if (st.kind == ValueState::Kind::ScalarTile)
     return st.tile;
-  if (auto it = s.materialized.find({v->id, 0}); it != s.materialized.end())
+  if (auto it = s.materialized.find({idOf(v), 0}); it != s.materialized.end())
     return it->second;
   const Scalar x = scalarOf(v);
   const DType type = v->type.isPointer ? DType::Int64 : v->type.dtype;
   LazyTile lazy{x, {immediate(DType::Int64, 0)}};
   const int tile = materializeLazy(lazy, type, {1}, 0, nameOf(v));
-  s.materialized[{v->id, 0}] = tile;
+  s.materialized[{idOf(v), 0}] = tile;
   if (!s.scopes.empty())
-    s.scopes.back().push_back({v->id, 0});
+    s.scopes.back().push_back({idOf(v), 0});
   return tile;
 }
 

@@ -37,6 +37,11 @@ bool isElementwise(OpCode code) {
   }
 }
 
+bool isArithmetic(OpCode code) {
+  return isElementwise(code) && code != OpCode::Load && code != OpCode::AtomicRMW && code != OpCode::Broadcast &&
+         code != OpCode::Scan && code != OpCode::Sort && code != OpCode::AddPtr;
+}
+
 class Planner {
 public:
   Planner(const ir::Function &function, const config::HardwareConfig &machine)
@@ -45,8 +50,8 @@ public:
 
   LayoutPlan run() {
     // Two backward sweeps carry wishes around loops (yield -> carried value -> init).
-    backward(function_.body());
-    backward(function_.body());
+    for (int sweep = 0; sweep < 3; ++sweep)
+      backward(function_.body());
     forward(function_.body());
     return std::move(plan_);
   }
@@ -92,6 +97,7 @@ private:
       wish(op.operands[0], rank - 1, 3);
       wish(op.operands[1], rank - 2, 3);
       wish(op.operands[2], rank - 1, 3);
+      wish(op.result(), rank - 1, 3);
       return;
     }
     case OpCode::ExpandDims:
@@ -113,9 +119,9 @@ private:
       const ir::Op &yield = *body.ops.back();
       for (size_t i = 0; i < op.results.size(); ++i) {
         Wish w = wishes_[op.results[i]->id];
-        const Wish inner = wishes_[body.arguments[i + 1]->id];
-        if (inner.strength > w.strength)
-          w = inner;
+        for (const ir::Value *v : {body.arguments[i + 1], yield.operands[i]})
+          if (wishes_[v->id].strength > w.strength)
+            w = wishes_[v->id];
         wish(op.results[i], w.axis, w.strength);
         wish(body.arguments[i + 1], w.axis, w.strength);
         wish(op.operands[3 + i], w.axis, w.strength);
@@ -133,10 +139,20 @@ private:
     default:
       break;
     }
-    if (isElementwise(op.code) && result.strength > 0)
+    // Arithmetic follows the strongest wish of its result or its operands (a
+    // dot's result wants its layout kept by the accumulation that uses it).
+    Wish merged = result;
+    if (isArithmetic(op.code) && !op.results.empty())
+      for (const ir::Value *operand : op.operands)
+        if (operand->type.shape == op.results[0]->type.shape && wishes_[operand->id].strength > merged.strength)
+          merged = wishes_[operand->id];
+    if (merged.strength > result.strength)
+      wish(op.results[0], merged.axis, merged.strength);
+    const Wish &chosen = merged;
+    if (isElementwise(op.code) && chosen.strength > 0)
       for (const ir::Value *operand : op.operands)
         if (!op.results.empty() && operand->type.rank() == op.results[0]->type.rank())
-          wish(operand, result.axis, result.strength);
+          wish(operand, chosen.axis, chosen.strength);
   }
 
   void set(const ir::Value *v, int derived) {

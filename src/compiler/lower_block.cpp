@@ -2,6 +2,8 @@
 // each dispatched to the file that lowers its kind.
 #include "compiler/compiler_internal.h"
 
+#include <cstring>
+
 namespace npusim::compiler {
 
 using ir::OpCode;
@@ -40,7 +42,56 @@ void Lowering::lowerBlock(const ir::Block &block) {
     lowerOp(*op);
 }
 
+namespace {
+
+// Ops whose results depend only on their operands and attributes.
+bool isPure(const ir::Op &op) {
+  if (!op.regions.empty() || op.results.empty())
+    return false;
+  switch (op.code) {
+  case OpCode::Load: case OpCode::Store: case OpCode::AtomicRMW: case OpCode::Assert:
+  case OpCode::Barrier: case OpCode::Yield: case OpCode::For: case OpCode::If:
+    return false;
+  default:
+    return true;
+  }
+}
+
+} // namespace
+
+bool Lowering::reuseEqualOp(const ir::Op &op) {
+  if (!isPure(op))
+    return false;
+  // The key: opcode, attributes, operands (by the value they share state with), result types.
+  std::string key = std::to_string(static_cast<int>(op.code));
+  uint64_t floatBits = 0;
+  std::memcpy(&floatBits, &op.constant.floatValue, sizeof floatBits);
+  for (int64_t part : {int64_t{op.axis}, op.start, op.end, op.constant.intValue, static_cast<int64_t>(floatBits),
+                       int64_t{static_cast<int>(op.predicate)}, int64_t{static_cast<int>(op.nanMode)},
+                       int64_t{static_cast<int>(op.reduceKind)}, int64_t{static_cast<int>(op.inputPrecision)},
+                       int64_t{static_cast<int>(op.mathFn)}, int64_t{op.reverse}, int64_t{op.descending}})
+    key += "," + std::to_string(part);
+  for (int o : op.order)
+    key += ",o" + std::to_string(o);
+  for (const ir::Value *v : op.operands)
+    key += ",%" + std::to_string(idOf(v));
+  for (const ir::Value *r : op.results)
+    key += "," + r->type.str();
+  auto it = s.pureOps.find(key);
+  if (it == s.pureOps.end()) {
+    s.pureOps.emplace(key, &op);
+    if (!s.pureOpScopes.empty())
+      s.pureOpScopes.back().push_back(key);
+    return false;
+  }
+  for (size_t i = 0; i < op.results.size(); ++i)
+    s.canonical[op.results[i]->id] = idOf(it->second->results[i]);
+  return true;
+}
+
 void Lowering::lowerOp(const ir::Op &op) {
+  if (reuseEqualOp(op))
+    return;
   const ir::Op *saved = currentOp;
   currentOp = &op;
   switch (op.code) {

@@ -170,15 +170,13 @@ void Lowering::lowerShape(const ir::Op &op) {
   const int want = laneAxisOf(r);
   switch (op.code) {
   case OpCode::Broadcast: {
-    // Stretch in the layout of the result when the source already has it
-    // there, else in the source's own lane axis (one relayout either way).
-    int axis = want;
-    if (from[want] == 1 && to[want] != 1) {
-      const int own = laneAxisOf(x);
-      if (from[own] == to[own] && s.materialized.count({x->id, own}))
-        axis = own;
-    }
-    setTile(r, broadcastTile(tileOf(x, axis), to, axis, nameOf(r)));
+    // Done when a user asks for the value, in the layout that user wants, so
+    // the large result never needs a relayout.
+    ValueState &st = state(r);
+    st.kind = Kind::Tile;
+    st.tile = -1;
+    st.lazy.reset();
+    st.broadcastOf = x;
     return;
   }
   case OpCode::ExpandDims: {
@@ -350,6 +348,22 @@ void Lowering::lowerElementwise(const ir::Op &op) {
   }
   if (!r->type.isScalar() && lowerLazyArithmetic(op))
     return;
+  // Integer identities: x + 0, 0 + x, x - 0, x * 1, 1 * x are x.
+  if (!r->type.isPointer && core::isInteger(r->type.dtype) && r->type.dtype != DType::Bool && op.operands.size() == 2 &&
+      (op.code == OpCode::Add || op.code == OpCode::Sub || op.code == OpCode::Mul)) {
+    const int64_t identity = op.code == OpCode::Mul ? 1 : 0;
+    auto isIdentity = [&](const ir::Value *v) {
+      const ValueState &st = state(v);
+      return st.kind == Kind::Tile && st.lazy && st.lazy->uniform() && st.lazy->base.isImmediateInt(identity);
+    };
+    const ir::Value *kept = isIdentity(op.operands[1]) ? op.operands[0]
+                            : (op.code != OpCode::Sub && isIdentity(op.operands[0])) ? op.operands[1]
+                                                                                      : nullptr;
+    if (kept && kept->type == r->type) {
+      s.canonical[r->id] = idOf(kept);
+      return;
+    }
+  }
 
   const int axis = r->type.isScalar() ? 0 : laneAxisOf(r);
   npu::Instruction instruction;

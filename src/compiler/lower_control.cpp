@@ -77,6 +77,11 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
     }
   };
 
+  // Stage 0: pending broadcasts are done before any home changes.
+  for (size_t i = 0; i < sources.size(); ++i)
+    if (state(sources[i]).broadcastOf && (forms[i] == CarriedForm::Tile || forms[i] == CarriedForm::ScalarTile))
+      tileOf(sources[i], s.tiles.at(targets[i].tile).layout.laneAxis);
+
   // Stage 1: sources that another copy overwrites move to temporaries first.
   std::vector<ValueState> staged(sources.size());
   std::vector<bool> skip(sources.size(), false), wasStaged(sources.size(), false);

@@ -46,8 +46,16 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
   const bool scalar = r->type.isScalar();
   const int axis = scalar ? 0 : laneAxisOf(r);
   const ir::Shape shape = scalar ? ir::Shape{1} : r->type.shape;
-  const int base = scalar ? scalarTileOf(p) : tileOf(p, axis);
+  // A pointer argument plus an index tile (`in_ptr0 + x0`) needs no addition:
+  // the index tile keeps its integer dtype (the DMA extends it by its signedness).
+  const bool zeroBase = (ps.kind == Kind::Scalar && ps.scalar.isImmediateInt(0)) ||
+                        (ps.kind == Kind::Tile && ps.lazy && ps.lazy->uniform() && ps.lazy->base.isImmediateInt(0));
   int index = scalar ? scalarTileOf(offset) : tileOf(offset, axis);
+  if (zeroBase) {
+    setTile(r, index);
+    state(r).argument = ps.argument;
+    return;
+  }
   if (offset->type.dtype != DType::Int64) {
     const int wide = newTile(DType::Int64, shape, axis, nameOf(offset) + ".i64");
     npu::Instruction &cast = emit(npu::Opcode::VElementwise);
@@ -57,6 +65,17 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
     cast.srcs = {index};
     cast.dsts = {wide};
     index = wide;
+  }
+  int base = scalar ? scalarTileOf(p) : tileOf(p, axis);
+  if (s.tiles[base].layout.dtype != DType::Int64) {
+    const int wide = newTile(DType::Int64, shape, axis, nameOf(p) + ".i64");
+    npu::Instruction &cast = emit(npu::Opcode::VElementwise);
+    cast.function.op = npu::ElementOp::Cast;
+    cast.function.operandType = s.tiles[base].layout.dtype;
+    cast.function.resultType = DType::Int64;
+    cast.srcs = {base};
+    cast.dsts = {wide};
+    base = wide;
   }
   const int dst = newTile(DType::Int64, shape, axis, nameOf(r));
   npu::Instruction &add = emit(npu::Opcode::VElementwise);
@@ -83,11 +102,12 @@ npu::DmaDescriptor Lowering::dmaFor(const ir::Value *pointer, const ir::Value *m
     for (const Scalar &stride : ps.lazy->strides)
       dma.strides.push_back(stride.operand);
   } else {
+    // Index and mask tiles only need the data tile's shape: any layout will do.
     dma.base = ScalarOperand::immediate(0);
-    dma.indexTile = pointer->type.isScalar() ? scalarTileOf(pointer) : tileOf(pointer, laneAxis);
+    dma.indexTile = pointer->type.isScalar() ? scalarTileOf(pointer) : anyTileOf(pointer, laneAxis);
   }
   if (mask && !isTrue(state(mask)))
-    dma.maskTile = mask->type.isScalar() ? scalarTileOf(mask) : tileOf(mask, laneAxis);
+    dma.maskTile = mask->type.isScalar() ? scalarTileOf(mask) : anyTileOf(mask, laneAxis);
   return dma;
 }
 
@@ -153,10 +173,11 @@ void Lowering::lowerLoad(const ir::Op &op) {
   if (selectOther) {
     const int otherTile = scalar ? scalarTileOf(other) : tileOf(other, axis);
     result = newTile(type, shape, axis, nameOf(r));
+    const int maskTile = scalar ? dma.maskTile : tileOf(mask, axis);
     npu::Instruction &select = emit(npu::Opcode::VElementwise);
     select.function.op = npu::ElementOp::Select;
     select.function.operandType = select.function.resultType = type;
-    select.srcs = {dma.maskTile, dst, otherTile};
+    select.srcs = {maskTile, dst, otherTile};
     select.dsts = {result};
   }
   setTile(r, result);
