@@ -227,5 +227,46 @@ TEST(DramBandwidth, ShippedPresetsStream) {
   EXPECT_GE(run(edge, traffic::streamRequests(0, 1 << 20, 64)).fractionOfPeak, floor);
 }
 
+TEST(DramBandwidth, OutstandingLimitBoundsBandwidthByLittlesLaw) {
+  // A core with 64 outstanding 64-byte requests (the default DMA engine) keeps
+  // at most 4 KiB in flight. The fastest a request can be is a row hit with idle
+  // ports: NoC 2 * (10 + 1) core cycles of 1064 ps (940 MHz) = 23.4 ns, plus
+  // nCL + nBL = 16 DRAM cycles of 1 ns: 39.4 ns. So at most 4096 B / 39.4 ns =
+  // 104 GB/s, 41% of the 256 GB/s peak, whatever the DRAM does.
+  const config::HardwareConfig hardware = hbm2Machine();
+  EventQueue events;
+  std::unique_ptr<MemoryPort> memory = makeMemorySystem(hardware, events);
+  TrafficDriver driver(events, *memory, traffic::streamRequests(0, 2 << 20, 64), 64);
+  const TimePs time = driver.run();
+  const double bytesPerNs = static_cast<double>(2 << 20) / (static_cast<double>(time) * 1e-3);
+  std::printf("  64 outstanding: %.1f GB/s\n", bytesPerNs);
+  EXPECT_LE(bytesPerNs, 4096.0 / 39.4);
+  // An unloaded 64-byte read: two 32-byte pieces in two channels, each ACT, RD
+  // after nRCD 14, data after nCL + nBL 16: 30 DRAM cycles, plus the NoC's 23.4 ns
+  // and rounding to clock edges (under one cycle of each clock per crossing).
+  EventQueue single;
+  std::unique_ptr<MemoryPort> one = makeMemorySystem(hardware, single);
+  TrafficDriver lone(single, *one, traffic::streamRequests(0, 64, 64));
+  const TimePs latency = lone.run();
+  EXPECT_GE(latency, 23'408 + 30'000);
+  EXPECT_LE(latency, 23'408 + 30'000 + 2 * 1064 + 1000);
+}
+
+TEST(DramBandwidth, CopyStreamMixesReadsAndWrites) {
+  // Read 2 MiB at 0 and write it to 64 MiB, interleaved as a copy loop issues
+  // them: everything completes (write drain and reads share the channels), and
+  // the DRAM moves 4 MiB in all.
+  std::vector<MemoryRequest> requests;
+  for (uint64_t offset = 0; offset < (2u << 20); offset += 64) {
+    requests.push_back(MemoryRequest{requests.size(), offset, 64, false, 0});
+    requests.push_back(MemoryRequest{requests.size(), (64u << 20) + offset, 64, true, 0});
+  }
+  const Measured copy = run(hbm2Machine(), requests);
+  EXPECT_EQ(copy.stats.bytesRead, 2 << 20);
+  EXPECT_EQ(copy.stats.bytesWritten, 2 << 20);
+  // Read-write turnarounds and refresh cost bandwidth; it cannot beat the peak.
+  EXPECT_LT(copy.fractionOfPeak, 1.0);
+}
+
 } // namespace
 } // namespace npusim::timing
