@@ -30,6 +30,7 @@ public:
   void walk(const std::vector<npu::Instruction> &body) {
     for (const npu::Instruction &instruction : body) {
       const int64_t here = position_++;
+      order.push_back(&instruction);
       for (int t : tilesRead(instruction))
         touch(t, here);
       for (int t : tilesWritten(instruction))
@@ -54,6 +55,7 @@ public:
 
   std::vector<Interval> intervals; // by storage root
   std::vector<LoopSpan> loops;
+  std::vector<const npu::Instruction *> order; // by position
 
 private:
   void touch(int tile, int64_t at) {
@@ -80,6 +82,37 @@ int64_t bytesPerLane(const npu::TileLayout &layout, int lanes) {
 }
 
 int64_t alignUp(int64_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
+
+// An elementwise result may take the bytes of a source of the same layout
+// that dies at that instruction (each lane reads an element before it writes
+// that element): the two become one allocation.
+void coalesce(const npu::Program &program, Liveness &liveness, std::vector<int> &root,
+              const std::vector<int64_t> &size) {
+  for (size_t position = 0; position < liveness.order.size(); ++position) {
+    const npu::Instruction &in = *liveness.order[position];
+    if (in.opcode != npu::Opcode::VElementwise || in.dsts.size() != 1)
+      continue;
+    const int d = root[in.dsts[0]];
+    Interval &dst = liveness.intervals[d];
+    if (dst.first != static_cast<int64_t>(position))
+      continue;
+    const npu::TileLayout &dl = program.tiles[in.dsts[0]].layout;
+    for (int src : in.srcs) {
+      const int s = root[src];
+      const npu::TileLayout &sl = program.tiles[src].layout;
+      Interval &from = liveness.intervals[s];
+      if (s == d || from.last != static_cast<int64_t>(position) || size[s] != size[d] || sl.shape != dl.shape ||
+          sl.laneAxis != dl.laneAxis || core::byteSize(sl.dtype) != core::byteSize(dl.dtype))
+        continue;
+      for (int &r : root)
+        if (r == d)
+          r = s;
+      from.last = dst.last;
+      dst = Interval{};
+      break;
+    }
+  }
+}
 
 } // namespace
 
@@ -110,13 +143,15 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
     const int root = storageRoot[t];
     size[root] = std::max(size[root], alignUp(bytesPerLane(program.tiles[t].layout, program.lanes)));
   }
-  Liveness liveness(n, storageRoot);
+  std::vector<int> root = storageRoot;
+  Liveness liveness(n, root);
   liveness.walk(program.body);
   liveness.extendOverLoops();
+  coalesce(program, liveness, root, size);
 
   std::vector<int> order;
   for (size_t t = 0; t < n; ++t)
-    if (storageRoot[t] == static_cast<int>(t))
+    if (root[t] == static_cast<int>(t))
       order.push_back(static_cast<int>(t));
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
     return liveness.intervals[a].first < liveness.intervals[b].first;
@@ -141,7 +176,7 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
     peak = std::max(peak, candidate + size[t]);
   }
   for (size_t t = 0; t < n; ++t)
-    program.tiles[t].bankOffset = offset[storageRoot[t]];
+    program.tiles[t].bankOffset = offset[root[t]];
   program.spadBytesUsed = peak;
   if (peak > program.spadBytesPerLane)
     throw ScratchpadOverflow(where, program.kernelName, peak, program.spadBytesPerLane);

@@ -1,0 +1,270 @@
+// Decisions of the compiler on small kernels (tests/compiler/data): lane axes,
+// DMA forms, loop-carried pointers, scratchpad plans, block sizes, and the
+// whole program text against expected dumps.
+#include "compiler/kernel_support.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+namespace npusim::compiler {
+namespace {
+
+const std::string kDataDir = std::string(NPUSIM_TEST_DATA) + "/../compiler/data/";
+
+struct Compiled {
+  std::unique_ptr<ir::Function> function;
+  npu::Program program;
+};
+
+Compiled compileData(const std::string &name, const triton::ConstexprBindings &constexprs,
+                     const config::HardwareConfig &machine) {
+  const triton::KernelFile file = triton::loadKernelFile(kDataDir + name);
+  Compiled c;
+  c.function = triton::lowerKernel(file, constexprs);
+  c.program = compile(*c.function, machine);
+  return c;
+}
+
+config::HardwareConfig defaultMachine() {
+  config::HardwareConfig machine;
+  machine.name = "default";
+  return machine;
+}
+
+// Every instruction, nested bodies included, in program order.
+void forEachInstruction(const std::vector<npu::Instruction> &body,
+                        const std::function<void(const npu::Instruction &)> &f) {
+  for (const npu::Instruction &in : body) {
+    f(in);
+    forEachInstruction(in.body, f);
+    forEachInstruction(in.elseBody, f);
+  }
+}
+
+std::vector<const npu::Instruction *> find(const npu::Program &program, npu::Opcode opcode) {
+  std::vector<const npu::Instruction *> found;
+  forEachInstruction(program.body, [&](const npu::Instruction &in) {
+    if (in.opcode == opcode)
+      found.push_back(&in);
+  });
+  return found;
+}
+
+const npu::Instruction *dmaOn(const npu::Program &program, npu::Opcode opcode, int argument) {
+  for (const npu::Instruction *in : find(program, opcode))
+    if (in->dma.argument == argument)
+      return in;
+  return nullptr;
+}
+
+// ------------------------------------------------------------------ layouts
+
+TEST(Layout, ReductionAcrossLanesWhenKeptAxisIsShort) {
+  // [64, 32] summed over axis 1 on 128 lanes: 64 rows cannot fill 128 lanes, so
+  // the reduced axis goes on the lanes.
+  const Compiled c = compileData("reduce_rows.py", {{"XBLOCK", int64_t{64}}}, defaultMachine());
+  ASSERT_EQ(find(c.program, npu::Opcode::XReduce).size(), 1u);
+  EXPECT_TRUE(find(c.program, npu::Opcode::VReduce).empty());
+  const npu::Instruction &reduce = *find(c.program, npu::Opcode::XReduce)[0];
+  EXPECT_EQ(c.program.tiles[reduce.srcs[0]].layout.laneAxis, 1);
+  EXPECT_EQ(reduce.axis, 1);
+}
+
+TEST(Layout, ReductionInLaneWhenKeptAxisFillsTheLanes) {
+  // The same kernel on 8 lanes: 64 rows fill them, each lane sums its rows.
+  const Compiled c = compileData("reduce_rows.py", {{"XBLOCK", int64_t{64}}}, testing::smallMachine());
+  ASSERT_EQ(find(c.program, npu::Opcode::VReduce).size(), 1u);
+  EXPECT_TRUE(find(c.program, npu::Opcode::XReduce).empty());
+  const npu::Instruction &reduce = *find(c.program, npu::Opcode::VReduce)[0];
+  EXPECT_EQ(c.program.tiles[reduce.srcs[0]].layout.laneAxis, 0);
+  EXPECT_EQ(c.program.tiles[reduce.dsts[0]].layout.shape, (std::vector<int64_t>{64}));
+  EXPECT_TRUE(find(c.program, npu::Opcode::XRelayout).empty());
+}
+
+// ---------------------------------------------------------------------- DMA
+
+TEST(Dma, AffineOffsetsGiveStridedDescriptors) {
+  const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{64}}}, defaultMachine());
+  // in_ptr0 + 2*xindex: strided, stride 2, masked by xindex < 200.
+  const npu::Instruction *load0 = dmaOn(c.program, npu::Opcode::DmaLoad, 0);
+  ASSERT_NE(load0, nullptr);
+  EXPECT_FALSE(load0->dma.gathered());
+  ASSERT_EQ(load0->dma.strides.size(), 1u);
+  EXPECT_FALSE(load0->dma.strides[0].isRegister());
+  EXPECT_EQ(load0->dma.strides[0].intValue, 2);
+  EXPECT_TRUE(load0->dma.base.isRegister()); // 2 * program_id * XBLOCK
+  EXPECT_GE(load0->dma.maskTile, 0);
+  // out_ptr0 + xindex: strided, stride 1.
+  const npu::Instruction *store = dmaOn(c.program, npu::Opcode::DmaStore, 3);
+  ASSERT_NE(store, nullptr);
+  EXPECT_FALSE(store->dma.gathered());
+  EXPECT_EQ(store->dma.strides.at(0).intValue, 1);
+}
+
+TEST(Dma, NonAffineOffsetsGiveGatheredDescriptors) {
+  const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{64}}}, defaultMachine());
+  // in_ptr1 + xindex % 7: the remainder tile itself is the index tile.
+  const npu::Instruction *load1 = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
+  ASSERT_NE(load1, nullptr);
+  ASSERT_TRUE(load1->dma.gathered());
+  const npu::TileLayout &index = c.program.tiles[load1->dma.indexTile].layout;
+  EXPECT_EQ(index.dtype, core::DType::Int32);
+  EXPECT_EQ(index.shape, (std::vector<int64_t>{64}));
+  bool producedByRem = false;
+  forEachInstruction(c.program.body, [&](const npu::Instruction &in) {
+    if (in.opcode == npu::Opcode::VElementwise && in.function.op == npu::ElementOp::Rem && in.dsts[0] == load1->dma.indexTile)
+      producedByRem = true;
+  });
+  EXPECT_TRUE(producedByRem);
+}
+
+TEST(Dma, ScalarPointerLoadUsesScalarUnit) {
+  const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{64}}}, defaultMachine());
+  const auto loads = find(c.program, npu::Opcode::SLoad);
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_EQ(loads[0]->argument, 2);
+  EXPECT_EQ(dmaOn(c.program, npu::Opcode::DmaLoad, 2), nullptr);
+}
+
+TEST(Loops, PointerAdvancedByScalarStaysStrided) {
+  const Compiled c = compileData("carried_pointer.py", {}, defaultMachine());
+  const auto loops = find(c.program, npu::Opcode::Loop);
+  ASSERT_EQ(loops.size(), 1u);
+  const npu::Instruction &loop = *loops[0];
+  const npu::Instruction *load = nullptr;
+  for (const npu::Instruction &in : loop.body)
+    if (in.opcode == npu::Opcode::DmaLoad)
+      load = &in;
+  ASSERT_NE(load, nullptr);
+  EXPECT_FALSE(load->dma.gathered());
+  ASSERT_TRUE(load->dma.base.isRegister());
+  EXPECT_EQ(load->dma.strides.at(0).intValue, 1);
+  // The base register is the carried home: the body ends by moving the advanced base into it.
+  const npu::Instruction &last = loop.body.back();
+  EXPECT_EQ(last.opcode, npu::Opcode::SMove);
+  EXPECT_EQ(last.dstReg, load->dma.base.reg);
+  // No index tile is built anywhere.
+  EXPECT_TRUE(find(c.program, npu::Opcode::VIota).empty());
+}
+
+// --------------------------------------------------------------- scratchpad
+
+TEST(Scratchpad, PlanBytesFollowTheLayouts) {
+  // 128 lanes: fp32[64, 32] with lane axis 1 holds 64 slots of 4 bytes per lane
+  // (256 bytes); the fp32[64] sum holds 1 slot, rounded up to 32 bytes. Both
+  // are live at the reduction: 288 bytes.
+  const Compiled wide = compileData("reduce_rows.py", {{"XBLOCK", int64_t{64}}}, defaultMachine());
+  EXPECT_EQ(wide.program.spadBytesUsed, 256 + 32);
+  EXPECT_EQ(wide.program.instanceBankStride, 64 * 1024);
+  // 8 lanes: lane axis 0 gives 8 rows x 32 columns x 4 bytes = 1024 bytes, the
+  // sum 8 slots x 4 bytes = 32 bytes.
+  const Compiled narrow = compileData("reduce_rows.py", {{"XBLOCK", int64_t{64}}}, testing::smallMachine());
+  EXPECT_EQ(narrow.program.spadBytesUsed, 1024 + 32);
+}
+
+TEST(Scratchpad, DeadTilesGiveTheirBytesAway) {
+  const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{256}}}, testing::smallMachine());
+  int64_t total = 0;
+  for (const npu::Tile &tile : c.program.tiles)
+    total += (tile.layout.numElements() / 8) * core::byteSize(tile.layout.dtype);
+  EXPECT_LT(c.program.spadBytesUsed, total / 2);
+  // Tiles live at once never share bytes: the value test checks results; here
+  // the store's data and mask tiles are distinct ranges.
+  const npu::Instruction *store = dmaOn(c.program, npu::Opcode::DmaStore, 3);
+  ASSERT_NE(store, nullptr);
+  const npu::Tile &data = c.program.tiles[store->srcs[0]];
+  const npu::Tile &mask = c.program.tiles[store->dma.maskTile];
+  EXPECT_TRUE(data.bankOffset + 128 <= mask.bankOffset || mask.bankOffset + 32 <= data.bankOffset);
+}
+
+TEST(Scratchpad, OverflowNamesKernelAndBytes) {
+  config::HardwareConfig tiny = testing::smallMachine();
+  tiny.spadKibPerLane = 1; // 1024 bytes per lane
+  try {
+    compileData("reduce_rows.py", {{"XBLOCK", int64_t{64}}}, tiny);
+    FAIL() << "expected ScratchpadOverflow";
+  } catch (const ScratchpadOverflow &e) {
+    EXPECT_EQ(e.bytesAvailable, 1024);
+    EXPECT_EQ(e.bytesNeeded, 1024 + 32);
+    EXPECT_NE(std::string(e.what()).find("reduce_rows"), std::string::npos);
+  }
+}
+
+// -------------------------------------------------------------- block sizes
+
+TEST(BlockSizes, PersistentReductionKeepsWholeRows) {
+  const std::vector<BlockParameter> parameters = {{"XBLOCK", 4096, false}, {"R0_BLOCK", 300, true}};
+  const auto choices = proposeBlockSizes("persistent_reduction", parameters, defaultMachine());
+  ASSERT_FALSE(choices.empty());
+  int64_t previous = INT64_MAX;
+  for (const BlockChoice &choice : choices) {
+    ASSERT_EQ(choice.values.size(), 2u);
+    EXPECT_EQ(choice.values[1].second, 512); // next_pow2(300)
+    EXPECT_LE(choice.values[0].second, previous);
+    previous = choice.values[0].second;
+  }
+  EXPECT_EQ(choices.back().values[0].second, 1);
+}
+
+TEST(BlockSizes, PointwiseBlockFitsBudgetAndNumel) {
+  const auto small = proposeBlockSizes("pointwise", {{"XBLOCK", 37, false}}, defaultMachine());
+  ASSERT_FALSE(small.empty());
+  EXPECT_EQ(small[0].values[0].second, 64); // next_pow2(37)
+  const auto large = proposeBlockSizes("pointwise", {{"XBLOCK", 1 << 20, false}}, testing::smallMachine());
+  ASSERT_FALSE(large.empty());
+  EXPECT_EQ(large[0].values[0].second, 8 * 8 * 8); // 8 lanes x 8 lane vectors of 8 fp32
+  const auto tiles = proposeBlockSizes("pointwise", {{"YBLOCK", 1 << 20, false}, {"XBLOCK", 1 << 20, false}},
+                                       defaultMachine());
+  EXPECT_EQ(tiles[0].values[0].second * tiles[0].values[1].second, 128 * 8 * 8);
+}
+
+// -------------------------------------------------------------------- dumps
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The program text with the data directory left out of source locations.
+std::string dump(const npu::Program &program) {
+  std::string text = npu::print(program);
+  const std::string prefix = kDataDir;
+  for (size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at))
+    text.erase(at, prefix.size());
+  return text;
+}
+
+void expectDump(const std::string &kernel, const triton::ConstexprBindings &constexprs,
+                const config::HardwareConfig &machine, const std::string &expectedName) {
+  const Compiled c = compileData(kernel, constexprs, machine);
+  const std::string text = dump(c.program);
+  const std::string path = kDataDir + expectedName;
+  if (const char *update = std::getenv("NPUSIM_UPDATE_EXPECTED"); update && *update) {
+    std::ofstream(path, std::ios::binary) << text;
+    return;
+  }
+  EXPECT_EQ(text, readFile(path)) << "expected dump " << path << " (NPUSIM_UPDATE_EXPECTED=1 rewrites it)";
+}
+
+TEST(Dumps, ReduceRows) {
+  expectDump("reduce_rows.py", {{"XBLOCK", int64_t{64}}}, defaultMachine(), "reduce_rows.default.npu");
+  expectDump("reduce_rows.py", {{"XBLOCK", int64_t{64}}}, testing::smallMachine(), "reduce_rows.8lanes.npu");
+}
+
+TEST(Dumps, DmaForms) {
+  expectDump("dma_forms.py", {{"XBLOCK", int64_t{64}}}, defaultMachine(), "dma_forms.default.npu");
+  expectDump("dma_forms.py", {{"XBLOCK", int64_t{256}}}, testing::smallMachine(), "dma_forms.8lanes.npu");
+}
+
+TEST(Dumps, CarriedPointer) {
+  expectDump("carried_pointer.py", {}, defaultMachine(), "carried_pointer.default.npu");
+}
+
+} // namespace
+} // namespace npusim::compiler
