@@ -2,7 +2,9 @@
 // Runs a library call two ways on identical copies of its buffers: the
 // reference library (reference::runLibraryCall, sums in double) and the
 // launches library::planCall plans, lowered by the Triton front end and run
-// on the reference interpreter; then compares every element of every buffer.
+// on the reference interpreter, or compiled for an NPU (compiler::compile) and
+// run on the functional simulator; then compares every element of every buffer.
+#include "config/hardware.h"
 #include "library/library.h"
 #include "reference/interpreter.h"
 
@@ -23,7 +25,8 @@ struct Tolerance {
 struct RunStats {
   int64_t launches = 0;
   int64_t programs = 0;
-  double kernelSeconds = 0.0;    // lowering + interpreting the planned launches
+  int64_t instructions = 0;      // NPU instructions executed (NPU runs)
+  double kernelSeconds = 0.0;    // lowering + interpreting (or compiling + simulating) the planned launches
   double referenceSeconds = 0.0; // the reference library call
 };
 
@@ -37,6 +40,9 @@ public:
                    int64_t offset = 0, double lo = -1.0, double hi = 1.0);
   /// Sets element `index` of a buffer (both copies get it).
   void set(const TensorRef &t, int64_t elementIndex, double value);
+  /// From now on compare() runs the plans on this NPU (compiler + functional
+  /// simulator) instead of the interpreter, planned for its machine shape.
+  void useNpu(const config::HardwareConfig &machine) { npu_ = machine; }
 
   static CallArgument arg(const TensorRef &t);
   static CallArgument integer(int64_t v);
@@ -62,10 +68,20 @@ private:
   std::vector<Spec> specs_;
   std::vector<std::pair<std::pair<int, int64_t>, double>> overrides_;
   uint32_t nextSeed_ = 1;
+  std::optional<config::HardwareConfig> npu_;
 };
 
 /// Runs a plan's launches on `buffers` (indexed by buffer id; scratch buffers
 /// are appended at the plan's ids). Lowered kernels are cached by name and constexprs.
 RunStats runPlan(const CallPlan &plan, std::vector<std::unique_ptr<reference::Buffer>> &buffers, int scratchBase);
+/// The launch's kernel lowered with its constexprs (cached by name and constexprs).
+const ir::Function &loweredKernel(const KernelLaunch &launch);
+/// Appends (or places) the plan's scratch buffers at their ids, zero-filled.
+void addScratch(const CallPlan &plan, std::vector<std::unique_ptr<reference::Buffer>> &buffers, int scratchBase);
+
+/// The same on an NPU: each launch compiled for `machine` (cached by name and
+/// constexprs) and run on the functional simulator.
+RunStats runPlanOnNpu(const CallPlan &plan, std::vector<std::unique_ptr<reference::Buffer>> &buffers,
+                      int scratchBase, const config::HardwareConfig &machine);
 
 } // namespace npusim::library::harness

@@ -36,7 +36,9 @@ struct LoweredKernel {
   std::unique_ptr<ir::Function> function;
 };
 
-const ir::Function &lowered(const KernelLaunch &launch) {
+} // namespace
+
+const ir::Function &loweredKernel(const KernelLaunch &launch) {
   static std::map<std::string, std::unique_ptr<LoweredKernel>> cache;
   std::string key = launch.kernelName;
   triton::ConstexprBindings bindings;
@@ -52,6 +54,8 @@ const ir::Function &lowered(const KernelLaunch &launch) {
   k->function = triton::lowerKernel(k->file, bindings);
   return *cache.emplace(key, std::move(k)).first->second->function;
 }
+
+namespace {
 
 double ulpOf(core::DType t) {
   if (t == core::DType::Float16)
@@ -82,9 +86,7 @@ reference::LibraryValue toLibraryValue(const CallArgument &a,
 
 } // namespace
 
-RunStats runPlan(const CallPlan &plan, std::vector<std::unique_ptr<reference::Buffer>> &buffers, int scratchBase) {
-  RunStats stats;
-  const auto start = Clock::now();
+void addScratch(const CallPlan &plan, std::vector<std::unique_ptr<reference::Buffer>> &buffers, int scratchBase) {
   for (size_t i = 0; i < plan.scratch.size(); ++i) {
     const size_t id = static_cast<size_t>(scratchBase) + i;
     if (buffers.size() <= id)
@@ -95,8 +97,14 @@ RunStats runPlan(const CallPlan &plan, std::vector<std::unique_ptr<reference::Bu
     buffers[id]->bytes.assign(static_cast<size_t>(plan.scratch[i].elements * core::byteSize(plan.scratch[i].dtype)),
                               0);
   }
+}
+
+RunStats runPlan(const CallPlan &plan, std::vector<std::unique_ptr<reference::Buffer>> &buffers, int scratchBase) {
+  RunStats stats;
+  const auto start = Clock::now();
+  addScratch(plan, buffers, scratchBase);
   for (const KernelLaunch &launch : plan.launches) {
-    const ir::Function &function = lowered(launch);
+    const ir::Function &function = loweredKernel(launch);
     if (function.parameters().size() != launch.arguments.size())
       throw core::RuntimeError(launch.kernelName + ": " + std::to_string(launch.arguments.size()) +
                                " arguments for " + std::to_string(function.parameters().size()) + " parameters");
@@ -232,8 +240,11 @@ std::string CallFixture::compare(const std::string &op, const std::vector<CallAr
   const double referenceSeconds = secondsSince(refStart);
 
   // The planned kernels.
-  const CallPlan plan = planCall(op, args, planOuts, machine);
-  RunStats run = runPlan(plan, actual, scratchBufferBase(args, planOuts));
+  const MachineShape shape =
+      npu_ ? MachineShape{npu_->lanes, npu_->spadBytesPerLane(), npu_->vlenBits} : machine;
+  const CallPlan plan = planCall(op, args, planOuts, shape);
+  RunStats run = npu_ ? runPlanOnNpu(plan, actual, scratchBufferBase(args, planOuts), *npu_)
+                      : runPlan(plan, actual, scratchBufferBase(args, planOuts));
   run.referenceSeconds = referenceSeconds;
   if (stats)
     *stats = run;
