@@ -7,13 +7,25 @@ npu::Program compile(const ir::Function &function, const config::HardwareConfig 
   if (machine.lanes <= 0 || machine.spadKibPerLane <= 0)
     fail(function, {}, "the machine has no lanes or no scratchpad");
   const LayoutPlan plan = chooseLayouts(function, machine);
-  Lowering lowering(function, machine, plan);
-  std::vector<int> storageRoot;
-  npu::Program program = lowering.run(storageRoot);
   const core::SourceLocation where =
       function.body().ops.empty() ? core::SourceLocation{} : function.body().ops.front()->loc;
-  planScratchpad(program, storageRoot, where);
-  return program;
+  // Hoisting loop invariants keeps their tiles live through the loop; when
+  // that does not fit, they are computed in every iteration instead.
+  for (bool hoist : {true, false}) {
+    Lowering lowering(function, machine, plan);
+    lowering.hoistInvariants = hoist;
+    std::vector<int> storageRoot;
+    npu::Program program = lowering.run(storageRoot);
+    try {
+      planScratchpad(program, storageRoot, where);
+    } catch (const ScratchpadOverflow &) {
+      if (hoist)
+        continue;
+      throw;
+    }
+    return program;
+  }
+  fail(function, where, "internal: no scratchpad plan");
 }
 
 } // namespace npusim::compiler

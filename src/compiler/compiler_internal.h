@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,9 @@ namespace npusim::compiler {
 
 using core::DType;
 using npu::ScalarOperand;
+
+/// Ops whose results depend only on their operands and attributes.
+bool isPureOp(const ir::Op &op);
 
 /// A CompileError at `loc` whose message names the kernel.
 [[noreturn]] void fail(const ir::Function &function, const core::SourceLocation &loc, const std::string &what);
@@ -87,11 +91,16 @@ struct ValueState {
   /// A broadcast not done yet: the value is this operand stretched to the
   /// value's shape, materialised in the layout its first user asks for.
   const ir::Value *broadcastOf = nullptr;
+  /// Pointers with a materialised tile: the element offsets are tile[i] +
+  /// gatherBase (a pointer advanced by a scalar moves only its base).
+  Scalar gatherBase{ScalarOperand::immediate(0), DType::Int64};
+
+  bool hasGatherBase() const { return !gatherBase.isImmediateInt(0); }
 };
 
 /// What a for loop carries, decided before its body is lowered and revised
 /// when the body yields something the first guess cannot hold.
-enum class CarriedForm { Register, ScalarTile, Tile, AffinePointer };
+enum class CarriedForm { Register, ScalarTile, Tile, AffinePointer, GatherPointer };
 
 class Lowering {
 public:
@@ -115,6 +124,9 @@ public:
     std::vector<int> canonical;
     std::map<std::string, const ir::Op *> pureOps;
     std::vector<std::vector<std::string>> pureOpScopes;
+    std::set<const ir::Op *> hoisted; // ops already lowered (loop invariants, fused adds)
+    std::map<std::string, int> lazyTiles; // materialised splats and iotas by content
+    std::vector<std::vector<std::string>> lazyTileScopes;
   };
 
   // emit.cpp: registers, tiles, instructions, materialisation.
@@ -124,6 +136,8 @@ public:
   State s;
   std::vector<npu::Instruction> *out = nullptr;
   const ir::Op *currentOp = nullptr;
+  const ir::Block *currentBlock = nullptr;
+  std::vector<int> uses; // by value id: operands of ops (yields included) that name it
 
   [[noreturn]] void unsupported(const std::string &what) const;
   int newRegister(DType type, const std::string &name);
@@ -188,9 +202,17 @@ public:
 
   // lower_dot.cpp
   void lowerDot(const ir::Op &op);
+  /// For `acc = acc + dot(a, b, 0)` carried by the enclosing loop: the home of
+  /// acc, which the matmuls then accumulate into in place; -1 otherwise.
+  int accumulateInPlace(const ir::Op &dot);
+
+  /// Whether loop-invariant ops of loop bodies are lowered before the loop
+  /// (faster loops, longer-lived tiles).
+  bool hoistInvariants = true;
 
   // lower_control.cpp
   void lowerFor(const ir::Op &op);
+  void hoistLoopInvariants(const ir::Op &loop);
   void lowerIf(const ir::Op &op);
   /// Carried-value plumbing: `targets` receive `sources` at once (a parallel copy).
   void assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,

@@ -3,6 +3,8 @@
 // scalars that live in tiles.
 #include "compiler/compiler_internal.h"
 
+#include <cstring>
+
 
 namespace npusim::compiler {
 
@@ -73,6 +75,7 @@ void Lowering::enterScope() {
   s.scopes.emplace_back();
   s.widenedScopes.emplace_back();
   s.pureOpScopes.emplace_back();
+  s.lazyTileScopes.emplace_back();
 }
 
 void Lowering::leaveScope() {
@@ -85,6 +88,9 @@ void Lowering::leaveScope() {
   for (const std::string &key : s.pureOpScopes.back())
     s.pureOps.erase(key);
   s.pureOpScopes.pop_back();
+  for (const std::string &key : s.lazyTileScopes.back())
+    s.lazyTiles.erase(key);
+  s.lazyTileScopes.pop_back();
 }
 
 // ------------------------------------------------------------------ scalars
@@ -191,7 +197,26 @@ Scalar Lowering::scalarArith(npu::ElementOp op, Scalar a, Scalar b, DType type) 
 
 int Lowering::materializeLazy(const LazyTile &lazy, DType type, const ir::Shape &shape, int laneAxis,
                               const std::string &name) {
+  // Equal splats and iotas share one tile (a tile is never written twice
+  // except loop and branch homes, which are not made here).
+  std::string key = std::to_string(static_cast<int>(type)) + "/" + ir::shapeString(shape) + "/" +
+                    std::to_string(laneAxis);
+  auto operandKey = [](const Scalar &x) {
+    if (x.operand.isRegister())
+      return "r" + std::to_string(x.operand.reg);
+    uint64_t bits = 0;
+    std::memcpy(&bits, &x.operand.floatValue, sizeof bits);
+    return std::to_string(x.operand.intValue) + ":" + std::to_string(bits);
+  };
+  key += "/" + operandKey(lazy.base);
+  for (const Scalar &stride : lazy.strides)
+    key += "/" + operandKey(stride);
+  if (auto it = s.lazyTiles.find(key); it != s.lazyTiles.end())
+    return it->second;
   const int tile = newTile(type, shape, laneAxis, name);
+  s.lazyTiles.emplace(key, tile);
+  if (!s.lazyTileScopes.empty())
+    s.lazyTileScopes.back().push_back(key);
   if (lazy.uniform()) {
     npu::Instruction &splat = emit(npu::Opcode::VSplat);
     splat.dsts = {tile};
@@ -237,6 +262,7 @@ void Lowering::setTile(const ir::Value *v, int tile) {
   st.tile = tile;
   st.lazy.reset();
   st.broadcastOf = nullptr;
+  st.gatherBase = immediate(DType::Int64, 0);
   const int axis = s.tiles.at(tile).layout.laneAxis;
   s.materialized[{idOf(v), axis}] = tile;
   if (!s.scopes.empty())
@@ -248,6 +274,7 @@ void Lowering::setLazy(const ir::Value *v, LazyTile lazy) {
   st.kind = ValueState::Kind::Tile;
   st.tile = -1;
   st.broadcastOf = nullptr;
+  st.gatherBase = immediate(DType::Int64, 0);
   st.lazy = std::move(lazy);
 }
 
@@ -264,6 +291,28 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
   } else if (st.kind == ValueState::Kind::Tile && st.broadcastOf) {
     const ir::Value *source = st.broadcastOf;
     tile = broadcastTile(tileOf(source, laneAxis), v->type.shape, laneAxis, nameOf(v));
+  } else if (st.kind == ValueState::Kind::Tile && st.tile >= 0 && st.hasGatherBase()) {
+    // A pointer tile whose base moved: its full offsets, tile + base.
+    const Scalar base = st.gatherBase;
+    int index = relayout(st.tile, laneAxis, nameOf(v));
+    if (s.tiles[index].layout.dtype != DType::Int64) {
+      const int wide = newTile(DType::Int64, v->type.shape, laneAxis, nameOf(v) + ".i64");
+      npu::Instruction &cast = emit(npu::Opcode::VElementwise);
+      cast.function.op = npu::ElementOp::Cast;
+      cast.function.operandType = s.tiles[index].layout.dtype;
+      cast.function.resultType = DType::Int64;
+      cast.srcs = {index};
+      cast.dsts = {wide};
+      index = wide;
+    }
+    LazyTile splat{base, std::vector<Scalar>(v->type.shape.size(), immediate(DType::Int64, 0))};
+    const int baseTile = materializeLazy(splat, DType::Int64, v->type.shape, laneAxis, nameOf(v) + ".base");
+    tile = newTile(DType::Int64, v->type.shape, laneAxis, nameOf(v));
+    npu::Instruction &add = emit(npu::Opcode::VElementwise);
+    add.function.op = npu::ElementOp::Add;
+    add.function.operandType = add.function.resultType = DType::Int64;
+    add.srcs = {index, baseTile};
+    add.dsts = {tile};
   } else if (st.kind == ValueState::Kind::Tile && st.tile >= 0) {
     tile = relayout(st.tile, laneAxis, nameOf(v));
   } else {
@@ -278,7 +327,7 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
 
 int Lowering::anyTileOf(const ir::Value *v, int laneAxis) {
   const ValueState &st = state(v);
-  if (st.kind == ValueState::Kind::Tile && !st.lazy && st.tile >= 0)
+  if (st.kind == ValueState::Kind::Tile && !st.lazy && st.tile >= 0 && !st.hasGatherBase())
     return st.tile;
   return tileOf(v, laneAxis);
 }

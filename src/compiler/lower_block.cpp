@@ -8,6 +8,19 @@ namespace npusim::compiler {
 
 using ir::OpCode;
 
+namespace {
+
+void countUses(const ir::Block &block, std::vector<int> &uses) {
+  for (const auto &op : block.ops) {
+    for (const ir::Value *v : op->operands)
+      ++uses[v->id];
+    for (const auto &region : op->regions)
+      countUses(*region, uses);
+  }
+}
+
+} // namespace
+
 npu::Program Lowering::run(std::vector<int> &storageRoot) {
   npu::Program program;
   program.kernelName = function.name();
@@ -30,6 +43,8 @@ npu::Program Lowering::run(std::vector<int> &storageRoot) {
     load.argument = static_cast<int>(i);
     st.scalar = Scalar{ScalarOperand::ofRegister(reg), parameter.type.dtype};
   }
+  uses.assign(function.numValues(), 0);
+  countUses(function.body(), uses);
   lowerBlock(function.body());
   program.scalarRegs = s.registers;
   program.tiles = s.tiles;
@@ -38,14 +53,14 @@ npu::Program Lowering::run(std::vector<int> &storageRoot) {
 }
 
 void Lowering::lowerBlock(const ir::Block &block) {
+  const ir::Block *saved = currentBlock;
+  currentBlock = &block;
   for (const auto &op : block.ops)
     lowerOp(*op);
+  currentBlock = saved;
 }
 
-namespace {
-
-// Ops whose results depend only on their operands and attributes.
-bool isPure(const ir::Op &op) {
+bool isPureOp(const ir::Op &op) {
   if (!op.regions.empty() || op.results.empty())
     return false;
   switch (op.code) {
@@ -57,10 +72,8 @@ bool isPure(const ir::Op &op) {
   }
 }
 
-} // namespace
-
 bool Lowering::reuseEqualOp(const ir::Op &op) {
-  if (!isPure(op))
+  if (!isPureOp(op))
     return false;
   // The key: opcode, attributes, operands (by the value they share state with), result types.
   std::string key = std::to_string(static_cast<int>(op.code));
@@ -90,6 +103,8 @@ bool Lowering::reuseEqualOp(const ir::Op &op) {
 }
 
 void Lowering::lowerOp(const ir::Op &op) {
+  if (s.hoisted.count(&op))
+    return; // lowered before its loop
   if (reuseEqualOp(op))
     return;
   const ir::Op *saved = currentOp;

@@ -35,6 +35,8 @@ CarriedForm guessForm(const ValueState &init, const ir::Value *v) {
     return init.kind == Kind::ScalarTile ? CarriedForm::ScalarTile : CarriedForm::Register;
   if (v->type.isPointer && init.kind == Kind::Tile && init.lazy)
     return CarriedForm::AffinePointer;
+  if (v->type.isPointer && init.kind == Kind::Tile && init.tile >= 0 && !init.broadcastOf)
+    return CarriedForm::GatherPointer;
   return CarriedForm::Tile;
 }
 
@@ -49,6 +51,8 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
       writtenRegs.insert(targets[i].scalar.operand.reg);
     else if (forms[i] == CarriedForm::AffinePointer)
       writtenRegs.insert(targets[i].lazy->base.operand.reg);
+    else if (forms[i] == CarriedForm::GatherPointer)
+      writtenRegs.insert(targets[i].gatherBase.operand.reg);
     else
       writtenRoots.insert(s.storageRoot.at(targets[i].tile));
   }
@@ -63,6 +67,8 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
           return true;
       return false;
     }
+    if (!st.gatherBase.isImmediate() && writtenRegs.count(st.gatherBase.operand.reg))
+      return true;
     return st.tile >= 0 && writtenRoots.count(s.storageRoot.at(st.tile)) > 0;
   };
   auto isOwnHome = [&](const ValueState &st, size_t i) {
@@ -72,8 +78,10 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
       return st.kind == Kind::Scalar && sameOperand(st.scalar, t.scalar);
     case CarriedForm::AffinePointer:
       return st.lazy && sameOperand(st.lazy->base, t.lazy->base);
+    case CarriedForm::GatherPointer:
+      return !st.lazy && st.tile == t.tile && sameOperand(st.gatherBase, t.gatherBase);
     default:
-      return st.tile >= 0 && !st.lazy && st.tile == t.tile;
+      return st.tile >= 0 && !st.lazy && !st.hasGatherBase() && st.tile == t.tile;
     }
   };
 
@@ -102,6 +110,12 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
       move.dstReg = reg;
       move.scalars = {st.scalar.operand};
       staged[i].scalar.operand = ScalarOperand::ofRegister(reg);
+    } else if (forms[i] == CarriedForm::GatherPointer) {
+      const int reg = newRegister(DType::Int64, "tmp");
+      npu::Instruction &move = emit(npu::Opcode::SMove);
+      move.dstReg = reg;
+      move.scalars = {st.gatherBase.operand};
+      staged[i].gatherBase = Scalar{ScalarOperand::ofRegister(reg), DType::Int64};
     } else if (st.lazy && forms[i] == CarriedForm::AffinePointer) {
       const int reg = newRegister(DType::Int64, "tmp");
       npu::Instruction &move = emit(npu::Opcode::SMove);
@@ -140,6 +154,12 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
       move.scalars = {st.lazy->base.operand};
       break;
     }
+    case CarriedForm::GatherPointer: {
+      npu::Instruction &move = emit(npu::Opcode::SMove);
+      move.dstReg = t.gatherBase.operand.reg;
+      move.scalars = {st.gatherBase.operand};
+      break;
+    }
     case CarriedForm::ScalarTile:
     case CarriedForm::Tile: {
       if (st.kind == Kind::Scalar || (st.kind == Kind::Tile && st.lazy)) {
@@ -165,6 +185,42 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
   }
 }
 
+namespace {
+
+void collectDefinitions(const ir::Block &block, std::set<int> &ids) {
+  for (const ir::Value *argument : block.arguments)
+    ids.insert(argument->id);
+  for (const auto &op : block.ops) {
+    for (const ir::Value *r : op->results)
+      ids.insert(r->id);
+    for (const auto &region : op->regions)
+      collectDefinitions(*region, ids);
+  }
+}
+
+} // namespace
+
+void Lowering::hoistLoopInvariants(const ir::Op &loop) {
+  std::set<int> inside;
+  collectDefinitions(loop.region(0), inside);
+  std::set<int> invariant;
+  for (const auto &opPtr : loop.region(0).ops) {
+    const ir::Op &op = *opPtr;
+    if (!isPureOp(op) || s.hoisted.count(&op))
+      continue;
+    bool hoistable = true;
+    for (const ir::Value *v : op.operands)
+      if (inside.count(v->id) && !invariant.count(v->id))
+        hoistable = false;
+    if (!hoistable)
+      continue;
+    lowerOp(op);
+    s.hoisted.insert(&op);
+    for (const ir::Value *r : op.results)
+      invariant.insert(r->id);
+  }
+}
+
 void Lowering::lowerFor(const ir::Op &op) {
   const size_t n = op.results.size();
   std::vector<CarriedForm> forms(n);
@@ -180,6 +236,9 @@ void Lowering::lowerFor(const ir::Op &op) {
       const Scalar step = scalarOf(op.operands[2]);
       if (step.isImmediate() && step.operand.intValue == 0)
         unsupported("a for loop whose step is 0");
+      if (hoistInvariants)
+        hoistLoopInvariants(op);
+      currentOp = &op;
       std::vector<ValueState> homes(n);
       std::vector<const ir::Value *> inits;
       for (size_t i = 0; i < n; ++i) {
@@ -207,6 +266,13 @@ void Lowering::lowerFor(const ir::Op &op) {
           home.lazy = *state(init).lazy;
           home.lazy->base = Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
           break;
+        case CarriedForm::GatherPointer:
+          // The index tile is the init's and never changes; only the base moves.
+          home.kind = Kind::Tile;
+          home.tile = state(init).tile;
+          home.gatherBase =
+              Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
+          break;
         }
       }
       assignCarried(inits, homes, forms);
@@ -221,7 +287,7 @@ void Lowering::lowerFor(const ir::Op &op) {
       setScalar(body.arguments[0], Scalar{ScalarOperand::ofRegister(iv), ivType});
       for (size_t i = 0; i < n; ++i) {
         state(body.arguments[i + 1]) = homes[i];
-        if (homes[i].tile >= 0)
+        if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
           setTile(body.arguments[i + 1], homes[i].tile);
       }
       lowerBlock(body);
@@ -233,6 +299,9 @@ void Lowering::lowerFor(const ir::Op &op) {
           unsupported("a loop-carried pointer that moves to another argument");
         if (forms[i] == CarriedForm::Register && y.kind != Kind::Scalar)
           throw Retry{&op, i, CarriedForm::ScalarTile};
+        if (forms[i] == CarriedForm::GatherPointer &&
+            (y.kind != Kind::Tile || y.lazy || y.broadcastOf || y.tile != homes[i].tile))
+          throw Retry{&op, i, CarriedForm::Tile};
         if (forms[i] == CarriedForm::AffinePointer) {
           bool same = y.kind == Kind::Tile && y.lazy && y.lazy->strides.size() == homes[i].lazy->strides.size();
           for (size_t a = 0; same && a < y.lazy->strides.size(); ++a)
@@ -252,7 +321,7 @@ void Lowering::lowerFor(const ir::Op &op) {
       loop.body = std::move(bodyCode);
       for (size_t i = 0; i < n; ++i) {
         state(op.results[i]) = homes[i];
-        if (homes[i].tile >= 0)
+        if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
           setTile(op.results[i], homes[i].tile);
       }
       return;

@@ -21,10 +21,14 @@ void Lowering::lowerDot(const ir::Op &op) {
   const int64_t n = b->type.shape[1];
   const int aTile = tileOf(a, 1);
   const int bTile = tileOf(b, 0);
-  int c = -1;
-  if (isLazy(acc) && state(acc).lazy->uniform()) {
-    c = materializeLazy(*state(acc).lazy, r->type.dtype, r->type.shape, 1, nameOf(r));
-  } else {
+  // C is written in place, so it is a tile of its own (never a shared splat).
+  int c = accumulateInPlace(op);
+  if (c < 0 && isLazy(acc) && state(acc).lazy->uniform()) {
+    c = newTile(r->type.dtype, r->type.shape, 1, nameOf(r));
+    npu::Instruction &splat = emit(npu::Opcode::VSplat);
+    splat.dsts = {c};
+    splat.scalars = {state(acc).lazy->base.operand};
+  } else if (c < 0) {
     c = newTile(r->type.dtype, r->type.shape, 1, nameOf(r));
     copyTile(tileOf(acc, 1), c);
   }
@@ -53,6 +57,41 @@ void Lowering::lowerDot(const ir::Op &op) {
     }
   }
   setTile(r, c);
+}
+
+int Lowering::accumulateInPlace(const ir::Op &dot) {
+  const ir::Value *acc = dot.operands[2];
+  const ir::Value *d = dot.result();
+  if (!isLazy(acc) || !state(acc).lazy->uniform() || !state(acc).lazy->base.isImmediateInt(0) ||
+      (core::isFloat(d->type.dtype) && state(acc).lazy->base.operand.floatValue != 0.0) || uses.at(d->id) != 1)
+    return -1;
+  const ir::Block *block = currentBlock;
+  if (!block || !block->parentOp || block->parentOp->code != ir::OpCode::For)
+    return -1;
+  // The one user: add(x, d) or add(d, x) later in this block.
+  const ir::Op *add = nullptr;
+  for (const auto &candidate : block->ops)
+    for (const ir::Value *operand : candidate->operands)
+      if (operand == d)
+        add = candidate.get();
+  if (!add || add->code != ir::OpCode::Add || add->result()->type != d->type)
+    return -1;
+  const ir::Value *x = add->operands[0] == d ? add->operands[1] : add->operands[0];
+  // x is a carried value used only here, and the sum is what the loop carries on.
+  if (x->ownerBlock != block || x->index == 0 || uses.at(x->id) != 1)
+    return -1;
+  const ir::Op &yield = *block->ops.back();
+  const size_t carried = static_cast<size_t>(x->index - 1);
+  if (carried >= yield.operands.size() || yield.operands[carried] != add->result())
+    return -1;
+  const ValueState &home = state(x);
+  if (home.kind != ValueState::Kind::Tile || home.lazy || home.tile < 0 ||
+      s.tiles.at(home.tile).layout.laneAxis != 1 || s.tiles.at(home.tile).layout.shape != d->type.shape)
+    return -1;
+  // The add is done by the matmuls: its result is the home.
+  s.hoisted.insert(add);
+  s.canonical[add->result()->id] = idOf(x);
+  return home.tile;
 }
 
 } // namespace npusim::compiler

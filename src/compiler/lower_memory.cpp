@@ -46,16 +46,31 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
   const bool scalar = r->type.isScalar();
   const int axis = scalar ? 0 : laneAxisOf(r);
   const ir::Shape shape = scalar ? ir::Shape{1} : r->type.shape;
-  // A pointer argument plus an index tile (`in_ptr0 + x0`) needs no addition:
-  // the index tile keeps its integer dtype (the DMA extends it by its signedness).
-  const bool zeroBase = (ps.kind == Kind::Scalar && ps.scalar.isImmediateInt(0)) ||
-                        (ps.kind == Kind::Tile && ps.lazy && ps.lazy->uniform() && ps.lazy->base.isImmediateInt(0));
-  int index = scalar ? scalarTileOf(offset) : tileOf(offset, axis);
-  if (zeroBase) {
-    setTile(r, index);
-    state(r).argument = ps.argument;
+  const ValueState &os = state(offset);
+  // An index tile advanced by a splat (`a_ptrs += BLOCK_K * stride`) moves
+  // only the scalar base of the gathered form.
+  if (!scalar && ps.kind == Kind::Tile && !ps.lazy && !ps.broadcastOf && ps.tile >= 0 && os.kind == Kind::Tile &&
+      os.lazy && os.lazy->uniform()) {
+    ValueState moved = ps;
+    moved.gatherBase = scalarArith(npu::ElementOp::Add, widen(ps.gatherBase), widen(os.lazy->base), DType::Int64);
+    state(r) = moved;
     return;
   }
+  // A splat pointer plus an index tile (`in_ptr0 + x0`) needs no addition:
+  // the index tile keeps its integer dtype (the DMA extends it by its
+  // signedness) and the pointer's offset becomes the base.
+  if (!scalar && ps.kind == Kind::Tile && ps.lazy && ps.lazy->uniform()) {
+    const Scalar base = widen(ps.lazy->base);
+    ValueState &st = state(r);
+    st.kind = Kind::Tile;
+    st.tile = tileOf(offset, axis);
+    st.lazy.reset();
+    st.broadcastOf = nullptr;
+    st.argument = ps.argument;
+    st.gatherBase = base;
+    return;
+  }
+  int index = scalar ? scalarTileOf(offset) : tileOf(offset, axis);
   if (offset->type.dtype != DType::Int64) {
     const int wide = newTile(DType::Int64, shape, axis, nameOf(offset) + ".i64");
     npu::Instruction &cast = emit(npu::Opcode::VElementwise);
@@ -101,6 +116,9 @@ npu::DmaDescriptor Lowering::dmaFor(const ir::Value *pointer, const ir::Value *m
     dma.base = ps.lazy->base.operand;
     for (const Scalar &stride : ps.lazy->strides)
       dma.strides.push_back(stride.operand);
+  } else if (ps.kind == Kind::Tile && ps.tile >= 0 && !ps.broadcastOf) {
+    dma.base = ps.gatherBase.operand;
+    dma.indexTile = ps.tile; // any layout: only the shape must match
   } else {
     // Index and mask tiles only need the data tile's shape: any layout will do.
     dma.base = ScalarOperand::immediate(0);

@@ -154,19 +154,27 @@ enum class Outcome { Match, Mismatch, NoReference };
 
 Outcome runBoth(const std::string &path, const config::HardwareConfig &machine, std::string &detail) {
   testing::CompiledKernel kernel = testing::compileKernelFile(path, machine);
-  const int64_t elements = bufferElements(kernel.file.metadata, *kernel.function);
-  Launch launch = makeLaunch(kernel, elements, 7);
+  // Kernels without numel arguments (templates) address more than the default
+  // size: buffers grow until the reference stays inside them.
+  Launch launch;
   std::vector<std::vector<uint8_t>> npuBytes;
-  for (const reference::Buffer &b : launch.buffers)
-    if (!b.bytes.empty())
-      npuBytes.push_back(b.bytes);
-  reference::LaunchOptions options;
-  options.integerDivisionByZero = reference::DivisionByZero::RiscV;
-  try {
-    reference::runLaunch(*kernel.function, launch.grid, launch.referenceArguments, options);
-  } catch (const core::RuntimeError &e) {
-    detail = std::string("reference: ") + e.what();
-    return Outcome::NoReference; // the generated inputs do not suit this kernel
+  for (int64_t elements = bufferElements(kernel.file.metadata, *kernel.function);; elements *= 16) {
+    launch = makeLaunch(kernel, elements, 7);
+    npuBytes.clear();
+    for (const reference::Buffer &b : launch.buffers)
+      if (!b.bytes.empty())
+        npuBytes.push_back(b.bytes);
+    reference::LaunchOptions options;
+    options.integerDivisionByZero = reference::DivisionByZero::RiscV;
+    try {
+      reference::runLaunch(*kernel.function, launch.grid, launch.referenceArguments, options);
+      break;
+    } catch (const core::RuntimeError &e) {
+      if (std::string(e.what()).find("out-of-bounds") == std::string::npos || elements >= (int64_t{1} << 22)) {
+        detail = std::string("reference: ") + e.what();
+        return Outcome::NoReference; // the generated inputs do not suit this kernel
+      }
+    }
   }
   std::vector<functional::DramBuffer> dram;
   uint64_t address = 1 << 20;
@@ -201,8 +209,8 @@ void checkFiles(const std::vector<std::string> &files, const config::HardwareCon
     }
     if (outcome == Outcome::Match)
       ++matched;
-    else if (outcome == Outcome::NoReference)
-      ++noReference;
+    else if (outcome == Outcome::NoReference && ++noReference && std::getenv("NPUSIM_COMPILER_ALL_KERNELS"))
+      std::printf("no reference run: %s: %s\n", path.c_str(), detail.substr(0, 300).c_str());
     else
       failures << path << ":\n" << detail << "\n";
   }
