@@ -47,7 +47,8 @@ void Simulator::writeChromeTrace(const std::string &path) const {
     throw core::InputError(path + ": cannot write the trace");
 }
 
-LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces) {
+LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
+                                   const std::string &launchName) {
   // The traces live until the launch has been timed: the cores point into them.
   const std::vector<npu::InstanceTrace> launchTraces = std::move(traces);
   std::vector<const npu::InstanceTrace *> ordered;
@@ -64,7 +65,8 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
   InstructionCatalog catalog(program, config_);
 
   if (trace_)
-    trace_->beginLaunch(program.kernelName, config_.numCores, catalog.slots().slotNames());
+    trace_->beginLaunch(launchName.empty() ? program.kernelName : launchName, config_.numCores,
+                        catalog.slots().slotNames());
 
   uint64_t nextRequestId = 1;
   std::vector<std::unique_ptr<MemoryInterface>> interfaces;

@@ -55,8 +55,10 @@ public:
   /// Times one launch. Instance i runs on core i % numCores; a core runs its
   /// instances in increasing instance order. Every launch starts from an idle
   /// machine with fresh DRAM state (empty queues, closed rows), so its timing
-  /// does not depend on the launches before it.
-  LaunchTiming timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces);
+  /// does not depend on the launches before it. `launchName` names the launch in
+  /// the trace (default: the kernel's name).
+  LaunchTiming timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
+                          const std::string &launchName = {});
 
   /// Records a Chrome trace of the following launches (appended one after another).
   void enableTrace(bool enabled, size_t maxEvents = TraceRecorder::kDefaultMaxEvents);

@@ -53,8 +53,7 @@ TEST(TimingTrace, OneEventPerInstructionAndLaunchesEndToEnd) {
   SmallKernel kernel;
   kernel.builder.program.kernelName = "first";
   simulator.timeLaunch(kernel.builder.program, kernel.traces());
-  kernel.builder.program.kernelName = "second";
-  simulator.timeLaunch(kernel.builder.program, kernel.traces());
+  simulator.timeLaunch(kernel.builder.program, kernel.traces(), "second");
   const nlohmann::json trace = writeAndParse(simulator);
 
   std::vector<nlohmann::json> instructions, launches, counters;

@@ -209,6 +209,25 @@ TEST(TimingValidation, DoublingDramChannelsNeverSlowsAKernel) {
   EXPECT_LT(static_cast<double>(four), 0.6 * static_cast<double>(two));
 }
 
+TEST(TimingValidation, DoublingChannelsNeverSlowsAKernelOnConfiguredMemory) {
+  for (auto model : {config::DramModelKind::FixedLatency, config::DramModelKind::Detailed})
+    for (uint32_t seed = 1; seed <= 12; ++seed) {
+      TimePs previous = 0;
+      for (int channels : {1, 2, 4, 8}) {
+        auto config = roundConfig(128, channels);
+        config.dram.model = model;
+        RandomKernel kernel(seed);
+        Simulator simulator(config);
+        const TimePs time = simulator.timeLaunch(kernel.builder.program, std::move(kernel.traces)).timePs;
+        if (previous > 0) {
+          EXPECT_LE(time, previous) << "seed " << seed << ", " << channels << " channels, model "
+                                    << static_cast<int>(model);
+        }
+        previous = time;
+      }
+    }
+}
+
 /// 16 independent instances that are vector bound: load 4 KiB into x, then
 /// y = x + x, 8 dependent exp passes over [128, 1024] fp32 (y -> z -> y ...),
 /// x = x + x after them (the vector unit is in order), store x. Double
