@@ -124,11 +124,13 @@ bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
     if (openRow_[static_cast<size_t>(entry.bankIndex)] != entry.location.row ||
         (i > 0 && entry.bankIndex == starvedBank))
       continue;
-    if (state_.ready(column, entry.location.bankGroup, entry.location.bank, cycle)) {
+    int &hits = pendingHits_[static_cast<size_t>(entry.bankIndex)];
+    // An older hit to this bank was not ready: the same command to the same bank is not either.
+    if (hits == 0 && state_.ready(column, entry.location.bankGroup, entry.location.bank, cycle)) {
       serve(queue, i, cycle);
       return true;
     }
-    ++pendingHits_[static_cast<size_t>(entry.bankIndex)];
+    ++hits;
   }
   // First come: the oldest request whose next row command may go now. A row that
   // queued requests still hit is not closed for an older request.

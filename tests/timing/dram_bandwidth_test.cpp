@@ -165,18 +165,18 @@ TEST(DramBandwidth, RefreshCostsItsShareOfTheRefreshInterval) {
 TEST(DramBandwidth, Hbm3AndDdr4SetsStream) {
   // HBM3: 32 accesses per row as for HBM2 (256 columns / prefetch 8); refresh
   // nRP + nRFC = 586 of 6240 cycles (9.4%).
-  const Measured hbm3 = run(hbm3Machine(), traffic::streamRequests(0, 8 << 20, 64));
+  const Measured hbm3 = run(hbm3Machine(), traffic::streamRequests(0, 4 << 20, 64));
   EXPECT_GE(hbm3.fractionOfPeak, 0.90);
   EXPECT_GE(hbm3.rowHitRate, 0.95);
   // DDR4 rows hold 1024 / 8 = 128 accesses: with RoBaRaCoCh a 64-entry queue
   // often holds one row only, one bank group, where nCCDLong = 8 = 2 nBL halves
   // the rate; 50% is the floor. Interleaving banks below the column (RoCoBaRaCh)
   // alternates bank groups: refresh (22 + 576 of 12480 cycles, 4.8%) is left.
-  const Measured ddr4Default = run(ddr4Machine(), traffic::streamRequests(0, 4 << 20, 64));
+  const Measured ddr4Default = run(ddr4Machine(), traffic::streamRequests(0, 2 << 20, 64));
   EXPECT_GE(ddr4Default.fractionOfPeak, 0.5);
   config::HardwareConfig interleaved = ddr4Machine();
   interleaved.dram.addressMapping = "RoCoBaRaCh";
-  const Measured ddr4 = run(interleaved, traffic::streamRequests(0, 4 << 20, 64));
+  const Measured ddr4 = run(interleaved, traffic::streamRequests(0, 2 << 20, 64));
   EXPECT_GE(ddr4.fractionOfPeak, 0.90);
   EXPECT_GT(ddr4.fractionOfPeak, ddr4Default.fractionOfPeak);
 }
