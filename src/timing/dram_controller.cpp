@@ -49,7 +49,8 @@ void DramController::scheduleTick(int64_t cycle) {
   tickScheduled_ = true;
   scheduledCycle_ = cycle;
   const uint64_t generation = ++tickGeneration_;
-  events_.schedule(cycle * clockPs_, [this, cycle, generation] { tick(cycle, generation); });
+  // Two words of capture stay inside std::function's own storage: no allocation per tick.
+  events_.schedule(cycle * clockPs_, [this, generation] { tick(scheduledCycle_, generation); });
 }
 
 void DramController::tick(int64_t cycle, uint64_t generation) {

@@ -28,6 +28,8 @@ public:
   DramModel &operator=(const DramModel &) = delete;
   const DramAddressMapper &addressMapper() const { return mapper_; }
   int channels() const { return mapper_.channels(); }
+  /// Entries of each channel's read queue and of its write queue.
+  int queueEntries() const { return queueEntries_; }
   /// Entries free in the read (write == false) or write queue of `channel`.
   virtual int freeEntries(int channel, bool write) const = 0;
   /// A DRAM model calls the retry callback (through the event queue, at most
@@ -37,7 +39,8 @@ public:
   void setCompletionCallback(Completion callback) override { complete_ = std::move(callback); }
 
 protected:
-  DramModel(const config::DramConfig &dram, EventQueue &events) : mapper_(dram), events_(events) {}
+  DramModel(const config::DramConfig &dram, EventQueue &events)
+      : mapper_(dram), events_(events), queueEntries_(dram.queueEntries) {}
   /// Location of a request; throws core::RuntimeError when it is empty or
   /// crosses an access granule (the NoC splits requests at granules).
   DramLocation locate(const MemoryRequest &request) const;
@@ -48,6 +51,7 @@ protected:
   EventQueue &events_;
 
 private:
+  int queueEntries_;
   std::function<void()> retry_;
   Completion complete_;
   bool retryScheduled_ = false;

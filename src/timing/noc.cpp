@@ -59,6 +59,10 @@ bool CrossbarNoc::canAccept(const MemoryRequest &request) const {
     int needed = 0;
     for (const Piece &piece : scratch_)
       needed += piece.channel == channel ? 1 : 0;
+    if (needed > dram_->queueEntries())
+      throw core::RuntimeError("memory request " + std::to_string(request.id) + " needs " + std::to_string(needed) +
+                               " entries of channel " + std::to_string(channel) + "'s queue, which holds " +
+                               std::to_string(dram_->queueEntries()));
     if (dram_->freeEntries(channel, request.write) - inFlight_[static_cast<size_t>(channel * 2 + write)] < needed) {
       refused_ = true;
       return false;
@@ -136,15 +140,16 @@ void CrossbarNoc::pieceDone(const MemoryRequest &piece, TimePs dramDone) {
   const TimePs enters = reserve(coreIn_[corePort], leaves + latencyCycles_ * corePeriodPs_, cycles);
   const TimePs arrives = enters + cycles * corePeriodPs_;
   const auto slot = static_cast<uint32_t>(piece.id);
-  events_.schedule(arrives, [this, slot, arrives] {
+  events_.schedule(arrives, [this, slot] {
+    const TimePs back = events_.now();
     Transaction &transaction = transactions_[slot];
     if (--transaction.piecesLeft > 0)
       return;
     const MemoryRequest request = transaction.request;
     freeTransactions_.push_back(slot);
-    stats_.busyUntil = std::max(stats_.busyUntil, arrives);
+    stats_.busyUntil = std::max(stats_.busyUntil, back);
     if (complete_)
-      complete_(request, arrives);
+      complete_(request, back);
   });
 }
 

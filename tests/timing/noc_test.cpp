@@ -127,6 +127,17 @@ TEST(Noc, TwoCoresShareAChannelPort) {
   EXPECT_EQ(done[1], 24'000);
 }
 
+TEST(Noc, RejectsRequestsLargerThanAChannelQueue) {
+  config::HardwareConfig hardware = machine(1, 1, 10);
+  hardware.dram.queueEntries = 1;
+  EventQueue events;
+  CrossbarNoc noc = makeNoc(hardware, events);
+  // One channel, 32-byte granules: a 64-byte read needs two entries of a
+  // one-entry queue and could never be accepted.
+  EXPECT_THROW((void)noc.canAccept(MemoryRequest{0, 0, 64, false, 0}), core::RuntimeError);
+  EXPECT_TRUE(noc.canAccept(MemoryRequest{0, 0, 32, false, 0}));
+}
+
 TEST(Noc, RejectsUnknownCores) {
   EventQueue events;
   CrossbarNoc noc = makeNoc(machine(1, 1, 10), events);
