@@ -86,10 +86,14 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
       trace->addDramTransfer(at, request.bytes, request.write);
     interfaces[static_cast<size_t>(request.core)]->complete(request, at);
   });
-  // Cores retry in a fixed order, so that ties resolve the same way every run.
-  memory->setRetryCallback([&interfaces] {
-    for (auto &memoryInterface : interfaces)
-      memoryInterface->pump();
+  // Cores retry in round-robin order starting one further each time: no core
+  // starves under back-pressure, and ties resolve the same way every run.
+  size_t firstToRetry = 0;
+  memory->setRetryCallback([&interfaces, &firstToRetry] {
+    const size_t count = interfaces.size();
+    for (size_t k = 0; k < count; ++k)
+      interfaces[(firstToRetry + k) % count]->pump();
+    firstToRetry = (firstToRetry + 1) % count;
   });
 
   std::vector<int64_t> instancesOnCore(static_cast<size_t>(config_.numCores), 0);

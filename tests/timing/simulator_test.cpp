@@ -127,6 +127,19 @@ TEST(TimingHandCases, OutstandingRequestLimitThrottlesDma) {
   EXPECT_EQ(timing.cycles, 476);
 }
 
+TEST(TimingHandCases, RefusedRequestsWaitForTheRetryCallback) {
+  const auto config = roundConfig();
+  ProgramBuilder builder(128);
+  const int x = builder.tile("x", {128, 8}, DType::Float32, 0);
+  builder.add(dmaLoad(x));
+  // The memory queues one request at a time: request k is refused until k - 1
+  // has returned, so each costs 4 + 100 ns: 64 x 104 = 6656 ns.
+  Simulator simulator(config, testMemoryFactory(config, kLatencyPs, 1));
+  std::vector<npu::InstanceTrace> traces(1);
+  traces[0].instructions = {executedDma(builder.program.body[0], 0, 4096, false)};
+  EXPECT_EQ(simulator.timeLaunch(builder.program, std::move(traces)).cycles, 6656);
+}
+
 TEST(TimingHandCases, LoadComputeStoreChain) {
   const auto config = roundConfig();
   ProgramBuilder builder(128);
