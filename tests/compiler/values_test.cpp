@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -222,21 +223,27 @@ void checkFiles(const std::vector<std::string> &files, const config::HardwareCon
 std::vector<std::string> valueTestFiles() {
   if (const char *all = std::getenv("NPUSIM_COMPILER_ALL_KERNELS"); all && *all)
     return testing::corpusKernelFiles();
+  // The hand-picked kernels of tests/data/kernels, and every 16th file of the
+  // whole corpus (NPUSIM_COMPILER_ALL_KERNELS=1 runs all of it).
   std::vector<std::string> files;
   for (const auto &entry : std::filesystem::directory_iterator(std::string(NPUSIM_TEST_DATA) + "/kernels"))
     if (entry.path().extension() == ".py")
       files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
+  const std::vector<std::string> corpus = testing::corpusKernelFiles();
+  for (size_t i = 0; i < corpus.size(); i += 16)
+    if (std::find(files.begin(), files.end(), corpus[i]) == files.end())
+      files.push_back(corpus[i]);
   return files;
 }
 
-TEST(Values, SmallKernelsMatchReferenceOnDefaultMachine) {
+TEST(Values, KernelsMatchReferenceOnDefaultMachine) {
   config::HardwareConfig machine;
   machine.name = "default";
   checkFiles(valueTestFiles(), machine);
 }
 
-TEST(Values, SmallKernelsMatchReferenceOnEightLanes) { checkFiles(valueTestFiles(), testing::smallMachine()); }
+TEST(Values, KernelsMatchReferenceOnEightLanes) { checkFiles(valueTestFiles(), testing::smallMachine()); }
 
 } // namespace
 } // namespace npusim::compiler
