@@ -2,8 +2,9 @@
 // The controller of one DRAM channel: read and write queues, banks with open
 // rows, FR-FCFS scheduling under an open-page policy, write drain between two
 // watermarks, and all-bank refresh. It issues at most one command per DRAM
-// cycle, checked against the timing table (dram_timing.h), and schedules
-// itself on the next cycle only while a queue holds work (docs/dram.md).
+// cycle, checked against the timing table (dram_timing.h). It ticks only while
+// a queue holds work, and sleeps through cycles in which nothing can issue
+// (docs/dram.md).
 #include "config/hardware.h"
 #include "timing/dram_address.h"
 #include "timing/dram_timing.h"
@@ -30,7 +31,7 @@ public:
   struct Callbacks {
     // At the column command: when the read's data will be back or the write done.
     std::function<void(const MemoryRequest &, TimePs)> complete;
-    std::function<void()> entryFreed;                          // a queue entry freed
+    std::function<void()> entryFreed; // a queue entry freed
   };
 
   DramController(const config::DramConfig &dram, EventQueue &events, TimePs clockPs, Callbacks callbacks);

@@ -268,5 +268,29 @@ TEST(DramBandwidth, CopyStreamMixesReadsAndWrites) {
   EXPECT_LT(copy.fractionOfPeak, 1.0);
 }
 
+TEST(DramBandwidth, FourCoresStreamingOneBankConflictMoreThanStaggered) {
+  // Four cores stream 1 MiB each, their requests interleaved. With regions 1 MiB
+  // apart, granule offsets differ by 32768 = 64 * 512: the same channel and bank
+  // number, another row. The four streams then fight over one bank per channel
+  // and each row switch costs PRE, nRP and nRCD with no other bank to overlap.
+  // Staggering the regions by 8 KiB more (256 granules: half a bank step) spreads
+  // them over banks, so FR-FCFS overlaps row switches with other banks' hits.
+  auto stream = [](uint64_t stride) {
+    config::HardwareConfig hardware = hbm2Machine();
+    hardware.numCores = 4;
+    std::vector<MemoryRequest> requests;
+    for (uint64_t offset = 0; offset < (1u << 20); offset += 64)
+      for (int core = 0; core < 4; ++core)
+        requests.push_back(MemoryRequest{requests.size(), core * stride + offset, 64, false, core});
+    return run(hardware, requests);
+  };
+  const Measured sameBank = stream(uint64_t{1} << 20);
+  const Measured staggered = stream((uint64_t{1} << 20) + 8192);
+  EXPECT_EQ(sameBank.stats.bytesRead, 4 << 20);
+  EXPECT_EQ(staggered.stats.bytesRead, 4 << 20);
+  EXPECT_GT(staggered.fractionOfPeak, sameBank.fractionOfPeak);
+  EXPECT_GT(sameBank.stats.rowConflicts, staggered.stats.rowConflicts);
+}
+
 } // namespace
 } // namespace npusim::timing
