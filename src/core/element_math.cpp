@@ -324,6 +324,33 @@ void bitcastValues(DType from, DType to, ConstSlots x, Slots r, int64_t n) {
   }
 }
 
+double atomicFloat(AtomicKind kind, DType dt, double old, double value) {
+  switch (kind) {
+  case AtomicKind::Add: return roundFloatTo(dt, old + value);
+  case AtomicKind::Max: return floatMax(old, value, false);
+  case AtomicKind::Min: return floatMin(old, value, false);
+  case AtomicKind::Exchange: return value;
+  default: throw ElementFault("internal: bitwise atomic on a float type");
+  }
+}
+
+int64_t atomicInt(AtomicKind kind, DType dt, int64_t old, int64_t value) {
+  const bool isUnsigned = isUnsignedType(dt);
+  const auto less = [isUnsigned](int64_t a, int64_t b) {
+    return isUnsigned ? static_cast<uint64_t>(a) < static_cast<uint64_t>(b) : a < b;
+  };
+  switch (kind) {
+  case AtomicKind::Add: return wrapIntTo(dt, static_cast<uint64_t>(old) + static_cast<uint64_t>(value));
+  case AtomicKind::Max: return less(old, value) ? value : old;
+  case AtomicKind::Min: return less(value, old) ? value : old;
+  case AtomicKind::And: return old & value;
+  case AtomicKind::Or: return old | value;
+  case AtomicKind::Xor: return old ^ value;
+  case AtomicKind::Exchange: return value;
+  }
+  return value;
+}
+
 void mathValues(MathFn fn, DType dt, const double *x, const double *y, const double *z, double *out,
                 int64_t *boolOut, int64_t n) {
   switch (fn) {

@@ -60,6 +60,12 @@ void bitcastValues(DType from, DType to, ConstSlots x, Slots r, int64_t n);
 void mathValues(MathFn fn, DType dt, const double *x, const double *y, const double *z, double *out,
                 int64_t *boolOut, int64_t n);
 
+/// The value an atomic read-modify-write stores: old (+) value (TileIR
+/// atomic_rmw). Float add rounds to dt, float max/min ignore NaN; integer add
+/// wraps, max/min compare by dt's signedness; Exchange stores value.
+double atomicFloat(AtomicKind kind, DType dt, double old, double value);
+int64_t atomicInt(AtomicKind kind, DType dt, int64_t old, int64_t value);
+
 // ------------------------------------------------------- reduction steps
 
 /// Calls run(step) with step(acc, x) of a builtin reduction kind (Sum, Prod,

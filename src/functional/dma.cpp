@@ -6,41 +6,7 @@
 #include <cstring>
 
 namespace npusim::functional::detail {
-namespace {
-
 using npu::Opcode;
-
-/// old (+) value of an atomic, per TileIR: float max/min ignore NaN.
-void atomicStep(core::AtomicKind kind, DType d, const Scalar &old, const Scalar &value, Scalar &next) {
-  using core::AtomicKind;
-  next = value;
-  if (core::isFloatType(d)) {
-    if (kind == AtomicKind::Add)
-      next.f = core::roundFloatTo(d, old.f + value.f);
-    else if (kind == AtomicKind::Max)
-      next.f = core::floatMax(old.f, value.f, false);
-    else if (kind == AtomicKind::Min)
-      next.f = core::floatMin(old.f, value.f, false);
-    return;
-  }
-  const bool isUnsigned = core::isUnsignedType(d);
-  auto less = [isUnsigned](int64_t a, int64_t b) {
-    return isUnsigned ? static_cast<uint64_t>(a) < static_cast<uint64_t>(b) : a < b;
-  };
-  switch (kind) {
-  case AtomicKind::Add:
-    next.i = core::wrapIntTo(d, static_cast<uint64_t>(old.i) + static_cast<uint64_t>(value.i));
-    break;
-  case AtomicKind::Max: next.i = less(old.i, value.i) ? value.i : old.i; break;
-  case AtomicKind::Min: next.i = less(value.i, old.i) ? value.i : old.i; break;
-  case AtomicKind::And: next.i = old.i & value.i; break;
-  case AtomicKind::Or: next.i = old.i | value.i; break;
-  case AtomicKind::Xor: next.i = old.i ^ value.i; break;
-  case AtomicKind::Exchange: break;
-  }
-}
-
-} // namespace
 
 void Machine::dmaUnit(const Instruction &in) {
   const npu::DmaDescriptor &dma = in.dma;
@@ -156,8 +122,10 @@ void Machine::dmaUnit(const Instruction &in) {
       std::memcpy(&bits, dram + byte, static_cast<size_t>(size));
       Scalar before, next;
       core::fromBits(d, bits, before.f, before.i);
-      const Scalar value{isFloat ? 0 : v.i[ue], isFloat ? v.f[ue] : 0.0};
-      atomicStep(dma.atomic, d, before, value, next);
+      if (isFloat)
+        next.f = core::atomicFloat(dma.atomic, d, before.f, v.f[ue]);
+      else
+        next.i = core::atomicInt(dma.atomic, d, before.i, v.i[ue]);
       bits = core::toBits(d, next.f, next.i);
       std::memcpy(dram + byte, &bits, static_cast<size_t>(size));
       if (isFloat)

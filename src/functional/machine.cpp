@@ -31,13 +31,17 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
         setupError("pointer argument '" + program_.arguments[a].name + "' has no buffer");
     }
   bankBytes_ = program_.spadBytesPerLane;
-  const size_t spadSize = static_cast<size_t>(bankBytes_) * static_cast<size_t>(program_.lanes);
+  // Banks are stored one after another with a cache line of padding between
+  // them: with a power-of-two bank size, the same slot of every lane would
+  // otherwise map to the same cache set.
+  bankStride_ = bankBytes_ + 64;
+  const size_t spadSize = static_cast<size_t>(bankStride_) * static_cast<size_t>(program_.lanes);
   if (options_.computeValues) {
     spad_.assign(spadSize, 0);
     written_.assign(spadSize, 0);
     positions_.resize(program_.tiles.size());
     for (size_t t = 0; t < program_.tiles.size(); ++t)
-      npu::elementPositions(program_.tiles[t].layout, program_.lanes, bankBytes_, positions_[t]);
+      npu::elementPositions(program_.tiles[t].layout, program_.lanes, bankStride_, positions_[t]);
   }
   tileWritten_.assign(program_.tiles.size(), 0);
   regs_.resize(program_.scalarRegs.size());
@@ -96,7 +100,7 @@ void Machine::runInstance(int64_t linear, int64_t x, int64_t y, int64_t z) {
       const npu::Tile &tile = program_.tiles[t];
       const int64_t begin = tile.bankOffset + shift_, bytes = tile.layout.bytesPerLane(program_.lanes);
       for (int lane = 0; lane < program_.lanes; ++lane)
-        std::memset(written_.data() + lane * bankBytes_ + begin, 0, static_cast<size_t>(bytes));
+        std::memset(written_.data() + lane * bankStride_ + begin, 0, static_cast<size_t>(bytes));
     }
   ++stats_.instances;
   if (options_.listener)
@@ -307,10 +311,10 @@ void Machine::checkWritten(int t, int64_t e) {
   const int size = core::byteSize(tile.layout.dtype);
   for (int b = 0; b < size; ++b)
     if (!written_[static_cast<size_t>(p + b)]) {
-      const int64_t lane = p / bankBytes_;
+      const int64_t lane = p / bankStride_;
       fail("reads scratchpad bytes nothing wrote in this instance: tile t" + std::to_string(t) + " (" +
            tile.name + ") element " + std::to_string(e) + ", lane " + std::to_string(lane) + " bank byte " +
-           std::to_string(p - lane * bankBytes_ + b));
+           std::to_string(p - lane * bankStride_ + b));
     }
 }
 

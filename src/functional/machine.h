@@ -154,7 +154,7 @@ private:
   RunOptions options_;
   RunStats stats_;
 
-  int64_t bankBytes_ = 0;
+  int64_t bankBytes_ = 0, bankStride_ = 0;
   std::vector<uint8_t> spad_, written_;
   std::vector<std::vector<int64_t>> positions_; // per tile, per element: lane * bank + slot * size
   std::vector<uint8_t> tileWritten_;            // per tile: written in this instance

@@ -384,14 +384,7 @@ void Memory::atomic(ir::AtomicKind kind, DType pointee, const Tile &p, const Til
         uint8_t *q = resolve.at(P[k]);
         const double old = readFloat<D>(q);
         out[k] = old;
-        double next = v[k];
-        if (kind == AtomicKind::Add)
-          next = roundFloat<D>(old + v[k]);
-        else if (kind == AtomicKind::Max)
-          next = floatMax(old, v[k], false);
-        else if (kind == AtomicKind::Min)
-          next = floatMin(old, v[k], false);
-        writeFloat<D>(q, next);
+        writeFloat<D>(q, core::atomicFloat(kind, D, old, v[k]));
       }
     });
     return;
@@ -408,19 +401,7 @@ void Memory::atomic(ir::AtomicKind kind, DType pointee, const Tile &p, const Til
       uint8_t *q = resolve.at(P[k]);
       const int64_t old = readInt<D>(q);
       out[k] = old;
-      int64_t next = v[k];
-      switch (kind) {
-      case AtomicKind::Add:
-        next = wrapInt<D>(static_cast<uint64_t>(old) + static_cast<uint64_t>(v[k]));
-        break;
-      case AtomicKind::Max: next = intLess<D>(old, v[k]) ? v[k] : old; break;
-      case AtomicKind::Min: next = intLess<D>(v[k], old) ? v[k] : old; break;
-      case AtomicKind::And: next = old & v[k]; break;
-      case AtomicKind::Or: next = old | v[k]; break;
-      case AtomicKind::Xor: next = old ^ v[k]; break;
-      case AtomicKind::Exchange: break;
-      }
-      writeInt<D>(q, next);
+      writeInt<D>(q, core::atomicInt(kind, D, old, v[k]));
     }
   });
 }

@@ -116,6 +116,32 @@ TEST(Simulator, AddressOnlyRunGivesTheSameUnmaskedTrace) {
   }
 }
 
+TEST(Simulator, DoubleBufferedInstancesComputeTheSame) {
+  const int64_t n = 40, block = 16;
+  std::vector<float> x(n), y(n);
+  for (int64_t i = 0; i < n; ++i) {
+    x[static_cast<size_t>(i)] = static_cast<float>(i) * 0.5f;
+    y[static_cast<size_t>(i)] = 3.0f - static_cast<float>(i);
+  }
+  npu::Program p = maskedAdd(block);
+  p.instanceBankStride = (p.spadBytesUsed + 31) / 32 * 32; // 2 x 24 x 4 bytes fit in 1024
+  ASSERT_LE(p.spadBytesUsed + p.instanceBankStride, p.spadBytesPerLane);
+  for (int cores : {1, 2}) {
+    Harness h;
+    h.pointer(h.buffer("x", DType::Float32, x));
+    h.pointer(h.buffer("y", DType::Float32, y));
+    const int bo = h.buffer("out", DType::Float32, std::vector<float>(n, 0.0f));
+    h.pointer(bo);
+    h.integer(n);
+    functional::RunOptions options;
+    options.numCores = cores;
+    h.run(p, {3, 1, 1}, options);
+    const auto out = h.contents<float>(bo);
+    for (int64_t i = 0; i < n; ++i)
+      EXPECT_EQ(out[static_cast<size_t>(i)], x[static_cast<size_t>(i)] + y[static_cast<size_t>(i)]);
+  }
+}
+
 /// One-instance program: dst = f(src...) over `n` elements loaded from buffers.
 template <class R>
 std::vector<R> elementwise(npu::ElementFunction fn, DType resultType, const std::vector<DType> &types,
