@@ -29,21 +29,24 @@ void Machine::dmaUnit(const Instruction &in) {
     Values &index = scratch(1);
     readTile(dma.indexTile, index);
     for (int64_t e = 0; e < n; ++e)
-      offsets[static_cast<size_t>(e)] = base + index.i[static_cast<size_t>(e)];
+      offsets[static_cast<size_t>(e)] = static_cast<int64_t>(static_cast<uint64_t>(base) +
+                                                             static_cast<uint64_t>(index.i[static_cast<size_t>(e)]));
   } else {
     const int rank = l.rank();
     std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
     for (int a = 0; a < rank; ++a)
       stride[static_cast<size_t>(a)] = scalarInt(dma.strides.at(static_cast<size_t>(a)));
-    int64_t offset = base;
+    // Wrapping arithmetic: absurd strides give absurd offsets, which the
+    // bounds check then reports, instead of overflow.
+    uint64_t offset = static_cast<uint64_t>(base);
     for (int64_t e = 0; e < n; ++e) {
-      offsets[static_cast<size_t>(e)] = offset;
+      offsets[static_cast<size_t>(e)] = static_cast<int64_t>(offset);
       for (int a = rank - 1; a >= 0; --a) {
         const size_t ua = static_cast<size_t>(a);
-        offset += stride[ua];
+        offset += static_cast<uint64_t>(stride[ua]);
         if (++index[ua] < l.shape[ua])
           break;
-        offset -= stride[ua] * index[ua];
+        offset -= static_cast<uint64_t>(stride[ua]) * static_cast<uint64_t>(index[ua]);
         index[ua] = 0;
       }
     }
@@ -61,8 +64,9 @@ void Machine::dmaUnit(const Instruction &in) {
 
   if (!values) { // addresses only: masks count as true, elements outside the buffer are left out
     for (int64_t e = 0; e < n; ++e) {
-      const int64_t byte = p.byteOffset + offsets[static_cast<size_t>(e)] * size;
-      if (byte < 0 || byte + size > dramSize)
+      int64_t byte = 0;
+      if (__builtin_mul_overflow(offsets[static_cast<size_t>(e)], int64_t{size}, &byte) ||
+          __builtin_add_overflow(byte, p.byteOffset, &byte) || byte < 0 || byte + size > dramSize)
         continue;
       ++active;
       addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), !isLoad);

@@ -168,7 +168,7 @@ Scalar Machine::scalar(const npu::ScalarOperand &operand) const {
   if (operand.isRegister()) {
     const Scalar &r = regs_[static_cast<size_t>(operand.reg)];
     if (core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
-      return Scalar{static_cast<int64_t>(r.f), r.f};
+      return Scalar{core::floatToInt<DType::Int64>(r.f), r.f};
     return Scalar{r.i, static_cast<double>(r.i)};
   }
   return Scalar{operand.intValue, operand.floatValue};
@@ -260,12 +260,14 @@ void Machine::control(const Instruction &in) {
       fail("loop step is 0");
     const DType ivType = program_.scalarRegs[static_cast<size_t>(in.dstReg)].dtype;
     int64_t iterations = 0;
-    for (int64_t iv = lower; step > 0 ? iv < upper : iv > upper; iv += step) {
+    for (int64_t iv = lower; step > 0 ? iv < upper : iv > upper;) {
       if (++iterations > options_.maxLoopIterations)
         fail("loop ran more than " + std::to_string(options_.maxLoopIterations) + " iterations");
       regs_[static_cast<size_t>(in.dstReg)] = scalarValue(Scalar{iv, static_cast<double>(iv)}, ivType);
       execute(in.body);
       instruction_ = &in;
+      if (__builtin_add_overflow(iv, step, &iv))
+        break; // past the end of int64: no further iteration
     }
     return;
   }
@@ -490,16 +492,20 @@ Machine::Pointer Machine::pointer(int argument) const {
   return p;
 }
 
-void Machine::outOfBounds(const Pointer &p, int64_t byte, int64_t tileElement) const {
+void Machine::outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const {
   const int64_t size = static_cast<int64_t>(p.buffer->bytes->size());
+  // In the buffer's terms: the pointer's own offset plus the element's.
+  const int64_t element = static_cast<int64_t>(static_cast<uint64_t>(p.byteOffset / p.elementBytes) +
+                                               static_cast<uint64_t>(elementOffset));
+  const uint64_t byte = static_cast<uint64_t>(element) * static_cast<uint64_t>(p.elementBytes);
   std::ostringstream s;
   if (tileElement >= 0)
     s << "element " << tileElement << " of the data tile";
   else
     s << "the scalar access";
   s << " is outside buffer '" << p.buffer->name << "' (" << size / p.elementBytes << " elements of "
-    << p.elementBytes << " bytes): element offset " << byte / p.elementBytes << ", byte offset " << byte
-    << ", address 0x" << std::hex << (p.buffer->address + static_cast<uint64_t>(byte));
+    << p.elementBytes << " bytes): element offset " << element << ", byte offset "
+    << static_cast<int64_t>(byte) << ", address 0x" << std::hex << (p.buffer->address + byte);
   fail(s.str());
 }
 

@@ -129,12 +129,14 @@ public:
   /// the buffer; returns its byte offset in the buffer. `tileElement` (>= 0)
   /// names the data tile element for the message.
   int64_t dramByte(const Pointer &p, int64_t elementOffset, int64_t tileElement) const {
-    const int64_t byte = p.byteOffset + elementOffset * p.elementBytes;
-    if (byte < 0 || byte + p.elementBytes > static_cast<int64_t>(p.buffer->bytes->size()))
-      outOfBounds(p, byte, tileElement);
+    int64_t byte = 0;
+    if (__builtin_mul_overflow(elementOffset, int64_t{p.elementBytes}, &byte) ||
+        __builtin_add_overflow(byte, p.byteOffset, &byte) || byte < 0 ||
+        byte + p.elementBytes > static_cast<int64_t>(p.buffer->bytes->size()))
+      outOfBounds(p, elementOffset, tileElement);
     return byte;
   }
-  [[noreturn]] void outOfBounds(const Pointer &p, int64_t byte, int64_t tileElement) const;
+  [[noreturn]] void outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const;
 
   std::vector<ArrayState> arrays;
 
