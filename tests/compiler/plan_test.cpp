@@ -274,14 +274,14 @@ namespace {
 
 TEST(Errors, ScalarFromTileDataCannotBoundALoop) {
   try {
-    compileData("data_dependent_loop.py", {}, defaultMachine());
+    compileData("error_data_dependent_loop.py", {}, defaultMachine());
     FAIL() << "expected a CompileError";
   } catch (const core::CompileError &e) {
     const std::string message = e.what();
     EXPECT_NE(message.find("kernel data_dependent_loop"), std::string::npos) << message;
     EXPECT_NE(message.find("scalar computed from tile data"), std::string::npos) << message;
     EXPECT_EQ(e.where().line, 18) << message;
-    EXPECT_NE(e.where().file.find("data_dependent_loop.py"), std::string::npos) << message;
+    EXPECT_NE(e.where().file.find("error_data_dependent_loop.py"), std::string::npos) << message;
   }
 }
 

@@ -223,12 +223,14 @@ void checkFiles(const std::vector<std::string> &files, const config::HardwareCon
 std::vector<std::string> valueTestFiles() {
   if (const char *all = std::getenv("NPUSIM_COMPILER_ALL_KERNELS"); all && *all)
     return testing::corpusKernelFiles();
-  // The hand-picked kernels of tests/data/kernels, and every 16th file of the
+  // The hand-picked kernels of tests/data/kernels and tests/compiler/data
+  // (error_*.py are meant not to compile), and every 16th file of the
   // whole corpus (NPUSIM_COMPILER_ALL_KERNELS=1 runs all of it).
   std::vector<std::string> files;
-  for (const auto &entry : std::filesystem::directory_iterator(std::string(NPUSIM_TEST_DATA) + "/kernels"))
-    if (entry.path().extension() == ".py")
-      files.push_back(entry.path().string());
+  for (const std::string &dir : {std::string(NPUSIM_TEST_DATA) + "/kernels", std::string(NPUSIM_TEST_DATA) + "/../compiler/data"})
+    for (const auto &entry : std::filesystem::directory_iterator(dir))
+      if (entry.path().extension() == ".py" && entry.path().filename().string().rfind("error_", 0) != 0)
+        files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
   const std::vector<std::string> corpus = testing::corpusKernelFiles();
   for (size_t i = 0; i < corpus.size(); i += 16)
