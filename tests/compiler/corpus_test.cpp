@@ -19,6 +19,7 @@ void compileCorpus(const config::HardwareConfig &machine) {
       testing::CompiledKernel kernel = testing::compileKernelFile(path, machine);
       EXPECT_LE(kernel.program.spadBytesUsed, machine.spadBytesPerLane()) << path;
       EXPECT_FALSE(kernel.program.body.empty()) << path;
+      npu::validate(kernel.program); // operands, shapes, dtypes and bank ranges as each opcode requires
       ++compiled;
     } catch (const std::exception &e) {
       failures << path << ": " << e.what() << "\n";
