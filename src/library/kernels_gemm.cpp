@@ -27,6 +27,7 @@ def {{NAME}}(a_ptr: "*{{A}}", b_ptr: "*{{B}}", bias_ptr: "*{{BIAS}}", c_ptr: "*{
              STRIDE_BIASB: tl.constexpr, STRIDE_BIASM: tl.constexpr, STRIDE_BIASN: tl.constexpr,
              STRIDE_CB: tl.constexpr, STRIDE_CM: tl.constexpr, STRIDE_CN: tl.constexpr,
              HAS_BIAS: tl.constexpr, SCALE_PRODUCT: tl.constexpr, SCALE_BIAS: tl.constexpr,
+             A_M_CONTIGUOUS: tl.constexpr, B_K_CONTIGUOUS: tl.constexpr,
              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
@@ -41,10 +42,20 @@ def {{NAME}}(a_ptr: "*{{A}}", b_ptr: "*{{B}}", bias_ptr: "*{{BIAS}}", c_ptr: "*{
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         ka = k0 + rk
-        a = tl.load(a_base + rm[:, None] * STRIDE_AM + ka[None, :] * STRIDE_AK,
-                    mask=m_mask[:, None] & (ka[None, :] < K), other=0.0){{A_CAST}}
-        b = tl.load(b_base + ka[:, None] * STRIDE_BK + rn[None, :] * STRIDE_BN,
-                    mask=(ka[:, None] < K) & n_mask[None, :], other=0.0){{B_CAST}}
+        # Each operand is loaded with its contiguous axis last (one DMA run per
+        # row) and transposed in the scratchpad when that axis is not the dot's.
+        if A_M_CONTIGUOUS:
+            a = tl.trans(tl.load(a_base + ka[:, None] * STRIDE_AK + rm[None, :] * STRIDE_AM,
+                                 mask=(ka[:, None] < K) & m_mask[None, :], other=0.0)){{A_CAST}}
+        else:
+            a = tl.load(a_base + rm[:, None] * STRIDE_AM + ka[None, :] * STRIDE_AK,
+                        mask=m_mask[:, None] & (ka[None, :] < K), other=0.0){{A_CAST}}
+        if B_K_CONTIGUOUS:
+            b = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka[None, :] * STRIDE_BK,
+                                 mask=n_mask[:, None] & (ka[None, :] < K), other=0.0)){{B_CAST}}
+        else:
+            b = tl.load(b_base + ka[:, None] * STRIDE_BK + rn[None, :] * STRIDE_BN,
+                        mask=(ka[:, None] < K) & n_mask[None, :], other=0.0){{B_CAST}}
         acc += tl.dot(a, b, allow_tf32=False, out_dtype=tl.float32)
     # Epilogue on the vector unit.
     if SCALE_PRODUCT:
@@ -179,6 +190,9 @@ CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) 
   launch.constant("HAS_BIAS", self ? 1 : 0)
       .constant("SCALE_PRODUCT", alpha != 1.0 ? 1 : 0)
       .constant("SCALE_BIAS", beta != 1.0 ? 1 : 0);
+  // Column-major operands (weights of nn.Linear seen through .t()) load transposed.
+  launch.constant("A_M_CONTIGUOUS", a.stride[1] == 1 && a.stride[2] != 1 && m > 1 ? 1 : 0);
+  launch.constant("B_K_CONTIGUOUS", b.stride[1] == 1 && b.stride[2] != 1 && k > 1 ? 1 : 0);
   launch.constant("BLOCK_M", blockM).constant("BLOCK_N", blockN).constant("BLOCK_K", blockK);
   launch.grid(ceilDiv(m, blockM), ceilDiv(n, blockN), batches);
   plan.launches.push_back(launch.build());
