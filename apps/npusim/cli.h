@@ -72,10 +72,12 @@ int runCheckKernel(std::span<const std::string> args, std::ostream &out, std::os
 int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runPresets(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runCompile(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 
 extern const char *const kCheckKernelUsage;
 extern const char *const kKernelUsage;
 extern const char *const kRunUsage;
 extern const char *const kPresetsUsage;
+extern const char *const kCompileUsage;
 
 } // namespace npusim::cli

@@ -4,7 +4,9 @@
 #include "kernel_setup.h"
 #include "launch_args.h"
 
+#include "config/hardware.h"
 #include "core/npy.h"
+#include "runtime/npu_steps.h"
 #include "reference/interpreter.h"
 
 #include <chrono>
@@ -17,11 +19,14 @@ namespace npusim::cli {
 const char *const kKernelUsage =
     R"(usage: npusim kernel FILE.py [--grid X[,Y[,Z]]] [--const NAME=VALUE ...]
                       [--arg NAME=VALUE|NAME=PATH.npy ...] [--size NAME=ELEMENTS ...]
-                      [--seed N] [--out DIR] [--mode reference]
+                      [--seed N] [--out DIR] [--mode reference|functional|timing|full]
+                      [--config CFG] [--trace OUT.json]
 
-Runs one launch of one Triton kernel file on the reference interpreter and writes
-every pointer argument, after the launch, to DIR/NAME.npy as a 1-D array of the
-signature's element type (bf16 as <u2).
+Runs one launch of one Triton kernel file and writes every pointer argument, after
+the launch, to DIR/NAME.npy as a 1-D array of the signature's element type (bf16 as
+<u2). The reference interpreter runs it by default; the other modes compile it for
+the NPU and run the program on the functional simulator (values), the timing
+simulator (cycles; outputs not written) or both (full).
 
 options:
   --arg NAME=VALUE      a scalar argument (xnumel=1024, eps=1e-5); every scalar must be given
@@ -31,11 +36,14 @@ options:
                         with --arg); default: the product of the kernel's *numel arguments
   --seed N              seed of the generated buffers (default 0): floats uniform in [-1, 1),
                         integers in [0, 100), bools 0, 1, 0, 1, ...
-  --const NAME=VALUE    bind a constexpr (XBLOCK=128); the others take npusim's defaults
+  --const NAME=VALUE    bind a constexpr (XBLOCK=128); the others take npusim's defaults (on
+                        the NPU: block sizes chosen for the machine)
   --grid X[,Y[,Z]]      the launch grid; default: Inductor's rule for the kernel's grid type
                         (required for FixedGrid kernels)
   --out DIR             where the .npy outputs go (default ./npusim-out)
-  --mode MODE           reference (the only mode until the NPU compiler is built)
+  --mode MODE           reference (default), functional, timing or full
+  --config CFG          the NPU of the other modes: a preset name or a YAML file (default tpuv3-like)
+  --trace OUT.json      timing and full modes: a Chrome/Perfetto trace of the launch
   --help                show this help
 
 exit status: 0 the launch ran; 1 the kernel, an input or the launch failed (out-of-bounds
@@ -47,6 +55,7 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"--grid", true, false}, {"--const", true, true}, {"--arg", true, true},   {"--size", true, true},
     {"--seed", true, false}, {"--out", true, false},  {"--mode", true, false},
+    {"--config", true, false}, {"--trace", true, false},
 };
 
 struct KernelOptions {
@@ -57,6 +66,9 @@ struct KernelOptions {
   std::vector<SizeOption> sizes;
   uint64_t seed = 0;
   std::string outDir = "npusim-out";
+  runtime::Mode mode = runtime::Mode::Reference;
+  std::string config = "tpuv3-like";
+  std::string tracePath;
 };
 
 triton::GridSize parseGrid(const std::string &text) {
@@ -84,10 +96,21 @@ KernelOptions readOptions(const ParsedOptions &options) {
                                                  : "kernel takes one kernel file");
   k.file = options.positionals.front();
   if (auto mode = options.get("--mode")) {
-    if (*mode == "functional" || *mode == "timing" || *mode == "full")
-      throw NotAvailableError("--mode " + *mode + ": not available yet: the NPU compiler is not built");
-    if (*mode != "reference")
+    if (*mode == "functional")
+      k.mode = runtime::Mode::Functional;
+    else if (*mode == "timing")
+      k.mode = runtime::Mode::Timing;
+    else if (*mode == "full")
+      k.mode = runtime::Mode::Full;
+    else if (*mode != "reference")
       throw UsageError("--mode expects reference, functional, timing or full, got '" + *mode + "'");
+  }
+  if (auto config = options.get("--config"))
+    k.config = *config;
+  if (auto trace = options.get("--trace")) {
+    if (k.mode != runtime::Mode::Timing && k.mode != runtime::Mode::Full)
+      throw UsageError("--trace needs cycles: use --mode full or timing");
+    k.tracePath = *trace;
   }
   if (auto grid = options.get("--grid"))
     k.grid = parseGrid(*grid);
@@ -138,6 +161,57 @@ void writeOutputs(const std::string &dir, const LaunchArguments &launch) {
   }
 }
 
+/// The launch compiled for the NPU: block sizes chosen for the machine unless
+/// pinned with --const (all of them when --grid fixes the grid).
+int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel, const triton::ConstexprBindings &bindings,
+                LaunchArguments &args, std::ostream &out) {
+  const triton::KernelMetadata &meta = kernel.metadata;
+  runtime::RunOptions options;
+  options.mode = k.mode;
+  options.machine = config::loadConfig(k.config);
+  options.tracePath = k.tracePath;
+  std::vector<std::string> pinned;
+  for (const ConstOption &c : k.constants)
+    pinned.push_back(c.first);
+  if (k.grid)
+    pinned = meta.freeConstexprs();
+  const auto compileStart = std::chrono::steady_clock::now();
+  const std::unique_ptr<runtime::NpuKernel> compiled =
+      runtime::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
+  const std::chrono::duration<double, std::milli> compileWall = std::chrono::steady_clock::now() - compileStart;
+  std::optional<triton::GridSize> grid = k.grid;
+  if (!grid)
+    grid = triton::inferGrid(meta, compiled->constexprs, args.integerScalars);
+  if (!grid)
+    throw core::InputError("kernel has grid type " +
+                           (meta.gridType.empty() ? std::string("(none)") : meta.gridType) + "; give --grid");
+  runtime::RunReport report;
+  runtime::NpuSteps npu(options, report);
+  runtime::StepResult result;
+  const auto start = std::chrono::steady_clock::now();
+  npu.runProgram(compiled->program, *grid, args.arguments, k.mode != runtime::Mode::Timing, meta.kernelName, result);
+  const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
+  npu.finish();
+  if (k.mode != runtime::Mode::Timing)
+    writeOutputs(k.outDir, args);
+  char text[96];
+  std::snprintf(text, sizeof text, " compile_ms=%.3f wall_ms=%.3f", compileWall.count(), wall.count());
+  out << meta.kernelName << " mode=" << runtime::name(k.mode) << " machine=" << options.machine.name
+      << " grid=" << gridString(reference::Grid{grid->x, grid->y, grid->z})
+      << " constexprs=" << describeConstexprs(meta, compiled->constexprs) << " programs=" << result.programs;
+  if (result.timed) {
+    char timing[160];
+    std::snprintf(timing, sizeof timing, " cycles=%lld time_us=%.3f roofline_us=%.3f", static_cast<long long>(result.timing.cycles),
+                  result.timing.timeUs, result.timing.rooflineUs);
+    out << timing;
+  }
+  out << text;
+  if (k.mode != runtime::Mode::Timing)
+    out << " out=" << k.outDir;
+  out << "\n";
+  return kExitOk;
+}
+
 int launch(const KernelOptions &k, std::ostream &out) {
   const triton::KernelFile kernel = triton::loadKernelFile(k.file);
   const triton::KernelMetadata &meta = kernel.metadata;
@@ -145,6 +219,8 @@ int launch(const KernelOptions &k, std::ostream &out) {
   const std::unique_ptr<ir::Function> function = triton::lowerKernel(kernel, bindings);
   LaunchArguments args = bindArguments(meta, *function, k.args, k.sizes, k.seed);
 
+  if (k.mode != runtime::Mode::Reference)
+    return launchOnNpu(k, kernel, bindings, args, out);
   std::optional<triton::GridSize> grid = k.grid;
   if (!grid)
     grid = triton::inferGrid(meta, bindings, args.integerScalars);

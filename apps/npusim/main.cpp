@@ -15,8 +15,8 @@ const char *const kUsage = R"(usage: npusim COMMAND [ARGS...]
 commands:
   check-kernel FILE.py   parse, type-check and lower one Triton kernel file
   kernel FILE.py         run one launch of one kernel file on the reference interpreter
-  compile FILE.py        print the NPU program of one kernel (not available yet)
-  run BUNDLE             run a captured model bundle on the reference interpreter
+  compile FILE.py        compile one kernel for the NPU and print its program
+  run BUNDLE             run a captured model bundle on the NPU (values and cycles)
   presets [NAME]         list the hardware presets, or print one resolved as YAML
   help [COMMAND]         show this help, or a command's
 
@@ -27,13 +27,6 @@ options:
 'npusim COMMAND --help' describes a command. Exit status: 0 success, 1 the kernel,
 an input or the launch failed, 2 the command line is wrong or the command is not
 available yet.
-)";
-
-const char *const kCompileUsage =
-    R"(usage: npusim compile FILE.py [--config CFG] [--const NAME=VALUE ...] --dump
-
-Compiles one kernel for the NPU and prints its program. Not available yet: the
-NPU compiler is not built.
 )";
 
 using Runner = int (*)(std::span<const std::string>, std::ostream &, std::ostream &);
@@ -48,7 +41,7 @@ struct Command {
 const Command kCommands[] = {
     {"check-kernel", &kCheckKernelUsage, runCheckKernel, {}},
     {"kernel", &kKernelUsage, runKernel, {}},
-    {"compile", &kCompileUsage, nullptr, "not available yet: the NPU compiler is not built"},
+    {"compile", &kCompileUsage, runCompile, {}},
     {"run", &kRunUsage, runRun, {}},
     {"presets", &kPresetsUsage, runPresets, {}},
 };

@@ -2,6 +2,7 @@
 // interpreter and the library-call implementations, optionally verified.
 #include "cli.h"
 
+#include "config/hardware.h"
 #include "core/error.h"
 #include "runtime/loader.h"
 #include "runtime/runner.h"
@@ -12,26 +13,36 @@
 namespace npusim::cli {
 
 const char *const kRunUsage =
-    R"(usage: npusim run BUNDLE [--mode reference] [--verify] [--report OUT.json]
-                  [--config CFG] [--trace OUT.json]
+    R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
+                  [--verify] [--report OUT.json] [--trace OUT.json]
 
-Runs a captured model bundle (docs/bundle-format.md) step by step: kernel launches on
-the reference interpreter, library calls (aten.mm, aten.convolution, attention, ...) on
-npusim's implementations of them. Inputs are regenerated from the bundle's seed.
+Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
+regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
+aten.convolution, attention, ...) is compiled for the NPU and run there:
+
+  full        values on the functional simulator and cycles on the timing simulator (default)
+  timing      cycles only: values are computed only where they steer the timing (gathered
+              addresses, data-dependent control flow) and in the steps those read from; the
+              report says which and why
+  functional  values only
+  reference   the reference interpreter and npusim's host implementations of library calls
 
 options:
+  --config CFG        the NPU: a preset name (npusim presets) or a YAML file; default tpuv3-like
   --verify            after every step compare the written tensors with the bundle's
                       fingerprints (stop at the first divergence), and at the end compare
-                      the outputs with the reference values (rtol = atol = 1e-4, integers exact)
-  --report OUT.json   write a JSON report: every step's kind, name, wall time and result,
-                      totals, peak memory
-  --mode MODE         reference (the only mode until the NPU compiler is built)
-  --config, --trace   not available yet (the hardware configurations and the timing
-                      simulator are not built)
+                      the outputs with the reference values (rtol = atol = 1e-4, integers
+                      exact); in the functional and full modes also compare every buffer a
+                      step writes with the reference interpreter (or host library call) run
+                      on the same inputs, stopping at the first divergence
+  --report OUT.json   write a JSON report: every step's kind, name, wall time, result and,
+                      on the NPU, block sizes, cycles, unit utilisation, DRAM traffic and
+                      roofline; totals; peak memory
+  --trace OUT.json    write a Chrome/Perfetto trace of the timed run (timing and full modes)
   --help              show this help
 
-exit status: 0 the bundle ran (and, with --verify, matched); 1 the bundle is malformed, a
-step failed or a result diverged; 2 the command line is wrong or the mode is not available.
+exit status: 0 the bundle ran (and, with --verify, matched); 1 the bundle, the config is
+malformed, a step failed or a result diverged; 2 the command line is wrong.
 )";
 
 namespace {
@@ -53,6 +64,21 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       << r.compiledKernels << " compiled), wall_ms=" << milliseconds(r.wallMs) << " (launches "
       << milliseconds(r.launchMs) << ", calls " << milliseconds(r.callMs) << ", lowering "
       << milliseconds(r.lowerMs) << "), peak_rss_kib=" << r.peakRssKiB << "\n";
+  if (r.mode != runtime::Mode::Reference) {
+    int64_t hostCalls = 0, valueSteps = 0;
+    for (const runtime::StepResult &s : r.steps) {
+      hostCalls += s.executedOn == "host" ? 1 : 0;
+      valueSteps += s.valuesComputed ? 1 : 0;
+    }
+    out << "npu: mode=" << runtime::name(r.mode) << " machine=" << r.machine << " compile_ms=" << milliseconds(r.compileMs);
+    if (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)
+      out << " cycles=" << r.totalCycles << " time_us=" << milliseconds(r.totalTimeUs);
+    if (r.mode == runtime::Mode::Timing)
+      out << " steps_with_values=" << valueSteps;
+    if (r.verify)
+      out << " buffers_compared_with_reference=" << r.buffersCompared << " reference_ms=" << milliseconds(r.npuCheckMs);
+    out << " host_calls=" << hostCalls << "\n";
+  }
   if (!r.verify) {
     out << "verification: off (give --verify)" << (r.failure.empty() ? "" : "; the run failed") << "\n";
     return;
@@ -79,20 +105,31 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
   if (options.positionals.size() != 1)
     throw UsageError(options.positionals.empty() ? "run needs a bundle directory"
                                                  : "run takes one bundle directory");
-  if (auto mode = options.get("--mode")) {
-    if (*mode == "functional" || *mode == "timing" || *mode == "full")
-      throw NotAvailableError("--mode " + *mode + ": not available yet: the NPU compiler is not built");
-    if (*mode != "reference")
-      throw UsageError("--mode expects reference, functional, timing or full, got '" + *mode + "'");
-  }
-  if (options.has("--config"))
-    throw NotAvailableError("--config: not available yet: the hardware presets (src/config) are not built");
-  if (options.has("--trace"))
-    throw NotAvailableError("--trace: not available yet: the timing simulator is not built");
-  const std::string bundle = options.positionals.front();
   runtime::RunOptions runOptions;
+  runOptions.mode = runtime::Mode::Full;
+  if (auto mode = options.get("--mode")) {
+    if (*mode == "functional")
+      runOptions.mode = runtime::Mode::Functional;
+    else if (*mode == "timing")
+      runOptions.mode = runtime::Mode::Timing;
+    else if (*mode == "full")
+      runOptions.mode = runtime::Mode::Full;
+    else if (*mode == "reference")
+      runOptions.mode = runtime::Mode::Reference;
+    else
+      throw UsageError("--mode expects full, timing, functional or reference, got '" + *mode + "'");
+  }
   runOptions.verify = options.has("--verify");
+  if (runOptions.verify && runOptions.mode == runtime::Mode::Timing)
+    throw UsageError("--verify needs values: use --mode full (values and cycles) or functional");
+  if (auto trace = options.get("--trace")) {
+    if (runOptions.mode != runtime::Mode::Timing && runOptions.mode != runtime::Mode::Full)
+      throw UsageError("--trace needs cycles: use --mode full or timing");
+    runOptions.tracePath = *trace;
+  }
+  const std::string bundle = options.positionals.front();
   try {
+    runOptions.machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
     const runtime::Bundle loaded = runtime::loadBundle(bundle);
     const runtime::RunReport report = runtime::runBundle(loaded, runOptions);
     printSummary(bundle, report, out);

@@ -35,6 +35,33 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
     }
     if (!s.message.empty())
       step["message"] = s.message;
+    if (!s.executedOn.empty()) {
+      step["executed_on"] = s.executedOn;
+      if (!s.blockSizes.empty())
+        step["block_sizes"] = s.blockSizes;
+      step["npu_launches"] = s.npuLaunches;
+      step["values_computed"] = s.valuesComputed;
+      if (!s.valuesReason.empty())
+        step["values_reason"] = s.valuesReason;
+      if (!s.npuCheck.empty())
+        step["reference_check"] = s.npuCheck;
+    }
+    if (s.timed) {
+      const StepTiming &t = s.timing;
+      json busy = json::object();
+      for (const auto &[unit, percent] : t.unitBusyPercent)
+        busy[unit] = std::round(percent * 100.0) / 100.0;
+      step["timing"] = {{"cycles", t.cycles},
+                        {"time_us", ms(t.timeUs)},
+                        {"unit_busy_percent", std::move(busy)},
+                        {"dram_bytes_read", t.dramBytesRead},
+                        {"dram_bytes_written", t.dramBytesWritten},
+                        {"dram_achieved_gb_s", std::round(t.achievedGBs * 1000.0) / 1000.0},
+                        {"dram_row_hit_rate", std::round(t.rowHitRate * 10000.0) / 10000.0},
+                        {"macs", t.macs},
+                        {"roofline_us", ms(t.rooflineUs)},
+                        {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0}};
+    }
     steps.push_back(std::move(step));
   }
   json outputs = json::array();
@@ -53,7 +80,7 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
     result = "verified";
   json doc = {
       {"bundle", bundleName},
-      {"mode", "reference"},
+      {"mode", name(report.mode)},
       {"verify", report.verify},
       {"result", result},
       {"steps", std::move(steps)},
@@ -70,11 +97,18 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
         {"wall_ms", ms(report.wallMs)},
         {"launch_ms", ms(report.launchMs)},
         {"call_ms", ms(report.callMs)},
-        {"lower_ms", ms(report.lowerMs)}}},
+        {"lower_ms", ms(report.lowerMs)},
+        {"npu_compile_ms", ms(report.compileMs)},
+        {"reference_check_ms", ms(report.npuCheckMs)},
+        {"buffers_compared_with_reference", report.buffersCompared},
+        {"cycles", report.totalCycles},
+        {"time_us", ms(report.totalTimeUs)}}},
       {"peak_rss_kib", report.peakRssKiB},
   };
   if (!report.failure.empty())
     doc["failure"] = report.failure;
+  if (report.mode != Mode::Reference)
+    doc["machine"] = report.machine;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)
     throw core::InputError("--report " + path + ": cannot write the file");

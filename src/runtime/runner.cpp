@@ -1,6 +1,8 @@
 // The launch loop: storages, inputs, steps, verification.
 #include "runtime/runner.h"
 
+#include "runtime/runner_internal.h"
+
 #include "core/npy.h"
 #include "reference/interpreter.h"
 #include "reference/library.h"
@@ -65,40 +67,20 @@ std::string constexprKey(const std::string &kernel, const triton::ConstexprBindi
   return key;
 }
 
-class Runner {
-public:
-  Runner(const Bundle &bundle, const RunOptions &options) : bundle_(bundle), options_(options) {}
+} // namespace
 
-  RunReport run();
-
-private:
-  reference::TensorView view(const TensorRef &t) const {
-    reference::TensorView v;
-    v.buffer = buffers_[static_cast<size_t>(t.storage)].get();
-    v.offset = t.offset;
-    v.shape = t.shape;
-    v.stride = t.stride;
-    return v;
+const char *name(Mode mode) {
+  switch (mode) {
+  case Mode::Reference: return "reference";
+  case Mode::Functional: return "functional";
+  case Mode::Timing: return "timing";
+  case Mode::Full: return "full";
   }
-  reference::LibraryValue libraryValue(const CallValue &c) const;
-  const ir::Function &lowered(const Step &step);
-  void runLaunch(const Step &step, StepResult &result);
-  void runCall(const Step &step, StepResult &result, std::vector<bool> &defined);
-  /// Compares the step's fingerprints; false (with the report's failure set) on a divergence.
-  bool verifyStep(const Step &step, const std::vector<bool> &defined, StepResult &result);
-  void verifyOutputs();
-  std::string stepTitle(const Step &step, size_t index) const {
-    return "step " + std::to_string(index) + " (" + (step.kind == Step::Kind::Launch ? "launch " : "call ") +
-           step.name + ")";
-  }
+  return "reference";
+}
 
-  const Bundle &bundle_;
-  const RunOptions &options_;
-  RunReport report_;
-  std::vector<std::unique_ptr<reference::Buffer>> buffers_;
-  std::map<std::string, std::unique_ptr<ir::Function>> compiled_;
-  std::set<std::string> kernelsLaunched_;
-};
+Runner::Runner(const Bundle &bundle, const RunOptions &options) : bundle_(bundle), options_(options) {}
+Runner::~Runner() = default;
 
 reference::LibraryValue Runner::libraryValue(const CallValue &c) const {
   reference::LibraryValue v;
@@ -136,9 +118,7 @@ const ir::Function &Runner::lowered(const Step &step) {
   return *compiled_.emplace(key, std::move(function)).first->second;
 }
 
-void Runner::runLaunch(const Step &step, StepResult &result) {
-  const ir::Function &function = lowered(step);
-  kernelsLaunched_.insert(step.name);
+std::vector<reference::Argument> Runner::launchArguments(const Step &step, const ir::Function &function) {
   std::vector<reference::Argument> arguments;
   for (const ir::Parameter &param : function.parameters()) {
     size_t index = step.argNames.size();
@@ -160,15 +140,27 @@ void Runner::runLaunch(const Step &step, StepResult &result) {
     }
     arguments.push_back(a);
   }
-  const reference::Grid grid{step.grid[0], step.grid[1], step.grid[2]};
-  const auto start = Clock::now();
-  const reference::LaunchStats stats = reference::runLaunch(function, grid, arguments);
-  result.wallMs = millisecondsSince(start);
-  report_.launchMs += result.wallMs;
-  result.programs = stats.programs;
+  return arguments;
 }
 
-void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &defined) {
+void Runner::runLaunch(const Step &step, StepResult &result, bool computeValues) {
+  const ir::Function &function = lowered(step);
+  kernelsLaunched_.insert(step.name);
+  std::vector<reference::Argument> arguments = launchArguments(step, function);
+  const auto start = Clock::now();
+  if (onNpu()) {
+    const bool compare = options_.verify && options_.mode != Mode::Timing;
+    npu_->launch(step, function, arguments, computeValues, compare, result);
+  } else {
+    const reference::Grid grid{step.grid[0], step.grid[1], step.grid[2]};
+    const reference::LaunchStats stats = reference::runLaunch(function, grid, arguments);
+    result.programs = stats.programs;
+  }
+  result.wallMs = millisecondsSince(start);
+  report_.launchMs += result.wallMs;
+}
+
+void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &defined, bool computeValues) {
   std::vector<reference::LibraryValue> args;
   for (const CallValue &c : step.callArgs)
     args.push_back(libraryValue(c));
@@ -180,7 +172,16 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
       outs[i] = &outViews[i];
     }
   const auto start = Clock::now();
-  defined = reference::runLibraryCall(step.name, args, outs);
+  if (onNpu() && NpuSteps::callOnNpu(step.name)) {
+    const bool compare = options_.verify && options_.mode != Mode::Timing;
+    defined = npu_->call(step, args, outs, buffers_, computeValues, compare, result);
+  } else {
+    if (onNpu()) {
+      result.executedOn = "host";
+      result.message = "ran on the host: " + step.name + " has no NPU implementation";
+    }
+    defined = reference::runLibraryCall(step.name, args, outs);
+  }
   result.wallMs = millisecondsSince(start);
   report_.callMs += result.wallMs;
 }
@@ -241,6 +242,7 @@ RunReport Runner::run() {
   const auto start = Clock::now();
   report_.totalSteps = bundle_.steps.size();
   report_.verify = options_.verify;
+  report_.mode = options_.mode;
   // Refuse what cannot fit rather than let the kernel's OOM killer end the process.
   uint64_t totalBytes = 0;
   for (const Storage &s : bundle_.storages)
@@ -278,23 +280,45 @@ RunReport Runner::run() {
     fillInput(*buffers_[static_cast<size_t>(in.tensor.storage)], in.init, bundle_.seed);
 
   bool failed = false;
+  std::vector<std::string> reasons(bundle_.steps.size());
+  if (onNpu()) {
+    report_.machine = options_.machine.name;
+    try {
+      npu_ = std::make_unique<NpuSteps>(options_, report_);
+      if (options_.mode == Mode::Timing)
+        reasons = valueReasons();
+    } catch (const std::exception &e) {
+      report_.failure = e.what();
+      failed = true;
+    }
+  }
   for (size_t i = 0; i < bundle_.steps.size() && !failed; ++i) {
     const Step &step = bundle_.steps[i];
     StepResult result;
     result.index = i;
     result.kind = step.kind == Step::Kind::Launch ? "launch" : "call";
     result.name = step.name;
+    if (onNpu())
+      result.executedOn = "npu";
+    const bool computeValues = options_.mode != Mode::Timing || !reasons[i].empty();
+    result.valuesComputed = computeValues;
+    result.valuesReason = options_.mode == Mode::Timing ? reasons[i] : "";
     std::vector<bool> defined;
     try {
       if (step.kind == Step::Kind::Launch) {
         ++report_.launches;
-        runLaunch(step, result);
+        runLaunch(step, result, computeValues);
       } else {
         ++report_.calls;
-        runCall(step, result, defined);
+        runCall(step, result, defined, computeValues);
       }
-      result.result = "ok";
-      if (options_.verify && !verifyStep(step, defined, result))
+      if (result.result == "diverged") {
+        report_.failure = stepTitle(step, i) + ": " + result.message;
+        failed = true;
+      } else {
+        result.result = "ok";
+      }
+      if (!failed && options_.verify && !verifyStep(step, defined, result))
         failed = true;
     } catch (const std::bad_alloc &) {
       result.result = "error";
@@ -309,6 +333,10 @@ RunReport Runner::run() {
       report_.failure = stepTitle(step, i) + ": " + result.message;
     report_.fingerprintsCompared += result.fingerprintsCompared;
     report_.fingerprintsSkipped += result.fingerprintsSkipped;
+    if (result.timed) {
+      report_.totalCycles += result.timing.cycles;
+      report_.totalTimeUs += result.timing.timeUs;
+    }
     report_.steps.push_back(std::move(result));
   }
   if (!failed && options_.verify) {
@@ -316,6 +344,14 @@ RunReport Runner::run() {
       verifyOutputs();
     } catch (const std::exception &e) {
       report_.failure = std::string("comparing the outputs: ") + e.what();
+    }
+  }
+  if (npu_) {
+    try {
+      npu_->finish();
+    } catch (const std::exception &e) {
+      if (report_.failure.empty())
+        report_.failure = e.what();
     }
   }
   report_.completed = !failed;
@@ -326,8 +362,6 @@ RunReport Runner::run() {
   report_.peakRssKiB = peakRssKiB();
   return report_;
 }
-
-} // namespace
 
 RunReport runBundle(const Bundle &bundle, const RunOptions &options) {
   Runner runner(bundle, options);

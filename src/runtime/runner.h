@@ -1,8 +1,11 @@
 #pragma once
-// Running a bundle on the reference interpreter: storages, generated inputs,
-// then every step in order (a launch on the interpreter, a call on the library
-// implementations), with optional verification against the bundle's
-// fingerprints and reference outputs.
+// Running a bundle: storages, generated inputs, then every step in order. In
+// reference mode a launch runs on the interpreter and a call on the library
+// implementations; in the NPU modes both are compiled for the NPU and run on
+// the functional simulator (values), the timing simulator (cycles) or both.
+// Verification compares with the bundle's fingerprints and reference outputs,
+// and in the NPU modes every written buffer with the reference interpreter.
+#include "config/hardware.h"
 #include "runtime/bundle.h"
 
 #include <cstdint>
@@ -11,10 +14,37 @@
 
 namespace npusim::runtime {
 
+enum class Mode : uint8_t {
+  Reference,  // the interpreter and the host library implementations
+  Functional, // NPU programs on the functional simulator: values
+  Timing,     // NPU programs on the timing simulator; values only where they steer it
+  Full,       // values and cycles in one run
+};
+const char *name(Mode mode);
+
 struct RunOptions {
   /// Compare every fingerprint after its step (stopping at the first
-  /// divergence) and the model's outputs at the end.
+  /// divergence) and the model's outputs at the end; in the functional and
+  /// full modes also every buffer each step writes against the reference
+  /// interpreter (or library implementation) on the same inputs.
   bool verify = false;
+  Mode mode = Mode::Reference;
+  config::HardwareConfig machine; // the NPU modes' machine
+  /// Chrome/Perfetto trace of the timed steps (timing and full modes); empty: none.
+  std::string tracePath;
+};
+
+/// Cycles and utilisation of one step on the NPU (timing and full modes).
+struct StepTiming {
+  int64_t cycles = 0;    // core clock
+  double timeUs = 0.0;
+  std::vector<std::pair<std::string, double>> unitBusyPercent; // per unit kind, averaged over cores
+  int64_t dramBytesRead = 0, dramBytesWritten = 0;
+  double achievedGBs = 0.0;
+  double rowHitRate = 0.0;
+  int64_t macs = 0;
+  double rooflineUs = 0.0;  // the bound no schedule can beat
+  double boundRatio = 0.0;  // simulated time / roofline bound
 };
 
 /// What became of one step.
@@ -30,6 +60,15 @@ struct StepResult {
   /// but the step has no fingerprints), "diverged" or "error".
   std::string result;
   std::string message; // for "diverged", "error" and skipped fingerprints
+  // NPU modes.
+  std::string executedOn;  // "npu", or "host" for a call without an NPU implementation
+  std::string blockSizes;  // "XBLOCK=1024 (chosen for the machine)"
+  int64_t npuLaunches = 0; // NPU program launches the step took (a call may take several)
+  bool valuesComputed = true;
+  std::string valuesReason; // timing mode: why values were computed
+  std::string npuCheck;     // "matches the reference" / the divergence
+  StepTiming timing;
+  bool timed = false;
 };
 
 struct OutputResult {
@@ -51,6 +90,13 @@ struct RunReport {
   double callMs = 0.0;   // library-call time
   double lowerMs = 0.0;  // lowering kernels to TileIR
   int64_t peakRssKiB = 0;
+  Mode mode = Mode::Reference;
+  std::string machine;    // the NPU modes' configuration name
+  int64_t totalCycles = 0; // timing and full modes: the steps' cycles added up
+  double totalTimeUs = 0.0;
+  double compileMs = 0.0;    // compiling kernels for the NPU
+  double npuCheckMs = 0.0;   // running the reference for the NPU-vs-reference comparison
+  int64_t buffersCompared = 0; // NPU-vs-reference buffer comparisons
   bool verify = false;
   bool completed = false; // every step ran (and, with verify, matched its fingerprints)
   bool verified = false;  // verify and nothing diverged

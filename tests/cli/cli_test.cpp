@@ -205,22 +205,45 @@ TEST_F(CliTest, UsageErrorsExitTwo) {
   EXPECT_TRUE(contains(r.err, "option '--out' is given more than once")) << r.err;
 }
 
-TEST_F(CliTest, CommandsNotBuiltYetExitTwo) {
-  for (const std::vector<std::string> &args : std::vector<std::vector<std::string>>{
-           {"compile", kAddMul, "--dump"}}) {
-    Result r = run(args);
-    EXPECT_EQ(r.exitCode, 2) << args[0];
-    EXPECT_TRUE(contains(r.err, "npusim " + args[0] + ": error: not available yet")) << r.err;
+// The NPU modes against the reference interpreter: an independent execution of
+// the same kernel (TileIR interpreted element by element) must give the values
+// the compiled NPU program gives on the functional simulator.
+TEST_F(CliTest, KernelOnTheNpuMatchesTheReference) {
+  Result r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--out", "ref"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  for (std::string mode : {"functional", "full"}) {
+    for (std::string config : {"tpuv3-like", "edge-8lane"}) {
+      r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--mode", mode, "--config", config, "--out", "npu"});
+      ASSERT_EQ(r.exitCode, 0) << r.err;
+      EXPECT_TRUE(contains(r.out, "mode=" + mode + " machine=" + config)) << r.out;
+      EXPECT_EQ(contains(r.out, " cycles="), mode == "full") << r.out;
+      for (const char *name : {"in_ptr0.npy", "in_ptr1.npy", "out_ptr0.npy"}) {
+        const core::NpyArray want = core::readNpy(path("ref/" + std::string(name)));
+        const core::NpyArray got = core::readNpy(path("npu/" + std::string(name)));
+        EXPECT_EQ(got.bytes, want.bytes) << mode << " " << config << " " << name;
+      }
+    }
   }
-  for (std::string mode : {"functional", "timing", "full"}) {
-    Result r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--mode", mode});
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_TRUE(contains(r.err, "not available yet: the NPU compiler is not built")) << r.err;
-    // `run` exists (tests/runtime); its compiled modes do not yet.
-    r = run({"run", "bundle", "--mode", mode});
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_TRUE(contains(r.err, "npusim run: error: --mode " + mode + ": not available yet")) << r.err;
-  }
+  // Timing alone computes no values: it reports cycles and writes nothing.
+  r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--mode", "timing", "--out", "timing-only"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, " cycles=")) << r.out;
+  EXPECT_FALSE(fs::exists(path("timing-only")));
+}
+
+TEST_F(CliTest, CompileDumpsTheNpuProgram) {
+  Result r = run({"compile", kAddMul, "--dump"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "triton_poi_fused_add_mul_0 machine=tpuv3-like blocks=(XBLOCK=")) << r.out;
+  EXPECT_TRUE(contains(r.out, "dma.load")) << r.out;
+  EXPECT_TRUE(contains(r.out, "dma.store")) << r.out;
+  // A pinned block size is kept.
+  r = run({"compile", kAddMul, "--const", "XBLOCK=256", "--config", "edge-8lane"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "blocks=(XBLOCK=256)")) << r.out;
+  r = run({"compile", kAddMul, "--config", "nowhere.yaml"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "nowhere.yaml")) << r.err;
 }
 
 // ---------------------------------------------------------------------------

@@ -138,7 +138,7 @@ TEST_F(RunTest, CorruptedFingerprintFailsAtItsStep) {
     json &sample = g["steps"][1]["fingerprints"][0]["samples"][5];
     sample[1] = sample[1].get<double>() + 0.5;
   });
-  const Result r = npusim({"run", bundle.string(), "--verify"});
+  const Result r = npusim({"run", bundle.string(), "--mode", "reference", "--verify"});
   EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
   EXPECT_NE(
       r.err.find("error: step 1 (call aten.addmm): out[0] diverges from the fingerprint "
@@ -246,9 +246,15 @@ TEST_F(RunTest, MalformedBundleAndCommandLineErrors) {
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("not a bundle directory"), std::string::npos) << r.err;
 
-  r = npusim({"run", kTiny.string(), "--mode", "functional"});
+  r = npusim({"run", kTiny.string(), "--mode", "timing", "--verify"});
   EXPECT_EQ(r.exitCode, 2);
-  EXPECT_NE(r.err.find("not available yet"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--verify needs values"), std::string::npos) << r.err;
+  r = npusim({"run", kTiny.string(), "--mode", "functional", "--trace", (dir_ / "t.json").string()});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--trace needs cycles"), std::string::npos) << r.err;
+  r = npusim({"run", kTiny.string(), "--config", "tpuv9-like"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_NE(r.err.find("tpuv9-like"), std::string::npos) << r.err;
   r = npusim({"run", kTiny.string(), "--mode", "fast"});
   EXPECT_EQ(r.exitCode, 2);
   r = npusim({"run"});

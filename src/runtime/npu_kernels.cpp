@@ -1,0 +1,160 @@
+// Block-size choice and compilation of one kernel for the NPU.
+#include "runtime/npu_kernels.h"
+
+#include "compiler/compiler.h"
+#include "core/error.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace npusim::runtime {
+
+namespace {
+
+/// The numel a block-size constexpr tiles: XBLOCK tiles xnumel (size hint "x"),
+/// R0_BLOCK and RBLOCK tile r0_numel / rnumel (hint "r0_"), R1_BLOCK r1_numel.
+struct BlockAxis {
+  const char *block;
+  const char *numelArgument;
+  const char *hintKey;
+  bool reduction;
+};
+constexpr BlockAxis kBlockAxes[] = {
+    {"XBLOCK", "xnumel", "x", false},       {"YBLOCK", "ynumel", "y", false},
+    {"ZBLOCK", "znumel", "z", false},       {"R0_BLOCK", "r0_numel", "r0_", true},
+    {"RBLOCK", "rnumel", "r0_", true},      {"R1_BLOCK", "r1_numel", "r1_", true},
+};
+
+std::optional<int64_t> numelOf(const triton::KernelMetadata &meta, const BlockAxis &axis,
+                               const triton::ConstexprBindings &constexprs,
+                               const std::map<std::string, int64_t> &scalars) {
+  if (auto it = scalars.find(axis.numelArgument); it != scalars.end())
+    return it->second;
+  if (auto it = meta.bodyConstants.find(axis.numelArgument); it != meta.bodyConstants.end())
+    return it->second;
+  if (auto it = constexprs.find(axis.numelArgument);
+      it != constexprs.end() && std::holds_alternative<int64_t>(it->second))
+    return std::get<int64_t>(it->second);
+  if (const triton::ParameterSpec *p = meta.findParameter(axis.numelArgument);
+      p && p->defaultValue && std::holds_alternative<int64_t>(*p->defaultValue))
+    return std::get<int64_t>(*p->defaultValue);
+  if (auto it = meta.sizeHints.find(axis.hintKey); it != meta.sizeHints.end())
+    return it->second;
+  return std::nullopt;
+}
+
+const char *kindName(triton::KernelKind kind) {
+  switch (kind) {
+  case triton::KernelKind::Pointwise: return "pointwise";
+  case triton::KernelKind::Reduction: return "reduction";
+  case triton::KernelKind::PersistentReduction: return "persistent_reduction";
+  case triton::KernelKind::Template: return "template";
+  case triton::KernelKind::Foreach: return "foreach";
+  case triton::KernelKind::Plain: return "plain";
+  }
+  return "plain";
+}
+
+/// The block parameters whose values may be chosen, or nothing when the
+/// kernel's grid does not follow from its block sizes.
+std::optional<std::vector<compiler::BlockParameter>>
+choosableBlocks(const triton::KernelFile &file, const triton::ConstexprBindings &launchConstexprs,
+                const std::map<std::string, int64_t> &scalars, const std::vector<std::string> &pinned) {
+  const triton::KernelMetadata &meta = file.metadata;
+  if (meta.kind != triton::KernelKind::Pointwise && meta.kind != triton::KernelKind::Reduction &&
+      meta.kind != triton::KernelKind::PersistentReduction)
+    return std::nullopt;
+  if (!triton::inferGrid(meta, launchConstexprs, scalars))
+    return std::nullopt;
+  std::vector<compiler::BlockParameter> params;
+  for (const triton::ParameterSpec &p : meta.parameters) {
+    if (!p.isConstexpr || p.defaultValue || std::find(pinned.begin(), pinned.end(), p.name) != pinned.end())
+      continue;
+    const BlockAxis *axis = nullptr;
+    for (const BlockAxis &a : kBlockAxes)
+      if (p.name == a.block)
+        axis = &a;
+    if (!axis)
+      continue; // another constexpr (a flag, a numel): keep the launch's value
+    const std::optional<int64_t> numel = numelOf(meta, *axis, launchConstexprs, scalars);
+    if (!numel)
+      return std::nullopt;
+    params.push_back(compiler::BlockParameter{p.name, *numel, axis->reduction});
+  }
+  if (params.empty())
+    return std::nullopt;
+  return params;
+}
+
+std::string describe(const triton::ConstexprBindings &values, const std::vector<std::string> &names) {
+  std::string text;
+  for (const std::string &n : names) {
+    auto it = values.find(n);
+    if (it == values.end())
+      continue;
+    text += (text.empty() ? "" : ", ") + n + "=" + triton::toString(it->second);
+  }
+  return text.empty() ? "the launch's block sizes" : text;
+}
+
+} // namespace
+
+std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
+                                         const triton::ConstexprBindings &launchConstexprs,
+                                         const std::map<std::string, int64_t> &scalarArguments,
+                                         const config::HardwareConfig &machine,
+                                         const std::vector<std::string> &pinned) {
+  std::vector<triton::ConstexprBindings> candidates;
+  std::vector<std::string> blockNames;
+  const auto params = choosableBlocks(file, launchConstexprs, scalarArguments, pinned);
+  if (params) {
+    for (const compiler::BlockParameter &p : *params)
+      blockNames.push_back(p.name);
+    for (const compiler::BlockChoice &choice :
+         compiler::proposeBlockSizes(kindName(file.metadata.kind), *params, machine)) {
+      triton::ConstexprBindings bindings = launchConstexprs;
+      for (const auto &[name, value] : choice.values)
+        bindings[name] = value;
+      candidates.push_back(std::move(bindings));
+    }
+  }
+  const size_t chosenCandidates = candidates.size();
+  candidates.push_back(launchConstexprs);
+
+  auto kernel = std::make_unique<NpuKernel>();
+  std::string lastOverflow;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    std::unique_ptr<ir::Function> function = triton::lowerKernel(file, candidates[i]);
+    try {
+      kernel->program = compiler::compile(*function, machine);
+    } catch (const compiler::ScratchpadOverflow &e) {
+      kernel->rejected.push_back(describe(candidates[i], blockNames) + ": " +
+                                 std::to_string(e.bytesNeeded) + " bytes per lane");
+      lastOverflow = e.what();
+      continue;
+    }
+    kernel->constexprs = candidates[i];
+    kernel->function = std::move(function);
+    kernel->blocksChosen = i < chosenCandidates;
+    return kernel;
+  }
+  std::string tried;
+  for (const std::string &r : kernel->rejected)
+    tried += "\n  " + r;
+  throw core::CompileError(file.metadata.location,
+                           "kernel " + file.metadata.kernelName + " does not fit the scratchpad of " +
+                               machine.name + " (" + std::to_string(machine.spadBytesPerLane()) +
+                               " bytes per lane) with any block sizes tried:" + tried + "\n" + lastOverflow);
+}
+
+triton::GridSize npuGrid(const triton::KernelFile &file, const NpuKernel &kernel,
+                         const std::map<std::string, int64_t> &scalarArguments,
+                         const triton::GridSize &launchGrid) {
+  if (!kernel.blocksChosen)
+    return launchGrid;
+  if (auto grid = triton::inferGrid(file.metadata, kernel.constexprs, scalarArguments))
+    return *grid;
+  return launchGrid;
+}
+
+} // namespace npusim::runtime

@@ -1,0 +1,47 @@
+#pragma once
+// Kernels compiled for the NPU: block sizes chosen for the machine, the grid
+// that follows from them, and the NPU program (internal to the runtime; the
+// command line's compile and kernel commands use it too).
+#include "config/hardware.h"
+#include "npu/program.h"
+#include "triton/frontend.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace npusim::runtime {
+
+struct NpuKernel {
+  triton::ConstexprBindings constexprs; // the values the program was compiled with
+  std::unique_ptr<ir::Function> function;
+  npu::Program program;
+  /// True when the block sizes were chosen for the machine (Inductor pointwise
+  /// and reduction kernels, whose grid follows from them); false when the
+  /// launch's own values were kept (templates, fixed grids).
+  bool blocksChosen = false;
+  /// One line per candidate that did not fit, for messages and reports.
+  std::vector<std::string> rejected;
+};
+
+/// Compiles `file` for `machine`. Inductor pointwise and reduction kernels get
+/// block sizes from compiler::proposeBlockSizes, the largest that fits the
+/// scratchpad first, then the launch's own values; other kernels keep
+/// `launchConstexprs`. `scalarArguments` holds the launch's integer scalars
+/// (xnumel, ...). Throws core::CompileError naming the kernel; when nothing
+/// fits, the message gives each candidate's bytes per lane and the bank size.
+/// Block sizes named in `pinned` keep their launch value (a user's --const).
+std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
+                                         const triton::ConstexprBindings &launchConstexprs,
+                                         const std::map<std::string, int64_t> &scalarArguments,
+                                         const config::HardwareConfig &machine,
+                                         const std::vector<std::string> &pinned = {});
+
+/// The grid of a launch of `kernel`: Inductor's rule for its grid type with the
+/// chosen block sizes when they were chosen, else `launchGrid`.
+triton::GridSize npuGrid(const triton::KernelFile &file, const NpuKernel &kernel,
+                         const std::map<std::string, int64_t> &scalarArguments,
+                         const triton::GridSize &launchGrid);
+
+} // namespace npusim::runtime

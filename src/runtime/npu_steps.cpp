@@ -1,0 +1,390 @@
+// Steps on the NPU: compile the kernel (or plan the library call), run the
+// program on the functional simulator for values and, in the timing modes,
+// time its execution trace; with verification, compare every written buffer
+// with the reference interpreter (or library implementation) on the same inputs.
+#include "runtime/runner_internal.h"
+
+#include "core/error.h"
+#include "functional/simulator.h"
+#include "library/library.h"
+#include "npu/execution.h"
+#include "runtime/fingerprint.h"
+#include "runtime/npu_timing.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+namespace npusim::runtime {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+/// Buffers start at multiples of this in the flat DRAM address space.
+constexpr uint64_t kBufferAlignment = 4096;
+
+/// Collects the instance traces of one launch for the timing simulator.
+class TraceCollector final : public npu::ExecutionListener {
+public:
+  void instanceDone(npu::InstanceTrace &&trace) override { traces.push_back(std::move(trace)); }
+  std::vector<npu::InstanceTrace> traces;
+};
+
+/// The distinct buffers a launch touches, in first-use order.
+struct LaunchBuffers {
+  std::vector<reference::Buffer *> buffers;
+  int indexOf(reference::Buffer *b) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (buffers[i] == b)
+        return static_cast<int>(i);
+    buffers.push_back(b);
+    return static_cast<int>(buffers.size() - 1);
+  }
+};
+
+/// `actual` against `expected` (bytes of the same dtype): floats within
+/// rtol = atol = 1e-4, integers and bools exactly.
+Comparison compareBuffers(reference::Buffer &actual, const std::vector<uint8_t> &expected) {
+  if (actual.bytes == expected)
+    return Comparison{};
+  core::NpyArray array;
+  array.dtype = actual.dtype;
+  array.shape = {actual.numElements()};
+  array.bytes = expected;
+  reference::TensorView view;
+  view.buffer = &actual;
+  view.shape = {actual.numElements()};
+  view.stride = {1};
+  return compareWithReference(view, array);
+}
+
+library::CallArgument toLibrary(const reference::LibraryValue &v,
+                                const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
+  library::CallArgument a;
+  using K = reference::LibraryValue::Kind;
+  using L = library::CallArgument::Kind;
+  switch (v.kind) {
+  case K::None: a.kind = L::None; break;
+  case K::Int: a.kind = L::Int; break;
+  case K::Float: a.kind = L::Float; break;
+  case K::Bool: a.kind = L::Bool; break;
+  case K::String: a.kind = L::String; break;
+  case K::Tensor: a.kind = L::Tensor; break;
+  case K::List: a.kind = L::List; break;
+  }
+  a.intValue = v.intValue;
+  a.floatValue = v.floatValue;
+  a.boolValue = v.boolValue;
+  a.stringValue = v.stringValue;
+  if (v.kind == K::Tensor) {
+    for (size_t i = 0; i < storages.size(); ++i)
+      if (storages[i].get() == v.tensor.buffer)
+        a.tensor.buffer = static_cast<int>(i);
+    a.tensor.offset = v.tensor.offset;
+    a.tensor.shape = v.tensor.shape;
+    a.tensor.stride = v.tensor.stride;
+    a.tensor.dtype = v.tensor.buffer->dtype;
+  }
+  for (const reference::LibraryValue &e : v.list)
+    a.list.push_back(toLibrary(e, storages));
+  return a;
+}
+
+std::string describeBlocks(const NpuKernel &kernel, const triton::KernelMetadata &meta) {
+  std::string text;
+  for (const auto &[name, value] : kernel.program.blockSizes)
+    text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  if (text.empty())
+    for (const triton::ParameterSpec &p : meta.parameters)
+      if (p.isConstexpr && !p.defaultValue)
+        if (auto it = kernel.constexprs.find(p.name); it != kernel.constexprs.end())
+          text += (text.empty() ? "" : ", ") + p.name + "=" + triton::toString(it->second);
+  return text + (kernel.blocksChosen ? " (chosen for the machine)" : " (the launch's)");
+}
+
+} // namespace
+
+struct NpuSteps::Impl {
+  const RunOptions &options;
+  RunReport &report;
+  std::map<std::string, std::unique_ptr<NpuKernel>> kernels;
+  std::map<std::string, std::unique_ptr<triton::KernelFile>> libraryFiles;
+  std::map<const reference::Buffer *, uint64_t> addresses;
+  uint64_t nextAddress = kBufferAlignment;
+  std::unique_ptr<NpuTimer> timer;
+
+  Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
+    if (o.mode == Mode::Timing || o.mode == Mode::Full)
+      timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty());
+  }
+
+  uint64_t addressOf(const reference::Buffer *b) {
+    auto it = addresses.find(b);
+    if (it != addresses.end())
+      return it->second;
+    const uint64_t address = nextAddress;
+    nextAddress += (b->bytes.size() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment +
+                   kBufferAlignment;
+    addresses.emplace(b, address);
+    return address;
+  }
+
+  /// One program launch on the functional simulator, timed when a timer exists.
+  void execute(const npu::Program &program, const triton::GridSize &grid, LaunchBuffers &used,
+               const std::vector<functional::LaunchArgument> &arguments, bool computeValues,
+               const std::string &launchName, StepResult &result) {
+    std::vector<functional::DramBuffer> dram;
+    for (reference::Buffer *b : used.buffers)
+      dram.push_back(functional::DramBuffer{b->name, b->dtype, addressOf(b), &b->bytes});
+    functional::RunOptions runOptions;
+    runOptions.numCores = options.machine.numCores;
+    runOptions.computeValues = computeValues || npu::timingNeedsValues(program, nullptr);
+    TraceCollector collector;
+    if (timer)
+      runOptions.listener = &collector;
+    const functional::Grid g{grid.x, grid.y, grid.z};
+    const functional::RunStats stats = functional::run(program, g, dram, arguments, runOptions);
+    result.programs += stats.instances;
+    ++result.npuLaunches;
+    if (timer) {
+      timer->time(program, std::move(collector.traces), launchName, result.timing);
+      result.timed = true;
+    }
+  }
+};
+
+NpuSteps::NpuSteps(const RunOptions &options, RunReport &report)
+    : impl_(std::make_unique<Impl>(options, report)) {}
+NpuSteps::~NpuSteps() = default;
+
+const NpuKernel &NpuSteps::kernelFor(const Step &step, const std::map<std::string, int64_t> &scalars) {
+  std::string key = step.name;
+  for (const auto &[name, value] : step.constexprs)
+    key += "|" + name + "=" + triton::toString(value);
+  for (const auto &[name, value] : scalars)
+    key += "|" + name + ":" + std::to_string(value);
+  auto it = impl_->kernels.find(key);
+  if (it != impl_->kernels.end())
+    return *it->second;
+  const auto start = Clock::now();
+  std::unique_ptr<NpuKernel> kernel = compileForNpu(*step.kernel, step.constexprs, scalars, impl_->options.machine);
+  impl_->report.compileMs += millisecondsSince(start);
+  return *impl_->kernels.emplace(key, std::move(kernel)).first->second;
+}
+
+void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
+                      std::vector<reference::Argument> &arguments, bool computeValues, bool verify,
+                      StepResult &result) {
+  std::map<std::string, int64_t> scalars;
+  const auto &params = referenceFunction.parameters();
+  for (size_t i = 0; i < params.size(); ++i)
+    if (!params[i].type.isPointer && params[i].type.isIntegerOrBool())
+      scalars[params[i].name] = arguments[i].scalar.intValue;
+  const NpuKernel &kernel = kernelFor(step, scalars);
+  result.blockSizes = describeBlocks(kernel, step.kernel->metadata);
+  const triton::GridSize launchGrid{step.grid[0], step.grid[1], step.grid[2]};
+  const triton::GridSize grid = npuGrid(*step.kernel, kernel, scalars, launchGrid);
+
+  LaunchBuffers used;
+  for (const reference::Argument &a : arguments)
+    if (a.buffer)
+      used.indexOf(a.buffer);
+  std::vector<std::vector<uint8_t>> expected;
+  if (verify) {
+    const auto start = Clock::now();
+    std::vector<std::vector<uint8_t>> original;
+    for (reference::Buffer *b : used.buffers)
+      original.push_back(b->bytes);
+    reference::runLaunch(referenceFunction, reference::Grid{launchGrid.x, launchGrid.y, launchGrid.z}, arguments);
+    for (size_t i = 0; i < used.buffers.size(); ++i) {
+      expected.push_back(std::move(used.buffers[i]->bytes));
+      used.buffers[i]->bytes = std::move(original[i]);
+    }
+    impl_->report.npuCheckMs += millisecondsSince(start);
+  }
+  runProgram(kernel.program, grid, arguments, computeValues, step.name, result);
+  if (!verify)
+    return;
+  for (size_t i = 0; i < used.buffers.size(); ++i) {
+    ++impl_->report.buffersCompared;
+    const Comparison c = compareBuffers(*used.buffers[i], expected[i]);
+    if (!c.ok) {
+      result.result = "diverged";
+      result.npuCheck = "differs from the reference";
+      result.message = "the NPU program (" + result.blockSizes + ", grid " + std::to_string(grid.x) + "x" +
+                       std::to_string(grid.y) + "x" + std::to_string(grid.z) + ") and the reference differ in " +
+                       used.buffers[i]->name + ": " + c.message;
+      return;
+    }
+  }
+  result.npuCheck = "matches the reference";
+}
+
+void NpuSteps::runProgram(const npu::Program &program, const triton::GridSize &grid,
+                          std::vector<reference::Argument> &arguments, bool computeValues, const std::string &name,
+                          StepResult &result) {
+  LaunchBuffers used;
+  std::vector<functional::LaunchArgument> launchArgs;
+  for (const reference::Argument &a : arguments) {
+    functional::LaunchArgument l;
+    if (a.buffer) {
+      l.buffer = used.indexOf(a.buffer);
+      l.elementOffset = a.elementOffset;
+    } else {
+      l.intValue = a.scalar.intValue;
+      l.floatValue = a.scalar.floatValue;
+    }
+    launchArgs.push_back(l);
+  }
+  impl_->execute(program, grid, used, launchArgs, computeValues, name, result);
+}
+
+bool NpuSteps::callOnNpu(const std::string &op) { return library::isPlanned(op); }
+
+std::vector<bool> NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
+                                 std::span<const reference::TensorView *const> outs,
+                                 const std::vector<std::unique_ptr<reference::Buffer>> &storages,
+                                 bool computeValues, bool verify, StepResult &result) {
+  std::vector<library::CallArgument> callArgs;
+  for (const reference::LibraryValue &v : args)
+    callArgs.push_back(toLibrary(v, storages));
+  std::vector<library::TensorRef> outRefs(outs.size());
+  std::vector<const library::TensorRef *> outPointers(outs.size(), nullptr);
+  for (size_t i = 0; i < outs.size(); ++i)
+    if (outs[i]) {
+      reference::LibraryValue v;
+      v.kind = reference::LibraryValue::Kind::Tensor;
+      v.tensor = *outs[i];
+      outRefs[i] = toLibrary(v, storages).tensor;
+      outPointers[i] = &outRefs[i];
+    }
+  const config::HardwareConfig &machine = impl_->options.machine;
+  const library::MachineShape shape{machine.lanes, machine.spadBytesPerLane(), machine.vlenBits};
+  const library::CallPlan plan = library::planCall(step.name, callArgs, outPointers, shape);
+
+  // Scratch buffers follow the storages' ids.
+  const int base = library::scratchBufferBase(callArgs, outPointers);
+  std::vector<std::unique_ptr<reference::Buffer>> scratch;
+  for (size_t i = 0; i < plan.scratch.size(); ++i) {
+    auto b = std::make_unique<reference::Buffer>();
+    b->name = step.name + " scratch " + std::to_string(i);
+    b->dtype = plan.scratch[i].dtype;
+    b->bytes.assign(static_cast<size_t>(plan.scratch[i].elements * core::byteSize(b->dtype)), 0);
+    scratch.push_back(std::move(b));
+  }
+  auto bufferById = [&](int id) -> reference::Buffer * {
+    if (id >= 0 && static_cast<size_t>(id) < storages.size() && id < base)
+      return storages[static_cast<size_t>(id)].get();
+    const size_t s = static_cast<size_t>(id - base);
+    if (id >= base && s < scratch.size())
+      return scratch[s].get();
+    throw core::RuntimeError("internal error: library plan for " + step.name + " names buffer " +
+                             std::to_string(id));
+  };
+
+  // The outputs' storages, compared after the NPU run.
+  std::vector<reference::Buffer *> outBuffers;
+  for (const reference::TensorView *o : outs)
+    if (o && std::find(outBuffers.begin(), outBuffers.end(), o->buffer) == outBuffers.end())
+      outBuffers.push_back(o->buffer);
+  std::vector<std::vector<uint8_t>> expected;
+  std::vector<bool> defined = plan.outputDefined;
+  if (verify) {
+    const auto start = Clock::now();
+    std::vector<std::vector<uint8_t>> original;
+    for (reference::Buffer *b : outBuffers)
+      original.push_back(b->bytes);
+    defined = reference::runLibraryCall(step.name, args, outs);
+    for (size_t i = 0; i < outBuffers.size(); ++i) {
+      expected.push_back(std::move(outBuffers[i]->bytes));
+      outBuffers[i]->bytes = std::move(original[i]);
+    }
+    impl_->report.npuCheckMs += millisecondsSince(start);
+  }
+
+  for (const library::KernelLaunch &launch : plan.launches) {
+    auto &file = impl_->libraryFiles[launch.kernelName];
+    if (!file)
+      file = std::make_unique<triton::KernelFile>(triton::loadKernel(launch.source, launch.kernelName + ".py"));
+    triton::ConstexprBindings constexprs;
+    for (const auto &[name, value] : launch.constexprs)
+      constexprs[name] = value;
+    std::string key = "library:" + launch.kernelName;
+    for (const auto &[name, value] : launch.constexprs)
+      key += "|" + name + "=" + std::to_string(value);
+    auto &kernel = impl_->kernels[key];
+    if (!kernel) {
+      const auto start = Clock::now();
+      kernel = compileForNpu(*file, constexprs, {}, machine);
+      impl_->report.compileMs += millisecondsSince(start);
+    }
+    if (result.blockSizes.empty())
+      result.blockSizes = describeBlocks(*kernel, file->metadata);
+    LaunchBuffers used;
+    std::vector<functional::LaunchArgument> launchArgs;
+    for (const library::KernelArgument &a : launch.arguments) {
+      functional::LaunchArgument l;
+      if (a.isPointer) {
+        l.buffer = used.indexOf(bufferById(a.buffer));
+        l.elementOffset = a.elementOffset;
+      } else {
+        l.intValue = a.intValue;
+        l.floatValue = a.floatValue;
+      }
+      launchArgs.push_back(l);
+    }
+    impl_->execute(kernel->program, triton::GridSize{launch.grid[0], launch.grid[1], launch.grid[2]}, used,
+                   launchArgs, computeValues, launch.kernelName, result);
+  }
+  if (!verify)
+    return plan.outputDefined;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (!outs[i] || (i < defined.size() && !defined[i]))
+      continue;
+    const size_t b = static_cast<size_t>(std::find(outBuffers.begin(), outBuffers.end(), outs[i]->buffer) -
+                                         outBuffers.begin());
+    ++impl_->report.buffersCompared;
+    // Compare the view only: an output's storage may hold other tensors that
+    // the call does not define.
+    reference::Buffer expectedBuffer;
+    expectedBuffer.dtype = outBuffers[b]->dtype;
+    expectedBuffer.bytes = expected[b];
+    reference::TensorView expectedView = *outs[i];
+    expectedView.buffer = &expectedBuffer;
+    core::NpyArray wantArray;
+    wantArray.shape = {expectedView.numel()};
+    if (core::isFloat(expectedBuffer.dtype)) {
+      const std::vector<double> want = reference::readValues(expectedView);
+      wantArray.dtype = core::DType::Float64;
+      wantArray.bytes.resize(want.size() * sizeof(double));
+      std::memcpy(wantArray.bytes.data(), want.data(), wantArray.bytes.size());
+    } else {
+      const std::vector<int64_t> want = reference::readIntegers(expectedView);
+      wantArray.dtype = core::DType::Int64;
+      wantArray.bytes.resize(want.size() * sizeof(int64_t));
+      std::memcpy(wantArray.bytes.data(), want.data(), wantArray.bytes.size());
+    }
+    const Comparison c = compareWithReference(*outs[i], wantArray);
+    if (!c.ok) {
+      result.result = "diverged";
+      result.npuCheck = "differs from the reference";
+      result.message = "the NPU kernels (" + result.blockSizes + ") and the reference differ in out[" +
+                       std::to_string(i) + "]: " + c.message;
+      return defined;
+    }
+  }
+  result.npuCheck = "matches the reference";
+  return defined;
+}
+
+void NpuSteps::finish() {
+  if (impl_->timer && !impl_->options.tracePath.empty())
+    impl_->timer->writeTrace(impl_->options.tracePath);
+}
+
+} // namespace npusim::runtime

@@ -1,0 +1,63 @@
+#pragma once
+// Steps on the NPU: kernels compiled for the machine, run on the functional
+// simulator for values and the timing simulator for cycles, and compared with
+// the reference on the same inputs. The runner uses it for every step of a
+// bundle; the command line for one kernel.
+#include "reference/interpreter.h"
+#include "reference/library.h"
+#include "runtime/bundle.h"
+#include "runtime/npu_kernels.h"
+#include "runtime/runner.h"
+
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace npusim::runtime {
+
+/// Runs steps on the NPU and keeps what outlives one step: compiled kernels,
+/// the flat DRAM address of every buffer, the timing simulator.
+class NpuSteps {
+public:
+  NpuSteps(const RunOptions &options, RunReport &report);
+  ~NpuSteps();
+  NpuSteps(const NpuSteps &) = delete;
+  NpuSteps &operator=(const NpuSteps &) = delete;
+
+  /// Compiles (once per kernel and constexprs) the kernel a launch step runs.
+  const NpuKernel &kernelFor(const Step &step, const std::map<std::string, int64_t> &scalars);
+
+  /// A launch: `arguments` bind the step's kernel parameters (as for the
+  /// interpreter). With `verify`, the reference interpreter first runs
+  /// `referenceFunction` on the same inputs and every argument buffer is
+  /// compared after the NPU run; a divergence throws core::RuntimeError.
+  void launch(const Step &step, const ir::Function &referenceFunction, std::vector<reference::Argument> &arguments,
+              bool computeValues, bool verify, StepResult &result);
+
+  /// Whether `op` has an NPU implementation (else the runner runs it on the host).
+  static bool callOnNpu(const std::string &op);
+  /// A library call: its planned NPU launches; with `verify`, compared with the
+  /// host implementation's outputs. Returns which outputs are defined.
+  std::vector<bool> call(const Step &step, std::span<const reference::LibraryValue> args,
+                         std::span<const reference::TensorView *const> outs,
+                         const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
+                         bool verify, StepResult &result);
+
+  /// One launch of a compiled program on the functional simulator (and the
+  /// timing simulator in the timing modes): `arguments` bind the program's
+  /// parameters; `result` gets the programs run, the launch count and timing.
+  void runProgram(const npu::Program &program, const triton::GridSize &grid,
+                  std::vector<reference::Argument> &arguments, bool computeValues, const std::string &name,
+                  StepResult &result);
+
+  /// Writes the trace (when asked for) after the last step.
+  void finish();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace npusim::runtime

@@ -1,0 +1,61 @@
+#pragma once
+// The runner's classes (internal to the runtime module): Runner walks the
+// bundle's steps; NpuSteps runs a step on the NPU (compile, functional and
+// timing simulation, comparison with the reference).
+#include "reference/interpreter.h"
+#include "reference/library.h"
+#include "runtime/npu_steps.h"
+#include "runtime/runner.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace npusim::runtime {
+
+class Runner {
+public:
+  Runner(const Bundle &bundle, const RunOptions &options);
+  ~Runner();
+
+  RunReport run();
+
+private:
+  reference::TensorView view(const TensorRef &t) const {
+    reference::TensorView v;
+    v.buffer = buffers_[static_cast<size_t>(t.storage)].get();
+    v.offset = t.offset;
+    v.shape = t.shape;
+    v.stride = t.stride;
+    return v;
+  }
+  reference::LibraryValue libraryValue(const CallValue &c) const;
+  const ir::Function &lowered(const Step &step);
+  std::vector<reference::Argument> launchArguments(const Step &step, const ir::Function &function);
+  void runLaunch(const Step &step, StepResult &result, bool computeValues);
+  void runCall(const Step &step, StepResult &result, std::vector<bool> &defined, bool computeValues);
+  /// Timing mode: which steps must compute values (their own addresses or
+  /// control flow depend on values, or a later such step reads what they write).
+  std::vector<std::string> valueReasons();
+  /// Compares the step's fingerprints; false (with the report's failure set) on a divergence.
+  bool verifyStep(const Step &step, const std::vector<bool> &defined, StepResult &result);
+  void verifyOutputs();
+  std::string stepTitle(const Step &step, size_t index) const {
+    return "step " + std::to_string(index) + " (" + (step.kind == Step::Kind::Launch ? "launch " : "call ") +
+           step.name + ")";
+  }
+  bool onNpu() const { return options_.mode != Mode::Reference; }
+
+  const Bundle &bundle_;
+  const RunOptions &options_;
+  RunReport report_;
+  std::vector<std::unique_ptr<reference::Buffer>> buffers_;
+  std::map<std::string, std::unique_ptr<ir::Function>> compiled_;
+  std::set<std::string> kernelsLaunched_;
+  std::unique_ptr<NpuSteps> npu_;
+};
+
+} // namespace npusim::runtime
