@@ -61,16 +61,14 @@ TEST(Presets, Tpuv3LikePeakNumbers) {
   // 2 arrays * 128*128 MACs * 2 FLOP * 940e6 Hz = 65536 * 940e6 = 61.60384e12 FLOP/s.
   EXPECT_DOUBLE_EQ(c.peakFlopsPerCore(), 61.60384e12);
   EXPECT_DOUBLE_EQ(c.peakFlopsPerChip(), 61.60384e12); // one core
-  // One channel is a 64-bit HBM2 pseudo-channel: 4 * 64 / 8 = 32 bytes per access, an
-  // access every 2 cycles (nBL) at 940 MHz: 32 * 470e6 = 15.04e9 B/s; 16 channels
-  // 240.64e9 B/s. hardware-facts.md's ~481 GB/s is 16 * 32 B * 940e6, one access per
-  // clock: 16 HBM2 channels of 128 bits (two pseudo-channels each, as Ramulator's
-  // channel counts them). dram_channels: 32 gives that figure.
-  EXPECT_EQ(c.dram.timing.accessBytes(), 32);
-  EXPECT_NEAR(c.dram.peakBytesPerSecond(), 240.64e9, 1e3);
+  // One channel is a 128-bit legacy-mode HBM2 channel: 4 * 128 / 8 = 64 bytes per
+  // access, an access every 2 cycles (nBL) at 940 MHz: 64 * 470e6 = 30.08e9 B/s; 16
+  // channels 481.28e9 B/s, hardware-facts.md's ~481 GB/s (16 * 32 B * 940e6).
+  EXPECT_EQ(c.dram.timing.accessBytes(), 64);
+  EXPECT_NEAR(c.dram.peakBytesPerSecond(), 481.28e9, 1e3);
   HardwareConfig twice = c;
   twice.dram.channels = 32;
-  EXPECT_NEAR(twice.dram.peakBytesPerSecond() / 1e9, 481.28, 1e-6);
+  EXPECT_NEAR(twice.dram.peakBytesPerSecond() / 1e9, 962.56, 1e-6);
 }
 
 TEST(Presets, Tpuv4Like) {
@@ -94,8 +92,8 @@ TEST(Presets, Tpuv4Like) {
   EXPECT_NEAR(c.dram.timing.tckPs, 833.33, 0.005);
   // 4 * 16384 MACs * 2 * 1050e6 = 137.6256e12 (hardware-facts.md: 137.6).
   EXPECT_DOUBLE_EQ(c.peakFlopsPerCore(), 137.6256e12);
-  // 16 * 32 B * 1200e6 / 2 = 307.2e9 B/s (hardware-facts.md's 614 counts 128-bit channels).
-  EXPECT_NEAR(c.dram.peakBytesPerSecond(), 307.2e9, 1e3);
+  // 16 channels * 64 B * 1200e6 / 2 = 614.4e9 B/s (hardware-facts.md: ~614 GB/s).
+  EXPECT_NEAR(c.dram.peakBytesPerSecond(), 614.4e9, 1e3);
 }
 
 TEST(Presets, Edge8Lane) {
