@@ -30,7 +30,7 @@ def {{NAME}}(q_ptr: "*{{Q}}", k_ptr: "*{{K}}", v_ptr: "*{{V}}", bias_ptr: "*{{BI
              SM_B: tl.constexpr, SM_H: tl.constexpr, SM_L: tl.constexpr, SM_S: tl.constexpr,
              SO_B: tl.constexpr, SO_H: tl.constexpr, SO_L: tl.constexpr, SO_E: tl.constexpr,
              SL_B: tl.constexpr, SL_H: tl.constexpr, SL_L: tl.constexpr,
-             BIAS_KIND: tl.constexpr, IS_CAUSAL: tl.constexpr, WRITE_LSE: tl.constexpr,
+             BIAS_KIND: tl.constexpr, IS_CAUSAL: tl.constexpr, WRITE_LSE: tl.constexpr, K_E_CONTIGUOUS: tl.constexpr,
              BLOCK_L: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_EV: tl.constexpr):
     pid_l = tl.program_id(0)
     h = tl.program_id(1)
@@ -53,8 +53,12 @@ def {{NAME}}(q_ptr: "*{{Q}}", k_ptr: "*{{K}}", v_ptr: "*{{V}}", bias_ptr: "*{{BI
     for s0 in range(0, S, BLOCK_S):
         cols = s0 + rs
         s_mask = cols < S
-        kt = tl.load(k_base + cols[None, :] * SK_S + re[:, None] * SK_E,
-                     mask=e_mask[:, None] & s_mask[None, :], other=0.0){{QK_CAST}}
+        if K_E_CONTIGUOUS:  # load keys as [S, E] rows, transpose in the scratchpad
+            kt = tl.trans(tl.load(k_base + cols[:, None] * SK_S + re[None, :] * SK_E,
+                                  mask=s_mask[:, None] & e_mask[None, :], other=0.0)){{QK_CAST}}
+        else:
+            kt = tl.load(k_base + cols[None, :] * SK_S + re[:, None] * SK_E,
+                         mask=e_mask[:, None] & s_mask[None, :], other=0.0){{QK_CAST}}
         qk = tl.dot(q, kt, allow_tf32=False, out_dtype=tl.float32) * scale
         keep = l_mask[:, None] & s_mask[None, :]
         if BIAS_KIND == 1:
@@ -259,6 +263,7 @@ CallPlan planAttention(const CallArgs &call, const AttentionSchema &schema, cons
   launch.constant("SL_B", lseRows.strideB).constant("SL_H", lseRows.strideH).constant("SL_L", lseRows.strideL);
   launch.constant("BIAS_KIND", biasKind).constant("IS_CAUSAL", isCausal ? 1 : 0);
   launch.constant("WRITE_LSE", lseRows.rows > 0 ? 1 : 0);
+  launch.constant("K_E_CONTIGUOUS", k.stride[3] == 1 && k.stride[2] != 1 && e > 1 ? 1 : 0);
   launch.constant("BLOCK_L", blockL).constant("BLOCK_S", blockS).constant("BLOCK_E", blockE).constant("BLOCK_EV",
                                                                                                        blockEv);
   launch.grid(ceilDiv(rows, blockL), heads, batch);

@@ -31,7 +31,8 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
              SX_N: tl.constexpr, SX_C: tl.constexpr, SX_H: tl.constexpr, SX_W: tl.constexpr,
              SW_O: tl.constexpr, SW_I: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr,
              S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
-             HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+             HAS_BIAS: tl.constexpr, X_M_CONTIGUOUS: tl.constexpr, W_C_CONTIGUOUS: tl.constexpr,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     group = tl.program_id(2)
@@ -56,10 +57,21 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
             for c0 in range(0, CIN_G, BLOCK_K):
                 c = c0 + rk
                 c_mask = c < CIN_G
-                x = tl.load(x_base + x_row[:, None] + c[None, :] * SX_C,
-                            mask=row_mask[:, None] & c_mask[None, :], other=0.0){{X_CAST}}
-                w = tl.load(w_base + c[:, None] * SW_I + oc[None, :] * SW_O + (kh * SW_H + kw * SW_W),
-                            mask=c_mask[:, None] & n_mask[None, :], other=0.0){{W_CAST}}
+                # Loads keep the contiguous axis last (channels-last input: the
+                # channels; NCHW input: the pixels of a row), tl.trans when the
+                # dot wants the other one.
+                if X_M_CONTIGUOUS:
+                    x = tl.trans(tl.load(x_base + c[:, None] * SX_C + x_row[None, :],
+                                         mask=c_mask[:, None] & row_mask[None, :], other=0.0)){{X_CAST}}
+                else:
+                    x = tl.load(x_base + x_row[:, None] + c[None, :] * SX_C,
+                                mask=row_mask[:, None] & c_mask[None, :], other=0.0){{X_CAST}}
+                if W_C_CONTIGUOUS:
+                    w = tl.trans(tl.load(w_base + oc[:, None] * SW_O + c[None, :] * SW_I + (kh * SW_H + kw * SW_W),
+                                         mask=n_mask[:, None] & c_mask[None, :], other=0.0)){{W_CAST}}
+                else:
+                    w = tl.load(w_base + c[:, None] * SW_I + oc[None, :] * SW_O + (kh * SW_H + kw * SW_W),
+                                mask=c_mask[:, None] & n_mask[None, :], other=0.0){{W_CAST}}
                 acc += tl.dot(x, w, allow_tf32=False, out_dtype=tl.float32)
     channel = group * COUT_G + oc
     if HAS_BIAS:
@@ -308,6 +320,8 @@ CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShap
   launch.constant("SW_O", w.stride[0]).constant("SW_I", w.stride[1]).constant("SW_H", w.stride[2]).constant(
       "SW_W", w.stride[3]);
   epilogue(launch);
+  launch.constant("X_M_CONTIGUOUS", x.stride[1] != 1 && x.stride[3] == 1 && stride[1] == 1 && cinG > 1 ? 1 : 0);
+  launch.constant("W_C_CONTIGUOUS", w.stride[1] == 1 && w.stride[0] != 1 && cinG > 1 ? 1 : 0);
   launch.constant("BLOCK_M", blockM).constant("BLOCK_N", blockN).constant("BLOCK_K", blockK);
   launch.grid(ceilDiv(pixels, blockM), ceilDiv(coutG, blockN), groups);
   plan.launches.push_back(launch.build());

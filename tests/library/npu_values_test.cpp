@@ -82,6 +82,19 @@ TEST(LibraryNpuValues, EveryFamilyOnTheEdgeMachine) {
               "");
   }
   {
+    // NCHW input and weights (pixels contiguous: the input tile loads transposed).
+    CallFixture f;
+    f.useNpu(edge);
+    const TensorRef x = f.tensor(DType::Float32, {1, 20, 7, 13});
+    const TensorRef w = f.tensor(DType::Float32, {18, 20, 3, 3});
+    const TensorRef y = f.tensor(DType::Float32, {1, 18, 7, 13});
+    EXPECT_EQ(f.compare("aten.convolution",
+                        {tensorArg(x), tensorArg(w), C::none(), C::integers({1, 1}), C::integers({1, 1}),
+                         C::integers({1, 1}), C::boolean(false), C::integers({0, 0}), C::integer(1)},
+                        {y}),
+              "");
+  }
+  {
     // Depthwise with a channel multiplier of 2.
     CallFixture f;
     f.useNpu(edge);
