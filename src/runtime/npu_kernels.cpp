@@ -86,6 +86,26 @@ choosableBlocks(const triton::KernelFile &file, const triton::ConstexprBindings 
   return params;
 }
 
+/// Inductor leaves out the mask of an axis whose numel its block size divides
+/// (`xmask = tl.full([XBLOCK], True, tl.int1)`), so such a kernel is only
+/// correct for block sizes that divide the numel: a chosen power of two is
+/// halved until it does.
+int64_t keepsDivisibility(const std::vector<compiler::BlockParameter> &params,
+                          const triton::ConstexprBindings &launchConstexprs, const std::string &name, int64_t value) {
+  const auto param = std::find_if(params.begin(), params.end(),
+                                  [&](const compiler::BlockParameter &p) { return p.name == name; });
+  const auto launch = launchConstexprs.find(name);
+  if (param == params.end() || launch == launchConstexprs.end() ||
+      !std::holds_alternative<int64_t>(launch->second))
+    return value;
+  const int64_t launchValue = std::get<int64_t>(launch->second);
+  if (launchValue <= 0 || param->numel <= 0 || param->numel % launchValue != 0)
+    return value;
+  while (value > 1 && param->numel % value != 0)
+    value /= 2;
+  return value;
+}
+
 std::string describe(const triton::ConstexprBindings &values, const std::vector<std::string> &names) {
   std::string text;
   for (const std::string &n : names) {
@@ -114,8 +134,9 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
          compiler::proposeBlockSizes(kindName(file.metadata.kind), *params, machine)) {
       triton::ConstexprBindings bindings = launchConstexprs;
       for (const auto &[name, value] : choice.values)
-        bindings[name] = value;
-      candidates.push_back(std::move(bindings));
+        bindings[name] = keepsDivisibility(*params, launchConstexprs, name, value);
+      if (std::find(candidates.begin(), candidates.end(), bindings) == candidates.end())
+        candidates.push_back(std::move(bindings));
     }
   }
   const size_t chosenCandidates = candidates.size();
