@@ -162,8 +162,9 @@ public:
 
   bool isLazy(const ir::Value *v) { return state(v).kind == ValueState::Kind::Tile && state(v).lazy.has_value(); }
   int materializeLazy(const LazyTile &lazy, DType type, const ir::Shape &shape, int laneAxis, const std::string &name);
-  /// The value (a tile, or a scalar as a [1]-shaped... tile of `shape`) in a
-  /// tile with the given lane axis; pointers give their i64 offsets.
+  /// The value in a tile with the given lane axis (scalars: their [1] tile),
+  /// materialising lazy forms and relayouting as needed; cached per value and
+  /// layout within the current scope. Pointers give their i64 element offsets.
   int tileOf(const ir::Value *v, int laneAxis);
   int relayout(int tile, int laneAxis, const std::string &name);
   /// The value's tile in whatever layout it already has (else `laneAxis`).

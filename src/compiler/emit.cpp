@@ -315,6 +315,18 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
     add.dsts = {tile};
   } else if (st.kind == ValueState::Kind::Tile && st.tile >= 0) {
     tile = relayout(st.tile, laneAxis, nameOf(v));
+    if (v->type.isPointer && s.tiles[tile].layout.dtype != DType::Int64) {
+      // A gathered pointer's index tile keeps its own dtype; users of the
+      // offsets as a tile get them in 64 bits.
+      const int wide = newTile(DType::Int64, v->type.shape, laneAxis, nameOf(v) + ".i64");
+      npu::Instruction &cast = emit(npu::Opcode::VElementwise);
+      cast.function.op = npu::ElementOp::Cast;
+      cast.function.operandType = s.tiles[tile].layout.dtype;
+      cast.function.resultType = DType::Int64;
+      cast.srcs = {tile};
+      cast.dsts = {wide};
+      tile = wide;
+    }
   } else {
     fail(function, currentOp ? currentOp->loc : core::SourceLocation{},
          "internal: value " + nameOf(v) + " used before it was lowered");
