@@ -88,7 +88,8 @@ void Machine::runInstance(int64_t linear, int64_t x, int64_t y, int64_t z) {
   shift_ = (ordinalOnCore % 2 == 1) ? program_.instanceBankStride : 0;
   trace_ = npu::InstanceTrace{};
   trace_.instance = linear;
-  arrays.clear();
+  for (ArrayState &array : arrays)
+    array.loaded = false; // keeps the weight storage for the next instance
   std::fill(regs_.begin(), regs_.end(), Scalar{});
   execute(program_.body);
   // Forget what this instance wrote: the next one must not read it.

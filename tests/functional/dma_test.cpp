@@ -59,7 +59,8 @@ TEST(Dma, MaskedGatherWithFill) {
   Collector c;
   functional::RunOptions options;
   options.listener = &c;
-  h.run(b.finish(), {}, options);
+  const npu::Program program = b.finish(); // the trace points into it
+  h.run(program, {}, options);
   const auto out = h.contents<float>(bo);
   for (size_t k = 0; k < 8; ++k)
     EXPECT_EQ(out[k], mask[k] ? x[static_cast<size_t>(10 + idx[k])] : -7.5f) << k;

@@ -57,7 +57,8 @@ TEST(Simulator, MaskedPointwiseAddAgainstALoop) {
   Collector traces;
   functional::RunOptions options;
   options.listener = &traces;
-  const functional::RunStats stats = h.run(maskedAdd(block), {3, 1, 1}, options);
+  const npu::Program program = maskedAdd(block); // the trace points into it
+  const functional::RunStats stats = h.run(program, {3, 1, 1}, options);
   const std::vector<float> out = h.contents<float>(bo);
   for (int64_t i = 0; i < n; ++i)
     EXPECT_EQ(out[static_cast<size_t>(i)], x[static_cast<size_t>(i)] + y[static_cast<size_t>(i)]) << i;
@@ -95,11 +96,12 @@ TEST(Simulator, AddressOnlyRunGivesTheSameUnmaskedTrace) {
   Collector withValues, addressesOnly;
   functional::RunOptions options;
   options.listener = &withValues;
-  h.run(maskedAdd(block), {2, 1, 1}, options);
+  const npu::Program program = maskedAdd(block);
+  h.run(program, {2, 1, 1}, options);
   options.listener = &addressesOnly;
   options.computeValues = false;
   h.buffers[static_cast<size_t>(bo)].bytes->assign(n * 4, 0);
-  h.run(maskedAdd(block), {2, 1, 1}, options);
+  h.run(program, {2, 1, 1}, options);
   EXPECT_EQ(h.contents<float>(bo), std::vector<float>(n, 0.0f)); // nothing moved
   ASSERT_EQ(withValues.traces.size(), addressesOnly.traces.size());
   for (size_t t = 0; t < withValues.traces.size(); ++t) {
@@ -308,7 +310,8 @@ TEST(Control, GridOrderIsXFastest) {
   Collector c;
   functional::RunOptions options;
   options.listener = &c;
-  h.run(b.finish(), {3, 2, 2}, options);
+  const npu::Program program = b.finish(); // the trace points into it
+  h.run(program, {3, 2, 2}, options);
   const auto values = h.contents<int32_t>(bo);
   for (int zz = 0; zz < 2; ++zz)
     for (int yy = 0; yy < 2; ++yy)
