@@ -155,7 +155,6 @@ public:
 
   Scalar immediate(DType type, int64_t v) const;
   Scalar scalarOf(const ir::Value *v);
-  Scalar toRegister(Scalar x, const std::string &name);
   Scalar widen(Scalar x); // to i64 (sign or zero extension)
   Scalar scalarOp(npu::ElementFunction function, const std::vector<Scalar> &operands, const std::string &name);
   Scalar scalarArith(npu::ElementOp op, Scalar a, Scalar b, DType type); // folds immediates of integers

@@ -106,16 +106,6 @@ Scalar Lowering::scalarOf(const ir::Value *v) {
   return st.scalar;
 }
 
-Scalar Lowering::toRegister(Scalar x, const std::string &name) {
-  if (!x.isImmediate())
-    return x;
-  const int reg = newRegister(x.type, name);
-  npu::Instruction &move = emit(npu::Opcode::SMove);
-  move.dstReg = reg;
-  move.scalars = {x.operand};
-  return Scalar{ScalarOperand::ofRegister(reg), x.type};
-}
-
 Scalar Lowering::widen(Scalar x) {
   if (x.type == DType::Int64)
     return x;

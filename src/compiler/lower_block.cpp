@@ -157,7 +157,6 @@ void Lowering::lowerOp(const ir::Op &op) {
     break; // the owning op reads its operands
   case OpCode::Assert: {
     const ir::Value *cond = op.operands[0];
-    npu::Instruction assertion;
     if (cond->type.isScalar() && state(cond).kind == ValueState::Kind::Scalar) {
       const Scalar c = scalarOf(cond);
       emit(npu::Opcode::Assert).scalars = {c.operand};

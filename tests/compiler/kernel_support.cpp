@@ -33,8 +33,7 @@ namespace {
 int64_t numelOf(const triton::KernelMetadata &metadata, const std::string &axis) {
   if (auto it = metadata.bodyConstants.find(axis + "numel"); it != metadata.bodyConstants.end())
     return it->second;
-  const std::string hintName = axis == "r0_" || axis == "r1_" ? axis : axis;
-  if (auto it = metadata.sizeHints.find(hintName); it != metadata.sizeHints.end())
+  if (auto it = metadata.sizeHints.find(axis); it != metadata.sizeHints.end())
     return it->second;
   return 1;
 }
