@@ -3,7 +3,9 @@
 
 namespace npusim::compiler {
 
-npu::Program compile(const ir::Function &function, const config::HardwareConfig &machine) {
+namespace {
+
+npu::Program compileOnce(const ir::Function &function, const config::HardwareConfig &machine) {
   if (machine.lanes <= 0 || machine.spadKibPerLane <= 0)
     fail(function, {}, "the machine has no lanes or no scratchpad");
   const LayoutPlan plan = chooseLayouts(function, machine);
@@ -26,6 +28,19 @@ npu::Program compile(const ir::Function &function, const config::HardwareConfig 
     return program;
   }
   fail(function, where, "internal: no scratchpad plan");
+}
+
+} // namespace
+
+npu::Program compile(const ir::Function &function, const config::HardwareConfig &machine) {
+  try {
+    return compileOnce(function, machine);
+  } catch (const core::CompileError &) {
+    throw;
+  } catch (const std::exception &e) {
+    // A bug of the compiler, reported like any other failure to compile.
+    fail(function, {}, std::string("internal compiler error: ") + e.what());
+  }
 }
 
 } // namespace npusim::compiler
