@@ -4,9 +4,24 @@
 #include "functional/machine.h"
 
 #include <cstring>
+#include <type_traits>
 
 namespace npusim::functional::detail {
 using npu::Opcode;
+
+namespace {
+
+/// Calls fn(std::integral_constant<size_t, size>{}) for an element size of 1, 2, 4 or 8.
+template <class Fn> void withSize(int size, Fn &&fn) {
+  switch (size) {
+  case 1: fn(std::integral_constant<size_t, 1>{}); return;
+  case 2: fn(std::integral_constant<size_t, 2>{}); return;
+  case 4: fn(std::integral_constant<size_t, 4>{}); return;
+  default: fn(std::integral_constant<size_t, 8>{}); return;
+  }
+}
+
+} // namespace
 
 void Machine::dmaUnit(const Instruction &in) {
   const npu::DmaDescriptor &dma = in.dma;
@@ -77,32 +92,39 @@ void Machine::dmaUnit(const Instruction &in) {
       const Scalar fill = scalarAs(dma.fill, d);
       fillBits = core::toBits(d, fill.f, fill.i);
     }
-    TileBytes tile = tileBytes(data);
-    for (int64_t e = 0; e < n; ++e) {
-      const int64_t at = tile.pos[e];
-      if (mask && !mask[e]) {
-        std::memcpy(tile.data + at, &fillBits, static_cast<size_t>(size));
-      } else {
-        const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
-        std::memcpy(tile.data + at, dram + byte, static_cast<size_t>(size));
-        addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), false);
-        ++active;
+    const TileBytes tile = tileBytes(data);
+    // The element size as a constant, so that the copies compile to moves.
+    withSize(size, [&](auto sizeTag) {
+      constexpr size_t S = decltype(sizeTag)::value;
+      for (int64_t e = 0; e < n; ++e) {
+        const int64_t at = tile.pos[e];
+        if (mask && !mask[e]) {
+          std::memcpy(tile.data + at, &fillBits, S);
+        } else {
+          const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
+          std::memcpy(tile.data + at, dram + byte, S);
+          addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
+          ++active;
+        }
+        std::memset(tile.shadow + at, 1, S);
       }
-      std::memset(tile.shadow + at, 1, static_cast<size_t>(size));
-    }
+    });
   } else if (!isAtomic) {
     const TileBytes tile = tileBytes(data);
-    for (int64_t e = 0; e < n; ++e) {
-      if (mask && !mask[e])
-        continue;
-      const int64_t at = tile.pos[e];
-      if (!tile.shadow[at] || !tile.shadow[at + size - 1])
-        checkWritten(data, e);
-      const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
-      std::memcpy(dram + byte, tile.data + at, static_cast<size_t>(size));
-      addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), true);
-      ++active;
-    }
+    withSize(size, [&](auto sizeTag) {
+      constexpr size_t S = decltype(sizeTag)::value;
+      for (int64_t e = 0; e < n; ++e) {
+        if (mask && !mask[e])
+          continue;
+        const int64_t at = tile.pos[e];
+        if (!tile.shadow[at] || !tile.shadow[at + static_cast<int64_t>(S) - 1])
+          checkWritten(data, e);
+        const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
+        std::memcpy(dram + byte, tile.data + at, S);
+        addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), true);
+        ++active;
+      }
+    });
   } else {
     Values &v = scratch(3);
     readTile(data, v);

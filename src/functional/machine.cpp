@@ -356,6 +356,119 @@ template <class T> void store(uint8_t *p, T v) { std::memcpy(p, &v, sizeof v); }
 
 } // namespace
 
+namespace {
+
+/// Decodes n elements of dtype d at base + pos(e) into slots.
+template <class Pos> void decode(DType d, const uint8_t *base, Pos pos, int64_t n, Values &v) {
+  double *f = v.f.data();
+  int64_t *iv = v.i.data();
+  switch (d) {
+  case DType::Float32:
+    for (int64_t e = 0; e < n; ++e)
+      f[e] = load<float>(base + pos(e));
+    break;
+  case DType::Float64:
+    for (int64_t e = 0; e < n; ++e)
+      f[e] = load<double>(base + pos(e));
+    break;
+  case DType::Float16:
+    for (int64_t e = 0; e < n; ++e)
+      f[e] = core::halfToFloat(load<uint16_t>(base + pos(e)));
+    break;
+  case DType::BFloat16:
+    for (int64_t e = 0; e < n; ++e)
+      f[e] = core::bfloat16ToFloat(load<uint16_t>(base + pos(e)));
+    break;
+  case DType::Bool:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = base[pos(e)] != 0 ? 1 : 0;
+    break;
+  case DType::Int8:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<int8_t>(base + pos(e));
+    break;
+  case DType::UInt8:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = base[pos(e)];
+    break;
+  case DType::Int16:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<int16_t>(base + pos(e));
+    break;
+  case DType::UInt16:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<uint16_t>(base + pos(e));
+    break;
+  case DType::Int32:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<int32_t>(base + pos(e));
+    break;
+  case DType::UInt32:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<uint32_t>(base + pos(e));
+    break;
+  case DType::Int64:
+  case DType::UInt64:
+    for (int64_t e = 0; e < n; ++e)
+      iv[e] = load<int64_t>(base + pos(e));
+    break;
+  }
+}
+
+/// Encodes n slots as dtype d at base + pos(e) and marks them in the shadow.
+template <class Pos> void encode(DType d, uint8_t *base, uint8_t *shadow, Pos pos, int64_t n, const Values &v) {
+  const double *f = v.f.data();
+  const int64_t *iv = v.i.data();
+  switch (d) {
+  case DType::Float32:
+    for (int64_t e = 0; e < n; ++e)
+      store<float>(base + pos(e), static_cast<float>(f[e]));
+    break;
+  case DType::Float64:
+    for (int64_t e = 0; e < n; ++e)
+      store<double>(base + pos(e), f[e]);
+    break;
+  case DType::Float16:
+    for (int64_t e = 0; e < n; ++e)
+      store<uint16_t>(base + pos(e), core::floatToHalf(static_cast<float>(f[e])));
+    break;
+  case DType::BFloat16:
+    for (int64_t e = 0; e < n; ++e)
+      store<uint16_t>(base + pos(e), core::floatToBFloat16(static_cast<float>(f[e])));
+    break;
+  case DType::Bool:
+  case DType::Int8:
+  case DType::UInt8:
+    for (int64_t e = 0; e < n; ++e)
+      base[pos(e)] = static_cast<uint8_t>(iv[e]);
+    break;
+  case DType::Int16:
+  case DType::UInt16:
+    for (int64_t e = 0; e < n; ++e)
+      store<uint16_t>(base + pos(e), static_cast<uint16_t>(iv[e]));
+    break;
+  case DType::Int32:
+  case DType::UInt32:
+    for (int64_t e = 0; e < n; ++e)
+      store<uint32_t>(base + pos(e), static_cast<uint32_t>(iv[e]));
+    break;
+  case DType::Int64:
+  case DType::UInt64:
+    for (int64_t e = 0; e < n; ++e)
+      store<int64_t>(base + pos(e), iv[e]);
+    break;
+  }
+  const int size = core::byteSize(d);
+  if (size == 4)
+    for (int64_t e = 0; e < n; ++e)
+      store<uint32_t>(shadow + pos(e), 0x01010101u);
+  else
+    for (int64_t e = 0; e < n; ++e)
+      std::memset(shadow + pos(e), 1, static_cast<size_t>(size));
+}
+
+} // namespace
+
 void Machine::readTile(int t, Values &v) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const DType d = tile.layout.dtype;
@@ -368,118 +481,45 @@ void Machine::readTile(int t, Values &v) {
   for (int64_t e = 0; e < n; ++e)
     if (!shadow[pos[e]] || !shadow[pos[e] + size - 1])
       checkWritten(t, e);
-  double *f = v.f.data();
-  int64_t *iv = v.i.data();
-  switch (d) {
-  case DType::Float32:
-    for (int64_t e = 0; e < n; ++e)
-      f[e] = load<float>(base + pos[e]);
-    break;
-  case DType::Float64:
-    for (int64_t e = 0; e < n; ++e)
-      f[e] = load<double>(base + pos[e]);
-    break;
-  case DType::Float16:
-    for (int64_t e = 0; e < n; ++e)
-      f[e] = core::halfToFloat(load<uint16_t>(base + pos[e]));
-    break;
-  case DType::BFloat16:
-    for (int64_t e = 0; e < n; ++e)
-      f[e] = core::bfloat16ToFloat(load<uint16_t>(base + pos[e]));
-    break;
-  case DType::Bool:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = base[pos[e]] != 0 ? 1 : 0;
-    break;
-  case DType::Int8:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<int8_t>(base + pos[e]);
-    break;
-  case DType::UInt8:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = base[pos[e]];
-    break;
-  case DType::Int16:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<int16_t>(base + pos[e]);
-    break;
-  case DType::UInt16:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<uint16_t>(base + pos[e]);
-    break;
-  case DType::Int32:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<int32_t>(base + pos[e]);
-    break;
-  case DType::UInt32:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<uint32_t>(base + pos[e]);
-    break;
-  case DType::Int64:
-  case DType::UInt64:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<int64_t>(base + pos[e]);
-    break;
-  }
+  decode(d, base, [pos](int64_t e) { return pos[e]; }, n, v);
 }
 
 void Machine::writeTile(int t, const Values &v) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const DType d = tile.layout.dtype;
   const int64_t n = tile.layout.numElements();
   const int64_t *pos = positions_[static_cast<size_t>(t)].data();
-  uint8_t *base = spad_.data() + tile.bankOffset + shift_;
-  uint8_t *shadow = written_.data() + tile.bankOffset + shift_;
-  const double *f = v.f.data();
-  const int64_t *iv = v.i.data();
-  const int size = core::byteSize(d);
-  switch (d) {
-  case DType::Float32:
-    for (int64_t e = 0; e < n; ++e)
-      store<float>(base + pos[e], static_cast<float>(f[e]));
-    break;
-  case DType::Float64:
-    for (int64_t e = 0; e < n; ++e)
-      store<double>(base + pos[e], f[e]);
-    break;
-  case DType::Float16:
-    for (int64_t e = 0; e < n; ++e)
-      store<uint16_t>(base + pos[e], core::floatToHalf(static_cast<float>(f[e])));
-    break;
-  case DType::BFloat16:
-    for (int64_t e = 0; e < n; ++e)
-      store<uint16_t>(base + pos[e], core::floatToBFloat16(static_cast<float>(f[e])));
-    break;
-  case DType::Bool:
-  case DType::Int8:
-  case DType::UInt8:
-    for (int64_t e = 0; e < n; ++e)
-      base[pos[e]] = static_cast<uint8_t>(iv[e]);
-    break;
-  case DType::Int16:
-  case DType::UInt16:
-    for (int64_t e = 0; e < n; ++e)
-      store<uint16_t>(base + pos[e], static_cast<uint16_t>(iv[e]));
-    break;
-  case DType::Int32:
-  case DType::UInt32:
-    for (int64_t e = 0; e < n; ++e)
-      store<uint32_t>(base + pos[e], static_cast<uint32_t>(iv[e]));
-    break;
-  case DType::Int64:
-  case DType::UInt64:
-    for (int64_t e = 0; e < n; ++e)
-      store<int64_t>(base + pos[e], iv[e]);
-    break;
-  }
-  if (size == 4)
-    for (int64_t e = 0; e < n; ++e)
-      store<uint32_t>(shadow + pos[e], 0x01010101u);
-  else
-    for (int64_t e = 0; e < n; ++e)
-      std::memset(shadow + pos[e], 1, static_cast<size_t>(size));
+  const int64_t begin = tile.bankOffset + shift_;
+  encode(tile.layout.dtype, spad_.data() + begin, written_.data() + begin, [pos](int64_t e) { return pos[e]; }, n,
+         v);
   tileWritten_[static_cast<size_t>(t)] = 1;
   current_.elements = n;
+}
+
+void Machine::readLane(int t, int lane, int64_t count, Values &v) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const DType d = tile.layout.dtype;
+  v.define(d, count);
+  const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
+  const int64_t bytes = count * core::byteSize(d);
+  const uint8_t *shadow = written_.data() + begin;
+  if (bytes > 0 && (std::memchr(shadow, 0, static_cast<size_t>(bytes)) != nullptr)) {
+    // Name the first unwritten element in row-major terms.
+    const std::vector<int64_t> &pos = positions_[static_cast<size_t>(t)];
+    for (size_t e = 0; e < pos.size(); ++e)
+      if (pos[e] / bankStride_ == lane)
+        checkWritten(t, static_cast<int64_t>(e));
+  }
+  const int size = core::byteSize(d);
+  decode(d, spad_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
+}
+
+void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const DType d = tile.layout.dtype;
+  const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
+  const int size = core::byteSize(d);
+  encode(d, spad_.data() + begin, written_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
+  tileWritten_[static_cast<size_t>(t)] = 1;
 }
 
 // ------------------------------------------------------------ DRAM

@@ -81,6 +81,10 @@ public:
   void readTile(int t, Values &v);
   /// Writes v (row-major, the tile's dtype) into a tile and marks it written.
   void writeTile(int t, const Values &v);
+  /// The first `count` slots of one lane of a tile (its elements in slot
+  /// order), checked to be written / marked written.
+  void readLane(int t, int lane, int64_t count, Values &v);
+  void writeLane(int t, int lane, int64_t count, const Values &v);
   /// Scratchpad bytes of element e of tile t (checked to be written when reading).
   uint8_t *elementBytes(int t, int64_t e);
   void checkWritten(int t, int64_t e);

@@ -4,6 +4,8 @@
 
 #include "npu/layout.h"
 
+#include <algorithm>
+
 namespace npusim::functional::detail {
 namespace {
 
@@ -148,13 +150,25 @@ void Machine::vectorUnit(const Instruction &in) {
         fail("operands do not share the element -> lane mapping (a lane would touch another lane's bank): "
              "source t" + std::to_string(in.srcs[k]) + " " + shapeText(s) + ", destination t" +
              std::to_string(dst) + " " + shapeText(d));
-      Values &v = scratch(1 + k);
-      readTile(in.srcs[k], v);
-      operands[k] = v.in();
     }
-    r.define(d.dtype, n);
-    apply(fn, operands, r, n);
-    break;
+    // Operands with one element -> lane mapping also share the slot of every
+    // element, so each lane's slot prefix is processed as one contiguous run.
+    const int64_t laneExtent = d.shape[static_cast<size_t>(d.laneAxis)];
+    const int64_t rest = n / laneExtent;
+    const int64_t usedLanes = std::min<int64_t>(lanes(), laneExtent);
+    for (int lane = 0; lane < usedLanes; ++lane) {
+      const int64_t count = (laneExtent - lane + lanes() - 1) / lanes() * rest;
+      for (size_t k = 0; k < in.srcs.size(); ++k) {
+        Values &v = scratch(1 + k);
+        readLane(in.srcs[k], lane, count, v);
+        operands[k] = v.in();
+      }
+      r.define(d.dtype, count);
+      apply(fn, operands, r, count);
+      writeLane(dst, lane, count, r);
+    }
+    countElements(n);
+    return;
   }
   case Opcode::VBroadcast:
   case Opcode::XBroadcast:
