@@ -109,6 +109,10 @@ std::string compareBuffers(const std::vector<reference::Buffer> &expected, const
         int64_t w = 0, h = 0;
         std::memcpy(&w, b.bytes.data() + static_cast<size_t>(e) * size, size);
         std::memcpy(&h, got.data() + static_cast<size_t>(e) * size, size);
+        if (size == 4) { // sign-extend for the message
+          w = static_cast<int32_t>(static_cast<uint32_t>(w));
+          h = static_cast<int32_t>(static_cast<uint32_t>(h));
+        }
         same = w == h;
         want = std::to_string(w);
         have = std::to_string(h);
@@ -125,7 +129,9 @@ std::string compareBuffers(const std::vector<reference::Buffer> &expected, const
   return diff.str();
 }
 
-int64_t numelOf(const triton::KernelMetadata &metadata, const std::string &name) {
+int64_t numelOf(const triton::KernelMetadata &metadata, const DifferentialRun &run, const std::string &name) {
+  if (auto it = run.scalarArguments.find(name); it != run.scalarArguments.end())
+    return it->second;
   if (auto it = metadata.bodyConstants.find(name); it != metadata.bodyConstants.end())
     return it->second;
   const std::string axis = name.substr(0, name.size() - 5); // "xnumel" -> "x", "r0_numel" -> "r0_"
@@ -134,15 +140,15 @@ int64_t numelOf(const triton::KernelMetadata &metadata, const std::string &name)
   return 64;
 }
 
-std::vector<compiler::BlockParameter> blockParameters(const triton::KernelMetadata &metadata) {
+std::vector<compiler::BlockParameter> blockParameters(const triton::KernelMetadata &metadata, const DifferentialRun &run) {
   std::vector<compiler::BlockParameter> parameters;
   for (const std::string &name : metadata.freeConstexprs()) {
     compiler::BlockParameter p;
     p.name = name;
     if (name == "XBLOCK" || name == "YBLOCK" || name == "ZBLOCK") {
-      p.numel = numelOf(metadata, std::string(1, static_cast<char>(name[0] - 'A' + 'a')) + "numel");
+      p.numel = numelOf(metadata, run, std::string(1, static_cast<char>(name[0] - 'A' + 'a')) + "numel");
     } else if (name == "R0_BLOCK" || name == "RBLOCK") {
-      p.numel = numelOf(metadata, "r0_numel");
+      p.numel = numelOf(metadata, run, "r0_numel");
       p.reduction = true;
     } else {
       continue;
@@ -179,7 +185,7 @@ Arguments makeArguments(const ir::Function &function, const triton::KernelMetada
     } else if (core::isFloat(p.type.dtype)) {
       ra.scalar.floatValue = na.floatValue = 0.5;
     } else {
-      const int64_t v = numelOf(metadata, p.name);
+      const int64_t v = numelOf(metadata, run, p.name);
       ra.scalar.intValue = na.intValue = v;
       a.integers[p.name] = v;
     }
@@ -203,7 +209,7 @@ std::string runNpu(const triton::KernelFile &file, const config::HardwareConfig 
                    const std::vector<reference::Buffer> &initial, const std::vector<reference::Buffer> &expected) {
   const triton::KernelMetadata &metadata = file.metadata;
   std::vector<compiler::BlockChoice> choices =
-      compiler::proposeBlockSizes(triton::name(metadata.kind), blockParameters(metadata), machine);
+      compiler::proposeBlockSizes(triton::name(metadata.kind), blockParameters(metadata, run), machine);
   if (choices.empty())
     choices.emplace_back();
   for (const compiler::BlockChoice &choice : choices) {
@@ -279,7 +285,7 @@ RunResult runDifferential(const DifferentialRun &run, const std::vector<config::
     int64_t elements = 1;
     for (const ir::Parameter &p : function->parameters())
       if (!p.type.isPointer && p.name.find("numel") != std::string::npos)
-        elements *= std::max<int64_t>(1, numelOf(metadata, p.name));
+        elements *= std::max<int64_t>(1, numelOf(metadata, run, p.name));
     // Buffers whose size the caller does not know grow until the reference stays inside them.
     for (;; elements *= 16) {
       Arguments arguments = makeArguments(*function, metadata, run, elements);
@@ -300,6 +306,13 @@ RunResult runDifferential(const DifferentialRun &run, const std::vector<config::
     result.machine = "reference";
     result.detail = e.what();
     return result;
+  }
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const size_t size = static_cast<size_t>(core::byteSize(expected[i].dtype));
+    for (int64_t e = 0; !expected[i].bytes.empty() && e < expected[i].numElements(); ++e)
+      if (std::memcmp(expected[i].bytes.data() + static_cast<size_t>(e) * size,
+                      initial[i].bytes.data() + static_cast<size_t>(e) * size, size) != 0)
+        ++result.elementsChanged;
   }
   for (const config::HardwareConfig &machine : machines) {
     try {

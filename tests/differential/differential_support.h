@@ -22,6 +22,9 @@ struct DifferentialRun {
   /// starts at the product of the numels and grows until the reference stays
   /// inside its buffers.
   std::map<std::string, int64_t> bufferElements;
+  /// Integer scalar arguments (xnumel, ...); one not named here takes the
+  /// value the kernel body binds it to, else its size hint.
+  std::map<std::string, int64_t> scalarArguments;
   uint64_t inputSeed = 1;
   /// The reference picks its own block sizes (triton::defaultConstexprs with
   /// this tile budget), so results must not depend on block sizes.
@@ -38,6 +41,8 @@ struct RunResult {
   Verdict verdict = Verdict::Match;
   std::string machine; // where it failed
   std::string detail;
+  /// Elements the reference changed (a kernel that writes nothing tests nothing).
+  int64_t elementsChanged = 0;
 };
 
 /// Runs the reference once, then the NPU on each machine; stops at the first failure.

@@ -133,6 +133,10 @@ std::string Writer::constant(Kind kind, DType dtype, const std::string &text) {
 }
 
 void Writer::load(const std::vector<bool> &usable) {
+  if (random_.chance(10)) {
+    gatherLoad(usable);
+    return;
+  }
   GeneratedBuffer buffer;
   buffer.name = "in_ptr" + std::to_string(inputs_++);
   const int kind = static_cast<int>(random_.between(0, 99));
@@ -183,6 +187,72 @@ void Writer::load(const std::vector<bool> &usable) {
     v.spansR = family_ == "persistent" || family_ == "looped";
   }
   pool_.push_back(v);
+}
+
+void Writer::gatherLoad(const std::vector<bool> &usable) {
+  // The index buffer holds values in [-20, 20] (the test's input filler):
+  // Inductor's wrap of negative indices maps them into [0, 21).
+  constexpr int64_t rows = 21;
+  GeneratedBuffer index;
+  index.name = "in_ptr" + std::to_string(inputs_++);
+  index.dtype = random_.chance(50) ? DType::Int32 : DType::Int64;
+  const Layout layout = randomLayout(true, usable);
+  index.elements = layout.elements;
+  kernel_.buffers.push_back(index);
+  const std::string mask = maskFor(layout);
+  const std::string raw = fresh(), wrapped = fresh(), negative = fresh(), position = fresh();
+  emit(raw + " = tl.load(" + index.name + " + (" + offsetText(layout) + ")" + (mask.empty() ? "" : ", " + mask) +
+       (random_.chance(50) ? ", eviction_policy='evict_last'" : "") + ")");
+  emit(wrapped + " = " + raw + " + " + std::to_string(rows));
+  emit(negative + " = " + raw + " < 0");
+  emit(position + " = tl.where(" + negative + ", " + wrapped + ", " + raw + ")");
+  const std::string inRange = "(0 <= " + position + ") & (" + position + " < " + std::to_string(rows) + ")";
+  emit("tl.device_assert((" + inRange + ")" + (mask.empty() ? "" : " | ~(" + mask + ")") +
+       ", \"index out of bounds: 0 <= " + position + " < " + std::to_string(rows) + "\")");
+  pool_.push_back(Value{raw, Kind::Int, index.dtype, true, usesAxis(layout, 'r')});
+
+  GeneratedBuffer table;
+  table.name = "in_ptr" + std::to_string(inputs_++);
+  table.dtype = random_.pick(std::vector<DType>{DType::Float32, DType::Float16, DType::BFloat16, DType::Int32});
+  std::string offset = position;
+  table.elements = rows;
+  std::vector<size_t> used;
+  for (size_t i = 0; i < dims_.size(); ++i)
+    if (layout.strides[i] != 0)
+      used.push_back(i);
+  if (!used.empty() && random_.chance(50)) { // one table per value of another index, as in a batched gather
+    const Dim &d = dims_[random_.pick(used)];
+    offset += " + " + std::to_string(rows) + "*" + d.var;
+    table.elements = rows * d.size;
+  }
+  kernel_.buffers.push_back(table);
+  const bool isFloat = core::isFloat(table.dtype);
+  Value v;
+  v.name = fresh();
+  v.kind = isFloat ? Kind::Float : Kind::Int;
+  v.dtype = isFloat ? DType::Float32 : table.dtype;
+  v.spansR = usesAxis(layout, 'r');
+  emit(v.name + " = tl.load(" + table.name + " + (" + offset + ")" +
+       (mask.empty() ? "" : ", " + mask + ", other=" + (isFloat ? "0.0" : "0")) + ")" +
+       (table.dtype == DType::Float16 || table.dtype == DType::BFloat16 ? ".to(tl.float32)" : ""));
+  pool_.push_back(v);
+}
+
+void Writer::loadInOut() {
+  GeneratedBuffer buffer;
+  buffer.name = "in_out_ptr0";
+  buffer.written = true;
+  buffer.dtype = random_.pick(std::vector<DType>{DType::Float32, DType::Float16, DType::Int32, DType::Int64});
+  const Layout layout = randomLayout(false, allDims());
+  buffer.elements = layout.elements;
+  kernel_.buffers.push_back(buffer);
+  const bool isFloat = core::isFloat(buffer.dtype);
+  inOut_ = Value{fresh(), isFloat ? Kind::Float : Kind::Int, isFloat ? DType::Float32 : buffer.dtype, true, false};
+  inOutPlace_ = "in_out_ptr0 + (" + offsetText(layout) + ")";
+  inOutMask_ = maskFor(layout);
+  emit(inOut_.name + " = tl.load(" + inOutPlace_ + ", " + inOutMask_ + ")" +
+       (buffer.dtype == DType::Float16 ? ".to(tl.float32)" : ""));
+  pool_.push_back(inOut_);
 }
 
 std::vector<Value> Writer::candidates(Kind kind, const Want &want) {

@@ -144,6 +144,13 @@ private:
   // A load of a new input buffer into the pool.
   void load(const std::vector<bool> &usable);
 
+  // An embedding-style indirect load: indices from one buffer, wrapped and
+  // checked by tl.device_assert as Inductor does, address a table.
+  void gatherLoad(const std::vector<bool> &usable);
+
+  // A mutated argument: in_out_ptr0 loaded first, stored last at the same place.
+  void loadInOut();
+
   // ---- expressions ----
 
   // Pool values an expression may use; when some are still unused (a load
@@ -188,6 +195,9 @@ private:
   // Persistent: reduces a whole [XBLOCK, R0_BLOCK] value; the results (per row) join the pool.
   void reducePersistent(const Value &input, Reduction r);
 
+  // A cumulative sum along the reduction axis (tl.cumsum); the result joins the pool.
+  void scanPersistent(const Value &input);
+
   // Looped: accumulators before the loop, the update in its body, the final
   // reduction after it; the results join `after`.
   void reduceLooped(const Value &input, Reduction r, std::vector<Value> &after);
@@ -227,6 +237,9 @@ private:
   int variables_ = 0, temporaries_ = 0, inputs_ = 0, outputs_ = 0;
   bool rIndexVisible_ = false;
   std::vector<Value> pool_;
+  Value inOut_;
+  std::string inOutPlace_, inOutMask_;
+  bool dynamicNumels_ = false;
   std::set<std::string> used_;
   std::vector<std::string> header_, indexLines_, bodyLines_, accumulatorLines_, loopLines_, afterLoopLines_,
       afterLoopStores_, secondLoopLines_, storeLines_;

@@ -6,6 +6,7 @@
 #include "core/dtype.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct GeneratedKernel {
   std::string name;   // the kernel's def name
   std::string source; // a whole kernel file, as Inductor writes one
   std::vector<GeneratedBuffer> buffers;
+  /// Values of the integer scalar parameters (xnumel, r0_numel, ...): the
+  /// kernel body bakes most of them in, as Inductor does for static shapes;
+  /// the others are true run-time arguments (dynamic shapes).
+  std::map<std::string, int64_t> scalars;
 };
 
 /// The same seed gives the same kernel on every platform (the generator uses

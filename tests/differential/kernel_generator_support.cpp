@@ -7,6 +7,7 @@ namespace npusim::differential {
 namespace generator {
 
 GeneratedKernel Writer::write() {
+  dynamicNumels_ = random_.chance(20);
   switch (random_.between(0, 9)) {
   case 0: case 1: case 2: pointwise1d(); break;
   case 3: case 4: pointwise2d(); break;
@@ -62,6 +63,20 @@ void Writer::reducePersistent(const Value &input, Reduction r) {
     result.exact = true;
   }
   }
+  pool_.push_back(result);
+}
+
+void Writer::scanPersistent(const Value &input) {
+  const std::string full = fresh(), masked = fresh();
+  emit(full + " = tl.broadcast_to(" + input.name + ", [XBLOCK, R0_BLOCK])");
+  emit(masked + " = tl.where(r0_mask & xmask, " + full + ", 0)");
+  Value result;
+  result.name = fresh();
+  result.kind = input.kind;
+  result.dtype = input.dtype;
+  result.exact = input.exact && input.kind != Kind::Float; // the scan order may differ
+  result.spansR = true;
+  emit(result.name + " = tl.cumsum(" + masked + ", 1)");
   pool_.push_back(result);
 }
 
@@ -162,12 +177,20 @@ void Writer::pointwise2d() {
 
 void Writer::pointwiseBody() {
   target_ = &bodyLines_;
+  const bool inOut = random_.chance(25);
+  if (inOut)
+    loadInOut();
   const int loads = static_cast<int>(random_.between(1, 4));
   for (int i = 0; i < loads; ++i)
     load(allDims());
-  const int stores = static_cast<int>(random_.between(1, 3));
+  const int stores = static_cast<int>(random_.between(inOut ? 0 : 1, 3));
   for (int i = 0; i < stores; ++i)
     store(anyExpr(static_cast<int>(random_.between(1, 4)), Want{}), allDims());
+  if (inOut) {
+    const int depth = static_cast<int>(random_.between(1, 4));
+    const Value v = inOut_.kind == Kind::Float ? floatExpr(depth, Want{}) : intExpr(depth, Want{});
+    storeLines_.push_back("    tl.store(" + inOutPlace_ + ", " + v.name + ", " + inOutMask_ + ")");
+  }
 }
 
 void Writer::reductionHeader(bool persistent) {
@@ -212,11 +235,17 @@ void Writer::persistentReduction() {
   for (int i = 0; i < loads; ++i)
     load(allDims());
   const int reductions = static_cast<int>(random_.between(1, 3));
+  bool scanned = false;
   for (int i = 0; i < reductions; ++i) {
     Want want;
     want.bounded = true;
     const Value input = random_.chance(75) ? floatExpr(static_cast<int>(random_.between(0, 3)), want)
                                            : intExpr(static_cast<int>(random_.between(0, 2)), want);
+    if (random_.chance(15)) {
+      scanPersistent(input);
+      scanned = true;
+      continue;
+    }
     reducePersistent(input, randomReduction(input.kind, false));
     const Value rowResult = pool_.back();
     if (random_.chance(60))
@@ -224,7 +253,7 @@ void Writer::persistentReduction() {
     else
       store(postReduction(rowResult), rowDims());
   }
-  if (random_.chance(60)) { // per-row results broadcast back over the row
+  if (scanned || random_.chance(60)) { // per-row results broadcast back over the row
     Want want;
     want.bounded = true;
     store(floatExpr(static_cast<int>(random_.between(1, 3)), want), allDims());
@@ -319,13 +348,17 @@ void Writer::assemble() {
   kernel_.family = family_;
   kernel_.name = prefix + "_fused_random_" + std::to_string(kernel_.seed);
 
+  // Inductor's parameter order: in_out_ptr*, in_ptr*, out_ptr*, numels, block sizes.
+  auto rank = [](const GeneratedBuffer &b) { return b.name.rfind("in_out", 0) == 0 ? 0 : b.written ? 2 : 1; };
+  std::stable_sort(kernel_.buffers.begin(), kernel_.buffers.end(),
+                   [&](const GeneratedBuffer &a, const GeneratedBuffer &b) { return rank(a) < rank(b); });
   std::vector<std::pair<std::string, std::string>> signature;
-  for (const GeneratedBuffer &b : kernel_.buffers)
-    if (!b.written)
-      signature.emplace_back(b.name, signatureName(b.dtype));
-  for (const GeneratedBuffer &b : kernel_.buffers)
-    if (b.written)
-      signature.emplace_back(b.name, signatureName(b.dtype));
+  std::string mutated;
+  for (const GeneratedBuffer &b : kernel_.buffers) {
+    signature.emplace_back(b.name, signatureName(b.dtype));
+    if (rank(b) == 0)
+      mutated += (mutated.empty() ? "'" : ", '") + b.name + "'";
+  }
   std::vector<std::string> constexprs;
   std::string sizeHints;
   if (family_ == "pointwise2d") {
@@ -368,14 +401,23 @@ void Writer::assemble() {
          "warp_size=32), 'constants': {}, 'configs': [{(0,): [['tt.divisibility', 16]]}]},\n";
   out << "    inductor_meta={'grid_type': '" << (family_ == "pointwise2d" ? "Grid2D" : "Grid1D")
       << "', 'autotune_hints': set(), 'kernel_name': '" << kernel_.name
-      << "', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'num_load': " << inputs_
+      << "', 'mutated_arg_names': [" << mutated << "], 'optimize_mem': True, 'no_x_dim': False, 'num_load': " << inputs_
       << ", 'num_reduction': " << (reduction ? 1 : 0) << "},\n";
   out << (reduction ? "" : "    min_elem_per_thread=0\n") << ")\n@triton.jit\ndef " << kernel_.name << "(";
   for (size_t i = 0; i < signature.size(); ++i)
     out << (i ? ", " : "") << signature[i].first << (signature[i].second == "constexpr" ? " : tl.constexpr" : "");
   out << "):\n";
-  for (const std::string &l : header_)
-    out << "    " << l << "\n";
+  kernel_.scalars["xnumel"] = xnumel_;
+  if (family_ == "pointwise2d")
+    kernel_.scalars["ynumel"] = ynumel_;
+  if (reduction)
+    kernel_.scalars["r0_numel"] = rnumel_;
+  for (const std::string &l : header_) {
+    // Dynamic shapes: the numels stay run-time arguments.
+    const bool bindsNumel = l.rfind("xnumel = ", 0) == 0 || l.rfind("ynumel = ", 0) == 0 || l.rfind("r0_numel = ", 0) == 0;
+    if (!(bindsNumel && dynamicNumels_))
+      out << "    " << l << "\n";
+  }
   for (const std::string &l : indexLines_)
     out << "    " << l << "\n";
   for (const std::string &l : bodyLines_)
@@ -393,8 +435,6 @@ void Writer::assemble() {
   for (const std::string &l : storeLines_)
     out << l << "\n";
   kernel_.source = out.str();
-  // Inputs first, then outputs: the parameter order of the signature.
-  std::stable_partition(kernel_.buffers.begin(), kernel_.buffers.end(), [](const GeneratedBuffer &b) { return !b.written; });
 }
 
 } // namespace generator
