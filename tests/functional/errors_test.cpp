@@ -169,6 +169,33 @@ TEST(Errors, LaunchMismatches) {
   expectError([&] { h.run(p); }, {"pointer argument 'x' has no buffer"});
 }
 
+TEST(Errors, ScalarLoadOutsideItsBuffer) {
+  ProgramBuilder b("scalar_oob", 4, 256);
+  const int ax = b.pointerArgument("x", DType::Int64);
+  const int r = b.reg("r", DType::Int64);
+  b.scalarLoad(r, ax, imm(-1)).loc = at(60);
+  Harness h;
+  h.pointer(h.buffer("x", DType::Int64, std::vector<int64_t>(4, 0)), 0);
+  const npu::Program p = b.finish();
+  expectError([&] { h.run(p); }, {"kernel 'scalar_oob'", "instruction #0 s.load", "kernel.py:60:9",
+                                  "the scalar access is outside buffer 'x'", "element offset -1"});
+}
+
+TEST(Errors, GatherWithoutValues) {
+  ProgramBuilder b("gather", 4, 256);
+  const int ax = b.pointerArgument("x", DType::Float32);
+  const int ti = b.tile("i", DType::Int32, {4}), tv = b.tile("v", DType::Float32, {4});
+  b.iota(ti, imm(0), {imm(2)});
+  b.dmaGather(tv, ax, imm(0), ti);
+  Harness h;
+  h.pointer(h.buffer("x", DType::Float32, std::vector<float>(8, 1.0f)));
+  const npu::Program p = b.finish();
+  functional::RunOptions options;
+  options.computeValues = false;
+  expectError([&] { h.run(p, {}, options); }, {"instruction #1 dma.load", "needs element values"});
+  EXPECT_NO_THROW(h.run(p));
+}
+
 TEST(Errors, RunawayLoop) {
   ProgramBuilder b("loop", 4, 256);
   const int i = b.reg("i", DType::Int32);

@@ -250,6 +250,29 @@ TEST(Elementwise, MathSelectAndMinMaxNaN) {
   }
 }
 
+TEST(Vector, IotaOverTwoAxesAndHalfSplat) {
+  // iota[i, j] = 5 + 10 i - j over [3, 4] (i16, lanes over axis 1); splat 0.1 as fp16.
+  ProgramBuilder b("iota", 4, 256);
+  const int ai = b.pointerArgument("iota", DType::Int16), ah = b.pointerArgument("half", DType::Float16);
+  const int ti = b.tile("iota", DType::Int16, {3, 4}, 1), th = b.tile("half", DType::Float16, {5});
+  b.iota(ti, imm(5), {imm(10), imm(-1)});
+  b.splat(th, immf(0.1));
+  b.dmaStore(ti, ai, imm(0), {imm(4), imm(1)});
+  b.dmaStore(th, ah, imm(0), {imm(1)});
+  Harness h;
+  const int bi = h.buffer("iota", DType::Int16, std::vector<int16_t>(12)),
+            bh = h.buffer("half", DType::Float16, std::vector<uint16_t>(5));
+  h.pointer(bi);
+  h.pointer(bh);
+  h.run(b.finish());
+  const auto iota = h.contents<int16_t>(bi);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      EXPECT_EQ(iota[static_cast<size_t>(i * 4 + j)], 5 + 10 * i - j);
+  // 0.1 in fp16: 0x2E66 (1.1001100110 x 2^-4 = 0.0999755859375, the nearest).
+  EXPECT_EQ(h.contents<uint16_t>(bh), std::vector<uint16_t>(5, 0x2E66));
+}
+
 TEST(Control, LoopsAndIfs) {
   // out[pid] = sum_{i=0}^{pid+2} i, and out[pid] += 100 when pid is odd.
   ProgramBuilder b("control", 4, 256);
