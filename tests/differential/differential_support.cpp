@@ -212,6 +212,22 @@ std::string runNpu(const triton::KernelFile &file, const config::HardwareConfig 
       compiler::proposeBlockSizes(triton::name(metadata.kind), blockParameters(metadata, run), machine);
   if (choices.empty())
     choices.emplace_back();
+  if (run.npuBlockSeed != 0) {
+    Numbers numbers(run.npuBlockSeed);
+    compiler::BlockChoice random;
+    int64_t elements = 1;
+    for (const compiler::BlockParameter &p : blockParameters(metadata, run)) {
+      int64_t most = 1;
+      while (most < p.numel && most < 1024)
+        most *= 2;
+      int64_t size = 1;
+      while (size < most && elements * size * 2 <= 8192 && numbers.uniform() < 0.7)
+        size *= 2;
+      elements *= size;
+      random.values.emplace_back(p.name, size);
+    }
+    choices.insert(choices.begin(), random);
+  }
   for (const compiler::BlockChoice &choice : choices) {
     triton::ConstexprBindings constexprs = triton::defaultConstexprs(metadata);
     std::ostringstream blocks;

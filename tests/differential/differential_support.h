@@ -29,6 +29,9 @@ struct DifferentialRun {
   /// The reference picks its own block sizes (triton::defaultConstexprs with
   /// this tile budget), so results must not depend on block sizes.
   int64_t referenceMaxTileElements = 4096;
+  /// Non-zero: the NPU first tries random power-of-two block sizes drawn from
+  /// this seed (any sizes are legal), then compiler::proposeBlockSizes' list.
+  uint64_t npuBlockSeed = 0;
 };
 
 enum class Verdict {

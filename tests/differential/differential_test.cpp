@@ -60,6 +60,8 @@ DifferentialRun runFor(const GeneratedKernel &kernel) {
   // differ from the NPU's in most cases.
   static const int64_t budgets[] = {4096, 1024, 256, 64};
   run.referenceMaxTileElements = budgets[kernel.seed % 4];
+  // Every third case the NPU also runs with random block sizes of its own.
+  run.npuBlockSeed = kernel.seed % 3 == 0 ? kernel.seed + 1 : 0;
   return run;
 }
 

@@ -151,8 +151,14 @@ void Writer::load(const std::vector<bool> &usable) {
   kernel_.buffers.push_back(buffer);
 
   std::string mask = maskFor(layout);
-  // A data-independent extra condition, as Inductor writes for cat and pad.
-  if (!mask.empty() && random_.chance(20)) {
+  // A data-dependent mask: a bool computed earlier (in 1-D kernels every
+  // value has the block's shape, so it fits any pointer).
+  const std::vector<Value> bools = family_ == "pointwise1d" ? candidates(Kind::Bool, Want{true, false, false})
+                                                            : std::vector<Value>{};
+  if (!mask.empty() && !bools.empty() && random_.chance(25)) {
+    mask = use(random_.pick(bools)).name + " & " + mask;
+  } else if (!mask.empty() && random_.chance(20)) {
+    // A data-independent extra condition, as Inductor writes for cat and pad.
     std::vector<size_t> used;
     for (size_t i = 0; i < dims_.size(); ++i)
       if (layout.strides[i] != 0)
@@ -189,10 +195,10 @@ void Writer::load(const std::vector<bool> &usable) {
   pool_.push_back(v);
 }
 
-void Writer::gatherLoad(const std::vector<bool> &usable) {
+Writer::WrappedIndex Writer::wrappedIndex(const std::vector<bool> &usable) {
   // The index buffer holds values in [-20, 20] (the test's input filler):
   // Inductor's wrap of negative indices maps them into [0, 21).
-  constexpr int64_t rows = 21;
+  constexpr int64_t rows = wrappedRows;
   GeneratedBuffer index;
   index.name = "in_ptr" + std::to_string(inputs_++);
   index.dtype = random_.chance(50) ? DType::Int32 : DType::Int64;
@@ -210,32 +216,60 @@ void Writer::gatherLoad(const std::vector<bool> &usable) {
   emit("tl.device_assert((" + inRange + ")" + (mask.empty() ? "" : " | ~(" + mask + ")") +
        ", \"index out of bounds: 0 <= " + position + " < " + std::to_string(rows) + "\")");
   pool_.push_back(Value{raw, Kind::Int, index.dtype, true, usesAxis(layout, 'r')});
+  return WrappedIndex{position, layout, mask};
+}
 
-  GeneratedBuffer table;
-  table.name = "in_ptr" + std::to_string(inputs_++);
-  table.dtype = random_.pick(std::vector<DType>{DType::Float32, DType::Float16, DType::BFloat16, DType::Int32});
-  std::string offset = position;
-  table.elements = rows;
+// A second index along one of the dims the index uses ("+ 21*x1"), or none.
+std::string Writer::tableOffset(const WrappedIndex &index, int64_t &elements) {
+  std::string offset = index.position;
+  elements = wrappedRows;
   std::vector<size_t> used;
   for (size_t i = 0; i < dims_.size(); ++i)
-    if (layout.strides[i] != 0)
+    if (index.layout.strides[i] != 0)
       used.push_back(i);
   if (!used.empty() && random_.chance(50)) { // one table per value of another index, as in a batched gather
     const Dim &d = dims_[random_.pick(used)];
-    offset += " + " + std::to_string(rows) + "*" + d.var;
-    table.elements = rows * d.size;
+    offset += " + " + std::to_string(wrappedRows) + "*" + d.var;
+    elements = wrappedRows * d.size;
   }
+  return offset;
+}
+
+void Writer::gatherLoad(const std::vector<bool> &usable) {
+  const WrappedIndex index = wrappedIndex(usable);
+  const std::string &mask = index.mask;
+  GeneratedBuffer table;
+  table.name = "in_ptr" + std::to_string(inputs_++);
+  table.dtype = random_.pick(std::vector<DType>{DType::Float32, DType::Float16, DType::BFloat16, DType::Int32});
+  const std::string offset = tableOffset(index, table.elements);
   kernel_.buffers.push_back(table);
   const bool isFloat = core::isFloat(table.dtype);
   Value v;
   v.name = fresh();
   v.kind = isFloat ? Kind::Float : Kind::Int;
   v.dtype = isFloat ? DType::Float32 : table.dtype;
-  v.spansR = usesAxis(layout, 'r');
+  v.spansR = usesAxis(index.layout, 'r');
   emit(v.name + " = tl.load(" + table.name + " + (" + offset + ")" +
        (mask.empty() ? "" : ", " + mask + ", other=" + (isFloat ? "0.0" : "0")) + ")" +
        (table.dtype == DType::Float16 || table.dtype == DType::BFloat16 ? ".to(tl.float32)" : ""));
   pool_.push_back(v);
+}
+
+void Writer::scatterAdd(const std::string &fullMask) {
+  const WrappedIndex index = wrappedIndex(allDims());
+  GeneratedBuffer target;
+  target.name = "out_ptr" + std::to_string(outputs_++);
+  target.written = true;
+  target.dtype = random_.pick(std::vector<DType>{DType::Float32, DType::Float32, DType::Int32, DType::Int64});
+  const std::string offset = tableOffset(index, target.elements);
+  kernel_.buffers.push_back(target);
+  // Float additions may happen in another order on the NPU: moderate magnitudes.
+  Want want;
+  want.bounded = true;
+  const int depth = static_cast<int>(random_.between(0, 3));
+  const Value v = target.dtype == DType::Float32 ? floatExpr(depth, want) : intExpr(depth, want);
+  storeLines_.push_back("    tl.atomic_add(" + target.name + " + (tl.broadcast_to(" + offset + ", " + fullShape_ + ")), " +
+                        v.name + ", " + fullMask + ", sem='relaxed')");
 }
 
 void Writer::loadInOut() {
@@ -349,6 +383,8 @@ Value Writer::floatExpr(int depth, const Want &want) {
   }
   case 14: case 15: {
     const Value c = boolExpr(depth - 1, want);
+    if (random_.chance(30)) // a Python number as one branch, as for relu and masked fills
+      return make(Kind::Float, DType::Float32, "tl.where(" + c.name + ", " + a.name + ", " + floatLiteral() + ")", {&c, &a});
     const Value b = floatExpr(depth - 1, want);
     return make(Kind::Float, DType::Float32, "tl.where(" + c.name + ", " + a.name + ", " + b.name + ")", {&c, &a, &b});
   }
@@ -382,7 +418,12 @@ Value Writer::intLeaf(const Want &want) {
   Value c;
   c.kind = Kind::Int;
   c.dtype = random_.chance(50) ? DType::Int32 : DType::Int64;
-  c.name = constant(Kind::Int, c.dtype, std::to_string(random_.between(-9, 9)));
+  // Now and then the edges of the integer types, where arithmetic wraps.
+  std::string value = std::to_string(random_.between(-9, 9));
+  if (random_.chance(12))
+    value = c.dtype == DType::Int32 ? random_.pick(std::vector<std::string>{"2147483647", "-2147483648", "65536"})
+                                    : random_.pick(std::vector<std::string>{"3000000000", "-5000000000", "4294967296"});
+  c.name = constant(Kind::Int, c.dtype, value);
   return c;
 }
 

@@ -148,6 +148,19 @@ private:
   // checked by tl.device_assert as Inductor does, address a table.
   void gatherLoad(const std::vector<bool> &usable);
 
+  // Loads an index buffer, wraps negative indices and asserts the range.
+  static constexpr int64_t wrappedRows = 21;
+  struct WrappedIndex {
+    std::string position; // the wrapped index, in [0, wrappedRows)
+    Layout layout;        // of the index buffer
+    std::string mask;     // of its load
+  };
+  WrappedIndex wrappedIndex(const std::vector<bool> &usable);
+  std::string tableOffset(const WrappedIndex &index, int64_t &elements);
+
+  // index_add / scatter_add: tl.atomic_add through wrapped indices (pointwise kernels).
+  void scatterAdd(const std::string &fullMask);
+
   // A mutated argument: in_out_ptr0 loaded first, stored last at the same place.
   void loadInOut();
 

@@ -152,7 +152,7 @@ void Writer::pointwise1d() {
   constShape_ = "[1]";
   fullShape_ = "[XBLOCK]";
   const int rank = static_cast<int>(random_.between(1, 3));
-  xnumel_ = addAxis('x', randomSizes(rank, 4096));
+  xnumel_ = addAxis('x', randomSizes(rank, random_.chance(10) ? 70000 : 4096));
   header_ = {"xnumel = " + std::to_string(xnumel_), "xoffset = tl.program_id(0) * XBLOCK",
              "xindex = xoffset + tl.arange(0, XBLOCK)[:]", "xmask = xindex < xnumel"};
   pointwiseBody();
@@ -186,6 +186,8 @@ void Writer::pointwiseBody() {
   const int stores = static_cast<int>(random_.between(inOut ? 0 : 1, 3));
   for (int i = 0; i < stores; ++i)
     store(anyExpr(static_cast<int>(random_.between(1, 4)), Want{}), allDims());
+  if (random_.chance(12))
+    scatterAdd(family_ == "pointwise1d" ? "xmask" : "xmask & ymask");
   if (inOut) {
     const int depth = static_cast<int>(random_.between(1, 4));
     const Value v = inOut_.kind == Kind::Float ? floatExpr(depth, Want{}) : intExpr(depth, Want{});
