@@ -431,8 +431,17 @@ Value Writer::intExpr(int depth, const Want &want) {
   if (depth <= 0 || random_.chance(25))
     return intLeaf(want);
   const Value a = intExpr(depth - 1, want);
-  const int op = static_cast<int>(random_.between(0, 12));
+  const int op = static_cast<int>(random_.between(0, 15));
   switch (op) {
+  case 13: case 14: {
+    // Integer ops whose edge cases are defined (docs/tileir.md): division and
+    // remainder by zero or MIN / -1, shifts by negative or too large amounts.
+    const Value b = intExpr(depth - 1, want);
+    const char *symbol = random_.pick(std::vector<const char *>{" // ", " % ", " << ", " >> "});
+    return make(Kind::Int, wider(a.dtype, b.dtype), "(" + a.name + symbol + b.name + ")", {&a, &b});
+  }
+  case 15:
+    return make(Kind::Int, a.dtype, random_.chance(50) ? "-" + a.name : "tl_math.abs(" + a.name + ")", {&a});
   case 0: case 1: case 2: case 3: case 4: {
     const Value b = intExpr(depth - 1, want);
     const char *symbol = random_.pick(std::vector<const char *>{" + ", " - ", " * ", " & ", " | ", " ^ "});
