@@ -96,12 +96,15 @@ library::CallArgument toLibrary(const reference::LibraryValue &v,
 }
 
 std::string describeBlocks(const NpuKernel &kernel, const triton::KernelMetadata &meta) {
+  // Block sizes only: library kernels also bake sizes and strides in as constexprs.
+  auto isBlock = [](const std::string &name) { return name.find("BLOCK") != std::string::npos; };
   std::string text;
   for (const auto &[name, value] : kernel.program.blockSizes)
-    text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+    if (isBlock(name))
+      text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
   if (text.empty())
     for (const triton::ParameterSpec &p : meta.parameters)
-      if (p.isConstexpr && !p.defaultValue)
+      if (p.isConstexpr && !p.defaultValue && isBlock(p.name))
         if (auto it = kernel.constexprs.find(p.name); it != kernel.constexprs.end())
           text += (text.empty() ? "" : ", ") + p.name + "=" + triton::toString(it->second);
   return text + (kernel.blocksChosen ? " (chosen for the machine)" : " (the launch's)");
