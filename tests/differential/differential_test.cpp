@@ -38,11 +38,17 @@ std::string reproduction(const GeneratedKernel &kernel, const RunResult &result)
       << (result.verdict == Verdict::Invalid ? "the reference rejects the generated kernel (generator fault)"
                                              : "the NPU differs from the reference")
       << "\n"
-      << result.detail << "\nbuffer elements:";
+      << result.detail;
+  std::string options;
   for (const GeneratedBuffer &b : kernel.buffers)
-    out << " " << b.name << "=" << b.elements;
-  out << "\nreproduce: save the source below as " << kernel.name << ".py and compare\n"
-      << "  npusim kernel " << kernel.name << ".py --mode functional   with   --mode reference\n"
+    options += " --size " + b.name + "=" + std::to_string(b.elements);
+  for (const auto &[name, value] : kernel.scalars)
+    options += " --arg " + name + "=" + std::to_string(value);
+  out << "\nrerun this case alone: NPUSIM_DIFFERENTIAL_KERNEL_SEED=" << kernel.seed
+      << " differential_tests --gtest_filter='Differential.Generated*'\n"
+      << "or save the source below as " << kernel.name << ".py and compare (the command line fills its own inputs)\n"
+      << "  npusim kernel " << kernel.name << ".py" << options << " --mode functional\n"
+      << "  with --mode reference\n"
       << "----- " << kernel.name << ".py -----\n"
       << kernel.source << "-----\n";
   return out.str();
@@ -66,15 +72,19 @@ DifferentialRun runFor(const GeneratedKernel &kernel) {
 }
 
 TEST(Differential, GeneratedKernelsMatchReference) {
-  const uint64_t cases = environmentNumber("NPUSIM_DIFFERENTIAL_CASES", defaultCases);
+  uint64_t cases = environmentNumber("NPUSIM_DIFFERENTIAL_CASES", defaultCases);
   const uint64_t seed = environmentNumber("NPUSIM_DIFFERENTIAL_SEED", defaultSeed);
+  // One case by its kernel seed, as a failure prints it.
+  const uint64_t kernelSeed = environmentNumber("NPUSIM_DIFFERENTIAL_KERNEL_SEED", 0);
+  if (kernelSeed != 0)
+    cases = 1;
   const std::vector<config::HardwareConfig> machines{defaultMachine(), eightLaneMachine()};
   const auto start = std::chrono::steady_clock::now();
   std::map<std::string, int> perFamily;
   int failures = 0;
   uint64_t idle = 0; // cases whose reference run changed no element
   for (uint64_t i = 0; i < cases; ++i) {
-    const GeneratedKernel kernel = generateKernel(caseSeed(seed, i));
+    const GeneratedKernel kernel = generateKernel(kernelSeed != 0 ? kernelSeed : caseSeed(seed, i));
     ++perFamily[kernel.family];
     const RunResult result = runDifferential(runFor(kernel), machines);
     idle += result.elementsChanged == 0 ? 1 : 0;

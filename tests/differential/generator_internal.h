@@ -38,8 +38,8 @@ private:
 enum class Kind { Float, Int, Bool };
 
 // A Triton value of the kernel body. Floats are always fp32 (Inductor upcasts
-// fp16/bf16 loads). `exact` is false for values derived from a float sum or
-// welford: the reference may run with other block sizes, so those differ by
+// fp16/bf16 loads). `exact` is false for values derived from a float sum,
+// cumsum or welford: the reference may run with other block sizes, so those differ by
 // rounding, and must not feed anything discontinuous (comparisons, casts to
 // integers or to 16-bit floats, argmax).
 struct Value {
@@ -99,6 +99,10 @@ inline int64_t nextPowerOfTwo(int64_t n) {
     p *= 2;
   return p;
 }
+
+// Writes one kernel: picks a family, its iteration space and index variables,
+// then loads, expressions, reductions and stores, each statement appended to
+// the section of the body it belongs in; assemble() puts the file together.
 class Writer {
 public:
   explicit Writer(uint64_t seed) : random_(seed * 0x2545F4914F6CDD1Dull + 17) { kernel_.seed = seed; }
