@@ -249,7 +249,7 @@ void NpuSteps::runProgram(const npu::Program &program, const triton::GridSize &g
 
 bool NpuSteps::callOnNpu(const std::string &op) { return library::isPlanned(op); }
 
-std::vector<bool> NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
+std::optional<std::vector<bool>> NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
                                  std::span<const reference::TensorView *const> outs,
                                  const std::vector<std::unique_ptr<reference::Buffer>> &storages,
                                  bool computeValues, bool verify, StepResult &result) {
@@ -268,7 +268,13 @@ std::vector<bool> NpuSteps::call(const Step &step, std::span<const reference::Li
     }
   const config::HardwareConfig &machine = impl_->options.machine;
   const library::MachineShape shape{machine.lanes, machine.spadBytesPerLane(), machine.vlenBits};
-  const library::CallPlan plan = library::planCall(step.name, callArgs, outPointers, shape);
+  library::CallPlan plan;
+  try {
+    plan = library::planCall(step.name, callArgs, outPointers, shape);
+  } catch (const core::RuntimeError &e) {
+    result.message = std::string("ran on the host: no NPU plan: ") + e.what();
+    return std::nullopt;
+  }
 
   // Scratch buffers follow the storages' ids.
   const int base = library::scratchBufferBase(callArgs, outPointers);

@@ -10,6 +10,7 @@
 #include "runtime/runner.h"
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <span>
 #include <string>
@@ -39,8 +40,11 @@ public:
   /// Whether `op` has an NPU implementation (else the runner runs it on the host).
   static bool callOnNpu(const std::string &op);
   /// A library call: its planned NPU launches; with `verify`, compared with the
-  /// host implementation's outputs. Returns which outputs are defined.
-  std::vector<bool> call(const Step &step, std::span<const reference::LibraryValue> args,
+  /// host implementation's outputs. Returns which outputs are defined, or
+  /// nothing (with `result.message` saying why) when the call has no NPU plan
+  /// for these arguments (a transposed convolution, say): the caller then runs
+  /// it on the host.
+  std::optional<std::vector<bool>> call(const Step &step, std::span<const reference::LibraryValue> args,
                          std::span<const reference::TensorView *const> outs,
                          const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
                          bool verify, StepResult &result);

@@ -15,8 +15,7 @@ NpuTimer::~NpuTimer() = default;
 
 void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
                     const std::string &launchName, StepTiming &step) {
-  (void)launchName; // the trace names launches by the program's kernel
-  const timing::LaunchTiming t = simulator_->timeLaunch(program, std::move(traces));
+  const timing::LaunchTiming t = simulator_->timeLaunch(program, std::move(traces), launchName);
   // Busy time adds up over the launches of a step, weighted by their length.
   const double previousUs = step.timeUs;
   const double launchUs = static_cast<double>(t.timePs) / 1.0e6;

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <optional>
 #include <set>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -172,14 +173,18 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
       outs[i] = &outViews[i];
     }
   const auto start = Clock::now();
+  std::optional<std::vector<bool>> onDevice;
   if (onNpu() && NpuSteps::callOnNpu(step.name)) {
     const bool compare = options_.verify && options_.mode != Mode::Timing;
-    defined = npu_->call(step, args, outs, buffers_, computeValues, compare, result);
+    onDevice = npu_->call(step, args, outs, buffers_, computeValues, compare, result);
+  } else if (onNpu()) {
+    result.message = "ran on the host: " + step.name + " has no NPU implementation";
+  }
+  if (onDevice) {
+    defined = std::move(*onDevice);
   } else {
-    if (onNpu()) {
+    if (onNpu())
       result.executedOn = "host";
-      result.message = "ran on the host: " + step.name + " has no NPU implementation";
-    }
     defined = reference::runLibraryCall(step.name, args, outs);
   }
   result.wallMs = millisecondsSince(start);
