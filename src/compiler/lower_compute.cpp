@@ -285,6 +285,10 @@ bool Lowering::lowerLazyArithmetic(const ir::Op &op) {
   const LazyTile &a = *state(op.operands[0]).lazy;
   if (op.code == OpCode::Cast && core::isInteger(op.operands[0]->type.dtype) &&
       op.operands[0]->type.dtype != DType::Bool) {
+    // The lazy form holds the exact 64-bit value; a widening cast must see it
+    // wrapped to the narrower source type, so that source is materialised.
+    if (core::byteSize(type) > core::byteSize(op.operands[0]->type.dtype))
+      return false;
     setLazy(r, a);
     return true;
   }
