@@ -102,7 +102,7 @@ TEST(Differential, GeneratedKernelsMatchReference) {
 }
 
 std::vector<std::string> regressionFiles() {
-  const std::filesystem::path folder = std::filesystem::path(NPUSIM_TEST_DATA).parent_path() / "regressions";
+  const std::filesystem::path folder = std::filesystem::path(NPUSIM_TEST_DATA).parent_path() / "differential" / "regressions";
   std::vector<std::string> files;
   if (std::filesystem::exists(folder))
     for (const auto &entry : std::filesystem::directory_iterator(folder))
@@ -114,6 +114,7 @@ std::vector<std::string> regressionFiles() {
 
 TEST(Differential, RegressionKernelsMatchReference) {
   const std::vector<config::HardwareConfig> machines{defaultMachine(), eightLaneMachine()};
+  EXPECT_FALSE(regressionFiles().empty());
   for (const std::string &path : regressionFiles()) {
     std::ifstream in(path);
     std::stringstream text;
