@@ -44,6 +44,7 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
       npu::elementPositions(program_.tiles[t].layout, program_.lanes, bankStride_, positions_[t]);
   }
   tileWritten_.assign(program_.tiles.size(), 0);
+  complete_.assign(program_.tiles.size(), 0);
   regs_.resize(program_.scalarRegs.size());
   int next = 0;
   number(program_.body, next);
@@ -93,6 +94,7 @@ void Machine::runInstance(int64_t linear, int64_t x, int64_t y, int64_t z) {
   std::fill(regs_.begin(), regs_.end(), Scalar{});
   execute(program_.body);
   // Forget what this instance wrote: the next one must not read it.
+  std::fill(complete_.begin(), complete_.end(), 0);
   if (options_.computeValues)
     for (size_t t = 0; t < tileWritten_.size(); ++t) {
       if (!tileWritten_[t])
@@ -476,12 +478,53 @@ void Machine::readTile(int t, Values &v) {
   v.define(d, n);
   const int64_t *pos = positions_[static_cast<size_t>(t)].data();
   const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
+  checkTileWritten(t);
+  decode(d, base, [pos](int64_t e) { return pos[e]; }, n, v);
+}
+
+void Machine::checkTileWritten(int t) {
+  if (complete_[static_cast<size_t>(t)])
+    return;
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t n = tile.layout.numElements();
+  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
   const uint8_t *shadow = written_.data() + tile.bankOffset + shift_;
-  const int size = core::byteSize(d);
+  const int size = core::byteSize(tile.layout.dtype);
   for (int64_t e = 0; e < n; ++e)
     if (!shadow[pos[e]] || !shadow[pos[e] + size - 1])
       checkWritten(t, e);
-  decode(d, base, [pos](int64_t e) { return pos[e]; }, n, v);
+  complete_[static_cast<size_t>(t)] = 1;
+}
+
+void Machine::readElements(int t, const int64_t *elems, int64_t n, Values &v, bool check) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const DType d = tile.layout.dtype;
+  v.define(d, n);
+  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  const int64_t begin = tile.bankOffset + shift_;
+  if (check) {
+    const uint8_t *shadow = written_.data() + begin;
+    const int size = core::byteSize(d);
+    for (int64_t e = 0; e < n; ++e) {
+      const uint8_t *s = shadow + pos[elems[e]];
+      // All bytes, as readElement checks them.
+      for (int b = 0; b < size; ++b)
+        if (!s[b]) {
+          checkWritten(t, elems[e]);
+          break;
+        }
+    }
+  }
+  decode(d, spad_.data() + begin, [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
+}
+
+void Machine::writeElements(int t, const int64_t *elems, int64_t n, const Values &v) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  const int64_t begin = tile.bankOffset + shift_;
+  encode(tile.layout.dtype, spad_.data() + begin, written_.data() + begin,
+         [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
+  tileWritten_[static_cast<size_t>(t)] = 1;
 }
 
 void Machine::writeTile(int t, const Values &v) {

@@ -85,6 +85,15 @@ public:
   /// order), checked to be written / marked written.
   void readLane(int t, int lane, int64_t count, Values &v);
   void writeLane(int t, int lane, int64_t count, const Values &v);
+  /// Fails as readTile does unless every element of tile t was written. The
+  /// shadow only gains bytes within an instance, so a tile found complete
+  /// stays complete until the instance ends: repeated reads skip the scan.
+  void checkTileWritten(int t);
+  /// The row-major elements elems[0..n) of tile t into v[0..n); with
+  /// `check`, each is checked in order as readElement does.
+  void readElements(int t, const int64_t *elems, int64_t n, Values &v, bool check);
+  /// v[0..n) into the row-major elements elems[0..n) of tile t, marked written.
+  void writeElements(int t, const int64_t *elems, int64_t n, const Values &v);
   /// Scratchpad bytes of element e of tile t (checked to be written when reading).
   uint8_t *elementBytes(int t, int64_t e);
   void checkWritten(int t, int64_t e);
@@ -143,6 +152,8 @@ public:
   [[noreturn]] void outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const;
 
   std::vector<ArrayState> arrays;
+  /// Element lists of the systolic unit, reused between instructions.
+  std::vector<int64_t> elemsA, elemsC;
 
 private:
   void runInstance(int64_t linear, int64_t x, int64_t y, int64_t z);
@@ -164,6 +175,7 @@ private:
   std::vector<uint8_t> spad_, written_;
   std::vector<std::vector<int64_t>> positions_; // per tile, per element: lane * bank + slot * size
   std::vector<uint8_t> tileWritten_;            // per tile: written in this instance
+  std::vector<uint8_t> complete_;               // per tile: checkTileWritten passed in this instance
   int64_t shift_ = 0;                           // instanceBankStride placement of this instance
   std::vector<Scalar> regs_;
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);

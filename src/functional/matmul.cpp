@@ -30,12 +30,20 @@ void Machine::systolicUnit(const Instruction &in) {
     countElements(array.rows * array.cols);
     if (!computeValues())
       return;
+    // B is checked whole, as a read of the tile would be, but only the held
+    // block is decoded: a tile holds many blocks.
+    checkTileWritten(in.srcs[0]);
+    std::vector<int64_t> &elems = elemsA;
+    elems.clear();
+    for (int64_t k = 0; k < array.rows; ++k)
+      for (int64_t n = 0; n < array.cols; ++n)
+        elems.push_back((in.kBlock * L + k) * N + in.nBlock * L + n);
     Values &x = scratch(1);
-    readTile(in.srcs[0], x);
+    readElements(in.srcs[0], elems.data(), static_cast<int64_t>(elems.size()), x, false);
     array.weights.define(b.dtype, int64_t{L} * L);
     for (int64_t k = 0; k < array.rows; ++k)
       for (int64_t n = 0; n < array.cols; ++n) {
-        const size_t from = static_cast<size_t>((in.kBlock * L + k) * N + in.nBlock * L + n);
+        const size_t from = static_cast<size_t>(k * array.cols + n);
         const size_t to = static_cast<size_t>(k * L + n);
         if (x.isFloat())
           array.weights.f[to] = x.f[from];
@@ -62,21 +70,33 @@ void Machine::systolicUnit(const Instruction &in) {
   if (!computeValues())
     return;
   const DType accType = cl.dtype;
-  // Only the block's columns of C are read (when accumulating) and written.
-  Values &acc = scratch(6);
-  acc.define(accType, M * N);
+  // Only the block's columns of C are read (when accumulating) and written,
+  // acc[m * cols + n] holding C[m, n0 + n].
+  elemsC.clear();
   for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < cols; ++n) {
-      const int64_t e = m * N + n0 + n;
-      const Scalar v = in.accumulate ? readElement(c, e) : Scalar{};
-      if (acc.isFloat())
-        acc.f[static_cast<size_t>(e)] = v.f;
-      else
-        acc.i[static_cast<size_t>(e)] = v.i;
-    }
+    for (int64_t n = 0; n < cols; ++n)
+      elemsC.push_back(m * N + n0 + n);
+  const int64_t blockElements = M * cols;
+  Values &acc = scratch(6);
+  if (in.accumulate) {
+    readElements(c, elemsC.data(), blockElements, acc, true);
+  } else {
+    acc.define(accType, blockElements);
+    if (acc.isFloat())
+      std::fill_n(acc.f.begin(), blockElements, 0.0);
+    else
+      std::fill_n(acc.i.begin(), blockElements, int64_t{0});
+  }
+  // A is checked whole, as a read of the tile would be; only the block's
+  // columns are decoded, aConverted[m * rows + k] holding A[m, k0 + k].
+  checkTileWritten(a);
+  elemsA.clear();
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k < rows; ++k)
+      elemsA.push_back(m * K + k0 + k);
   // Inputs converted to the accumulator's dtype, as Cast does.
   Values &av = scratch(1), &aConverted = scratch(2), &wConverted = scratch(3);
-  readTile(a, av);
+  readElements(a, elemsA.data(), M * rows, av, false);
   aConverted.define(accType, av.size);
   core::castValues(av.dtype, accType, av.in(), aConverted.out(), av.size);
   wConverted.define(accType, int64_t{L} * L);
@@ -86,10 +106,10 @@ void Machine::systolicUnit(const Instruction &in) {
   if (accType == DType::Float32) {
     for (int64_t m = 0; m < M; ++m)
       for (int64_t n = 0; n < cols; ++n) {
-        const size_t at = static_cast<size_t>(m * N + n0 + n);
+        const size_t at = static_cast<size_t>(m * cols + n);
         float x = static_cast<float>(acc.f[at]);
         for (int64_t k = 0; k < rows; ++k) {
-          float av32 = static_cast<float>(aConverted.f[static_cast<size_t>(m * K + k0 + k)]);
+          float av32 = static_cast<float>(aConverted.f[static_cast<size_t>(m * rows + k)]);
           float bv32 = static_cast<float>(wConverted.f[static_cast<size_t>(k * L + n)]);
           if (tf32) {
             av32 = core::roundToTF32(av32);
@@ -105,10 +125,10 @@ void Machine::systolicUnit(const Instruction &in) {
       constexpr DType D = decltype(tag)::value;
       for (int64_t m = 0; m < M; ++m)
         for (int64_t n = 0; n < cols; ++n) {
-          const size_t at = static_cast<size_t>(m * N + n0 + n);
+          const size_t at = static_cast<size_t>(m * cols + n);
           double x = acc.f[at];
           for (int64_t k = 0; k < rows; ++k)
-            x = core::roundFloat<D>(x + core::roundFloat<D>(aConverted.f[static_cast<size_t>(m * K + k0 + k)] *
+            x = core::roundFloat<D>(x + core::roundFloat<D>(aConverted.f[static_cast<size_t>(m * rows + k)] *
                                                             wConverted.f[static_cast<size_t>(k * L + n)]));
           acc.f[at] = x;
         }
@@ -116,19 +136,15 @@ void Machine::systolicUnit(const Instruction &in) {
   } else {
     for (int64_t m = 0; m < M; ++m)
       for (int64_t n = 0; n < cols; ++n) {
-        const size_t at = static_cast<size_t>(m * N + n0 + n);
+        const size_t at = static_cast<size_t>(m * cols + n);
         uint64_t x = static_cast<uint64_t>(acc.i[at]);
         for (int64_t k = 0; k < rows; ++k)
-          x += static_cast<uint64_t>(aConverted.i[static_cast<size_t>(m * K + k0 + k)]) *
+          x += static_cast<uint64_t>(aConverted.i[static_cast<size_t>(m * rows + k)]) *
                static_cast<uint64_t>(wConverted.i[static_cast<size_t>(k * L + n)]);
         acc.i[at] = accType == DType::Bool ? static_cast<int64_t>(x & 1u) : core::wrapIntTo(accType, x);
       }
   }
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t n = 0; n < cols; ++n) {
-      const size_t e = static_cast<size_t>(m * N + n0 + n);
-      writeElement(c, static_cast<int64_t>(e), acc.isFloat() ? Scalar{0, acc.f[e]} : Scalar{acc.i[e], 0.0});
-    }
+  writeElements(c, elemsC.data(), blockElements, acc);
 }
 
 } // namespace npusim::functional::detail
