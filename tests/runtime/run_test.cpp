@@ -235,6 +235,40 @@ TEST_F(RunTest, StoragesLargerThanMemoryAreRefused) {
   EXPECT_NE(r.err.find("error: the bundle's storages need"), std::string::npos) << r.err;
 }
 
+// Cycles come from an event-driven simulation with deterministic tie-breaking:
+// two runs of the same bundle give the same cycles, step by step, and the
+// report carries what a design study reads (units, DRAM, roofline).
+TEST_F(RunTest, FullModeCyclesAreReproducibleAndReported) {
+  std::vector<json> reports;
+  for (const char *name : {"a.json", "b.json"}) {
+    const fs::path report = dir_ / name;
+    const Result r = npusim({"run", kTiny.string(), "--mode", "full", "--verify", "--report", report.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    std::ifstream in(report);
+    reports.push_back(json::parse(in));
+  }
+  const json &a = reports[0], &b = reports[1];
+  EXPECT_EQ(a["mode"], "full");
+  EXPECT_EQ(a["machine"], "tpuv3-like");
+  EXPECT_GT(a["totals"]["cycles"].get<int64_t>(), 0);
+  EXPECT_EQ(a["totals"]["cycles"], b["totals"]["cycles"]);
+  ASSERT_EQ(a["steps"].size(), b["steps"].size());
+  int64_t sum = 0;
+  for (size_t i = 0; i < a["steps"].size(); ++i) {
+    const json &step = a["steps"][i];
+    EXPECT_EQ(step["executed_on"], "npu");
+    EXPECT_EQ(step["reference_check"], "matches the reference");
+    const json &t = step["timing"];
+    EXPECT_EQ(t["cycles"], b["steps"][i]["timing"]["cycles"]) << "step " << i;
+    // No schedule beats the roofline bound.
+    EXPECT_GE(t["time_over_roofline"].get<double>(), 1.0) << "step " << i;
+    EXPECT_TRUE(t["unit_busy_percent"].contains("dma")) << t;
+    EXPECT_GT(t["dram_bytes_read"].get<int64_t>(), 0);
+    sum += t["cycles"].get<int64_t>();
+  }
+  EXPECT_EQ(sum, a["totals"]["cycles"].get<int64_t>());
+}
+
 TEST_F(RunTest, MalformedBundleAndCommandLineErrors) {
   const fs::path bundle = mutatedCopy([](json &g) { g["steps"][1]["args"][3] = json::array({1}); });
   Result r = npusim({"run", bundle.string(), "--verify"});
