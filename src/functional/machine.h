@@ -154,6 +154,7 @@ public:
   std::vector<ArrayState> arrays;
   /// Element lists of the systolic unit, reused between instructions.
   std::vector<int64_t> elemsA, elemsC;
+  std::vector<float> floatsA, floatsB, floatsC;
 
 private:
   void runInstance(int64_t linear, int64_t x, int64_t y, int64_t z);

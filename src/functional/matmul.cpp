@@ -104,22 +104,39 @@ void Machine::systolicUnit(const Instruction &in) {
   const bool tf32 = accType == DType::Float32 && in.precision == core::InputPrecision::TF32;
 
   if (accType == DType::Float32) {
-    for (int64_t m = 0; m < M; ++m)
+    // Inputs narrowed (and TF32-rounded) once; then for each row the k steps
+    // run over all columns together. Every C[m, n] still sees x = x + a * b in
+    // increasing k, each rounded to float: the same values, but the column
+    // loop vectorises.
+    std::vector<float> &a32 = floatsA, &b32 = floatsB, &x = floatsC;
+    a32.resize(static_cast<size_t>(M * rows));
+    b32.resize(static_cast<size_t>(rows * cols));
+    x.resize(static_cast<size_t>(cols));
+    for (size_t e = 0; e < a32.size(); ++e) {
+      const float v = static_cast<float>(aConverted.f[e]);
+      a32[e] = tf32 ? core::roundToTF32(v) : v;
+    }
+    for (int64_t k = 0; k < rows; ++k)
       for (int64_t n = 0; n < cols; ++n) {
-        const size_t at = static_cast<size_t>(m * cols + n);
-        float x = static_cast<float>(acc.f[at]);
-        for (int64_t k = 0; k < rows; ++k) {
-          float av32 = static_cast<float>(aConverted.f[static_cast<size_t>(m * rows + k)]);
-          float bv32 = static_cast<float>(wConverted.f[static_cast<size_t>(k * L + n)]);
-          if (tf32) {
-            av32 = core::roundToTF32(av32);
-            bv32 = core::roundToTF32(bv32);
-          }
-          const float product = av32 * bv32;
-          x = x + product;
-        }
-        acc.f[at] = x;
+        const float v = static_cast<float>(wConverted.f[static_cast<size_t>(k * L + n)]);
+        b32[static_cast<size_t>(k * cols + n)] = tf32 ? core::roundToTF32(v) : v;
       }
+    const size_t ucols = static_cast<size_t>(cols);
+    for (int64_t m = 0; m < M; ++m) {
+      double *row = acc.f.data() + m * cols;
+      for (size_t n = 0; n < ucols; ++n)
+        x[n] = static_cast<float>(row[n]);
+      for (int64_t k = 0; k < rows; ++k) {
+        const float av32 = a32[static_cast<size_t>(m * rows + k)];
+        const float *bk = b32.data() + k * cols;
+        for (size_t n = 0; n < ucols; ++n) {
+          const float product = av32 * bk[n];
+          x[n] = x[n] + product;
+        }
+      }
+      for (size_t n = 0; n < ucols; ++n)
+        row[n] = x[n];
+    }
   } else if (core::isFloatType(accType)) {
     core::visitFloat(accType, [&](auto tag) {
       constexpr DType D = decltype(tag)::value;
