@@ -2,7 +2,9 @@
 // drive from scalars and addresses alone.
 #include "npu/execution.h"
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 
@@ -26,60 +28,115 @@ std::string describe(const Program &program, const Instruction &in) {
 
 } // namespace
 
-bool timingNeedsValues(const Program &program, std::string *reason) {
-  const Instruction *found = nullptr;
-  std::string why;
-  forEach(program.body, [&](const Instruction &in) {
-    if (!found && (in.opcode == Opcode::DmaLoad || in.opcode == Opcode::DmaStore ||
-                   in.opcode == Opcode::DmaAtomic) && in.dma.gathered()) {
-      found = &in;
-      why = "gathers or scatters through an index tile";
-    }
-  });
-  if (!found) {
-    // Registers that hold (or are computed from) a value loaded from DRAM.
-    std::set<int> loaded;
-    bool changed = true;
-    auto usesLoaded = [&](const std::vector<ScalarOperand> &operands) {
-      for (const ScalarOperand &s : operands)
-        if (s.isRegister() && loaded.count(s.reg))
-          return true;
-      return false;
-    };
-    while (changed) {
-      changed = false;
-      forEach(program.body, [&](const Instruction &in) {
-        const bool defines = in.opcode == Opcode::SLoad ||
-                             ((in.opcode == Opcode::SMove || in.opcode == Opcode::SElementwise) &&
-                              usesLoaded(in.scalars));
-        if (defines && in.dstReg >= 0 && loaded.insert(in.dstReg).second)
-          changed = true;
-      });
-    }
+// A forward dataflow to a fixpoint: a tile or register is "loaded" when it holds,
+// or was computed from, a value read from DRAM (a DMA load, a scalar load, the
+// old values of an atomic); it carries the set of pointer arguments the values
+// came from (a bit each; arguments past 63 share the top bit, so that set then
+// means "all of them"). Then each instruction that forms an address, steers
+// control or asserts is classified by whether its operands are loaded.
+ValueNeed timingValueNeed(const Program &program, std::string *reason, std::vector<int> *arguments) {
+  using Sources = uint64_t;
+  auto bit = [](int argument) { return Sources{1} << (argument < 63 ? argument : 63); };
+  std::map<int, Sources> tiles, regs;
+  auto regSources = [&](const ScalarOperand &s) -> Sources {
+    if (!s.isRegister())
+      return 0;
+    auto it = regs.find(s.reg);
+    return it == regs.end() ? 0 : it->second;
+  };
+  auto scalarSources = [&](const std::vector<ScalarOperand> &operands) {
+    Sources s = 0;
+    for (const ScalarOperand &o : operands)
+      s |= regSources(o);
+    return s;
+  };
+  auto tileSources = [&](const std::vector<int> &ids) {
+    Sources s = 0;
+    for (int t : ids)
+      if (auto it = tiles.find(t); it != tiles.end())
+        s |= it->second;
+    return s;
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
     forEach(program.body, [&](const Instruction &in) {
-      if (found)
+      Sources s = tileSources(readTiles(in)) | scalarSources(in.scalars);
+      const bool loads = in.opcode == Opcode::DmaLoad || in.opcode == Opcode::DmaAtomic;
+      if (loads && in.dma.argument >= 0)
+        s |= bit(in.dma.argument);
+      if (in.opcode == Opcode::SLoad && in.argument >= 0)
+        s |= bit(in.argument);
+      if (s == 0)
         return;
-      const bool steers = in.opcode == Opcode::Loop || in.opcode == Opcode::If;
-      const bool addresses = in.opcode == Opcode::SLoad || in.opcode == Opcode::SStore;
-      if ((steers || addresses) && usesLoaded(in.opcode == Opcode::SStore
-                                                  ? std::vector<ScalarOperand>{in.scalars.at(0)}
-                                                  : in.scalars)) {
-        found = &in;
-        why = steers ? "steers control flow with a value loaded from DRAM"
-                     : "addresses DRAM with a value loaded from DRAM";
-        return;
-      }
-      const bool dma = in.opcode == Opcode::DmaLoad || in.opcode == Opcode::DmaStore ||
-                       in.opcode == Opcode::DmaAtomic;
-      if (dma && (usesLoaded({in.dma.base}) || usesLoaded(in.dma.strides))) {
-        found = &in;
-        why = "addresses DRAM with a value loaded from DRAM";
-      }
+      auto merge = [&](Sources &into) {
+        if ((into | s) != into) {
+          into |= s;
+          changed = true;
+        }
+      };
+      for (int t : writtenTiles(in))
+        merge(tiles[t]);
+      if (in.dstReg >= 0 && in.opcode != Opcode::Loop)
+        merge(regs[in.dstReg]);
     });
   }
-  if (found && reason)
-    *reason = describe(program, *found) + " " + why;
-  return found != nullptr;
+  ValueNeed need = ValueNeed::None;
+  Sources needed = 0;
+  std::string why;
+  auto raise = [&](ValueNeed level, Sources from, const Instruction &in, const std::string &what) {
+    needed |= from;
+    if (level > need) {
+      need = level;
+      why = describe(program, in) + " " + what;
+    }
+  };
+  forEach(program.body, [&](const Instruction &in) {
+    switch (in.opcode) {
+    case Opcode::Loop:
+    case Opcode::If:
+      if (Sources s = scalarSources(in.scalars))
+        raise(ValueNeed::LoadedValues, s, in, "steers control flow with a value loaded from DRAM");
+      break;
+    case Opcode::SLoad:
+    case Opcode::SStore:
+      if (Sources s = in.scalars.empty() ? 0 : regSources(in.scalars.at(0)))
+        raise(ValueNeed::LoadedValues, s, in, "addresses DRAM with a value loaded from DRAM");
+      break;
+    case Opcode::DmaLoad:
+    case Opcode::DmaStore:
+    case Opcode::DmaAtomic: {
+      Sources s = regSources(in.dma.base) | scalarSources(in.dma.strides);
+      if (in.dma.gathered())
+        s |= tileSources({in.dma.indexTile});
+      if (s)
+        raise(ValueNeed::LoadedValues, s, in, "addresses DRAM with a value loaded from DRAM");
+      else if (in.dma.gathered())
+        raise(ValueNeed::OwnValues, 0, in, "gathers or scatters through an index tile computed from program ids");
+      break;
+    }
+    case Opcode::Assert:
+      if (Sources s = tileSources(in.srcs) | scalarSources(in.scalars))
+        raise(ValueNeed::LoadedValues, s, in, "asserts on a value loaded from DRAM");
+      else
+        raise(ValueNeed::OwnValues, 0, in, "asserts on values it computes");
+      break;
+    default: break;
+    }
+  });
+  if (need != ValueNeed::None && reason)
+    *reason = why;
+  if (arguments) {
+    arguments->clear();
+    for (int a = 0; a < static_cast<int>(program.arguments.size()); ++a)
+      if (needed & bit(a))
+        arguments->push_back(a);
+  }
+  return need;
+}
+
+bool timingNeedsValues(const Program &program, std::string *reason) {
+  return timingValueNeed(program, reason) != ValueNeed::None;
 }
 
 } // namespace npusim::npu

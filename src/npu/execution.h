@@ -42,10 +42,22 @@ public:
   virtual void instanceDone(InstanceTrace &&trace) = 0;
 };
 
-/// Whether timing this program needs element values (not only scalars and
-/// addresses): a gathered or scattered DMA needs its index tile, and a value
-/// loaded from DRAM that steers control flow or an address needs the load.
-/// `reason` gets a sentence naming the instruction, for reports.
+/// What timing a program needs beyond scalars and strided addresses.
+enum class ValueNeed : uint8_t {
+  None,         // scalars and DMA descriptors alone give every address
+  OwnValues,    // an index tile or assert is computed on the vector unit, but
+                // from program ids and constants only: the program must compute
+                // values, whatever its inputs hold
+  LoadedValues, // an address, a loop bound, a branch or an assert depends on a
+                // value loaded from DRAM: the inputs must hold their real values
+};
+
+/// `reason` gets a sentence naming the instruction, for reports. For
+/// LoadedValues, `arguments` (when given) gets the indices of the pointer
+/// arguments whose loaded contents the addresses, control or asserts depend on.
+ValueNeed timingValueNeed(const Program &program, std::string *reason, std::vector<int> *arguments = nullptr);
+
+/// timingValueNeed(...) != ValueNeed::None.
 bool timingNeedsValues(const Program &program, std::string *reason);
 
 } // namespace npusim::npu

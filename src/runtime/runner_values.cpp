@@ -19,14 +19,20 @@ void addTensors(const CallValue &v, std::set<int> &storages) {
 
 } // namespace
 
-// A step computes values when its own DMA addresses or control flow depend on
-// loaded values (npu::timingNeedsValues), or when a later step that computes
-// values reads a storage it writes: a backward walk over the steps keeps the
-// set of storages whose contents matter. Storage granularity is conservative.
+// A step computes values when its addresses need them (npu::timingValueNeed):
+// from its own program ids alone (then its inputs do not matter), or from what
+// it loads (then its inputs must be right, and so must the steps that write
+// them). A backward walk over the steps keeps the set of storages whose contents
+// matter; storage granularity is conservative.
 std::vector<std::string> Runner::valueReasons() {
   const size_t n = bundle_.steps.size();
   std::vector<std::string> reasons(n);
   std::vector<std::set<int>> reads(n), writes(n);
+  // The storages whose contents a step's own addresses, control or asserts
+  // depend on; and whether all it reads matters (it computes values a later
+  // such step reads).
+  std::vector<std::set<int>> addressReads(n);
+  std::vector<bool> readsMatter(n, false);
   for (size_t i = 0; i < n; ++i) {
     const Step &step = bundle_.steps[i];
     if (step.kind == Step::Kind::Launch) {
@@ -46,8 +52,19 @@ std::vector<std::string> Runner::valueReasons() {
         if (!function.parameters()[p].type.isPointer && function.parameters()[p].type.isIntegerOrBool())
           scalars[function.parameters()[p].name] = args[p].scalar.intValue;
       std::string why;
-      if (npu::timingNeedsValues(npu_->kernelFor(step, scalars).program, &why))
+      std::vector<int> addressArguments;
+      const npu::ValueNeed need =
+          npu::timingValueNeed(npu_->kernelFor(step, scalars).program, &why, &addressArguments);
+      if (need != npu::ValueNeed::None)
         reasons[i] = why;
+      // Only the arguments whose loaded values form addresses, steer control or
+      // feed asserts must hold their real contents.
+      for (int p : addressArguments) {
+        const std::string &param = function.parameters()[static_cast<size_t>(p)].name;
+        for (size_t a = 0; a < step.args.size(); ++a)
+          if (step.argNames[a] == param && step.args[a].isTensor)
+            addressReads[i].insert(step.args[a].tensor.storage);
+      }
     } else {
       for (const CallValue &v : step.callArgs)
         addTensors(v, reads[i]);
@@ -58,15 +75,16 @@ std::vector<std::string> Runner::valueReasons() {
   }
   std::set<int> needed;
   for (size_t k = n; k-- > 0;) {
-    if (reasons[k].empty()) {
-      for (int s : writes[k])
-        if (needed.count(s)) {
-          reasons[k] = "a later step that computes values reads storage " + std::to_string(s);
-          break;
-        }
-    }
-    if (!reasons[k].empty())
+    for (int s : writes[k])
+      if (needed.count(s)) {
+        reasons[k] = "a later step whose addresses or control depend on loaded values reads storage " +
+                     std::to_string(s);
+        readsMatter[k] = true;
+        break;
+      }
+    if (readsMatter[k])
       needed.insert(reads[k].begin(), reads[k].end());
+    needed.insert(addressReads[k].begin(), addressReads[k].end());
   }
   return reasons;
 }

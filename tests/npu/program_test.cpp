@@ -135,8 +135,26 @@ TEST(TimingNeedsValues, GatherAndLoadedBoundsDo) {
   b.dmaLoad(ti, idx, ScalarOperand::immediate(0), {ScalarOperand::immediate(1)});
   b.dmaGather(tv, x, ScalarOperand::immediate(0), ti);
   std::string reason;
-  EXPECT_TRUE(timingNeedsValues(b.finish(), &reason));
+  std::vector<int> arguments;
+  const Program loadedIndex = b.finish();
+  EXPECT_TRUE(timingNeedsValues(loadedIndex, &reason));
+  // The index tile comes from DRAM: the inputs must hold their real values, and
+  // only the index argument's.
+  EXPECT_EQ(timingValueNeed(loadedIndex, &reason, &arguments), ValueNeed::LoadedValues);
+  EXPECT_NE(reason.find("addresses DRAM with a value loaded from DRAM"), std::string::npos) << reason;
+  EXPECT_EQ(arguments, std::vector<int>{idx});
+
+  // An index tile computed on the vector unit from constants: the program must
+  // compute values, but its inputs do not matter.
+  ProgramBuilder own("own", 4, 256);
+  const int y = own.pointerArgument("y", DType::Float32);
+  const int oi = own.tile("i", DType::Int64, {8});
+  const int ov = own.tile("v", DType::Float32, {8});
+  own.splat(oi, ScalarOperand::immediate(3));
+  own.dmaGather(ov, y, ScalarOperand::immediate(0), oi);
+  EXPECT_EQ(timingValueNeed(own.finish(), &reason, &arguments), ValueNeed::OwnValues);
   EXPECT_NE(reason.find("gathers"), std::string::npos) << reason;
+  EXPECT_TRUE(arguments.empty());
 
   ProgramBuilder c("bounds", 4, 256);
   const int n = c.pointerArgument("n", DType::Int32);
