@@ -350,6 +350,10 @@ std::optional<std::vector<bool>> NpuSteps::call(const Step &step, std::span<cons
     impl_->execute(kernel->program, triton::GridSize{launch.grid[0], launch.grid[1], launch.grid[2]}, used,
                    launchArgs, computeValues, launch.kernelName, result);
   }
+  // Scratch buffers die with the call; a later one may get the same host
+  // address, so it must not inherit this one's DRAM address.
+  for (const auto &b : scratch)
+    impl_->addresses.erase(b.get());
   if (!verify)
     return plan.outputDefined;
   for (size_t i = 0; i < outs.size(); ++i) {
