@@ -66,8 +66,11 @@ void Machine::dmaUnit(const Instruction &in) {
       }
     }
   }
+  // An address-only run uses the mask when it computed it (from program ids
+  // and constants); a mask computed from DRAM contents makes the program need
+  // values (npu::timingValueNeed), so it never reaches here unknown.
   const int64_t *mask = nullptr;
-  if (values && dma.maskTile >= 0) {
+  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile))) {
     Values &m = scratch(2);
     readTile(dma.maskTile, m);
     mask = m.i.data();
@@ -77,8 +80,10 @@ void Machine::dmaUnit(const Instruction &in) {
   const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
   int64_t active = 0;
 
-  if (!values) { // addresses only: masks count as true, elements outside the buffer are left out
+  if (!values) { // addresses only: elements outside the buffer are left out
     for (int64_t e = 0; e < n; ++e) {
+      if (mask && !mask[e])
+        continue;
       int64_t byte = 0;
       if (__builtin_mul_overflow(offsets[static_cast<size_t>(e)], int64_t{size}, &byte) ||
           __builtin_add_overflow(byte, p.byteOffset, &byte) || byte < 0 || byte + size > dramSize)

@@ -9,6 +9,19 @@
 namespace npusim::functional {
 namespace detail {
 
+namespace {
+
+bool hasMaskedDma(const std::vector<Instruction> &body) {
+  for (const Instruction &in : body) {
+    const npu::Unit unit = npu::unitOf(in.opcode);
+    if ((unit == npu::Unit::Dma && in.dma.maskTile >= 0) || hasMaskedDma(in.body) || hasMaskedDma(in.elseBody))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
 Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
                  const std::vector<LaunchArgument> &arguments, const RunOptions &options)
     : program_(program), grid_(grid), buffers_(buffers), arguments_(arguments), options_(options) {
@@ -36,7 +49,9 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
   // otherwise map to the same cache set.
   bankStride_ = bankBytes_ + 64;
   const size_t spadSize = static_cast<size_t>(bankStride_) * static_cast<size_t>(program_.lanes);
-  if (options_.computeValues) {
+  valuesNow_ = options_.computeValues;
+  maskValues_ = !options_.computeValues && hasMaskedDma(program_.body);
+  if (options_.computeValues || maskValues_) {
     spad_.assign(spadSize, 0);
     written_.assign(spadSize, 0);
     positions_.resize(program_.tiles.size());
@@ -95,7 +110,7 @@ void Machine::runInstance(int64_t linear, int64_t x, int64_t y, int64_t z) {
   execute(program_.body);
   // Forget what this instance wrote: the next one must not read it.
   std::fill(complete_.begin(), complete_.end(), 0);
-  if (options_.computeValues)
+  if (!written_.empty())
     for (size_t t = 0; t < tileWritten_.size(); ++t) {
       if (!tileWritten_[t])
         continue;
@@ -121,6 +136,8 @@ void Machine::executeOne(const Instruction &in) {
   current_ = npu::ExecutedInstruction{};
   current_.instruction = &in;
   const npu::Unit unit = npu::unitOf(in.opcode);
+  if (maskValues_)
+    valuesNow_ = (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && operandsAvailable(in);
   if (options_.computeValues || unit == npu::Unit::Scalar || unit == npu::Unit::Control ||
       unit == npu::Unit::Dma) {
     if (options_.computeValues || unit == npu::Unit::Dma)
@@ -144,6 +161,9 @@ void Machine::executeOne(const Instruction &in) {
   case npu::Unit::Systolic: systolicUnit(in); break;
   case npu::Unit::Control: break;
   }
+  if (maskValues_ && !valuesNow_ && unit != npu::Unit::Control)
+    for (int t : npu::writtenTiles(in))
+      forgetTile(t);
   if (unit != npu::Unit::Control) {
     if (options_.listener)
       trace_.instructions.push_back(std::move(current_));
@@ -154,6 +174,38 @@ void Machine::executeOne(const Instruction &in) {
     trace_.instructions.push_back(std::move(current_));
   control(in);
   instruction_ = nullptr;
+}
+
+bool Machine::tileAvailable(int t) {
+  if (complete_[static_cast<size_t>(t)])
+    return true;
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t n = tile.layout.numElements();
+  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  const uint8_t *shadow = written_.data() + tile.bankOffset + shift_;
+  const int size = core::byteSize(tile.layout.dtype);
+  for (int64_t e = 0; e < n; ++e)
+    if (!shadow[pos[e]] || !shadow[pos[e] + size - 1])
+      return false;
+  complete_[static_cast<size_t>(t)] = 1;
+  return true;
+}
+
+bool Machine::operandsAvailable(const Instruction &in) {
+  for (int t : npu::readTiles(in))
+    if (!tileAvailable(t))
+      return false;
+  return true;
+}
+
+void Machine::forgetTile(int t) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t begin = tile.bankOffset + shift_, bytes = tile.layout.bytesPerLane(program_.lanes);
+  for (int lane = 0; lane < program_.lanes; ++lane)
+    std::memset(written_.data() + lane * bankStride_ + begin, 0, static_cast<size_t>(bytes));
+  // Tiles over the same bytes (views, reused offsets) are not known here, so
+  // every tile's completeness is checked again.
+  std::fill(complete_.begin(), complete_.end(), 0);
 }
 
 void Machine::checkTileInBank(int t) const {

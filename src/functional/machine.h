@@ -70,7 +70,13 @@ public:
   const npu::Program &program() const { return program_; }
   const npu::TileLayout &layout(int t) const { return program_.tiles[static_cast<size_t>(t)].layout; }
   int lanes() const { return program_.lanes; }
-  bool computeValues() const { return options_.computeValues; }
+  /// Whether the instruction being executed computes values: always in a run
+  /// with values; in an address-only run, only the vector and cross-lane work
+  /// whose operands were computed in this instance (see maskValues_).
+  bool computeValues() const { return valuesNow_; }
+  /// In an address-only run that computes masks: whether every byte of tile t
+  /// was written in this instance by an instruction that computed values.
+  bool tileAvailable(int t);
 
   Scalar scalar(const npu::ScalarOperand &operand) const;
   /// The operand as an integer / as a value of dtype d (rounded or wrapped to it).
@@ -163,6 +169,10 @@ private:
   void scalarUnit(const Instruction &in);
   void control(const Instruction &in);
   void checkTileInBank(int t) const;
+  /// Marks tile t's bytes unwritten in this instance (an address-only run's
+  /// DMA load or skipped instruction leaves no values there).
+  void forgetTile(int t);
+  bool operandsAvailable(const Instruction &in);
   void number(const std::vector<Instruction> &body, int &next);
 
   const npu::Program &program_;
@@ -177,6 +187,14 @@ private:
   std::vector<std::vector<int64_t>> positions_; // per tile, per element: lane * bank + slot * size
   std::vector<uint8_t> tileWritten_;            // per tile: written in this instance
   std::vector<uint8_t> complete_;               // per tile: checkTileWritten passed in this instance
+  // An address-only run of a program with masked DMA still computes, on the
+  // vector and cross-lane units, every tile whose operands it computed itself
+  // (program ids, constants, iotas and what follows from them), so that each
+  // transfer's mask, and with it the bytes it moves, is what a run with values
+  // gives. Tiles a DMA load or a skipped instruction writes are marked
+  // unwritten, so nothing computed from DRAM contents is ever taken for valid.
+  bool maskValues_ = false;
+  bool valuesNow_ = true;
   int64_t shift_ = 0;                           // instanceBankStride placement of this instance
   std::vector<Scalar> regs_;
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);

@@ -47,9 +47,11 @@ struct Grid {
 
 struct RunOptions {
   /// false: only the scalar unit, control flow and DMA address generation run
-  /// (no data moves, no checks on values); for programs where
-  /// npu::timingNeedsValues is false. Masks then count as all true and
-  /// elements outside their buffer are left out of the trace.
+  /// (no data moves, no checks on values), plus the vector and cross-lane work
+  /// computed from program ids and constants alone, so that DMA masks are
+  /// exact and the trace equals a run with values; for programs where
+  /// npu::timingNeedsValues is false. Elements outside their buffer are left
+  /// out of the trace.
   bool computeValues = true;
   npu::ExecutionListener *listener = nullptr;
   /// Instance i runs on core i % numCores; decides instanceBankStride placement.

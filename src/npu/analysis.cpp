@@ -111,6 +111,8 @@ ValueNeed timingValueNeed(const Program &program, std::string *reason, std::vect
         s |= tileSources({in.dma.indexTile});
       if (s)
         raise(ValueNeed::LoadedValues, s, in, "addresses DRAM with a value loaded from DRAM");
+      else if (Sources m = in.dma.maskTile >= 0 ? tileSources({in.dma.maskTile}) : 0)
+        raise(ValueNeed::LoadedValues, m, in, "masks a transfer with a value loaded from DRAM");
       else if (in.dma.gathered())
         raise(ValueNeed::OwnValues, 0, in, "gathers or scatters through an index tile computed from program ids");
       break;

@@ -82,27 +82,7 @@ TEST(Simulator, MaskedPointwiseAddAgainstALoop) {
   EXPECT_EQ(last.instructions[8].elements, block);
 }
 
-TEST(Simulator, AddressOnlyRunGivesTheSameUnmaskedTrace) {
-  // n a multiple of the block: every element active, so masks do not matter.
-  const int64_t n = 32, block = 16;
-  Harness h;
-  const int bx = h.buffer("x", DType::Float32, std::vector<float>(n, 1.0f));
-  const int by = h.buffer("y", DType::Float32, std::vector<float>(n, 2.0f));
-  const int bo = h.buffer("out", DType::Float32, std::vector<float>(n, 0.0f));
-  h.pointer(bx);
-  h.pointer(by);
-  h.pointer(bo);
-  h.integer(n);
-  Collector withValues, addressesOnly;
-  functional::RunOptions options;
-  options.listener = &withValues;
-  const npu::Program program = maskedAdd(block);
-  h.run(program, {2, 1, 1}, options);
-  options.listener = &addressesOnly;
-  options.computeValues = false;
-  h.buffers[static_cast<size_t>(bo)].bytes->assign(n * 4, 0);
-  h.run(program, {2, 1, 1}, options);
-  EXPECT_EQ(h.contents<float>(bo), std::vector<float>(n, 0.0f)); // nothing moved
+void expectSameTraces(const Collector &withValues, const Collector &addressesOnly) {
   ASSERT_EQ(withValues.traces.size(), addressesOnly.traces.size());
   for (size_t t = 0; t < withValues.traces.size(); ++t) {
     const auto &a = withValues.traces[t].instructions, &b = addressesOnly.traces[t].instructions;
@@ -116,6 +96,54 @@ TEST(Simulator, AddressOnlyRunGivesTheSameUnmaskedTrace) {
       }
     }
   }
+}
+
+/// Runs maskedAdd over n elements with and without values; returns the traces.
+/// The buffers hold whole blocks, so masked-off elements lie inside them.
+void traceBothWays(int64_t n, int64_t block, Collector &withValues, Collector &addressesOnly) {
+  Harness h;
+  const size_t size = static_cast<size_t>((n + block - 1) / block * block);
+  const int bx = h.buffer("x", DType::Float32, std::vector<float>(size, 1.0f));
+  const int by = h.buffer("y", DType::Float32, std::vector<float>(size, 2.0f));
+  const int bo = h.buffer("out", DType::Float32, std::vector<float>(size, 0.0f));
+  h.pointer(bx);
+  h.pointer(by);
+  h.pointer(bo);
+  h.integer(n);
+  functional::RunOptions options;
+  options.listener = &withValues;
+  const npu::Program program = maskedAdd(block);
+  const functional::Grid grid{(n + block - 1) / block, 1, 1};
+  h.run(program, grid, options);
+  options.listener = &addressesOnly;
+  options.computeValues = false;
+  h.buffers[static_cast<size_t>(bo)].bytes->assign(size * 4, 0);
+  h.run(program, grid, options);
+  EXPECT_EQ(h.contents<float>(bo), std::vector<float>(size, 0.0f)); // nothing moved
+}
+
+TEST(Simulator, AddressOnlyRunGivesTheSameUnmaskedTrace) {
+  // n a multiple of the block: every element active.
+  Collector withValues, addressesOnly;
+  traceBothWays(32, 16, withValues, addressesOnly);
+  expectSameTraces(withValues, addressesOnly);
+}
+
+TEST(Simulator, AddressOnlyRunComputesMasksFromProgramIds) {
+  // 37 elements in blocks of 16: the third instance's mask (pid * 16 + iota <
+  // n) is true for 37 - 32 = 5 of the 16 elements in the buffers. The
+  // address-only run computes the mask, so its loads and the store move 5
+  // elements there, as with values (not all 16).
+  Collector withValues, addressesOnly;
+  traceBothWays(37, 16, withValues, addressesOnly);
+  expectSameTraces(withValues, addressesOnly);
+  ASSERT_EQ(addressesOnly.traces.size(), 3u);
+  const auto &last = addressesOnly.traces[2].instructions;
+  ASSERT_EQ(last.size(), 10u);
+  EXPECT_EQ(last[6].elements, 5);
+  ASSERT_EQ(last[6].dram.size(), 1u);
+  EXPECT_EQ(last[6].dram[0].bytes, 5u * 4);
+  EXPECT_EQ(last[9].elements, 5);
 }
 
 TEST(Simulator, DoubleBufferedInstancesComputeTheSame) {
