@@ -23,7 +23,7 @@ cmake --build build-asan -j "$jobs"
 large='resnet18|mobilenet_v2|gpt2|bert|llama'
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-  -E "example_bundle[.]mobilenet_v2-templates|example_npu(_edge)?[.]($large)"
+  -E "example_bundle[.]mobilenet_v2-templates|example_(npu|timing)(_edge)?[.]($large)"
 
 
 echo "== Front-end fuzzing (libFuzzer): parser, then parse + lower + verify =="
