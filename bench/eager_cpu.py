@@ -4,8 +4,9 @@
 For every examples/*/graph.json whose model this Python's torch can build
 (Debian's python3-torch; models that need torchvision or transformers are
 reported as not runnable), builds the model from the spec and config the bundle
-records, runs it once to warm up, then reports the median of five runs of the
-step the bundle captured: a forward pass under no_grad, or forward + backward +
+records, runs it three times to warm up (oneDNN builds its kernels during the
+first runs: one warm-up leaves ResNet-18 several times slower than it settles
+at), then reports the median of nine runs of the step the bundle captured: a forward pass under no_grad, or forward + backward +
 an SGD update for training bundles. Prints one JSON object per line:
 {"bundle": NAME, "eager_cpu_ms": MS} or {"bundle": NAME, "eager_cpu_ms": null, "why": ...}.
 """
@@ -20,6 +21,9 @@ sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import eager_models  # noqa: E402
+
+WARMUP_RUNS = 3
+TIMED_RUNS = 9
 
 
 def make_input(torch, spec):
@@ -79,9 +83,10 @@ def time_bundle(graph):
                 model(*args, **kwargs)
 
     torch.set_num_threads(2)
-    step()
+    for _ in range(WARMUP_RUNS):
+        step()
     times = []
-    for _ in range(5):
+    for _ in range(TIMED_RUNS):
         start = time.perf_counter()
         step()
         times.append((time.perf_counter() - start) * 1000.0)
