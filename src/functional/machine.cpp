@@ -3,6 +3,7 @@
 
 #include "npu/layout.h"
 
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -44,10 +45,17 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
         setupError("pointer argument '" + program_.arguments[a].name + "' has no buffer");
     }
   bankBytes_ = program_.spadBytesPerLane;
-  // Banks are stored one after another with a cache line of padding between
-  // them: with a power-of-two bank size, the same slot of every lane would
-  // otherwise map to the same cache set.
-  bankStride_ = bankBytes_ + 64;
+  // Only the bytes the program's tiles can occupy are stored (both placements
+  // of an instance): a launch then clears kilobytes per lane instead of the
+  // whole bank. Whether a tile lies inside the bank is checked against
+  // bankBytes_ all the same. Banks are stored one after another with a cache
+  // line of padding between them: with a power-of-two size, the same slot of
+  // every lane would otherwise map to the same cache set.
+  int64_t stored = 0;
+  for (const npu::Tile &tile : program_.tiles)
+    stored = std::max(stored, std::max<int64_t>(0, tile.bankOffset) + tile.layout.bytesPerLane(program_.lanes));
+  stored += std::max<int64_t>(0, program_.instanceBankStride);
+  bankStride_ = (stored + 63) / 64 * 64 + 64;
   const size_t spadSize = static_cast<size_t>(bankStride_) * static_cast<size_t>(program_.lanes);
   valuesNow_ = options_.computeValues;
   maskValues_ = !options_.computeValues && hasMaskedDma(program_.body);
@@ -138,9 +146,8 @@ void Machine::executeOne(const Instruction &in) {
   const npu::Unit unit = npu::unitOf(in.opcode);
   if (maskValues_)
     valuesNow_ = (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && operandsAvailable(in);
-  if (options_.computeValues || unit == npu::Unit::Scalar || unit == npu::Unit::Control ||
-      unit == npu::Unit::Dma) {
-    if (options_.computeValues || unit == npu::Unit::Dma)
+  if (valuesNow_ || unit == npu::Unit::Scalar || unit == npu::Unit::Control || unit == npu::Unit::Dma) {
+    if (valuesNow_ || unit == npu::Unit::Dma)
       for (int t : npu::readTiles(in))
         checkTileInBank(t);
     for (int t : in.dsts)
@@ -192,9 +199,11 @@ bool Machine::tileAvailable(int t) {
 }
 
 bool Machine::operandsAvailable(const Instruction &in) {
-  for (int t : npu::readTiles(in))
+  for (int t : npu::readTiles(in)) {
+    checkTileInBank(t);
     if (!tileAvailable(t))
       return false;
+  }
   return true;
 }
 
