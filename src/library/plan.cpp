@@ -21,15 +21,14 @@ const std::vector<Entry> &table() {
       {"aten.mm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Mm, m); }},
       {"aten.addmm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Addmm, m); }},
       {"aten.bmm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Bmm, m); }},
-      {"aten.baddbmm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Baddbmm, m); }},
-      {"aten.convolution",
-       [](const CallArgs &c, const MachineShape &m) { return detail::planConvolution(c, 9, m); }},
-      {"aten._convolution",
-       [](const CallArgs &c, const MachineShape &m) { return detail::planConvolution(c, 13, m); }},
-      {"aten._scaled_dot_product_efficient_attention", detail::planEfficientAttention},
-      {"aten._scaled_dot_product_flash_attention", detail::planFlashAttention},
-      {"aten._scaled_dot_product_cudnn_attention", detail::planCudnnAttention},
-      {"aten._scaled_dot_product_flash_attention_for_cpu", detail::planFlashAttentionCpu},
+      {"aten.baddbmm",
+       [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Baddbmm, m); }},
+      {"aten.convolution", detail::planConvolution},
+      {"aten._convolution", detail::planConvolution},
+      {"aten._scaled_dot_product_efficient_attention", detail::planAttention},
+      {"aten._scaled_dot_product_flash_attention", detail::planAttention},
+      {"aten._scaled_dot_product_cudnn_attention", detail::planAttention},
+      {"aten._scaled_dot_product_flash_attention_for_cpu", detail::planAttention},
       {"aten.topk", detail::planTopk},
   };
   return kTable;
@@ -48,8 +47,8 @@ const Entry *findEntry(std::string_view op) {
 
 } // namespace
 
-CallPlan planCall(std::string_view op, std::span<const CallArgument> args, std::span<const TensorRef *const> outs,
-                  const MachineShape &machine) {
+CallPlan planCall(std::string_view op, std::span<const CallArgument> args,
+                  std::span<const TensorRef *const> outs, const MachineShape &machine) {
   if (machine.lanes < 1 || machine.spadBytesPerLane < 1)
     throw core::RuntimeError(std::string(op) + ": the machine shape has " + std::to_string(machine.lanes) +
                              " lanes of " + std::to_string(machine.spadBytesPerLane) + " scratchpad bytes");

@@ -42,7 +42,6 @@ bool lessNanLast(double a, double b) {
 
 // copy_(self, src, non_blocking=False) -> self: src broadcast into self.
 std::vector<bool> callCopy(const CallArgs &c) {
-  c.atMost(3);
   const TensorView &self = c.tensor(0, "self");
   const TensorView &src = c.tensor(1, "src");
   checkView(self, std::string(c.op()) + ": self");
@@ -52,8 +51,12 @@ std::vector<bool> callCopy(const CallArgs &c) {
   if (const TensorView *o = c.optionalOut(0)) {
     checkView(*o, std::string(c.op()) + ": out");
     expectShape(*o, self.shape, c.op(), "out");
-    targets.push_back(o);
+    // out is self as a rule (copy_ returns self): written once.
+    if (o->buffer != self.buffer || o->offset != self.offset || o->stride != self.stride)
+      targets.push_back(o);
   }
+  if (targets.size() == 1 && copySameDType(from, self))
+    return std::vector<bool>(c.numOuts(), true);
   if (integral(src)) {
     const std::vector<int64_t> values = readIntegers(from);
     for (const TensorView *t : targets)
@@ -68,9 +71,8 @@ std::vector<bool> callCopy(const CallArgs &c) {
 
 // _softmax(self, dim, half_to_float) / _log_softmax(self, dim, half_to_float).
 std::vector<bool> callSoftmax(const CallArgs &c, bool logarithm) {
-  c.atMost(3);
   const TensorView &self = c.tensor(0, "self");
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(self, std::string(c.op()) + ": self");
   checkView(out, std::string(c.op()) + ": out");
   expectShape(out, self.shape, c.op(), "out");
@@ -94,9 +96,8 @@ std::vector<bool> callSoftmax(const CallArgs &c, bool logarithm) {
 
 // cumsum(self, dim, *, dtype=None).
 std::vector<bool> callCumsum(const CallArgs &c) {
-  c.atMost(3);
   const TensorView &self = c.tensor(0, "self");
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(self, std::string(c.op()) + ": self");
   checkView(out, std::string(c.op()) + ": out");
   expectShape(out, self.shape, c.op(), "out");
@@ -121,7 +122,6 @@ std::vector<bool> callCumsum(const CallArgs &c) {
 
 // native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd).
 std::vector<bool> callLayerNorm(const CallArgs &c) {
-  c.atMost(5);
   const TensorView &input = c.tensor(0, "input");
   const std::vector<int64_t> normalized = c.integers(1, "normalized_shape");
   const TensorView *weight = c.optionalTensor(2, "weight");
@@ -169,7 +169,7 @@ std::vector<bool> callLayerNorm(const CallArgs &c) {
     means[r] = mean;
     rstds[r] = rstd;
   }
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   expectShape(out, input.shape, c.op(), "out");
   writeValues(out, x);
@@ -199,8 +199,8 @@ std::vector<bool> sortRows(const CallArgs &c, const TensorView &self, int64_t di
   std::vector<int64_t> shape = self.shape;
   if (!shape.empty())
     shape[static_cast<size_t>(dim)] = k;
-  const TensorView &values = c.out(0, "values");
-  const TensorView &indices = c.out(1, "indices");
+  const TensorView &values = c.out(0);
+  const TensorView &indices = c.out(1);
   checkView(values, std::string(c.op()) + ": values");
   checkView(indices, std::string(c.op()) + ": indices");
   expectShape(values, shape, c.op(), "values");
@@ -247,35 +247,31 @@ std::vector<bool> sortRows(const CallArgs &c, const TensorView &self, int64_t di
 // sort(self, dim=-1, descending=False), or sort.stable(self, *, stable, dim=-1, descending=False)
 // (named so, or told apart by the argument count) -> (values, indices). Ties keep their order.
 std::vector<bool> callSort(const CallArgs &c) {
-  c.atMost(4);
   const TensorView &self = c.tensor(0, "self");
-  const size_t first = c.size() == 4 || c.op() == "aten.sort.stable" ? 2 : 1;
-  const int64_t dim = wrapDim(c.integer(first, "dim", -1), self.dim(), c.op());
-  const bool descending = c.boolean(first + 1, "descending", false);
+  const size_t first = c.schema().arguments.size() == 4 ? 2 : 1; // sort.stable
+  const int64_t dim = wrapDim(c.integer(first, "dim"), self.dim(), c.op());
+  const bool descending = c.boolean(first + 1, "descending");
   return sortRows(c, self, dim, descending, axisSize(self, dim), true);
 }
 
 // topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices).
 std::vector<bool> callTopk(const CallArgs &c) {
-  c.atMost(5);
   const TensorView &self = c.tensor(0, "self");
-  const int64_t dim = wrapDim(c.integer(2, "dim", -1), self.dim(), c.op());
-  return sortRows(c, self, dim, c.boolean(3, "largest", true), c.integer(1, "k"),
-                  c.boolean(4, "sorted", true));
+  const int64_t dim = wrapDim(c.integer(2, "dim"), self.dim(), c.op());
+  return sortRows(c, self, dim, c.boolean(3, "largest"), c.integer(1, "k"), c.boolean(4, "sorted"));
 }
 
 // max_pool2d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)
 //     -> (out, indices); indices are h * W + w within each plane, as on CUDA.
 std::vector<bool> callMaxPool2d(const CallArgs &c) {
-  c.atMost(6);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
   if (self.dim() != 3 && self.dim() != 4)
     fail(c.op(), "self must be 3-d or 4-d, but has shape " + shapeString(self.shape));
-  auto pair = [&](size_t i, const char *name, std::vector<int64_t> fallback) {
-    std::vector<int64_t> v = c.integers(i, name, fallback);
+  auto pair = [&](size_t i, const char *name, std::vector<int64_t> whenEmpty) {
+    std::vector<int64_t> v = c.integers(i, name);
     if (v.empty())
-      v = fallback;
+      v = whenEmpty;
     if (v.size() == 1)
       v.push_back(v[0]);
     if (v.size() != 2)
@@ -286,7 +282,7 @@ std::vector<bool> callMaxPool2d(const CallArgs &c) {
   const std::vector<int64_t> stride = pair(2, "stride", kernel);
   const std::vector<int64_t> padding = pair(3, "padding", {0});
   const std::vector<int64_t> dilation = pair(4, "dilation", {1});
-  const bool ceilMode = c.boolean(5, "ceil_mode", false);
+  const bool ceilMode = c.boolean(5, "ceil_mode");
   const int64_t planes = self.dim() == 4 ? self.shape[0] * self.shape[1] : self.shape[0];
   const int64_t h = self.shape[static_cast<size_t>(self.dim() - 2)],
                 w = self.shape[static_cast<size_t>(self.dim() - 1)];
@@ -304,8 +300,8 @@ std::vector<bool> callMaxPool2d(const CallArgs &c) {
   std::vector<int64_t> shape(self.shape.begin(), self.shape.end() - 2);
   shape.push_back(outSize[0]);
   shape.push_back(outSize[1]);
-  const TensorView &out = c.out(0, "out");
-  const TensorView &indices = c.out(1, "indices");
+  const TensorView &out = c.out(0);
+  const TensorView &indices = c.out(1);
   checkView(out, std::string(c.op()) + ": out");
   checkView(indices, std::string(c.op()) + ": indices");
   expectShape(out, shape, c.op(), "out");
@@ -342,7 +338,6 @@ std::vector<bool> callMaxPool2d(const CallArgs &c) {
 
 // scatter_add(self, dim, index, src) -> out: out = self; out[... index ...] += src.
 std::vector<bool> callScatterAdd(const CallArgs &c) {
-  c.atMost(4);
   const TensorView &self = c.tensor(0, "self");
   const TensorView &index = c.tensor(2, "index");
   const TensorView &src = c.tensor(3, "src");
@@ -386,7 +381,7 @@ std::vector<bool> callScatterAdd(const CallArgs &c) {
       pos[static_cast<size_t>(a)] = 0;
     }
   }
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   expectShape(out, self.shape, c.op(), "out");
   writeValues(out, result);
@@ -395,7 +390,6 @@ std::vector<bool> callScatterAdd(const CallArgs &c) {
 
 // embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
 std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
-  c.atMost(5);
   const TensorView &grad = c.tensor(0, "grad_output");
   const TensorView &indices = c.tensor(1, "indices");
   const int64_t numWeights = c.integer(2, "num_weights");
@@ -426,7 +420,7 @@ std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
       result[static_cast<size_t>(idx[e] * d + j)] +=
           g[e * static_cast<size_t>(d) + static_cast<size_t>(j)] * scale;
   }
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   const std::vector<int64_t> shape = {numWeights, d};
   expectShape(out, shape, c.op(), "out");
@@ -436,7 +430,6 @@ std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
 
 // index(self, indices: Tensor?[]): advanced indexing with integer index tensors.
 std::vector<bool> callIndex(const CallArgs &c) {
-  c.atMost(2);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
   const std::vector<LibraryValue> &list = c.list(1, "indices");
@@ -489,7 +482,7 @@ std::vector<bool> callIndex(const CallArgs &c) {
   shape.insert(shape.end(), bshape.begin(), bshape.end());
   for (int64_t a : after)
     shape.push_back(self.shape[static_cast<size_t>(a)]);
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   expectShape(out, shape, c.op(), "out");
 

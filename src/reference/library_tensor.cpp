@@ -3,6 +3,7 @@
 #include "core/float16.h"
 #include "reference/library_support.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -20,13 +21,6 @@ int64_t TensorView::numel() const {
   for (int64_t s : shape)
     n *= s;
   return n;
-}
-
-std::string shapeString(std::span<const int64_t> shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
 }
 
 void checkView(const TensorView &view, const std::string &what) {
@@ -177,6 +171,112 @@ void writeIntegers(const TensorView &view, std::span<const int64_t> values) {
                              " values into a view of " + std::to_string(view.numel()) + " elements");
   size_t k = 0;
   lib::forEachElement(view, [&](int64_t i) { storeIntegerElement(*view.buffer, i, values[k++]); });
+}
+
+bool isContiguous(const TensorView &view) {
+  int64_t expected = 1;
+  for (size_t a = view.shape.size(); a-- > 0;) {
+    if (view.shape[a] == 1)
+      continue;
+    if (view.stride[a] != expected)
+      return false;
+    expected *= view.shape[a];
+  }
+  return true;
+}
+
+namespace {
+
+/// Fills `bytes` bytes at `dst` with repeats of the `width`-byte `pattern`.
+void fillRepeated(uint8_t *dst, size_t bytes, const uint8_t *pattern, size_t width) {
+  if (std::all_of(pattern, pattern + width, [&](uint8_t b) { return b == pattern[0]; })) {
+    std::memset(dst, pattern[0], bytes);
+    return;
+  }
+  // Double a prefix up to a block that stays in L1, then copy that block on.
+  constexpr size_t kBlock = 4096;
+  const size_t first = std::min(bytes, width);
+  std::memcpy(dst, pattern, first);
+  size_t done = first;
+  while (done < bytes && done < kBlock) {
+    const size_t chunk = std::min(done, bytes - done);
+    std::memcpy(dst + done, dst, chunk);
+    done += chunk;
+  }
+  const size_t block = done - done % width;
+  while (done < bytes) {
+    const size_t chunk = std::min(block, bytes - done);
+    std::memcpy(dst + done, dst, chunk);
+    done += chunk;
+  }
+}
+
+/// Gathers the view's elements (of W bytes) in logical order into `out`.
+template <size_t W> void gather(const TensorView &v, uint8_t *out) {
+  const uint8_t *base = v.buffer->bytes.data();
+  lib::forEachElement(v, [&](int64_t i) {
+    std::memcpy(out, base + static_cast<size_t>(i) * W, W);
+    out += W;
+  });
+}
+
+template <size_t W> void scatter(const uint8_t *in, const TensorView &v) {
+  uint8_t *base = v.buffer->bytes.data();
+  lib::forEachElement(v, [&](int64_t i) {
+    std::memcpy(base + static_cast<size_t>(i) * W, in, W);
+    in += W;
+  });
+}
+
+template <size_t W> void copyStrided(const TensorView &from, const TensorView &to) {
+  std::vector<uint8_t> staged(static_cast<size_t>(from.numel()) * W);
+  gather<W>(from, staged.data());
+  scatter<W>(staged.data(), to);
+}
+
+} // namespace
+
+void fillView(const TensorView &view, double value) {
+  if (view.numel() == 0)
+    return;
+  Buffer &b = *view.buffer;
+  const size_t width = static_cast<size_t>(core::byteSize(b.dtype));
+  Buffer element;
+  element.dtype = b.dtype;
+  element.bytes.resize(width);
+  storeElement(element, 0, value);
+  if (isContiguous(view)) {
+    fillRepeated(b.bytes.data() + static_cast<size_t>(view.offset) * width,
+                 static_cast<size_t>(view.numel()) * width, element.bytes.data(), width);
+    return;
+  }
+  lib::forEachElement(view, [&](int64_t i) {
+    std::memcpy(b.bytes.data() + static_cast<size_t>(i) * width, element.bytes.data(), width);
+  });
+}
+
+bool copySameDType(const TensorView &from, const TensorView &to) {
+  if (from.dtype() != to.dtype())
+    return false;
+  if (from.numel() != to.numel() || from.shape != to.shape)
+    throw core::RuntimeError("internal error: copying a view of shape " + shapeString(from.shape) +
+                             " into one of shape " + shapeString(to.shape));
+  if (from.numel() == 0)
+    return true;
+  const size_t width = static_cast<size_t>(core::byteSize(from.dtype()));
+  if (isContiguous(from) && isContiguous(to)) {
+    std::memmove(to.buffer->bytes.data() + static_cast<size_t>(to.offset) * width,
+                 from.buffer->bytes.data() + static_cast<size_t>(from.offset) * width,
+                 static_cast<size_t>(from.numel()) * width);
+    return true;
+  }
+  switch (width) {
+  case 1: copyStrided<1>(from, to); return true;
+  case 2: copyStrided<2>(from, to); return true;
+  case 4: copyStrided<4>(from, to); return true;
+  case 8: copyStrided<8>(from, to); return true;
+  default: throw core::RuntimeError("internal error: an element of " + std::to_string(width) + " bytes");
+  }
 }
 
 namespace lib {

@@ -83,31 +83,6 @@ const char *name(Mode mode) {
 Runner::Runner(const Bundle &bundle, const RunOptions &options) : bundle_(bundle), options_(options) {}
 Runner::~Runner() = default;
 
-reference::LibraryValue Runner::libraryValue(const CallValue &c) const {
-  reference::LibraryValue v;
-  switch (c.kind) {
-  case CallValue::Kind::None: v.kind = reference::LibraryValue::Kind::None; break;
-  case CallValue::Kind::Int: v.kind = reference::LibraryValue::Kind::Int; break;
-  case CallValue::Kind::Float: v.kind = reference::LibraryValue::Kind::Float; break;
-  case CallValue::Kind::Bool: v.kind = reference::LibraryValue::Kind::Bool; break;
-  case CallValue::Kind::String: v.kind = reference::LibraryValue::Kind::String; break;
-  case CallValue::Kind::Tensor:
-    v.kind = reference::LibraryValue::Kind::Tensor;
-    v.tensor = view(c.tensor);
-    break;
-  case CallValue::Kind::List:
-    v.kind = reference::LibraryValue::Kind::List;
-    for (const CallValue &e : c.list)
-      v.list.push_back(libraryValue(e));
-    break;
-  }
-  v.intValue = c.intValue;
-  v.floatValue = c.floatValue;
-  v.boolValue = c.boolValue;
-  v.stringValue = c.stringValue;
-  return v;
-}
-
 const ir::Function &Runner::lowered(const Step &step) {
   const std::string key = constexprKey(step.name, step.constexprs);
   auto it = compiled_.find(key);
@@ -163,8 +138,9 @@ void Runner::runLaunch(const Step &step, StepResult &result, bool computeValues)
 
 void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &defined, bool computeValues) {
   std::vector<reference::LibraryValue> args;
+  args.reserve(step.callArgs.size());
   for (const CallValue &c : step.callArgs)
-    args.push_back(libraryValue(c));
+    args.push_back(core::mapTensors<reference::TensorView>(c, [&](const TensorRef &t) { return view(t); }));
   std::vector<reference::TensorView> outViews(step.out.size());
   std::vector<const reference::TensorView *> outs(step.out.size(), nullptr);
   for (size_t i = 0; i < step.out.size(); ++i)

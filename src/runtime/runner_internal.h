@@ -32,7 +32,6 @@ private:
     v.stride = t.stride;
     return v;
   }
-  reference::LibraryValue libraryValue(const CallValue &c) const;
   const ir::Function &lowered(const Step &step);
   std::vector<reference::Argument> launchArguments(const Step &step, const ir::Function &function);
   void runLaunch(const Step &step, StepResult &result, bool computeValues);
