@@ -85,7 +85,7 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
   }
   size_t outputsOk = 0;
   for (const runtime::OutputResult &o : r.outputs)
-    outputsOk += o.result == "verified" ? 1 : 0;
+    outputsOk += o.result == runtime::Outcome::Verified ? 1 : 0;
   out << "verification: " << (r.verified ? "passed" : "FAILED") << " (" << r.fingerprintsCompared
       << " fingerprints compared, " << r.fingerprintsSkipped << " skipped as unspecified; ";
   if (r.completed)

@@ -133,7 +133,7 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
 /// A per-axis parameter list: one value per spatial axis, or one for all.
 std::array<int64_t, 2> perAxis(const CallArgs &call, size_t index, const char *name, int64_t fallback,
                                size_t spatial, int64_t minimum) {
-  const std::vector<int64_t> values = call.integers(index, name, std::vector<int64_t>{fallback});
+  const std::vector<int64_t> values = call.integers(index, name);
   if (values.size() != 1 && values.size() != spatial)
     call.fail(index, name,
               std::to_string(values.size()) + " values for " + std::to_string(spatial) + " spatial dimensions");

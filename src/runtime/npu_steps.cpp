@@ -194,7 +194,7 @@ void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
     ++impl_->report.buffersCompared;
     const Comparison c = compareBuffers(*used.buffers[i], expected[i]);
     if (!c.ok) {
-      result.result = "diverged";
+      result.result = Outcome::Diverged;
       result.npuCheck = "differs from the reference";
       result.message = "the NPU program (" + result.blockSizes + ", grid " + std::to_string(grid.x) + "x" +
                        std::to_string(grid.y) + "x" + std::to_string(grid.z) +
@@ -364,7 +364,7 @@ NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
     }
     const Comparison c = compareWithReference(*outs[i], wantArray);
     if (!c.ok) {
-      result.result = "diverged";
+      result.result = Outcome::Diverged;
       result.npuCheck = "differs from the reference";
       result.message = "the NPU kernels (" + result.blockSizes + ") and the reference differ in out[" +
                        std::to_string(i) + "]: " + c.message;

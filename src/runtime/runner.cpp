@@ -70,6 +70,18 @@ std::string constexprKey(const std::string &kernel, const triton::ConstexprBindi
 
 } // namespace
 
+const char *name(Outcome outcome) {
+  switch (outcome) {
+  case Outcome::Ok: return "ok";
+  case Outcome::Verified: return "verified";
+  case Outcome::Unverified: return "unverified";
+  case Outcome::Unchecked: return "unchecked";
+  case Outcome::Diverged: return "diverged";
+  case Outcome::Error: return "error";
+  }
+  return "error";
+}
+
 const char *name(Mode mode) {
   switch (mode) {
   case Mode::Reference: return "reference";
@@ -169,7 +181,7 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
 
 bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, StepResult &result) {
   if (step.fingerprints.empty()) {
-    result.result = "unverified";
+    result.result = Outcome::Unverified;
     return true;
   }
   for (const Fingerprint &f : step.fingerprints) {
@@ -186,13 +198,13 @@ bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, Step
     const Comparison c = compareFingerprint(view(ref), f);
     ++result.fingerprintsCompared;
     if (!c.ok) {
-      result.result = "diverged";
+      result.result = Outcome::Diverged;
       result.message = buffer + " diverges from the fingerprint (" + f.path + "): " + c.message;
       report_.failure = stepTitle(step, result.index) + ": " + result.message;
       return false;
     }
   }
-  result.result = "verified";
+  result.result = Outcome::Verified;
   return true;
 }
 
@@ -211,7 +223,7 @@ void Runner::verifyOutputs() {
     const Comparison f = compareFingerprint(v, o.fingerprint);
     if (!f.ok)
       problem += (problem.empty() ? "" : "; ") + std::string("against its fingerprint: ") + f.message;
-    r.result = problem.empty() ? "verified" : "diverged";
+    r.result = problem.empty() ? Outcome::Verified : Outcome::Diverged;
     r.message = problem;
     if (!problem.empty() && report_.failure.empty())
       report_.failure = "output " + o.name + " diverges " + problem;
@@ -277,7 +289,7 @@ RunReport Runner::run() {
     const Step &step = bundle_.steps[i];
     StepResult result;
     result.index = i;
-    result.kind = step.kind == Step::Kind::Launch ? "launch" : "call";
+    result.kind = step.kind;
     result.name = step.name;
     if (onNpu())
       result.executedOn = "npu";
@@ -293,24 +305,24 @@ RunReport Runner::run() {
         ++report_.calls;
         runCall(step, result, defined, computeValues);
       }
-      if (result.result == "diverged") {
+      if (result.result == Outcome::Diverged) {
         report_.failure = stepTitle(step, i) + ": " + result.message;
         failed = true;
       } else {
-        result.result = "ok";
+        result.result = Outcome::Ok;
       }
       if (!failed && options_.verify && !verifyStep(step, defined, result))
         failed = true;
     } catch (const std::bad_alloc &) {
-      result.result = "error";
+      result.result = Outcome::Error;
       result.message = "out of memory";
       failed = true;
     } catch (const std::exception &e) {
-      result.result = "error";
+      result.result = Outcome::Error;
       result.message = e.what();
       failed = true;
     }
-    if (result.result == "error")
+    if (result.result == Outcome::Error)
       report_.failure = stepTitle(step, i) + ": " + result.message;
     report_.fingerprintsCompared += result.fingerprintsCompared;
     report_.fingerprintsSkipped += result.fingerprintsSkipped;
