@@ -5,7 +5,7 @@
 //  - the fixed cost of one bundle step: a run of 10,000 aten.zero_ calls on a
 //    4-element tensor, whose own work is nothing.
 // Usage: host_steps [repeats]. Prints one line per measurement, the best of the repeats.
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "runtime/bundle.h"
 #include "runtime/runner.h"
 
@@ -47,9 +47,9 @@ runtime::CallValue tensorValue(int64_t storage, int64_t elements) {
   return v;
 }
 
-reference::LibraryValue viewValue(reference::Buffer &b, std::vector<int64_t> shape,
+reference::HostCallValue viewValue(reference::Buffer &b, std::vector<int64_t> shape,
                                   std::vector<int64_t> stride) {
-  reference::LibraryValue v;
+  reference::HostCallValue v;
   v.kind = core::CallKind::Tensor;
   v.tensor = reference::TensorView{&b, 0, std::move(shape), std::move(stride)};
   return v;
@@ -69,13 +69,13 @@ void hostCalls(int repeats) {
       bestMs(repeats,
              [&] { reference::writeValues(whole, std::vector<double>(static_cast<size_t>(kLarge), 0.0)); }),
       bytes);
-  auto call = [&](const char *op, std::vector<reference::LibraryValue> args,
+  auto call = [&](const char *op, std::vector<reference::HostCallValue> args,
                   const reference::TensorView &out) {
     const reference::TensorView *outs[] = {&out};
-    reference::runLibraryCall(op, args, outs);
+    reference::runHostCall(op, args, outs);
   };
-  const reference::LibraryValue self = viewValue(a, shape, rowMajor);
-  reference::LibraryValue two;
+  const reference::HostCallValue self = viewValue(a, shape, rowMajor);
+  reference::HostCallValue two;
   two.kind = core::CallKind::Float;
   two.floatValue = 2.5;
   report("aten.zero_ contiguous", bestMs(repeats, [&] { call("aten.zero_", {self}, self.tensor); }), bytes);
@@ -85,14 +85,14 @@ void hostCalls(int repeats) {
                   call("aten.fill_.Scalar", {self, two}, self.tensor);
                 }),
          bytes);
-  const reference::LibraryValue src = viewValue(b, shape, rowMajor);
+  const reference::HostCallValue src = viewValue(b, shape, rowMajor);
   report("aten.copy_ contiguous",
          bestMs(repeats,
                 [&] {
                   call("aten.copy_", {self, src}, self.tensor);
                 }),
          bytes);
-  const reference::LibraryValue transposed = viewValue(b, shape, {1, kLarge / kSide});
+  const reference::HostCallValue transposed = viewValue(b, shape, {1, kLarge / kSide});
   report("aten.copy_ of a transposed source",
          bestMs(repeats,
                 [&] {

@@ -1,7 +1,7 @@
 // Steps on the NPU: compile the kernel (or plan the library call), run the
 // program on the functional simulator for values and, in the timing modes,
 // time its execution trace; with verification, compare every written buffer
-// with the reference interpreter (or library implementation) on the same inputs.
+// with the reference interpreter (or host call) on the same inputs.
 #include "runtime/runner_internal.h"
 
 #include "core/error.h"
@@ -229,7 +229,7 @@ bool NpuSteps::callOnNpu(const std::string &op) {
 }
 
 std::optional<std::vector<bool>>
-NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
+NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
                std::span<const reference::TensorView *const> outs,
                const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
                bool verify, StepResult &result) {
@@ -287,7 +287,7 @@ NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
     std::vector<std::vector<uint8_t>> original;
     for (reference::Buffer *b : outBuffers)
       original.push_back(b->bytes);
-    defined = reference::runLibraryCall(step.name, args, outs);
+    defined = reference::runHostCall(step.name, args, outs);
     for (size_t i = 0; i < outBuffers.size(); ++i) {
       expected.push_back(std::move(outBuffers[i]->bytes));
       outBuffers[i]->bytes = std::move(original[i]);

@@ -4,7 +4,7 @@
 // the reference on the same inputs. The runner uses it for every step of a
 // bundle; the command line for one kernel.
 #include "reference/interpreter.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "runtime/bundle.h"
 #include "runtime/npu_kernels.h"
 #include "runtime/runner.h"
@@ -44,7 +44,7 @@ public:
   /// nothing (with `result.message` saying why) when the call has no NPU plan
   /// for these arguments (a transposed convolution, say): the caller then runs
   /// it on the host.
-  std::optional<std::vector<bool>> call(const Step &step, std::span<const reference::LibraryValue> args,
+  std::optional<std::vector<bool>> call(const Step &step, std::span<const reference::HostCallValue> args,
                          std::span<const reference::TensorView *const> outs,
                          const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
                          bool verify, StepResult &result);

@@ -5,7 +5,7 @@
 
 #include "core/npy.h"
 #include "reference/interpreter.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
 
@@ -149,7 +149,7 @@ void Runner::runLaunch(const Step &step, StepResult &result, bool computeValues)
 }
 
 void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &defined, bool computeValues) {
-  std::vector<reference::LibraryValue> args;
+  std::vector<reference::HostCallValue> args;
   args.reserve(step.callArgs.size());
   for (const CallValue &c : step.callArgs)
     args.push_back(core::mapTensors<reference::TensorView>(c, [&](const TensorRef &t) { return view(t); }));
@@ -173,7 +173,7 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
   } else {
     if (onNpu())
       result.executedOn = "host";
-    defined = reference::runLibraryCall(step.name, args, outs);
+    defined = reference::runHostCall(step.name, args, outs);
   }
   result.wallMs = millisecondsSince(start);
   report_.callMs += result.wallMs;

@@ -15,7 +15,7 @@
 namespace npusim::runtime {
 
 enum class Mode : uint8_t {
-  Reference,  // the interpreter and the host library implementations
+  Reference,  // the interpreter and the host calls
   Functional, // NPU programs on the functional simulator: values
   Timing,     // NPU programs on the timing simulator; values only where they steer it
   Full,       // values and cycles in one run
@@ -26,7 +26,7 @@ struct RunOptions {
   /// Compare every fingerprint after its step (stopping at the first
   /// divergence) and the model's outputs at the end; in the functional and
   /// full modes also every buffer each step writes against the reference
-  /// interpreter (or library implementation) on the same inputs.
+  /// interpreter (or host call) on the same inputs.
   bool verify = false;
   Mode mode = Mode::Reference;
   config::HardwareConfig machine; // the NPU modes' machine

@@ -3,7 +3,7 @@
 // bundle's steps; NpuSteps runs a step on the NPU (compile, functional and
 // timing simulation, comparison with the reference).
 #include "reference/interpreter.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "runtime/npu_steps.h"
 #include "runtime/runner.h"
 

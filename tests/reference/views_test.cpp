@@ -1,7 +1,7 @@
 // fillView and copySameDType against plain loops over the views' indices, on
 // contiguous views (the memset/memcpy path) and on strided, broadcast and
 // overlapping ones (the element path).
-#include "reference/library.h"
+#include "reference/host_calls.h"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
 // The aten fallbacks other than matrix products, convolution and attention:
 // copy_, _softmax, _log_softmax, cumsum, native_layer_norm, sort, topk,
 // max_pool2d_with_indices, scatter_add, embedding_dense_backward, index.
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-namespace npusim::reference::lib {
+namespace npusim::reference::host {
 
 namespace {
 
@@ -432,15 +432,15 @@ std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
 std::vector<bool> callIndex(const CallArgs &c) {
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
-  const std::vector<LibraryValue> &list = c.list(1, "indices");
+  const std::vector<HostCallValue> &list = c.list(1, "indices");
   if (list.size() > self.shape.size())
     c.fail(1, "indices", "too many indices for a tensor of shape " + shapeString(self.shape));
   std::vector<size_t> indexed;
   std::vector<const TensorView *> tensors;
   for (size_t i = 0; i < list.size(); ++i) {
-    if (list[i].kind == LibraryValue::Kind::None)
+    if (list[i].kind == HostCallValue::Kind::None)
       continue;
-    if (list[i].kind != LibraryValue::Kind::Tensor)
+    if (list[i].kind != HostCallValue::Kind::Tensor)
       c.fail(1, "indices", "element " + std::to_string(i) + " is not a tensor or None");
     if (!integral(list[i].tensor) || list[i].tensor.dtype() == core::DType::Bool)
       c.fail(1, "indices", "element " + std::to_string(i) + ": only integer index tensors are supported");
@@ -527,4 +527,4 @@ std::vector<bool> callIndex(const CallArgs &c) {
   return {true};
 }
 
-} // namespace npusim::reference::lib
+} // namespace npusim::reference::host

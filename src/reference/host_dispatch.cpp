@@ -1,6 +1,6 @@
 // The table of library calls: an operator's name -> its handler, which reads
 // the positional arguments in the aten schema's order and runs the operator.
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 #include <functional>
 
@@ -8,7 +8,7 @@ namespace npusim::reference {
 
 namespace {
 
-using lib::CallArgs;
+using host::CallArgs;
 using Handler = std::function<std::vector<bool>(const CallArgs &)>;
 
 std::vector<bool> allDefined(const CallArgs &call) {
@@ -99,22 +99,22 @@ std::vector<Entry> makeTable() {
       {"aten._scaled_dot_product_flash_attention", callAttention},
       {"aten._scaled_dot_product_cudnn_attention", callAttention},
       {"aten._scaled_dot_product_flash_attention_for_cpu", callAttention},
-      {"aten.copy_", lib::callCopy},
-      {"aten.copy", lib::callCopy},
-      {"aten._softmax", [](const CallArgs &c) { return lib::callSoftmax(c, false); }},
-      {"aten._log_softmax", [](const CallArgs &c) { return lib::callSoftmax(c, true); }},
-      {"aten.cumsum", lib::callCumsum},
-      {"aten.native_layer_norm", lib::callLayerNorm},
-      {"aten.sort", lib::callSort},
-      {"aten.sort.stable", lib::callSort},
-      {"aten.topk", lib::callTopk},
-      {"aten.max_pool2d_with_indices", lib::callMaxPool2d},
-      {"aten.scatter_add", lib::callScatterAdd},
-      {"aten.embedding_dense_backward", lib::callEmbeddingBackward},
-      {"aten.index", lib::callIndex},
+      {"aten.copy_", host::callCopy},
+      {"aten.copy", host::callCopy},
+      {"aten._softmax", [](const CallArgs &c) { return host::callSoftmax(c, false); }},
+      {"aten._log_softmax", [](const CallArgs &c) { return host::callSoftmax(c, true); }},
+      {"aten.cumsum", host::callCumsum},
+      {"aten.native_layer_norm", host::callLayerNorm},
+      {"aten.sort", host::callSort},
+      {"aten.sort.stable", host::callSort},
+      {"aten.topk", host::callTopk},
+      {"aten.max_pool2d_with_indices", host::callMaxPool2d},
+      {"aten.scatter_add", host::callScatterAdd},
+      {"aten.embedding_dense_backward", host::callEmbeddingBackward},
+      {"aten.index", host::callIndex},
   };
-  for (std::string_view name : lib::elementwiseOperators())
-    table.push_back({name, lib::callElementwise});
+  for (std::string_view name : host::elementwiseOperators())
+    table.push_back({name, host::callElementwise});
   return table;
 }
 
@@ -140,18 +140,18 @@ const Entry *findEntry(std::string_view op) {
 
 } // namespace
 
-bool isLibraryCallImplemented(std::string_view op) {
+bool isHostCall(std::string_view op) {
   return findEntry(op) != nullptr;
 }
 
-std::vector<std::string> implementedLibraryCalls() {
+std::vector<std::string> hostCallOperators() {
   std::vector<std::string> names;
   for (const Entry &e : table())
     names.emplace_back(e.name);
   return names;
 }
 
-std::vector<bool> runLibraryCall(std::string_view op, std::span<const LibraryValue> args,
+std::vector<bool> runHostCall(std::string_view op, std::span<const HostCallValue> args,
                                  std::span<const TensorView *const> outs) {
   if (const Entry *e = findEntry(op)) {
     // aten.sort with four arguments is sort.stable without its overload name.

@@ -72,7 +72,7 @@ void storeElement(Buffer &buffer, int64_t index, double value);
 void storeIntegerElement(Buffer &buffer, int64_t index, int64_t value);
 
 /// One positional argument of a library call, its tensors pointing at host buffers.
-using LibraryValue = core::CallValue<TensorView>;
+using HostCallValue = core::CallValue<TensorView>;
 
 /// Runs the operator `op` ("aten.mm", "aten.convolution", ...) on `args` (its
 /// positional arguments in schema order; missing trailing ones take the
@@ -82,12 +82,12 @@ using LibraryValue = core::CallValue<TensorView>;
 /// contents PyTorch leaves unspecified, such as the philox seed of attention
 /// without dropout). Throws core::RuntimeError: "library call OP is not
 /// implemented", or a message naming the operator and the argument at fault.
-std::vector<bool> runLibraryCall(std::string_view op, std::span<const LibraryValue> args,
+std::vector<bool> runHostCall(std::string_view op, std::span<const HostCallValue> args,
                                  std::span<const TensorView *const> outs);
 
-/// Whether runLibraryCall implements `op`, and the list of those it does.
-bool isLibraryCallImplemented(std::string_view op);
-std::vector<std::string> implementedLibraryCalls();
+/// Whether runHostCall implements `op`, and the list of those it does.
+bool isHostCall(std::string_view op);
+std::vector<std::string> hostCallOperators();
 
 // The operators, typed. Each checks shapes and throws core::RuntimeError naming
 // the operator and the argument. Results are written into `out`.

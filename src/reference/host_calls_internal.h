@@ -1,7 +1,7 @@
 #pragma once
-// Helpers shared by the library-call files (internal to the reference module).
+// Helpers shared by the host-call files (internal to the reference module).
 #include "core/error.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 
 #include <cstdint>
 #include <optional>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace npusim::reference::lib {
+namespace npusim::reference::host {
 
 /// Calls f(elementIndex) for every element of a view in logical (row-major) order.
 template <typename F> void forEachElement(const TensorView &v, F &&f) {
@@ -66,7 +66,7 @@ void gemm(const double *a, const double *b, double *c, int64_t m, int64_t k, int
 using CallArgs = core::CallArgs<TensorView>;
 
 /// Handlers of the operators other than the matrix products, convolution and
-/// attention (library_ops.cpp). Each returns, per result, whether it is defined.
+/// attention (host_ops.cpp). Each returns, per result, whether it is defined.
 std::vector<bool> callCopy(const CallArgs &call);
 std::vector<bool> callSoftmax(const CallArgs &call, bool logarithm);
 std::vector<bool> callCumsum(const CallArgs &call);
@@ -77,8 +77,8 @@ std::vector<bool> callMaxPool2d(const CallArgs &call);
 std::vector<bool> callScatterAdd(const CallArgs &call);
 std::vector<bool> callEmbeddingBackward(const CallArgs &call);
 std::vector<bool> callIndex(const CallArgs &call);
-/// Elementwise, creation and loss operators (library_elementwise.cpp), by name.
+/// Elementwise, creation and loss operators (host_elementwise.cpp), by name.
 std::vector<bool> callElementwise(const CallArgs &call);
 const std::vector<std::string_view> &elementwiseOperators();
 
-} // namespace npusim::reference::lib
+} // namespace npusim::reference::host

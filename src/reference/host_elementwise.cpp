@@ -4,13 +4,13 @@
 // their in-place forms), zero_, fill_, zeros, ones, *_like, clone, _to_copy,
 // threshold_backward, sum.dim_IntList, _log_softmax_backward_data,
 // nll_loss_forward/backward, native_batch_norm.
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-namespace npusim::reference::lib {
+namespace npusim::reference::host {
 
 namespace {
 
@@ -503,4 +503,4 @@ const std::vector<std::string_view> &elementwiseOperators() {
   return kNames;
 }
 
-} // namespace npusim::reference::lib
+} // namespace npusim::reference::host

@@ -1,7 +1,7 @@
 // Strided views over host buffers: bounds, element access with dtype
 // conversion, and the broadcasting and transposing the library calls use.
 #include "core/float16.h"
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 #include <algorithm>
 #include <bit>
@@ -138,17 +138,17 @@ std::vector<double> readValues(const TensorView &view) {
   values.reserve(static_cast<size_t>(view.numel()));
   const Buffer &b = *view.buffer;
   if (view.dtype() == DType::Float32) {
-    lib::forEachElement(view, [&](int64_t i) { values.push_back(readRaw<float>(b, i)); });
+    host::forEachElement(view, [&](int64_t i) { values.push_back(readRaw<float>(b, i)); });
     return values;
   }
-  lib::forEachElement(view, [&](int64_t i) { values.push_back(loadElement(b, i)); });
+  host::forEachElement(view, [&](int64_t i) { values.push_back(loadElement(b, i)); });
   return values;
 }
 
 std::vector<int64_t> readIntegers(const TensorView &view) {
   std::vector<int64_t> values;
   values.reserve(static_cast<size_t>(view.numel()));
-  lib::forEachElement(view, [&](int64_t i) { values.push_back(loadIntegerElement(*view.buffer, i)); });
+  host::forEachElement(view, [&](int64_t i) { values.push_back(loadIntegerElement(*view.buffer, i)); });
   return values;
 }
 
@@ -159,10 +159,10 @@ void writeValues(const TensorView &view, std::span<const double> values) {
   Buffer &b = *view.buffer;
   size_t k = 0;
   if (view.dtype() == DType::Float32) {
-    lib::forEachElement(view, [&](int64_t i) { writeRaw<float>(b, i, static_cast<float>(values[k++])); });
+    host::forEachElement(view, [&](int64_t i) { writeRaw<float>(b, i, static_cast<float>(values[k++])); });
     return;
   }
-  lib::forEachElement(view, [&](int64_t i) { storeElement(b, i, values[k++]); });
+  host::forEachElement(view, [&](int64_t i) { storeElement(b, i, values[k++]); });
 }
 
 void writeIntegers(const TensorView &view, std::span<const int64_t> values) {
@@ -170,7 +170,7 @@ void writeIntegers(const TensorView &view, std::span<const int64_t> values) {
     throw core::RuntimeError("internal error: writing " + std::to_string(values.size()) +
                              " values into a view of " + std::to_string(view.numel()) + " elements");
   size_t k = 0;
-  lib::forEachElement(view, [&](int64_t i) { storeIntegerElement(*view.buffer, i, values[k++]); });
+  host::forEachElement(view, [&](int64_t i) { storeIntegerElement(*view.buffer, i, values[k++]); });
 }
 
 bool isContiguous(const TensorView &view) {
@@ -214,7 +214,7 @@ void fillRepeated(uint8_t *dst, size_t bytes, const uint8_t *pattern, size_t wid
 /// Gathers the view's elements (of W bytes) in logical order into `out`.
 template <size_t W> void gather(const TensorView &v, uint8_t *out) {
   const uint8_t *base = v.buffer->bytes.data();
-  lib::forEachElement(v, [&](int64_t i) {
+  host::forEachElement(v, [&](int64_t i) {
     std::memcpy(out, base + static_cast<size_t>(i) * W, W);
     out += W;
   });
@@ -222,7 +222,7 @@ template <size_t W> void gather(const TensorView &v, uint8_t *out) {
 
 template <size_t W> void scatter(const uint8_t *in, const TensorView &v) {
   uint8_t *base = v.buffer->bytes.data();
-  lib::forEachElement(v, [&](int64_t i) {
+  host::forEachElement(v, [&](int64_t i) {
     std::memcpy(base + static_cast<size_t>(i) * W, in, W);
     in += W;
   });
@@ -250,7 +250,7 @@ void fillView(const TensorView &view, double value) {
                  static_cast<size_t>(view.numel()) * width, element.bytes.data(), width);
     return;
   }
-  lib::forEachElement(view, [&](int64_t i) {
+  host::forEachElement(view, [&](int64_t i) {
     std::memcpy(b.bytes.data() + static_cast<size_t>(i) * width, element.bytes.data(), width);
   });
 }
@@ -279,7 +279,7 @@ bool copySameDType(const TensorView &from, const TensorView &to) {
   }
 }
 
-namespace lib {
+namespace host {
 
 void fail(std::string_view op, const std::string &message) {
   throw core::RuntimeError(std::string(op) + ": " + message);
@@ -351,5 +351,5 @@ void gemm(const double *a, const double *b, double *c, int64_t m, int64_t k, int
   }
 }
 
-} // namespace lib
+} // namespace host
 } // namespace npusim::reference
