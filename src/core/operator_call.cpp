@@ -27,83 +27,54 @@ std::string shapeString(std::span<const int64_t> shape) {
 
 namespace {
 
+std::vector<ArgumentSchema> join(std::vector<ArgumentSchema> head,
+                                 std::initializer_list<ArgumentSchema> tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
 // PyTorch's schemas (native_functions.yaml), keyword arguments in order after
 // the positional ones, as the bundles spell them; docs/library-calls.md.
-const std::vector<OperatorSchema> &schemas() {
-  static const std::vector<OperatorSchema> kSchemas = {
+std::vector<OperatorSchema> makeSchemas() {
+  const std::vector<ArgumentSchema> convolution = {
+      {"input", ""},      {"weight", ""},      {"bias", "None"},        {"stride", "[1]"},
+      {"padding", "[0]"}, {"dilation", "[1]"}, {"transposed", "False"}, {"output_padding", "[0]"},
+      {"groups", "1"}};
+  const std::vector<ArgumentSchema> qkv = {{"query", ""}, {"key", ""}, {"value", ""}};
+  const ArgumentSchema dropout{"dropout_p", "0.0"}, causal{"is_causal", "False"}, scale{"scale", "None"};
+  return {
       {{"aten.mm", "aten._int_mm"}, {{"self", ""}, {"mat2", ""}}, {"out"}},
       {{"aten.addmm"}, {{"self", ""}, {"mat1", ""}, {"mat2", ""}, {"beta", "1"}, {"alpha", "1"}}, {"out"}},
       {{"aten.bmm"}, {{"self", ""}, {"mat2", ""}}, {"out"}},
       {{"aten.baddbmm"},
        {{"self", ""}, {"batch1", ""}, {"batch2", ""}, {"beta", "1"}, {"alpha", "1"}},
        {"out"}},
-      {{"aten.convolution"},
-       {{"input", ""},
-        {"weight", ""},
-        {"bias", "None"},
-        {"stride", "[1]"},
-        {"padding", "[0]"},
-        {"dilation", "[1]"},
-        {"transposed", "False"},
-        {"output_padding", "[0]"},
-        {"groups", "1"}},
-       {"out"}},
+      {{"aten.convolution"}, convolution, {"out"}},
       // The four cuDNN flags do not change values.
       {{"aten._convolution"},
-       {{"input", ""},
-        {"weight", ""},
-        {"bias", "None"},
-        {"stride", "[1]"},
-        {"padding", "[0]"},
-        {"dilation", "[1]"},
-        {"transposed", "False"},
-        {"output_padding", "[0]"},
-        {"groups", "1"},
-        {"benchmark", "False"},
-        {"deterministic", "False"},
-        {"cudnn_enabled", "True"},
-        {"allow_tf32", "True"}},
+       join(convolution, {{"benchmark", "False"},
+                          {"deterministic", "False"},
+                          {"cudnn_enabled", "True"},
+                          {"allow_tf32", "True"}}),
        {"out"}},
       {{"aten._scaled_dot_product_efficient_attention"},
-       {{"query", ""},
-        {"key", ""},
-        {"value", ""},
-        {"attn_bias", "None"},
-        {"compute_log_sumexp", ""},
-        {"dropout_p", "0.0"},
-        {"is_causal", "False"},
-        {"scale", "None"}},
+       join(qkv, {{"attn_bias", "None"}, {"compute_log_sumexp", ""}, dropout, causal, scale}),
        {"output", "log_sumexp", "philox_seed", "philox_offset"}},
       {{"aten._scaled_dot_product_flash_attention"},
-       {{"query", ""},
-        {"key", ""},
-        {"value", ""},
-        {"dropout_p", "0.0"},
-        {"is_causal", "False"},
-        {"return_debug_mask", "False"},
-        {"scale", "None"}},
+       join(qkv, {dropout, causal, {"return_debug_mask", "False"}, scale}),
        {"output", "logsumexp", "cum_seq_q", "cum_seq_k", "max_q", "max_k", "rng_state", "unused",
         "debug_attn_mask"}},
       {{"aten._scaled_dot_product_cudnn_attention"},
-       {{"query", ""},
-        {"key", ""},
-        {"value", ""},
-        {"attn_bias", "None"},
-        {"compute_log_sumexp", ""},
-        {"dropout_p", "0.0"},
-        {"is_causal", "False"},
-        {"return_debug_mask", "False"},
-        {"scale", "None"}},
+       join(qkv, {{"attn_bias", "None"},
+                  {"compute_log_sumexp", ""},
+                  dropout,
+                  causal,
+                  {"return_debug_mask", "False"},
+                  scale}),
        {"output", "logsumexp", "cum_seq_q", "cum_seq_k", "max_q", "max_k", "philox_seed", "philox_offset",
         "debug_attn_mask"}},
       {{"aten._scaled_dot_product_flash_attention_for_cpu"},
-       {{"query", ""},
-        {"key", ""},
-        {"value", ""},
-        {"dropout_p", "0.0"},
-        {"is_causal", "False"},
-        {"attn_mask", "None"},
-        {"scale", "None"}},
+       join(qkv, {dropout, causal, {"attn_mask", "None"}, scale}),
        {"output", "logsumexp"}},
       {{"aten.copy_", "aten.copy"}, {{"self", ""}, {"src", ""}, {"non_blocking", "False"}}, {"out"}},
       {{"aten._softmax", "aten._log_softmax"}, {{"self", ""}, {"dim", ""}, {"half_to_float", ""}}, {"out"}},
@@ -199,6 +170,10 @@ const std::vector<OperatorSchema> &schemas() {
         {"eps", ""}},
        {"out", "save_mean", "save_invstd"}},
   };
+}
+
+const std::vector<OperatorSchema> &schemas() {
+  static const std::vector<OperatorSchema> kSchemas = makeSchemas();
   return kSchemas;
 }
 
@@ -221,15 +196,26 @@ std::optional<double> asNumber(const CallScalar &v) {
 
 } // namespace
 
-const OperatorSchema *findSchema(std::string_view op) {
-  for (const OperatorSchema &s : schemas())
-    for (std::string_view name : s.names)
-      if (name == op)
-        return &s;
+std::string_view withoutDefault(std::string_view op) {
   constexpr std::string_view kDefault = ".default";
-  if (op.size() > kDefault.size() && op.ends_with(kDefault))
-    return findSchema(op.substr(0, op.size() - kDefault.size()));
+  return op.size() > kDefault.size() && op.ends_with(kDefault) ? op.substr(0, op.size() - kDefault.size())
+                                                               : op;
+}
+
+const OperatorSchema *findSchema(std::string_view op) {
+  const std::string_view name = withoutDefault(op);
+  for (const OperatorSchema &s : schemas())
+    for (std::string_view n : s.names)
+      if (n == name)
+        return &s;
   return nullptr;
+}
+
+const std::vector<std::string_view> &attentionOperators() {
+  static const std::vector<std::string_view> kNames = {
+      "aten._scaled_dot_product_efficient_attention", "aten._scaled_dot_product_flash_attention",
+      "aten._scaled_dot_product_cudnn_attention", "aten._scaled_dot_product_flash_attention_for_cpu"};
+  return kNames;
 }
 
 std::vector<std::string_view> schemaOperators() {

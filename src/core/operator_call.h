@@ -14,6 +14,7 @@
 #include "core/error.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
@@ -72,9 +73,45 @@ struct OperatorSchema {
   std::vector<std::string_view> results;
 };
 
-/// The schema of `op`: an exact name, or for "aten.X.default" that of "aten.X".
-/// Null when no schema names it.
+/// `op` without a trailing ".default": "aten.X.default" means "aten.X".
+std::string_view withoutDefault(std::string_view op);
+/// The schema of `op` (withoutDefault). Null when no schema names it.
 const OperatorSchema *findSchema(std::string_view op);
+/// The scaled-dot-product attention variants (efficient, flash, cuDNN, CPU
+/// flash): one operator in four schemas.
+const std::vector<std::string_view> &attentionOperators();
+
+/// Operator name -> implementation (a host call, an NPU planner), looked up
+/// by withoutDefault(op).
+template <typename Impl> class OperatorTable {
+public:
+  struct Entry {
+    std::string_view name;
+    Impl impl;
+  };
+  OperatorTable(std::initializer_list<Entry> entries) : entries_(entries) {}
+  /// `impl` under each of `names`.
+  void add(const std::vector<std::string_view> &names, const Impl &impl) {
+    for (std::string_view name : names)
+      entries_.push_back({name, impl});
+  }
+  const Entry *find(std::string_view op) const {
+    const std::string_view name = withoutDefault(op);
+    for (const Entry &e : entries_)
+      if (e.name == name)
+        return &e;
+    return nullptr;
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> r;
+    for (const Entry &e : entries_)
+      r.emplace_back(e.name);
+    return r;
+  }
+
+private:
+  std::vector<Entry> entries_;
+};
 /// Every operator name that has a schema.
 std::vector<std::string_view> schemaOperators();
 

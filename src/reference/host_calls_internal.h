@@ -54,6 +54,9 @@ TensorView broadcastTo(const TensorView &v, std::span<const int64_t> shape, std:
 /// Checks the view has exactly `shape`.
 void expectShape(const TensorView &v, std::span<const int64_t> shape, std::string_view op,
                  const std::string &what);
+/// `v` with axis `dim` moved last (the others keep their order), so that its
+/// logical order visits rows along `dim`.
+TensorView axisLast(const TensorView &v, int64_t dim);
 /// A view with axes `a` and `b` exchanged.
 TensorView transposed(const TensorView &v, size_t a, size_t b);
 /// Normalises a possibly negative axis of a rank-`rank` tensor.

@@ -15,25 +15,20 @@ std::vector<bool> allDefined(const CallArgs &call) {
   return std::vector<bool>(call.numOuts(), true);
 }
 
-std::vector<bool> callMm(const CallArgs &c) {
-  matmul(c.tensor(0, "self"), c.tensor(1, "mat2"), c.out(0));
+/// mm(self, mat2), bmm(self, mat2): out = product(self, mat2).
+template <void (*Product)(const TensorView &, const TensorView &, const TensorView &)>
+std::vector<bool> callProduct(const CallArgs &c) {
+  Product(c.tensor(0, "self"), c.tensor(1, "mat2"), c.out(0));
   return allDefined(c);
 }
 
-std::vector<bool> callAddmm(const CallArgs &c) {
-  addmm(c.tensor(0, "self"), c.tensor(1, "mat1"), c.tensor(2, "mat2"), c.number(3, "beta"),
-        c.number(4, "alpha"), c.out(0));
-  return allDefined(c);
-}
-
-std::vector<bool> callBmm(const CallArgs &c) {
-  bmm(c.tensor(0, "self"), c.tensor(1, "mat2"), c.out(0));
-  return allDefined(c);
-}
-
-std::vector<bool> callBaddbmm(const CallArgs &c) {
-  baddbmm(c.tensor(0, "self"), c.tensor(1, "batch1"), c.tensor(2, "batch2"), c.number(3, "beta"),
-          c.number(4, "alpha"), c.out(0));
+/// addmm(self, mat1, mat2, beta, alpha), baddbmm(self, batch1, batch2, beta, alpha).
+template <void (*Product)(const TensorView &, const TensorView &, const TensorView &, double, double,
+                          const TensorView &),
+          bool Batched>
+std::vector<bool> callScaledProduct(const CallArgs &c) {
+  Product(c.tensor(0, "self"), c.tensor(1, Batched ? "batch1" : "mat1"),
+          c.tensor(2, Batched ? "batch2" : "mat2"), c.number(3, "beta"), c.number(4, "alpha"), c.out(0));
   return allDefined(c);
 }
 
@@ -81,82 +76,53 @@ std::vector<bool> callAttention(const CallArgs &c) {
   return defined;
 }
 
-struct Entry {
-  std::string_view name;
-  Handler handler;
-};
-
-std::vector<Entry> makeTable() {
-  std::vector<Entry> table = {
-      {"aten.mm", callMm},
-      {"aten._int_mm", callMm},
-      {"aten.addmm", callAddmm},
-      {"aten.bmm", callBmm},
-      {"aten.baddbmm", callBaddbmm},
-      {"aten.convolution", callConvolution},
-      {"aten._convolution", callConvolution},
-      {"aten._scaled_dot_product_efficient_attention", callAttention},
-      {"aten._scaled_dot_product_flash_attention", callAttention},
-      {"aten._scaled_dot_product_cudnn_attention", callAttention},
-      {"aten._scaled_dot_product_flash_attention_for_cpu", callAttention},
-      {"aten.copy_", host::callCopy},
-      {"aten.copy", host::callCopy},
-      {"aten._softmax", [](const CallArgs &c) { return host::callSoftmax(c, false); }},
-      {"aten._log_softmax", [](const CallArgs &c) { return host::callSoftmax(c, true); }},
-      {"aten.cumsum", host::callCumsum},
-      {"aten.native_layer_norm", host::callLayerNorm},
-      {"aten.sort", host::callSort},
-      {"aten.sort.stable", host::callSort},
-      {"aten.topk", host::callTopk},
-      {"aten.max_pool2d_with_indices", host::callMaxPool2d},
-      {"aten.scatter_add", host::callScatterAdd},
-      {"aten.embedding_dense_backward", host::callEmbeddingBackward},
-      {"aten.index", host::callIndex},
-  };
-  for (std::string_view name : host::elementwiseOperators())
-    table.push_back({name, host::callElementwise});
-  return table;
-}
-
-const std::vector<Entry> &table() {
-  static const std::vector<Entry> kTable = makeTable();
+const core::OperatorTable<Handler> &table() {
+  static const core::OperatorTable<Handler> kTable = [] {
+    core::OperatorTable<Handler> t = {
+        {"aten.mm", callProduct<matmul>},
+        {"aten._int_mm", callProduct<matmul>},
+        {"aten.addmm", callScaledProduct<addmm, false>},
+        {"aten.bmm", callProduct<bmm>},
+        {"aten.baddbmm", callScaledProduct<baddbmm, true>},
+        {"aten.convolution", callConvolution},
+        {"aten._convolution", callConvolution},
+        {"aten.copy_", host::callCopy},
+        {"aten.copy", host::callCopy},
+        {"aten._softmax", [](const CallArgs &c) { return host::callSoftmax(c, false); }},
+        {"aten._log_softmax", [](const CallArgs &c) { return host::callSoftmax(c, true); }},
+        {"aten.cumsum", host::callCumsum},
+        {"aten.native_layer_norm", host::callLayerNorm},
+        {"aten.sort", host::callSort},
+        {"aten.sort.stable", host::callSort},
+        {"aten.topk", host::callTopk},
+        {"aten.max_pool2d_with_indices", host::callMaxPool2d},
+        {"aten.scatter_add", host::callScatterAdd},
+        {"aten.embedding_dense_backward", host::callEmbeddingBackward},
+        {"aten.index", host::callIndex},
+    };
+    t.add(core::attentionOperators(), callAttention);
+    t.add(host::elementwiseOperators(), host::callElementwise);
+    return t;
+  }();
   return kTable;
 }
 
 } // namespace
 
-namespace {
-
-/// The table entry of `op`: its exact name, or for "aten.X.default" that of "aten.X".
-const Entry *findEntry(std::string_view op) {
-  for (const Entry &e : table())
-    if (e.name == op)
-      return &e;
-  constexpr std::string_view kDefault = ".default";
-  if (op.size() > kDefault.size() && op.substr(op.size() - kDefault.size()) == kDefault)
-    return findEntry(op.substr(0, op.size() - kDefault.size()));
-  return nullptr;
-}
-
-} // namespace
-
 bool isHostCall(std::string_view op) {
-  return findEntry(op) != nullptr;
+  return table().find(op) != nullptr;
 }
 
 std::vector<std::string> hostCallOperators() {
-  std::vector<std::string> names;
-  for (const Entry &e : table())
-    names.emplace_back(e.name);
-  return names;
+  return table().names();
 }
 
 std::vector<bool> runHostCall(std::string_view op, std::span<const HostCallValue> args,
-                                 std::span<const TensorView *const> outs) {
-  if (const Entry *e = findEntry(op)) {
+                              std::span<const TensorView *const> outs) {
+  if (const auto *e = table().find(op)) {
     // aten.sort with four arguments is sort.stable without its overload name.
     const std::string_view schema = e->name == "aten.sort" && args.size() == 4 ? "aten.sort.stable" : e->name;
-    return e->handler(CallArgs(e->name, core::findSchema(schema), args, outs));
+    return e->impl(CallArgs(e->name, core::findSchema(schema), args, outs));
   }
   throw core::RuntimeError("library call " + std::string(op) + " is not implemented");
 }

@@ -224,16 +224,7 @@ std::vector<bool> logSoftmaxBackward(const CallArgs &c) {
   checkView(output, std::string(c.op()) + ": output");
   expectShape(output, grad.shape, c.op(), "output");
   const int64_t dim = wrapDim(c.integer(2, "dim"), grad.dim(), c.op());
-  auto last = [&](const TensorView &v) {
-    TensorView r = v;
-    if (v.dim() == 0)
-      return r;
-    r.shape.erase(r.shape.begin() + dim);
-    r.stride.erase(r.stride.begin() + dim);
-    r.shape.push_back(v.shape[static_cast<size_t>(dim)]);
-    r.stride.push_back(v.stride[static_cast<size_t>(dim)]);
-    return r;
-  };
+  auto last = [&](const TensorView &v) { return axisLast(v, dim); };
   std::vector<double> g = readValues(last(grad));
   const std::vector<double> y = readValues(last(output));
   const size_t n = grad.dim() == 0 ? 1 : static_cast<size_t>(grad.shape[static_cast<size_t>(dim)]);

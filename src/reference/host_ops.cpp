@@ -16,19 +16,6 @@ bool integral(const TensorView &v) {
   return !core::isFloat(v.dtype());
 }
 
-/// `v` with axis `dim` moved last (the others keep their order), so that its
-/// logical order visits rows along `dim`.
-TensorView axisLast(const TensorView &v, int64_t dim) {
-  TensorView r = v;
-  if (v.dim() == 0)
-    return r;
-  r.shape.erase(r.shape.begin() + dim);
-  r.stride.erase(r.stride.begin() + dim);
-  r.shape.push_back(v.shape[static_cast<size_t>(dim)]);
-  r.stride.push_back(v.stride[static_cast<size_t>(dim)]);
-  return r;
-}
-
 int64_t axisSize(const TensorView &v, int64_t dim) {
   return v.dim() == 0 ? 1 : v.shape[static_cast<size_t>(dim)];
 }
@@ -36,6 +23,23 @@ int64_t axisSize(const TensorView &v, int64_t dim) {
 /// Ascending order with NaN greater than everything (PyTorch's sort order).
 bool lessNanLast(double a, double b) {
   return !std::isnan(a) && (std::isnan(b) || a < b);
+}
+
+/// self, out of self's shape and the axis `dim` of an operator along one axis
+/// (softmax, cumsum), checked.
+struct AlongAxis {
+  const TensorView &self;
+  const TensorView &out;
+  int64_t dim;
+};
+
+AlongAxis alongAxis(const CallArgs &c) {
+  const TensorView &self = c.tensor(0, "self");
+  const TensorView &out = c.out(0);
+  checkView(self, std::string(c.op()) + ": self");
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, self.shape, c.op(), "out");
+  return {self, out, wrapDim(c.integer(1, "dim"), self.dim(), c.op())};
 }
 
 } // namespace
@@ -71,12 +75,9 @@ std::vector<bool> callCopy(const CallArgs &c) {
 
 // _softmax(self, dim, half_to_float) / _log_softmax(self, dim, half_to_float).
 std::vector<bool> callSoftmax(const CallArgs &c, bool logarithm) {
-  const TensorView &self = c.tensor(0, "self");
-  const TensorView &out = c.out(0);
-  checkView(self, std::string(c.op()) + ": self");
-  checkView(out, std::string(c.op()) + ": out");
-  expectShape(out, self.shape, c.op(), "out");
-  const int64_t dim = wrapDim(c.integer(1, "dim"), self.dim(), c.op());
+  const AlongAxis a = alongAxis(c);
+  const TensorView &self = a.self, &out = a.out;
+  const int64_t dim = a.dim;
   const int64_t n = axisSize(self, dim);
   std::vector<double> v = readValues(axisLast(self, dim));
   for (size_t row = 0; n > 0 && row < v.size(); row += static_cast<size_t>(n)) {
@@ -96,12 +97,9 @@ std::vector<bool> callSoftmax(const CallArgs &c, bool logarithm) {
 
 // cumsum(self, dim, *, dtype=None).
 std::vector<bool> callCumsum(const CallArgs &c) {
-  const TensorView &self = c.tensor(0, "self");
-  const TensorView &out = c.out(0);
-  checkView(self, std::string(c.op()) + ": self");
-  checkView(out, std::string(c.op()) + ": out");
-  expectShape(out, self.shape, c.op(), "out");
-  const int64_t dim = wrapDim(c.integer(1, "dim"), self.dim(), c.op());
+  const AlongAxis a = alongAxis(c);
+  const TensorView &self = a.self, &out = a.out;
+  const int64_t dim = a.dim;
   const size_t n = static_cast<size_t>(axisSize(self, dim));
   if (integral(self) && integral(out)) {
     std::vector<int64_t> v = readIntegers(axisLast(self, dim));

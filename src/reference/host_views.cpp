@@ -211,27 +211,24 @@ void fillRepeated(uint8_t *dst, size_t bytes, const uint8_t *pattern, size_t wid
   }
 }
 
-/// Gathers the view's elements (of W bytes) in logical order into `out`.
-template <size_t W> void gather(const TensorView &v, uint8_t *out) {
-  const uint8_t *base = v.buffer->bytes.data();
-  host::forEachElement(v, [&](int64_t i) {
-    std::memcpy(out, base + static_cast<size_t>(i) * W, W);
-    out += W;
-  });
-}
-
-template <size_t W> void scatter(const uint8_t *in, const TensorView &v) {
+/// Moves the view's elements (of W bytes) in logical order out to the packed
+/// run at `packed` or, `IntoView`, from it into the view.
+template <size_t W, bool IntoView> void transfer(const TensorView &v, uint8_t *packed) {
   uint8_t *base = v.buffer->bytes.data();
   host::forEachElement(v, [&](int64_t i) {
-    std::memcpy(base + static_cast<size_t>(i) * W, in, W);
-    in += W;
+    uint8_t *element = base + static_cast<size_t>(i) * W;
+    if constexpr (IntoView)
+      std::memcpy(element, packed, W);
+    else
+      std::memcpy(packed, element, W);
+    packed += W;
   });
 }
 
 template <size_t W> void copyStrided(const TensorView &from, const TensorView &to) {
   std::vector<uint8_t> staged(static_cast<size_t>(from.numel()) * W);
-  gather<W>(from, staged.data());
-  scatter<W>(staged.data(), to);
+  transfer<W, false>(from, staged.data());
+  transfer<W, true>(to, staged.data());
 }
 
 } // namespace
@@ -319,6 +316,17 @@ void expectShape(const TensorView &v, std::span<const int64_t> shape, std::strin
                  const std::string &what) {
   if (!std::equal(v.shape.begin(), v.shape.end(), shape.begin(), shape.end()))
     fail(op, what + " has shape " + shapeString(v.shape) + "; expected " + shapeString(shape));
+}
+
+TensorView axisLast(const TensorView &v, int64_t dim) {
+  TensorView r = v;
+  if (v.dim() == 0)
+    return r;
+  r.shape.erase(r.shape.begin() + dim);
+  r.stride.erase(r.stride.begin() + dim);
+  r.shape.push_back(v.shape[static_cast<size_t>(dim)]);
+  r.stride.push_back(v.stride[static_cast<size_t>(dim)]);
+  return r;
 }
 
 TensorView transposed(const TensorView &v, size_t a, size_t b) {

@@ -375,6 +375,23 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
   return defined;
 }
 
+KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
+                   std::vector<reference::Argument> &arguments, const RunOptions &options,
+                   const std::string &name) {
+  RunReport report;
+  NpuSteps npu(options, report);
+  StepResult result;
+  const auto start = Clock::now();
+  npu.runProgram(kernel.program, grid, arguments, options.mode != Mode::Timing, name, result);
+  KernelRun run;
+  run.wallMs = millisecondsSince(start);
+  npu.finish();
+  run.programs = result.programs;
+  run.timed = result.timed;
+  run.timing = result.timing;
+  return run;
+}
+
 void NpuSteps::finish() {
   if (impl_->timer && !impl_->options.tracePath.empty())
     impl_->timer->writeTrace(impl_->options.tracePath);

@@ -764,5 +764,29 @@ TEST(LibraryTensor, SixteenBitStoresRoundOnceFromDouble) {
   EXPECT_EQ(el(h, 0), std::ldexp(1.0, -23));
 }
 
+// The host calls refuse what the NPU library refuses, with the schema's
+// messages: too many arguments, and views whose shape and stride differ in
+// length (which the host calls used to read past).
+TEST(LibraryDispatch, SchemaChecksApplyToHostCalls) {
+  Buffer a = floats(12, 1), out = filled(4, 0.0);
+  const TensorView square = view(out, 0, {2, 2}, {2, 1});
+  const TensorView *outs[] = {&square};
+  auto message = [&](const std::string &op, const std::vector<HostCallValue> &args) -> std::string {
+    try {
+      runHostCall(op, args, outs);
+    } catch (const core::RuntimeError &e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const HostCallValue m = tensorValue(view(a, 0, {2, 2}, {2, 1}));
+  EXPECT_EQ(message("aten.mm", {m, m, m}), "aten.mm: takes at most 2 arguments, got 3");
+  EXPECT_EQ(message("aten.mm", {tensorValue(view(a, 0, {2, 2}, {1})), m}),
+            "aten.mm: argument 0 (self): shape [2, 2] and stride [1] differ in length");
+  EXPECT_EQ(message("aten.zero_", {tensorValue(view(a, 0, {3, 4}, {4}))}),
+            "aten.zero_: argument 0 (self): shape [3, 4] and stride [4] differ in length");
+  EXPECT_EQ(message("aten.mm.default", {m, m}), "no error"); // 2x2 @ 2x2 into out
+}
+
 } // namespace
 } // namespace npusim::reference
