@@ -4,7 +4,7 @@
 
 #include "config/hardware.h"
 #include "npu/program.h"
-#include "runtime/npu_kernels.h"
+#include "runtime/kernels.h"
 
 #include <ostream>
 

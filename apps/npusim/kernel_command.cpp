@@ -6,8 +6,8 @@
 
 #include "config/hardware.h"
 #include "core/npy.h"
-#include "runtime/npu_steps.h"
 #include "reference/interpreter.h"
+#include "runtime/kernels.h"
 
 #include <chrono>
 #include <cstdio>
@@ -53,9 +53,9 @@ access, failed device_assert); 2 the command line is wrong or the mode is not av
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"--grid", true, false}, {"--const", true, true}, {"--arg", true, true},   {"--size", true, true},
-    {"--seed", true, false}, {"--out", true, false},  {"--mode", true, false},
-    {"--config", true, false}, {"--trace", true, false},
+    {"--grid", true, false}, {"--const", true, true},   {"--arg", true, true},
+    {"--size", true, true},  {"--seed", true, false},   {"--out", true, false},
+    {"--mode", true, false}, {"--config", true, false}, {"--trace", true, false},
 };
 
 struct KernelOptions {
@@ -163,8 +163,8 @@ void writeOutputs(const std::string &dir, const LaunchArguments &launch) {
 
 /// The launch compiled for the NPU: block sizes chosen for the machine unless
 /// pinned with --const (all of them when --grid fixes the grid).
-int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel, const triton::ConstexprBindings &bindings,
-                LaunchArguments &args, std::ostream &out) {
+int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
+                const triton::ConstexprBindings &bindings, LaunchArguments &args, std::ostream &out) {
   const triton::KernelMetadata &meta = kernel.metadata;
   runtime::RunOptions options;
   options.mode = k.mode;
@@ -178,31 +178,28 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel, const 
   const auto compileStart = std::chrono::steady_clock::now();
   const std::unique_ptr<runtime::NpuKernel> compiled =
       runtime::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
-  const std::chrono::duration<double, std::milli> compileWall = std::chrono::steady_clock::now() - compileStart;
+  const std::chrono::duration<double, std::milli> compileWall =
+      std::chrono::steady_clock::now() - compileStart;
   std::optional<triton::GridSize> grid = k.grid;
   if (!grid)
     grid = triton::inferGrid(meta, compiled->constexprs, args.integerScalars);
   if (!grid)
     throw core::InputError("kernel has grid type " +
                            (meta.gridType.empty() ? std::string("(none)") : meta.gridType) + "; give --grid");
-  runtime::RunReport report;
-  runtime::NpuSteps npu(options, report);
-  runtime::StepResult result;
-  const auto start = std::chrono::steady_clock::now();
-  npu.runProgram(compiled->program, *grid, args.arguments, k.mode != runtime::Mode::Timing, meta.kernelName, result);
-  const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
-  npu.finish();
+  const runtime::KernelRun result =
+      runtime::runOnNpu(*compiled, *grid, args.arguments, options, meta.kernelName);
   if (k.mode != runtime::Mode::Timing)
     writeOutputs(k.outDir, args);
   char text[96];
-  std::snprintf(text, sizeof text, " compile_ms=%.3f wall_ms=%.3f", compileWall.count(), wall.count());
+  std::snprintf(text, sizeof text, " compile_ms=%.3f wall_ms=%.3f", compileWall.count(), result.wallMs);
   out << meta.kernelName << " mode=" << runtime::name(k.mode) << " machine=" << options.machine.name
       << " grid=" << gridString(reference::Grid{grid->x, grid->y, grid->z})
       << " constexprs=" << describeConstexprs(meta, compiled->constexprs) << " programs=" << result.programs;
   if (result.timed) {
     char timing[160];
-    std::snprintf(timing, sizeof timing, " cycles=%lld time_us=%.3f roofline_us=%.3f", static_cast<long long>(result.timing.cycles),
-                  result.timing.timeUs, result.timing.rooflineUs);
+    std::snprintf(timing, sizeof timing, " cycles=%lld time_us=%.3f roofline_us=%.3f",
+                  static_cast<long long>(result.timing.cycles), result.timing.timeUs,
+                  result.timing.rooflineUs);
     out << timing;
   }
   out << text;

@@ -33,7 +33,7 @@ options:
                       fingerprints (stop at the first divergence), and at the end compare
                       the outputs with the reference values (rtol = atol = 1e-4, integers
                       exact); in the functional and full modes also compare every buffer a
-                      step writes with the reference interpreter (or host library call) run
+                      step writes with the reference interpreter (or host call) run
                       on the same inputs, stopping at the first divergence
   --report OUT.json   write a JSON report: every step's kind, name, wall time, result and,
                       on the NPU, block sizes, cycles, unit utilisation, DRAM traffic and
@@ -85,7 +85,7 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
   }
   size_t outputsOk = 0;
   for (const runtime::OutputResult &o : r.outputs)
-    outputsOk += o.result == "verified" ? 1 : 0;
+    outputsOk += o.result == runtime::Outcome::Verified ? 1 : 0;
   out << "verification: " << (r.verified ? "passed" : "FAILED") << " (" << r.fingerprintsCompared
       << " fingerprints compared, " << r.fingerprintsSkipped << " skipped as unspecified; ";
   if (r.completed)

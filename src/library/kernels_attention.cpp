@@ -95,13 +95,6 @@ def {{NAME}}(q_ptr: "*{{Q}}", k_ptr: "*{{K}}", v_ptr: "*{{V}}", bias_ptr: "*{{BI
 )TRITON";
 
 /// How the arguments of one attention operator are spelled.
-struct AttentionSchema {
-  size_t maxArgs;
-  std::optional<size_t> mask;              // attn_bias / attn_mask
-  std::optional<size_t> computeLogSumExp;  // absent: always computed
-  size_t dropout, isCausal, scale;
-};
-
 /// The logsumexp view as [B, H, rows] strides: a [B, H, >= L] view (rows past L
 /// get +inf), or any view of B * H * L elements whose axes other than size-1
 /// ones are B, H, L in order. Returns rows = 0 for an empty view.
@@ -139,22 +132,30 @@ LseLayout lseLayout(std::string_view op, const TensorRef &lse, int64_t batch, in
                std::to_string(heads) + ", " + std::to_string(l) + "] (or a padded last axis)");
 }
 
-CallPlan planAttention(const CallArgs &call, const AttentionSchema &schema, const MachineShape &machine) {
+} // namespace
+
+CallPlan planAttention(const CallArgs &call, const MachineShape &machine) {
+  // The variants differ in where their arguments sit (core::findSchema): an
+  // additive mask as attn_bias or attn_mask or none, compute_log_sumexp or
+  // always a logsumexp.
   const std::string_view op = call.op();
-  call.atMost(schema.maxArgs);
   const TensorRef &q = call.tensor(0, "query");
   const TensorRef &k = call.tensor(1, "key");
   const TensorRef &v = call.tensor(2, "value");
-  const TensorRef *mask = schema.mask ? call.optionalTensor(*schema.mask, "attn_bias") : nullptr;
-  const bool wantLse = schema.computeLogSumExp ? call.boolean(*schema.computeLogSumExp, "compute_log_sumexp")
-                                               : true;
-  const double dropout = call.number(schema.dropout, "dropout_p", 0.0);
+  const TensorRef *mask = nullptr;
+  for (const char *name : {"attn_bias", "attn_mask"})
+    if (const std::optional<size_t> at = call.position(name))
+      mask = call.optionalTensor(*at, name);
+  const std::optional<size_t> lseAt = call.position("compute_log_sumexp");
+  const bool wantLse = lseAt ? call.boolean(*lseAt, "compute_log_sumexp") : true;
+  const size_t dropoutAt = call.position("dropout_p").value_or(0);
+  const double dropout = call.number(dropoutAt, "dropout_p");
   if (dropout != 0.0)
-    call.fail(schema.dropout, "dropout_p",
+    call.fail(dropoutAt, "dropout_p",
               "dropout_p=" + std::to_string(dropout) + ": attention dropout is random and not supported");
-  const bool isCausal = call.boolean(schema.isCausal, "is_causal", false);
-  const std::optional<double> scaleArg = call.optionalNumber(schema.scale, "scale");
-  const TensorRef &out = call.out(0, "output");
+  const bool isCausal = call.boolean(call.position("is_causal").value_or(0), "is_causal");
+  const std::optional<double> scaleArg = call.optionalNumber(call.position("scale").value_or(0), "scale");
+  const TensorRef &out = call.out(0);
   const TensorRef *lse = wantLse ? call.optionalOut(1) : nullptr;
 
   expectRank(op, q, 4, "query");
@@ -166,11 +167,13 @@ CallPlan planAttention(const CallArgs &call, const AttentionSchema &schema, cons
     expectFloat(op, *t, what);
   const int64_t batch = q.shape[0], heads = q.shape[1], l = q.shape[2], e = q.shape[3];
   const int64_t kvHeads = k.shape[1], s = k.shape[2], ev = v.shape[3];
-  if (k.shape[0] != batch || v.shape[0] != batch || v.shape[1] != kvHeads || v.shape[2] != s || k.shape[3] != e)
+  if (k.shape[0] != batch || v.shape[0] != batch || v.shape[1] != kvHeads || v.shape[2] != s ||
+      k.shape[3] != e)
     fail(op, "query " + shapeString(q.shape) + ", key " + shapeString(k.shape) + " and value " +
                  shapeString(v.shape) + " do not agree");
   if (kvHeads == 0 || heads % kvHeads != 0)
-    fail(op, "query has " + std::to_string(heads) + " heads, not a multiple of key's " + std::to_string(kvHeads));
+    fail(op,
+         "query has " + std::to_string(heads) + " heads, not a multiple of key's " + std::to_string(kvHeads));
   const std::vector<int64_t> outShape = {batch, heads, l, ev};
   expectShape(op, out, outShape, "output");
   TensorRef bias;
@@ -223,8 +226,8 @@ CallPlan planAttention(const CallArgs &call, const AttentionSchema &schema, cons
   const int64_t blockE = blockFor(e, 16, int64_t{1} << 20), blockEv = blockFor(ev, 16, int64_t{1} << 20);
   int64_t blockL = blockFor(rows, 16, lane), blockS = blockFor(s, 16, lane);
   auto bytes = [&] {
-    return blockL * blockE * qkBytes + blockE * blockS * qkBytes + blockS * blockEv * 4 + 2 * blockL * blockS * 4 +
-           blockL * blockEv * 4;
+    return blockL * blockE * qkBytes + blockE * blockS * qkBytes + blockS * blockEv * 4 +
+           2 * blockL * blockS * 4 + blockL * blockEv * 4;
   };
   while (bytes() > tileBudgetBytes(machine) && (blockL > 16 || blockS > 16))
     (blockL >= blockS && blockL > 16 ? blockL : blockS) /= 2;
@@ -232,8 +235,8 @@ CallPlan planAttention(const CallArgs &call, const AttentionSchema &schema, cons
   const core::DType biasType = mask ? mask->dtype : out.dtype;
   const core::DType lseType = lse ? lse->dtype : out.dtype;
   const std::string name = "npusim_attention_" + tritonType(q.dtype) + "_" + tritonType(k.dtype) + "_" +
-                           tritonType(v.dtype) + "_" + tritonType(biasType) + "_" + tritonType(out.dtype) + "_" +
-                           tritonType(lseType);
+                           tritonType(v.dtype) + "_" + tritonType(biasType) + "_" + tritonType(out.dtype) +
+                           "_" + tritonType(lseType);
   LaunchBuilder launch(name, instantiate(kAttentionSource, {{"NAME", name},
                                                             {"Q", tritonType(q.dtype)},
                                                             {"K", tritonType(k.dtype)},
@@ -248,9 +251,14 @@ CallPlan planAttention(const CallArgs &call, const AttentionSchema &schema, cons
   launch.pointer(out);
   launch.pointer(lse ? lse->buffer : out.buffer, lse ? lse->offset : out.offset);
   launch.floatScalar(scale);
-  launch.constant("KV_GROUP", heads / kvHeads).constant("L", l).constant("S", s).constant("E", e).constant("EV", ev);
+  launch.constant("KV_GROUP", heads / kvHeads)
+      .constant("L", l)
+      .constant("S", s)
+      .constant("E", e)
+      .constant("EV", ev);
   launch.constant("LSE_ROWS", lseRows.rows);
-  const std::pair<const TensorRef *, const char *> views[] = {{&q, "SQ"}, {&k, "SK"}, {&v, "SV"}, {&out, "SO"}};
+  const std::pair<const TensorRef *, const char *> views[] = {
+      {&q, "SQ"}, {&k, "SK"}, {&v, "SV"}, {&out, "SO"}};
   for (const auto &[t, prefix] : views) {
     const char *axes[] = {"_B", "_H", "_L", "_E"};
     const char *kAxes[] = {"_B", "_H", "_S", "_E"};
@@ -260,38 +268,19 @@ CallPlan planAttention(const CallArgs &call, const AttentionSchema &schema, cons
   const char *maskAxes[] = {"SM_B", "SM_H", "SM_L", "SM_S"};
   for (size_t i = 0; i < 4; ++i)
     launch.constant(maskAxes[i], mask ? bias.stride[i] : 0);
-  launch.constant("SL_B", lseRows.strideB).constant("SL_H", lseRows.strideH).constant("SL_L", lseRows.strideL);
+  launch.constant("SL_B", lseRows.strideB)
+      .constant("SL_H", lseRows.strideH)
+      .constant("SL_L", lseRows.strideL);
   launch.constant("BIAS_KIND", biasKind).constant("IS_CAUSAL", isCausal ? 1 : 0);
   launch.constant("WRITE_LSE", lseRows.rows > 0 ? 1 : 0);
   launch.constant("K_E_CONTIGUOUS", k.stride[3] == 1 && k.stride[2] != 1 && e > 1 ? 1 : 0);
-  launch.constant("BLOCK_L", blockL).constant("BLOCK_S", blockS).constant("BLOCK_E", blockE).constant("BLOCK_EV",
-                                                                                                       blockEv);
+  launch.constant("BLOCK_L", blockL)
+      .constant("BLOCK_S", blockS)
+      .constant("BLOCK_E", blockE)
+      .constant("BLOCK_EV", blockEv);
   launch.grid(ceilDiv(rows, blockL), heads, batch);
   plan.launches.push_back(launch.build());
   return plan;
-}
-
-} // namespace
-
-CallPlan planEfficientAttention(const CallArgs &call, const MachineShape &machine) {
-  // (query, key, value, attn_bias, compute_log_sumexp, dropout_p=0, is_causal=False, *, scale=None)
-  return planAttention(call, {8, 3, 4, 5, 6, 7}, machine);
-}
-
-CallPlan planFlashAttention(const CallArgs &call, const MachineShape &machine) {
-  // (query, key, value, dropout_p=0, is_causal=False, return_debug_mask=False, *, scale=None)
-  return planAttention(call, {7, std::nullopt, std::nullopt, 3, 4, 6}, machine);
-}
-
-CallPlan planCudnnAttention(const CallArgs &call, const MachineShape &machine) {
-  // (query, key, value, attn_bias, compute_log_sumexp, dropout_p=0, is_causal=False,
-  //  return_debug_mask=False, *, scale=None)
-  return planAttention(call, {9, 3, 4, 5, 6, 8}, machine);
-}
-
-CallPlan planFlashAttentionCpu(const CallArgs &call, const MachineShape &machine) {
-  // (query, key, value, dropout_p=0, is_causal=False, *, attn_mask=None, scale=None)
-  return planAttention(call, {7, 5, std::nullopt, 3, 4, 6}, machine);
 }
 
 } // namespace npusim::library::detail

@@ -133,7 +133,7 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
 /// A per-axis parameter list: one value per spatial axis, or one for all.
 std::array<int64_t, 2> perAxis(const CallArgs &call, size_t index, const char *name, int64_t fallback,
                                size_t spatial, int64_t minimum) {
-  const std::vector<int64_t> values = call.integers(index, name, std::vector<int64_t>{fallback});
+  const std::vector<int64_t> values = call.integers(index, name);
   if (values.size() != 1 && values.size() != spatial)
     call.fail(index, name,
               std::to_string(values.size()) + " values for " + std::to_string(spatial) + " spatial dimensions");
@@ -167,12 +167,11 @@ int64_t blockMFor(int64_t rows, int64_t columns, int64_t bytesPerRow, int64_t fi
 
 } // namespace
 
-CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShape &machine) {
-  call.atMost(maxArgs);
+CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const TensorRef &input = call.tensor(0, "input");
   const TensorRef &weight = call.tensor(1, "weight");
   const TensorRef *bias = call.optionalTensor(2, "bias");
-  const TensorRef &out = call.out(0, "out");
+  const TensorRef &out = call.out(0);
   const size_t wdim = weight.shape.size();
   if (wdim == 5)
     fail(kOp, "weight has shape " + shapeString(weight.shape) +
@@ -180,12 +179,12 @@ CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShap
   if (wdim != 3 && wdim != 4)
     fail(kOp, "weight has shape " + shapeString(weight.shape) + "; expected 1 or 2 spatial dimensions");
   const size_t spatial = wdim - 2;
-  if (call.boolean(6, "transposed", false))
+  if (call.boolean(6, "transposed"))
     call.fail(6, "transposed", "transposed convolutions have no NPU kernel");
   const std::array<int64_t, 2> stride = perAxis(call, 3, "stride", 1, spatial, 1);
   const std::array<int64_t, 2> padding = perAxis(call, 4, "padding", 0, spatial, 0);
   const std::array<int64_t, 2> dilation = perAxis(call, 5, "dilation", 1, spatial, 1);
-  const int64_t groups = call.integer(8, "groups", 1);
+  const int64_t groups = call.integer(8, "groups");
   if (groups < 1)
     call.fail(8, "groups", "must be positive, got " + std::to_string(groups));
   const bool batched = input.shape.size() == wdim;

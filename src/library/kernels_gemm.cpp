@@ -103,12 +103,11 @@ CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) 
   const std::string_view name = opName(op);
   const bool hasSelf = op == GemmOp::Addmm || op == GemmOp::Baddbmm;
   const bool batched = op == GemmOp::Bmm || op == GemmOp::Baddbmm;
-  call.atMost(hasSelf ? 5 : 2);
   const size_t first = hasSelf ? 1 : 0;
   const char *aName = hasSelf ? (batched ? "batch1" : "mat1") : "self";
   const char *bName = hasSelf ? (batched ? "batch2" : "mat2") : "mat2";
   TensorRef a = call.tensor(first, aName), b = call.tensor(first + 1, bName);
-  TensorRef c = call.out(0, "out");
+  TensorRef c = call.out(0);
   const size_t rank = batched ? 3 : 2;
   expectRank(name, a, rank, aName);
   expectRank(name, b, rank, bName);
@@ -136,8 +135,8 @@ CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) 
   TensorRef bias;
   if (hasSelf) {
     self = &call.tensor(0, "self");
-    beta = call.number(3, "beta", 1.0);
-    alpha = call.number(4, "alpha", 1.0);
+    beta = call.number(3, "beta");
+    alpha = call.number(4, "alpha");
     if (!batched && self->shape.size() > 2)
       fail(name, "self has shape " + shapeString(self->shape) + "; it must broadcast to the product");
     if (beta != 0.0) { // beta == 0 ignores self, NaN included

@@ -66,14 +66,13 @@ struct Axis {
 } // namespace
 
 CallPlan planTopk(const CallArgs &call, const MachineShape &machine) {
-  call.atMost(5);
   const TensorRef &self = call.tensor(0, "self");
   const int64_t k = call.integer(1, "k");
-  int64_t dim = call.integer(2, "dim", -1);
-  const bool largest = call.boolean(3, "largest", true);
-  (void)call.boolean(4, "sorted", true); // unsorted leaves the order unspecified; sorted is one such order
-  const TensorRef &values = call.out(0, "values");
-  const TensorRef &indices = call.out(1, "indices");
+  int64_t dim = call.integer(2, "dim");
+  const bool largest = call.boolean(3, "largest");
+  (void)call.boolean(4, "sorted"); // unsorted leaves the order unspecified; sorted is one such order
+  const TensorRef &values = call.out(0);
+  const TensorRef &indices = call.out(1);
   expectFloat(kOp, self, "self");
   expectFloat(kOp, values, "values");
   if (indices.dtype != core::DType::Int64)

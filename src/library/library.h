@@ -11,6 +11,7 @@
 // the caller maps those numbers to its own storages. docs/library-kernels.md
 // describes the kernels, their tiling and their numerics.
 #include "core/dtype.h"
+#include "core/operator_call.h"
 
 #include <cstdint>
 #include <span>
@@ -30,19 +31,9 @@ struct TensorRef {
   core::DType dtype = core::DType::Float32;
 };
 
-/// One positional argument of a library call, in the aten schema's order (as
-/// the bundle spells it; docs/library-calls.md). Strings "nan", "inf", "-inf"
-/// are floats.
-struct CallArgument {
-  enum class Kind { None, Int, Float, Bool, String, Tensor, List };
-  Kind kind = Kind::None;
-  int64_t intValue = 0;
-  double floatValue = 0.0;
-  bool boolValue = false;
-  std::string stringValue;
-  TensorRef tensor;
-  std::vector<CallArgument> list;
-};
+/// One positional argument of a library call, in the schema's order
+/// (core::findSchema; docs/library-calls.md), tensors naming buffers by number.
+using CallArgument = core::CallValue<TensorRef>;
 
 /// The value of one run-time (non-constexpr) kernel parameter.
 struct KernelArgument {
@@ -82,9 +73,9 @@ struct CallPlan {
 
 /// The parts of the NPU that choose block sizes.
 struct MachineShape {
-  int lanes = 128;                        // systolic array width = vector lanes
-  int64_t spadBytesPerLane = 128 * 1024;  // scratchpad bytes per lane
-  int vlenBits = 256;                     // vector register width per lane
+  int lanes = 128;                       // systolic array width = vector lanes
+  int64_t spadBytesPerLane = 128 * 1024; // scratchpad bytes per lane
+  int vlenBits = 256;                    // vector register width per lane
 };
 
 /// Plans the call `op` ("aten.mm", "aten.convolution", ...; "aten.X.default"

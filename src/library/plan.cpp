@@ -10,64 +10,45 @@ namespace {
 using detail::CallArgs;
 using Planner = std::function<CallPlan(const CallArgs &, const MachineShape &)>;
 
-struct Entry {
-  std::string_view name;
-  Planner planner;
-};
-
-const std::vector<Entry> &table() {
+const core::OperatorTable<Planner> &table() {
   using detail::GemmOp;
-  static const std::vector<Entry> kTable = {
-      {"aten.mm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Mm, m); }},
-      {"aten.addmm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Addmm, m); }},
-      {"aten.bmm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Bmm, m); }},
-      {"aten.baddbmm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Baddbmm, m); }},
-      {"aten.convolution",
-       [](const CallArgs &c, const MachineShape &m) { return detail::planConvolution(c, 9, m); }},
-      {"aten._convolution",
-       [](const CallArgs &c, const MachineShape &m) { return detail::planConvolution(c, 13, m); }},
-      {"aten._scaled_dot_product_efficient_attention", detail::planEfficientAttention},
-      {"aten._scaled_dot_product_flash_attention", detail::planFlashAttention},
-      {"aten._scaled_dot_product_cudnn_attention", detail::planCudnnAttention},
-      {"aten._scaled_dot_product_flash_attention_for_cpu", detail::planFlashAttentionCpu},
-      {"aten.topk", detail::planTopk},
-  };
+  static const core::OperatorTable<Planner> kTable = [] {
+    core::OperatorTable<Planner> t = {
+        {"aten.mm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Mm, m); }},
+        {"aten.addmm",
+         [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Addmm, m); }},
+        {"aten.bmm", [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Bmm, m); }},
+        {"aten.baddbmm",
+         [](const CallArgs &c, const MachineShape &m) { return planGemm(c, GemmOp::Baddbmm, m); }},
+        {"aten.convolution", detail::planConvolution},
+        {"aten._convolution", detail::planConvolution},
+        {"aten.topk", detail::planTopk},
+    };
+    t.add(core::attentionOperators(), detail::planAttention);
+    return t;
+  }();
   return kTable;
-}
-
-/// The table entry of `op`: its exact name, or for "aten.X.default" that of "aten.X".
-const Entry *findEntry(std::string_view op) {
-  for (const Entry &e : table())
-    if (e.name == op)
-      return &e;
-  constexpr std::string_view kDefault = ".default";
-  if (op.size() > kDefault.size() && op.substr(op.size() - kDefault.size()) == kDefault)
-    return findEntry(op.substr(0, op.size() - kDefault.size()));
-  return nullptr;
 }
 
 } // namespace
 
-CallPlan planCall(std::string_view op, std::span<const CallArgument> args, std::span<const TensorRef *const> outs,
-                  const MachineShape &machine) {
+CallPlan planCall(std::string_view op, std::span<const CallArgument> args,
+                  std::span<const TensorRef *const> outs, const MachineShape &machine) {
   if (machine.lanes < 1 || machine.spadBytesPerLane < 1)
     throw core::RuntimeError(std::string(op) + ": the machine shape has " + std::to_string(machine.lanes) +
                              " lanes of " + std::to_string(machine.spadBytesPerLane) + " scratchpad bytes");
-  const Entry *e = findEntry(op);
+  const auto *e = table().find(op);
   if (!e)
     throw core::RuntimeError("library call " + std::string(op) + " has no NPU kernel");
-  return e->planner(CallArgs(e->name, args, outs), machine);
+  return e->impl(CallArgs(e->name, args, outs), machine);
 }
 
 bool isPlanned(std::string_view op) {
-  return findEntry(op) != nullptr;
+  return table().find(op) != nullptr;
 }
 
 std::vector<std::string> plannedOperators() {
-  std::vector<std::string> names;
-  for (const Entry &e : table())
-    names.emplace_back(e.name);
-  return names;
+  return table().names();
 }
 
 int scratchBufferBase(std::span<const CallArgument> args, std::span<const TensorRef *const> outs) {

@@ -3,6 +3,7 @@
 // access to a call's arguments with errors that name them, view arithmetic,
 // block-size rules, kernel source instantiation and launch building.
 #include "core/error.h"
+#include "core/operator_call.h"
 #include "library/library.h"
 
 #include <cstdint>
@@ -19,41 +20,10 @@ namespace npusim::library::detail {
 /// Throws core::RuntimeError "OP: message".
 [[noreturn]] void fail(std::string_view op, const std::string &message);
 
-/// "[2, 3, 4]".
-std::string shapeString(std::span<const int64_t> shape);
+using core::shapeString;
 
-/// The positional arguments and results of one call, with typed accessors whose
-/// errors name the operator, the argument's position and its schema name. A
-/// missing trailing argument takes the fallback when one is given.
-class CallArgs {
-public:
-  CallArgs(std::string_view op, std::span<const CallArgument> args, std::span<const TensorRef *const> outs)
-      : op_(op), args_(args), outs_(outs) {}
-
-  std::string_view op() const { return op_; }
-  size_t numOuts() const { return outs_.size(); }
-  void atMost(size_t n) const;
-  [[noreturn]] void fail(size_t i, const char *name, const std::string &message) const;
-
-  const TensorRef &tensor(size_t i, const char *name) const;
-  const TensorRef *optionalTensor(size_t i, const char *name) const;
-  int64_t integer(size_t i, const char *name, std::optional<int64_t> fallback = std::nullopt) const;
-  double number(size_t i, const char *name, std::optional<double> fallback = std::nullopt) const;
-  std::optional<double> optionalNumber(size_t i, const char *name) const;
-  bool boolean(size_t i, const char *name, std::optional<bool> fallback = std::nullopt) const;
-  std::vector<int64_t> integers(size_t i, const char *name,
-                                std::optional<std::vector<int64_t>> fallback = std::nullopt) const;
-  /// Result i; throws when it is not given.
-  const TensorRef &out(size_t i, const char *name) const;
-  const TensorRef *optionalOut(size_t i) const { return i < outs_.size() ? outs_[i] : nullptr; }
-
-private:
-  const CallArgument *at(size_t i) const { return i < args_.size() ? &args_[i] : nullptr; }
-
-  std::string_view op_;
-  std::span<const CallArgument> args_;
-  std::span<const TensorRef *const> outs_;
-};
+/// A call's arguments checked against its operator's schema (core/operator_call.h).
+using CallArgs = core::CallArgs<TensorRef>;
 
 int64_t numel(const TensorRef &t);
 /// Checks rank, that shape and stride agree in length, and that sizes are not negative.
@@ -75,8 +45,8 @@ void checkIndexRange(std::string_view op, const TensorRef &t, const std::string 
 /// cannot honour (every input is read before the output is written in
 /// PyTorch's semantics). `sameElementAllowed`: an output element that aliases
 /// exactly the input element read for it (addmm into its own bias) is fine.
-void checkNoOverlap(std::string_view op, const TensorRef &out, const TensorRef &input, const std::string &what,
-                    bool sameElementAllowed);
+void checkNoOverlap(std::string_view op, const TensorRef &out, const TensorRef &input,
+                    const std::string &what, bool sameElementAllowed);
 
 /// Supported element types of floating-point kernels.
 void expectFloat(std::string_view op, const TensorRef &t, const std::string &what);

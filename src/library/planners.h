@@ -9,16 +9,13 @@ namespace npusim::library::detail {
 enum class GemmOp { Mm, Addmm, Bmm, Baddbmm };
 CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine);
 
-/// convolution / _convolution (maxArgs 9 or 13): implicit GEMM, or the
-/// vector-unit kernel for depthwise convolutions.
-CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShape &machine);
+/// convolution / _convolution: implicit GEMM, or the vector-unit kernel for
+/// depthwise convolutions.
+CallPlan planConvolution(const CallArgs &call, const MachineShape &machine);
 
 /// The scaled-dot-product attention kernels (efficient, flash, cuDNN, CPU
 /// flash): one flash-attention launch each.
-CallPlan planEfficientAttention(const CallArgs &call, const MachineShape &machine);
-CallPlan planFlashAttention(const CallArgs &call, const MachineShape &machine);
-CallPlan planCudnnAttention(const CallArgs &call, const MachineShape &machine);
-CallPlan planFlashAttentionCpu(const CallArgs &call, const MachineShape &machine);
+CallPlan planAttention(const CallArgs &call, const MachineShape &machine);
 
 /// topk(self, k, dim, largest, sorted).
 CallPlan planTopk(const CallArgs &call, const MachineShape &machine);

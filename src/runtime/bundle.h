@@ -4,6 +4,7 @@
 // runtime::loadBundle; each field keeps the JSON path it came from so that
 // later errors can name it.
 #include "core/dtype.h"
+#include "core/operator_call.h"
 #include "triton/frontend.h"
 
 #include <array>
@@ -81,17 +82,8 @@ struct LaunchArg {
   double floatValue = 0.0;
 };
 
-/// An argument of a library call, as the bundle spells it.
-struct CallValue {
-  enum class Kind { None, Int, Float, Bool, String, Tensor, List };
-  Kind kind = Kind::None;
-  int64_t intValue = 0;
-  double floatValue = 0.0;
-  bool boolValue = false;
-  std::string stringValue;
-  TensorRef tensor;
-  std::vector<CallValue> list;
-};
+/// An argument of a library call, as the bundle spells it (core/operator_call.h).
+using CallValue = core::CallValue<TensorRef>;
 
 struct Step {
   enum class Kind { Launch, Call };

@@ -3,7 +3,7 @@
 // comparisons --verify makes: a written view against a recorded fingerprint,
 // and a model output against its reference .npy.
 #include "core/npy.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "runtime/bundle.h"
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "runtime/generator.h"
 
-#include "reference/library.h"
+#include "reference/host_calls.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // Steps on the NPU: compile the kernel (or plan the library call), run the
 // program on the functional simulator for values and, in the timing modes,
 // time its execution trace; with verification, compare every written buffer
-// with the reference interpreter (or library implementation) on the same inputs.
+// with the reference interpreter (or host call) on the same inputs.
 #include "runtime/runner_internal.h"
 
 #include "core/error.h"
@@ -63,36 +63,11 @@ Comparison compareBuffers(reference::Buffer &actual, const std::vector<uint8_t> 
   return compareWithReference(view, array);
 }
 
-library::CallArgument toLibrary(const reference::LibraryValue &v,
-                                const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
-  library::CallArgument a;
-  using K = reference::LibraryValue::Kind;
-  using L = library::CallArgument::Kind;
-  switch (v.kind) {
-  case K::None: a.kind = L::None; break;
-  case K::Int: a.kind = L::Int; break;
-  case K::Float: a.kind = L::Float; break;
-  case K::Bool: a.kind = L::Bool; break;
-  case K::String: a.kind = L::String; break;
-  case K::Tensor: a.kind = L::Tensor; break;
-  case K::List: a.kind = L::List; break;
-  }
-  a.intValue = v.intValue;
-  a.floatValue = v.floatValue;
-  a.boolValue = v.boolValue;
-  a.stringValue = v.stringValue;
-  if (v.kind == K::Tensor) {
-    for (size_t i = 0; i < storages.size(); ++i)
-      if (storages[i].get() == v.tensor.buffer)
-        a.tensor.buffer = static_cast<int>(i);
-    a.tensor.offset = v.tensor.offset;
-    a.tensor.shape = v.tensor.shape;
-    a.tensor.stride = v.tensor.stride;
-    a.tensor.dtype = v.tensor.buffer->dtype;
-  }
-  for (const reference::LibraryValue &e : v.list)
-    a.list.push_back(toLibrary(e, storages));
-  return a;
+/// The bundle's tensor as the NPU library names it: by storage number.
+library::TensorRef libraryTensor(const TensorRef &t,
+                                 const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
+  return library::TensorRef{static_cast<int>(t.storage), t.offset, t.shape, t.stride,
+                            storages[static_cast<size_t>(t.storage)]->dtype};
 }
 
 std::string describeBlocks(const NpuKernel &kernel, const triton::KernelMetadata &meta) {
@@ -131,8 +106,8 @@ struct NpuSteps::Impl {
     if (it != addresses.end())
       return it->second;
     const uint64_t address = nextAddress;
-    nextAddress += (b->bytes.size() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment +
-                   kBufferAlignment;
+    nextAddress +=
+        (b->bytes.size() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
     addresses.emplace(b, address);
     return address;
   }
@@ -175,7 +150,8 @@ const NpuKernel &NpuSteps::kernelFor(const Step &step, const std::map<std::strin
   if (it != impl_->kernels.end())
     return *it->second;
   const auto start = Clock::now();
-  std::unique_ptr<NpuKernel> kernel = compileForNpu(*step.kernel, step.constexprs, scalars, impl_->options.machine);
+  std::unique_ptr<NpuKernel> kernel =
+      compileForNpu(*step.kernel, step.constexprs, scalars, impl_->options.machine);
   impl_->report.compileMs += millisecondsSince(start);
   return *impl_->kernels.emplace(key, std::move(kernel)).first->second;
 }
@@ -203,7 +179,8 @@ void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
     std::vector<std::vector<uint8_t>> original;
     for (reference::Buffer *b : used.buffers)
       original.push_back(b->bytes);
-    reference::runLaunch(referenceFunction, reference::Grid{launchGrid.x, launchGrid.y, launchGrid.z}, arguments);
+    reference::runLaunch(referenceFunction, reference::Grid{launchGrid.x, launchGrid.y, launchGrid.z},
+                         arguments);
     for (size_t i = 0; i < used.buffers.size(); ++i) {
       expected.push_back(std::move(used.buffers[i]->bytes));
       used.buffers[i]->bytes = std::move(original[i]);
@@ -217,11 +194,11 @@ void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
     ++impl_->report.buffersCompared;
     const Comparison c = compareBuffers(*used.buffers[i], expected[i]);
     if (!c.ok) {
-      result.result = "diverged";
+      result.result = Outcome::Diverged;
       result.npuCheck = "differs from the reference";
       result.message = "the NPU program (" + result.blockSizes + ", grid " + std::to_string(grid.x) + "x" +
-                       std::to_string(grid.y) + "x" + std::to_string(grid.z) + ") and the reference differ in " +
-                       used.buffers[i]->name + ": " + c.message;
+                       std::to_string(grid.y) + "x" + std::to_string(grid.z) +
+                       ") and the reference differ in " + used.buffers[i]->name + ": " + c.message;
       return;
     }
   }
@@ -229,8 +206,8 @@ void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
 }
 
 void NpuSteps::runProgram(const npu::Program &program, const triton::GridSize &grid,
-                          std::vector<reference::Argument> &arguments, bool computeValues, const std::string &name,
-                          StepResult &result) {
+                          std::vector<reference::Argument> &arguments, bool computeValues,
+                          const std::string &name, StepResult &result) {
   LaunchBuffers used;
   std::vector<functional::LaunchArgument> launchArgs;
   for (const reference::Argument &a : arguments) {
@@ -247,23 +224,25 @@ void NpuSteps::runProgram(const npu::Program &program, const triton::GridSize &g
   impl_->execute(program, grid, used, launchArgs, computeValues, name, result);
 }
 
-bool NpuSteps::callOnNpu(const std::string &op) { return library::isPlanned(op); }
+bool NpuSteps::callOnNpu(const std::string &op) {
+  return library::isPlanned(op);
+}
 
-std::optional<std::vector<bool>> NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
-                                 std::span<const reference::TensorView *const> outs,
-                                 const std::vector<std::unique_ptr<reference::Buffer>> &storages,
-                                 bool computeValues, bool verify, StepResult &result) {
+std::optional<std::vector<bool>>
+NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
+               std::span<const reference::TensorView *const> outs,
+               const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
+               bool verify, StepResult &result) {
   std::vector<library::CallArgument> callArgs;
-  for (const reference::LibraryValue &v : args)
-    callArgs.push_back(toLibrary(v, storages));
-  std::vector<library::TensorRef> outRefs(outs.size());
-  std::vector<const library::TensorRef *> outPointers(outs.size(), nullptr);
-  for (size_t i = 0; i < outs.size(); ++i)
-    if (outs[i]) {
-      reference::LibraryValue v;
-      v.kind = reference::LibraryValue::Kind::Tensor;
-      v.tensor = *outs[i];
-      outRefs[i] = toLibrary(v, storages).tensor;
+  callArgs.reserve(step.callArgs.size());
+  for (const CallValue &v : step.callArgs)
+    callArgs.push_back(core::mapTensors<library::TensorRef>(
+        v, [&](const TensorRef &t) { return libraryTensor(t, storages); }));
+  std::vector<library::TensorRef> outRefs(step.out.size());
+  std::vector<const library::TensorRef *> outPointers(step.out.size(), nullptr);
+  for (size_t i = 0; i < step.out.size(); ++i)
+    if (step.out[i]) {
+      outRefs[i] = libraryTensor(*step.out[i], storages);
       outPointers[i] = &outRefs[i];
     }
   const config::HardwareConfig &machine = impl_->options.machine;
@@ -308,7 +287,7 @@ std::optional<std::vector<bool>> NpuSteps::call(const Step &step, std::span<cons
     std::vector<std::vector<uint8_t>> original;
     for (reference::Buffer *b : outBuffers)
       original.push_back(b->bytes);
-    defined = reference::runLibraryCall(step.name, args, outs);
+    defined = reference::runHostCall(step.name, args, outs);
     for (size_t i = 0; i < outBuffers.size(); ++i) {
       expected.push_back(std::move(outBuffers[i]->bytes));
       outBuffers[i]->bytes = std::move(original[i]);
@@ -319,7 +298,8 @@ std::optional<std::vector<bool>> NpuSteps::call(const Step &step, std::span<cons
   for (const library::KernelLaunch &launch : plan.launches) {
     auto &file = impl_->libraryFiles[launch.kernelName];
     if (!file)
-      file = std::make_unique<triton::KernelFile>(triton::loadKernel(launch.source, launch.kernelName + ".py"));
+      file =
+          std::make_unique<triton::KernelFile>(triton::loadKernel(launch.source, launch.kernelName + ".py"));
     triton::ConstexprBindings constexprs;
     for (const auto &[name, value] : launch.constexprs)
       constexprs[name] = value;
@@ -384,7 +364,7 @@ std::optional<std::vector<bool>> NpuSteps::call(const Step &step, std::span<cons
     }
     const Comparison c = compareWithReference(*outs[i], wantArray);
     if (!c.ok) {
-      result.result = "diverged";
+      result.result = Outcome::Diverged;
       result.npuCheck = "differs from the reference";
       result.message = "the NPU kernels (" + result.blockSizes + ") and the reference differ in out[" +
                        std::to_string(i) + "]: " + c.message;
@@ -393,6 +373,23 @@ std::optional<std::vector<bool>> NpuSteps::call(const Step &step, std::span<cons
   }
   result.npuCheck = "matches the reference";
   return defined;
+}
+
+KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
+                   std::vector<reference::Argument> &arguments, const RunOptions &options,
+                   const std::string &name) {
+  RunReport report;
+  NpuSteps npu(options, report);
+  StepResult result;
+  const auto start = Clock::now();
+  npu.runProgram(kernel.program, grid, arguments, options.mode != Mode::Timing, name, result);
+  KernelRun run;
+  run.wallMs = millisecondsSince(start);
+  npu.finish();
+  run.programs = result.programs;
+  run.timed = result.timed;
+  run.timing = result.timing;
+  return run;
 }
 
 void NpuSteps::finish() {

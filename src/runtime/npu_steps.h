@@ -1,17 +1,17 @@
 #pragma once
 // Steps on the NPU: kernels compiled for the machine, run on the functional
 // simulator for values and the timing simulator for cycles, and compared with
-// the reference on the same inputs. The runner uses it for every step of a
-// bundle; the command line for one kernel.
+// the reference on the same inputs (internal to the runtime: the runner uses
+// it for every step of a bundle, runOnNpu for one kernel).
+#include "reference/host_calls.h"
 #include "reference/interpreter.h"
-#include "reference/library.h"
 #include "runtime/bundle.h"
-#include "runtime/npu_kernels.h"
+#include "runtime/kernels.h"
 #include "runtime/runner.h"
 
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,8 +34,9 @@ public:
   /// interpreter). With `verify`, the reference interpreter first runs
   /// `referenceFunction` on the same inputs and every argument buffer is
   /// compared after the NPU run; a divergence throws core::RuntimeError.
-  void launch(const Step &step, const ir::Function &referenceFunction, std::vector<reference::Argument> &arguments,
-              bool computeValues, bool verify, StepResult &result);
+  void launch(const Step &step, const ir::Function &referenceFunction,
+              std::vector<reference::Argument> &arguments, bool computeValues, bool verify,
+              StepResult &result);
 
   /// Whether `op` has an NPU implementation (else the runner runs it on the host).
   static bool callOnNpu(const std::string &op);
@@ -44,10 +45,10 @@ public:
   /// nothing (with `result.message` saying why) when the call has no NPU plan
   /// for these arguments (a transposed convolution, say): the caller then runs
   /// it on the host.
-  std::optional<std::vector<bool>> call(const Step &step, std::span<const reference::LibraryValue> args,
-                         std::span<const reference::TensorView *const> outs,
-                         const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
-                         bool verify, StepResult &result);
+  std::optional<std::vector<bool>> call(const Step &step, std::span<const reference::HostCallValue> args,
+                                        std::span<const reference::TensorView *const> outs,
+                                        const std::vector<std::unique_ptr<reference::Buffer>> &storages,
+                                        bool computeValues, bool verify, StepResult &result);
 
   /// One launch of a compiled program on the functional simulator (and the
   /// timing simulator in the timing modes): `arguments` bind the program's

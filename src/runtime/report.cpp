@@ -23,11 +23,11 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
   json steps = json::array();
   for (const StepResult &s : report.steps) {
     json step = {{"index", s.index},
-                 {"kind", s.kind},
+                 {"kind", s.kind == Step::Kind::Launch ? "launch" : "call"},
                  {"name", s.name},
                  {"wall_ms", ms(s.wallMs)},
-                 {"result", s.result}};
-    if (s.kind == "launch")
+                 {"result", name(s.result)}};
+    if (s.kind == Step::Kind::Launch)
       step["programs"] = s.programs;
     if (report.verify) {
       step["fingerprints_compared"] = s.fingerprintsCompared;
@@ -66,18 +66,19 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
   }
   json outputs = json::array();
   for (const OutputResult &o : report.outputs) {
-    json out = {{"name", o.name}, {"result", o.result}};
+    json out = {{"name", o.name}, {"result", name(o.result)}};
     if (!o.message.empty())
       out["message"] = o.message;
     outputs.push_back(std::move(out));
   }
   std::string result = "ran";
   if (!report.failure.empty())
-    result = report.steps.empty() || report.steps.back().result != "diverged" ? "error" : "diverged";
+    result = name(report.steps.empty() || report.steps.back().result != Outcome::Diverged ? Outcome::Error
+                                                                                          : Outcome::Diverged);
   if (!report.failure.empty() && report.completed)
-    result = "diverged"; // an output differs
+    result = name(Outcome::Diverged); // an output differs
   if (report.verified)
-    result = "verified";
+    result = name(Outcome::Verified);
   json doc = {
       {"bundle", bundleName},
       {"mode", name(report.mode)},

@@ -5,7 +5,7 @@
 
 #include "core/npy.h"
 #include "reference/interpreter.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
 
@@ -70,6 +70,18 @@ std::string constexprKey(const std::string &kernel, const triton::ConstexprBindi
 
 } // namespace
 
+const char *name(Outcome outcome) {
+  switch (outcome) {
+  case Outcome::Ok: return "ok";
+  case Outcome::Verified: return "verified";
+  case Outcome::Unverified: return "unverified";
+  case Outcome::Unchecked: return "unchecked";
+  case Outcome::Diverged: return "diverged";
+  case Outcome::Error: return "error";
+  }
+  return "error";
+}
+
 const char *name(Mode mode) {
   switch (mode) {
   case Mode::Reference: return "reference";
@@ -82,31 +94,6 @@ const char *name(Mode mode) {
 
 Runner::Runner(const Bundle &bundle, const RunOptions &options) : bundle_(bundle), options_(options) {}
 Runner::~Runner() = default;
-
-reference::LibraryValue Runner::libraryValue(const CallValue &c) const {
-  reference::LibraryValue v;
-  switch (c.kind) {
-  case CallValue::Kind::None: v.kind = reference::LibraryValue::Kind::None; break;
-  case CallValue::Kind::Int: v.kind = reference::LibraryValue::Kind::Int; break;
-  case CallValue::Kind::Float: v.kind = reference::LibraryValue::Kind::Float; break;
-  case CallValue::Kind::Bool: v.kind = reference::LibraryValue::Kind::Bool; break;
-  case CallValue::Kind::String: v.kind = reference::LibraryValue::Kind::String; break;
-  case CallValue::Kind::Tensor:
-    v.kind = reference::LibraryValue::Kind::Tensor;
-    v.tensor = view(c.tensor);
-    break;
-  case CallValue::Kind::List:
-    v.kind = reference::LibraryValue::Kind::List;
-    for (const CallValue &e : c.list)
-      v.list.push_back(libraryValue(e));
-    break;
-  }
-  v.intValue = c.intValue;
-  v.floatValue = c.floatValue;
-  v.boolValue = c.boolValue;
-  v.stringValue = c.stringValue;
-  return v;
-}
 
 const ir::Function &Runner::lowered(const Step &step) {
   const std::string key = constexprKey(step.name, step.constexprs);
@@ -162,9 +149,10 @@ void Runner::runLaunch(const Step &step, StepResult &result, bool computeValues)
 }
 
 void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &defined, bool computeValues) {
-  std::vector<reference::LibraryValue> args;
+  std::vector<reference::HostCallValue> args;
+  args.reserve(step.callArgs.size());
   for (const CallValue &c : step.callArgs)
-    args.push_back(libraryValue(c));
+    args.push_back(core::mapTensors<reference::TensorView>(c, [&](const TensorRef &t) { return view(t); }));
   std::vector<reference::TensorView> outViews(step.out.size());
   std::vector<const reference::TensorView *> outs(step.out.size(), nullptr);
   for (size_t i = 0; i < step.out.size(); ++i)
@@ -185,7 +173,7 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
   } else {
     if (onNpu())
       result.executedOn = "host";
-    defined = reference::runLibraryCall(step.name, args, outs);
+    defined = reference::runHostCall(step.name, args, outs);
   }
   result.wallMs = millisecondsSince(start);
   report_.callMs += result.wallMs;
@@ -193,7 +181,7 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
 
 bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, StepResult &result) {
   if (step.fingerprints.empty()) {
-    result.result = "unverified";
+    result.result = Outcome::Unverified;
     return true;
   }
   for (const Fingerprint &f : step.fingerprints) {
@@ -210,13 +198,13 @@ bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, Step
     const Comparison c = compareFingerprint(view(ref), f);
     ++result.fingerprintsCompared;
     if (!c.ok) {
-      result.result = "diverged";
+      result.result = Outcome::Diverged;
       result.message = buffer + " diverges from the fingerprint (" + f.path + "): " + c.message;
       report_.failure = stepTitle(step, result.index) + ": " + result.message;
       return false;
     }
   }
-  result.result = "verified";
+  result.result = Outcome::Verified;
   return true;
 }
 
@@ -235,7 +223,7 @@ void Runner::verifyOutputs() {
     const Comparison f = compareFingerprint(v, o.fingerprint);
     if (!f.ok)
       problem += (problem.empty() ? "" : "; ") + std::string("against its fingerprint: ") + f.message;
-    r.result = problem.empty() ? "verified" : "diverged";
+    r.result = problem.empty() ? Outcome::Verified : Outcome::Diverged;
     r.message = problem;
     if (!problem.empty() && report_.failure.empty())
       report_.failure = "output " + o.name + " diverges " + problem;
@@ -301,7 +289,7 @@ RunReport Runner::run() {
     const Step &step = bundle_.steps[i];
     StepResult result;
     result.index = i;
-    result.kind = step.kind == Step::Kind::Launch ? "launch" : "call";
+    result.kind = step.kind;
     result.name = step.name;
     if (onNpu())
       result.executedOn = "npu";
@@ -317,24 +305,24 @@ RunReport Runner::run() {
         ++report_.calls;
         runCall(step, result, defined, computeValues);
       }
-      if (result.result == "diverged") {
+      if (result.result == Outcome::Diverged) {
         report_.failure = stepTitle(step, i) + ": " + result.message;
         failed = true;
       } else {
-        result.result = "ok";
+        result.result = Outcome::Ok;
       }
       if (!failed && options_.verify && !verifyStep(step, defined, result))
         failed = true;
     } catch (const std::bad_alloc &) {
-      result.result = "error";
+      result.result = Outcome::Error;
       result.message = "out of memory";
       failed = true;
     } catch (const std::exception &e) {
-      result.result = "error";
+      result.result = Outcome::Error;
       result.message = e.what();
       failed = true;
     }
-    if (result.result == "error")
+    if (result.result == Outcome::Error)
       report_.failure = stepTitle(step, i) + ": " + result.message;
     report_.fingerprintsCompared += result.fingerprintsCompared;
     report_.fingerprintsSkipped += result.fingerprintsSkipped;

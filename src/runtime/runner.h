@@ -15,7 +15,7 @@
 namespace npusim::runtime {
 
 enum class Mode : uint8_t {
-  Reference,  // the interpreter and the host library implementations
+  Reference,  // the interpreter and the host calls
   Functional, // NPU programs on the functional simulator: values
   Timing,     // NPU programs on the timing simulator; values only where they steer it
   Full,       // values and cycles in one run
@@ -26,7 +26,7 @@ struct RunOptions {
   /// Compare every fingerprint after its step (stopping at the first
   /// divergence) and the model's outputs at the end; in the functional and
   /// full modes also every buffer each step writes against the reference
-  /// interpreter (or library implementation) on the same inputs.
+  /// interpreter (or host call) on the same inputs.
   bool verify = false;
   Mode mode = Mode::Reference;
   config::HardwareConfig machine; // the NPU modes' machine
@@ -47,19 +47,29 @@ struct StepTiming {
   double boundRatio = 0.0;  // simulated time / roofline bound
 };
 
+/// What became of a step, or of a model output. The report spells it as
+/// name(Outcome) does.
+enum class Outcome : uint8_t {
+  Ok,         // "ok": the step ran (no verification asked for)
+  Verified,   // "verified": every fingerprint (or the output) matched
+  Unverified, // "unverified": verification asked for, but the step has no fingerprints
+  Unchecked,  // "unchecked": an output, without verification
+  Diverged,   // "diverged"
+  Error,      // "error": the step failed
+};
+const char *name(Outcome outcome);
+
 /// What became of one step.
 struct StepResult {
   size_t index = 0;
-  std::string kind; // "launch" or "call"
+  Step::Kind kind = Step::Kind::Launch;
   std::string name; // kernel or operator
   double wallMs = 0.0;
   int64_t programs = 0; // launches: program instances run
   int64_t fingerprintsCompared = 0;
   int64_t fingerprintsSkipped = 0; // results whose values PyTorch leaves unspecified
-  /// "ok" (ran), "verified" (every fingerprint matched), "unverified" (verify,
-  /// but the step has no fingerprints), "diverged" or "error".
-  std::string result;
-  std::string message; // for "diverged", "error" and skipped fingerprints
+  Outcome result = Outcome::Ok;
+  std::string message; // for Diverged, Error and skipped fingerprints
   // NPU modes.
   std::string executedOn;  // "npu", or "host" for a call without an NPU implementation
   std::string blockSizes;  // "XBLOCK=1024 (chosen for the machine)"
@@ -73,7 +83,7 @@ struct StepResult {
 
 struct OutputResult {
   std::string name;
-  std::string result; // "verified", "diverged" (or "unchecked" without --verify)
+  Outcome result = Outcome::Unchecked; // Verified or Diverged with verification
   std::string message;
 };
 

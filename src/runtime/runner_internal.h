@@ -3,7 +3,7 @@
 // bundle's steps; NpuSteps runs a step on the NPU (compile, functional and
 // timing simulation, comparison with the reference).
 #include "reference/interpreter.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "runtime/npu_steps.h"
 #include "runtime/runner.h"
 
@@ -32,7 +32,6 @@ private:
     v.stride = t.stride;
     return v;
   }
-  reference::LibraryValue libraryValue(const CallValue &c) const;
   const ir::Function &lowered(const Step &step);
   std::vector<reference::Argument> launchArguments(const Step &step, const ir::Function &function);
   void runLaunch(const Step &step, StepResult &result, bool computeValues);

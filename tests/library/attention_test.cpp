@@ -1,5 +1,5 @@
 // Scaled dot-product attention: the flash-attention kernel, run on the
-// reference interpreter, against the reference library's softmax(q k^T) v in
+// reference interpreter, against the host call's softmax(q k^T) v in
 // double: vit's calls as the bundle spells them, random shapes with GQA,
 // additive and boolean masks, causal masking, scales, padded logsumexp views,
 // rows no key takes part in, NaN, 16-bit inputs and the other aten variants.

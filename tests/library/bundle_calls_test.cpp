@@ -1,6 +1,6 @@
 // Every distinct library call of the committed bundles, exactly as the bundle
 // spells it (shapes, strides, offsets, arguments, unrecorded results), planned
-// and run on the reference interpreter against the reference library. The
+// and run on the reference interpreter against the host calls. The
 // largest (more than 40 million multiply-accumulates) are left to the family
 // tests, which run them at reduced sizes, to keep this test to seconds.
 #include "library/bundle_calls.h"
@@ -25,7 +25,7 @@ TEST(LibraryBundleCalls, MatchTheReferenceLibrary) {
     referenceSeconds += stats.referenceSeconds;
   }
   EXPECT_GE(run, 60);
-  std::printf("%lld of %zu calls, %.1f M MACs: kernels on the interpreter %.2f s, reference library %.2f s\n",
+  std::printf("%lld of %zu calls, %.1f M MACs: kernels on the interpreter %.2f s, host calls %.2f s\n",
               static_cast<long long>(run), calls.size(), static_cast<double>(macs) / 1e6, kernelSeconds,
               referenceSeconds);
 }

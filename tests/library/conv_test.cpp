@@ -1,5 +1,5 @@
 // aten.convolution: the implicit-GEMM and depthwise kernels, run on the
-// reference interpreter, against the reference library's im2col convolution in
+// reference interpreter, against the host call's im2col convolution in
 // double, for the layers of the committed bundles (resnet18, mobilenet_v2, vit;
 // channels-last as they are) and for random geometries, groups and layouts.
 #include "library/plan_harness.h"

@@ -1,5 +1,5 @@
 // The GEMM family (aten.mm, addmm, bmm, baddbmm): the planned Triton kernels,
-// run on the reference interpreter, against the reference library's
+// run on the reference interpreter, against the host call's
 // double-precision products, for the shapes the committed bundles use and for
 // random shapes, strides, offsets, broadcasts and dtypes.
 #include "library/plan_harness.h"

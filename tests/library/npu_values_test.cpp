@@ -1,5 +1,5 @@
 // The planned kernels compiled for the NPU (compiler::compile) and executed by
-// the functional simulator, against the reference library: the bundles' calls
+// the functional simulator, against the host calls: the bundles' calls
 // exactly as spelled on the default machine, and calls of every family with
 // ragged sizes on the 8-lane edge machine.
 #include "library/bundle_calls.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Runs a library call two ways on identical copies of its buffers: the
-// reference library (reference::runLibraryCall, sums in double) and the
+// host calls (reference::runHostCall, sums in double) and the
 // launches library::planCall plans, lowered by the Triton front end and run
 // on the reference interpreter, or compiled for an NPU (compiler::compile) and
 // run on the functional simulator; then compares every element of every buffer.
@@ -27,7 +27,7 @@ struct RunStats {
   int64_t programs = 0;
   int64_t instructions = 0;      // NPU instructions executed (NPU runs)
   double kernelSeconds = 0.0;    // lowering + interpreting (or compiling + simulating) the planned launches
-  double referenceSeconds = 0.0; // the reference library call
+  double referenceSeconds = 0.0; // the host calls call
 };
 
 class CallFixture {

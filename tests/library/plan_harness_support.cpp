@@ -1,6 +1,6 @@
 #include "library/plan_harness.h"
 
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "triton/frontend.h"
 
 #include <chrono>
@@ -65,10 +65,10 @@ double ulpOf(core::DType t) {
   return 0.0;
 }
 
-reference::LibraryValue toLibraryValue(const CallArgument &a,
+reference::HostCallValue toLibraryValue(const CallArgument &a,
                                        std::vector<std::unique_ptr<reference::Buffer>> &buffers) {
-  reference::LibraryValue v;
-  v.kind = static_cast<reference::LibraryValue::Kind>(static_cast<int>(a.kind));
+  reference::HostCallValue v;
+  v.kind = static_cast<reference::HostCallValue::Kind>(static_cast<int>(a.kind));
   v.intValue = a.intValue;
   v.floatValue = a.floatValue;
   v.boolValue = a.boolValue;
@@ -222,8 +222,8 @@ std::string CallFixture::compare(const std::string &op, const std::vector<CallAr
   for (const auto &b : expected)
     actual.push_back(std::make_unique<reference::Buffer>(*b));
 
-  // The reference library.
-  std::vector<reference::LibraryValue> refArgs;
+  // The host call.
+  std::vector<reference::HostCallValue> refArgs;
   for (const CallArgument &a : args)
     refArgs.push_back(toLibraryValue(a, expected));
   std::vector<reference::TensorView> outViews(outs.size());
@@ -236,7 +236,7 @@ std::string CallFixture::compare(const std::string &op, const std::vector<CallAr
       planOuts[i] = &*outs[i];
     }
   const auto refStart = Clock::now();
-  const std::vector<bool> refDefined = reference::runLibraryCall(op, refArgs, refOuts);
+  const std::vector<bool> refDefined = reference::runHostCall(op, refArgs, refOuts);
   const double referenceSeconds = secondsSince(refStart);
 
   // The planned kernels.

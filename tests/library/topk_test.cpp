@@ -1,5 +1,5 @@
 // aten.topk: the iterative-selection kernel, run on the reference interpreter,
-// against the reference library's stable sort: moe's router call as the bundle
+// against the host call's stable sort: moe's router call as the bundle
 // spells it, random ranks, axes, k, layouts and directions, and ties, NaN and
 // infinities.
 #include "library/plan_harness.h"

@@ -4,7 +4,7 @@
 // python/tests/generator_vectors.json, every vector in it.
 #include "core/dtype.h"
 #include "core/float16.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 #include "runtime/generator.h"
 
 #include <nlohmann/json.hpp>

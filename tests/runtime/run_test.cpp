@@ -96,10 +96,10 @@ TEST_F(RunTest, TinyBundleVerifiesInProcess) {
   ASSERT_EQ(r.steps.size(), 3u);
   EXPECT_EQ(r.steps[0].programs, 8);
   for (const StepResult &s : r.steps)
-    EXPECT_EQ(s.result, "verified") << s.name << ": " << s.message;
+    EXPECT_EQ(s.result, Outcome::Verified) << s.name << ": " << s.message;
   ASSERT_EQ(r.outputs.size(), 2u);
   for (const OutputResult &o : r.outputs)
-    EXPECT_EQ(o.result, "verified") << o.name << ": " << o.message;
+    EXPECT_EQ(o.result, Outcome::Verified) << o.name << ": " << o.message;
   EXPECT_GT(r.peakRssKiB, 0);
 }
 

@@ -1,32 +1,19 @@
 // The aten fallbacks other than matrix products, convolution and attention:
 // copy_, _softmax, _log_softmax, cumsum, native_layer_norm, sort, topk,
 // max_pool2d_with_indices, scatter_add, embedding_dense_backward, index.
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
-namespace npusim::reference::lib {
+namespace npusim::reference::host {
 
 namespace {
 
 bool integral(const TensorView &v) {
   return !core::isFloat(v.dtype());
-}
-
-/// `v` with axis `dim` moved last (the others keep their order), so that its
-/// logical order visits rows along `dim`.
-TensorView axisLast(const TensorView &v, int64_t dim) {
-  TensorView r = v;
-  if (v.dim() == 0)
-    return r;
-  r.shape.erase(r.shape.begin() + dim);
-  r.stride.erase(r.stride.begin() + dim);
-  r.shape.push_back(v.shape[static_cast<size_t>(dim)]);
-  r.stride.push_back(v.stride[static_cast<size_t>(dim)]);
-  return r;
 }
 
 int64_t axisSize(const TensorView &v, int64_t dim) {
@@ -38,11 +25,27 @@ bool lessNanLast(double a, double b) {
   return !std::isnan(a) && (std::isnan(b) || a < b);
 }
 
+/// self, out of self's shape and the axis `dim` of an operator along one axis
+/// (softmax, cumsum), checked.
+struct AlongAxis {
+  const TensorView &self;
+  const TensorView &out;
+  int64_t dim;
+};
+
+AlongAxis alongAxis(const CallArgs &c) {
+  const TensorView &self = c.tensor(0, "self");
+  const TensorView &out = c.out(0);
+  checkView(self, std::string(c.op()) + ": self");
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, self.shape, c.op(), "out");
+  return {self, out, wrapDim(c.integer(1, "dim"), self.dim(), c.op())};
+}
+
 } // namespace
 
 // copy_(self, src, non_blocking=False) -> self: src broadcast into self.
 std::vector<bool> callCopy(const CallArgs &c) {
-  c.atMost(3);
   const TensorView &self = c.tensor(0, "self");
   const TensorView &src = c.tensor(1, "src");
   checkView(self, std::string(c.op()) + ": self");
@@ -52,8 +55,12 @@ std::vector<bool> callCopy(const CallArgs &c) {
   if (const TensorView *o = c.optionalOut(0)) {
     checkView(*o, std::string(c.op()) + ": out");
     expectShape(*o, self.shape, c.op(), "out");
-    targets.push_back(o);
+    // out is self as a rule (copy_ returns self): written once.
+    if (o->buffer != self.buffer || o->offset != self.offset || o->stride != self.stride)
+      targets.push_back(o);
   }
+  if (targets.size() == 1 && copySameDType(from, self))
+    return std::vector<bool>(c.numOuts(), true);
   if (integral(src)) {
     const std::vector<int64_t> values = readIntegers(from);
     for (const TensorView *t : targets)
@@ -68,13 +75,9 @@ std::vector<bool> callCopy(const CallArgs &c) {
 
 // _softmax(self, dim, half_to_float) / _log_softmax(self, dim, half_to_float).
 std::vector<bool> callSoftmax(const CallArgs &c, bool logarithm) {
-  c.atMost(3);
-  const TensorView &self = c.tensor(0, "self");
-  const TensorView &out = c.out(0, "out");
-  checkView(self, std::string(c.op()) + ": self");
-  checkView(out, std::string(c.op()) + ": out");
-  expectShape(out, self.shape, c.op(), "out");
-  const int64_t dim = wrapDim(c.integer(1, "dim"), self.dim(), c.op());
+  const AlongAxis a = alongAxis(c);
+  const TensorView &self = a.self, &out = a.out;
+  const int64_t dim = a.dim;
   const int64_t n = axisSize(self, dim);
   std::vector<double> v = readValues(axisLast(self, dim));
   for (size_t row = 0; n > 0 && row < v.size(); row += static_cast<size_t>(n)) {
@@ -94,13 +97,9 @@ std::vector<bool> callSoftmax(const CallArgs &c, bool logarithm) {
 
 // cumsum(self, dim, *, dtype=None).
 std::vector<bool> callCumsum(const CallArgs &c) {
-  c.atMost(3);
-  const TensorView &self = c.tensor(0, "self");
-  const TensorView &out = c.out(0, "out");
-  checkView(self, std::string(c.op()) + ": self");
-  checkView(out, std::string(c.op()) + ": out");
-  expectShape(out, self.shape, c.op(), "out");
-  const int64_t dim = wrapDim(c.integer(1, "dim"), self.dim(), c.op());
+  const AlongAxis a = alongAxis(c);
+  const TensorView &self = a.self, &out = a.out;
+  const int64_t dim = a.dim;
   const size_t n = static_cast<size_t>(axisSize(self, dim));
   if (integral(self) && integral(out)) {
     std::vector<int64_t> v = readIntegers(axisLast(self, dim));
@@ -121,7 +120,6 @@ std::vector<bool> callCumsum(const CallArgs &c) {
 
 // native_layer_norm(input, normalized_shape, weight, bias, eps) -> (out, mean, rstd).
 std::vector<bool> callLayerNorm(const CallArgs &c) {
-  c.atMost(5);
   const TensorView &input = c.tensor(0, "input");
   const std::vector<int64_t> normalized = c.integers(1, "normalized_shape");
   const TensorView *weight = c.optionalTensor(2, "weight");
@@ -169,7 +167,7 @@ std::vector<bool> callLayerNorm(const CallArgs &c) {
     means[r] = mean;
     rstds[r] = rstd;
   }
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   expectShape(out, input.shape, c.op(), "out");
   writeValues(out, x);
@@ -199,8 +197,8 @@ std::vector<bool> sortRows(const CallArgs &c, const TensorView &self, int64_t di
   std::vector<int64_t> shape = self.shape;
   if (!shape.empty())
     shape[static_cast<size_t>(dim)] = k;
-  const TensorView &values = c.out(0, "values");
-  const TensorView &indices = c.out(1, "indices");
+  const TensorView &values = c.out(0);
+  const TensorView &indices = c.out(1);
   checkView(values, std::string(c.op()) + ": values");
   checkView(indices, std::string(c.op()) + ": indices");
   expectShape(values, shape, c.op(), "values");
@@ -247,35 +245,31 @@ std::vector<bool> sortRows(const CallArgs &c, const TensorView &self, int64_t di
 // sort(self, dim=-1, descending=False), or sort.stable(self, *, stable, dim=-1, descending=False)
 // (named so, or told apart by the argument count) -> (values, indices). Ties keep their order.
 std::vector<bool> callSort(const CallArgs &c) {
-  c.atMost(4);
   const TensorView &self = c.tensor(0, "self");
-  const size_t first = c.size() == 4 || c.op() == "aten.sort.stable" ? 2 : 1;
-  const int64_t dim = wrapDim(c.integer(first, "dim", -1), self.dim(), c.op());
-  const bool descending = c.boolean(first + 1, "descending", false);
+  const size_t first = c.schema().arguments.size() == 4 ? 2 : 1; // sort.stable
+  const int64_t dim = wrapDim(c.integer(first, "dim"), self.dim(), c.op());
+  const bool descending = c.boolean(first + 1, "descending");
   return sortRows(c, self, dim, descending, axisSize(self, dim), true);
 }
 
 // topk(self, k, dim=-1, largest=True, sorted=True) -> (values, indices).
 std::vector<bool> callTopk(const CallArgs &c) {
-  c.atMost(5);
   const TensorView &self = c.tensor(0, "self");
-  const int64_t dim = wrapDim(c.integer(2, "dim", -1), self.dim(), c.op());
-  return sortRows(c, self, dim, c.boolean(3, "largest", true), c.integer(1, "k"),
-                  c.boolean(4, "sorted", true));
+  const int64_t dim = wrapDim(c.integer(2, "dim"), self.dim(), c.op());
+  return sortRows(c, self, dim, c.boolean(3, "largest"), c.integer(1, "k"), c.boolean(4, "sorted"));
 }
 
 // max_pool2d_with_indices(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False)
 //     -> (out, indices); indices are h * W + w within each plane, as on CUDA.
 std::vector<bool> callMaxPool2d(const CallArgs &c) {
-  c.atMost(6);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
   if (self.dim() != 3 && self.dim() != 4)
     fail(c.op(), "self must be 3-d or 4-d, but has shape " + shapeString(self.shape));
-  auto pair = [&](size_t i, const char *name, std::vector<int64_t> fallback) {
-    std::vector<int64_t> v = c.integers(i, name, fallback);
+  auto pair = [&](size_t i, const char *name, std::vector<int64_t> whenEmpty) {
+    std::vector<int64_t> v = c.integers(i, name);
     if (v.empty())
-      v = fallback;
+      v = whenEmpty;
     if (v.size() == 1)
       v.push_back(v[0]);
     if (v.size() != 2)
@@ -286,7 +280,7 @@ std::vector<bool> callMaxPool2d(const CallArgs &c) {
   const std::vector<int64_t> stride = pair(2, "stride", kernel);
   const std::vector<int64_t> padding = pair(3, "padding", {0});
   const std::vector<int64_t> dilation = pair(4, "dilation", {1});
-  const bool ceilMode = c.boolean(5, "ceil_mode", false);
+  const bool ceilMode = c.boolean(5, "ceil_mode");
   const int64_t planes = self.dim() == 4 ? self.shape[0] * self.shape[1] : self.shape[0];
   const int64_t h = self.shape[static_cast<size_t>(self.dim() - 2)],
                 w = self.shape[static_cast<size_t>(self.dim() - 1)];
@@ -304,8 +298,8 @@ std::vector<bool> callMaxPool2d(const CallArgs &c) {
   std::vector<int64_t> shape(self.shape.begin(), self.shape.end() - 2);
   shape.push_back(outSize[0]);
   shape.push_back(outSize[1]);
-  const TensorView &out = c.out(0, "out");
-  const TensorView &indices = c.out(1, "indices");
+  const TensorView &out = c.out(0);
+  const TensorView &indices = c.out(1);
   checkView(out, std::string(c.op()) + ": out");
   checkView(indices, std::string(c.op()) + ": indices");
   expectShape(out, shape, c.op(), "out");
@@ -342,7 +336,6 @@ std::vector<bool> callMaxPool2d(const CallArgs &c) {
 
 // scatter_add(self, dim, index, src) -> out: out = self; out[... index ...] += src.
 std::vector<bool> callScatterAdd(const CallArgs &c) {
-  c.atMost(4);
   const TensorView &self = c.tensor(0, "self");
   const TensorView &index = c.tensor(2, "index");
   const TensorView &src = c.tensor(3, "src");
@@ -386,7 +379,7 @@ std::vector<bool> callScatterAdd(const CallArgs &c) {
       pos[static_cast<size_t>(a)] = 0;
     }
   }
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   expectShape(out, self.shape, c.op(), "out");
   writeValues(out, result);
@@ -395,7 +388,6 @@ std::vector<bool> callScatterAdd(const CallArgs &c) {
 
 // embedding_dense_backward(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
 std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
-  c.atMost(5);
   const TensorView &grad = c.tensor(0, "grad_output");
   const TensorView &indices = c.tensor(1, "indices");
   const int64_t numWeights = c.integer(2, "num_weights");
@@ -426,7 +418,7 @@ std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
       result[static_cast<size_t>(idx[e] * d + j)] +=
           g[e * static_cast<size_t>(d) + static_cast<size_t>(j)] * scale;
   }
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   const std::vector<int64_t> shape = {numWeights, d};
   expectShape(out, shape, c.op(), "out");
@@ -436,18 +428,17 @@ std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
 
 // index(self, indices: Tensor?[]): advanced indexing with integer index tensors.
 std::vector<bool> callIndex(const CallArgs &c) {
-  c.atMost(2);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
-  const std::vector<LibraryValue> &list = c.list(1, "indices");
+  const std::vector<HostCallValue> &list = c.list(1, "indices");
   if (list.size() > self.shape.size())
     c.fail(1, "indices", "too many indices for a tensor of shape " + shapeString(self.shape));
   std::vector<size_t> indexed;
   std::vector<const TensorView *> tensors;
   for (size_t i = 0; i < list.size(); ++i) {
-    if (list[i].kind == LibraryValue::Kind::None)
+    if (list[i].kind == HostCallValue::Kind::None)
       continue;
-    if (list[i].kind != LibraryValue::Kind::Tensor)
+    if (list[i].kind != HostCallValue::Kind::Tensor)
       c.fail(1, "indices", "element " + std::to_string(i) + " is not a tensor or None");
     if (!integral(list[i].tensor) || list[i].tensor.dtype() == core::DType::Bool)
       c.fail(1, "indices", "element " + std::to_string(i) + ": only integer index tensors are supported");
@@ -489,7 +480,7 @@ std::vector<bool> callIndex(const CallArgs &c) {
   shape.insert(shape.end(), bshape.begin(), bshape.end());
   for (int64_t a : after)
     shape.push_back(self.shape[static_cast<size_t>(a)]);
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   expectShape(out, shape, c.op(), "out");
 
@@ -534,4 +525,4 @@ std::vector<bool> callIndex(const CallArgs &c) {
   return {true};
 }
 
-} // namespace npusim::reference::lib
+} // namespace npusim::reference::host

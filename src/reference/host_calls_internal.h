@@ -1,7 +1,7 @@
 #pragma once
-// Helpers shared by the library-call files (internal to the reference module).
+// Helpers shared by the host-call files (internal to the reference module).
 #include "core/error.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 
 #include <cstdint>
 #include <optional>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace npusim::reference::lib {
+namespace npusim::reference::host {
 
 /// Calls f(elementIndex) for every element of a view in logical (row-major) order.
 template <typename F> void forEachElement(const TensorView &v, F &&f) {
@@ -54,6 +54,9 @@ TensorView broadcastTo(const TensorView &v, std::span<const int64_t> shape, std:
 /// Checks the view has exactly `shape`.
 void expectShape(const TensorView &v, std::span<const int64_t> shape, std::string_view op,
                  const std::string &what);
+/// `v` with axis `dim` moved last (the others keep their order), so that its
+/// logical order visits rows along `dim`.
+TensorView axisLast(const TensorView &v, int64_t dim);
 /// A view with axes `a` and `b` exchanged.
 TensorView transposed(const TensorView &v, size_t a, size_t b);
 /// Normalises a possibly negative axis of a rank-`rank` tensor.
@@ -62,49 +65,11 @@ int64_t wrapDim(int64_t dim, int64_t rank, std::string_view op);
 /// c[M, N] = a[M, K] @ b[K, N], all row-major doubles, sums in k order.
 void gemm(const double *a, const double *b, double *c, int64_t m, int64_t k, int64_t n);
 
-/// The positional arguments and results of one call, with typed accessors whose
-/// errors name the operator, the argument's position and its schema name. A
-/// missing trailing argument takes the fallback when one is given.
-class CallArgs {
-public:
-  CallArgs(std::string_view op, std::span<const LibraryValue> args, std::span<const TensorView *const> outs)
-      : op_(op), args_(args), outs_(outs) {}
-
-  std::string_view op() const { return op_; }
-  size_t size() const { return args_.size(); }
-  bool isTensor(size_t i) const { return i < args_.size() && args_[i].kind == LibraryValue::Kind::Tensor; }
-  /// Throws when more than `n` arguments are given.
-  void atMost(size_t n) const;
-
-  const TensorView &tensor(size_t i, const char *name) const;
-  const TensorView *optionalTensor(size_t i, const char *name) const;
-  int64_t integer(size_t i, const char *name, std::optional<int64_t> fallback = std::nullopt) const;
-  std::optional<int64_t> optionalInteger(size_t i, const char *name) const;
-  double number(size_t i, const char *name, std::optional<double> fallback = std::nullopt) const;
-  std::optional<double> optionalNumber(size_t i, const char *name) const;
-  bool boolean(size_t i, const char *name, std::optional<bool> fallback = std::nullopt) const;
-  /// A list of integers (or one integer, as PyTorch's int[] accepts).
-  std::vector<int64_t> integers(size_t i, const char *name,
-                                std::optional<std::vector<int64_t>> fallback = std::nullopt) const;
-  const std::vector<LibraryValue> &list(size_t i, const char *name) const;
-
-  size_t numOuts() const { return outs_.size(); }
-  /// Result `i`, which must be given.
-  const TensorView &out(size_t i, const char *name) const;
-  /// Result `i` when given, else null.
-  const TensorView *optionalOut(size_t i) const;
-
-  [[noreturn]] void fail(size_t i, const char *name, const std::string &message) const;
-
-private:
-  const LibraryValue *at(size_t i) const { return i < args_.size() ? &args_[i] : nullptr; }
-  std::string_view op_;
-  std::span<const LibraryValue> args_;
-  std::span<const TensorView *const> outs_;
-};
+/// A call's arguments checked against its operator's schema (core/operator_call.h).
+using CallArgs = core::CallArgs<TensorView>;
 
 /// Handlers of the operators other than the matrix products, convolution and
-/// attention (library_ops.cpp). Each returns, per result, whether it is defined.
+/// attention (host_ops.cpp). Each returns, per result, whether it is defined.
 std::vector<bool> callCopy(const CallArgs &call);
 std::vector<bool> callSoftmax(const CallArgs &call, bool logarithm);
 std::vector<bool> callCumsum(const CallArgs &call);
@@ -115,8 +80,8 @@ std::vector<bool> callMaxPool2d(const CallArgs &call);
 std::vector<bool> callScatterAdd(const CallArgs &call);
 std::vector<bool> callEmbeddingBackward(const CallArgs &call);
 std::vector<bool> callIndex(const CallArgs &call);
-/// Elementwise, creation and loss operators (library_elementwise.cpp), by name.
+/// Elementwise, creation and loss operators (host_elementwise.cpp), by name.
 std::vector<bool> callElementwise(const CallArgs &call);
 const std::vector<std::string_view> &elementwiseOperators();
 
-} // namespace npusim::reference::lib
+} // namespace npusim::reference::host

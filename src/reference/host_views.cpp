@@ -1,8 +1,9 @@
 // Strided views over host buffers: bounds, element access with dtype
 // conversion, and the broadcasting and transposing the library calls use.
 #include "core/float16.h"
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -20,13 +21,6 @@ int64_t TensorView::numel() const {
   for (int64_t s : shape)
     n *= s;
   return n;
-}
-
-std::string shapeString(std::span<const int64_t> shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
 }
 
 void checkView(const TensorView &view, const std::string &what) {
@@ -144,17 +138,17 @@ std::vector<double> readValues(const TensorView &view) {
   values.reserve(static_cast<size_t>(view.numel()));
   const Buffer &b = *view.buffer;
   if (view.dtype() == DType::Float32) {
-    lib::forEachElement(view, [&](int64_t i) { values.push_back(readRaw<float>(b, i)); });
+    host::forEachElement(view, [&](int64_t i) { values.push_back(readRaw<float>(b, i)); });
     return values;
   }
-  lib::forEachElement(view, [&](int64_t i) { values.push_back(loadElement(b, i)); });
+  host::forEachElement(view, [&](int64_t i) { values.push_back(loadElement(b, i)); });
   return values;
 }
 
 std::vector<int64_t> readIntegers(const TensorView &view) {
   std::vector<int64_t> values;
   values.reserve(static_cast<size_t>(view.numel()));
-  lib::forEachElement(view, [&](int64_t i) { values.push_back(loadIntegerElement(*view.buffer, i)); });
+  host::forEachElement(view, [&](int64_t i) { values.push_back(loadIntegerElement(*view.buffer, i)); });
   return values;
 }
 
@@ -165,10 +159,10 @@ void writeValues(const TensorView &view, std::span<const double> values) {
   Buffer &b = *view.buffer;
   size_t k = 0;
   if (view.dtype() == DType::Float32) {
-    lib::forEachElement(view, [&](int64_t i) { writeRaw<float>(b, i, static_cast<float>(values[k++])); });
+    host::forEachElement(view, [&](int64_t i) { writeRaw<float>(b, i, static_cast<float>(values[k++])); });
     return;
   }
-  lib::forEachElement(view, [&](int64_t i) { storeElement(b, i, values[k++]); });
+  host::forEachElement(view, [&](int64_t i) { storeElement(b, i, values[k++]); });
 }
 
 void writeIntegers(const TensorView &view, std::span<const int64_t> values) {
@@ -176,10 +170,113 @@ void writeIntegers(const TensorView &view, std::span<const int64_t> values) {
     throw core::RuntimeError("internal error: writing " + std::to_string(values.size()) +
                              " values into a view of " + std::to_string(view.numel()) + " elements");
   size_t k = 0;
-  lib::forEachElement(view, [&](int64_t i) { storeIntegerElement(*view.buffer, i, values[k++]); });
+  host::forEachElement(view, [&](int64_t i) { storeIntegerElement(*view.buffer, i, values[k++]); });
 }
 
-namespace lib {
+bool isContiguous(const TensorView &view) {
+  int64_t expected = 1;
+  for (size_t a = view.shape.size(); a-- > 0;) {
+    if (view.shape[a] == 1)
+      continue;
+    if (view.stride[a] != expected)
+      return false;
+    expected *= view.shape[a];
+  }
+  return true;
+}
+
+namespace {
+
+/// Fills `bytes` bytes at `dst` with repeats of the `width`-byte `pattern`.
+void fillRepeated(uint8_t *dst, size_t bytes, const uint8_t *pattern, size_t width) {
+  if (std::all_of(pattern, pattern + width, [&](uint8_t b) { return b == pattern[0]; })) {
+    std::memset(dst, pattern[0], bytes);
+    return;
+  }
+  // Double a prefix up to a block that stays in L1, then copy that block on.
+  constexpr size_t kBlock = 4096;
+  const size_t first = std::min(bytes, width);
+  std::memcpy(dst, pattern, first);
+  size_t done = first;
+  while (done < bytes && done < kBlock) {
+    const size_t chunk = std::min(done, bytes - done);
+    std::memcpy(dst + done, dst, chunk);
+    done += chunk;
+  }
+  const size_t block = done - done % width;
+  while (done < bytes) {
+    const size_t chunk = std::min(block, bytes - done);
+    std::memcpy(dst + done, dst, chunk);
+    done += chunk;
+  }
+}
+
+/// Moves the view's elements (of W bytes) in logical order out to the packed
+/// run at `packed` or, `IntoView`, from it into the view.
+template <size_t W, bool IntoView> void transfer(const TensorView &v, uint8_t *packed) {
+  uint8_t *base = v.buffer->bytes.data();
+  host::forEachElement(v, [&](int64_t i) {
+    uint8_t *element = base + static_cast<size_t>(i) * W;
+    if constexpr (IntoView)
+      std::memcpy(element, packed, W);
+    else
+      std::memcpy(packed, element, W);
+    packed += W;
+  });
+}
+
+template <size_t W> void copyStrided(const TensorView &from, const TensorView &to) {
+  std::vector<uint8_t> staged(static_cast<size_t>(from.numel()) * W);
+  transfer<W, false>(from, staged.data());
+  transfer<W, true>(to, staged.data());
+}
+
+} // namespace
+
+void fillView(const TensorView &view, double value) {
+  if (view.numel() == 0)
+    return;
+  Buffer &b = *view.buffer;
+  const size_t width = static_cast<size_t>(core::byteSize(b.dtype));
+  Buffer element;
+  element.dtype = b.dtype;
+  element.bytes.resize(width);
+  storeElement(element, 0, value);
+  if (isContiguous(view)) {
+    fillRepeated(b.bytes.data() + static_cast<size_t>(view.offset) * width,
+                 static_cast<size_t>(view.numel()) * width, element.bytes.data(), width);
+    return;
+  }
+  host::forEachElement(view, [&](int64_t i) {
+    std::memcpy(b.bytes.data() + static_cast<size_t>(i) * width, element.bytes.data(), width);
+  });
+}
+
+bool copySameDType(const TensorView &from, const TensorView &to) {
+  if (from.dtype() != to.dtype())
+    return false;
+  if (from.numel() != to.numel() || from.shape != to.shape)
+    throw core::RuntimeError("internal error: copying a view of shape " + shapeString(from.shape) +
+                             " into one of shape " + shapeString(to.shape));
+  if (from.numel() == 0)
+    return true;
+  const size_t width = static_cast<size_t>(core::byteSize(from.dtype()));
+  if (isContiguous(from) && isContiguous(to)) {
+    std::memmove(to.buffer->bytes.data() + static_cast<size_t>(to.offset) * width,
+                 from.buffer->bytes.data() + static_cast<size_t>(from.offset) * width,
+                 static_cast<size_t>(from.numel()) * width);
+    return true;
+  }
+  switch (width) {
+  case 1: copyStrided<1>(from, to); return true;
+  case 2: copyStrided<2>(from, to); return true;
+  case 4: copyStrided<4>(from, to); return true;
+  case 8: copyStrided<8>(from, to); return true;
+  default: throw core::RuntimeError("internal error: an element of " + std::to_string(width) + " bytes");
+  }
+}
+
+namespace host {
 
 void fail(std::string_view op, const std::string &message) {
   throw core::RuntimeError(std::string(op) + ": " + message);
@@ -221,6 +318,17 @@ void expectShape(const TensorView &v, std::span<const int64_t> shape, std::strin
     fail(op, what + " has shape " + shapeString(v.shape) + "; expected " + shapeString(shape));
 }
 
+TensorView axisLast(const TensorView &v, int64_t dim) {
+  TensorView r = v;
+  if (v.dim() == 0)
+    return r;
+  r.shape.erase(r.shape.begin() + dim);
+  r.stride.erase(r.stride.begin() + dim);
+  r.shape.push_back(v.shape[static_cast<size_t>(dim)]);
+  r.stride.push_back(v.stride[static_cast<size_t>(dim)]);
+  return r;
+}
+
 TensorView transposed(const TensorView &v, size_t a, size_t b) {
   TensorView r = v;
   std::swap(r.shape[a], r.shape[b]);
@@ -251,5 +359,5 @@ void gemm(const double *a, const double *b, double *c, int64_t m, int64_t k, int
   }
 }
 
-} // namespace lib
+} // namespace host
 } // namespace npusim::reference

@@ -4,13 +4,13 @@
 // their in-place forms), zero_, fill_, zeros, ones, *_like, clone, _to_copy,
 // threshold_backward, sum.dim_IntList, _log_softmax_backward_data,
 // nll_loss_forward/backward, native_batch_norm.
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-namespace npusim::reference::lib {
+namespace npusim::reference::host {
 
 namespace {
 
@@ -49,7 +49,7 @@ std::vector<int64_t> shapeOf(const CallArgs &c, size_t i, const char *name) {
 
 const TensorView &checkedOut(const CallArgs &c, size_t i, const char *name,
                              const std::vector<int64_t> &shape) {
-  const TensorView &out = c.out(i, name);
+  const TensorView &out = c.out(i);
   checkView(out, std::string(c.op()) + ": " + name);
   expectShape(out, shape, c.op(), name);
   return out;
@@ -74,7 +74,6 @@ enum class Binary { Add, Sub, Mul, Div };
 
 /// add/sub(self, other, alpha=1), mul/div(self, other); other a tensor or a number.
 std::vector<bool> binary(const CallArgs &c, Binary kind, bool inPlace) {
-  c.atMost(3);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
   std::vector<int64_t> shape = broadcastShapes(self.shape, shapeOf(c, 1, "other"), c.op());
@@ -82,7 +81,7 @@ std::vector<bool> binary(const CallArgs &c, Binary kind, bool inPlace) {
     fail(c.op(), "other does not broadcast to self's shape " + shapeString(self.shape));
   const std::vector<double> a = readValues(broadcastTo(self, shape, c.op(), "self"));
   const std::vector<double> b = operand(c, 1, "other", shape);
-  const double alpha = kind == Binary::Add || kind == Binary::Sub ? c.number(2, "alpha", 1.0) : 1.0;
+  const double alpha = kind == Binary::Add || kind == Binary::Sub ? c.number(2, "alpha") : 1.0;
   if (kind == Binary::Div && c.size() > 2) // div.Tensor_mode
     fail(c.op(), "rounding_mode is not supported");
   std::vector<double> r(a.size());
@@ -99,7 +98,6 @@ std::vector<bool> binary(const CallArgs &c, Binary kind, bool inPlace) {
 }
 
 std::vector<bool> relu(const CallArgs &c, bool inPlace) {
-  c.atMost(1);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
   std::vector<double> v = readValues(self);
@@ -111,7 +109,6 @@ std::vector<bool> relu(const CallArgs &c, bool inPlace) {
 
 /// zero_(self), fill_(self, value): every element of self (and of out).
 std::vector<bool> fill(const CallArgs &c, std::optional<double> value) {
-  c.atMost(value ? 1 : 2);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
   double v = value ? *value : 0.0;
@@ -126,19 +123,24 @@ std::vector<bool> fill(const CallArgs &c, std::optional<double> value) {
       v = c.number(1, "value");
     }
   }
-  writeResult(c, self.shape, std::vector<double>(static_cast<size_t>(self.numel()), v), true);
+  fillView(self, v);
+  if (const TensorView *o = c.optionalOut(0); o && (o->buffer != self.buffer || o->offset != self.offset)) {
+    checkView(*o, std::string(c.op()) + ": out");
+    expectShape(*o, self.shape, c.op(), "out");
+    fillView(*o, v);
+  }
   return std::vector<bool>(c.numOuts(), true);
 }
 
 /// zeros/ones(size, ...), zeros_like/ones_like(self, ...): result 0 filled.
 std::vector<bool> constant(const CallArgs &c, double value, bool like) {
-  const TensorView &out = c.out(0, "out");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   if (like)
     expectShape(out, c.tensor(0, "self").shape, c.op(), "out");
   else
     expectShape(out, c.integers(0, "size"), c.op(), "out");
-  writeValues(out, std::vector<double>(static_cast<size_t>(out.numel()), value));
+  fillView(out, value);
   return std::vector<bool>(c.numOuts(), true);
 }
 
@@ -147,6 +149,8 @@ std::vector<bool> copyOut(const CallArgs &c) {
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
   const TensorView &out = checkedOut(c, 0, "out", self.shape);
+  if (copySameDType(self, out))
+    return std::vector<bool>(c.numOuts(), true);
   if (integral(self) && integral(out))
     writeIntegers(out, readIntegers(self));
   else
@@ -156,7 +160,6 @@ std::vector<bool> copyOut(const CallArgs &c) {
 
 // threshold_backward(grad_output, self, threshold): grad where self > threshold, else 0.
 std::vector<bool> thresholdBackward(const CallArgs &c) {
-  c.atMost(3);
   const TensorView &grad = c.tensor(0, "grad_output");
   const TensorView &self = c.tensor(1, "self");
   checkView(grad, std::string(c.op()) + ": grad_output");
@@ -174,11 +177,10 @@ std::vector<bool> thresholdBackward(const CallArgs &c) {
 
 // sum.dim_IntList(self, dim, keepdim=False, dtype=None).
 std::vector<bool> sumDims(const CallArgs &c) {
-  c.atMost(4);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
-  std::vector<int64_t> dims = c.integers(1, "dim", std::vector<int64_t>{});
-  const bool keepdim = c.boolean(2, "keepdim", false);
+  std::vector<int64_t> dims = c.integers(1, "dim");
+  const bool keepdim = c.boolean(2, "keepdim");
   std::vector<bool> reduced(self.shape.size(), dims.empty());
   for (int64_t d : dims)
     reduced[static_cast<size_t>(wrapDim(d, self.dim(), c.op()))] = true;
@@ -216,23 +218,13 @@ std::vector<bool> sumDims(const CallArgs &c) {
 // _log_softmax_backward_data(grad_output, output, dim, input_dtype):
 // grad - exp(output) * sum(grad) along dim.
 std::vector<bool> logSoftmaxBackward(const CallArgs &c) {
-  c.atMost(4);
   const TensorView &grad = c.tensor(0, "grad_output");
   const TensorView &output = c.tensor(1, "output");
   checkView(grad, std::string(c.op()) + ": grad_output");
   checkView(output, std::string(c.op()) + ": output");
   expectShape(output, grad.shape, c.op(), "output");
   const int64_t dim = wrapDim(c.integer(2, "dim"), grad.dim(), c.op());
-  auto last = [&](const TensorView &v) {
-    TensorView r = v;
-    if (v.dim() == 0)
-      return r;
-    r.shape.erase(r.shape.begin() + dim);
-    r.stride.erase(r.stride.begin() + dim);
-    r.shape.push_back(v.shape[static_cast<size_t>(dim)]);
-    r.stride.push_back(v.stride[static_cast<size_t>(dim)]);
-    return r;
-  };
+  auto last = [&](const TensorView &v) { return axisLast(v, dim); };
   std::vector<double> g = readValues(last(grad));
   const std::vector<double> y = readValues(last(output));
   const size_t n = grad.dim() == 0 ? 1 : static_cast<size_t>(grad.shape[static_cast<size_t>(dim)]);
@@ -280,7 +272,6 @@ NllRows nllRows(const CallArgs &c, const TensorView &self, size_t targetArg, siz
 // nll_loss_forward(self, target, weight, reduction, ignore_index) -> (output, total_weight);
 // reduction 0 none, 1 mean, 2 sum.
 std::vector<bool> nllLossForward(const CallArgs &c) {
-  c.atMost(5);
   const TensorView &self = c.tensor(0, "self");
   checkView(self, std::string(c.op()) + ": self");
   const NllRows r = nllRows(c, self, 1, 2);
@@ -301,7 +292,7 @@ std::vector<bool> nllLossForward(const CallArgs &c) {
     total += losses[static_cast<size_t>(i)];
     weightSum += w;
   }
-  const TensorView &out = c.out(0, "output");
+  const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": output");
   if (reduction == 0)
     writeValues(out, losses);
@@ -316,7 +307,6 @@ std::vector<bool> nllLossForward(const CallArgs &c) {
 
 // nll_loss_backward(grad_output, self, target, weight, reduction, ignore_index, total_weight) -> grad_input.
 std::vector<bool> nllLossBackward(const CallArgs &c) {
-  c.atMost(7);
   const TensorView &gradOut = c.tensor(0, "grad_output");
   const TensorView &self = c.tensor(1, "self");
   checkView(gradOut, std::string(c.op()) + ": grad_output");
@@ -344,7 +334,6 @@ std::vector<bool> nllLossBackward(const CallArgs &c) {
 // native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)
 //     -> (out, save_mean, save_invstd); training updates running_mean and running_var in place.
 std::vector<bool> batchNorm(const CallArgs &c) {
-  c.atMost(8);
   const TensorView &input = c.tensor(0, "input");
   checkView(input, std::string(c.op()) + ": input");
   if (input.dim() < 2)
@@ -505,4 +494,4 @@ const std::vector<std::string_view> &elementwiseOperators() {
   return kNames;
 }
 
-} // namespace npusim::reference::lib
+} // namespace npusim::reference::host

@@ -1,5 +1,5 @@
 // Block-size choice and compilation of one kernel for the NPU.
-#include "runtime/npu_kernels.h"
+#include "runtime/kernels.h"
 
 #include "compiler/compiler.h"
 #include "core/error.h"

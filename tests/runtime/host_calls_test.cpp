@@ -1,9 +1,9 @@
-// The library calls (src/reference/library*.cpp) against naive loops written
+// The host calls (src/reference/host_*.cpp) against naive loops written
 // here independently: every expected value is computed element by element from
 // the definition, in double, over the same strided storage.
 #include "core/error.h"
 #include "core/float16.h"
-#include "reference/library.h"
+#include "reference/host_calls.h"
 
 #include <gtest/gtest.h>
 
@@ -394,17 +394,17 @@ TEST(LibraryAttention, EfficientAttentionCallLeavesPhiloxOutputsUndefined) {
   Buffer q = floats(16, 1), k = floats(16, 2), v = floats(16, 3), out = filled(16, 0), lse = filled(32, 0);
   Buffer seed = filled(1, 0, DType::Int64), offset = filled(1, 0, DType::Int64);
   auto tensor = [](TensorView t) {
-    LibraryValue value;
-    value.kind = LibraryValue::Kind::Tensor;
+    HostCallValue value;
+    value.kind = HostCallValue::Kind::Tensor;
     value.tensor = std::move(t);
     return value;
   };
-  LibraryValue none, yes, zero, no;
-  yes.kind = LibraryValue::Kind::Bool;
+  HostCallValue none, yes, zero, no;
+  yes.kind = HostCallValue::Kind::Bool;
   yes.boolValue = true;
-  zero.kind = LibraryValue::Kind::Float;
-  no.kind = LibraryValue::Kind::Bool;
-  const std::vector<LibraryValue> args = {tensor(view(q, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
+  zero.kind = HostCallValue::Kind::Float;
+  no.kind = HostCallValue::Kind::Bool;
+  const std::vector<HostCallValue> args = {tensor(view(q, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
                                           tensor(view(k, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
                                           tensor(view(v, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
                                           none,
@@ -416,7 +416,7 @@ TEST(LibraryAttention, EfficientAttentionCallLeavesPhiloxOutputsUndefined) {
   const TensorView s = view(seed, 0, {}, {}), f = view(offset, 0, {}, {});
   const std::vector<const TensorView *> outs = {&o, &l, &s, &f};
   const std::vector<bool> defined =
-      runLibraryCall("aten._scaled_dot_product_efficient_attention", args, outs);
+      runHostCall("aten._scaled_dot_product_efficient_attention", args, outs);
   EXPECT_EQ(defined, (std::vector<bool>{true, true, false, false}));
   EXPECT_EQ(el(lse, 31), std::numeric_limits<double>::infinity());
   EXPECT_TRUE(std::isfinite(el(lse, 3)));
@@ -424,36 +424,36 @@ TEST(LibraryAttention, EfficientAttentionCallLeavesPhiloxOutputsUndefined) {
 
 // ---------------------------------------------------------------- dispatch and other ops
 
-LibraryValue tensorValue(TensorView t) {
-  LibraryValue v;
-  v.kind = LibraryValue::Kind::Tensor;
+HostCallValue tensorValue(TensorView t) {
+  HostCallValue v;
+  v.kind = HostCallValue::Kind::Tensor;
   v.tensor = std::move(t);
   return v;
 }
-LibraryValue intValue(int64_t i) {
-  LibraryValue v;
-  v.kind = LibraryValue::Kind::Int;
+HostCallValue intValue(int64_t i) {
+  HostCallValue v;
+  v.kind = HostCallValue::Kind::Int;
   v.intValue = i;
   return v;
 }
-LibraryValue boolValue(bool b) {
-  LibraryValue v;
-  v.kind = LibraryValue::Kind::Bool;
+HostCallValue boolValue(bool b) {
+  HostCallValue v;
+  v.kind = HostCallValue::Kind::Bool;
   v.boolValue = b;
   return v;
 }
-LibraryValue listValue(std::vector<LibraryValue> l) {
-  LibraryValue v;
-  v.kind = LibraryValue::Kind::List;
+HostCallValue listValue(std::vector<HostCallValue> l) {
+  HostCallValue v;
+  v.kind = HostCallValue::Kind::List;
   v.list = std::move(l);
   return v;
 }
 
 TEST(LibraryDispatch, UnknownOperatorIsNotImplemented) {
-  EXPECT_TRUE(isLibraryCallImplemented("aten.convolution"));
-  EXPECT_FALSE(isLibraryCallImplemented("aten.nonzero"));
+  EXPECT_TRUE(isHostCall("aten.convolution"));
+  EXPECT_FALSE(isHostCall("aten.nonzero"));
   try {
-    runLibraryCall("aten.nonzero", {}, {});
+    runHostCall("aten.nonzero", {}, {});
     FAIL() << "expected an error";
   } catch (const core::RuntimeError &e) {
     EXPECT_STREQ(e.what(), "library call aten.nonzero is not implemented");
@@ -462,11 +462,11 @@ TEST(LibraryDispatch, UnknownOperatorIsNotImplemented) {
 
 TEST(LibraryDispatch, ArgumentErrorsNameThePosition) {
   Buffer a = floats(4, 1);
-  const std::vector<LibraryValue> args = {tensorValue(view(a, 0, {2, 2}, {2, 1})), intValue(3)};
+  const std::vector<HostCallValue> args = {tensorValue(view(a, 0, {2, 2}, {2, 1})), intValue(3)};
   const TensorView o = view(a, 0, {2, 2}, {2, 1});
   const std::vector<const TensorView *> outs = {&o};
   try {
-    runLibraryCall("aten.mm", args, outs);
+    runHostCall("aten.mm", args, outs);
     FAIL() << "expected an error";
   } catch (const core::RuntimeError &e) {
     EXPECT_STREQ(e.what(), "aten.mm: argument 1 (mat2): expected a tensor, got an integer");
@@ -476,12 +476,12 @@ TEST(LibraryDispatch, ArgumentErrorsNameThePosition) {
 TEST(LibraryOps, SoftmaxCumsumAlongAStridedAxis) {
   Buffer x = floats(12, 51), out = filled(12, 0), cs = filled(12, 0);
   const TensorView xv = view(x, 0, {3, 4}, {1, 3}); // transposed storage
-  const std::vector<LibraryValue> args = {tensorValue(xv), intValue(1), boolValue(false)};
+  const std::vector<HostCallValue> args = {tensorValue(xv), intValue(1), boolValue(false)};
   const TensorView o = view(out, 0, {3, 4}, {4, 1}), c = view(cs, 0, {3, 4}, {4, 1});
   const std::vector<const TensorView *> outs = {&o}, outs2 = {&c};
-  runLibraryCall("aten._softmax", args, outs);
-  const std::vector<LibraryValue> cargs = {tensorValue(xv), intValue(-1)};
-  runLibraryCall("aten.cumsum", cargs, outs2);
+  runHostCall("aten._softmax", args, outs);
+  const std::vector<HostCallValue> cargs = {tensorValue(xv), intValue(-1)};
+  runHostCall("aten.cumsum", cargs, outs2);
   for (int64_t i = 0; i < 3; ++i) {
     double total = 0, run = 0;
     for (int64_t j = 0; j < 4; ++j)
@@ -497,16 +497,16 @@ TEST(LibraryOps, SoftmaxCumsumAlongAStridedAxis) {
 TEST(LibraryOps, NativeLayerNorm) {
   Buffer x = floats(12, 52), w = floats(4, 53), b = floats(4, 54);
   Buffer out = filled(12, 0), mean = filled(3, 0), rstd = filled(3, 0);
-  LibraryValue eps;
-  eps.kind = LibraryValue::Kind::Float;
+  HostCallValue eps;
+  eps.kind = HostCallValue::Kind::Float;
   eps.floatValue = 1e-5;
-  const std::vector<LibraryValue> args = {tensorValue(view(x, 0, {3, 4}, {4, 1})), listValue({intValue(4)}),
+  const std::vector<HostCallValue> args = {tensorValue(view(x, 0, {3, 4}, {4, 1})), listValue({intValue(4)}),
                                           tensorValue(view(w, 0, {4}, {1})),
                                           tensorValue(view(b, 0, {4}, {1})), eps};
   const TensorView o = view(out, 0, {3, 4}, {4, 1}), m = view(mean, 0, {3, 1}, {1, 1}),
                    r = view(rstd, 0, {3, 1}, {1, 1});
   const std::vector<const TensorView *> outs = {&o, &m, &r};
-  runLibraryCall("aten.native_layer_norm", args, outs);
+  runHostCall("aten.native_layer_norm", args, outs);
   for (int64_t i = 0; i < 3; ++i) {
     double mu = 0, var = 0;
     for (int64_t j = 0; j < 4; ++j)
@@ -531,14 +531,14 @@ TEST(LibraryOps, SortAndTopk) {
   const TensorView a = view(sv, 0, {6}, {1}), b = view(si, 0, {6}, {1}), c = view(tv, 0, {2}, {1}),
                    d = view(ti, 0, {2}, {1});
   const std::vector<const TensorView *> sortOuts = {&a, &b}, topOuts = {&c, &d};
-  runLibraryCall("aten.sort",
-                 std::vector<LibraryValue>{tensorValue(view(x, 0, {6}, {1})), intValue(0), boolValue(false)},
+  runHostCall("aten.sort",
+                 std::vector<HostCallValue>{tensorValue(view(x, 0, {6}, {1})), intValue(0), boolValue(false)},
                  sortOuts);
   const int64_t order[] = {2, 5, 0, 3, 4, 1}; // ascending, ties stable, NaN last
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(loadIntegerElement(si, i), order[i]);
   EXPECT_TRUE(std::isnan(el(sv, 5)));
-  runLibraryCall("aten.topk", std::vector<LibraryValue>{tensorValue(view(x, 0, {6}, {1})), intValue(2)},
+  runHostCall("aten.topk", std::vector<HostCallValue>{tensorValue(view(x, 0, {6}, {1})), intValue(2)},
                  topOuts);
   EXPECT_EQ(loadIntegerElement(ti, 0), 1); // NaN is the largest
   EXPECT_EQ(loadIntegerElement(ti, 1), 4);
@@ -549,8 +549,8 @@ TEST(LibraryOps, MaxPoolWithIndices) {
   const TensorView o = view(out, 0, {1, 2, 3, 3}, {18, 9, 3, 1}),
                    i = view(idx, 0, {1, 2, 3, 3}, {18, 9, 3, 1});
   const std::vector<const TensorView *> outs = {&o, &i};
-  runLibraryCall("aten.max_pool2d_with_indices",
-                 std::vector<LibraryValue>{tensorValue(view(x, 0, {1, 2, 5, 5}, {50, 25, 5, 1})),
+  runHostCall("aten.max_pool2d_with_indices",
+                 std::vector<HostCallValue>{tensorValue(view(x, 0, {1, 2, 5, 5}, {50, 25, 5, 1})),
                                            listValue({intValue(3), intValue(3)}),
                                            listValue({intValue(2), intValue(2)}),
                                            listValue({intValue(1), intValue(1)}),
@@ -582,8 +582,8 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
     storeIntegerElement(index, i, idx[i]);
   const TensorView o = view(out, 0, {3, 2}, {2, 1});
   const std::vector<const TensorView *> outs = {&o};
-  runLibraryCall("aten.scatter_add",
-                 std::vector<LibraryValue>{tensorValue(view(self, 0, {3, 2}, {2, 1})), intValue(0),
+  runHostCall("aten.scatter_add",
+                 std::vector<HostCallValue>{tensorValue(view(self, 0, {3, 2}, {2, 1})), intValue(0),
                                            tensorValue(view(index, 0, {2, 2}, {2, 1})),
                                            tensorValue(view(src, 0, {3, 2}, {2, 1}))},
                  outs);
@@ -600,11 +600,11 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
   Buffer table = floats(12, 58), cols = filled(2, 0, DType::Int64), picked = filled(6, 0);
   storeIntegerElement(cols, 0, 3);
   storeIntegerElement(cols, 1, -4);
-  LibraryValue none;
+  HostCallValue none;
   const TensorView p = view(picked, 0, {3, 2}, {2, 1});
   const std::vector<const TensorView *> pouts = {&p};
-  runLibraryCall("aten.index",
-                 std::vector<LibraryValue>{tensorValue(view(table, 0, {3, 4}, {4, 1})),
+  runHostCall("aten.index",
+                 std::vector<HostCallValue>{tensorValue(view(table, 0, {3, 4}, {4, 1})),
                                            listValue({none, tensorValue(view(cols, 0, {2}, {1}))})},
                  pouts);
   for (int r = 0; r < 3; ++r) {
@@ -619,8 +619,8 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
     storeIntegerElement(ids, i, ii[i]);
   const TensorView g = view(gw, 0, {4, 2}, {2, 1});
   const std::vector<const TensorView *> gouts = {&g};
-  runLibraryCall("aten.embedding_dense_backward",
-                 std::vector<LibraryValue>{tensorValue(view(grad, 0, {4, 2}, {2, 1})),
+  runHostCall("aten.embedding_dense_backward",
+                 std::vector<HostCallValue>{tensorValue(view(grad, 0, {4, 2}, {2, 1})),
                                            tensorValue(view(ids, 0, {4}, {1})), intValue(4), intValue(3),
                                            boolValue(true)},
                  gouts);
@@ -639,15 +639,15 @@ TEST(LibraryOps, CopyBroadcastsAndConvertsExactly) {
     storeIntegerElement(src, i, (int64_t{1} << 60) + i);
   const TensorView d = view(dst, 0, {2, 3}, {3, 1});
   const std::vector<const TensorView *> outs = {&d};
-  runLibraryCall("aten.copy_", std::vector<LibraryValue>{tensorValue(d), tensorValue(view(src, 0, {3}, {1}))},
+  runHostCall("aten.copy_", std::vector<HostCallValue>{tensorValue(d), tensorValue(view(src, 0, {3}, {1}))},
                  outs);
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(loadIntegerElement(dst, i), (int64_t{1} << 60) + i % 3);
 }
 
-LibraryValue floatValue(double f) {
-  LibraryValue v;
-  v.kind = LibraryValue::Kind::Float;
+HostCallValue floatValue(double f) {
+  HostCallValue v;
+  v.kind = HostCallValue::Kind::Float;
   v.floatValue = f;
   return v;
 }
@@ -656,8 +656,8 @@ TEST(LibraryElementwise, BinaryBroadcastScalarAndInPlace) {
   Buffer a = floats(6, 61), b = floats(3, 62), out = filled(6, 0);
   const TensorView o = view(out, 0, {2, 3}, {3, 1});
   const std::vector<const TensorView *> outs = {&o};
-  runLibraryCall("aten.add.Tensor",
-                 std::vector<LibraryValue>{tensorValue(view(a, 0, {2, 3}, {1, 2})),
+  runHostCall("aten.add.Tensor",
+                 std::vector<HostCallValue>{tensorValue(view(a, 0, {2, 3}, {1, 2})),
                                            tensorValue(view(b, 0, {3}, {1})), floatValue(0.5)},
                  outs);
   for (int64_t i = 0; i < 2; ++i)
@@ -669,12 +669,12 @@ TEST(LibraryElementwise, BinaryBroadcastScalarAndInPlace) {
   const double c0 = el(c, 1), d0 = el(d, 1);
   const TensorView cv = view(c, 0, {4}, {1});
   const std::vector<const TensorView *> cOut = {&cv};
-  runLibraryCall("aten.sub_.Tensor",
-                 std::vector<LibraryValue>{tensorValue(cv), tensorValue(view(d, 0, {4}, {1})), intValue(2)},
+  runHostCall("aten.sub_.Tensor",
+                 std::vector<HostCallValue>{tensorValue(cv), tensorValue(view(d, 0, {4}, {1})), intValue(2)},
                  cOut);
   EXPECT_EQ(el(c, 1), static_cast<double>(static_cast<float>(c0 - 2 * d0)));
-  runLibraryCall("aten.mul.Tensor",
-                 std::vector<LibraryValue>{tensorValue(view(d, 0, {4}, {1})), floatValue(0.01)}, cOut);
+  runHostCall("aten.mul.Tensor",
+                 std::vector<HostCallValue>{tensorValue(view(d, 0, {4}, {1})), floatValue(0.01)}, cOut);
   EXPECT_EQ(el(c, 1), static_cast<double>(static_cast<float>(d0 * 0.01)));
 }
 
@@ -682,8 +682,8 @@ TEST(LibraryElementwise, SumThresholdAndLosses) {
   Buffer x = floats(24, 65), sums = filled(3, 0);
   const TensorView s = view(sums, 0, {1, 3, 1}, {3, 1, 1});
   const std::vector<const TensorView *> outs = {&s};
-  runLibraryCall("aten.sum.dim_IntList",
-                 std::vector<LibraryValue>{tensorValue(view(x, 0, {2, 3, 4}, {12, 4, 1})),
+  runHostCall("aten.sum.dim_IntList",
+                 std::vector<HostCallValue>{tensorValue(view(x, 0, {2, 3, 4}, {12, 4, 1})),
                                            listValue({intValue(0), intValue(-1)}), boolValue(true)},
                  outs);
   for (int64_t k = 0; k < 3; ++k) {
@@ -700,18 +700,18 @@ TEST(LibraryElementwise, SumThresholdAndLosses) {
   storeIntegerElement(target, 2, 0);
   const TensorView l = view(loss, 0, {}, {}), t = view(total, 0, {}, {});
   const std::vector<const TensorView *> lossOuts = {&l, &t};
-  LibraryValue none;
-  const std::vector<LibraryValue> args = {tensorValue(view(logp, 0, {3, 2}, {2, 1})),
+  HostCallValue none;
+  const std::vector<HostCallValue> args = {tensorValue(view(logp, 0, {3, 2}, {2, 1})),
                                           tensorValue(view(target, 0, {3}, {1})), none, intValue(1),
                                           intValue(-100)};
-  runLibraryCall("aten.nll_loss_forward", args, lossOuts);
+  runHostCall("aten.nll_loss_forward", args, lossOuts);
   expectNear(el(loss, 0), -(el(logp, 1) + el(logp, 4)) / 2, "nll mean");
   EXPECT_EQ(el(total, 0), 2.0);
   Buffer one = filled(1, 1.0), grad = filled(6, 7);
   const TensorView g = view(grad, 0, {3, 2}, {2, 1});
   const std::vector<const TensorView *> gradOuts = {&g};
-  runLibraryCall("aten.nll_loss_backward",
-                 std::vector<LibraryValue>{tensorValue(view(one, 0, {}, {})), args[0], args[1], none,
+  runHostCall("aten.nll_loss_backward",
+                 std::vector<HostCallValue>{tensorValue(view(one, 0, {}, {})), args[0], args[1], none,
                                            intValue(1), intValue(-100), tensorValue(t)},
                  gradOuts);
   const double expected[] = {0, -0.5, 0, 0, -0.5, 0};
@@ -726,9 +726,9 @@ TEST(LibraryElementwise, BatchNormTrainingUpdatesRunningStatistics) {
   const TensorView o = view(out, 0, {N, C, 2, 2}, {C * HW, HW, 2, 1}), m = view(mean, 0, {C}, {1}),
                    r = view(invstd, 0, {C}, {1});
   const std::vector<const TensorView *> outs = {&o, &m, &r};
-  LibraryValue none;
-  runLibraryCall("aten.native_batch_norm",
-                 std::vector<LibraryValue>{tensorValue(view(x, 0, {N, C, 2, 2}, {C * HW, HW, 2, 1})), none,
+  HostCallValue none;
+  runHostCall("aten.native_batch_norm",
+                 std::vector<HostCallValue>{tensorValue(view(x, 0, {N, C, 2, 2}, {C * HW, HW, 2, 1})), none,
                                            none, tensorValue(view(rm, 0, {C}, {1})),
                                            tensorValue(view(rv, 0, {C}, {1})), boolValue(true),
                                            floatValue(0.1), floatValue(1e-5)},
@@ -762,6 +762,30 @@ TEST(LibraryTensor, SixteenBitStoresRoundOnceFromDouble) {
   EXPECT_TRUE(std::isinf(el(h, 0)));
   storeElement(h, 0, std::ldexp(1.0, -25) * 3); // subnormal: 1.5 quanta of 2^-24 -> 2 quanta
   EXPECT_EQ(el(h, 0), std::ldexp(1.0, -23));
+}
+
+// The host calls refuse what the NPU library refuses, with the schema's
+// messages: too many arguments, and views whose shape and stride differ in
+// length (which the host calls used to read past).
+TEST(LibraryDispatch, SchemaChecksApplyToHostCalls) {
+  Buffer a = floats(12, 1), out = filled(4, 0.0);
+  const TensorView square = view(out, 0, {2, 2}, {2, 1});
+  const TensorView *outs[] = {&square};
+  auto message = [&](const std::string &op, const std::vector<HostCallValue> &args) -> std::string {
+    try {
+      runHostCall(op, args, outs);
+    } catch (const core::RuntimeError &e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const HostCallValue m = tensorValue(view(a, 0, {2, 2}, {2, 1}));
+  EXPECT_EQ(message("aten.mm", {m, m, m}), "aten.mm: takes at most 2 arguments, got 3");
+  EXPECT_EQ(message("aten.mm", {tensorValue(view(a, 0, {2, 2}, {1})), m}),
+            "aten.mm: argument 0 (self): shape [2, 2] and stride [1] differ in length");
+  EXPECT_EQ(message("aten.zero_", {tensorValue(view(a, 0, {3, 4}, {4}))}),
+            "aten.zero_: argument 0 (self): shape [3, 4] and stride [4] differ in length");
+  EXPECT_EQ(message("aten.mm.default", {m, m}), "no error"); // 2x2 @ 2x2 into out
 }
 
 } // namespace

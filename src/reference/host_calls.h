@@ -10,6 +10,7 @@
 // stored in the output's dtype (fp32, fp16, bf16: round to nearest even,
 // straight from the double). Inputs and outputs may alias: every operator reads
 // all its inputs before it writes.
+#include "core/operator_call.h"
 #include "reference/interpreter.h"
 
 #include <cstdint>
@@ -35,8 +36,7 @@ struct TensorView {
   int64_t numel() const;
 };
 
-/// "[2, 3, 4]".
-std::string shapeString(std::span<const int64_t> shape);
+using core::shapeString;
 
 /// Throws core::RuntimeError (naming `what`) unless every element the view
 /// addresses lies inside its buffer.
@@ -53,24 +53,26 @@ std::vector<int64_t> readIntegers(const TensorView &view);
 void writeValues(const TensorView &view, std::span<const double> values);
 void writeIntegers(const TensorView &view, std::span<const int64_t> values);
 
+/// Whether the view's elements are one dense row-major run of its buffer
+/// (size-1 axes may have any stride).
+bool isContiguous(const TensorView &view);
+/// Sets every element of the view to `value` rounded to its dtype as
+/// writeValues would: a contiguous view at memset speed, others element by element.
+void fillView(const TensorView &view, double value);
+/// Copies `from` into `to` (equal shapes) byte for byte when their dtypes are
+/// equal, reading every element before writing any (they may overlap); returns
+/// false, writing nothing, when the dtypes differ. Contiguous views copy at
+/// memcpy speed; NaN payloads are kept, as PyTorch's copies keep them.
+bool copySameDType(const TensorView &from, const TensorView &to);
+
 /// One element of a buffer, by element index.
 double loadElement(const Buffer &buffer, int64_t index);
 int64_t loadIntegerElement(const Buffer &buffer, int64_t index);
 void storeElement(Buffer &buffer, int64_t index, double value);
 void storeIntegerElement(Buffer &buffer, int64_t index, int64_t value);
 
-
-/// One positional argument of a library call, as the bundle spells it.
-struct LibraryValue {
-  enum class Kind { None, Int, Float, Bool, String, Tensor, List };
-  Kind kind = Kind::None;
-  int64_t intValue = 0;
-  double floatValue = 0.0;
-  bool boolValue = false;
-  std::string stringValue;
-  TensorView tensor;
-  std::vector<LibraryValue> list;
-};
+/// One positional argument of a library call, its tensors pointing at host buffers.
+using HostCallValue = core::CallValue<TensorView>;
 
 /// Runs the operator `op` ("aten.mm", "aten.convolution", ...) on `args` (its
 /// positional arguments in schema order; missing trailing ones take the
@@ -80,12 +82,12 @@ struct LibraryValue {
 /// contents PyTorch leaves unspecified, such as the philox seed of attention
 /// without dropout). Throws core::RuntimeError: "library call OP is not
 /// implemented", or a message naming the operator and the argument at fault.
-std::vector<bool> runLibraryCall(std::string_view op, std::span<const LibraryValue> args,
+std::vector<bool> runHostCall(std::string_view op, std::span<const HostCallValue> args,
                                  std::span<const TensorView *const> outs);
 
-/// Whether runLibraryCall implements `op`, and the list of those it does.
-bool isLibraryCallImplemented(std::string_view op);
-std::vector<std::string> implementedLibraryCalls();
+/// Whether runHostCall implements `op`, and the list of those it does.
+bool isHostCall(std::string_view op);
+std::vector<std::string> hostCallOperators();
 
 // The operators, typed. Each checks shapes and throws core::RuntimeError naming
 // the operator and the argument. Results are written into `out`.

@@ -1,6 +1,6 @@
 // Scaled dot-product attention, the math behind aten's flash, efficient and
 // cuDNN attention kernels: softmax(q k^T * scale + mask) v, in double.
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 #include <cmath>
 #include <limits>
@@ -13,7 +13,7 @@ constexpr std::string_view kOp = "scaled_dot_product_attention";
 
 void expect4d(const TensorView &v, const std::string &what) {
   if (v.dim() != 4)
-    lib::fail(kOp, what + " must be 4-d [batch, heads, sequence, embedding], but has shape " +
+    host::fail(kOp, what + " must be 4-d [batch, heads, sequence, embedding], but has shape " +
                        shapeString(v.shape));
 }
 
@@ -33,20 +33,20 @@ void scaledDotProductAttention(const TensorView &q, const TensorView &k, const T
   const int64_t kvHeads = k.shape[1], s = k.shape[2], ev = v.shape[3];
   if (k.shape[0] != batch || v.shape[0] != batch || v.shape[1] != kvHeads || v.shape[2] != s ||
       k.shape[3] != e)
-    lib::fail(kOp, "query " + shapeString(q.shape) + ", key " + shapeString(k.shape) + " and value " +
+    host::fail(kOp, "query " + shapeString(q.shape) + ", key " + shapeString(k.shape) + " and value " +
                        shapeString(v.shape) + " do not agree");
   if (kvHeads == 0 || heads % kvHeads != 0)
-    lib::fail(kOp, "query has " + std::to_string(heads) + " heads, not a multiple of key's " +
+    host::fail(kOp, "query has " + std::to_string(heads) + " heads, not a multiple of key's " +
                        std::to_string(kvHeads));
   const std::vector<int64_t> outShape = {batch, heads, l, ev};
-  lib::expectShape(out, outShape, kOp, "output");
+  host::expectShape(out, outShape, kOp, "output");
   const std::vector<int64_t> scoreShape = {batch, heads, l, s};
   TensorView mask;
   const bool hasMask = params.mask != nullptr;
   bool boolMask = false;
   if (hasMask) {
     checkView(*params.mask, std::string(kOp) + ": attn_mask");
-    mask = lib::broadcastTo(*params.mask, scoreShape, kOp, "attn_mask");
+    mask = host::broadcastTo(*params.mask, scoreShape, kOp, "attn_mask");
     boolMask = params.mask->dtype() == core::DType::Bool;
   }
   std::vector<double> lse;
@@ -56,7 +56,7 @@ void scaledDotProductAttention(const TensorView &q, const TensorView &k, const T
     const bool padded = logsumexp->dim() == 3 && logsumexp->shape[0] == batch &&
                         logsumexp->shape[1] == heads && logsumexp->shape[2] >= l;
     if (!padded && n != batch * heads * l && n != 0)
-      lib::fail(kOp, "logsumexp has shape " + shapeString(logsumexp->shape) + "; expected [" +
+      host::fail(kOp, "logsumexp has shape " + shapeString(logsumexp->shape) + "; expected [" +
                          std::to_string(batch) + ", " + std::to_string(heads) + ", " + std::to_string(l) +
                          "] (or a padded last axis)");
   }

@@ -2,7 +2,7 @@
 // convolution with stride, padding, dilation, groups and bias, as PyTorch
 // defines them. Spatial axes are padded to three (leading size-1 axes) so one
 // loop nest serves every rank; sums run in double.
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 #include <array>
 
@@ -20,12 +20,12 @@ Dims expand(const std::vector<int64_t> &values, size_t spatial, int64_t fallback
   if (values.empty())
     return r;
   if (values.size() != 1 && values.size() != spatial)
-    lib::fail(kOp, name + " has " + std::to_string(values.size()) + " values for " + std::to_string(spatial) +
+    host::fail(kOp, name + " has " + std::to_string(values.size()) + " values for " + std::to_string(spatial) +
                        " spatial dimensions");
   for (size_t i = 0; i < spatial; ++i) {
     const int64_t v = values.size() == 1 ? values[0] : values[i];
     if (v < minimum)
-      lib::fail(kOp, name + " must be at least " + std::to_string(minimum) + ", got " + std::to_string(v));
+      host::fail(kOp, name + " must be at least " + std::to_string(minimum) + ", got " + std::to_string(v));
     r[3 - spatial + i] = v;
   }
   return r;
@@ -41,12 +41,12 @@ void convolution(const TensorView &input, const TensorView &weight, const Tensor
                  const ConvolutionParams &params, const TensorView &out) {
   const int64_t wdim = weight.dim();
   if (wdim < 3 || wdim > 5)
-    lib::fail(kOp,
+    host::fail(kOp,
               "weight has shape " + shapeString(weight.shape) + "; 1 to 3 spatial dimensions are supported");
   const size_t spatial = static_cast<size_t>(wdim - 2);
   const bool batched = input.dim() == wdim;
   if (!batched && input.dim() != wdim - 1)
-    lib::fail(kOp, "input has shape " + shapeString(input.shape) + " but weight has shape " +
+    host::fail(kOp, "input has shape " + shapeString(input.shape) + " but weight has shape " +
                        shapeString(weight.shape) + "; expected a " + std::to_string(wdim) + "-d input (or " +
                        std::to_string(wdim - 1) + "-d unbatched)");
   checkView(input, std::string(kOp) + ": input");
@@ -54,7 +54,7 @@ void convolution(const TensorView &input, const TensorView &weight, const Tensor
   checkView(out, std::string(kOp) + ": out");
   const int64_t groups = params.groups;
   if (groups < 1)
-    lib::fail(kOp, "groups must be positive, got " + std::to_string(groups));
+    host::fail(kOp, "groups must be positive, got " + std::to_string(groups));
 
   TensorView in = input, o = out;
   if (!batched) { // [C, ...] -> [1, C, ...]
@@ -76,22 +76,22 @@ void convolution(const TensorView &input, const TensorView &weight, const Tensor
 
   int64_t outChannels = 0, inPerGroup = 0, outPerGroup = 0;
   if (channels % groups != 0)
-    lib::fail(kOp, "input has " + std::to_string(channels) +
+    host::fail(kOp, "input has " + std::to_string(channels) +
                        " channels, not divisible by groups=" + std::to_string(groups));
   inPerGroup = channels / groups;
   if (!params.transposed) {
     outChannels = weight.shape[0];
     if (outChannels % groups != 0)
-      lib::fail(kOp, "weight has " + std::to_string(outChannels) +
+      host::fail(kOp, "weight has " + std::to_string(outChannels) +
                          " output channels, not divisible by groups=" + std::to_string(groups));
     if (weight.shape[1] != inPerGroup)
-      lib::fail(kOp, "weight " + shapeString(weight.shape) + " expects " +
+      host::fail(kOp, "weight " + shapeString(weight.shape) + " expects " +
                          std::to_string(weight.shape[1] * groups) + " input channels, but input " +
                          shapeString(input.shape) + " has " + std::to_string(channels));
     outPerGroup = outChannels / groups;
   } else {
     if (weight.shape[0] != channels)
-      lib::fail(kOp, "transposed weight " + shapeString(weight.shape) + " expects " +
+      host::fail(kOp, "transposed weight " + shapeString(weight.shape) + " expects " +
                          std::to_string(weight.shape[0]) + " input channels, but input " +
                          shapeString(input.shape) + " has " + std::to_string(channels));
     outPerGroup = weight.shape[1];
@@ -104,27 +104,27 @@ void convolution(const TensorView &input, const TensorView &weight, const Tensor
     if (!params.transposed) {
       const int64_t span = inSize[a] + 2 * padding[a] - extent;
       if (span < 0)
-        lib::fail(kOp, "the kernel (dilated size " + std::to_string(extent) +
+        host::fail(kOp, "the kernel (dilated size " + std::to_string(extent) +
                            ") is larger than the padded input " + shapeString(input.shape));
       outSize[a] = span / stride[a] + 1;
     } else {
       if (outputPadding[a] >= std::max(stride[a], dilation[a]))
-        lib::fail(kOp, "output_padding must be smaller than stride or dilation");
+        host::fail(kOp, "output_padding must be smaller than stride or dilation");
       outSize[a] = (inSize[a] - 1) * stride[a] - 2 * padding[a] + extent + outputPadding[a];
       if (outSize[a] < 0)
-        lib::fail(kOp, "the transposed convolution's output size is negative");
+        host::fail(kOp, "the transposed convolution's output size is negative");
     }
   }
   std::vector<int64_t> expected = {batch, outChannels};
   for (size_t i = 0; i < spatial; ++i)
     expected.push_back(outSize[3 - spatial + i]);
-  lib::expectShape(o, expected, kOp, batched ? "out" : "out (unbatched, shown with batch 1)");
+  host::expectShape(o, expected, kOp, batched ? "out" : "out (unbatched, shown with batch 1)");
 
   std::vector<double> biasValues;
   if (bias) {
     checkView(*bias, std::string(kOp) + ": bias");
     const std::vector<int64_t> biasShape = {outChannels};
-    lib::expectShape(*bias, biasShape, kOp, "bias");
+    host::expectShape(*bias, biasShape, kOp, "bias");
     biasValues = readValues(*bias);
   }
   const std::vector<double> w = readValues(weight); // [O, Cg, k...] or [C, Og, k...]
@@ -134,7 +134,7 @@ void convolution(const TensorView &input, const TensorView &weight, const Tensor
   std::vector<std::vector<double>> images;
   images.reserve(static_cast<size_t>(batch));
   for (int64_t n = 0; n < batch; ++n)
-    images.push_back(readValues(lib::select0(in, n))); // contiguous [C, D, H, W]
+    images.push_back(readValues(host::select0(in, n))); // contiguous [C, D, H, W]
 
   std::vector<double> result(static_cast<size_t>(outChannels * outVolume));
   std::vector<double> columns;
@@ -172,7 +172,7 @@ void convolution(const TensorView &input, const TensorView &weight, const Tensor
                 }
               }
         }
-        lib::gemm(w.data() + g * outPerGroup * rows, columns.data(),
+        host::gemm(w.data() + g * outPerGroup * rows, columns.data(),
                   result.data() + g * outPerGroup * outVolume, outPerGroup, rows, outVolume);
       } else {
         // Scatter: out[o, x * stride - padding + k * dilation] += in[c, x] * w[c, o, k].
@@ -211,7 +211,7 @@ void convolution(const TensorView &input, const TensorView &weight, const Tensor
       for (int64_t oc = 0; oc < outChannels; ++oc)
         for (int64_t p = 0; p < outVolume; ++p)
           result[static_cast<size_t>(oc * outVolume + p)] += biasValues[static_cast<size_t>(oc)];
-    writeValues(lib::select0(o, n), result);
+    writeValues(host::select0(o, n), result);
   }
 }
 

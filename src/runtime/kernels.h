@@ -1,9 +1,14 @@
 #pragma once
-// Kernels compiled for the NPU: block sizes chosen for the machine, the grid
-// that follows from them, and the NPU program (internal to the runtime; the
-// command line's compile and kernel commands use it too).
+// One kernel on the NPU, the public interface of what the command line's
+// compile and kernel commands do with a single Triton kernel file (the runner
+// does the same for every launch of a bundle): block sizes chosen for the
+// machine, the grid that follows from them, the NPU program, and one launch
+// of it on the simulators. A kernel file is parsed with triton::loadKernelFile
+// and its arguments bound as for the reference interpreter (reference::Argument).
 #include "config/hardware.h"
 #include "npu/program.h"
+#include "reference/interpreter.h"
+#include "runtime/runner.h"
 #include "triton/frontend.h"
 
 #include <map>
@@ -43,5 +48,21 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
 triton::GridSize npuGrid(const triton::KernelFile &file, const NpuKernel &kernel,
                          const std::map<std::string, int64_t> &scalarArguments,
                          const triton::GridSize &launchGrid);
+
+/// What one launch on the NPU gave.
+struct KernelRun {
+  int64_t programs = 0; // program instances run
+  bool timed = false;   // timing and full modes
+  StepTiming timing;
+  double wallMs = 0.0; // the simulation alone
+};
+
+/// Runs one launch of `kernel` over `arguments` (one per function parameter)
+/// on options.machine: the functional simulator, computing values unless
+/// options.mode is Timing, and in the timing and full modes the timing
+/// simulator, whose trace goes to options.tracePath when one is given.
+KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
+                   std::vector<reference::Argument> &arguments, const RunOptions &options,
+                   const std::string &name);
 
 } // namespace npusim::runtime

@@ -1,6 +1,6 @@
 // aten.mm, aten.addmm, aten.bmm, aten.baddbmm: matrix products over strided
 // views, sums in double, one rounding on store.
-#include "reference/library_support.h"
+#include "reference/host_calls_internal.h"
 
 namespace npusim::reference {
 
@@ -8,7 +8,7 @@ namespace {
 
 void expectRank(const TensorView &v, int64_t rank, std::string_view op, const std::string &what) {
   if (v.dim() != rank)
-    lib::fail(op, what + " must have " + std::to_string(rank) + " dimensions, but has shape " +
+    host::fail(op, what + " must have " + std::to_string(rank) + " dimensions, but has shape " +
                       shapeString(v.shape));
 }
 
@@ -18,13 +18,13 @@ void batchedProduct(std::string_view op, const TensorView *self, const TensorVie
                     double beta, double alpha, const TensorView &out) {
   const int64_t batches = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
   if (b.shape[0] != batches)
-    lib::fail(op, "batch sizes differ: " + shapeString(a.shape) + " and " + shapeString(b.shape));
+    host::fail(op, "batch sizes differ: " + shapeString(a.shape) + " and " + shapeString(b.shape));
   if (b.shape[1] != k)
-    lib::fail(op, "the operands' shapes " + shapeString(a.shape) + " and " + shapeString(b.shape) +
+    host::fail(op, "the operands' shapes " + shapeString(a.shape) + " and " + shapeString(b.shape) +
                       " cannot be multiplied (inner sizes " + std::to_string(k) + " and " +
                       std::to_string(b.shape[1]) + " differ)");
   const std::vector<int64_t> outShape = {batches, m, n};
-  lib::expectShape(out, outShape, op, "out");
+  host::expectShape(out, outShape, op, "out");
   checkView(a, std::string(op) + ": first operand");
   checkView(b, std::string(op) + ": second operand");
   checkView(out, std::string(op) + ": out");
@@ -35,11 +35,11 @@ void batchedProduct(std::string_view op, const TensorView *self, const TensorVie
   const bool useSelf = self && beta != 0.0;
   if (useSelf) {
     checkView(*self, std::string(op) + ": self");
-    selfValues = readValues(lib::broadcastTo(*self, outShape, op, "self"));
+    selfValues = readValues(host::broadcastTo(*self, outShape, op, "self"));
   }
   std::vector<double> result(static_cast<size_t>(batches * m * n));
   for (int64_t i = 0; i < batches; ++i)
-    lib::gemm(av.data() + i * m * k, bv.data() + i * k * n, result.data() + i * m * n, m, k, n);
+    host::gemm(av.data() + i * m * k, bv.data() + i * k * n, result.data() + i * m * n, m, k, n);
   if (alpha != 1.0 || useSelf)
     for (size_t i = 0; i < result.size(); ++i)
       result[i] = alpha * result[i] + (useSelf ? beta * selfValues[i] : 0.0);
@@ -68,7 +68,7 @@ void addmm(const TensorView &self, const TensorView &a, const TensorView &b, dou
   expectRank(b, 2, "aten.addmm", "mat2");
   expectRank(out, 2, "aten.addmm", "out");
   if (self.dim() > 2)
-    lib::fail("aten.addmm",
+    host::fail("aten.addmm",
               "self has shape " + shapeString(self.shape) + "; it must broadcast to the product");
   batchedProduct("aten.addmm", &self, unsqueeze0(a), unsqueeze0(b), beta, alpha, unsqueeze0(out));
 }
