@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: the Release build with warnings as errors, the same
 # tests under AddressSanitizer + UndefinedBehaviorSanitizer, and short runs of
-# the front-end fuzzers. Set NPUSIM_FUZZ_SECONDS to fuzz longer (default 30).
+# the fuzzers (front end, bundle loader, config loader). Set
+# NPUSIM_FUZZ_SECONDS to fuzz longer (default 30 each).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -26,15 +27,23 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   -E "example_bundle[.]mobilenet_v2-templates|example_(npu|timing)(_edge)?[.]($large)"
 
 
-echo "== Front-end fuzzing (libFuzzer): parser, then parse + lower + verify =="
+echo "== Fuzzing (libFuzzer): parser, parse + lower + verify, bundle loader, config loader =="
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNPUSIM_FUZZ=ON -DNPUSIM_TESTS=OFF \
   -DNPUSIM_BENCH=OFF >/dev/null
-cmake --build build-fuzz --target parse_fuzzer check_fuzzer -j "$jobs"
-for fuzzer in parse_fuzzer check_fuzzer; do
+cmake --build build-fuzz --target parse_fuzzer check_fuzzer bundle_fuzzer config_fuzzer -j "$jobs"
+# fuzz NAME SEED_FILES...: a scratch corpus seeded with the files, so that the
+# checked-in seeds stay as they are.
+fuzz() {
+  local fuzzer=$1 corpus
+  shift
   corpus=$(mktemp -d)
-  cp fuzz/corpus/* tests/data/kernels/*.py "$corpus"/
+  cp "$@" "$corpus"/
   build-fuzz/fuzz/$fuzzer -max_total_time="${NPUSIM_FUZZ_SECONDS:-30}" -timeout=10 -rss_limit_mb=4096 \
     "$corpus" 2>&1 | tail -n 2
   rm -rf "$corpus"
-done
+}
+fuzz parse_fuzzer fuzz/corpus/* tests/data/kernels/*.py
+fuzz check_fuzzer fuzz/corpus/* tests/data/kernels/*.py
+fuzz bundle_fuzzer tests/data/bundles/tiny/graph.json
+fuzz config_fuzzer configs/*.yaml configs/dram/*.yaml
 echo "== all test stages passed =="

@@ -295,7 +295,7 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
   json::Json document;
   try {
     document = json::Json::parse(text.begin(), text.end());
-  } catch (const json::Json::parse_error &e) {
+  } catch (const json::Json::exception &e) { // a syntax error, or a number out of double's range (1e400)
     throw core::InputError(graphFile + ": not valid JSON: " + e.what());
   }
   const json::Node root(document, "", graphFile);

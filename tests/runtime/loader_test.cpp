@@ -78,6 +78,17 @@ TEST_F(LoaderTest, RejectsNotJson) {
   EXPECT_THROW(loadBundle(dir_), core::InputError);
 }
 
+TEST_F(LoaderTest, RejectsNumbersOutOfRange) {
+  // 1e400 is no double: the JSON reader's range error becomes the loader's.
+  std::ofstream(dir_ / "graph.json") << "{\"format\": \"npusim-bundle\", \"version\": 1e400}";
+  try {
+    loadBundle(dir_);
+    ADD_FAILURE() << "the bundle was accepted";
+  } catch (const core::InputError &e) {
+    EXPECT_NE(std::string(e.what()).find("graph.json: not valid JSON"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(LoaderTest, RejectsWrongFormatAndVersion) {
   expectRejected([](json &g) { g["format"] = "other"; }, "format: expected \"npusim-bundle\"");
   expectRejected([](json &g) { g["version"] = 2; },
