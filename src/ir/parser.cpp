@@ -552,24 +552,16 @@ private:
     case OpCode::Cmp: op.predicate = named(CmpPredicate::Ge, "a predicate (eq, ne, lt, le, gt, ge)"); break;
     case OpCode::Load:
       op.operands = {use()};
-      if (accept(',')) {
-        expectWord("mask");
-        op.operands.push_back(use());
-        if (accept(',')) {
-          expectWord("other");
-          op.operands.push_back(use());
-        }
-      }
+      if (accept(',') && keywordOperand(op, "mask") && accept(','))
+        keywordOperand(op, "other");
       return;
     case OpCode::AtomicRMW: op.atomicKind = named(AtomicKind::Exchange, "an atomic kind"); [[fallthrough]];
     case OpCode::Store:
       op.operands = {use()};
       expect(',');
       op.operands.push_back(use());
-      if (accept(',')) {
-        expectWord("mask");
-        op.operands.push_back(use());
-      }
+      if (accept(','))
+        keywordOperand(op, "mask");
       return;
     case OpCode::Reduce:
     case OpCode::Scan:
@@ -613,6 +605,13 @@ private:
     default: break;
     }
     op.operands = uses();
+  }
+
+  /// `KEYWORD %v` (mask, other); true, to chain the optional ones.
+  bool keywordOperand(Op &op, std::string_view keyword) {
+    expectWord(keyword);
+    op.operands.push_back(use());
+    return true;
   }
 
   template <typename E> E named(E last, const char *what) {
