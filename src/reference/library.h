@@ -10,6 +10,7 @@
 // stored in the output's dtype (fp32, fp16, bf16: round to nearest even,
 // straight from the double). Inputs and outputs may alias: every operator reads
 // all its inputs before it writes.
+#include "core/shape.h"
 #include "reference/interpreter.h"
 
 #include <cstdint>
@@ -36,7 +37,7 @@ struct TensorView {
 };
 
 /// "[2, 3, 4]".
-std::string shapeString(std::span<const int64_t> shape);
+using core::shapeString;
 
 /// Throws core::RuntimeError (naming `what`) unless every element the view
 /// addresses lies inside its buffer.

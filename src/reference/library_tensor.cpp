@@ -22,13 +22,6 @@ int64_t TensorView::numel() const {
   return n;
 }
 
-std::string shapeString(std::span<const int64_t> shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 void checkView(const TensorView &view, const std::string &what) {
   if (!view.buffer)
     throw core::RuntimeError(what + ": no buffer");
