@@ -54,6 +54,11 @@ struct ParsedOptions {
 ParsedOptions parseOptions(std::span<const std::string> args, std::span<const OptionSpec> specs,
                            std::string_view command);
 
+/// For a command's `catch (...)`: prints the exception being handled as
+/// docs/cli.md says (a core::CompileError as FILE:LINE:COL: error: ..., any
+/// other as FILE: error: ...) and returns kExitError.
+int reportKernelFailure(const std::string &file, std::ostream &err);
+
 /// "NAME=VALUE" -> {NAME, VALUE}; throws UsageError naming `flag` otherwise.
 std::pair<std::string, std::string> splitAssignment(const std::string &text, std::string_view flag);
 /// The whole text as a decimal integer, or nothing.

@@ -7,8 +7,8 @@
 
 #include "config/hardware.h"
 #include "core/npy.h"
-#include "runtime/npu_steps.h"
 #include "reference/interpreter.h"
+#include "runtime/npu_steps.h"
 
 #include <chrono>
 #include <cstdio>
@@ -54,9 +54,9 @@ access, failed device_assert); 2 the command line is wrong.
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"--grid", true, false}, {"--const", true, true}, {"--arg", true, true},   {"--size", true, true},
-    {"--seed", true, false}, {"--out", true, false},  {"--mode", true, false},
-    {"--config", true, false}, {"--trace", true, false},
+    {"--grid", true, false}, {"--const", true, true},   {"--arg", true, true},
+    {"--size", true, true},  {"--seed", true, false},   {"--out", true, false},
+    {"--mode", true, false}, {"--config", true, false}, {"--trace", true, false},
 };
 
 struct KernelOptions {
@@ -164,8 +164,8 @@ void writeOutputs(const std::string &dir, const LaunchArguments &launch) {
 
 /// The launch compiled for the NPU: block sizes chosen for the machine unless
 /// pinned with --const (all of them when --grid fixes the grid).
-int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel, const triton::ConstexprBindings &bindings,
-                LaunchArguments &args, std::ostream &out) {
+int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
+                const triton::ConstexprBindings &bindings, LaunchArguments &args, std::ostream &out) {
   const triton::KernelMetadata &meta = kernel.metadata;
   runtime::RunOptions options;
   options.mode = k.mode;
@@ -179,7 +179,8 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel, const 
   const auto compileStart = std::chrono::steady_clock::now();
   const std::unique_ptr<runtime::NpuKernel> compiled =
       runtime::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
-  const std::chrono::duration<double, std::milli> compileWall = std::chrono::steady_clock::now() - compileStart;
+  const std::chrono::duration<double, std::milli> compileWall =
+      std::chrono::steady_clock::now() - compileStart;
   std::optional<triton::GridSize> grid = k.grid;
   if (!grid)
     grid = triton::inferGrid(meta, compiled->constexprs, args.integerScalars);
@@ -190,7 +191,8 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel, const 
   runtime::NpuSteps npu(options, report);
   runtime::StepResult result;
   const auto start = std::chrono::steady_clock::now();
-  npu.runProgram(compiled->program, *grid, args.arguments, k.mode != runtime::Mode::Timing, meta.kernelName, result);
+  npu.runProgram(compiled->program, *grid, args.arguments, k.mode != runtime::Mode::Timing, meta.kernelName,
+                 result);
   const std::chrono::duration<double, std::milli> wall = std::chrono::steady_clock::now() - start;
   npu.finish();
   if (k.mode != runtime::Mode::Timing)
@@ -202,8 +204,9 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel, const 
       << " constexprs=" << describeConstexprs(meta, compiled->constexprs) << " programs=" << result.programs;
   if (result.timed) {
     char timing[160];
-    std::snprintf(timing, sizeof timing, " cycles=%lld time_us=%.3f roofline_us=%.3f", static_cast<long long>(result.timing.cycles),
-                  result.timing.timeUs, result.timing.rooflineUs);
+    std::snprintf(timing, sizeof timing, " cycles=%lld time_us=%.3f roofline_us=%.3f",
+                  static_cast<long long>(result.timing.cycles), result.timing.timeUs,
+                  result.timing.rooflineUs);
     out << timing;
   }
   out << text;
@@ -254,14 +257,9 @@ int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream
   const KernelOptions k = readOptions(options);
   try {
     return launch(k, out);
-  } catch (const core::CompileError &e) {
-    err << e.what() << "\n";
-  } catch (const std::exception &e) {
-    err << k.file << ": error: " << e.what() << "\n";
   } catch (...) {
-    err << k.file << ": error: internal error (unknown exception)\n";
+    return reportKernelFailure(k.file, err);
   }
-  return kExitError;
 }
 
 } // namespace npusim::cli

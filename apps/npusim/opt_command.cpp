@@ -74,12 +74,9 @@ int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &e
     }
     out << ir::print(*function);
     return kExitOk;
-  } catch (const core::CompileError &e) {
-    err << e.what() << "\n";
-  } catch (const std::exception &e) {
-    err << file << ": error: " << e.what() << "\n";
+  } catch (...) {
+    return reportKernelFailure(file, err);
   }
-  return kExitError;
 }
 
 } // namespace npusim::cli

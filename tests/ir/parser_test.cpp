@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 namespace npusim::ir {
 namespace {
@@ -139,44 +140,45 @@ std::string errorOf(const std::string &text) {
 }
 
 TEST(Parser, MalformedTextErrorsAtLineAndColumn) {
+  // Columns count from 1 at the first character of the line, as in the text.
   const std::string head = "tile.func @k(%0 x: i32) {\n";
-  EXPECT_EQ(errorOf(""), "1:1: error: TileIR parser: expected 'tile.func @NAME('");
-  EXPECT_EQ(errorOf("func @k() {\n}\n"), "1:1: error: TileIR parser: expected 'tile.func', found 'func'");
-  EXPECT_EQ(errorOf("tile.func k() {\n}\n"), "1:11: error: TileIR parser: expected '@', found 'k()'");
-  EXPECT_EQ(errorOf("tile.func @k(%1 x: i32) {\n}\n"),
-            "1:14: error: TileIR parser: parameter 0 must be %0 (parameters are numbered first, in order)");
-  EXPECT_EQ(errorOf("tile.func @k(%0 x: f32) {\n}\n"),
-            "1:20: error: TileIR parser: expected a type, found 'f32)'");
-  EXPECT_EQ(errorOf(head + "  %1 = frob %0 : i32\n}\n"), "2:8: error: TileIR parser: unknown op 'frob'");
-  EXPECT_EQ(errorOf(head + "  %1 = add %0, %0\n}\n"),
-            "2:18: error: TileIR parser: expected ':' and the result types at the end of the line");
-  EXPECT_EQ(errorOf(head + "  %1 = add %0, %0 : i32, i32\n}\n"),
-            "2:8: error: TileIR parser: the op defines 1 values but lists 2 result types");
-  EXPECT_EQ(errorOf(head + "  %1 = add %0, %0 : i32\n  %1 = add %0, %0 : i32\n}\n"),
-            "3:3: error: TileIR parser: %1 is defined twice");
-  EXPECT_EQ(errorOf(head + "  %1 = add %0, %2 : i32\n}\n"),
-            "2:16: error: TileIR parser: %2 is never defined");
-  EXPECT_EQ(errorOf(head + "  %1 = constant 1.5 : i32\n}\n"),
-            "2:17: error: TileIR parser: expected an integer literal for i32, found '1.5'");
-  EXPECT_EQ(errorOf(head + "  %1 = constant x : fp32\n}\n"),
-            "2:17: error: TileIR parser: expected a float literal for fp32, found 'x'");
-  EXPECT_EQ(errorOf(head + "  %1 = arange 0, 16 : i32[0]\n}\n"),
-            "2:27: error: TileIR parser: dimensions must be positive");
-  EXPECT_EQ(errorOf(head + "  %1 = cmp less %0, %0 : i1\n}\n"),
-            "2:12: error: TileIR parser: expected a predicate (eq, ne, lt, le, gt, ge), found 'less'");
-  EXPECT_EQ(errorOf(head + "  %1 = program_id w : i32\n}\n"),
-            "2:19: error: TileIR parser: expected a grid axis x, y or z, found 'w'");
-  EXPECT_EQ(errorOf(head + "  %1 = add %0, %0 : i32  // a, b\n}\n"),
-            "2:30: error: TileIR parser: expected 1 name hints, one per value the line defines");
-  EXPECT_EQ(errorOf(head + "  assert %0, \"open\n}\n"), "2:19: error: TileIR parser: unterminated string");
-  EXPECT_EQ(errorOf(head + "  assert %0, \"\\q\"\n}\n"), "2:16: error: TileIR parser: unknown escape '\\q'");
-  EXPECT_EQ(errorOf(head + "  %1 = add %0, %0 : i32\n"),
-            "2:24: error: TileIR parser: expected '}' closing the function");
-  EXPECT_EQ(errorOf(head + "}\n}\n"), "3:1: error: TileIR parser: text after the end of the function");
-  EXPECT_EQ(errorOf(head + "  %1 = if %0 : i32 {\n    yield %0\n  } or {\n    yield %0\n  }\n}\n"),
-            "4:5: error: TileIR parser: expected 'else', found 'or'");
-  EXPECT_EQ(errorOf(head + "  for %1 = %0 to %0 step %0 iter_args(%2 = %0)\n}\n"),
-            "2:3: error: TileIR parser: a for needs its body region");
+  const std::pair<std::string, std::string> cases[] = {
+      {"", "1:1: error: TileIR parser: expected 'tile.func @NAME('"},
+      {"func @k() {\n}\n", "1:1: error: TileIR parser: expected 'tile.func', found 'func'"},
+      {"tile.func k() {\n}\n", "1:11: error: TileIR parser: expected '@', found 'k()'"},
+      {"tile.func @k(%1 x: i32) {\n}\n",
+       "1:14: error: TileIR parser: parameter 0 must be %0 (parameters are numbered first, in order)"},
+      {"tile.func @k(%0 x: f32) {\n}\n", "1:20: error: TileIR parser: expected a type, found 'f32)'"},
+      {head + "  %1 = frob %0 : i32\n}\n", "2:8: error: TileIR parser: unknown op 'frob'"},
+      {head + "  %1 = add %0, %0\n}\n",
+       "2:18: error: TileIR parser: expected ':' and the result types at the end of the line"},
+      {head + "  %1 = add %0, %0 : i32, i32\n}\n",
+       "2:8: error: TileIR parser: the op defines 1 values but lists 2 result types"},
+      {head + "  %1 = add %0, %0 : i32\n  %1 = add %0, %0 : i32\n}\n",
+       "3:3: error: TileIR parser: %1 is defined twice"},
+      {head + "  %1 = add %0, %2 : i32\n}\n", "2:16: error: TileIR parser: %2 is never defined"},
+      {head + "  %1 = constant 1.5 : i32\n}\n",
+       "2:17: error: TileIR parser: expected an integer literal for i32, found '1.5'"},
+      {head + "  %1 = constant x : fp32\n}\n",
+       "2:17: error: TileIR parser: expected a float literal for fp32, found 'x'"},
+      {head + "  %1 = arange 0, 16 : i32[0]\n}\n", "2:27: error: TileIR parser: dimensions must be positive"},
+      {head + "  %1 = cmp less %0, %0 : i1\n}\n",
+       "2:12: error: TileIR parser: expected a predicate (eq, ne, lt, le, gt, ge), found 'less'"},
+      {head + "  %1 = program_id w : i32\n}\n",
+       "2:19: error: TileIR parser: expected a grid axis x, y or z, found 'w'"},
+      {head + "  %1 = add %0, %0 : i32  // a, b\n}\n",
+       "2:30: error: TileIR parser: expected 1 name hints, one per value the line defines"},
+      {head + "  assert %0, \"open\n}\n", "2:19: error: TileIR parser: unterminated string"},
+      {head + "  assert %0, \"\\q\"\n}\n", "2:16: error: TileIR parser: unknown escape '\\q'"},
+      {head + "  %1 = add %0, %0 : i32\n", "2:24: error: TileIR parser: expected '}' closing the function"},
+      {head + "}\n}\n", "3:1: error: TileIR parser: text after the end of the function"},
+      {head + "  %1 = if %0 : i32 {\n    yield %0\n  } or {\n    yield %0\n  }\n}\n",
+       "4:5: error: TileIR parser: expected 'else', found 'or'"},
+      {head + "  for %1 = %0 to %0 step %0 iter_args(%2 = %0)\n}\n",
+       "2:3: error: TileIR parser: a for needs its body region"},
+  };
+  for (const auto &[text, expected] : cases)
+    EXPECT_EQ(errorOf(text), expected) << text;
 }
 
 TEST(Parser, WellFormedTextThatBreaksTypeRulesGetsTheVerifiersError) {
