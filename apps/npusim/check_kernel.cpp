@@ -58,14 +58,9 @@ int runCheckKernel(std::span<const std::string> args, std::ostream &out, std::os
     if (options.has("--dump-ir"))
       out << ir::print(*function);
     return kExitOk;
-  } catch (const core::CompileError &e) {
-    err << e.what() << "\n";
-  } catch (const std::exception &e) {
-    err << file << ": error: " << e.what() << "\n";
   } catch (...) {
-    err << file << ": error: internal error (unknown exception)\n";
+    return reportKernelFailure(file, err);
   }
-  return kExitError;
 }
 
 } // namespace npusim::cli

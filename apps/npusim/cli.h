@@ -20,17 +20,11 @@ inline constexpr std::string_view kVersion = "0.1.0";
 inline constexpr int kExitOk = 0;
 /// The kernel, an input file or the launch failed (compile, input or runtime error).
 inline constexpr int kExitError = 1;
-/// The command line itself is wrong, or the command is not available yet.
+/// The command line itself is wrong.
 inline constexpr int kExitUsage = 2;
 
 /// A malformed command line: reported with the command's usage, exit 2.
 class UsageError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
-
-/// A command or mode that needs a part of npusim that is not built yet: exit 2.
-class NotAvailableError : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
 };
@@ -60,6 +54,11 @@ struct ParsedOptions {
 ParsedOptions parseOptions(std::span<const std::string> args, std::span<const OptionSpec> specs,
                            std::string_view command);
 
+/// For a command's `catch (...)`: prints the exception being handled as
+/// docs/cli.md says (a core::CompileError as FILE:LINE:COL: error: ..., any
+/// other as FILE: error: ...) and returns kExitError.
+int reportKernelFailure(const std::string &file, std::ostream &err);
+
 /// "NAME=VALUE" -> {NAME, VALUE}; throws UsageError naming `flag` otherwise.
 std::pair<std::string, std::string> splitAssignment(const std::string &text, std::string_view flag);
 /// The whole text as a decimal integer, or nothing.
@@ -73,11 +72,13 @@ int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream
 int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runPresets(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runCompile(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 
 extern const char *const kCheckKernelUsage;
 extern const char *const kKernelUsage;
 extern const char *const kRunUsage;
 extern const char *const kPresetsUsage;
 extern const char *const kCompileUsage;
+extern const char *const kOptUsage;
 
 } // namespace npusim::cli

@@ -59,7 +59,8 @@ int runCompile(std::span<const std::string> args, std::ostream &out, std::ostrea
     return kExitOk;
   }
   if (options.positionals.size() != 1)
-    throw UsageError(options.positionals.empty() ? "compile needs a kernel file" : "compile takes one kernel file");
+    throw UsageError(options.positionals.empty() ? "compile needs a kernel file"
+                                                 : "compile takes one kernel file");
   const std::vector<ConstOption> given = parseConstOptions(options);
   std::map<std::string, int64_t> scalars;
   for (const std::string &text : options.all("--arg")) {
@@ -95,12 +96,9 @@ int runCompile(std::span<const std::string> args, std::ostream &out, std::ostrea
     if (options.has("--dump"))
       out << npu::print(compiled->program);
     return kExitOk;
-  } catch (const core::CompileError &e) {
-    err << e.what() << "\n";
-  } catch (const std::exception &e) {
-    err << file << ": error: " << e.what() << "\n";
+  } catch (...) {
+    return reportKernelFailure(file, err);
   }
-  return kExitError;
 }
 
 } // namespace npusim::cli

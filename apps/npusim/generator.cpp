@@ -1,6 +1,7 @@
 #include "generator.h"
 
 #include "core/float16.h"
+#include "runtime/generator.h"
 
 #include <bit>
 #include <cmath>
@@ -29,19 +30,11 @@ template <typename T> void put(std::vector<uint8_t> &bytes, int64_t index, T val
 
 } // namespace
 
-uint64_t splitmix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-uint64_t generatorBits(uint64_t seed, uint64_t stream, uint64_t index) {
-  return splitmix64(splitmix64(splitmix64(seed) + stream) + index);
-}
-
 std::vector<uint8_t> generateElements(core::DType dtype, int64_t count, uint64_t seed, uint64_t stream) {
   std::vector<uint8_t> bytes(static_cast<size_t>(count) * static_cast<size_t>(core::byteSize(dtype)));
+  // Element i's bits are runtime::generatorBits(seed, stream, i), with the
+  // stream's key computed once.
+  using runtime::splitmix64;
   const uint64_t streamKey = splitmix64(splitmix64(seed) + stream);
   for (int64_t i = 0; i < count; ++i) {
     const uint64_t h = splitmix64(streamKey + static_cast<uint64_t>(i));

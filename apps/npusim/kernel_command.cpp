@@ -1,5 +1,6 @@
-// npusim kernel FILE.py: one launch of one kernel file on the reference
-// interpreter, with inputs from .npy files or the generator, outputs to .npy.
+// npusim kernel FILE.py: one launch of one kernel file, on the reference
+// interpreter or compiled for the NPU (functional, timing or full), with inputs
+// from .npy files or the generator, outputs to .npy.
 #include "cli.h"
 #include "kernel_setup.h"
 #include "launch_args.h"
@@ -47,7 +48,7 @@ options:
   --help                show this help
 
 exit status: 0 the launch ran; 1 the kernel, an input or the launch failed (out-of-bounds
-access, failed device_assert); 2 the command line is wrong or the mode is not available.
+access, failed device_assert); 2 the command line is wrong.
 )";
 
 namespace {
@@ -250,14 +251,9 @@ int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream
   const KernelOptions k = readOptions(options);
   try {
     return launch(k, out);
-  } catch (const core::CompileError &e) {
-    err << e.what() << "\n";
-  } catch (const std::exception &e) {
-    err << k.file << ": error: " << e.what() << "\n";
   } catch (...) {
-    err << k.file << ": error: internal error (unknown exception)\n";
+    return reportKernelFailure(k.file, err);
   }
-  return kExitError;
 }
 
 } // namespace npusim::cli

@@ -18,6 +18,7 @@ commands:
   compile FILE.py        compile one kernel for the NPU and print its program
   run BUNDLE             run a captured model bundle on the NPU (values and cycles)
   presets [NAME]         list the hardware presets, or print one resolved as YAML
+  opt FILE.tileir        run TileIR passes on a text file and print the result
   help [COMMAND]         show this help, or a command's
 
 options:
@@ -25,8 +26,7 @@ options:
   --version              print the version
 
 'npusim COMMAND --help' describes a command. Exit status: 0 success, 1 the kernel,
-an input or the launch failed, 2 the command line is wrong or the command is not
-available yet.
+an input or the launch failed, 2 the command line is wrong.
 )";
 
 using Runner = int (*)(std::span<const std::string>, std::ostream &, std::ostream &);
@@ -34,16 +34,16 @@ using Runner = int (*)(std::span<const std::string>, std::ostream &, std::ostrea
 struct Command {
   std::string_view name;
   const char *const *usage;
-  Runner run;                    // null for the commands that are not available yet
-  std::string_view notAvailable; // why, for those
+  Runner run;
 };
 
 const Command kCommands[] = {
-    {"check-kernel", &kCheckKernelUsage, runCheckKernel, {}},
-    {"kernel", &kKernelUsage, runKernel, {}},
-    {"compile", &kCompileUsage, runCompile, {}},
-    {"run", &kRunUsage, runRun, {}},
-    {"presets", &kPresetsUsage, runPresets, {}},
+    {"check-kernel", &kCheckKernelUsage, runCheckKernel},
+    {"kernel", &kKernelUsage, runKernel},
+    {"compile", &kCompileUsage, runCompile},
+    {"run", &kRunUsage, runRun},
+    {"presets", &kPresetsUsage, runPresets},
+    {"opt", &kOptUsage, runOpt},
 };
 
 const Command *findCommand(std::string_view name) {
@@ -53,32 +53,12 @@ const Command *findCommand(std::string_view name) {
   return nullptr;
 }
 
-bool asksForHelp(std::span<const std::string> args) {
-  for (const std::string &a : args) {
-    if (a == "--")
-      return false;
-    if (a == "--help" || a == "-h")
-      return true;
-  }
-  return false;
-}
-
 int runCommand(const Command &command, std::span<const std::string> args) {
   const std::string prefix = "npusim " + std::string(command.name) + ": error: ";
   try {
-    if (!command.run) {
-      if (asksForHelp(args)) {
-        std::cout << *command.usage;
-        return kExitOk;
-      }
-      throw NotAvailableError(std::string(command.notAvailable));
-    }
     return command.run(args, std::cout, std::cerr);
   } catch (const UsageError &e) {
     std::cerr << prefix << e.what() << "\n\n" << *command.usage;
-    return kExitUsage;
-  } catch (const NotAvailableError &e) {
-    std::cerr << prefix << e.what() << "\n";
     return kExitUsage;
   } catch (const std::exception &e) {
     std::cerr << prefix << "internal error: " << e.what() << "\n";

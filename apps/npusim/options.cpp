@@ -2,10 +2,13 @@
 // repeatable options, `--help`, and `--` to end the options.
 #include "cli.h"
 
+#include "core/error.h"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <ostream>
 
 namespace npusim::cli {
 
@@ -96,6 +99,19 @@ std::optional<double> parseNumber(std::string_view text) {
   if (end != copy.c_str() + copy.size() || std::isspace(static_cast<unsigned char>(copy[0])))
     return std::nullopt;
   return value;
+}
+
+int reportKernelFailure(const std::string &file, std::ostream &err) {
+  try {
+    throw;
+  } catch (const core::CompileError &e) {
+    err << e.what() << "\n";
+  } catch (const std::exception &e) {
+    err << file << ": error: " << e.what() << "\n";
+  } catch (...) {
+    err << file << ": error: internal error (unknown exception)\n";
+  }
+  return kExitError;
 }
 
 } // namespace npusim::cli

@@ -1,27 +1,59 @@
-// The compiler driver: layout, lowering, scratchpad plan (docs/compiler.md).
+// The compiler driver (docs/compiler.md): TileIR passes, layout, lowering,
+// scratchpad plan.
 #include "compiler/compiler_internal.h"
+#include "transform/transform.h"
+
+#include <iterator>
 
 namespace npusim::compiler {
 
 namespace {
 
+/// The TileIR -> TileIR passes run before lowering, in order.
+struct Stage {
+  std::string_view pass;
+  /// Left out when the plan overflows the scratchpad: hoisting keeps the
+  /// invariants' tiles live through the loop, computing them in every
+  /// iteration may fit where that does not.
+  bool droppedOnOverflow = false;
+};
+// Equal ops are reused inside the lowering, not by the `cse` pass (see
+// Lowering::reuseEqualOp for why).
+constexpr Stage kPipeline[] = {
+    {"hoist-invariants", true},
+};
+
+/// The function after the pipeline's passes (all, or those kept on overflow).
+std::unique_ptr<ir::Function> runPasses(const ir::Function &function, bool all) {
+  auto transformed = ir::clone(function);
+  for (const Stage &stage : kPipeline) {
+    if (!all && stage.droppedOnOverflow)
+      continue;
+    const transform::Pass *pass = transform::findPass(stage.pass);
+    if (!pass)
+      fail(function, {}, "internal: no TileIR pass named " + std::string(stage.pass));
+    pass->run(*transformed);
+  }
+  return transformed;
+}
+
 npu::Program compileOnce(const ir::Function &function, const config::HardwareConfig &machine) {
   if (machine.lanes <= 0 || machine.spadKibPerLane <= 0)
     fail(function, {}, "the machine has no lanes or no scratchpad");
+  // Lane axes are chosen on the function as the front end made it; the passes
+  // keep value ids, so the plan holds for their result too.
   const LayoutPlan plan = chooseLayouts(function, machine);
   const core::SourceLocation where =
       function.body().ops.empty() ? core::SourceLocation{} : function.body().ops.front()->loc;
-  // Hoisting loop invariants keeps their tiles live through the loop; when
-  // that does not fit, they are computed in every iteration instead.
-  for (bool hoist : {true, false}) {
-    Lowering lowering(function, machine, plan);
-    lowering.hoistInvariants = hoist;
+  for (bool allPasses : {true, false}) {
+    const auto transformed = runPasses(function, allPasses);
+    Lowering lowering(*transformed, machine, plan);
     std::vector<int> storageRoot;
     npu::Program program = lowering.run(storageRoot);
     try {
-      planScratchpad(program, storageRoot, where);
+      planScratchpad(program, storageRoot, machine.vlenBits / 8, where);
     } catch (const ScratchpadOverflow &) {
-      if (hoist)
+      if (allPasses)
         continue;
       throw;
     }

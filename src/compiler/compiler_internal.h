@@ -1,5 +1,6 @@
 #pragma once
 // Internals of the compiler, shared by its passes (docs/compiler.md):
+//   compiler.cpp      the pipeline: TileIR passes (src/transform), then these
 //   layout.cpp        lane axis of every tile value
 //   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
 //   scratchpad.cpp    liveness and bank offsets of the tiles
@@ -18,11 +19,9 @@ namespace npusim::compiler {
 using core::DType;
 using npu::ScalarOperand;
 
-/// Ops whose results depend only on their operands and attributes.
-bool isPureOp(const ir::Op &op);
-
 /// A CompileError at `loc` whose message names the kernel.
-[[noreturn]] void fail(const ir::Function &function, const core::SourceLocation &loc, const std::string &what);
+[[noreturn]] void fail(const ir::Function &function, const core::SourceLocation &loc,
+                       const std::string &what);
 
 // ------------------------------------------------------------------- layout
 
@@ -46,11 +45,14 @@ LayoutPlan chooseLayouts(const ir::Function &function, const config::HardwareCon
 
 // --------------------------------------------------------------- scratchpad
 
-/// Assigns bank offsets to program.tiles by liveness over the program text.
+/// Assigns bank offsets to program.tiles by liveness over the program text;
+/// every tile starts at a multiple of `alignment` bytes (one lane's vector
+/// register, vlen_bits / 8).
 /// storageRoot[t] is the tile whose bytes tile t shares (itself when it owns
 /// its bytes). Sets spadBytesUsed and instanceBankStride; throws
 /// ScratchpadOverflow when the plan exceeds the bank.
-void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, const core::SourceLocation &where);
+void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, int64_t alignment,
+                    const core::SourceLocation &where);
 
 /// Tiles an instruction reads and writes, DMA index and mask tiles included
 /// (its nested bodies excluded).
@@ -119,12 +121,12 @@ public:
     std::vector<std::vector<std::pair<int, int>>> scopes;
     std::map<int, int> widened; // register -> its i64 copy
     std::vector<std::vector<int>> widenedScopes;
-    // Common subexpressions: a pure op equal to an earlier visible one reuses
-    // its results (canonical: value id -> the id whose state it shares).
+    // Values that share another's state (an equal earlier op, x + 0, an add
+    // fused into a matmul): value id -> the id whose state it shares, -1 for none.
     std::vector<int> canonical;
-    std::map<std::string, const ir::Op *> pureOps;
+    std::map<std::string, const ir::Op *> pureOps; // by transform::equalityKey
     std::vector<std::vector<std::string>> pureOpScopes;
-    std::set<const ir::Op *> hoisted; // ops already lowered (loop invariants, fused adds)
+    std::set<const ir::Op *> lowered;     // ops already done by an earlier op (fused adds)
     std::map<std::string, int> lazyTiles; // materialised splats and iotas by content
     std::vector<std::vector<std::string>> lazyTileScopes;
   };
@@ -146,7 +148,7 @@ public:
   npu::Instruction &emit(npu::Opcode opcode);
   int idOf(const ir::Value *v) const { return s.canonical.at(v->id) >= 0 ? s.canonical[v->id] : v->id; }
   ValueState &state(const ir::Value *v) { return s.values.at(idOf(v)); }
-  /// Reuses an equal earlier op's results; false when there is none.
+  /// Reuses an equal earlier visible op's results; false when there is none.
   bool reuseEqualOp(const ir::Op &op);
   int laneAxisOf(const ir::Value *v) const;
   std::string nameOf(const ir::Value *v) const;
@@ -156,11 +158,15 @@ public:
   Scalar immediate(DType type, int64_t v) const;
   Scalar scalarOf(const ir::Value *v);
   Scalar widen(Scalar x); // to i64 (sign or zero extension)
-  Scalar scalarOp(npu::ElementFunction function, const std::vector<Scalar> &operands, const std::string &name);
+  Scalar scalarOp(npu::ElementFunction function, const std::vector<Scalar> &operands,
+                  const std::string &name);
   Scalar scalarArith(npu::ElementOp op, Scalar a, Scalar b, DType type); // folds immediates of integers
 
-  bool isLazy(const ir::Value *v) { return state(v).kind == ValueState::Kind::Tile && state(v).lazy.has_value(); }
-  int materializeLazy(const LazyTile &lazy, DType type, const ir::Shape &shape, int laneAxis, const std::string &name);
+  bool isLazy(const ir::Value *v) {
+    return state(v).kind == ValueState::Kind::Tile && state(v).lazy.has_value();
+  }
+  int materializeLazy(const LazyTile &lazy, DType type, const ir::Shape &shape, int laneAxis,
+                      const std::string &name);
   /// The value in a tile with the given lane axis (scalars: their [1] tile),
   /// materialising lazy forms and relayouting as needed; cached per value and
   /// layout within the current scope. Pointers give their i64 element offsets.
@@ -169,7 +175,9 @@ public:
   /// The value's tile in whatever layout it already has (else `laneAxis`).
   int anyTileOf(const ir::Value *v, int laneAxis);
   void setTile(const ir::Value *v, int tile);
-  void setScalar(const ir::Value *v, Scalar x) { state(v).kind = ValueState::Kind::Scalar, state(v).scalar = x; }
+  void setScalar(const ir::Value *v, Scalar x) {
+    state(v).kind = ValueState::Kind::Scalar, state(v).scalar = x;
+  }
   void setLazy(const ir::Value *v, LazyTile lazy);
   /// A tile of shape [1] holding a scalar value (scalar registers are splat).
   int scalarTileOf(const ir::Value *v);
@@ -192,7 +200,8 @@ public:
   void lowerLoad(const ir::Op &op);
   void lowerStore(const ir::Op &op);
   void lowerAtomic(const ir::Op &op);
-  npu::DmaDescriptor dmaFor(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape, int laneAxis);
+  npu::DmaDescriptor dmaFor(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape,
+                            int laneAxis);
 
   // lower_reduce.cpp
   void lowerReduce(const ir::Op &op);
@@ -206,13 +215,8 @@ public:
   /// acc, which the matmuls then accumulate into in place; -1 otherwise.
   int accumulateInPlace(const ir::Op &dot);
 
-  /// Whether loop-invariant ops of loop bodies are lowered before the loop
-  /// (faster loops, longer-lived tiles).
-  bool hoistInvariants = true;
-
   // lower_control.cpp
   void lowerFor(const ir::Op &op);
-  void hoistLoopInvariants(const ir::Op &loop);
   void lowerIf(const ir::Op &op);
   /// Carried-value plumbing: `targets` receive `sources` at once (a parallel copy).
   void assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,

@@ -23,33 +23,27 @@ struct Wish {
   int strength = 0; // 0: none
 };
 
-bool isElementwise(OpCode code) {
-  switch (code) {
-  case OpCode::Cast: case OpCode::Bitcast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul:
-  case OpCode::Div: case OpCode::Rem: case OpCode::And: case OpCode::Or: case OpCode::Xor:
-  case OpCode::Shl: case OpCode::Shr: case OpCode::Min: case OpCode::Max: case OpCode::Neg:
-  case OpCode::Not: case OpCode::Abs: case OpCode::Math: case OpCode::AddPtr: case OpCode::Cmp:
-  case OpCode::Select: case OpCode::Broadcast: case OpCode::Load: case OpCode::AtomicRMW:
-  case OpCode::Scan: case OpCode::Sort:
-    return true;
-  default:
-    return false;
-  }
+/// Ops through which a wish passes from the result to the operands: the
+/// elementwise ones, and those whose result keeps its operand's shape and
+/// element positions (broadcast stretches only size-1 axes).
+bool passesWishes(OpCode code) {
+  return ir::opTraits(code).elementwise || code == OpCode::Broadcast || code == OpCode::Load ||
+         code == OpCode::AtomicRMW || code == OpCode::Scan || code == OpCode::Sort;
 }
 
+/// Elementwise ops on numbers, whose users' wishes (a dot's) they inherit.
 bool isArithmetic(OpCode code) {
-  return isElementwise(code) && code != OpCode::Load && code != OpCode::AtomicRMW && code != OpCode::Broadcast &&
-         code != OpCode::Scan && code != OpCode::Sort && code != OpCode::AddPtr;
+  return ir::opTraits(code).elementwise && code != OpCode::AddPtr;
 }
 
 class Planner {
 public:
   Planner(const ir::Function &function, const config::HardwareConfig &machine)
-      : function_(function), lanes_(machine.lanes), wishes_(function.numValues()),
-        plan_{std::vector<int>(function.numValues(), -1)} {}
+      : function_(function), lanes_(machine.lanes),
+        wishes_(function.numValues()), plan_{std::vector<int>(function.numValues(), -1)} {}
 
   LayoutPlan run() {
-    // Two backward sweeps carry wishes around loops (yield -> carried value -> init).
+    // Three backward sweeps carry wishes around loops (yield -> carried value -> init).
     for (int sweep = 0; sweep < 3; ++sweep)
       backward(function_.body());
     forward(function_.body());
@@ -136,20 +130,20 @@ private:
           wish(region->ops.back()->operands[i], w.axis, w.strength);
       }
       return;
-    default:
-      break;
+    default: break;
     }
     // Arithmetic follows the strongest wish of its result or its operands (a
     // dot's result wants its layout kept by the accumulation that uses it).
     Wish merged = result;
     if (isArithmetic(op.code) && !op.results.empty())
       for (const ir::Value *operand : op.operands)
-        if (operand->type.shape == op.results[0]->type.shape && wishes_[operand->id].strength > merged.strength)
+        if (operand->type.shape == op.results[0]->type.shape &&
+            wishes_[operand->id].strength > merged.strength)
           merged = wishes_[operand->id];
     if (merged.strength > result.strength)
       wish(op.results[0], merged.axis, merged.strength);
     const Wish &chosen = merged;
-    if (isElementwise(op.code) && chosen.strength > 0)
+    if (passesWishes(op.code) && chosen.strength > 0)
       for (const ir::Value *operand : op.operands)
         if (!op.results.empty() && operand->type.rank() == op.results[0]->type.rank())
           wish(operand, chosen.axis, chosen.strength);
@@ -188,8 +182,8 @@ private:
       return;
     }
     case OpCode::Reshape:
-      set(op.result(), sameMappingLaneAxis(op.operands[0]->type.shape, laneOf(op.operands[0]), op.result()->type.shape,
-                                           -1, lanes_));
+      set(op.result(), sameMappingLaneAxis(op.operands[0]->type.shape, laneOf(op.operands[0]),
+                                           op.result()->type.shape, -1, lanes_));
       return;
     case OpCode::Permute: {
       const int from = laneOf(op.operands[0]);
@@ -226,8 +220,7 @@ private:
         set(op.results[i], y->type.isScalar() ? -1 : laneOf(y));
       }
       return;
-    default:
-      break;
+    default: break;
     }
     for (const auto &region : op.regions)
       forward(*region);

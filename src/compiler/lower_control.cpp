@@ -185,42 +185,6 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
   }
 }
 
-namespace {
-
-void collectDefinitions(const ir::Block &block, std::set<int> &ids) {
-  for (const ir::Value *argument : block.arguments)
-    ids.insert(argument->id);
-  for (const auto &op : block.ops) {
-    for (const ir::Value *r : op->results)
-      ids.insert(r->id);
-    for (const auto &region : op->regions)
-      collectDefinitions(*region, ids);
-  }
-}
-
-} // namespace
-
-void Lowering::hoistLoopInvariants(const ir::Op &loop) {
-  std::set<int> inside;
-  collectDefinitions(loop.region(0), inside);
-  std::set<int> invariant;
-  for (const auto &opPtr : loop.region(0).ops) {
-    const ir::Op &op = *opPtr;
-    if (!isPureOp(op) || s.hoisted.count(&op))
-      continue;
-    bool hoistable = true;
-    for (const ir::Value *v : op.operands)
-      if (inside.count(v->id) && !invariant.count(v->id))
-        hoistable = false;
-    if (!hoistable)
-      continue;
-    lowerOp(op);
-    s.hoisted.insert(&op);
-    for (const ir::Value *r : op.results)
-      invariant.insert(r->id);
-  }
-}
-
 void Lowering::lowerFor(const ir::Op &op) {
   const size_t n = op.results.size();
   std::vector<CarriedForm> forms(n);
@@ -236,8 +200,6 @@ void Lowering::lowerFor(const ir::Op &op) {
       const Scalar step = scalarOf(op.operands[2]);
       if (step.isImmediate() && step.operand.intValue == 0)
         unsupported("a for loop whose step is 0");
-      if (hoistInvariants)
-        hoistLoopInvariants(op);
       currentOp = &op;
       std::vector<ValueState> homes(n);
       std::vector<const ir::Value *> inits;

@@ -89,7 +89,7 @@ int Lowering::accumulateInPlace(const ir::Op &dot) {
       s.tiles.at(home.tile).layout.laneAxis != 1 || s.tiles.at(home.tile).layout.shape != d->type.shape)
     return -1;
   // The add is done by the matmuls: its result is the home.
-  s.hoisted.insert(add);
+  s.lowered.insert(add);
   s.canonical[add->result()->id] = idOf(x);
   return home.tile;
 }

@@ -13,8 +13,6 @@ namespace npusim::compiler {
 
 namespace {
 
-constexpr int64_t kAlignment = 32; // one lane's vector register (256 bits)
-
 struct Interval {
   int64_t first = -1, last = -1;
 };
@@ -81,7 +79,9 @@ int64_t bytesPerLane(const npu::TileLayout &layout, int lanes) {
   return slots * core::byteSize(layout.dtype);
 }
 
-int64_t alignUp(int64_t v) { return (v + kAlignment - 1) / kAlignment * kAlignment; }
+int64_t alignUp(int64_t v, int64_t alignment) {
+  return (v + alignment - 1) / alignment * alignment;
+}
 
 // An elementwise result may take the bytes of a source of the same layout
 // that dies at that instruction (each lane reads an element before it writes
@@ -101,8 +101,9 @@ void coalesce(const npu::Program &program, Liveness &liveness, std::vector<int> 
       const int s = root[src];
       const npu::TileLayout &sl = program.tiles[src].layout;
       Interval &from = liveness.intervals[s];
-      if (s == d || from.last != static_cast<int64_t>(position) || size[s] != size[d] || sl.shape != dl.shape ||
-          sl.laneAxis != dl.laneAxis || core::byteSize(sl.dtype) != core::byteSize(dl.dtype))
+      if (s == d || from.last != static_cast<int64_t>(position) || size[s] != size[d] ||
+          sl.shape != dl.shape || sl.laneAxis != dl.laneAxis ||
+          core::byteSize(sl.dtype) != core::byteSize(dl.dtype))
         continue;
       for (int &r : root)
         if (r == d)
@@ -127,21 +128,25 @@ std::vector<int> tilesRead(const npu::Instruction &instruction) {
   return tiles;
 }
 
-std::vector<int> tilesWritten(const npu::Instruction &instruction) { return instruction.dsts; }
+std::vector<int> tilesWritten(const npu::Instruction &instruction) {
+  return instruction.dsts;
+}
 
-ScratchpadOverflow::ScratchpadOverflow(core::SourceLocation where, const std::string &kernelName, int64_t needed,
-                                       int64_t available)
+ScratchpadOverflow::ScratchpadOverflow(core::SourceLocation where, const std::string &kernelName,
+                                       int64_t needed, int64_t available)
     : core::CompileError(std::move(where), "kernel " + kernelName + ": the scratchpad plan needs " +
                                                std::to_string(needed) + " bytes per lane, the bank has " +
                                                std::to_string(available)),
       bytesNeeded(needed), bytesAvailable(available) {}
 
-void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, const core::SourceLocation &where) {
+void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, int64_t alignment,
+                    const core::SourceLocation &where) {
   const size_t n = program.tiles.size();
   std::vector<int64_t> size(n, 0);
   for (size_t t = 0; t < n; ++t) {
     const int root = storageRoot[t];
-    size[root] = std::max(size[root], alignUp(bytesPerLane(program.tiles[t].layout, program.lanes)));
+    size[root] =
+        std::max(size[root], alignUp(bytesPerLane(program.tiles[t].layout, program.lanes), alignment));
   }
   std::vector<int> root = storageRoot;
   Liveness liveness(n, root);
@@ -153,9 +158,8 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
   for (size_t t = 0; t < n; ++t)
     if (root[t] == static_cast<int>(t))
       order.push_back(static_cast<int>(t));
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return liveness.intervals[a].first < liveness.intervals[b].first;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return liveness.intervals[a].first < liveness.intervals[b].first; });
   std::vector<int64_t> offset(n, 0);
   std::multimap<int64_t, int> active; // offset -> root, of the tiles live now
   int64_t peak = 0;
@@ -180,7 +184,7 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
   program.spadBytesUsed = peak;
   if (peak > program.spadBytesPerLane)
     throw ScratchpadOverflow(where, program.kernelName, peak, program.spadBytesPerLane);
-  const int64_t half = program.spadBytesPerLane / 2 / kAlignment * kAlignment;
+  const int64_t half = program.spadBytesPerLane / 2 / alignment * alignment;
   program.instanceBankStride = peak <= half ? half : 0;
 }
 

@@ -269,7 +269,8 @@ DType parseDescr(const std::string &descr, const std::string &name) {
                  "' (supported: |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8 <f2 <f4 <f8)");
 }
 
-std::string shapeString(const std::vector<int64_t> &shape) {
+/// A shape as numpy writes it in headers and messages: a Python tuple, "(3,)".
+std::string pythonTuple(const std::vector<int64_t> &shape) {
   std::string s = "(";
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i)
@@ -346,7 +347,7 @@ Header interpretHeader(const HeaderValue &dict, const std::string &name) {
   for (int64_t d : h.shape)
     longAxes += d > 1 ? 1 : 0;
   if (h.fortranOrder && longAxes > 1)
-    fail(name, "Fortran-order array of shape " + shapeString(h.shape) +
+    fail(name, "Fortran-order array of shape " + pythonTuple(h.shape) +
                    " is not supported; save it in C order (np.ascontiguousarray)");
   return h;
 }
@@ -402,15 +403,15 @@ NpyArray parseNpy(std::string_view data, const std::string &name) {
     tooBig = false;
   }
   if (tooBig || count > std::numeric_limits<uint64_t>::max() / elementBytes)
-    fail(name, "shape " + shapeString(header.shape) + " is absurd: its size overflows 64 bits");
+    fail(name, "shape " + pythonTuple(header.shape) + " is absurd: its size overflows 64 bits");
   const uint64_t needed = count * elementBytes;
   if (needed > available)
-    fail(name, "data is truncated: shape " + shapeString(header.shape) + " of " +
+    fail(name, "data is truncated: shape " + pythonTuple(header.shape) + " of " +
                    std::string(numpyDescriptor(header.dtype)) + " needs " + std::to_string(needed) +
                    " bytes, the file holds " + std::to_string(available));
   if (needed < available)
     fail(name, "the file has " + std::to_string(available - needed) + " bytes after the data that shape " +
-                   shapeString(header.shape) + " of " + std::string(numpyDescriptor(header.dtype)) +
+                   pythonTuple(header.shape) + " of " + std::string(numpyDescriptor(header.dtype)) +
                    " describes");
 
   NpyArray array;
@@ -446,11 +447,11 @@ std::string encodeNpy(const NpyArray &array) {
     count *= static_cast<uint64_t>(d);
   }
   if (count * static_cast<uint64_t>(byteSize(array.dtype)) != array.bytes.size())
-    throw InputError("cannot encode an array of shape " + shapeString(array.shape) + " and dtype " +
+    throw InputError("cannot encode an array of shape " + pythonTuple(array.shape) + " and dtype " +
                      std::string(numpyDescriptor(array.dtype)) + " from " +
                      std::to_string(array.bytes.size()) + " bytes");
   std::string dict = "{'descr': '" + std::string(numpyDescriptor(array.dtype)) +
-                     "', 'fortran_order': False, 'shape': " + shapeString(array.shape) + ", }";
+                     "', 'fortran_order': False, 'shape': " + pythonTuple(array.shape) + ", }";
   // Version 1.0 has a 2-byte header length; longer headers need 2.0.
   bool version2 = false;
   size_t preamble = 10;

@@ -18,13 +18,6 @@ const char *kindName(CallKind kind) {
   return "?";
 }
 
-std::string shapeString(std::span<const int64_t> shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 namespace {
 
 std::vector<ArgumentSchema> join(std::vector<ArgumentSchema> head,

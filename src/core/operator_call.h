@@ -12,6 +12,7 @@
 // (library::TensorRef), the host implementations point at the buffer
 // (reference::TensorView). Any of them has `shape` and `stride`.
 #include "core/error.h"
+#include "core/shape.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -27,9 +28,6 @@ enum class CallKind { None, Int, Float, Bool, String, Tensor, List };
 
 /// "None", "an integer", "a tensor", ...
 const char *kindName(CallKind kind);
-
-/// "[2, 3, 4]".
-std::string shapeString(std::span<const int64_t> shape);
 
 /// The non-tensor part of an argument. Strings "nan", "inf" and "-inf" are floats.
 struct CallScalar {

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npusim::ir {
@@ -17,12 +18,12 @@ struct Op;
 struct Block;
 
 struct Value {
-  int id = 0;             // dense index in Function::values()
+  int id = 0; // dense index in Function::values()
   Type type;
-  Op *definingOp = nullptr;  // null for block arguments
+  Op *definingOp = nullptr;    // null for block arguments
   Block *ownerBlock = nullptr; // the block of a block argument
-  int index = 0;          // result index, or argument index
-  std::string nameHint;   // source variable name, for dumps and messages
+  int index = 0;               // result index, or argument index
+  std::string nameHint;        // source variable name, for dumps and messages
 };
 
 /// A scalar constant; which member is meaningful depends on the dtype.
@@ -46,9 +47,9 @@ struct Op {
 
   // Attributes; each op uses the ones its OpCode documents.
   int axis = 0;
-  int64_t start = 0, end = 0;       // Arange
-  ConstantValue constant;           // Constant
-  std::vector<int> order;           // Permute
+  int64_t start = 0, end = 0; // Arange
+  ConstantValue constant;     // Constant
+  std::vector<int> order;     // Permute
   CmpPredicate predicate = CmpPredicate::Eq;
   NanMode nanMode = NanMode::Ignore;
   ReduceKind reduceKind = ReduceKind::Sum;
@@ -66,8 +67,8 @@ struct Op {
 /// A kernel argument that exists at run time (constexpr parameters are folded away).
 struct Parameter {
   std::string name;
-  Type type;     // a scalar or a scalar pointer
-  Value *value;  // argument of the body block
+  Type type;    // a scalar or a scalar pointer
+  Value *value; // argument of the body block
 };
 
 class Function {
@@ -100,5 +101,11 @@ private:
 void verify(const Function &function);
 /// The text form (see docs/tileir.md): stable, one op per line.
 std::string print(const Function &function);
+/// Reads the text form back (the inverse of print) and verifies the result.
+/// Throws core::CompileError at FILE:LINE:COL of the first malformed token, or
+/// the verifier's error at the offending op's line.
+std::unique_ptr<Function> parse(std::string_view text, const std::string &file = "<tileir>");
+/// A copy of `function`: the same value ids, name hints and source locations.
+std::unique_ptr<Function> clone(const Function &function);
 
 } // namespace npusim::ir

@@ -45,10 +45,10 @@ enum class OpCode : uint8_t {
   Neg,
   Not, // bitwise complement (logical not on i1)
   Abs,
-  Math,    // attr mathFn; one to three operands of one float type (Pow, Atan2, ... take two)
-  AddPtr,  // (pointer, integer offset in elements) -> pointer, same shape
-  Cmp,     // (a, b) -> i1 of the same shape; attr predicate
-  Select,  // (i1 cond, a, b) -> a's type; all three of one shape
+  Math,   // attr mathFn; one to three operands of one float type (Pow, Atan2, ... take two)
+  AddPtr, // (pointer, integer offset in elements) -> pointer, same shape
+  Cmp,    // (a, b) -> i1 of the same shape; attr predicate
+  Select, // (i1 cond, a, b) -> a's type; all three of one shape
   // Memory.
   Load,      // (ptr[, mask[, other]]) -> values; masked-off elements take other (or 0)
   Store,     // (ptr, value[, mask]) -> (); masked-off elements write nothing
@@ -65,25 +65,52 @@ enum class OpCode : uint8_t {
   Dot,    // (a[M,K], b[K,N], acc[M,N]) -> acc type; products and sums in the acc
           // dtype; attr inputPrecision
   // Control flow.
-  For,    // (lower, upper, step, inits...) -> final carried values; region body with
-          // arguments (induction variable, carried...) ending in Yield
-  If,     // (i1 scalar cond) -> results; regions then, else, each ending in Yield
-  Yield,  // (values...) terminates a region
+  For,   // (lower, upper, step, inits...) -> final carried values; region body with
+         // arguments (induction variable, carried...) ending in Yield
+  If,    // (i1 scalar cond) -> results; regions then, else, each ending in Yield
+  Yield, // (values...) terminates a region
   // Checks and hints.
   Assert,  // (i1 cond) -> (); fails the program when an element is false; attr message
   Barrier, // () -> (); tl.debug_barrier
 };
 
+using core::arity;
 using core::AtomicKind;
 using core::CmpPredicate;
 using core::InputPrecision;
 using core::MathFn;
-using core::NanMode;
-using core::ReduceKind;
-using core::arity;
 using core::name;
+using core::NanMode;
 using core::parseMathFn;
 using core::producesBool;
+using core::ReduceKind;
 
 std::string_view name(OpCode code);
+
+/// What an op does to memory.
+enum class MemoryEffect : uint8_t { None, Read, Write, ReadWrite };
+
+/// The properties of an opcode that passes and interpreters dispatch on, in
+/// one table (opcode.cpp) instead of one switch per client.
+struct OpTraits {
+  /// Result element i depends only on operand elements i, and every operand
+  /// has the result's shape (Cast, Bitcast, Add..Abs, Math, AddPtr, Cmp, Select).
+  bool elementwise = false;
+  /// Elementwise arithmetic of docs/tileir.md §5.4 (Add..Abs): the operands
+  /// and the result share one non-pointer type.
+  bool arithmetic = false;
+  /// The results depend only on the operands and attributes, and the op has no
+  /// effect besides them: no memory access, no control flow, no check.
+  bool pure = false;
+  /// Operand count bounds; maxOperands -1 is unbounded. Math's count depends
+  /// on its function (ir::arity), within these bounds.
+  int minOperands = 0;
+  int maxOperands = 0;
+  MemoryEffect memory = MemoryEffect::None;
+  /// The op may own regions (For, If; Reduce and Scan with a combine region).
+  bool hasRegions = false;
+};
+
+/// The traits of `code`; all false (and no operands) for a byte that is no OpCode.
+const OpTraits &opTraits(OpCode code);
 } // namespace npusim::ir

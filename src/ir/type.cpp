@@ -9,16 +9,6 @@ int64_t numElements(const Shape &shape) {
   return n;
 }
 
-std::string shapeString(const Shape &shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i)
-      s += ", ";
-    s += std::to_string(shape[i]);
-  }
-  return s + "]";
-}
-
 std::string Type::str() const {
   std::string s = isPointer ? "*" : "";
   s += core::tritonName(dtype);

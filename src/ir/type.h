@@ -2,6 +2,7 @@
 // Types of TileIR values: a scalar or a tile (a dense n-d block with a static
 // shape) whose elements are numbers of one dtype or pointers to such numbers.
 #include "core/dtype.h"
+#include "core/shape.h"
 
 #include <cstdint>
 #include <string>
@@ -13,7 +14,7 @@ using core::DType;
 using Shape = std::vector<int64_t>;
 
 int64_t numElements(const Shape &shape);
-std::string shapeString(const Shape &shape); // "[64, 128]"
+using core::shapeString; // "[64, 128]"
 
 struct Type {
   /// Element dtype; for a pointer, the dtype it points to.

@@ -244,6 +244,8 @@ private:
   void verifyOp(const Op &op) {
     if (!inRange(op.code, OpCode::Barrier))
       fail(op, "unknown opcode " + std::to_string(static_cast<int>(op.code)));
+    if (opTraits(op.code).arithmetic)
+      return verifyElementwise(op);
     switch (op.code) {
     case OpCode::Constant: return verifyConstant(op);
     case OpCode::ProgramId:
@@ -260,21 +262,6 @@ private:
     case OpCode::Permute: return verifyShapeOp(op);
     case OpCode::Cast:
     case OpCode::Bitcast: return verifyConversion(op);
-    case OpCode::Add:
-    case OpCode::Sub:
-    case OpCode::Mul:
-    case OpCode::Div:
-    case OpCode::Rem:
-    case OpCode::And:
-    case OpCode::Or:
-    case OpCode::Xor:
-    case OpCode::Shl:
-    case OpCode::Shr:
-    case OpCode::Min:
-    case OpCode::Max:
-    case OpCode::Neg:
-    case OpCode::Not:
-    case OpCode::Abs: return verifyElementwise(op);
     case OpCode::Math: return verifyMath(op);
     case OpCode::AddPtr:
       simple(op, 2, 2);
@@ -322,6 +309,7 @@ private:
       operands(op, 0);
       results(op, 0);
       return regions(op, 0);
+    default: fail(op, "internal: no rule for this op"); // the arithmetic returned above
     }
   }
 
@@ -436,8 +424,9 @@ private:
   }
 
   void verifyElementwise(const Op &op) const {
-    const bool unary = op.code == OpCode::Neg || op.code == OpCode::Not || op.code == OpCode::Abs;
-    simple(op, unary ? 1 : 2, unary ? 1 : 2);
+    const OpTraits &traits = opTraits(op.code);
+    const bool unary = traits.maxOperands == 1;
+    simple(op, traits.minOperands, traits.maxOperands);
     const Type &t = operandType(op, 0);
     if (!unary && operandType(op, 1) != t)
       fail(op, "operand types differ: " + t.str() + " vs " + operandType(op, 1).str());

@@ -26,9 +26,9 @@ bool sameElement(const Type &a, const Type &b) {
   return a.dtype == b.dtype && a.isPointer == b.isPointer;
 }
 
-class Checker {
+class InterpreterInputCheck {
 public:
-  Checker(const ir::Function &function, int64_t maxTileElements)
+  InterpreterInputCheck(const ir::Function &function, int64_t maxTileElements)
       : function_(function), maxTileElements_(maxTileElements) {
     const size_t n = static_cast<size_t>(function.numValues());
     visible_.assign(n, 0);
@@ -62,7 +62,8 @@ private:
               (op->loc.known() || !op->loc.file.empty() ? op->loc.str() : "<unknown location>") + ", op " +
               std::string(ir::name(op->code));
     }
-    throw core::RuntimeError("kernel '" + function_.name() + "': malformed TileIR" + where + ": " + what);
+    throw core::RuntimeError("kernel '" + function_.name() + "': malformed TileIR (interpreter input check)" +
+                             where + ": " + what);
   }
 
   void own(const ir::Value *v, const ir::Op *op) const {
@@ -187,32 +188,12 @@ private:
       if (!arg->type.isScalar())
         return false;
     for (const auto &op : region.ops) {
-      switch (op->code) {
-      case OpCode::Constant:
-      case OpCode::Cast:
-      case OpCode::Bitcast:
-      case OpCode::Add:
-      case OpCode::Sub:
-      case OpCode::Mul:
-      case OpCode::Div:
-      case OpCode::Rem:
-      case OpCode::And:
-      case OpCode::Or:
-      case OpCode::Xor:
-      case OpCode::Shl:
-      case OpCode::Shr:
-      case OpCode::Min:
-      case OpCode::Max:
-      case OpCode::Neg:
-      case OpCode::Not:
-      case OpCode::Abs:
-      case OpCode::Math:
-      case OpCode::Cmp:
-      case OpCode::Select:
-      case OpCode::Yield:
-      case OpCode::Barrier: break;
-      default: return false;
-      }
+      // Elementwise ops on numbers (pointers have no lanes to combine),
+      // constants, and the region's yield.
+      const bool elementwise = ir::opTraits(op->code).elementwise && op->code != OpCode::AddPtr;
+      if (!elementwise && op->code != OpCode::Constant && op->code != OpCode::Yield &&
+          op->code != OpCode::Barrier)
+        return false;
       if (!op->regions.empty())
         return false;
       for (const ir::Value *r : op->results)
@@ -232,6 +213,14 @@ private:
         fail(&op, "null region");
     const auto &in = op.operands;
     auto T = [&](size_t i) -> const Type & { return in[i]->type; };
+    if (const ir::OpTraits &traits = ir::opTraits(op.code); traits.arithmetic) {
+      counts(op, static_cast<size_t>(traits.minOperands), static_cast<size_t>(traits.maxOperands), 1, 0);
+      if (traits.maxOperands == 2) {
+        expectType(op, T(1), T(0), "second operand");
+        need(!T(0).isPointer, op, "operands are pointers");
+      }
+      return;
+    }
     switch (op.code) {
     case OpCode::Constant:
     case OpCode::Barrier: counts(op, 0, 0, op.code == OpCode::Constant ? 1 : 0, 0); return;
@@ -250,26 +239,7 @@ private:
     case OpCode::Reshape:
     case OpCode::Permute:
     case OpCode::Cast:
-    case OpCode::Bitcast:
-    case OpCode::Neg:
-    case OpCode::Not:
-    case OpCode::Abs: counts(op, 1, 1, 1, 0); return;
-    case OpCode::Add:
-    case OpCode::Sub:
-    case OpCode::Mul:
-    case OpCode::Div:
-    case OpCode::Rem:
-    case OpCode::And:
-    case OpCode::Or:
-    case OpCode::Xor:
-    case OpCode::Shl:
-    case OpCode::Shr:
-    case OpCode::Min:
-    case OpCode::Max:
-      counts(op, 2, 2, 1, 0);
-      expectType(op, T(1), T(0), "second operand");
-      need(!T(0).isPointer, op, "operands are pointers");
-      return;
+    case OpCode::Bitcast: counts(op, 1, 1, 1, 0); return;
     case OpCode::Math:
       need(static_cast<uint8_t>(op.mathFn) <= static_cast<uint8_t>(ir::MathFn::Fma), op,
            "unknown math function");
@@ -385,6 +355,7 @@ private:
       need(isBoolT(T(0)), op, "assert condition is " + T(0).str());
       return;
     case OpCode::Yield: return;
+    default: break; // the arithmetic returned above; anything else is no opcode
     }
     fail(&op, "unknown opcode " + std::to_string(static_cast<int>(op.code)));
   }
@@ -567,8 +538,8 @@ private:
 
 } // namespace
 
-Analysis analyze(const ir::Function &function, int64_t maxTileElements) {
-  return Checker(function, maxTileElements).run();
+Analysis checkInterpreterInput(const ir::Function &function, int64_t maxTileElements) {
+  return InterpreterInputCheck(function, maxTileElements).run();
 }
 
 } // namespace npusim::reference

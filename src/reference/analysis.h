@@ -1,7 +1,10 @@
 #pragma once
-// Checks a function before it runs and precomputes what the executor needs
-// (internal to the reference module). The interpreter does not trust its
-// input: malformed IR (an operand used before its definition, mismatched
+// The interpreter's input check: checks a function before it runs and
+// precomputes what the executor needs (internal to the reference module). It
+// is not the TileIR verifier (ir::verify, the language's rules, a
+// core::CompileError at compile time): the interpreter does not trust its
+// input, even verified IR, because its tile loops index storage by the types
+// they find: malformed IR (an operand used before its definition, mismatched
 // types, a region without its terminator, absurd shapes) is refused here with
 // a core::RuntimeError naming the kernel, the op and its source location, so
 // that the tile loops can rely on every operand having the expected storage
@@ -23,7 +26,7 @@ struct Analysis {
   std::unordered_map<const ir::Block *, bool> lanewise;
 };
 
-/// Throws core::RuntimeError for malformed IR.
-Analysis analyze(const ir::Function &function, int64_t maxTileElements);
+/// The input check, then the analysis; throws core::RuntimeError for malformed IR.
+Analysis checkInterpreterInput(const ir::Function &function, int64_t maxTileElements);
 
 } // namespace npusim::reference

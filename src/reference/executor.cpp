@@ -120,30 +120,6 @@ void Executor::execute(const ir::Op &op) {
     bitcastOp(op.operands[0]->type, res->type, in(op, 0), r, r.size());
     break;
   }
-  case OpCode::Add:
-  case OpCode::Sub:
-  case OpCode::Mul:
-  case OpCode::Div:
-  case OpCode::Rem:
-  case OpCode::And:
-  case OpCode::Or:
-  case OpCode::Xor:
-  case OpCode::Shl:
-  case OpCode::Shr:
-  case OpCode::Min:
-  case OpCode::Max: {
-    Tile &r = def(res);
-    binaryOp(op.code, op.nanMode, res->type.dtype, in(op, 0), in(op, 1), r, r.size(),
-             options_.integerDivisionByZero == DivisionByZero::Error);
-    break;
-  }
-  case OpCode::Neg:
-  case OpCode::Not:
-  case OpCode::Abs: {
-    Tile &r = def(res);
-    unaryOp(op.code, res->type.dtype, in(op, 0), r, r.size());
-    break;
-  }
   case OpCode::Math: {
     mathOperands_.clear();
     for (size_t i = 0; i < op.operands.size(); ++i)
@@ -204,6 +180,16 @@ void Executor::execute(const ir::Op &op) {
   case OpCode::Assert: runAssert(op); break;
   case OpCode::Yield:
   case OpCode::Barrier: break;
+  default: {
+    // Elementwise arithmetic (ir::opTraits(code).arithmetic): Add..Max, Neg, Not, Abs.
+    Tile &r = def(res);
+    if (ir::opTraits(op.code).maxOperands == 2)
+      binaryOp(op.code, op.nanMode, res->type.dtype, in(op, 0), in(op, 1), r, r.size(),
+               options_.integerDivisionByZero == DivisionByZero::Error);
+    else
+      unaryOp(op.code, res->type.dtype, in(op, 0), r, r.size());
+    break;
+  }
   }
   if (poisonIn)
     propagatePoison(op);
@@ -295,30 +281,13 @@ void Executor::checkPoisonUse(const ir::Op &op) const {
 
 void Executor::propagatePoison(const ir::Op &op) {
   const ir::Value *res = op.results.empty() ? nullptr : op.results[0];
-  switch (op.code) {
-  case OpCode::Cast:
-  case OpCode::Bitcast:
-  case OpCode::Add:
-  case OpCode::Sub:
-  case OpCode::Mul:
-  case OpCode::Div:
-  case OpCode::Rem:
-  case OpCode::And:
-  case OpCode::Or:
-  case OpCode::Xor:
-  case OpCode::Shl:
-  case OpCode::Shr:
-  case OpCode::Min:
-  case OpCode::Max:
-  case OpCode::Neg:
-  case OpCode::Not:
-  case OpCode::Abs:
-  case OpCode::Math:
-  case OpCode::AddPtr:
-  case OpCode::Cmp:
+  if (ir::opTraits(op.code).elementwise && op.code != OpCode::Select) {
+    // Poison follows the elements: any poisoned operand element poisons the result's.
     for (size_t i = 0; i < op.operands.size(); ++i)
       orPoison(in(op, i), tile(res));
     return;
+  }
+  switch (op.code) {
   case OpCode::Select: selectPoison(in(op, 0), in(op, 1), in(op, 2), tile(res)); return;
   case OpCode::Load:
     if (op.operands.size() > 2 && in(op, 2).poisoned()) {

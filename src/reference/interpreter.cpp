@@ -80,7 +80,7 @@ LaunchStats runLaunch(const ir::Function &function, const Grid &grid, std::vecto
   checkArguments(function, arguments);
   if (options.maxLoopIterations < 0 || options.maxTileElements < 1)
     launchError(function, "invalid launch options");
-  const Analysis analysis = analyze(function, options.maxTileElements);
+  const Analysis analysis = checkInterpreterInput(function, options.maxTileElements);
   Executor executor(function, analysis, grid, arguments, options);
   for (int64_t z = 0; z < grid.z; ++z)
     for (int64_t y = 0; y < grid.y; ++y)

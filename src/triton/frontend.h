@@ -8,7 +8,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -28,7 +30,7 @@ struct ParameterSpec {
   std::string typeString; // as written: "*fp32", "i32", "constexpr"
   bool isConstexpr = false;
   bool isPointer = false;
-  core::DType dtype = core::DType::Int32; // element type (pointee for pointers)
+  core::DType dtype = core::DType::Int32;     // element type (pointee for pointers)
   std::optional<ConstexprValue> defaultValue; // `XBLOCK: tl.constexpr = 64`, or triton_meta constants
   core::SourceLocation location;              // of the parameter in the def
 };
@@ -40,10 +42,10 @@ struct KernelMetadata {
   std::vector<ParameterSpec> parameters; // in def order, constexprs included
   std::string gridType;                  // "Grid1D", "Grid2D", "Grid3D", "FixedGrid", ... or ""
   std::vector<std::string> mutatedArgNames;
-  std::map<std::string, int64_t> sizeHints;          // {"x": 1024, "r0_": 512}
-  std::map<std::string, ConstexprValue> configArgs;  // template block sizes etc.
-  std::map<std::string, ConstexprValue> constants;   // triton_meta['constants']
-  std::string reductionHint;                         // "INNER", "OUTER", "DEFAULT", ...
+  std::map<std::string, int64_t> sizeHints;         // {"x": 1024, "r0_": 512}
+  std::map<std::string, ConstexprValue> configArgs; // template block sizes etc.
+  std::map<std::string, ConstexprValue> constants;  // triton_meta['constants']
+  std::string reductionHint;                        // "INNER", "OUTER", "DEFAULT", ...
   int numLoads = 0, numReductions = 0;
   /// Scalar parameters the kernel body re-binds to an integer literal at its top
   /// level (`xnumel = 1024`): Inductor bakes the sizes into the source this way,
@@ -69,6 +71,20 @@ KernelFile loadKernel(std::string_view source, std::string fileName);
 KernelFile loadKernelFile(const std::string &path);
 
 using ConstexprBindings = std::map<std::string, ConstexprValue>;
+
+/// A block-size constexpr of Inductor's kernels and the axis it tiles: XBLOCK
+/// tiles xnumel (size hint "x"), R0_BLOCK and RBLOCK tile r0_numel / rnumel
+/// (hint "r0_"), R1_BLOCK r1_numel. The one definition of this mapping.
+struct BlockAxis {
+  std::string_view block;         // "XBLOCK"
+  std::string_view numelArgument; // "xnumel": the argument or body constant with the axis' length
+  std::string_view hintKey;       // "x": the key in the size_hints
+  bool reduction;                 // an r axis
+};
+/// Every block-size constexpr: XBLOCK, YBLOCK, ZBLOCK, R0_BLOCK, RBLOCK, R1_BLOCK.
+std::span<const BlockAxis> blockAxes();
+/// The axis the constexpr `block` tiles, or null when it is no block size.
+const BlockAxis *findBlockAxis(std::string_view block);
 
 /// Block sizes for the free constexprs of a kernel, chosen from its size hints
 /// and kind within maxTileElements elements per tile (a launch is legal with any

@@ -2,26 +2,45 @@
 #include "triton/frontend.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace npusim::triton {
 
 namespace {
 
+/// The smallest power of two >= v, within [1, 2^40].
 int64_t nextPowerOfTwo(int64_t v) {
-  int64_t p = 1;
-  while (p < v && p < (int64_t{1} << 40))
-    p <<= 1;
-  return p;
+  return static_cast<int64_t>(
+      std::bit_ceil(static_cast<uint64_t>(std::clamp<int64_t>(v, 1, int64_t{1} << 40))));
 }
+
+constexpr BlockAxis kBlockAxes[] = {
+    {"XBLOCK", "xnumel", "x", false},  {"YBLOCK", "ynumel", "y", false},
+    {"ZBLOCK", "znumel", "z", false},  {"R0_BLOCK", "r0_numel", "r0_", true},
+    {"RBLOCK", "rnumel", "r0_", true}, {"R1_BLOCK", "r1_numel", "r1_", true},
+};
 
 int64_t hint(const KernelMetadata &meta, const std::string &axis, int64_t fallback) {
   auto it = meta.sizeHints.find(axis);
   return it == meta.sizeHints.end() ? fallback : std::max<int64_t>(1, it->second);
 }
 
-int64_t cdiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+int64_t cdiv(int64_t a, int64_t b) {
+  return b <= 0 ? 0 : (a + b - 1) / b;
+}
 
 } // namespace
+
+std::span<const BlockAxis> blockAxes() {
+  return kBlockAxes;
+}
+
+const BlockAxis *findBlockAxis(std::string_view block) {
+  for (const BlockAxis &axis : kBlockAxes)
+    if (axis.block == block)
+      return &axis;
+  return nullptr;
+}
 
 ConstexprBindings defaultConstexprs(const KernelMetadata &meta, int64_t maxTileElements) {
   ConstexprBindings out;
@@ -37,7 +56,7 @@ ConstexprBindings defaultConstexprs(const KernelMetadata &meta, int64_t maxTileE
   for (const char *name : {"R0_BLOCK", "RBLOCK", "R1_BLOCK"}) {
     if (!isFree(name))
       continue;
-    const std::string axis = std::string(name) == "RBLOCK" ? "r0_" : std::string(name) == "R0_BLOCK" ? "r0_" : "r1_";
+    const std::string axis(findBlockAxis(name)->hintKey);
     int64_t h = hint(meta, axis, hint(meta, "r", 64));
     int64_t block = std::min<int64_t>(nextPowerOfTwo(h), std::min<int64_t>(budget, 256));
     out[name] = block;
@@ -46,7 +65,7 @@ ConstexprBindings defaultConstexprs(const KernelMetadata &meta, int64_t maxTileE
   for (const char *name : {"ZBLOCK", "YBLOCK", "XBLOCK"}) {
     if (!isFree(name))
       continue;
-    const std::string axis(1, static_cast<char>(std::tolower(name[0])));
+    const std::string axis(findBlockAxis(name)->hintKey);
     int64_t block = std::min<int64_t>(nextPowerOfTwo(hint(meta, axis, 1024)), budget);
     if (std::string(name) != "XBLOCK")
       block = std::min<int64_t>(block, 32);
@@ -62,8 +81,8 @@ std::optional<GridSize> inferGrid(const KernelMetadata &meta, const ConstexprBin
     auto it = constexprs.find(name);
     if (it != constexprs.end() && std::holds_alternative<int64_t>(it->second))
       return std::get<int64_t>(it->second);
-    if (const ParameterSpec *p = meta.findParameter(name); p && p->defaultValue &&
-                                                           std::holds_alternative<int64_t>(*p->defaultValue))
+    if (const ParameterSpec *p = meta.findParameter(name);
+        p && p->defaultValue && std::holds_alternative<int64_t>(*p->defaultValue))
       return std::get<int64_t>(*p->defaultValue);
     return 1;
   };
@@ -73,9 +92,10 @@ std::optional<GridSize> inferGrid(const KernelMetadata &meta, const ConstexprBin
       return it->second;
     const ParameterSpec *p = meta.findParameter(name);
     if (!p)
-      return int64_t{1}; // the kernel has no such axis
+      return int64_t{1};  // the kernel has no such axis
     if (p->isConstexpr) { // a size Inductor specialised (triton_meta constants)
-      if (auto bound = constexprs.find(name); bound != constexprs.end() && std::holds_alternative<int64_t>(bound->second))
+      if (auto bound = constexprs.find(name);
+          bound != constexprs.end() && std::holds_alternative<int64_t>(bound->second))
         return std::get<int64_t>(bound->second);
       if (p->defaultValue && std::holds_alternative<int64_t>(*p->defaultValue))
         return std::get<int64_t>(*p->defaultValue);

@@ -253,10 +253,8 @@ SemaValue Lowerer::eval(const ast::Expr &e, Scope &scope) {
       return it->second;
     if (auto it = globals_.find(e.name); it != globals_.end())
       return it->second;
-    static const char *kBuiltins[] = {"range", "min", "max", "float", "int", "len", "abs", "bool", "print", "isinstance"};
-    for (const char *b : kBuiltins)
-      if (e.name == b)
-        return SemaValue::ofBuiltin(b);
+    if (isPythonBuiltin(e.name))
+      return SemaValue::ofBuiltin(e.name);
     fail(e.pos, "name '" + e.name + "' is not defined");
   }
   case K::Attribute: {

@@ -67,6 +67,10 @@ struct CallArguments {
   std::vector<ast::Position> positions; // of positional arguments
 };
 
+/// Whether `name` is a Python builtin a kernel may name (range, min, len, ...):
+/// the dotless names of the builtin table in lower_builtins.cpp.
+bool isPythonBuiltin(const std::string &name);
+
 class Lowerer {
 public:
   Lowerer(const KernelFile &file, const ConstexprBindings &constexprs);
@@ -97,7 +101,7 @@ public:
   ir::Value *select(const SemaValue &cond, const SemaValue &a, const SemaValue &b, ast::Position pos);
   ir::Value *toBool(ir::Value *v);
 
-  // Library calls (lower_builtins.cpp, lower_helpers.cpp).
+  // Calls of tl.*, Python builtins, libdevice and triton_helpers (lower_builtins.cpp, lower_helpers.cpp).
   SemaValue callBuiltin(const std::string &name, CallArguments &args, ast::Position pos);
   SemaValue callHelperLibrary(const std::string &name, CallArguments &args, ast::Position pos);
   SemaValue callHelperElementwise(const std::string &name, CallArguments &args, ast::Position pos);

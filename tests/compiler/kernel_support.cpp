@@ -30,10 +30,11 @@ std::vector<std::string> corpusKernelFiles() {
 
 namespace {
 
-int64_t numelOf(const triton::KernelMetadata &metadata, const std::string &axis) {
-  if (auto it = metadata.bodyConstants.find(axis + "numel"); it != metadata.bodyConstants.end())
+int64_t numelOf(const triton::KernelMetadata &metadata, const triton::BlockAxis &axis) {
+  if (auto it = metadata.bodyConstants.find(std::string(axis.numelArgument));
+      it != metadata.bodyConstants.end())
     return it->second;
-  if (auto it = metadata.sizeHints.find(axis); it != metadata.sizeHints.end())
+  if (auto it = metadata.sizeHints.find(std::string(axis.hintKey)); it != metadata.sizeHints.end())
     return it->second;
   return 1;
 }
@@ -44,18 +45,12 @@ std::vector<BlockParameter> blockParameters(const triton::KernelMetadata &metada
   std::vector<BlockParameter> parameters;
   for (const std::string &name : metadata.freeConstexprs()) {
     BlockParameter p;
+    const triton::BlockAxis *axis = triton::findBlockAxis(name);
+    if (!axis)
+      continue; // not a block size; defaultConstexprs picks it
     p.name = name;
-    if (name == "XBLOCK" || name == "YBLOCK" || name == "ZBLOCK") {
-      p.numel = numelOf(metadata, std::string(1, static_cast<char>(name[0] - 'A' + 'a')));
-    } else if (name == "R0_BLOCK" || name == "RBLOCK") {
-      p.numel = numelOf(metadata, "r0_");
-      p.reduction = true;
-    } else if (name == "R1_BLOCK") {
-      p.numel = numelOf(metadata, "r1_");
-      p.reduction = true;
-    } else {
-      continue; // not a block size this helper knows; defaultConstexprs picks it
-    }
+    p.numel = numelOf(metadata, *axis);
+    p.reduction = axis->reduction;
     parameters.push_back(p);
   }
   return parameters;

@@ -1,0 +1,90 @@
+// Common-subexpression elimination over structured regions: an op sees the ops
+// before it in its block and in the blocks that enclose it, never those of a
+// sibling region or of a region it follows. Only for and if regions are
+// entered; a reduce or scan combine region is left as written (the compiler
+// lowers it step by step into a combine program).
+#include "transform/transform.h"
+
+#include <bit>
+#include <map>
+#include <string>
+
+namespace npusim::transform {
+namespace {
+
+class Eliminator {
+public:
+  void block(ir::Block &b) {
+    std::vector<std::string> added;
+    std::vector<std::unique_ptr<ir::Op>> kept;
+    for (auto &opPtr : b.ops) {
+      ir::Op &op = *opPtr;
+      for (ir::Value *&operand : op.operands)
+        if (auto it = replacement_.find(operand); it != replacement_.end())
+          operand = it->second;
+      if (op.code == ir::OpCode::For || op.code == ir::OpCode::If)
+        for (auto &region : op.regions)
+          block(*region);
+      else
+        for (auto &region : op.regions)
+          renameUses(*region);
+      if (isPureOp(op)) {
+        const std::string key = equalityKey(op, [](const ir::Value *v) { return v->id; });
+        auto [it, inserted] = available_.emplace(key, &op);
+        if (!inserted) {
+          for (size_t i = 0; i < op.results.size(); ++i) {
+            replacement_[op.results[i]] = it->second->results[i];
+            op.results[i]->definingOp = nullptr; // the id stays unused
+          }
+          continue; // the op is dropped
+        }
+        added.push_back(key);
+      }
+      kept.push_back(std::move(opPtr));
+    }
+    b.ops = std::move(kept);
+    for (const std::string &key : added)
+      available_.erase(key);
+  }
+
+private:
+  /// A region not searched for equal ops still uses the replacements.
+  void renameUses(ir::Block &b) {
+    for (auto &op : b.ops) {
+      for (ir::Value *&operand : op->operands)
+        if (auto it = replacement_.find(operand); it != replacement_.end())
+          operand = it->second;
+      for (auto &region : op->regions)
+        renameUses(*region);
+    }
+  }
+
+  std::map<std::string, const ir::Op *> available_;
+  std::map<const ir::Value *, ir::Value *> replacement_;
+};
+
+} // namespace
+
+std::string equalityKey(const ir::Op &op, const std::function<int(const ir::Value *)> &operandId) {
+  std::string key = std::to_string(static_cast<int>(op.code));
+  const auto floatBits = std::bit_cast<uint64_t>(op.constant.floatValue);
+  for (int64_t part :
+       {int64_t{op.axis}, op.start, op.end, op.constant.intValue, static_cast<int64_t>(floatBits),
+        int64_t{static_cast<int>(op.predicate)}, int64_t{static_cast<int>(op.nanMode)},
+        int64_t{static_cast<int>(op.reduceKind)}, int64_t{static_cast<int>(op.inputPrecision)},
+        int64_t{static_cast<int>(op.mathFn)}, int64_t{op.reverse}, int64_t{op.descending}})
+    key += "," + std::to_string(part);
+  for (int o : op.order)
+    key += ",o" + std::to_string(o);
+  for (const ir::Value *v : op.operands)
+    key += ",%" + std::to_string(operandId(v));
+  for (const ir::Value *r : op.results)
+    key += "," + r->type.str();
+  return key;
+}
+
+void eliminateCommonSubexpressions(ir::Function &function) {
+  Eliminator().block(function.body());
+}
+
+} // namespace npusim::transform

@@ -1,0 +1,144 @@
+// The TileIR passes on small text tests: tests/compiler/passes/PASS/*.tileir
+// hold a function and the CHECK lines its output must satisfy after PASS runs
+// (filecheck_support.h). Every file found is one test.
+#include "filecheck_support.h"
+#include "ir/ir.h"
+#include "transform/transform.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <tuple>
+
+namespace npusim::compiler::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path passesRoot() {
+  return fs::path(NPUSIM_TEST_DATA).parent_path() / "compiler" / "passes";
+}
+
+std::vector<std::string> passTestFiles() {
+  std::vector<std::string> files;
+  if (!fs::is_directory(passesRoot()))
+    return files;
+  for (const auto &entry : fs::recursive_directory_iterator(passesRoot()))
+    if (entry.is_regular_file() && entry.path().extension() == ".tileir")
+      files.push_back(fs::relative(entry.path(), passesRoot()).string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string readFile(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class PassText : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PassText, OutputMatchesItsChecks) {
+  const fs::path file = passesRoot() / GetParam();
+  const std::string passName = fs::path(GetParam()).parent_path().string();
+  const transform::Pass *pass = transform::findPass(passName);
+  ASSERT_NE(pass, nullptr) << "no pass named after the folder " << passName;
+  const std::string text = readFile(file);
+  const std::vector<CheckDirective> directives = checkDirectives(text);
+  ASSERT_FALSE(directives.empty()) << file << " has no CHECK lines";
+  auto function = ir::parse(text, file.string());
+  pass->run(*function);
+  ir::verify(*function);
+  const std::string output = ir::print(*function);
+  const std::string failure = runChecks(directives, output);
+  EXPECT_TRUE(failure.empty()) << file.string() << ":" << failure << "\noutput:\n" << output;
+}
+
+std::string testName(const ::testing::TestParamInfo<std::string> &info) {
+  std::string name = info.param;
+  for (char &c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, PassText, ::testing::ValuesIn(passTestFiles()), testName);
+
+TEST(PassText, EveryPassHasTests) {
+  const std::vector<std::string> files = passTestFiles();
+  for (const transform::Pass &pass : transform::passes()) {
+    const bool any = std::any_of(files.begin(), files.end(), [&](const std::string &f) {
+      return fs::path(f).parent_path().string() == pass.name;
+    });
+    EXPECT_TRUE(any) << "no tests under tests/compiler/passes/" << pass.name;
+  }
+}
+
+/// Runs the built npusim with `arguments`; the exit status and stdout + stderr.
+std::pair<int, std::string> runNpusim(const std::string &arguments) {
+  const std::string command = std::string(NPUSIM_BINARY) + " " + arguments + " 2>&1";
+  FILE *pipe = popen(command.c_str(), "r");
+  std::string output;
+  char buffer[4096];
+  while (pipe && std::fgets(buffer, sizeof buffer, pipe))
+    output += buffer;
+  const int status = pipe ? pclose(pipe) : -1;
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+TEST(OptCommand, RunsThePassesInOrderAndPrints) {
+  const fs::path file = passesRoot() / "hoist-invariants" / "invariant_chain.tileir";
+  auto expected = ir::parse(readFile(file), file.string());
+  transform::findPass("hoist-invariants")->run(*expected);
+  transform::findPass("cse")->run(*expected);
+  const auto [status, output] = runNpusim("opt --pass=hoist-invariants --pass cse " + file.string());
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_EQ(output, ir::print(*expected));
+}
+
+TEST(OptCommand, ListsEveryPass) {
+  const auto [status, output] = runNpusim("opt --list");
+  EXPECT_EQ(status, 0);
+  std::string expected;
+  for (const transform::Pass &pass : transform::passes())
+    expected += std::string(pass.name) + "  " + std::string(pass.summary) + "\n";
+  EXPECT_EQ(output, expected);
+}
+
+TEST(OptCommand, ErrorsNameTheFileAndTheirExitStatus) {
+  const fs::path bad = fs::temp_directory_path() / "npusim_opt_bad.tileir";
+  std::ofstream(bad) << "tile.func @k(%0 x: i32) {\n  %1 = frob %0 : i32\n}\n";
+  auto [status, output] = runNpusim("opt " + bad.string());
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(output, bad.string() + ":2:8: error: TileIR parser: unknown op 'frob'\n");
+  std::tie(status, output) = runNpusim("opt --pass=no-such-pass " + bad.string());
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(output.find("no pass named 'no-such-pass'"), std::string::npos) << output;
+  fs::remove(bad);
+}
+
+// The checker itself: each directive kind passes and fails where it should.
+TEST(FileCheck, DirectivesPassAndFail) {
+  const std::string out = "a = 1\nb = 2\nc = 3\n";
+  auto check = [&](const std::string &test) { return runChecks(checkDirectives(test), out); };
+  EXPECT_EQ(check("// CHECK: a = 1\n// CHECK-NEXT: b =\n// CHECK: c"), "");
+  EXPECT_EQ(check("// CHECK: a\n// CHECK-NOT: x\n// CHECK: c"), "");
+  EXPECT_EQ(check("// CHECK:   b   =   2"), "");         // spacing is free
+  EXPECT_NE(check("// CHECK: b\n// CHECK: a"), "");      // order matters
+  EXPECT_NE(check("// CHECK: a\n// CHECK-NEXT: c"), ""); // c is not next
+  EXPECT_NE(check("// CHECK: a\n// CHECK-NOT: b\n// CHECK: c"), "");
+  EXPECT_NE(check("// CHECK: a\n// CHECK-NOT: c"), ""); // a trailing NOT runs to the end
+  EXPECT_NE(check("// CHECK-NEXT: a"), "");
+  EXPECT_NE(check("// CHECK: d"), "");
+}
+
+} // namespace
+} // namespace npusim::compiler::testing
