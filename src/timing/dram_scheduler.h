@@ -53,7 +53,9 @@ public:
   /// After choose() returned None at `cycle`, with nothing issued or enqueued
   /// since: the first cycle after `cycle` at which choose() could pick a command
   /// (ignoring refresh, which the controller handles). The controller sleeps
-  /// until then, so an answer too late changes cycles; too early only costs time.
+  /// until then, so the answer is part of the timing: a later cycle delays
+  /// commands, and an earlier one adds a tick that an arrival in that same
+  /// cycle has to follow (it is then served a cycle later).
   virtual int64_t nextUsefulCycle(const DramChannelView &channel, int64_t cycle) const = 0;
 };
 

@@ -181,6 +181,28 @@ TEST(TimingValidation, NoLaunchIsFasterThanItsRooflineOnConfiguredMemory) {
   }
 }
 
+TEST(TimingValidation, PerBankFrFcfsGivesTheCyclesOfThePerRequestStatementOnRandomPrograms) {
+  // "frfcfs_reference" is dram_scheduler_reference_support.cpp.
+  int64_t requests = 0;
+  for (uint32_t seed = 1; seed <= 24; ++seed) {
+    auto config = roundConfig(128, 1 + static_cast<int>(seed % 4));
+    config.numCores = 1 + static_cast<int>(seed % 3);
+    config.dram.queueEntries = seed % 2 == 0 ? 64 : 6;
+    config.dram.timing.nREFI = seed % 3 == 0 ? 500 : 3900;
+    TimePs times[2] = {0, 0};
+    for (int which = 0; which < 2; ++which) {
+      config.dram.scheduler = which == 0 ? "frfcfs" : "frfcfs_reference";
+      RandomKernel kernel(seed);
+      const LaunchTiming timing =
+          Simulator(config).timeLaunch(kernel.builder.program, std::move(kernel.traces));
+      times[which] = timing.timePs;
+      requests += timing.memory.reads + timing.memory.writes;
+    }
+    EXPECT_EQ(times[0], times[1]) << "seed " << seed;
+  }
+  EXPECT_GT(requests, 10000); // the kernels do go to DRAM
+}
+
 TEST(TimingValidation, DoublingDramChannelsNeverSlowsAKernel) {
   for (uint32_t seed = 1; seed <= 30; ++seed) {
     TimePs previous = 0;
