@@ -34,13 +34,12 @@ struct DramTiming {
   bool operator==(const DramTiming &) const = default;
 };
 
-enum class DramModelKind : uint8_t {
-  Detailed,     // channels, banks, row buffers, FR-FCFS, refresh
-  FixedLatency, // every request takes fixedLatencyCycles, bandwidth-limited per channel
-};
-
 struct DramConfig {
-  DramModelKind model = DramModelKind::Detailed;
+  /// The DRAM model and the detailed model's scheduler, by the names they are
+  /// registered under in the timing module (docs/dram.md): "detailed" (channels,
+  /// banks, row buffers, refresh) or "fixed_latency"; "frfcfs".
+  std::string model = "detailed";
+  std::string scheduler = "frfcfs";
   int channels = 16;
   double freqMhz = 940.0;  // DRAM clock; overrides the timing set's tCK when given
   DramTiming timing;       // the named set, with overrides applied
@@ -56,6 +55,7 @@ struct DramConfig {
 };
 
 struct NocConfig {
+  std::string model = "crossbar"; // registered name of the NoC model (docs/dram.md)
   int latencyCycles = 10;      // core cycles from a core to a DRAM channel and back (one way)
   // Core cycles; each core port and each channel port. 16 ports x 64 B x 940 MHz =
   // 962 GB/s keeps the crossbar above the presets' DRAM peaks (481 and 614 GB/s).

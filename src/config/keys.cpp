@@ -78,9 +78,14 @@ std::string addressMapping(const Value &v) {
   return wellFormed ? "" : "must order Ro, Ba, Ra, Co and Ch, each once (e.g. RoBaRaCoCh)";
 }
 
-std::string dramModelChoice(const Value &v) {
+/// The name of a part registered in the timing module. The timing module
+/// resolves it and rejects a name nobody registered; here only its spelling counts.
+std::string registeredName(const Value &v) {
   const std::string &s = std::get<std::string>(v);
-  return s == "detailed" || s == "fixed_latency" ? "" : "must be detailed or fixed_latency";
+  bool wellFormed = !s.empty() && s[0] >= 'a' && s[0] <= 'z';
+  for (char c : s)
+    wellFormed = wellFormed && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+  return wellFormed ? "" : "must be a registered name: lower-case letters, digits and '_'";
 }
 
 std::vector<Field<HardwareConfig>> makeHardwareFields() {
@@ -135,6 +140,10 @@ std::vector<Field<HardwareConfig>> makeHardwareFields() {
   f.push_back(field<H>(
       "vector_latency_transcendental", [](auto &c) -> auto & { return c.vector.transcendental; },
       "core cycles", 1, 1000, "issue to result: exp, log, tanh, erf, pow, ..."));
+  f.push_back(withConstraint(field<H>(
+                                 "noc_model", [](auto &c) -> auto & { return c.noc.model; }, "", 0, 0,
+                                 "network between the cores and the DRAM channels; built in: crossbar"),
+                             "a NoC model registered in src/timing", registeredName));
   f.push_back(field<H>(
       "noc_latency_cycles", [](auto &c) -> auto & { return c.noc.latencyCycles; }, "core cycles", 0, 100000,
       "crossbar from a core to a DRAM channel (one way)"));
@@ -149,21 +158,16 @@ std::vector<Field<HardwareConfig>> makeHardwareFields() {
       "DRAM timing set: a file of configs/dram/, built into the binary");
   set.defaultNote = "hbm2";
   f.push_back(set);
-  Field<H> model;
-  model.key = "dram_model";
-  model.kind = ValueKind::Word;
-  model.description = "detailed: channels, banks, row buffers, FR-FCFS, refresh; "
-                      "fixed_latency: every request takes dram_fixed_latency_cycles";
-  model.constraint = "detailed or fixed_latency";
-  model.check = dramModelChoice;
-  model.set = [](H &c, const Value &v) {
-    c.dram.model =
-        std::get<std::string>(v) == "fixed_latency" ? DramModelKind::FixedLatency : DramModelKind::Detailed;
-  };
-  model.get = [](const H &c) {
-    return Value(std::string(c.dram.model == DramModelKind::FixedLatency ? "fixed_latency" : "detailed"));
-  };
-  f.push_back(model);
+  f.push_back(withConstraint(field<H>(
+                                 "dram_model", [](auto &c) -> auto & { return c.dram.model; }, "", 0, 0,
+                                 "built in: detailed (channels, banks, row buffers, refresh) and "
+                                 "fixed_latency (every request takes dram_fixed_latency_cycles)"),
+                             "a DRAM model registered in src/timing", registeredName));
+  f.push_back(
+      withConstraint(field<H>(
+                         "dram_scheduler", [](auto &c) -> auto & { return c.dram.scheduler; }, "", 0, 0,
+                         "command scheduler of the detailed model's channel controllers; built in: frfcfs"),
+                     "a DRAM scheduler registered in src/timing", registeredName));
   f.push_back(field<H>(
       "dram_channels", [](auto &c) -> auto & { return c.dram.channels; }, "channels", 1, 1024,
       "DRAM channels (pseudo-channels for HBM)"));

@@ -14,7 +14,7 @@ DramController::DramController(const config::DramConfig &dram, EventQueue &event
       writeHigh_(std::max(1, dram.queueEntries * 4 / 5)), writeLow_(dram.queueEntries / 5),
       state_(dram.timing.bankGroups, dram.timing.banksPerGroup, buildTimingTable(dram.timing)),
       openRow_(static_cast<size_t>(dram.timing.banks()), kNoRow),
-      pendingHits_(static_cast<size_t>(dram.timing.banks()), 0),
+      scheduler_(DramSchedulers::make("dram_scheduler", dram.scheduler, dram)),
       nextRefreshCycle_(dram.timing.nREFI > 0 ? dram.timing.nREFI : kNever) {
   if (queueEntries_ <= 0 || timing_.burstCycles <= 0 || clockPs_ <= 0)
     throw core::InputError("dram: queueEntries, burst cycles and the clock period must be positive");
@@ -64,7 +64,7 @@ void DramController::tick(int64_t cycle, uint64_t generation) {
   } else {
     std::vector<Entry> &queue = chooseQueue();
     if (!queue.empty() && !scheduleFrom(queue, cycle))
-      next = nextUsefulCycle(queue, cycle);
+      next = std::min(nextRefreshCycle_, scheduler_->nextUsefulCycle(view(queue), cycle));
   }
   if (!reads_.empty() || !writes_.empty())
     scheduleTick(std::max(next, cycle + 1));
@@ -110,78 +110,32 @@ std::vector<DramController::Entry> &DramController::chooseQueue() {
   return reads_;
 }
 
-bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
-  const bool writes = &queue == &writes_;
-  const DramCommand column = writes ? DramCommand::Write : DramCommand::Read;
-  // A request starved by younger row hits to its bank (say a core rereading one
-  // row) takes that bank back: younger hits there wait, and they no longer keep
-  // the row open against it. Other banks go on as before.
-  starvedBank_ = cycle - queue.front().arrivalCycle > kStarvationCycles ? queue.front().bankIndex : -1;
-  const int starvedBank = starvedBank_;
-  // First ready: the oldest request whose row is open and whose column command may go now.
-  std::fill(pendingHits_.begin(), pendingHits_.end(), 0);
-  for (size_t i = 0; i < queue.size(); ++i) {
-    const Entry &entry = queue[i];
-    if (openRow_[static_cast<size_t>(entry.bankIndex)] != entry.location.row ||
-        (i > 0 && entry.bankIndex == starvedBank))
-      continue;
-    int &hits = pendingHits_[static_cast<size_t>(entry.bankIndex)];
-    // An older hit to this bank was not ready: the same command to the same bank is not either.
-    if (hits == 0 && state_.ready(column, entry.location.bankGroup, entry.location.bank, cycle)) {
-      serve(queue, i, cycle);
-      return true;
-    }
-    ++hits;
-  }
-  // First come: the oldest request whose next row command may go now. A row that
-  // queued requests still hit is not closed for an older request.
-  for (size_t i = 0; i < queue.size(); ++i) {
-    Entry &entry = queue[i];
-    if (i > 0 && entry.bankIndex == starvedBank)
-      continue;
-    const auto bank = static_cast<size_t>(entry.bankIndex);
-    const int group = entry.location.bankGroup, bankInGroup = entry.location.bank;
-    if (openRow_[bank] == entry.location.row)
-      continue; // a row hit waiting for its column timing
-    if (openRow_[bank] == kNoRow) {
-      if (state_.ready(DramCommand::Activate, group, bankInGroup, cycle)) {
-        issue(DramCommand::Activate, group, bankInGroup, entry.location.row, -1, cycle);
-        openRow_[bank] = entry.location.row;
-        entry.openedRow = true;
-        return true;
-      }
-    } else if (pendingHits_[bank] == 0 && state_.ready(DramCommand::Precharge, group, bankInGroup, cycle)) {
-      issue(DramCommand::Precharge, group, bankInGroup, openRow_[bank], -1, cycle);
-      openRow_[bank] = kNoRow;
-      entry.closedRow = true;
-      return true;
-    }
-  }
-  return false;
+DramChannelView DramController::view(const std::vector<Entry> &queue) const {
+  return DramChannelView{queue, &queue == &writes_, openRow_, state_};
 }
 
-int64_t DramController::nextUsefulCycle(const std::vector<Entry> &queue, int64_t cycle) const {
-  // Readiness only grows with time, and only an issued command or an arrival
-  // (which wakes the controller) changes what is queued or open.
-  int64_t next = nextRefreshCycle_;
-  if (starvedBank_ < 0)
-    next = std::min(next, queue.front().arrivalCycle + kStarvationCycles + 1);
-  const DramCommand column = &queue == &writes_ ? DramCommand::Write : DramCommand::Read;
-  for (size_t i = 0; i < queue.size(); ++i) {
-    const Entry &entry = queue[i];
-    if (i > 0 && entry.bankIndex == starvedBank_)
-      continue;
-    const auto bank = static_cast<size_t>(entry.bankIndex);
-    const int group = entry.location.bankGroup, bankInGroup = entry.location.bank;
-    if (openRow_[bank] == entry.location.row)
-      next = std::min(next, state_.earliest(column, group, bankInGroup));
-    else if (openRow_[bank] == kNoRow)
-      next = std::min(next, state_.earliest(DramCommand::Activate, group, bankInGroup));
-    else if (pendingHits_[bank] == 0)
-      next = std::min(next, state_.earliest(DramCommand::Precharge, group, bankInGroup));
-    // else: the row waits for its hits, which are in the minimum themselves
+bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
+  const DramChoice choice = scheduler_->choose(view(queue), cycle);
+  if (choice.kind == DramChoice::Kind::None)
+    return false;
+  Entry &entry = queue[choice.index];
+  const auto bank = static_cast<size_t>(entry.bankIndex);
+  const int group = entry.location.bankGroup, bankInGroup = entry.location.bank;
+  switch (choice.kind) {
+  case DramChoice::Kind::Column: serve(queue, choice.index, cycle); break;
+  case DramChoice::Kind::Activate:
+    issue(DramCommand::Activate, group, bankInGroup, entry.location.row, -1, cycle);
+    openRow_[bank] = entry.location.row;
+    entry.openedRow = true;
+    break;
+  case DramChoice::Kind::Precharge:
+    issue(DramCommand::Precharge, group, bankInGroup, openRow_[bank], -1, cycle);
+    openRow_[bank] = kNoRow;
+    entry.closedRow = true;
+    break;
+  case DramChoice::Kind::None: break;
   }
-  return std::max(next, cycle + 1);
+  return true;
 }
 
 void DramController::serve(std::vector<Entry> &queue, size_t index, int64_t cycle) {

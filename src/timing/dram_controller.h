@@ -1,18 +1,21 @@
 #pragma once
 // The controller of one DRAM channel: read and write queues, banks with open
-// rows, FR-FCFS scheduling under an open-page policy, write drain between two
-// watermarks, and all-bank refresh. It issues at most one command per DRAM
+// rows under an open-page policy, write drain between two watermarks, and
+// all-bank refresh; which queued request gets the next command is the
+// scheduler's choice (dram_scheduler.h, DramConfig::scheduler). It issues at most one command per DRAM
 // cycle, checked against the timing table (dram_timing.h). It ticks only while
 // a queue holds work, and sleeps through cycles in which nothing can issue
 // (docs/dram.md).
 #include "config/hardware.h"
 #include "timing/dram_address.h"
+#include "timing/dram_scheduler.h"
 #include "timing/dram_timing.h"
 #include "timing/event_queue.h"
 #include "timing/memory_port.h"
 
 #include <functional>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace npusim::timing {
@@ -48,20 +51,9 @@ public:
   int writeHighWatermark() const { return writeHigh_; }
   int writeLowWatermark() const { return writeLow_; }
 
-  /// DRAM cycles the oldest request may wait before FR-FCFS stops letting
-  /// younger row hits pass it (a row hit on its bank no longer keeps the row open).
-  static constexpr int64_t kStarvationCycles = 1024;
-
 private:
-  struct Entry {
-    MemoryRequest request;
-    DramLocation location;
-    int bankIndex;
-    int64_t arrivalCycle;
-    bool openedRow = false; // issued an ACT for itself: a row miss
-    bool closedRow = false; // issued a PRE for itself: a row conflict
-  };
-  static constexpr int64_t kNoRow = -1;
+  using Entry = DramQueueEntry;
+  static constexpr int64_t kNoRow = kNoOpenRow;
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
   void wake();
@@ -74,12 +66,9 @@ private:
   /// while the controller slept, up to (not including) `cycle`.
   void catchUpRefresh(int64_t cycle);
   std::vector<Entry> &chooseQueue();
-  /// FR-FCFS over one queue; returns whether a command issued.
+  DramChannelView view(const std::vector<Entry> &queue) const;
+  /// Issues the scheduler's choice over one queue; returns whether a command issued.
   bool scheduleFrom(std::vector<Entry> &queue, int64_t cycle);
-  /// After scheduleFrom issued nothing at `cycle`: the first cycle at which any
-  /// queued request's next command, the starvation limit or a refresh could
-  /// change that. Nothing issues before it, so the controller sleeps until then.
-  int64_t nextUsefulCycle(const std::vector<Entry> &queue, int64_t cycle) const;
   void serve(std::vector<Entry> &queue, size_t index, int64_t cycle);
   void issue(DramCommand command, int bankGroup, int bank, int64_t row, int column, int64_t cycle);
   bool anyRowOpen() const;
@@ -92,14 +81,13 @@ private:
   int queueEntries_, writeHigh_, writeLow_;
   DramTimingState state_;
   std::vector<int64_t> openRow_;   // [bankGroup * banksPerGroup + bank]
-  std::vector<int> pendingHits_;   // scratch: queued requests hitting each bank's open row
+  std::unique_ptr<DramScheduler> scheduler_;
   std::vector<Entry> reads_, writes_; // oldest first
   bool drainingWrites_ = false;
   bool tickScheduled_ = false;
   int64_t scheduledCycle_ = -1;
   uint64_t tickGeneration_ = 0; // a tick event of an older generation was superseded by an earlier one
   int64_t lastTickCycle_ = -1;
-  int starvedBank_ = -1; // set by scheduleFrom
   int64_t lastCommandCycle_ = -1;
   int64_t nextRefreshCycle_;
   std::vector<DramCommandRecord> *log_ = nullptr;

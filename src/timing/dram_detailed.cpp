@@ -52,4 +52,8 @@ const std::vector<DramCommandRecord> &DetailedDram::commandLog(int channel) cons
   return logs_.at(static_cast<size_t>(channel));
 }
 
+namespace {
+[[maybe_unused]] const bool kRegistered = DramModels::add<DetailedDram>("detailed");
+} // namespace
+
 } // namespace npusim::timing

@@ -1,10 +1,38 @@
-#include "timing/dram_fixed.h"
+// The fixed-latency DRAM: no banks, no rows. A request completes
+// fixedLatencyCycles DRAM cycles after it is accepted, and each channel's data
+// bus returns at most one access granule per nBL cycles, so a burst of N
+// requests to one channel ends at latency + (N - 1) * nBL. Useful to separate
+// what the cores do from what the DRAM does.
+// Registered as "fixed_latency".
+#include "timing/dram_model.h"
 
 #include "core/error.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace npusim::timing {
+namespace {
+
+class FixedLatencyDram final : public DramModel {
+public:
+  FixedLatencyDram(const config::DramConfig &dram, EventQueue &events);
+
+  bool canAccept(const MemoryRequest &request) const override;
+  void accept(const MemoryRequest &request) override;
+  MemoryStats stats() const override { return stats_; }
+  int freeEntries(int channel, bool write) const override;
+
+private:
+  struct Channel {
+    int outstandingReads = 0, outstandingWrites = 0;
+    int64_t lastCompletionCycle = -1; // the data bus is busy for nBL cycles before each completion
+  };
+  TimePs clockPs_;
+  int latencyCycles_, burstCycles_, queueEntries_;
+  std::vector<Channel> channels_;
+  MemoryStats stats_;
+};
 
 FixedLatencyDram::FixedLatencyDram(const config::DramConfig &dram, EventQueue &events)
     : DramModel(dram, events), clockPs_(dramClockPeriodPs(dram)), latencyCycles_(dram.fixedLatencyCycles),
@@ -55,4 +83,7 @@ void FixedLatencyDram::accept(const MemoryRequest &request) {
   });
 }
 
+[[maybe_unused]] const bool kRegistered = DramModels::add<FixedLatencyDram>("fixed_latency");
+
+} // namespace
 } // namespace npusim::timing

@@ -3,9 +3,14 @@
 // where an address lives (its channel) and how much queue space each channel
 // has, so the NoC can reserve space for requests still travelling towards a
 // channel (credits) instead of finding the queue full on arrival.
+// Models register by name (registry.h); DramConfig::model chooses one. Adding a
+// model is one .cpp file: a DramModel subclass and the line
+//
+//   const bool kRegistered = DramModels::add<MyDram>("my_dram");
 #include "config/hardware.h"
 #include "timing/dram_address.h"
 #include "timing/memory_port.h"
+#include "timing/registry.h"
 
 #include <cstdint>
 #include <functional>
@@ -56,5 +61,8 @@ private:
   Completion complete_;
   bool retryScheduled_ = false;
 };
+
+/// Every DRAM model is built from the DRAM configuration and the event queue.
+using DramModels = Registry<DramModel, const config::DramConfig &, EventQueue &>;
 
 } // namespace npusim::timing

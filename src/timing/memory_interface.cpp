@@ -11,74 +11,110 @@ MemoryInterface::MemoryInterface(int core, int maxOutstanding, int requestBytes,
     : core_(core), maxOutstanding_(std::max(1, maxOutstanding)), requestBytes_(std::max(1, requestBytes)),
       queue_(queue), port_(port), nextRequestId_(nextRequestId) {}
 
+void MemoryInterface::settle(Transfer &transfer) {
+  while (transfer.run < transfer.runs.size() &&
+         transfer.address >= transfer.runs[transfer.run].address + transfer.runs[transfer.run].bytes) {
+    if (++transfer.run < transfer.runs.size())
+      transfer.address = transfer.runs[transfer.run].address;
+  }
+}
+
 void MemoryInterface::submit(const std::vector<npu::DramRun> &runs, bool readModifyWrite,
                              IssuedCallback onIssued, DoneCallback onDone) {
-  auto transfer = std::make_shared<Transfer>();
-  const auto granule = static_cast<uint64_t>(requestBytes_);
-  for (const npu::DramRun &run : runs) {
-    // Requests never cross a granule boundary: a run starting or ending inside
-    // a granule gives a partial request there.
-    uint64_t address = run.address;
-    const uint64_t end = run.address + run.bytes;
-    while (address < end) {
-      const uint64_t granuleEnd = (address / granule + 1) * granule;
-      const uint64_t stop = std::min(end, granuleEnd);
-      MemoryRequest request;
-      request.address = address;
-      request.bytes = static_cast<uint32_t>(stop - address);
-      request.core = core_;
-      if (readModifyWrite) {
-        request.write = false;
-        transfer->requests.push_back(request);
-        request.write = true;
-        transfer->requests.push_back(request);
-      } else {
-        request.write = run.write;
-        transfer->requests.push_back(request);
-      }
-      address = stop;
-    }
+  uint32_t slot = 0;
+  if (freeSlots_.empty()) {
+    slot = static_cast<uint32_t>(transfers_.size());
+    transfers_.emplace_back();
+  } else {
+    slot = freeSlots_.back();
+    freeSlots_.pop_back();
   }
-  transfer->onIssued = std::move(onIssued);
-  transfer->onDone = std::move(onDone);
-  if (transfer->requests.empty()) {
+  Transfer &transfer = transfers_[slot];
+  transfer.runs.assign(runs.begin(), runs.end());
+  transfer.readModifyWrite = readModifyWrite;
+  transfer.live = true;
+  transfer.run = 0;
+  transfer.address = runs.empty() ? 0 : runs.front().address;
+  transfer.readSent = false;
+  transfer.inFlight = 0;
+  transfer.onIssued = std::move(onIssued);
+  transfer.onDone = std::move(onDone);
+  settle(transfer);
+  if (transfer.allIssued()) {
     const TimePs now = queue_.now();
-    transfer->onIssued(now);
-    transfer->onDone(now);
+    transfer.live = false;
+    freeSlots_.push_back(slot);
+    // Moved out first: the callbacks may submit again and reuse the slot.
+    IssuedCallback issued = std::move(transfer.onIssued);
+    DoneCallback done = std::move(transfer.onDone);
+    issued(now);
+    done(now);
     return;
   }
-  transfers_.push_back(std::move(transfer));
+  waiting_.push_back(slot);
   pump();
 }
 
+MemoryRequest MemoryInterface::nextRequest(const Transfer &transfer, uint32_t slot) const {
+  // Requests never cross a granule boundary: a run starting or ending inside
+  // a granule gives a partial request there.
+  const npu::DramRun &run = transfer.runs[transfer.run];
+  const auto granule = static_cast<uint64_t>(requestBytes_);
+  const uint64_t stop = std::min(run.address + run.bytes, (transfer.address / granule + 1) * granule);
+  MemoryRequest request;
+  request.address = transfer.address;
+  request.bytes = static_cast<uint32_t>(stop - transfer.address);
+  request.core = core_;
+  request.write = transfer.readModifyWrite ? transfer.readSent : run.write;
+  request.tag = slot;
+  return request;
+}
+
+void MemoryInterface::advance(Transfer &transfer) const {
+  if (transfer.readModifyWrite && !transfer.readSent) {
+    transfer.readSent = true;
+    return;
+  }
+  transfer.readSent = false;
+  const auto granule = static_cast<uint64_t>(requestBytes_);
+  transfer.address = (transfer.address / granule + 1) * granule;
+  settle(transfer);
+}
+
 void MemoryInterface::pump() {
-  while (!transfers_.empty() && outstanding_ < maxOutstanding_) {
-    const std::shared_ptr<Transfer> transfer = transfers_.front();
-    MemoryRequest &request = transfer->requests[transfer->nextRequest];
+  while (!waiting_.empty() && outstanding_ < maxOutstanding_) {
+    const uint32_t slot = waiting_.front();
+    Transfer &transfer = transfers_[slot];
+    MemoryRequest request = nextRequest(transfer, slot);
     if (!port_.canAccept(request))
       return; // the port's retry callback calls pump() again
     request.id = nextRequestId_++;
     port_.accept(request);
-    inFlight_.emplace(request.id, transfer);
     ++outstanding_;
-    ++transfer->inFlight;
-    if (++transfer->nextRequest == transfer->requests.size()) {
-      transfers_.pop_front();
-      transfer->onIssued(queue_.now());
+    ++transfer.inFlight;
+    advance(transfer);
+    if (transfer.allIssued()) {
+      waiting_.pop_front();
+      // Moved out first: the callback may submit, which may grow transfers_.
+      IssuedCallback issued = std::move(transfer.onIssued);
+      issued(queue_.now());
     }
   }
 }
 
 void MemoryInterface::complete(const MemoryRequest &request, TimePs at) {
-  auto it = inFlight_.find(request.id);
-  if (it == inFlight_.end())
+  if (request.core != core_ || request.tag >= transfers_.size() || !transfers_[request.tag].live ||
+      transfers_[request.tag].inFlight == 0)
     throw core::RuntimeError("timing: memory completed request " + std::to_string(request.id) +
                              " that core " + std::to_string(core_) + " has not issued");
-  std::shared_ptr<Transfer> transfer = std::move(it->second);
-  inFlight_.erase(it);
+  const uint32_t slot = request.tag;
   --outstanding_;
-  if (--transfer->inFlight == 0 && transfer->nextRequest == transfer->requests.size())
-    transfer->onDone(at);
+  if (--transfers_[slot].inFlight == 0 && transfers_[slot].allIssued()) {
+    transfers_[slot].live = false;
+    freeSlots_.push_back(slot);
+    DoneCallback done = std::move(transfers_[slot].onDone);
+    done(at);
+  }
   pump();
 }
 

@@ -3,14 +3,14 @@
 // memory instructions into requests of at most dmaRequestBytes, keeps at most
 // dmaOutstandingRequests of them in flight, and waits for the port's retry
 // callback when it refuses one. Transfers are served first come, first served.
+// Requests are made one at a time as the port takes them, and each carries its
+// transfer's slot (MemoryRequest::tag), so a request costs no allocation.
 #include "npu/execution.h"
 #include "timing/memory_port.h"
 
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <memory>
-#include <unordered_map>
 #include <vector>
 
 namespace npusim::timing {
@@ -35,16 +35,27 @@ public:
   void complete(const MemoryRequest &request, TimePs at);
 
   int outstanding() const { return outstanding_; }
-  bool idle() const { return transfers_.empty() && outstanding_ == 0; }
+  bool idle() const { return waiting_.empty() && outstanding_ == 0; }
 
 private:
   struct Transfer {
-    std::vector<MemoryRequest> requests; // id assigned on issue
-    size_t nextRequest = 0;
+    std::vector<npu::DramRun> runs;
+    bool readModifyWrite = false;
+    bool live = false;
+    // The next request: runs[run], from `address`; for read-modify-write, whether its read went.
+    size_t run = 0;
+    uint64_t address = 0;
+    bool readSent = false;
     int64_t inFlight = 0;
     IssuedCallback onIssued;
     DoneCallback onDone;
+    bool allIssued() const { return run == runs.size(); }
   };
+  /// The next request of `transfer` (not yet advanced past).
+  MemoryRequest nextRequest(const Transfer &transfer, uint32_t slot) const;
+  void advance(Transfer &transfer) const;
+  /// Skips empty runs.
+  static void settle(Transfer &transfer);
 
   int core_;
   int maxOutstanding_;
@@ -53,8 +64,9 @@ private:
   MemoryPort &port_;
   uint64_t &nextRequestId_;
   int outstanding_ = 0;
-  std::deque<std::shared_ptr<Transfer>> transfers_; // not yet fully issued, in order
-  std::unordered_map<uint64_t, std::shared_ptr<Transfer>> inFlight_;
+  std::vector<Transfer> transfers_; // slots, reused
+  std::vector<uint32_t> freeSlots_;
+  std::deque<uint32_t> waiting_; // slots not yet fully issued, in order
 };
 
 } // namespace npusim::timing

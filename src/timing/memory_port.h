@@ -17,6 +17,7 @@ struct MemoryRequest {
   uint32_t bytes = 0;
   bool write = false;
   int core = 0;         // requesting core (NoC port)
+  uint32_t tag = 0;     // the requester's own, returned unchanged with the completion
 };
 
 /// Statistics every memory model keeps.

@@ -1,6 +1,7 @@
 #include "timing/noc.h"
 
 #include "core/error.h"
+#include "timing/memory_system.h"
 
 #include <algorithm>
 
@@ -162,5 +163,9 @@ MemoryStats CrossbarNoc::stats() const {
   result.refreshes = dram.refreshes;
   return result;
 }
+
+namespace {
+[[maybe_unused]] const bool kRegistered = NocModels::add<CrossbarNoc>("crossbar");
+} // namespace
 
 } // namespace npusim::timing

@@ -43,12 +43,12 @@ TEST(Keys, EveryKeyHasUnitOrTypeRangeAndDescription) {
     EXPECT_TRUE(seen.contains(key)) << key;
   // HardwareConfig has 11 fields besides `source` and its structs (name, numCores,
   // coreFreqMhz, lanes, vlenBits, spadKibPerLane, systolicArraysPerCore, two DMA, two
-  // latencies), VectorLatencies 4, NocConfig 3, DramConfig 6 of its own (model,
-  // channels, freqMhz, queueEntries, fixedLatencyCycles, addressMapping) plus the
-  // timing set's name (`dram`), DramTiming 26 besides its name (tckPs, burstCycles,
-  // 18 constraints, 6 of organisation); and `base`, `dram_timing`:
-  // 11 + 4 + 3 + 7 + 26 + 2 = 53.
-  EXPECT_EQ(configKeys().size(), 53u);
+  // latencies), VectorLatencies 4, NocConfig 4 (model, latency, bytes, ports),
+  // DramConfig 7 of its own (model, scheduler, channels, freqMhz, queueEntries,
+  // fixedLatencyCycles, addressMapping) plus the timing set's name (`dram`),
+  // DramTiming 26 besides its name (tckPs, burstCycles, 18 constraints, 6 of
+  // organisation); and `base`, `dram_timing`: 11 + 4 + 4 + 8 + 26 + 2 = 55.
+  EXPECT_EQ(configKeys().size(), 55u);
 }
 
 TEST(Keys, EveryKeyReachesItsField) {

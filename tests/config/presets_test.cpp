@@ -34,7 +34,9 @@ TEST(Presets, Tpuv3LikeIsTheArchitectureDocumentsDefault) {
   EXPECT_EQ(c.spadBytesPerLane(), 131072); // 128 * 1024
   EXPECT_EQ(c.systolicArraysPerCore, 2);
   EXPECT_EQ(c.noc.latencyCycles, 10);
-  EXPECT_EQ(c.dram.model, DramModelKind::Detailed);
+  EXPECT_EQ(c.dram.model, "detailed");
+  EXPECT_EQ(c.dram.scheduler, "frfcfs");
+  EXPECT_EQ(c.noc.model, "crossbar");
   EXPECT_EQ(c.dram.channels, 16);
   EXPECT_EQ(c.dram.freqMhz, 940.0);
   EXPECT_EQ(c.dram.timing.name, "hbm2-tpuv3");

@@ -24,9 +24,9 @@ config::HardwareConfig hbm2Machine() {
   config::HardwareConfig hardware;
   hardware.numCores = 1;
   hardware.coreFreqMhz = 940.0; // TPUv3-like: 16 ports x 32 B x 940 MHz = 481 GB/s into the core
-  hardware.noc = {10, 32, 16};
+  hardware.noc = {.latencyCycles = 10, .bytesPerCyclePerPort = 32, .portsPerCore = 16};
   config::DramConfig &dram = hardware.dram;
-  dram.model = config::DramModelKind::Detailed;
+  dram.model = "detailed";
   dram.channels = 16;
   dram.freqMhz = 1000.0; // tCK 1000 ps
   config::DramTiming &t = dram.timing;
@@ -46,7 +46,7 @@ config::HardwareConfig hbm3Machine() {
   config::HardwareConfig hardware;
   hardware.numCores = 1;
   hardware.coreFreqMhz = 3502.0; // TPUv6e-like: 16 x 32 B x 3502 MHz = 1.79 TB/s into the core
-  hardware.noc = {10, 32, 16};
+  hardware.noc = {.latencyCycles = 10, .bytesPerCyclePerPort = 32, .portsPerCore = 16};
   config::DramConfig &dram = hardware.dram;
   dram.channels = 32;
   dram.freqMhz = 1600.0; // tCK 625 ps
@@ -67,7 +67,7 @@ config::HardwareConfig ddr4Machine() {
   config::HardwareConfig hardware;
   hardware.numCores = 1;
   hardware.coreFreqMhz = 940.0;
-  hardware.noc = {10, 32, 16};
+  hardware.noc = {.latencyCycles = 10, .bytesPerCyclePerPort = 32, .portsPerCore = 16};
   config::DramConfig &dram = hardware.dram;
   dram.channels = 4;
   dram.freqMhz = 1600.0; // tCK 625 ps

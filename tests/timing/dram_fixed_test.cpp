@@ -1,5 +1,4 @@
 // The fixed-latency DRAM model and the memory-system factory around it.
-#include "timing/dram_fixed.h"
 #include "timing/memory_system.h"
 #include "timing/noc.h"
 
@@ -15,7 +14,7 @@ using traffic::TrafficDriver;
 
 config::DramConfig fixedDram(int channels, int latency) {
   config::DramConfig dram;
-  dram.model = config::DramModelKind::FixedLatency;
+  dram.model = "fixed_latency";
   dram.channels = channels;
   dram.freqMhz = 1000.0; // tCK = 1000 ps
   dram.fixedLatencyCycles = latency;
@@ -25,7 +24,8 @@ config::DramConfig fixedDram(int channels, int latency) {
 
 TEST(DramFixedLatency, OneRequestTakesExactlyTheLatency) {
   EventQueue events;
-  FixedLatencyDram dram(fixedDram(1, 100), events);
+  std::unique_ptr<DramModel> made = makeDramModel(fixedDram(1, 100), events);
+  DramModel &dram = *made;
   TrafficDriver driver(events, dram, traffic::streamRequests(0, 32, 32));
   // Accepted at cycle 0, complete at cycle 100 = 100,000 ps.
   EXPECT_EQ(driver.run(), 100'000);
@@ -33,7 +33,8 @@ TEST(DramFixedLatency, OneRequestTakesExactlyTheLatency) {
 
 TEST(DramFixedLatency, BurstToOneChannelIsLatencyPlusSerialization) {
   EventQueue events;
-  FixedLatencyDram dram(fixedDram(1, 100), events);
+  std::unique_ptr<DramModel> made = makeDramModel(fixedDram(1, 100), events);
+  DramModel &dram = *made;
   TrafficDriver driver(events, dram, traffic::streamRequests(0, 10 * 32, 32));
   driver.run();
   // Ten 32-byte accesses to one channel at cycle 0: the data bus returns one
@@ -45,7 +46,8 @@ TEST(DramFixedLatency, BurstToOneChannelIsLatencyPlusSerialization) {
 
 TEST(DramFixedLatency, ChannelsServeInParallel) {
   EventQueue events;
-  FixedLatencyDram dram(fixedDram(4, 100), events);
+  std::unique_ptr<DramModel> made = makeDramModel(fixedDram(4, 100), events);
+  DramModel &dram = *made;
   // Channel bits sit just above the 32-byte granule (RoBaRaCoCh): eight granules
   // go to channels 0,1,2,3,0,1,2,3; each channel returns two, at 100 and 102 cycles.
   TrafficDriver driver(events, dram, traffic::streamRequests(0, 8 * 32, 32));
@@ -56,7 +58,8 @@ TEST(DramFixedLatency, FullQueueRefusesAndRetries) {
   EventQueue events;
   config::DramConfig config = fixedDram(1, 100);
   config.queueEntries = 2;
-  FixedLatencyDram dram(config, events);
+  std::unique_ptr<DramModel> made = makeDramModel(config, events);
+  DramModel &dram = *made;
   TrafficDriver driver(events, dram, traffic::streamRequests(0, 3 * 32, 32));
   driver.run();
   // Two requests fit the queue at cycle 0 and complete at 100 and 102; the third
@@ -67,14 +70,16 @@ TEST(DramFixedLatency, FullQueueRefusesAndRetries) {
 
 TEST(DramFixedLatency, RejectsRequestsCrossingAGranule) {
   EventQueue events;
-  FixedLatencyDram dram(fixedDram(1, 100), events);
+  std::unique_ptr<DramModel> made = makeDramModel(fixedDram(1, 100), events);
+  DramModel &dram = *made;
   EXPECT_THROW(dram.accept(MemoryRequest{0, 16, 32, false, 0}), core::RuntimeError);
   EXPECT_THROW(dram.accept(MemoryRequest{0, 0, 0, false, 0}), core::RuntimeError);
 }
 
 TEST(DramFixedLatency, StatisticsCountRequestsAndBytes) {
   EventQueue events;
-  FixedLatencyDram dram(fixedDram(2, 10), events);
+  std::unique_ptr<DramModel> made = makeDramModel(fixedDram(2, 10), events);
+  DramModel &dram = *made;
   std::vector<MemoryRequest> requests = traffic::streamRequests(0, 4 * 32, 32);
   requests[3].write = true;
   TrafficDriver driver(events, dram, requests);
@@ -106,11 +111,11 @@ TEST(DramFixedLatency, RejectsBadAddressMapping) {
   config::DramConfig config = fixedDram(1, 100);
   EventQueue events;
   config.addressMapping = "RoBaCoCh"; // no rank
-  EXPECT_THROW(FixedLatencyDram(config, events), core::InputError);
+  EXPECT_THROW(makeDramModel(config, events), core::InputError);
   config.addressMapping = "RoBaRaCoCoCh";
-  EXPECT_THROW(FixedLatencyDram(config, events), core::InputError);
+  EXPECT_THROW(makeDramModel(config, events), core::InputError);
   config.addressMapping = "RoBaRaCoXx";
-  EXPECT_THROW(FixedLatencyDram(config, events), core::InputError);
+  EXPECT_THROW(makeDramModel(config, events), core::InputError);
 }
 
 } // namespace

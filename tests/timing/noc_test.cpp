@@ -2,8 +2,8 @@
 #include "timing/noc.h"
 
 #include "core/error.h"
-#include "timing/dram_fixed.h"
 #include "timing/dram_test_traffic.h"
+#include "timing/memory_system.h"
 
 #include <gtest/gtest.h>
 
@@ -18,13 +18,13 @@ config::HardwareConfig machine(int channels, int portsPerCore, int dramLatency) 
   hardware.noc.latencyCycles = 10;
   hardware.noc.bytesPerCyclePerPort = 32;
   hardware.noc.portsPerCore = portsPerCore;
-  hardware.dram.model = config::DramModelKind::FixedLatency;
+  hardware.dram.model = "fixed_latency";
   hardware.dram.fixedLatencyCycles = dramLatency;
   return hardware;
 }
 
 CrossbarNoc makeNoc(const config::HardwareConfig &hardware, EventQueue &events) {
-  return CrossbarNoc(hardware, events, std::make_unique<FixedLatencyDram>(hardware.dram, events));
+  return CrossbarNoc(hardware, events, makeDramModel(hardware.dram, events));
 }
 
 TEST(Noc, WriteLatencyCountsPayloadSerialization) {

@@ -61,7 +61,7 @@ TEST(TimingValidation, StreamingCopyReachesNinetyPercentOfDramBandwidth) {
 
 TEST(TimingValidation, StreamingCopyOnConfiguredMemorySystem) {
   auto config = roundConfig(128, 4);
-  config.dram.model = config::DramModelKind::FixedLatency;
+  config.dram.model = "fixed_latency";
   config.dmaOutstandingRequests = 512;
   StreamingCopy copy(16);
   Simulator simulator(config);
@@ -173,12 +173,34 @@ TEST(TimingValidation, NoLaunchIsFasterThanItsRooflineOnConfiguredMemory) {
   for (uint32_t seed = 1; seed <= 12; ++seed) {
     auto config = roundConfig(128, 1 + static_cast<int>(seed % 4));
     config.numCores = 1 + static_cast<int>(seed % 3);
-    config.dram.model = seed % 2 == 0 ? config::DramModelKind::FixedLatency : config::DramModelKind::Detailed;
+    config.dram.model = seed % 2 == 0 ? "fixed_latency" : "detailed";
     RandomKernel kernel(seed);
     Simulator simulator(config);
     const LaunchTiming timing = simulator.timeLaunch(kernel.builder.program, std::move(kernel.traces));
     EXPECT_GE(timing.timePs, timing.rooflineBoundPs) << "seed " << seed;
   }
+}
+
+TEST(TimingValidation, PerBankFrFcfsGivesTheCyclesOfThePerRequestStatementOnRandomPrograms) {
+  // "frfcfs_reference" is dram_scheduler_reference_support.cpp.
+  int64_t requests = 0;
+  for (uint32_t seed = 1; seed <= 24; ++seed) {
+    auto config = roundConfig(128, 1 + static_cast<int>(seed % 4));
+    config.numCores = 1 + static_cast<int>(seed % 3);
+    config.dram.queueEntries = seed % 2 == 0 ? 64 : 6;
+    config.dram.timing.nREFI = seed % 3 == 0 ? 500 : 3900;
+    TimePs times[2] = {0, 0};
+    for (int which = 0; which < 2; ++which) {
+      config.dram.scheduler = which == 0 ? "frfcfs" : "frfcfs_reference";
+      RandomKernel kernel(seed);
+      const LaunchTiming timing =
+          Simulator(config).timeLaunch(kernel.builder.program, std::move(kernel.traces));
+      times[which] = timing.timePs;
+      requests += timing.memory.reads + timing.memory.writes;
+    }
+    EXPECT_EQ(times[0], times[1]) << "seed " << seed;
+  }
+  EXPECT_GT(requests, 10000); // the kernels do go to DRAM
 }
 
 TEST(TimingValidation, DoublingDramChannelsNeverSlowsAKernel) {
@@ -210,7 +232,7 @@ TEST(TimingValidation, DoublingDramChannelsNeverSlowsAKernel) {
 }
 
 TEST(TimingValidation, DoublingChannelsNeverSlowsAKernelOnConfiguredMemory) {
-  for (auto model : {config::DramModelKind::FixedLatency, config::DramModelKind::Detailed})
+  for (const char *model : {"fixed_latency", "detailed"})
     for (uint32_t seed = 1; seed <= 6; ++seed) {
       TimePs previous = 0;
       for (int channels : {1, 2, 4, 8}) {
@@ -220,8 +242,7 @@ TEST(TimingValidation, DoublingChannelsNeverSlowsAKernelOnConfiguredMemory) {
         Simulator simulator(config);
         const TimePs time = simulator.timeLaunch(kernel.builder.program, std::move(kernel.traces)).timePs;
         if (previous > 0) {
-          EXPECT_LE(time, previous) << "seed " << seed << ", " << channels << " channels, model "
-                                    << static_cast<int>(model);
+          EXPECT_LE(time, previous) << "seed " << seed << ", " << channels << " channels, model " << model;
         }
         previous = time;
       }
