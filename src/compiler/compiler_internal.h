@@ -127,8 +127,7 @@ public:
     std::set<const ir::Op *> hoisted; // ops already lowered (loop invariants, fused adds)
     std::map<std::string, int> lazyTiles; // materialised splats and iotas by content
     std::vector<std::vector<std::string>> lazyTileScopes;
-    // Dots lowered so far: the next one runs on array `dots % arrays`.
-    int64_t dots = 0;
+    int64_t dots = 0; // dots lowered so far: the next one runs on array `dots % arrays`
   };
 
   // emit.cpp: registers, tiles, instructions, materialisation.

@@ -131,8 +131,8 @@ struct NpuSteps::Impl {
     if (it != addresses.end())
       return it->second;
     const uint64_t address = nextAddress;
-    nextAddress +=
-        (b->bytes.size() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
+    nextAddress += (b->bytes.size() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment +
+                   kBufferAlignment;
     addresses.emplace(b, address);
     return address;
   }
@@ -175,8 +175,7 @@ const NpuKernel &NpuSteps::kernelFor(const Step &step, const std::map<std::strin
   if (it != impl_->kernels.end())
     return *it->second;
   const auto start = Clock::now();
-  std::unique_ptr<NpuKernel> kernel =
-      compileForNpu(*step.kernel, step.constexprs, scalars, impl_->options.machine);
+  std::unique_ptr<NpuKernel> kernel = compileForNpu(*step.kernel, step.constexprs, scalars, impl_->options.machine);
   impl_->report.compileMs += millisecondsSince(start);
   return *impl_->kernels.emplace(key, std::move(kernel)).first->second;
 }
@@ -204,8 +203,7 @@ void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
     std::vector<std::vector<uint8_t>> original;
     for (reference::Buffer *b : used.buffers)
       original.push_back(b->bytes);
-    reference::runLaunch(referenceFunction, reference::Grid{launchGrid.x, launchGrid.y, launchGrid.z},
-                         arguments);
+    reference::runLaunch(referenceFunction, reference::Grid{launchGrid.x, launchGrid.y, launchGrid.z}, arguments);
     for (size_t i = 0; i < used.buffers.size(); ++i) {
       expected.push_back(std::move(used.buffers[i]->bytes));
       used.buffers[i]->bytes = std::move(original[i]);
@@ -222,8 +220,8 @@ void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
       result.result = "diverged";
       result.npuCheck = "differs from the reference";
       result.message = "the NPU program (" + result.blockSizes + ", grid " + std::to_string(grid.x) + "x" +
-                       std::to_string(grid.y) + "x" + std::to_string(grid.z) +
-                       ") and the reference differ in " + used.buffers[i]->name + ": " + c.message;
+                       std::to_string(grid.y) + "x" + std::to_string(grid.z) + ") and the reference differ in " +
+                       used.buffers[i]->name + ": " + c.message;
       return;
     }
   }
@@ -231,8 +229,8 @@ void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
 }
 
 void NpuSteps::runProgram(const npu::Program &program, const triton::GridSize &grid,
-                          std::vector<reference::Argument> &arguments, bool computeValues,
-                          const std::string &name, StepResult &result) {
+                          std::vector<reference::Argument> &arguments, bool computeValues, const std::string &name,
+                          StepResult &result) {
   LaunchBuffers used;
   std::vector<functional::LaunchArgument> launchArgs;
   for (const reference::Argument &a : arguments) {
@@ -249,15 +247,12 @@ void NpuSteps::runProgram(const npu::Program &program, const triton::GridSize &g
   impl_->execute(program, grid, used, launchArgs, computeValues, name, result);
 }
 
-bool NpuSteps::callOnNpu(const std::string &op) {
-  return library::isPlanned(op);
-}
+bool NpuSteps::callOnNpu(const std::string &op) { return library::isPlanned(op); }
 
-std::optional<std::vector<bool>>
-NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
-               std::span<const reference::TensorView *const> outs,
-               const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
-               bool verify, StepResult &result) {
+std::optional<std::vector<bool>> NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
+                                 std::span<const reference::TensorView *const> outs,
+                                 const std::vector<std::unique_ptr<reference::Buffer>> &storages,
+                                 bool computeValues, bool verify, StepResult &result) {
   std::vector<library::CallArgument> callArgs;
   for (const reference::LibraryValue &v : args)
     callArgs.push_back(toLibrary(v, storages));
@@ -328,8 +323,7 @@ NpuSteps::call(const Step &step, std::span<const reference::LibraryValue> args,
   for (const library::KernelLaunch &launch : plan.launches) {
     auto &file = impl_->libraryFiles[launch.kernelName];
     if (!file)
-      file =
-          std::make_unique<triton::KernelFile>(triton::loadKernel(launch.source, launch.kernelName + ".py"));
+      file = std::make_unique<triton::KernelFile>(triton::loadKernel(launch.source, launch.kernelName + ".py"));
     triton::ConstexprBindings constexprs;
     for (const auto &[name, value] : launch.constexprs)
       constexprs[name] = value;

@@ -40,15 +40,15 @@ struct RunOptions {
 
 /// Cycles and utilisation of one step on the NPU (timing and full modes).
 struct StepTiming {
-  int64_t cycles = 0; // core clock
+  int64_t cycles = 0;    // core clock
   double timeUs = 0.0;
   std::vector<std::pair<std::string, double>> unitBusyPercent; // per unit kind, averaged over cores
   int64_t dramBytesRead = 0, dramBytesWritten = 0;
   double achievedGBs = 0.0;
   double rowHitRate = 0.0;
   int64_t macs = 0;
-  double rooflineUs = 0.0; // the bound no schedule can beat
-  double boundRatio = 0.0; // simulated time / roofline bound
+  double rooflineUs = 0.0;  // the bound no schedule can beat
+  double boundRatio = 0.0;  // simulated time / roofline bound
 };
 
 /// What became of one step.
@@ -95,11 +95,11 @@ struct RunReport {
   double lowerMs = 0.0;  // lowering kernels to TileIR
   int64_t peakRssKiB = 0;
   Mode mode = Mode::Reference;
-  std::string machine;     // the NPU modes' configuration name
+  std::string machine;    // the NPU modes' configuration name
   int64_t totalCycles = 0; // timing and full modes: the steps' cycles added up
   double totalTimeUs = 0.0;
-  double compileMs = 0.0;      // compiling kernels for the NPU
-  double npuCheckMs = 0.0;     // running the reference for the NPU-vs-reference comparison
+  double compileMs = 0.0;    // compiling kernels for the NPU
+  double npuCheckMs = 0.0;   // running the reference for the NPU-vs-reference comparison
   int64_t buffersCompared = 0; // NPU-vs-reference buffer comparisons
   bool verify = false;
   bool completed = false; // every step ran (and, with verify, matched its fingerprints)
