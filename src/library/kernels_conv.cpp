@@ -52,14 +52,32 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
     oh = (rm // OUT_W) % OUT_H
     n = rm // (OUT_W * OUT_H)
     m_mask = rm < BATCH * OUT_H * OUT_W
-    ih0 = oh * STRIDE_H - PAD_H
-    iw0 = ow * STRIDE_W - PAD_W
-    x_row = n * SX_N + ih0 * SX_H + iw0 * SX_W
     oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     n_mask = oc < COUT_G
     rk = tl.arange(0, BLOCK_K)
     x_base = x_ptr + group * (CIN_G * SX_C)
     w_base = w_ptr + group * (COUT_G * SW_O)
+    # The per-pixel and per-channel index tiles, computed once before the loop
+    # straight in the shape and layout of the tiles they index (the zeros,
+    # which the compiler cannot fold away, make each sum a tile of its own):
+    # no per-step broadcasts across the lanes.
+    zero_k = rk // BLOCK_K
+    if X_M_CONTIGUOUS:
+        rm_t = pid_m * BLOCK_M + (zero_k[:, None] + tl.arange(0, BLOCK_M)[None, :])
+    else:
+        rm_t = pid_m * BLOCK_M + (tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :])
+    ow_t = rm_t % OUT_W
+    oh_t = (rm_t // OUT_W) % OUT_H
+    ih0_t = oh_t * STRIDE_H - PAD_H
+    iw0_t = ow_t * STRIDE_W - PAD_W
+    x_row_t = (rm_t // (OUT_W * OUT_H)) * SX_N + ih0_t * SX_H + iw0_t * SX_W
+    m_mask_t = rm_t < BATCH * OUT_H * OUT_W
+    if W_K_CONTIGUOUS:
+        oc_k = pid_n * BLOCK_N + (tl.arange(0, BLOCK_N)[:, None] + zero_k[None, :])
+    else:
+        oc_k = pid_n * BLOCK_N + (zero_k[:, None] + tl.arange(0, BLOCK_N)[None, :])
+    oc_t = oc_k * SW_O
+    n_mask_t = oc_k < COUT_G
 {{INIT}}
     for k0 in range(0, K_TOTAL, {{STEPS}} * BLOCK_K):
 {{LOADS}}
@@ -86,26 +104,26 @@ constexpr std::string_view kImplicitGemmStep = R"TRITON(
         w_k{{S}} = c{{S}} * SW_I + kh{{S}} * SW_H + kw{{S}} * SW_W
         if X_M_CONTIGUOUS:
             if PADDED:
-                ih{{S}} = (kh{{S}} * DIL_H)[:, None] + ih0[None, :]
-                iw{{S}} = (kw{{S}} * DIL_W)[:, None] + iw0[None, :]
-                xm{{S}} = (k_mask{{S}}[:, None] & m_mask[None, :]) & ((ih{{S}} >= 0) & (ih{{S}} < IN_H)) & ((iw{{S}} >= 0) & (iw{{S}} < IN_W))
+                ih{{S}} = ih0_t + (kh{{S}} * DIL_H)[:, None]
+                iw{{S}} = iw0_t + (kw{{S}} * DIL_W)[:, None]
+                xm{{S}} = (m_mask_t & k_mask{{S}}[:, None]) & ((ih{{S}} >= 0) & (ih{{S}} < IN_H)) & ((iw{{S}} >= 0) & (iw{{S}} < IN_W))
             else:
-                xm{{S}} = k_mask{{S}}[:, None] & m_mask[None, :]
-            x{{S}} = tl.trans(tl.load(x_base + x_k{{S}}[:, None] + x_row[None, :], mask=xm{{S}}, other=0.0)){{X_CAST}}
+                xm{{S}} = m_mask_t & k_mask{{S}}[:, None]
+            x{{S}} = tl.trans(tl.load(x_base + (x_row_t + x_k{{S}}[:, None]), mask=xm{{S}}, other=0.0)){{X_CAST}}
         else:
             if PADDED:
-                ih{{S}} = ih0[:, None] + (kh{{S}} * DIL_H)[None, :]
-                iw{{S}} = iw0[:, None] + (kw{{S}} * DIL_W)[None, :]
-                xm{{S}} = (m_mask[:, None] & k_mask{{S}}[None, :]) & ((ih{{S}} >= 0) & (ih{{S}} < IN_H)) & ((iw{{S}} >= 0) & (iw{{S}} < IN_W))
+                ih{{S}} = ih0_t + (kh{{S}} * DIL_H)[None, :]
+                iw{{S}} = iw0_t + (kw{{S}} * DIL_W)[None, :]
+                xm{{S}} = (m_mask_t & k_mask{{S}}[None, :]) & ((ih{{S}} >= 0) & (ih{{S}} < IN_H)) & ((iw{{S}} >= 0) & (iw{{S}} < IN_W))
             else:
-                xm{{S}} = m_mask[:, None] & k_mask{{S}}[None, :]
-            x{{S}} = tl.load(x_base + x_row[:, None] + x_k{{S}}[None, :], mask=xm{{S}}, other=0.0){{X_CAST}}
+                xm{{S}} = m_mask_t & k_mask{{S}}[None, :]
+            x{{S}} = tl.load(x_base + (x_row_t + x_k{{S}}[None, :]), mask=xm{{S}}, other=0.0){{X_CAST}}
         if W_K_CONTIGUOUS:
-            w{{S}} = tl.trans(tl.load(w_base + oc[:, None] * SW_O + w_k{{S}}[None, :],
-                                     mask=n_mask[:, None] & k_mask{{S}}[None, :], other=0.0)){{W_CAST}}
+            w{{S}} = tl.trans(tl.load(w_base + (oc_t + w_k{{S}}[None, :]), mask=n_mask_t & k_mask{{S}}[None, :],
+                                     other=0.0)){{W_CAST}}
         else:
-            w{{S}} = tl.load(w_base + w_k{{S}}[:, None] + oc[None, :] * SW_O,
-                             mask=k_mask{{S}}[:, None] & n_mask[None, :], other=0.0){{W_CAST}}
+            w{{S}} = tl.load(w_base + (oc_t + w_k{{S}}[:, None]), mask=n_mask_t & k_mask{{S}}[:, None],
+                             other=0.0){{W_CAST}}
 )TRITON";
 
 // Grid: (cdiv(BATCH * OUT_H * OUT_W, BLOCK_M), cdiv(COUT, BLOCK_C), 1). Output
