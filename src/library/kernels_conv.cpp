@@ -71,6 +71,11 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
     ih0_t = oh_t * STRIDE_H - PAD_H
     iw0_t = ow_t * STRIDE_W - PAD_W
     x_row_t = (rm_t // (OUT_W * OUT_H)) * SX_N + ih0_t * SX_H + iw0_t * SX_W
+    # Kernel offsets inside the input: kh * DIL_H in [h_lo, h_hi), likewise kw.
+    h_lo_t = -ih0_t
+    h_hi_t = IN_H - ih0_t
+    w_lo_t = -iw0_t
+    w_hi_t = IN_W - iw0_t
     m_mask_t = rm_t < BATCH * OUT_H * OUT_W
     if W_K_CONTIGUOUS:
         oc_k = pid_n * BLOCK_N + (tl.arange(0, BLOCK_N)[:, None] + zero_k[None, :])
@@ -104,17 +109,17 @@ constexpr std::string_view kImplicitGemmStep = R"TRITON(
         w_k{{S}} = c{{S}} * SW_I + kh{{S}} * SW_H + kw{{S}} * SW_W
         if X_M_CONTIGUOUS:
             if PADDED:
-                ih{{S}} = ih0_t + (kh{{S}} * DIL_H)[:, None]
-                iw{{S}} = iw0_t + (kw{{S}} * DIL_W)[:, None]
-                xm{{S}} = (m_mask_t & k_mask{{S}}[:, None]) & ((ih{{S}} >= 0) & (ih{{S}} < IN_H)) & ((iw{{S}} >= 0) & (iw{{S}} < IN_W))
+                dh{{S}} = (kh{{S}} * DIL_H)[:, None]
+                dw{{S}} = (kw{{S}} * DIL_W)[:, None]
+                xm{{S}} = (m_mask_t & k_mask{{S}}[:, None]) & ((dh{{S}} >= h_lo_t) & (dh{{S}} < h_hi_t)) & ((dw{{S}} >= w_lo_t) & (dw{{S}} < w_hi_t))
             else:
                 xm{{S}} = m_mask_t & k_mask{{S}}[:, None]
             x{{S}} = tl.trans(tl.load(x_base + (x_row_t + x_k{{S}}[:, None]), mask=xm{{S}}, other=0.0)){{X_CAST}}
         else:
             if PADDED:
-                ih{{S}} = ih0_t + (kh{{S}} * DIL_H)[None, :]
-                iw{{S}} = iw0_t + (kw{{S}} * DIL_W)[None, :]
-                xm{{S}} = (m_mask_t & k_mask{{S}}[None, :]) & ((ih{{S}} >= 0) & (ih{{S}} < IN_H)) & ((iw{{S}} >= 0) & (iw{{S}} < IN_W))
+                dh{{S}} = (kh{{S}} * DIL_H)[None, :]
+                dw{{S}} = (kw{{S}} * DIL_W)[None, :]
+                xm{{S}} = (m_mask_t & k_mask{{S}}[None, :]) & ((dh{{S}} >= h_lo_t) & (dh{{S}} < h_hi_t)) & ((dw{{S}} >= w_lo_t) & (dw{{S}} < w_hi_t))
             else:
                 xm{{S}} = m_mask_t & k_mask{{S}}[None, :]
             x{{S}} = tl.load(x_base + (x_row_t + x_k{{S}}[None, :]), mask=xm{{S}}, other=0.0){{X_CAST}}

@@ -96,10 +96,10 @@ TEST(LibraryTiming, Resnet3x3ConvolutionAgainstItsRoofline) {
   EXPECT_NEAR(roofline, 3528, 1);
   const StepResult r = timeConv(56, 64, 64, 3, 1, 1);
   ASSERT_TRUE(r.timed);
-  // Measured 88.9 k cycles (25x): the im2col gather reads every input pixel
+  // Measured 80.1 k cycles (23x): the im2col gather reads every input pixel
   // nine times through DMA, and its index and mask tiles keep the vector unit
   // busier than the arrays (docs/library-kernels.md, "Performance notes").
-  EXPECT_LT(static_cast<double>(r.timing.cycles), 28 * roofline);
+  EXPECT_LT(static_cast<double>(r.timing.cycles), 25 * roofline);
 }
 
 TEST(LibraryTiming, Resnet7x7StemAgainstItsRoofline) {
