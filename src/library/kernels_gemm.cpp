@@ -103,6 +103,62 @@ const char *opName(GemmOp op) {
 
 } // namespace
 
+KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef *bias, const TensorRef &c,
+                        double alpha, double beta, const MachineShape &machine) {
+  const int64_t batches = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
+  const bool sameOperandType = a.dtype == b.dtype;
+  const core::DType dotType = sameOperandType ? a.dtype : core::DType::Float32;
+  const ConvMapping mapping = chooseMapping(m, n, k, batches, core::byteSize(dotType), false, false, machine);
+  const core::DType biasType = bias ? bias->dtype : c.dtype;
+  const std::string kernelName = "npusim_gemm_" + tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" +
+                                 tritonType(biasType) + "_" + tritonType(c.dtype) +
+                                 (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "");
+  const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
+  const DotSteps loop =
+      dotSteps(kGemmStep, static_cast<int>(mapping.steps), "a", "b", "A_CAST", "B_CAST", cast);
+  std::string source = instantiate(kGemmSource, {{"NAME", kernelName},
+                                                 {"A", tritonType(a.dtype)},
+                                                 {"B", tritonType(b.dtype)},
+                                                 {"BIAS", tritonType(biasType)},
+                                                 {"C", tritonType(c.dtype)},
+                                                 {"STEPS", std::to_string(mapping.steps)},
+                                                 {"INIT", loop.init},
+                                                 {"LOADS", loop.loads},
+                                                 {"DOTS", loop.dots},
+                                                 {"SUM", loop.sum}});
+  LaunchBuilder launch(kernelName, std::move(source));
+  launch.pointer(a).pointer(b).pointer(bias ? *bias : c).pointer(c).floatScalar(alpha).floatScalar(beta);
+  launch.constant("M", m).constant("N", n).constant("K", k);
+  launch.constant("STRIDE_AB", a.stride[0])
+      .constant("STRIDE_AM", a.stride[1])
+      .constant("STRIDE_AK", a.stride[2]);
+  launch.constant("STRIDE_BB", b.stride[0])
+      .constant("STRIDE_BK", b.stride[1])
+      .constant("STRIDE_BN", b.stride[2]);
+  launch.constant("STRIDE_BIASB", bias ? bias->stride[0] : 0)
+      .constant("STRIDE_BIASM", bias ? bias->stride[1] : 0)
+      .constant("STRIDE_BIASN", bias ? bias->stride[2] : 0);
+  launch.constant("STRIDE_CB", c.stride[0])
+      .constant("STRIDE_CM", c.stride[1])
+      .constant("STRIDE_CN", c.stride[2]);
+  launch.constant("HAS_BIAS", bias ? 1 : 0)
+      .constant("SCALE_PRODUCT", alpha != 1.0 ? 1 : 0)
+      .constant("SCALE_BIAS", beta != 1.0 ? 1 : 0);
+  // Column-major operands (weights of nn.Linear seen through .t()) load transposed.
+  launch.constant("A_M_CONTIGUOUS", a.stride[1] == 1 && a.stride[2] != 1 && m > 1 ? 1 : 0);
+  launch.constant("B_K_CONTIGUOUS", b.stride[1] == 1 && b.stride[2] != 1 && k > 1 ? 1 : 0);
+  // Tiles that never cross an edge load without masks (no mask tiles to build).
+  launch.constant("FULL_TILES", m % mapping.blockM == 0 && n % mapping.blockN == 0 &&
+                                        k % (mapping.steps * mapping.blockK) == 0
+                                    ? 1
+                                    : 0);
+  launch.constant("BLOCK_M", mapping.blockM)
+      .constant("BLOCK_N", mapping.blockN)
+      .constant("BLOCK_K", mapping.blockK);
+  launch.grid(ceilDiv(m, mapping.blockM), ceilDiv(n, mapping.blockN), batches);
+  return launch.build();
+}
+
 CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) {
   const std::string_view name = opName(op);
   const bool hasSelf = op == GemmOp::Addmm || op == GemmOp::Baddbmm;
@@ -166,57 +222,7 @@ CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) 
   if (batches == 0 || m == 0 || n == 0)
     return plan;
 
-  const bool sameOperandType = a.dtype == b.dtype;
-  const core::DType dotType = sameOperandType ? a.dtype : core::DType::Float32;
-  const ConvMapping mapping = chooseMapping(m, n, k, batches, core::byteSize(dotType), false, false, machine);
-  const core::DType biasType = self ? bias.dtype : c.dtype;
-  const std::string kernelName = "npusim_gemm_" + tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" +
-                                 tritonType(biasType) + "_" + tritonType(c.dtype) +
-                                 (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "");
-  const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
-  const DotSteps loop =
-      dotSteps(kGemmStep, static_cast<int>(mapping.steps), "a", "b", "A_CAST", "B_CAST", cast);
-  std::string source = instantiate(kGemmSource, {{"NAME", kernelName},
-                                                 {"A", tritonType(a.dtype)},
-                                                 {"B", tritonType(b.dtype)},
-                                                 {"BIAS", tritonType(biasType)},
-                                                 {"C", tritonType(c.dtype)},
-                                                 {"STEPS", std::to_string(mapping.steps)},
-                                                 {"INIT", loop.init},
-                                                 {"LOADS", loop.loads},
-                                                 {"DOTS", loop.dots},
-                                                 {"SUM", loop.sum}});
-  LaunchBuilder launch(kernelName, std::move(source));
-  launch.pointer(a).pointer(b).pointer(self ? bias : c).pointer(c).floatScalar(alpha).floatScalar(beta);
-  launch.constant("M", m).constant("N", n).constant("K", k);
-  launch.constant("STRIDE_AB", a.stride[0])
-      .constant("STRIDE_AM", a.stride[1])
-      .constant("STRIDE_AK", a.stride[2]);
-  launch.constant("STRIDE_BB", b.stride[0])
-      .constant("STRIDE_BK", b.stride[1])
-      .constant("STRIDE_BN", b.stride[2]);
-  launch.constant("STRIDE_BIASB", self ? bias.stride[0] : 0)
-      .constant("STRIDE_BIASM", self ? bias.stride[1] : 0)
-      .constant("STRIDE_BIASN", self ? bias.stride[2] : 0);
-  launch.constant("STRIDE_CB", c.stride[0])
-      .constant("STRIDE_CM", c.stride[1])
-      .constant("STRIDE_CN", c.stride[2]);
-  launch.constant("HAS_BIAS", self ? 1 : 0)
-      .constant("SCALE_PRODUCT", alpha != 1.0 ? 1 : 0)
-      .constant("SCALE_BIAS", beta != 1.0 ? 1 : 0);
-  // Column-major operands (weights of nn.Linear seen through .t()) load transposed.
-  launch.constant("A_M_CONTIGUOUS", a.stride[1] == 1 && a.stride[2] != 1 && m > 1 ? 1 : 0);
-  launch.constant("B_K_CONTIGUOUS", b.stride[1] == 1 && b.stride[2] != 1 && k > 1 ? 1 : 0);
-  // Tiles that never cross an edge load without masks (no mask tiles to build).
-  launch.constant("FULL_TILES", m % mapping.blockM == 0 && n % mapping.blockN == 0 &&
-                                        k % (mapping.steps * mapping.blockK) == 0
-                                    ? 1
-                                    : 0);
-  launch.constant("BLOCK_M", mapping.blockM)
-      .constant("BLOCK_N", mapping.blockN)
-      .constant("BLOCK_K", mapping.blockK);
-  launch.grid(ceilDiv(m, mapping.blockM), ceilDiv(n, mapping.blockN), batches);
-  plan.launches.push_back(launch.build());
+  plan.launches.push_back(gemmLaunch(a, b, self ? &bias : nullptr, c, alpha, beta, machine));
   return plan;
 }
 
