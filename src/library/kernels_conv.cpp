@@ -358,20 +358,27 @@ CallPlan planConvolution(const CallArgs &call, size_t maxArgs, const MachineShap
   // strided axis in both the input and the output is a plain GEMM (groups as
   // its batch): affine addresses, no gather, no index or mask tiles.
   auto pixelsMerge = [&](const TensorRef &t) {
-    return t.stride[2] == t.shape[3] * t.stride[3] && (t.shape[0] == 1 || t.stride[0] == t.shape[2] * t.stride[2]);
+    return t.stride[2] == t.shape[3] * t.stride[3] &&
+           (t.shape[0] == 1 || t.stride[0] == t.shape[2] * t.stride[2]);
   };
-  if (kernelH == 1 && kernelW == 1 && stride[0] == 1 && stride[1] == 1 && padding[0] == 0 && padding[1] == 0 &&
-      pixelsMerge(x) && pixelsMerge(y)) {
-    const TensorRef a{x.buffer, x.offset, {groups, pixels, cinG}, {cinG * x.stride[1], x.stride[3], x.stride[1]},
-                      x.dtype};
-    const TensorRef b{w.buffer, w.offset, {groups, cinG, coutG}, {coutG * w.stride[0], w.stride[1], w.stride[0]},
-                      w.dtype};
-    const TensorRef c{y.buffer, y.offset, {groups, pixels, coutG}, {coutG * y.stride[1], y.stride[3], y.stride[1]},
+  if (kernelH == 1 && kernelW == 1 && stride[0] == 1 && stride[1] == 1 && padding[0] == 0 &&
+      padding[1] == 0 && pixelsMerge(x) && pixelsMerge(y)) {
+    const TensorRef a{
+        x.buffer, x.offset, {groups, pixels, cinG}, {cinG * x.stride[1], x.stride[3], x.stride[1]}, x.dtype};
+    const TensorRef b{
+        w.buffer, w.offset, {groups, cinG, coutG}, {coutG * w.stride[0], w.stride[1], w.stride[0]}, w.dtype};
+    const TensorRef c{y.buffer,
+                      y.offset,
+                      {groups, pixels, coutG},
+                      {coutG * y.stride[1], y.stride[3], y.stride[1]},
                       y.dtype};
     TensorRef biasView;
     if (bias)
-      biasView = TensorRef{bias->buffer, bias->offset, {groups, pixels, coutG},
-                           {coutG * bias->stride[0], 0, bias->stride[0]}, bias->dtype};
+      biasView = TensorRef{bias->buffer,
+                           bias->offset,
+                           {groups, pixels, coutG},
+                           {coutG * bias->stride[0], 0, bias->stride[0]},
+                           bias->dtype};
     plan.launches.push_back(gemmLaunch(a, b, bias ? &biasView : nullptr, c, 1.0, 1.0, machine));
     return plan;
   }

@@ -81,15 +81,15 @@ ConvMapping chooseMapping(int64_t m, int64_t n, int64_t k, int64_t groups, int64
          {std::pair{e.tileM, "TILE_M"}, {e.tileN, "TILE_N"}, {e.tileK, "TILE_K"}})
       if (!powerOfTwo(value) || value < 16)
         throw core::InputError(e.where + "." + field + ": " + std::to_string(value) +
-                                 " is not a power of two of at least 16 (Triton blocks are)");
+                               " is not a power of two of at least 16 (Triton blocks are)");
     ConvMapping t{e.tileM, e.tileN, e.tileK, ceilDiv(k, e.tileK) > 1 ? 2 : 1, 0};
     const int64_t need = mappingBytesPerLane(t, element, gathered, machine);
     if (need > budget)
       throw core::InputError(e.where + ": tiles " + std::to_string(e.tileM) + " x " +
-                               std::to_string(e.tileN) + " x " + std::to_string(e.tileK) + " need " +
-                               std::to_string(need) +
-                               " scratchpad bytes per lane, more than half a lane's bank (" +
-                               std::to_string(budget) + ", the other half double-buffers)");
+                             std::to_string(e.tileN) + " x " + std::to_string(e.tileK) + " need " +
+                             std::to_string(need) +
+                             " scratchpad bytes per lane, more than half a lane's bank (" +
+                             std::to_string(budget) + ", the other half double-buffers)");
     t.cycles = mappingCycles(t, m, n, k, groups, element, gathered, padded, machine);
     return t;
   }
