@@ -108,7 +108,9 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
   const int64_t batches = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
   const bool sameOperandType = a.dtype == b.dtype;
   const core::DType dotType = sameOperandType ? a.dtype : core::DType::Float32;
-  const ConvMapping mapping = chooseMapping(m, n, k, batches, core::byteSize(dotType), false, false, machine);
+  const bool bKContiguous = b.stride[1] == 1 && b.stride[2] != 1 && k > 1;
+  const ConvMapping mapping =
+      chooseMapping(m, n, k, batches, core::byteSize(dotType), false, false, bKContiguous, machine);
   const core::DType biasType = bias ? bias->dtype : c.dtype;
   const std::string kernelName = "npusim_gemm_" + tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" +
                                  tritonType(biasType) + "_" + tritonType(c.dtype) +
@@ -146,7 +148,7 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
       .constant("SCALE_BIAS", beta != 1.0 ? 1 : 0);
   // Column-major operands (weights of nn.Linear seen through .t()) load transposed.
   launch.constant("A_M_CONTIGUOUS", a.stride[1] == 1 && a.stride[2] != 1 && m > 1 ? 1 : 0);
-  launch.constant("B_K_CONTIGUOUS", b.stride[1] == 1 && b.stride[2] != 1 && k > 1 ? 1 : 0);
+  launch.constant("B_K_CONTIGUOUS", bKContiguous ? 1 : 0);
   // Tiles that never cross an edge load without masks (no mask tiles to build).
   launch.constant("FULL_TILES", m % mapping.blockM == 0 && n % mapping.blockN == 0 &&
                                         k % (mapping.steps * mapping.blockK) == 0

@@ -15,6 +15,7 @@ namespace {
 // A DRAM round trip in core cycles (HBM2 row miss plus the crossbar), paid
 // once per program when its K steps overlap, else once per K block.
 constexpr double kDramLatencyCycles = 200;
+constexpr double kRunCycles = 4;
 
 bool powerOfTwo(int64_t v) {
   return v > 0 && (v & (v - 1)) == 0;
@@ -37,7 +38,7 @@ int64_t mappingBytesPerLane(const ConvMapping &t, int64_t element, bool gathered
 }
 
 double mappingCycles(const ConvMapping &t, int64_t m, int64_t n, int64_t k, int64_t groups, int64_t element,
-                     bool gathered, bool padded, const MachineShape &machine) {
+                     bool gathered, bool padded, bool bKContiguous, const MachineShape &machine) {
   const double lanes = machine.lanes;
   const int64_t programs = ceilDiv(m, t.blockM) * ceilDiv(n, t.blockN) * groups;
   const int64_t kBlocks = ceilDiv(k, t.blockK);
@@ -55,7 +56,15 @@ double mappingCycles(const ConvMapping &t, int64_t m, int64_t n, int64_t k, int6
                            static_cast<double>(t.blockM * t.blockK + t.blockK * t.blockN) *
                            static_cast<double>(element) +
                        static_cast<double>(t.blockM * t.blockN * 4);
-  const double dma = bytes / std::max(1.0, machine.dramBytesPerCycle);
+  // Every DMA run (a tile row along its operand's contiguous axis) costs
+  // about kRunCycles beyond its bytes (a DRAM row opened in its channels;
+  // measured: a 3x3 512 -> 512 convolution's weights take 94 k cycles in runs
+  // of 512 bytes and 55 k in runs of 1 KB, 18.4 k of it bandwidth). A's rows
+  // are one run per lane block of K (a gather's at least that).
+  const double aRuns = static_cast<double>(t.blockM * ceilDiv(t.blockK, machine.lanes));
+  const double bRuns = static_cast<double>(bKContiguous ? t.blockN : t.blockK);
+  const double dma = bytes / std::max(1.0, machine.dramBytesPerCycle) +
+                     kRunCycles * (static_cast<double>(issued) * (aRuns + bRuns) + static_cast<double>(t.blockM));
   // The gather's index and mask tiles: about 4 int32 operations per element
   // of A, 12 with the bounds tests of padding; the accumulators' sum and the
   // store's conversion in fp32.
@@ -71,7 +80,7 @@ double mappingCycles(const ConvMapping &t, int64_t m, int64_t n, int64_t k, int6
 }
 
 ConvMapping chooseMapping(int64_t m, int64_t n, int64_t k, int64_t groups, int64_t element, bool gathered,
-                          bool padded, const MachineShape &machine) {
+                          bool padded, bool bKContiguous, const MachineShape &machine) {
   const int64_t lane = laneBlock(machine);
   const int64_t budget = tileBudgetBytes(machine) / machine.lanes; // half a lane's bank
   const std::string key = std::to_string(m) + "_" + std::to_string(n) + "_" + std::to_string(k);
@@ -90,16 +99,20 @@ ConvMapping chooseMapping(int64_t m, int64_t n, int64_t k, int64_t groups, int64
                              std::to_string(need) +
                              " scratchpad bytes per lane, more than half a lane's bank (" +
                              std::to_string(budget) + ", the other half double-buffers)");
-    t.cycles = mappingCycles(t, m, n, k, groups, element, gathered, padded, machine);
+    t.cycles = mappingCycles(t, m, n, k, groups, element, gathered, padded, bKContiguous, machine);
     return t;
   }
-  const int64_t blockK = blockFor(k, 16, lane);
+  // K blocks of one, two or four arrays' rows (longer DMA runs, fewer steps).
+  std::vector<int64_t> blockKs = {blockFor(k, 16, lane)};
+  for (int64_t b = 2 * lane; b <= 4 * lane && b <= nextPowerOfTwo(k); b *= 2)
+    blockKs.push_back(b);
   std::vector<int64_t> blockNs = {blockFor(n, 16, lane)};
   if (n > lane)
     blockNs.push_back(2 * lane);
   const int64_t cap = std::min<int64_t>(blockFor(m, 16, int64_t{1} << 20), 4096);
   ConvMapping best;
   bool found = false;
+  for (int64_t blockK : blockKs)
   for (int64_t steps : {int64_t{1}, int64_t{2}}) {
     if (steps > 1 && ceilDiv(k, blockK) < 2)
       continue;
@@ -108,7 +121,7 @@ ConvMapping chooseMapping(int64_t m, int64_t n, int64_t k, int64_t groups, int64
         ConvMapping t{blockM, blockN, blockK, steps, 0};
         if (mappingBytesPerLane(t, element, gathered, machine) > budget)
           continue;
-        t.cycles = mappingCycles(t, m, n, k, groups, element, gathered, padded, machine);
+        t.cycles = mappingCycles(t, m, n, k, groups, element, gathered, padded, bKContiguous, machine);
         // Cheaper first; among equals the larger tile (fewer programs).
         if (!found || t.cycles < best.cycles * (1 - 1e-9)) {
           best = t;
@@ -117,9 +130,9 @@ ConvMapping chooseMapping(int64_t m, int64_t n, int64_t k, int64_t groups, int64
       }
   }
   if (!found) // nothing fits: the smallest tiles, for the caller's overflow retry to judge
-    best = ConvMapping{16, blockNs[0], blockK, 1,
-                       mappingCycles(ConvMapping{16, blockNs[0], blockK, 1, 0}, m, n, k, groups, element,
-                                     gathered, padded, machine)};
+    best = ConvMapping{16, blockNs[0], blockKs[0], 1,
+                       mappingCycles(ConvMapping{16, blockNs[0], blockKs[0], 1, 0}, m, n, k, groups, element,
+                                     gathered, padded, bKContiguous, machine)};
   return best;
 }
 

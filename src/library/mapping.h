@@ -16,14 +16,15 @@ struct ConvMapping {
 /// separate programs) with `element`-byte operands, by the cost model; an
 /// entry of `machine.mapping` for "M_N_K" wins when its tiles fit.
 /// `gathered`: the A operand is an implicit-GEMM gather (index and mask tiles
-/// per K block, `padded` adding the bounds tests).
+/// per K block, `padded` adding the bounds tests). `bKContiguous`: B's
+/// contiguous axis is K (one DMA run per column of B), else N (one per row).
 ConvMapping chooseMapping(int64_t m, int64_t n, int64_t k, int64_t groups, int64_t element, bool gathered,
-                          bool padded, const MachineShape &machine);
+                          bool padded, bool bKContiguous, const MachineShape &machine);
 
 /// The cost model's estimate for one mapping (cycles), and the scratchpad
 /// bytes per lane its tiles need; exposed for the tests.
 double mappingCycles(const ConvMapping &tiles, int64_t m, int64_t n, int64_t k, int64_t groups,
-                     int64_t element, bool gathered, bool padded, const MachineShape &machine);
+                     int64_t element, bool gathered, bool padded, bool bKContiguous, const MachineShape &machine);
 int64_t mappingBytesPerLane(const ConvMapping &tiles, int64_t element, bool gathered,
                             const MachineShape &machine);
 
