@@ -5,6 +5,7 @@
 #include "config/hardware.h"
 #include "core/error.h"
 #include "runtime/loader.h"
+#include "runtime/mapping_file.h"
 #include "runtime/runner.h"
 
 #include <cstdio>
@@ -14,7 +15,7 @@ namespace npusim::cli {
 
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
-                  [--verify] [--report OUT.json] [--trace OUT.json]
+                  [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
 regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
@@ -39,6 +40,9 @@ options:
                       on the NPU, block sizes, cycles, unit utilisation, DRAM traffic and
                       roofline; totals; peak memory
   --trace OUT.json    write a Chrome/Perfetto trace of the timed run (timing and full modes)
+  --mapping FILE.json tiles for the library GEMMs and convolutions by GEMM shape:
+                      {"M_N_K": {"TILE_M": 512, "TILE_N": 128, "TILE_K": 128}}; other shapes
+                      use the mapping search (docs/library-kernels.md)
   --help              show this help
 
 exit status: 0 the bundle ran (and, with --verify, matched); 1 the bundle, the config is
@@ -49,7 +53,7 @@ namespace {
 
 constexpr OptionSpec kOptions[] = {
     {"--mode", true, false},   {"--verify", false, false}, {"--report", true, false},
-    {"--config", true, false}, {"--trace", true, false},
+    {"--config", true, false}, {"--trace", true, false},   {"--mapping", true, false},
 };
 
 std::string milliseconds(double ms) {
@@ -130,6 +134,8 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
   const std::string bundle = options.positionals.front();
   try {
     runOptions.machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
+    if (auto mapping = options.get("--mapping"))
+      runOptions.mapping = runtime::loadMapping(*mapping);
     const runtime::Bundle loaded = runtime::loadBundle(bundle);
     const runtime::RunReport report = runtime::runBundle(loaded, runOptions);
     printSummary(bundle, report, out);

@@ -129,6 +129,7 @@ public:
     std::set<const ir::Op *> lowered;     // ops already done by an earlier op (fused adds)
     std::map<std::string, int> lazyTiles; // materialised splats and iotas by content
     std::vector<std::vector<std::string>> lazyTileScopes;
+    int64_t dots = 0; // dots lowered so far: the next one runs on array `dots % arrays`
   };
 
   // emit.cpp: registers, tiles, instructions, materialisation.

@@ -3,7 +3,10 @@
 // (K on the lanes, the last block zero padded); for each block (kBlock, nBlock)
 // the weights are loaded and A[:, kBlock] (K on the lanes) streams through,
 // accumulating into C[:, nBlock] (N on the lanes). C starts as a copy of acc.
-// Arrays alternate so that loading the next block overlaps the current matmul.
+// Every block of one dot goes to one array (its matmuls accumulate into one C
+// without waiting for each other, and the shadow weight buffer hides the next
+// block's load); consecutive dots alternate arrays, so dots into different
+// accumulators (unrolled K steps) run side by side.
 #include "compiler/compiler_internal.h"
 
 #include <algorithm>
@@ -36,10 +39,9 @@ void Lowering::lowerDot(const ir::Op &op) {
   const int64_t kBlocks = (k + lanes - 1) / lanes;
   const int64_t nBlocks = (n + lanes - 1) / lanes;
   const int arrays = std::max(1, machine.systolicArraysPerCore);
-  int64_t block = 0;
+  const int array = static_cast<int>(s.dots++ % arrays);
   for (int64_t nb = 0; nb < nBlocks; ++nb) {
-    for (int64_t kb = 0; kb < kBlocks; ++kb, ++block) {
-      const int array = static_cast<int>(block % arrays);
+    for (int64_t kb = 0; kb < kBlocks; ++kb) {
       npu::Instruction &weights = emit(npu::Opcode::MLoadWeights);
       weights.srcs = {bTile};
       weights.array = array;
@@ -63,7 +65,8 @@ int Lowering::accumulateInPlace(const ir::Op &dot) {
   const ir::Value *acc = dot.operands[2];
   const ir::Value *d = dot.result();
   if (!isLazy(acc) || !state(acc).lazy->uniform() || !state(acc).lazy->base.isImmediateInt(0) ||
-      (core::isFloat(d->type.dtype) && state(acc).lazy->base.operand.floatValue != 0.0) || uses.at(d->id) != 1)
+      (core::isFloat(d->type.dtype) && state(acc).lazy->base.operand.floatValue != 0.0) ||
+      uses.at(d->id) != 1)
     return -1;
   const ir::Block *block = currentBlock;
   if (!block || !block->parentOp || block->parentOp->code != ir::OpCode::For)

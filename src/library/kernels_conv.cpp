@@ -4,6 +4,8 @@
 // tl.dot per step, groups on the grid's z axis), and depthwise convolutions
 // (one input channel per group) as a vector-unit kernel: they have no
 // reduction over channels for a systolic array to do.
+#include "library/dot_steps.h"
+#include "library/mapping.h"
 #include "library/planners.h"
 
 #include <algorithm>
@@ -16,7 +18,15 @@ namespace {
 constexpr std::string_view kOp = "aten.convolution";
 
 // Grid: (cdiv(BATCH * OUT_H * OUT_W, BLOCK_M), cdiv(COUT_G, BLOCK_N), groups).
-// Row m of the tile is output pixel (n, oh, ow) in row-major order.
+// Row m of the tile is output pixel (n, oh, ow) in row-major order. The
+// reduction axis is im2col's: k runs over (input channel, kernel row, kernel
+// column) of one group, K_TOTAL = CIN_G * KERNEL_H * KERNEL_W, and digit d of
+// k is (k // D_DIV) % D_SIZE, so the planner orders the three axes (KC_DIV,
+// KH_DIV, KW_DIV) to put the input's contiguous one innermost: a channels-last
+// 7x7 stem with 3 channels reduces over 147 = 128 + 19 rows of the arrays, not
+// 49 steps of 3. {{STEPS}} K blocks per iteration, each into its own
+// accumulator: their loads are issued before their dots (the next block's
+// operands load while the arrays work) and their dots go to different arrays.
 constexpr std::string_view kImplicitGemmSource = R"TRITON(
 import triton
 import triton.language as tl
@@ -31,8 +41,9 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
              SX_N: tl.constexpr, SX_C: tl.constexpr, SX_H: tl.constexpr, SX_W: tl.constexpr,
              SW_O: tl.constexpr, SW_I: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr,
              S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
-             HAS_BIAS: tl.constexpr, X_M_CONTIGUOUS: tl.constexpr, W_C_CONTIGUOUS: tl.constexpr,
-             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+             HAS_BIAS: tl.constexpr, X_M_CONTIGUOUS: tl.constexpr, W_K_CONTIGUOUS: tl.constexpr,
+             K_TOTAL: tl.constexpr, KC_DIV: tl.constexpr, KH_DIV: tl.constexpr, KW_DIV: tl.constexpr,
+             PADDED: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     group = tl.program_id(2)
@@ -46,39 +57,78 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
     rk = tl.arange(0, BLOCK_K)
     x_base = x_ptr + group * (CIN_G * SX_C)
     w_base = w_ptr + group * (COUT_G * SW_O)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for kh in range(0, KERNEL_H):
-        ih = oh * STRIDE_H + (kh * DIL_H - PAD_H)
-        h_mask = m_mask & (ih >= 0) & (ih < IN_H)
-        for kw in range(0, KERNEL_W):
-            iw = ow * STRIDE_W + (kw * DIL_W - PAD_W)
-            row_mask = h_mask & (iw >= 0) & (iw < IN_W)
-            x_row = n * SX_N + ih * SX_H + iw * SX_W
-            for c0 in range(0, CIN_G, BLOCK_K):
-                c = c0 + rk
-                c_mask = c < CIN_G
-                # Loads keep the contiguous axis last (channels-last input: the
-                # channels; NCHW input: the pixels of a row), tl.trans when the
-                # dot wants the other one.
-                if X_M_CONTIGUOUS:
-                    x = tl.trans(tl.load(x_base + c[:, None] * SX_C + x_row[None, :],
-                                         mask=c_mask[:, None] & row_mask[None, :], other=0.0)){{X_CAST}}
-                else:
-                    x = tl.load(x_base + x_row[:, None] + c[None, :] * SX_C,
-                                mask=row_mask[:, None] & c_mask[None, :], other=0.0){{X_CAST}}
-                if W_C_CONTIGUOUS:
-                    w = tl.trans(tl.load(w_base + oc[:, None] * SW_O + c[None, :] * SW_I + (kh * SW_H + kw * SW_W),
-                                         mask=n_mask[:, None] & c_mask[None, :], other=0.0)){{W_CAST}}
-                else:
-                    w = tl.load(w_base + c[:, None] * SW_I + oc[None, :] * SW_O + (kh * SW_H + kw * SW_W),
-                                mask=c_mask[:, None] & n_mask[None, :], other=0.0){{W_CAST}}
-                acc += tl.dot(x, w, allow_tf32=False, out_dtype=tl.float32)
+    # The per-pixel and per-channel index tiles, computed once before the loop
+    # straight in the shape and layout of the tiles they index (the zeros,
+    # which the compiler cannot fold away, make each sum a tile of its own):
+    # no per-step broadcasts across the lanes.
+    zero_k = rk // BLOCK_K
+    if X_M_CONTIGUOUS:
+        rm_t = pid_m * BLOCK_M + (zero_k[:, None] + tl.arange(0, BLOCK_M)[None, :])
+    else:
+        rm_t = pid_m * BLOCK_M + (tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :])
+    ow_t = rm_t % OUT_W
+    oh_t = (rm_t // OUT_W) % OUT_H
+    ih0_t = oh_t * STRIDE_H - PAD_H
+    iw0_t = ow_t * STRIDE_W - PAD_W
+    x_row_t = (rm_t // (OUT_W * OUT_H)) * SX_N + ih0_t * SX_H + iw0_t * SX_W
+    # Kernel offsets inside the input: kh * DIL_H in [h_lo, h_hi), likewise kw.
+    h_lo_t = -ih0_t
+    h_hi_t = IN_H - ih0_t
+    w_lo_t = -iw0_t
+    w_hi_t = IN_W - iw0_t
+    m_mask_t = rm_t < BATCH * OUT_H * OUT_W
+    if W_K_CONTIGUOUS:
+        oc_k = pid_n * BLOCK_N + (tl.arange(0, BLOCK_N)[:, None] + zero_k[None, :])
+    else:
+        oc_k = pid_n * BLOCK_N + (zero_k[:, None] + tl.arange(0, BLOCK_N)[None, :])
+    oc_t = oc_k * SW_O
+    n_mask_t = oc_k < COUT_G
+{{INIT}}
+    for k0 in range(0, K_TOTAL, {{STEPS}} * BLOCK_K):
+{{LOADS}}
+{{DOTS}}
+{{SUM}}
     channel = group * COUT_G + oc
     if HAS_BIAS:
         bias = tl.load(bias_ptr + channel * S_BIAS, mask=n_mask, other=0.0).to(tl.float32)
         acc = acc + bias[None, :]
     y_row = n * SY_N + oh * SY_H + ow * SY_W
     tl.store(y_ptr + y_row[:, None] + channel[None, :] * SY_C, acc, mask=m_mask[:, None] & n_mask[None, :])
+)TRITON";
+
+// One K block's operands (suffix S, block k0 + OFFSET * BLOCK_K): the
+// gathered input pixels [BLOCK_M, BLOCK_K] and the weights [BLOCK_K, BLOCK_N],
+// each loaded with its contiguous axis last.
+constexpr std::string_view kImplicitGemmStep = R"TRITON(
+        rk{{S}} = k0 + {{OFFSET}} * BLOCK_K + rk
+        k_mask{{S}} = rk{{S}} < K_TOTAL
+        c{{S}} = (rk{{S}} // KC_DIV) % CIN_G
+        kh{{S}} = (rk{{S}} // KH_DIV) % KERNEL_H
+        kw{{S}} = (rk{{S}} // KW_DIV) % KERNEL_W
+        x_k{{S}} = c{{S}} * SX_C + kh{{S}} * (DIL_H * SX_H) + kw{{S}} * (DIL_W * SX_W)
+        w_k{{S}} = c{{S}} * SW_I + kh{{S}} * SW_H + kw{{S}} * SW_W
+        if X_M_CONTIGUOUS:
+            if PADDED:
+                dh{{S}} = (kh{{S}} * DIL_H)[:, None]
+                dw{{S}} = (kw{{S}} * DIL_W)[:, None]
+                xm{{S}} = (m_mask_t & k_mask{{S}}[:, None]) & ((dh{{S}} >= h_lo_t) & (dh{{S}} < h_hi_t)) & ((dw{{S}} >= w_lo_t) & (dw{{S}} < w_hi_t))
+            else:
+                xm{{S}} = m_mask_t & k_mask{{S}}[:, None]
+            x{{S}} = tl.trans(tl.load(x_base + (x_row_t + x_k{{S}}[:, None]), mask=xm{{S}}, other=0.0)){{X_CAST}}
+        else:
+            if PADDED:
+                dh{{S}} = (kh{{S}} * DIL_H)[None, :]
+                dw{{S}} = (kw{{S}} * DIL_W)[None, :]
+                xm{{S}} = (m_mask_t & k_mask{{S}}[None, :]) & ((dh{{S}} >= h_lo_t) & (dh{{S}} < h_hi_t)) & ((dw{{S}} >= w_lo_t) & (dw{{S}} < w_hi_t))
+            else:
+                xm{{S}} = m_mask_t & k_mask{{S}}[None, :]
+            x{{S}} = tl.load(x_base + (x_row_t + x_k{{S}}[None, :]), mask=xm{{S}}, other=0.0){{X_CAST}}
+        if W_K_CONTIGUOUS:
+            w{{S}} = tl.trans(tl.load(w_base + (oc_t + w_k{{S}}[None, :]), mask=n_mask_t & k_mask{{S}}[None, :],
+                                     other=0.0)){{W_CAST}}
+        else:
+            w{{S}} = tl.load(w_base + (oc_t + w_k{{S}}[:, None]), mask=n_mask_t & k_mask{{S}}[:, None],
+                             other=0.0){{W_CAST}}
 )TRITON";
 
 // Grid: (cdiv(BATCH * OUT_H * OUT_W, BLOCK_M), cdiv(COUT, BLOCK_C), 1). Output
@@ -136,7 +186,8 @@ std::array<int64_t, 2> perAxis(const CallArgs &call, size_t index, const char *n
   const std::vector<int64_t> values = call.integers(index, name);
   if (values.size() != 1 && values.size() != spatial)
     call.fail(index, name,
-              std::to_string(values.size()) + " values for " + std::to_string(spatial) + " spatial dimensions");
+              std::to_string(values.size()) + " values for " + std::to_string(spatial) +
+                  " spatial dimensions");
   std::array<int64_t, 2> r = {fallback, fallback};
   for (size_t i = 0; i < spatial; ++i) {
     const int64_t v = values.size() == 1 ? values[0] : values[i];
@@ -203,15 +254,16 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const int64_t batch = x.shape[0], channels = x.shape[1], inH = x.shape[2], inW = x.shape[3];
   const int64_t outChannels = w.shape[0], kernelH = w.shape[2], kernelW = w.shape[3];
   if (channels % groups != 0)
-    fail(kOp, "input has " + std::to_string(channels) + " channels, not divisible by groups=" +
-                  std::to_string(groups));
+    fail(kOp, "input has " + std::to_string(channels) +
+                  " channels, not divisible by groups=" + std::to_string(groups));
   if (outChannels % groups != 0)
-    fail(kOp, "weight has " + std::to_string(outChannels) + " output channels, not divisible by groups=" +
-                  std::to_string(groups));
+    fail(kOp, "weight has " + std::to_string(outChannels) +
+                  " output channels, not divisible by groups=" + std::to_string(groups));
   const int64_t cinG = channels / groups, coutG = outChannels / groups;
   if (w.shape[1] != cinG)
     fail(kOp, "weight " + shapeString(weight.shape) + " expects " + std::to_string(w.shape[1] * groups) +
-                  " input channels, but input " + shapeString(input.shape) + " has " + std::to_string(channels));
+                  " input channels, but input " + shapeString(input.shape) + " has " +
+                  std::to_string(channels));
   std::array<int64_t, 2> outSize{};
   const std::array<int64_t, 2> inSize = {inH, inW}, kSize = {kernelH, kernelW};
   for (size_t a = 0; a < 2; ++a) {
@@ -247,11 +299,14 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const core::DType biasType = bias ? bias->dtype : out.dtype;
   const int64_t lane = laneBlock(machine);
   const bool depthwise = groups > 1 && cinG == 1;
-  const std::string types =
-      tritonType(x.dtype) + "_" + tritonType(w.dtype) + "_" + tritonType(biasType) + "_" + tritonType(y.dtype);
+  const std::string types = tritonType(x.dtype) + "_" + tritonType(w.dtype) + "_" + tritonType(biasType) +
+                            "_" + tritonType(y.dtype);
 
   auto common = [&](LaunchBuilder &launch) {
-    launch.pointer(x).pointer(w).pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset).pointer(y);
+    launch.pointer(x)
+        .pointer(w)
+        .pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset)
+        .pointer(y);
     launch.constant("BATCH", batch).constant("IN_H", inH).constant("IN_W", inW);
     launch.constant("OUT_H", outSize[0]).constant("OUT_W", outSize[1]);
   };
@@ -260,13 +315,17 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     launch.constant("STRIDE_H", stride[0]).constant("STRIDE_W", stride[1]);
     launch.constant("PAD_H", padding[0]).constant("PAD_W", padding[1]);
     launch.constant("DIL_H", dilation[0]).constant("DIL_W", dilation[1]);
-    launch.constant("SX_N", x.stride[0]).constant("SX_C", x.stride[1]).constant("SX_H", x.stride[2]).constant(
-        "SX_W", x.stride[3]);
+    launch.constant("SX_N", x.stride[0])
+        .constant("SX_C", x.stride[1])
+        .constant("SX_H", x.stride[2])
+        .constant("SX_W", x.stride[3]);
   };
   auto epilogue = [&](LaunchBuilder &launch) {
     launch.constant("S_BIAS", bias ? bias->stride[0] : 0);
-    launch.constant("SY_N", y.stride[0]).constant("SY_C", y.stride[1]).constant("SY_H", y.stride[2]).constant(
-        "SY_W", y.stride[3]);
+    launch.constant("SY_N", y.stride[0])
+        .constant("SY_C", y.stride[1])
+        .constant("SY_H", y.stride[2])
+        .constant("SY_W", y.stride[3]);
     launch.constant("HAS_BIAS", bias ? 1 : 0);
   };
 
@@ -294,35 +353,97 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     return plan;
   }
 
-  const int64_t blockN = blockFor(coutG, 16, lane), blockK = blockFor(cinG, 16, lane);
+  // A 1x1 convolution of stride 1 without padding whose pixels are one
+  // strided axis in both the input and the output is a plain GEMM (groups as
+  // its batch): affine addresses, no gather, no index or mask tiles.
+  auto pixelsMerge = [&](const TensorRef &t) {
+    return t.stride[2] == t.shape[3] * t.stride[3] &&
+           (t.shape[0] == 1 || t.stride[0] == t.shape[2] * t.stride[2]);
+  };
+  if (kernelH == 1 && kernelW == 1 && stride[0] == 1 && stride[1] == 1 && padding[0] == 0 &&
+      padding[1] == 0 && pixelsMerge(x) && pixelsMerge(y)) {
+    const TensorRef a{
+        x.buffer, x.offset, {groups, pixels, cinG}, {cinG * x.stride[1], x.stride[3], x.stride[1]}, x.dtype};
+    const TensorRef b{
+        w.buffer, w.offset, {groups, cinG, coutG}, {coutG * w.stride[0], w.stride[1], w.stride[0]}, w.dtype};
+    const TensorRef c{y.buffer,
+                      y.offset,
+                      {groups, pixels, coutG},
+                      {coutG * y.stride[1], y.stride[3], y.stride[1]},
+                      y.dtype};
+    TensorRef biasView;
+    if (bias)
+      biasView = TensorRef{bias->buffer,
+                           bias->offset,
+                           {groups, pixels, coutG},
+                           {coutG * bias->stride[0], 0, bias->stride[0]},
+                           bias->dtype};
+    plan.launches.push_back(gemmLaunch(a, b, bias ? &biasView : nullptr, c, 1.0, 1.0, machine));
+    return plan;
+  }
+
+  // The im2col reduction axes (channel, kernel row, kernel column), ordered
+  // by the input's strides: the contiguous one varies fastest along k, so one
+  // DMA run covers as much of a tile row as the layout allows.
+  const int64_t kTotal = cinG * kernelH * kernelW;
   const bool sameOperandType = x.dtype == w.dtype;
   const int64_t element = core::byteSize(sameOperandType ? x.dtype : core::DType::Float32);
-  // Per row of the tile: the per-pixel index and mask vectors of the gather
-  // (about 3.6 KB whatever the blocks), the gathered input row with its
-  // addresses and masks, and the fp32 accumulator with its epilogue. Measured
-  // with compiler::compile: 3.6 KB + 12 bytes per output channel of BLOCK_N;
-  // the estimate is 4 KB + 16 per BLOCK_N + 32 per BLOCK_K.
-  const int64_t blockM = blockMFor(pixels, blockN, 4096 + 16 * blockN + 8 * blockK * std::max<int64_t>(element, 4),
-                                   blockK * blockN * element, machine);
-  const std::string name = "npusim_conv_" + types;
+  struct ReductionAxis {
+    int64_t size, inputStride;
+    const char *divisor;
+  };
+  std::array<ReductionAxis, 3> axes = {ReductionAxis{cinG, x.stride[1], "KC_DIV"},
+                                       ReductionAxis{kernelH, x.stride[2] * dilation[0], "KH_DIV"},
+                                       ReductionAxis{kernelW, x.stride[3] * dilation[1], "KW_DIV"}};
+  std::stable_sort(axes.begin(), axes.end(), [](const ReductionAxis &l, const ReductionAxis &r) {
+    return (l.size > 1 ? l.inputStride : INT64_MAX) < (r.size > 1 ? r.inputStride : INT64_MAX);
+  });
+  const std::array<int64_t, 3> weightStrides = {w.stride[1], w.stride[2], w.stride[3]};
+  const int64_t innerWeightStride = axes[0].divisor == std::string_view("KC_DIV")   ? weightStrides[0]
+                                    : axes[0].divisor == std::string_view("KH_DIV") ? weightStrides[1]
+                                                                                    : weightStrides[2];
+  const ConvMapping mapping =
+      chooseMapping(pixels, coutG, kTotal, groups, element, true, padding[0] > 0 || padding[1] > 0,
+                    innerWeightStride == 1, machine);
+  const std::string name =
+      "npusim_conv_" + types + (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "");
   const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
+  const DotSteps loop =
+      dotSteps(kImplicitGemmStep, static_cast<int>(mapping.steps), "x", "w", "X_CAST", "W_CAST", cast);
   LaunchBuilder launch(name, instantiate(kImplicitGemmSource, {{"NAME", name},
                                                                {"X", tritonType(x.dtype)},
                                                                {"W", tritonType(w.dtype)},
                                                                {"BIAS", tritonType(biasType)},
                                                                {"Y", tritonType(y.dtype)},
-                                                               {"X_CAST", cast},
-                                                               {"W_CAST", cast}}));
+                                                               {"STEPS", std::to_string(mapping.steps)},
+                                                               {"INIT", loop.init},
+                                                               {"LOADS", loop.loads},
+                                                               {"DOTS", loop.dots},
+                                                               {"SUM", loop.sum}}));
   common(launch);
   launch.constant("CIN_G", cinG).constant("COUT_G", coutG);
   geometry(launch);
-  launch.constant("SW_O", w.stride[0]).constant("SW_I", w.stride[1]).constant("SW_H", w.stride[2]).constant(
-      "SW_W", w.stride[3]);
+  launch.constant("SW_O", w.stride[0])
+      .constant("SW_I", w.stride[1])
+      .constant("SW_H", w.stride[2])
+      .constant("SW_W", w.stride[3]);
   epilogue(launch);
-  launch.constant("X_M_CONTIGUOUS", x.stride[1] != 1 && x.stride[3] == 1 && stride[1] == 1 && cinG > 1 ? 1 : 0);
-  launch.constant("W_C_CONTIGUOUS", w.stride[1] == 1 && w.stride[0] != 1 && cinG > 1 ? 1 : 0);
-  launch.constant("BLOCK_M", blockM).constant("BLOCK_N", blockN).constant("BLOCK_K", blockK);
-  launch.grid(ceilDiv(pixels, blockM), ceilDiv(coutG, blockN), groups);
+  // NCHW-like inputs: consecutive output pixels are consecutive input
+  // elements, the reduction's inner axis is not; load [BLOCK_K, BLOCK_M].
+  launch.constant("X_M_CONTIGUOUS",
+                  x.stride[3] == 1 && stride[1] == 1 && outSize[1] > 1 && axes[0].inputStride != 1 ? 1 : 0);
+  launch.constant("W_K_CONTIGUOUS", innerWeightStride == 1 && w.stride[0] != 1 && kTotal > 1 ? 1 : 0);
+  launch.constant("K_TOTAL", kTotal);
+  int64_t divisor = 1;
+  for (const ReductionAxis &axis : axes) {
+    launch.constant(axis.divisor, divisor);
+    divisor *= axis.size;
+  }
+  launch.constant("PADDED", padding[0] > 0 || padding[1] > 0 ? 1 : 0);
+  launch.constant("BLOCK_M", mapping.blockM)
+      .constant("BLOCK_N", mapping.blockN)
+      .constant("BLOCK_K", mapping.blockK);
+  launch.grid(ceilDiv(pixels, mapping.blockM), ceilDiv(coutG, mapping.blockN), groups);
   plan.launches.push_back(launch.build());
   return plan;
 }

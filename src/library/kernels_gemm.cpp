@@ -2,6 +2,8 @@
 // kernel. tl.dot runs the product on the systolic arrays with fp32
 // accumulation (no tf32: PyTorch's reference numerics do not use it); alpha,
 // beta and the bias run as a vector-unit epilogue on the accumulator.
+#include "library/dot_steps.h"
+#include "library/mapping.h"
 #include "library/planners.h"
 
 #include <algorithm>
@@ -27,7 +29,7 @@ def {{NAME}}(a_ptr: "*{{A}}", b_ptr: "*{{B}}", bias_ptr: "*{{BIAS}}", c_ptr: "*{
              STRIDE_BIASB: tl.constexpr, STRIDE_BIASM: tl.constexpr, STRIDE_BIASN: tl.constexpr,
              STRIDE_CB: tl.constexpr, STRIDE_CM: tl.constexpr, STRIDE_CN: tl.constexpr,
              HAS_BIAS: tl.constexpr, SCALE_PRODUCT: tl.constexpr, SCALE_BIAS: tl.constexpr,
-             A_M_CONTIGUOUS: tl.constexpr, B_K_CONTIGUOUS: tl.constexpr,
+             A_M_CONTIGUOUS: tl.constexpr, B_K_CONTIGUOUS: tl.constexpr, FULL_TILES: tl.constexpr,
              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
@@ -39,24 +41,11 @@ def {{NAME}}(a_ptr: "*{{A}}", b_ptr: "*{{B}}", bias_ptr: "*{{BIAS}}", c_ptr: "*{
     n_mask = rn < N
     a_base = a_ptr + batch * STRIDE_AB
     b_base = b_ptr + batch * STRIDE_BB
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k0 in range(0, K, BLOCK_K):
-        ka = k0 + rk
-        # Each operand is loaded with its contiguous axis last (one DMA run per
-        # row) and transposed in the scratchpad when that axis is not the dot's.
-        if A_M_CONTIGUOUS:
-            a = tl.trans(tl.load(a_base + ka[:, None] * STRIDE_AK + rm[None, :] * STRIDE_AM,
-                                 mask=(ka[:, None] < K) & m_mask[None, :], other=0.0)){{A_CAST}}
-        else:
-            a = tl.load(a_base + rm[:, None] * STRIDE_AM + ka[None, :] * STRIDE_AK,
-                        mask=m_mask[:, None] & (ka[None, :] < K), other=0.0){{A_CAST}}
-        if B_K_CONTIGUOUS:
-            b = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka[None, :] * STRIDE_BK,
-                                 mask=n_mask[:, None] & (ka[None, :] < K), other=0.0)){{B_CAST}}
-        else:
-            b = tl.load(b_base + ka[:, None] * STRIDE_BK + rn[None, :] * STRIDE_BN,
-                        mask=(ka[:, None] < K) & n_mask[None, :], other=0.0){{B_CAST}}
-        acc += tl.dot(a, b, allow_tf32=False, out_dtype=tl.float32)
+{{INIT}}
+    for k0 in range(0, K, {{STEPS}} * BLOCK_K):
+{{LOADS}}
+{{DOTS}}
+{{SUM}}
     # Epilogue on the vector unit.
     if SCALE_PRODUCT:
         acc = acc * alpha
@@ -70,6 +59,38 @@ def {{NAME}}(a_ptr: "*{{A}}", b_ptr: "*{{B}}", bias_ptr: "*{{BIAS}}", c_ptr: "*{
     tl.store(c_ptr + batch * STRIDE_CB + rm[:, None] * STRIDE_CM + rn[None, :] * STRIDE_CN, acc, mask=c_mask)
 )TRITON";
 
+// One K block's operands (suffix S, block k0 + OFFSET * BLOCK_K), each loaded
+// with its contiguous axis last (one DMA run per row) and transposed in the
+// scratchpad when that axis is not the dot's; unmasked when no tile crosses
+// an edge.
+constexpr std::string_view kGemmStep = R"TRITON(
+        ka{{S}} = k0 + {{OFFSET}} * BLOCK_K + rk
+        if A_M_CONTIGUOUS:
+            if FULL_TILES:
+                a{{S}} = tl.trans(tl.load(a_base + ka{{S}}[:, None] * STRIDE_AK + rm[None, :] * STRIDE_AM)){{A_CAST}}
+            else:
+                a{{S}} = tl.trans(tl.load(a_base + ka{{S}}[:, None] * STRIDE_AK + rm[None, :] * STRIDE_AM,
+                         mask=(ka{{S}}[:, None] < K) & m_mask[None, :], other=0.0)){{A_CAST}}
+        else:
+            if FULL_TILES:
+                a{{S}} = tl.load(a_base + rm[:, None] * STRIDE_AM + ka{{S}}[None, :] * STRIDE_AK){{A_CAST}}
+            else:
+                a{{S}} = tl.load(a_base + rm[:, None] * STRIDE_AM + ka{{S}}[None, :] * STRIDE_AK,
+                         mask=m_mask[:, None] & (ka{{S}}[None, :] < K), other=0.0){{A_CAST}}
+        if B_K_CONTIGUOUS:
+            if FULL_TILES:
+                b{{S}} = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka{{S}}[None, :] * STRIDE_BK)){{B_CAST}}
+            else:
+                b{{S}} = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka{{S}}[None, :] * STRIDE_BK,
+                         mask=n_mask[:, None] & (ka{{S}}[None, :] < K), other=0.0)){{B_CAST}}
+        else:
+            if FULL_TILES:
+                b{{S}} = tl.load(b_base + ka{{S}}[:, None] * STRIDE_BK + rn[None, :] * STRIDE_BN){{B_CAST}}
+            else:
+                b{{S}} = tl.load(b_base + ka{{S}}[:, None] * STRIDE_BK + rn[None, :] * STRIDE_BN,
+                         mask=(ka{{S}}[:, None] < K) & n_mask[None, :], other=0.0){{B_CAST}}
+)TRITON";
+
 const char *opName(GemmOp op) {
   switch (op) {
   case GemmOp::Mm: return "aten.mm";
@@ -80,24 +101,65 @@ const char *opName(GemmOp op) {
   return "?";
 }
 
-/// The largest power-of-two BLOCK_M whose A, B and fp32 accumulator tiles fit
-/// in the tile budget, no larger than M needs (at least 16).
-int64_t gemmBlockM(int64_t m, int64_t blockN, int64_t blockK, int elementA, int elementB,
-                   const MachineShape &machine) {
-  const int64_t budget = tileBudgetBytes(machine);
-  const int64_t cap = blockFor(m, 16, int64_t{1} << 20);
-  int64_t blockM = 16;
-  while (blockM * 2 <= cap) {
-    const int64_t next = blockM * 2;
-    const int64_t bytes = next * blockK * elementA + blockK * blockN * elementB + next * blockN * 4;
-    if (bytes > budget || next * blockN > (int64_t{1} << 20))
-      break;
-    blockM = next;
-  }
-  return blockM;
-}
-
 } // namespace
+
+KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef *bias, const TensorRef &c,
+                        double alpha, double beta, const MachineShape &machine) {
+  const int64_t batches = a.shape[0], m = a.shape[1], k = a.shape[2], n = b.shape[2];
+  const bool sameOperandType = a.dtype == b.dtype;
+  const core::DType dotType = sameOperandType ? a.dtype : core::DType::Float32;
+  const bool bKContiguous = b.stride[1] == 1 && b.stride[2] != 1 && k > 1;
+  const ConvMapping mapping =
+      chooseMapping(m, n, k, batches, core::byteSize(dotType), false, false, bKContiguous, machine);
+  const core::DType biasType = bias ? bias->dtype : c.dtype;
+  const std::string kernelName = "npusim_gemm_" + tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" +
+                                 tritonType(biasType) + "_" + tritonType(c.dtype) +
+                                 (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "");
+  const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
+  const DotSteps loop =
+      dotSteps(kGemmStep, static_cast<int>(mapping.steps), "a", "b", "A_CAST", "B_CAST", cast);
+  std::string source = instantiate(kGemmSource, {{"NAME", kernelName},
+                                                 {"A", tritonType(a.dtype)},
+                                                 {"B", tritonType(b.dtype)},
+                                                 {"BIAS", tritonType(biasType)},
+                                                 {"C", tritonType(c.dtype)},
+                                                 {"STEPS", std::to_string(mapping.steps)},
+                                                 {"INIT", loop.init},
+                                                 {"LOADS", loop.loads},
+                                                 {"DOTS", loop.dots},
+                                                 {"SUM", loop.sum}});
+  LaunchBuilder launch(kernelName, std::move(source));
+  launch.pointer(a).pointer(b).pointer(bias ? *bias : c).pointer(c).floatScalar(alpha).floatScalar(beta);
+  launch.constant("M", m).constant("N", n).constant("K", k);
+  launch.constant("STRIDE_AB", a.stride[0])
+      .constant("STRIDE_AM", a.stride[1])
+      .constant("STRIDE_AK", a.stride[2]);
+  launch.constant("STRIDE_BB", b.stride[0])
+      .constant("STRIDE_BK", b.stride[1])
+      .constant("STRIDE_BN", b.stride[2]);
+  launch.constant("STRIDE_BIASB", bias ? bias->stride[0] : 0)
+      .constant("STRIDE_BIASM", bias ? bias->stride[1] : 0)
+      .constant("STRIDE_BIASN", bias ? bias->stride[2] : 0);
+  launch.constant("STRIDE_CB", c.stride[0])
+      .constant("STRIDE_CM", c.stride[1])
+      .constant("STRIDE_CN", c.stride[2]);
+  launch.constant("HAS_BIAS", bias ? 1 : 0)
+      .constant("SCALE_PRODUCT", alpha != 1.0 ? 1 : 0)
+      .constant("SCALE_BIAS", beta != 1.0 ? 1 : 0);
+  // Column-major operands (weights of nn.Linear seen through .t()) load transposed.
+  launch.constant("A_M_CONTIGUOUS", a.stride[1] == 1 && a.stride[2] != 1 && m > 1 ? 1 : 0);
+  launch.constant("B_K_CONTIGUOUS", bKContiguous ? 1 : 0);
+  // Tiles that never cross an edge load without masks (no mask tiles to build).
+  launch.constant("FULL_TILES", m % mapping.blockM == 0 && n % mapping.blockN == 0 &&
+                                        k % (mapping.steps * mapping.blockK) == 0
+                                    ? 1
+                                    : 0);
+  launch.constant("BLOCK_M", mapping.blockM)
+      .constant("BLOCK_N", mapping.blockN)
+      .constant("BLOCK_K", mapping.blockK);
+  launch.grid(ceilDiv(m, mapping.blockM), ceilDiv(n, mapping.blockN), batches);
+  return launch.build();
+}
 
 CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) {
   const std::string_view name = opName(op);
@@ -161,40 +223,7 @@ CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) 
   if (batches == 0 || m == 0 || n == 0)
     return plan;
 
-  const int64_t lane = laneBlock(machine);
-  const int64_t blockN = blockFor(n, 16, lane), blockK = blockFor(k, 16, lane);
-  const bool sameOperandType = a.dtype == b.dtype;
-  const core::DType dotType = sameOperandType ? a.dtype : core::DType::Float32;
-  const int64_t blockM = gemmBlockM(m, blockN, blockK, core::byteSize(dotType), core::byteSize(dotType), machine);
-  const core::DType biasType = self ? bias.dtype : c.dtype;
-  const std::string kernelName = "npusim_gemm_" + tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" +
-                                 tritonType(biasType) + "_" + tritonType(c.dtype);
-  const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
-  std::string source = instantiate(kGemmSource, {{"NAME", kernelName},
-                                                 {"A", tritonType(a.dtype)},
-                                                 {"B", tritonType(b.dtype)},
-                                                 {"BIAS", tritonType(biasType)},
-                                                 {"C", tritonType(c.dtype)},
-                                                 {"A_CAST", cast},
-                                                 {"B_CAST", cast}});
-  LaunchBuilder launch(kernelName, std::move(source));
-  launch.pointer(a).pointer(b).pointer(self ? bias : c).pointer(c).floatScalar(alpha).floatScalar(beta);
-  launch.constant("M", m).constant("N", n).constant("K", k);
-  launch.constant("STRIDE_AB", a.stride[0]).constant("STRIDE_AM", a.stride[1]).constant("STRIDE_AK", a.stride[2]);
-  launch.constant("STRIDE_BB", b.stride[0]).constant("STRIDE_BK", b.stride[1]).constant("STRIDE_BN", b.stride[2]);
-  launch.constant("STRIDE_BIASB", self ? bias.stride[0] : 0)
-      .constant("STRIDE_BIASM", self ? bias.stride[1] : 0)
-      .constant("STRIDE_BIASN", self ? bias.stride[2] : 0);
-  launch.constant("STRIDE_CB", c.stride[0]).constant("STRIDE_CM", c.stride[1]).constant("STRIDE_CN", c.stride[2]);
-  launch.constant("HAS_BIAS", self ? 1 : 0)
-      .constant("SCALE_PRODUCT", alpha != 1.0 ? 1 : 0)
-      .constant("SCALE_BIAS", beta != 1.0 ? 1 : 0);
-  // Column-major operands (weights of nn.Linear seen through .t()) load transposed.
-  launch.constant("A_M_CONTIGUOUS", a.stride[1] == 1 && a.stride[2] != 1 && m > 1 ? 1 : 0);
-  launch.constant("B_K_CONTIGUOUS", b.stride[1] == 1 && b.stride[2] != 1 && k > 1 ? 1 : 0);
-  launch.constant("BLOCK_M", blockM).constant("BLOCK_N", blockN).constant("BLOCK_K", blockK);
-  launch.grid(ceilDiv(m, blockM), ceilDiv(n, blockN), batches);
-  plan.launches.push_back(launch.build());
+  plan.launches.push_back(gemmLaunch(a, b, self ? &bias : nullptr, c, alpha, beta, machine));
   return plan;
 }
 

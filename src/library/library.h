@@ -14,6 +14,7 @@
 #include "core/operator_call.h"
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -71,11 +72,22 @@ struct CallPlan {
   std::vector<bool> outputDefined;
 };
 
+/// Tiles of one GEMM shape from an external mapping (`--mapping FILE.json`).
+struct GemmTiles {
+  int64_t tileM = 0, tileN = 0, tileK = 0;
+  std::string where; // "FILE.json: \"M_N_K\"", for errors
+};
+
 /// The parts of the NPU that choose block sizes.
 struct MachineShape {
-  int lanes = 128;                       // systolic array width = vector lanes
-  int64_t spadBytesPerLane = 128 * 1024; // scratchpad bytes per lane
-  int vlenBits = 256;                    // vector register width per lane
+  MachineShape(int lanes_ = 128, int64_t spadBytesPerLane_ = 128 * 1024, int vlenBits_ = 256)
+      : lanes(lanes_), spadBytesPerLane(spadBytesPerLane_), vlenBits(vlenBits_) {}
+  int lanes = 128;                          // systolic array width = vector lanes
+  int64_t spadBytesPerLane = 128 * 1024;    // scratchpad bytes per lane
+  int vlenBits = 256;                       // vector register width per lane
+  int systolicArrays = 2;                   // arrays per core
+  double dramBytesPerCycle = 512;           // peak DRAM bandwidth per core clock
+  std::map<std::string, GemmTiles> mapping; // external tiles by "M_N_K" (GEMM rows, columns, reduction)
 };
 
 /// Plans the call `op` ("aten.mm", "aten.convolution", ...; "aten.X.default"

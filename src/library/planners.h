@@ -8,6 +8,10 @@ namespace npusim::library::detail {
 /// mm, addmm, bmm, baddbmm: one batched GEMM launch with a bias/alpha/beta epilogue.
 enum class GemmOp { Mm, Addmm, Bmm, Baddbmm };
 CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine);
+/// The batched GEMM launch c[i] = alpha * a[i] @ b[i] + beta * bias[i] over
+/// checked rank-3 views (bias, when given, already broadcast to c's shape).
+KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef *bias, const TensorRef &c,
+                        double alpha, double beta, const MachineShape &machine);
 
 /// convolution / _convolution: implicit GEMM, or the vector-unit kernel for
 /// depthwise convolutions.

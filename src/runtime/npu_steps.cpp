@@ -246,7 +246,11 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
       outPointers[i] = &outRefs[i];
     }
   const config::HardwareConfig &machine = impl_->options.machine;
-  const library::MachineShape shape{machine.lanes, machine.spadBytesPerLane(), machine.vlenBits};
+  library::MachineShape shape{machine.lanes, machine.spadBytesPerLane(), machine.vlenBits};
+  shape.systolicArrays = machine.systolicArraysPerCore;
+  shape.dramBytesPerCycle =
+      machine.dram.peakBytesPerSecond() / std::max(1, machine.numCores) / (machine.coreFreqMhz * 1e6);
+  shape.mapping = impl_->options.mapping;
   library::CallPlan plan;
   try {
     plan = library::planCall(step.name, callArgs, outPointers, shape);

@@ -6,9 +6,11 @@
 // Verification compares with the bundle's fingerprints and reference outputs,
 // and in the NPU modes every written buffer with the reference interpreter.
 #include "config/hardware.h"
+#include "library/library.h"
 #include "runtime/bundle.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,8 @@ struct RunOptions {
   config::HardwareConfig machine; // the NPU modes' machine
   /// Chrome/Perfetto trace of the timed steps (timing and full modes); empty: none.
   std::string tracePath;
+  /// External GEMM tiles for the library calls, by "M_N_K" (--mapping FILE.json).
+  std::map<std::string, library::GemmTiles> mapping;
 };
 
 /// Cycles and utilisation of one step on the NPU (timing and full modes).

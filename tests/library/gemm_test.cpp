@@ -170,12 +170,15 @@ TEST(LibraryGemm, BlockSizesFollowTheMachine) {
     ASSERT_EQ(plan.launches.size(), 1u);
     const KernelLaunch &l = plan.launches[0];
     const int64_t bm = constant(l, "BLOCK_M"), bn = constant(l, "BLOCK_N"), bk = constant(l, "BLOCK_K");
-    EXPECT_EQ(bn, machine.lanes);
+    // K blocks match the array's rows, N blocks one or two arrays' columns.
     EXPECT_EQ(bk, machine.lanes);
-    // A, B and the fp32 accumulator fit in half the scratchpad; twice BLOCK_M would not.
+    EXPECT_TRUE(bn == machine.lanes || bn == 2 * machine.lanes) << bn;
+    // K = 1024 is several blocks: two K steps per iteration, two accumulators.
+    EXPECT_NE(l.source.find("acc_1 += tl.dot("), std::string::npos);
+    // Both steps' A, B and fp32 accumulator tiles fit in half the scratchpad
+    // (the other half double-buffers the next program).
     const int64_t half = machine.lanes * machine.spadBytesPerLane / 2;
-    EXPECT_LE(4 * (bm * bk + bk * bn + bm * bn), half);
-    EXPECT_GT(4 * (2 * bm * bk + bk * bn + 2 * bm * bn), half);
+    EXPECT_LE(2 * 4 * (bm * bk + bk * bn + bm * bn), half);
     EXPECT_EQ(l.grid[0], (4096 + bm - 1) / bm);
     EXPECT_EQ(l.grid[1], 1024 / bn);
     EXPECT_EQ(l.grid[2], 1);
@@ -223,4 +226,47 @@ TEST(LibraryGemm, ErrorsNameTheOperatorAndTheArgument) {
 }
 
 } // namespace
+TEST(LibraryGemm, ExternalMappingTilesAreUsedOrRejected) {
+  CallFixture f;
+  const TensorRef a = f.tensor(DType::Float32, {4096, 512});
+  const TensorRef b = f.tensor(DType::Float32, {512, 1024});
+  const TensorRef out = f.tensor(DType::Float32, {4096, 1024});
+  const std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
+  const std::vector<const TensorRef *> outs = {&out};
+  auto constant = [](const KernelLaunch &l, const std::string &name) {
+    for (const auto &[k, v] : l.constexprs)
+      if (k == name)
+        return v;
+    return int64_t{-1};
+  };
+  MachineShape machine;
+  machine.mapping["4096_1024_512"] = GemmTiles{256, 128, 64, "m.json: 4096_1024_512"};
+  const CallPlan plan = planCall("aten.mm", args, outs, machine);
+  ASSERT_EQ(plan.launches.size(), 1u);
+  EXPECT_EQ(constant(plan.launches[0], "BLOCK_M"), 256);
+  EXPECT_EQ(constant(plan.launches[0], "BLOCK_N"), 128);
+  EXPECT_EQ(constant(plan.launches[0], "BLOCK_K"), 64);
+  EXPECT_EQ(plan.launches[0].grid[0], 4096 / 256);
+  EXPECT_EQ(plan.launches[0].grid[1], 1024 / 128);
+  // 8 K blocks: two steps per iteration.
+  EXPECT_NE(plan.launches[0].source.find("acc_1"), std::string::npos);
+  auto message = [&](GemmTiles t) {
+    MachineShape m;
+    m.mapping["4096_1024_512"] = t;
+    try {
+      planCall("aten.mm", args, outs, m);
+    } catch (const core::InputError &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message(GemmTiles{96, 128, 128, "m.json: 4096_1024_512"}).find("m.json: 4096_1024_512.TILE_M: 96"),
+            std::string::npos);
+  // 4096 x 1024 x 128: two fp32 accumulators alone are 2 x 8 x 4096 x 4 =
+  // 256 KiB per lane, more than half of the 128 KiB bank.
+  const std::string big = message(GemmTiles{4096, 1024, 128, "m.json: 4096_1024_512"});
+  EXPECT_NE(big.find("m.json: 4096_1024_512: tiles 4096 x 1024 x 128"), std::string::npos) << big;
+  EXPECT_NE(big.find("half a lane's bank (65536"), std::string::npos) << big;
+}
+
 } // namespace npusim::library
