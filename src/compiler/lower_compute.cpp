@@ -6,6 +6,7 @@
 #include "compiler/compiler_internal.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace npusim::compiler {
 
@@ -13,6 +14,49 @@ using ir::OpCode;
 using Kind = ValueState::Kind;
 
 namespace {
+
+/// The instructions of `body` (nested ones included) that write `reg`.
+int writesOf(const std::vector<npu::Instruction> &body, int reg, const npu::Instruction **last) {
+  int count = 0;
+  for (const npu::Instruction &instruction : body) {
+    if (instruction.dstReg == reg) {
+      ++count;
+      *last = &instruction;
+    }
+    count += writesOf(instruction.body, reg, last) + writesOf(instruction.elseBody, reg, last);
+  }
+  return count;
+}
+
+/// A known divisor of a non-negative scalar: immediates, program ids, grid sizes and their
+/// products, sums and widening casts, defined once in the current body; 0 when
+/// nothing is known (then the value may even be negative).
+int64_t knownMultiple(const std::vector<npu::Instruction> &body, const npu::ScalarOperand &x, int depth = 0) {
+  if (!x.isRegister())
+    return x.intValue >= 0 ? x.intValue : 0;
+  const npu::Instruction *def = nullptr;
+  if (depth > 8 || writesOf(body, x.reg, &def) != 1)
+    return 0;
+  if (def->opcode == npu::Opcode::SProgramId || def->opcode == npu::Opcode::SNumPrograms)
+    return 1;
+  if (def->opcode != npu::Opcode::SElementwise)
+    return 0;
+  const npu::ElementOp op = def->function.op;
+  if (op == npu::ElementOp::Cast && def->scalars.size() == 1 &&
+      core::byteSize(def->function.resultType) >= core::byteSize(def->function.operandType))
+    return knownMultiple(body, def->scalars[0], depth + 1);
+  if ((op != npu::ElementOp::Mul && op != npu::ElementOp::Add) || def->scalars.size() != 2)
+    return 0;
+  const int64_t a = knownMultiple(body, def->scalars[0], depth + 1);
+  const int64_t b = knownMultiple(body, def->scalars[1], depth + 1);
+  if (op == npu::ElementOp::Mul)
+    return a > 0 && b > 0 && a < (int64_t{1} << 30) && b < (int64_t{1} << 30) ? a * b : 0;
+  // A sum of non-negatives is a multiple of their gcd (a zero addend: of the other).
+  auto zero = [](const npu::ScalarOperand &v) { return !v.isRegister() && v.intValue == 0; };
+  if ((a == 0 && !zero(def->scalars[0])) || (b == 0 && !zero(def->scalars[1])))
+    return 0;
+  return std::gcd(a, b);
+}
 
 LazyTile uniformLazy(Scalar base, int rank) {
   LazyTile lazy;
@@ -308,6 +352,32 @@ bool Lowering::lowerLazyArithmetic(const ir::Op &op) {
     c.base = scalarArith(npu::ElementOp::Mul, widen(affine.base), k, DType::Int64);
     for (const Scalar &stride : affine.strides)
       c.strides.push_back(scalarArith(npu::ElementOp::Mul, stride, k, DType::Int64));
+  } else if ((op.code == OpCode::Rem || op.code == OpCode::Div) && b.uniform() && b.base.isImmediate() &&
+             b.base.operand.intValue > 0) {
+    // A blocked index `offset + arange` divided by a constant C: when the
+    // offset is a non-negative multiple of M and the tile spans fewer than
+    // gcd(M, C) values, no element crosses a multiple of C, so `% C` is the
+    // offset's remainder plus the same strides and `// C` the offset's quotient.
+    const int64_t divisor = b.base.operand.intValue;
+    int64_t span = 0;
+    for (size_t i = 0; i < a.strides.size(); ++i) {
+      if (!a.strides[i].isImmediate() || a.strides[i].operand.intValue < 0)
+        return false;
+      span += a.strides[i].operand.intValue * (r->type.shape.at(i) - 1);
+    }
+    const int64_t multiple = knownMultiple(*out, a.base.operand);
+    if (multiple <= 0 || span >= std::gcd(multiple, divisor))
+      return false;
+    const npu::ElementOp e = op.code == OpCode::Rem ? npu::ElementOp::Rem : npu::ElementOp::Div;
+    npu::ElementFunction fn;
+    fn.op = e;
+    fn.operandType = fn.resultType = DType::Int64;
+    c.base = a.base.isImmediate() ? immediate(DType::Int64, e == npu::ElementOp::Rem
+                                                                 ? a.base.operand.intValue % divisor
+                                                                 : a.base.operand.intValue / divisor)
+                                  : scalarOp(fn, {widen(a.base), immediate(DType::Int64, divisor)}, nameOf(r));
+    for (const Scalar &stride : a.strides)
+      c.strides.push_back(e == npu::ElementOp::Rem ? stride : immediate(DType::Int64, 0));
   } else {
     return false;
   }
