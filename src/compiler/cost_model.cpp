@@ -238,6 +238,10 @@ private:
     cost.dmaRuns += static_cast<int64_t>(static_cast<double>(r.count) * times);
     cost.dmaRequests += static_cast<int64_t>(requests * times);
     cost.dmaBytes += static_cast<double>(r.count * runBytes) * times;
+    if (instruction.opcode != Opcode::DmaLoad) {
+      cost.storeRuns += static_cast<int64_t>(static_cast<double>(r.count) * times);
+      cost.storeBytes += static_cast<double>(r.count * runBytes) * times;
+    }
     cost.dramAccessBytes += accesses * static_cast<double>(access) * times;
     busiestChannel_ += busiestChannelAccesses(instruction, data, r, granule, accesses) * atomicFactor * times;
     // The NoC accepts a core's requests on portsPerCore ports, each moving

@@ -25,28 +25,46 @@ struct Wish {
 
 bool isElementwise(OpCode code) {
   switch (code) {
-  case OpCode::Cast: case OpCode::Bitcast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul:
-  case OpCode::Div: case OpCode::Rem: case OpCode::And: case OpCode::Or: case OpCode::Xor:
-  case OpCode::Shl: case OpCode::Shr: case OpCode::Min: case OpCode::Max: case OpCode::Neg:
-  case OpCode::Not: case OpCode::Abs: case OpCode::Math: case OpCode::AddPtr: case OpCode::Cmp:
-  case OpCode::Select: case OpCode::Broadcast: case OpCode::Load: case OpCode::AtomicRMW:
-  case OpCode::Scan: case OpCode::Sort:
-    return true;
-  default:
-    return false;
+  case OpCode::Cast:
+  case OpCode::Bitcast:
+  case OpCode::Add:
+  case OpCode::Sub:
+  case OpCode::Mul:
+  case OpCode::Div:
+  case OpCode::Rem:
+  case OpCode::And:
+  case OpCode::Or:
+  case OpCode::Xor:
+  case OpCode::Shl:
+  case OpCode::Shr:
+  case OpCode::Min:
+  case OpCode::Max:
+  case OpCode::Neg:
+  case OpCode::Not:
+  case OpCode::Abs:
+  case OpCode::Math:
+  case OpCode::AddPtr:
+  case OpCode::Cmp:
+  case OpCode::Select:
+  case OpCode::Broadcast:
+  case OpCode::Load:
+  case OpCode::AtomicRMW:
+  case OpCode::Scan:
+  case OpCode::Sort: return true;
+  default: return false;
   }
 }
 
 bool isArithmetic(OpCode code) {
-  return isElementwise(code) && code != OpCode::Load && code != OpCode::AtomicRMW && code != OpCode::Broadcast &&
-         code != OpCode::Scan && code != OpCode::Sort && code != OpCode::AddPtr;
+  return isElementwise(code) && code != OpCode::Load && code != OpCode::AtomicRMW &&
+         code != OpCode::Broadcast && code != OpCode::Scan && code != OpCode::Sort && code != OpCode::AddPtr;
 }
 
 class Planner {
 public:
   Planner(const ir::Function &function, const config::HardwareConfig &machine)
-      : function_(function), lanes_(machine.lanes), wishes_(function.numValues()),
-        plan_{std::vector<int>(function.numValues(), -1)} {}
+      : function_(function), lanes_(machine.lanes),
+        wishes_(function.numValues()), plan_{std::vector<int>(function.numValues(), -1)} {}
 
   LayoutPlan run() {
     // Two backward sweeps carry wishes around loops (yield -> carried value -> init).
@@ -83,7 +101,13 @@ private:
   void backwardOp(const ir::Op &op) {
     for (auto r = op.regions.rbegin(); r != op.regions.rend(); ++r)
       backward(**r);
-    const Wish result = op.results.empty() ? Wish{} : wishes_[op.results[0]->id];
+    Wish result = op.results.empty() ? Wish{} : wishes_[op.results[0]->id];
+    // A load or store nothing else steers keeps its mask and offsets in the
+    // data's own default layout, so they need no relayout for the DMA.
+    if (op.code == OpCode::Load && result.strength == 0 && !op.results[0]->type.isScalar()) {
+      wish(op.results[0], defaultLaneAxis(op.results[0]->type.shape), 1);
+      result = wishes_[op.results[0]->id];
+    }
     switch (op.code) {
     case OpCode::Reduce: {
       const ir::Shape &shape = op.operands[0]->type.shape;
@@ -109,7 +133,9 @@ private:
         wish(op.operands[0], op.order.at(result.axis), result.strength);
       return;
     case OpCode::Store: {
-      const Wish value = wishes_[op.operands[1]->id];
+      Wish value = wishes_[op.operands[1]->id];
+      if (value.strength == 0 && !op.operands[1]->type.isScalar())
+        value = Wish{defaultLaneAxis(op.operands[1]->type.shape), 1};
       for (const ir::Value *operand : op.operands)
         wish(operand, value.axis, value.strength);
       return;
@@ -136,15 +162,15 @@ private:
           wish(region->ops.back()->operands[i], w.axis, w.strength);
       }
       return;
-    default:
-      break;
+    default: break;
     }
     // Arithmetic follows the strongest wish of its result or its operands (a
     // dot's result wants its layout kept by the accumulation that uses it).
     Wish merged = result;
     if (isArithmetic(op.code) && !op.results.empty())
       for (const ir::Value *operand : op.operands)
-        if (operand->type.shape == op.results[0]->type.shape && wishes_[operand->id].strength > merged.strength)
+        if (operand->type.shape == op.results[0]->type.shape &&
+            wishes_[operand->id].strength > merged.strength)
           merged = wishes_[operand->id];
     if (merged.strength > result.strength)
       wish(op.results[0], merged.axis, merged.strength);
@@ -188,8 +214,8 @@ private:
       return;
     }
     case OpCode::Reshape:
-      set(op.result(), sameMappingLaneAxis(op.operands[0]->type.shape, laneOf(op.operands[0]), op.result()->type.shape,
-                                           -1, lanes_));
+      set(op.result(), sameMappingLaneAxis(op.operands[0]->type.shape, laneOf(op.operands[0]),
+                                           op.result()->type.shape, -1, lanes_));
       return;
     case OpCode::Permute: {
       const int from = laneOf(op.operands[0]);
@@ -226,8 +252,7 @@ private:
         set(op.results[i], y->type.isScalar() ? -1 : laneOf(y));
       }
       return;
-    default:
-      break;
+    default: break;
     }
     for (const auto &region : op.regions)
       forward(*region);

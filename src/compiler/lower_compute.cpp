@@ -99,8 +99,7 @@ void Lowering::lowerSource(const ir::Op &op) {
     setLazy(r, lazy);
     return;
   }
-  default:
-    unsupported(std::string(ir::name(op.code)));
+  default: unsupported(std::string(ir::name(op.code)));
   }
 }
 
@@ -205,8 +204,7 @@ void Lowering::lowerShape(const ir::Op &op) {
       setTile(r, dst);
       return;
     }
-    default:
-      unsupported(std::string(ir::name(op.code)) + " of this operand");
+    default: unsupported(std::string(ir::name(op.code)) + " of this operand");
     }
     setLazy(r, lazy);
     return;
@@ -259,8 +257,7 @@ void Lowering::lowerShape(const ir::Op &op) {
     setTile(r, aliasTile(source, to, position, nameOf(r)));
     return;
   }
-  default:
-    unsupported(std::string(ir::name(op.code)));
+  default: unsupported(std::string(ir::name(op.code)));
   }
 }
 
@@ -293,8 +290,7 @@ npu::ElementFunction Lowering::elementFunction(const ir::Op &op) const {
   case OpCode::Select: fn.op = npu::ElementOp::Select; break;
   case OpCode::Cast: fn.op = npu::ElementOp::Cast; break;
   case OpCode::Bitcast: fn.op = npu::ElementOp::Bitcast; break;
-  default:
-    unsupported(std::string("the op ") + std::string(ir::name(op.code)));
+  default: unsupported(std::string("the op ") + std::string(ir::name(op.code)));
   }
   if (op.code == OpCode::Bitcast && (data->type.isPointer || op.result()->type.isPointer)) {
     fn.op = npu::ElementOp::Copy;
@@ -372,10 +368,10 @@ bool Lowering::lowerLazyArithmetic(const ir::Op &op) {
     npu::ElementFunction fn;
     fn.op = e;
     fn.operandType = fn.resultType = DType::Int64;
-    c.base = a.base.isImmediate() ? immediate(DType::Int64, e == npu::ElementOp::Rem
-                                                                 ? a.base.operand.intValue % divisor
-                                                                 : a.base.operand.intValue / divisor)
-                                  : scalarOp(fn, {widen(a.base), immediate(DType::Int64, divisor)}, nameOf(r));
+    c.base = a.base.isImmediate()
+                 ? immediate(DType::Int64, e == npu::ElementOp::Rem ? a.base.operand.intValue % divisor
+                                                                    : a.base.operand.intValue / divisor)
+                 : scalarOp(fn, {widen(a.base), immediate(DType::Int64, divisor)}, nameOf(r));
     for (const Scalar &stride : a.strides)
       c.strides.push_back(e == npu::ElementOp::Rem ? stride : immediate(DType::Int64, 0));
   } else {
@@ -423,16 +419,17 @@ void Lowering::lowerElementwise(const ir::Op &op) {
   if (!r->type.isScalar() && lowerLazyArithmetic(op))
     return;
   // Integer identities: x + 0, 0 + x, x - 0, x * 1, 1 * x are x.
-  if (!r->type.isPointer && core::isInteger(r->type.dtype) && r->type.dtype != DType::Bool && op.operands.size() == 2 &&
+  if (!r->type.isPointer && core::isInteger(r->type.dtype) && r->type.dtype != DType::Bool &&
+      op.operands.size() == 2 &&
       (op.code == OpCode::Add || op.code == OpCode::Sub || op.code == OpCode::Mul)) {
     const int64_t identity = op.code == OpCode::Mul ? 1 : 0;
     auto isIdentity = [&](const ir::Value *v) {
       const ValueState &st = state(v);
       return st.kind == Kind::Tile && st.lazy && st.lazy->uniform() && st.lazy->base.isImmediateInt(identity);
     };
-    const ir::Value *kept = isIdentity(op.operands[1]) ? op.operands[0]
+    const ir::Value *kept = isIdentity(op.operands[1])                               ? op.operands[0]
                             : (op.code != OpCode::Sub && isIdentity(op.operands[0])) ? op.operands[1]
-                                                                                      : nullptr;
+                                                                                     : nullptr;
     if (kept && kept->type == r->type) {
       s.canonical[r->id] = idOf(kept);
       return;

@@ -14,9 +14,9 @@ using Kind = ValueState::Kind;
 namespace {
 
 bool isTrue(const ValueState &st) {
-  return st.kind == Kind::Scalar ? st.scalar.isImmediateInt(1)
-                                 : (st.kind == Kind::Tile && st.lazy && st.lazy->uniform() &&
-                                    st.lazy->base.isImmediateInt(1));
+  return st.kind == Kind::Scalar
+             ? st.scalar.isImmediateInt(1)
+             : (st.kind == Kind::Tile && st.lazy && st.lazy->uniform() && st.lazy->base.isImmediateInt(1));
 }
 
 /// The axis order in which a strided DMA walks DRAM in runs: the axis of unit
@@ -103,7 +103,8 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
   state(r).argument = ps.argument;
   if (ps.kind == Kind::Scalar && state(offset).kind == Kind::Scalar) {
     state(r).kind = Kind::Scalar;
-    state(r).scalar = scalarArith(npu::ElementOp::Add, widen(ps.scalar), widen(scalarOf(offset)), DType::Int64);
+    state(r).scalar =
+        scalarArith(npu::ElementOp::Add, widen(ps.scalar), widen(scalarOf(offset)), DType::Int64);
     return;
   }
   if (isLazy(p) && isLazy(offset)) {
@@ -112,7 +113,8 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
     LazyTile c;
     c.base = scalarArith(npu::ElementOp::Add, widen(a.base), widen(b.base), DType::Int64);
     for (size_t i = 0; i < a.strides.size(); ++i)
-      c.strides.push_back(scalarArith(npu::ElementOp::Add, widen(a.strides[i]), widen(b.strides[i]), DType::Int64));
+      c.strides.push_back(
+          scalarArith(npu::ElementOp::Add, widen(a.strides[i]), widen(b.strides[i]), DType::Int64));
     setLazy(r, c);
     state(r).argument = ps.argument;
     return;
@@ -123,10 +125,11 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
   const ValueState &os = state(offset);
   // An index tile advanced by a splat (`a_ptrs += BLOCK_K * stride`) moves
   // only the scalar base of the gathered form.
-  if (!scalar && ps.kind == Kind::Tile && !ps.lazy && !ps.broadcastOf && ps.tile >= 0 && os.kind == Kind::Tile &&
-      os.lazy && os.lazy->uniform()) {
+  if (!scalar && ps.kind == Kind::Tile && !ps.lazy && !ps.broadcastOf && ps.tile >= 0 &&
+      os.kind == Kind::Tile && os.lazy && os.lazy->uniform()) {
     ValueState moved = ps;
-    moved.gatherBase = scalarArith(npu::ElementOp::Add, widen(ps.gatherBase), widen(os.lazy->base), DType::Int64);
+    moved.gatherBase =
+        scalarArith(npu::ElementOp::Add, widen(ps.gatherBase), widen(os.lazy->base), DType::Int64);
     state(r) = moved;
     return;
   }
@@ -209,7 +212,8 @@ void Lowering::lowerLoad(const ir::Op &op) {
   const ir::Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
   const ir::Value *r = op.result();
   const DType type = r->type.dtype;
-  const Scalar zero{core::isFloat(type) ? ScalarOperand::immediateFloat(0.0) : ScalarOperand::immediate(0), type};
+  const Scalar zero{core::isFloat(type) ? ScalarOperand::immediateFloat(0.0) : ScalarOperand::immediate(0),
+                    type};
 
   if (r->type.isScalar() && state(pointer).kind == Kind::Scalar &&
       (!mask || state(mask).kind == Kind::Scalar) && (!other || state(other).kind == Kind::Scalar)) {
@@ -318,7 +322,8 @@ void Lowering::lowerStore(const ir::Op &op) {
   int data = scalar ? scalarTileOf(value) : tileOf(value, axis);
   npu::DmaDescriptor dma = dmaFor(pointer, mask, shape, axis);
   // A transposing access permutes on chip and stores in DRAM order.
-  if (const std::vector<int> order = scalar ? std::vector<int>{} : contiguousOrder(dma, shape); !order.empty()) {
+  if (const std::vector<int> order = scalar ? std::vector<int>{} : contiguousOrder(dma, shape);
+      !order.empty()) {
     permuteDma(*this, dma, order);
     data = permutedView(*this, data, order);
   }

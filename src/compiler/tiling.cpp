@@ -5,6 +5,7 @@
 #include "compiler/tiling.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -152,9 +153,13 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
           describe(choice).c_str(), cost.cycles, cost.instanceCycles, static_cast<long long>(cost.instances),
           cost.dram, cost.dmaIssue, cost.vector, cost.crossLane, cost.scalar, cost.systolic,
           cost.bytesPerRun());
-    // Ties go to the earlier (larger) candidate.
-    if (best.function && cost.cycles >= best.cost.cycles)
-      return;
+    // Within 0.1%, the longer store runs win (a DRAM turns writes around
+    // more slowly than reads), then the earlier (larger) candidate.
+    if (best.function) {
+      const bool tie = std::abs(cost.cycles - best.cost.cycles) <= 1e-3 * best.cost.cycles;
+      if (tie ? cost.bytesPerStoreRun() <= best.cost.bytesPerStoreRun() : cost.cycles > best.cost.cycles)
+        return;
+    }
     best.blocks = choice;
     best.function = std::move(function);
     best.program = std::move(program);

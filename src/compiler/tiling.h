@@ -20,9 +20,11 @@ std::string_view name(CostBound bound);
 /// instance in core cycles; `cycles` is the launch.
 struct ProgramCost {
   int64_t dmaInstructions = 0;
-  int64_t dmaRequests = 0;    // after splitting runs into dmaRequestBytes granules
-  int64_t dmaRuns = 0;        // contiguous DRAM runs
-  double dmaBytes = 0;        // bytes the DMA instructions name
+  int64_t dmaRequests = 0; // after splitting runs into dmaRequestBytes granules
+  int64_t dmaRuns = 0;     // contiguous DRAM runs
+  double dmaBytes = 0;     // bytes the DMA instructions name
+  int64_t storeRuns = 0;   // of DmaStore and DmaAtomic alone
+  double storeBytes = 0;
   double dramAccessBytes = 0; // bytes the DRAM moves: whole accesses per request
   double scalar = 0, vector = 0, crossLane = 0, systolic = 0;
   double dmaIssue = 0; // requests in flight against the round trip (Little's law)
@@ -34,6 +36,7 @@ struct ProgramCost {
 
   /// Mean bytes per contiguous run of all DMA instructions (0 without DMA).
   double bytesPerRun() const { return dmaRuns ? dmaBytes / static_cast<double>(dmaRuns) : 0.0; }
+  double bytesPerStoreRun() const { return storeRuns ? storeBytes / static_cast<double>(storeRuns) : 0.0; }
 };
 
 /// Estimates one launch of `program` with `instances` program instances.
