@@ -238,6 +238,7 @@ private:
     cost.dmaRuns += static_cast<int64_t>(static_cast<double>(r.count) * times);
     cost.dmaRequests += static_cast<int64_t>(requests * times);
     cost.dmaBytes += static_cast<double>(r.count * runBytes) * times;
+    (instruction.opcode == Opcode::DmaLoad ? loads_ : stores_) = true;
     if (instruction.opcode != Opcode::DmaLoad) {
       cost.storeRuns += static_cast<int64_t>(static_cast<double>(r.count) * times);
       cost.storeBytes += static_cast<double>(r.count * runBytes) * times;
@@ -253,6 +254,7 @@ private:
 
 public:
   double busiestChannel_ = 0; // DRAM accesses one instance sends to its busiest channels
+  bool loads_ = false, stores_ = false;
 
 private:
   void charge(const Instruction &instruction, double times) {
@@ -372,7 +374,13 @@ ProgramCost estimateCost(const npu::Program &program, const config::HardwareConf
   // follow each other.
   const double dramAndIssue = std::max(cost.dram, cost.dmaIssue);
   const double serial = dramAndIssue + cost.systolic + cost.vector + cost.crossLane;
-  cost.instanceCycles = program.instanceBankStride > 0 ? slowest : std::max(slowest, serial);
+  // An instance waits for its loads' round trip before computing and for its
+  // stores' after: that chain is paid per instance, halved when two instances
+  // are in flight.
+  const double chain = roundTrip * ((estimator.loads_ ? 1 : 0) + (estimator.stores_ ? 1 : 0)) + cost.vector +
+                       cost.crossLane + cost.systolic + cost.scalar;
+  cost.instanceCycles =
+      program.instanceBankStride > 0 ? std::max(slowest, chain / 2) : std::max({slowest, serial, chain});
   const double waves = std::ceil(static_cast<double>(cost.instances) / cores);
   const double launchDram = balanced * static_cast<double>(cost.instances); // DRAM is shared by the cores
   cost.cycles = std::max(waves * cost.instanceCycles, launchDram) + roundTrip;
