@@ -5,7 +5,7 @@
 // anything: loops multiply their bodies by trip counts the scalar unit can
 // fold (immediates and scalar arguments), DMA runs follow from the strides of
 // strided descriptors. What it cannot know statically (a gather's indices, a
-// mask's extent) it takes at the pessimistic end: one run per element.
+// mask's extent) it estimates as docs/compiler.md "Cost model" says.
 #include "compiler/tiling.h"
 
 #include <algorithm>
@@ -164,6 +164,12 @@ private:
   Runs runs(const Instruction &instruction, const npu::TileLayout &data) const {
     const int64_t elements = data.numElements();
     const npu::DmaDescriptor &dma = instruction.dma;
+    // A gather's indices are data. Along one axis they come from index
+    // arithmetic such as `x % C` (runs of up to C, wrapping) in Inductor's
+    // kernels: taken as one run. Across axes they interleave (a layout change):
+    // one run per element.
+    if (dma.gathered() && data.rank() == 1)
+      return {1, elements, 1};
     if (dma.gathered() || dma.strides.size() != data.shape.size())
       return {elements, 1, -1};
     Runs r;

@@ -165,8 +165,11 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
     best.program = std::move(program);
     best.cost = cost;
   };
-  for (const BlockChoice &choice : enumerate(parameters, persistent, largestTileElements(machine)))
-    attempt(choice);
+  // NPUSIM_TILING_SEARCH=0 keeps proposeBlockSizes' first fit, for comparisons.
+  const char *searchVariable = std::getenv("NPUSIM_TILING_SEARCH");
+  if (!searchVariable || std::string_view(searchVariable) != "0")
+    for (const BlockChoice &choice : enumerate(parameters, persistent, largestTileElements(machine)))
+      attempt(choice);
   if (best.function)
     return best;
   // Nothing near the largest tile fits: shrink as proposeBlockSizes does.
