@@ -8,14 +8,18 @@
 #include "runtime/mapping_file.h"
 #include "runtime/runner.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace npusim::cli {
 
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
+                  [--top N]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
 regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
@@ -43,6 +47,8 @@ options:
   --mapping FILE.json tiles for the library GEMMs and convolutions by GEMM shape:
                       {"M_N_K": {"TILE_M": 512, "TILE_N": 128, "TILE_K": 128}}; other shapes
                       use the mapping search (docs/library-kernels.md)
+  --top N             print the N steps with the most cycles, each with its share of the
+                      total, its time over the roofline and what bounds it (timing and full)
   --help              show this help
 
 exit status: 0 the bundle ran (and, with --verify, matched); 1 the bundle, the config is
@@ -54,6 +60,7 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"--mode", true, false},   {"--verify", false, false}, {"--report", true, false},
     {"--config", true, false}, {"--trace", true, false},   {"--mapping", true, false},
+    {"--top", true, false},
 };
 
 std::string milliseconds(double ms) {
@@ -74,13 +81,15 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       hostCalls += s.executedOn == "host" ? 1 : 0;
       valueSteps += s.valuesComputed ? 1 : 0;
     }
-    out << "npu: mode=" << runtime::name(r.mode) << " machine=" << r.machine << " compile_ms=" << milliseconds(r.compileMs);
+    out << "npu: mode=" << runtime::name(r.mode) << " machine=" << r.machine
+        << " compile_ms=" << milliseconds(r.compileMs);
     if (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)
       out << " cycles=" << r.totalCycles << " time_us=" << milliseconds(r.totalTimeUs);
     if (r.mode == runtime::Mode::Timing)
       out << " steps_with_values=" << valueSteps;
     if (r.verify)
-      out << " buffers_compared_with_reference=" << r.buffersCompared << " reference_ms=" << milliseconds(r.npuCheckMs);
+      out << " buffers_compared_with_reference=" << r.buffersCompared
+          << " reference_ms=" << milliseconds(r.npuCheckMs);
     out << " host_calls=" << hostCalls << "\n";
   }
   if (!r.verify) {
@@ -96,6 +105,32 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
     out << outputsOk << " of " << r.outputs.size() << " outputs match)\n";
   else
     out << "outputs not compared)\n";
+}
+
+/// The `count` timed steps with the most cycles, costliest first.
+void printTopSteps(const runtime::RunReport &r, size_t count, std::ostream &out) {
+  std::vector<const runtime::StepResult *> timed;
+  for (const runtime::StepResult &s : r.steps)
+    if (s.timed)
+      timed.push_back(&s);
+  std::stable_sort(timed.begin(), timed.end(),
+                   [](const runtime::StepResult *a, const runtime::StepResult *b) {
+                     return a->timing.cycles > b->timing.cycles;
+                   });
+  timed.resize(std::min(count, timed.size()));
+  out << "top " << timed.size() << " steps by cycles:\n";
+  for (const runtime::StepResult *s : timed) {
+    char line[96];
+    const double share =
+        r.totalCycles > 0 ? 100.0 * static_cast<double>(s->timing.cycles) / static_cast<double>(r.totalCycles)
+                          : 0.0;
+    std::snprintf(line, sizeof line, "  %5zu %12lld cycles %5.1f%% %8.2fx roofline  ", s->index,
+                  static_cast<long long>(s->timing.cycles), share, s->timing.boundRatio);
+    out << line << runtime::stepBound(s->timing) << "  " << s->name;
+    if (!s->blockSizes.empty())
+      out << " (" << s->blockSizes << ")";
+    out << "\n";
+  }
 }
 
 } // namespace
@@ -131,6 +166,21 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
       throw UsageError("--trace needs cycles: use --mode full or timing");
     runOptions.tracePath = *trace;
   }
+  size_t top = 0;
+  if (auto text = options.get("--top")) {
+    if (runOptions.mode != runtime::Mode::Timing && runOptions.mode != runtime::Mode::Full)
+      throw UsageError("--top needs cycles: use --mode full or timing");
+    size_t used = 0;
+    long long value = -1;
+    try {
+      value = std::stoll(*text, &used);
+    } catch (const std::exception &) {
+      used = 0;
+    }
+    if (used != text->size() || value < 1)
+      throw UsageError("--top expects a positive integer, got '" + *text + "'");
+    top = static_cast<size_t>(value);
+  }
   const std::string bundle = options.positionals.front();
   try {
     runOptions.machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
@@ -139,6 +189,8 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     const runtime::Bundle loaded = runtime::loadBundle(bundle);
     const runtime::RunReport report = runtime::runBundle(loaded, runOptions);
     printSummary(bundle, report, out);
+    if (top > 0)
+      printTopSteps(report, top, out);
     if (auto path = options.get("--report"))
       runtime::writeReport(report, bundle, *path);
     if (!report.failure.empty()) {

@@ -36,6 +36,9 @@ struct BlockParameter {
   std::string name;
   int64_t numel = 1;
   bool reduction = false;
+  /// The kernel is only correct for blocks that divide numel (Inductor left out
+  /// the axis's mask because the launch's block divided it).
+  bool mustDivide = false;
 };
 
 /// Values for every block parameter, in the parameters' order.

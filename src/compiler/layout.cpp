@@ -77,7 +77,13 @@ private:
   void backwardOp(const ir::Op &op) {
     for (auto r = op.regions.rbegin(); r != op.regions.rend(); ++r)
       backward(**r);
-    const Wish result = op.results.empty() ? Wish{} : wishes_[op.results[0]->id];
+    Wish result = op.results.empty() ? Wish{} : wishes_[op.results[0]->id];
+    // A load or store nothing else steers keeps its mask and offsets in the
+    // data's own default layout, so they need no relayout for the DMA.
+    if (op.code == OpCode::Load && result.strength == 0 && !op.results[0]->type.isScalar()) {
+      wish(op.results[0], defaultLaneAxis(op.results[0]->type.shape), 1);
+      result = wishes_[op.results[0]->id];
+    }
     switch (op.code) {
     case OpCode::Reduce: {
       const ir::Shape &shape = op.operands[0]->type.shape;
@@ -103,7 +109,9 @@ private:
         wish(op.operands[0], op.order.at(result.axis), result.strength);
       return;
     case OpCode::Store: {
-      const Wish value = wishes_[op.operands[1]->id];
+      Wish value = wishes_[op.operands[1]->id];
+      if (value.strength == 0 && !op.operands[1]->type.isScalar())
+        value = Wish{defaultLaneAxis(op.operands[1]->type.shape), 1};
       for (const ir::Value *operand : op.operands)
         wish(operand, value.axis, value.strength);
       return;

@@ -6,6 +6,7 @@
 #include "compiler/compiler_internal.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace npusim::compiler {
 
@@ -13,6 +14,49 @@ using ir::OpCode;
 using Kind = ValueState::Kind;
 
 namespace {
+
+/// The instructions of `body` (nested ones included) that write `reg`.
+int writesOf(const std::vector<npu::Instruction> &body, int reg, const npu::Instruction **last) {
+  int count = 0;
+  for (const npu::Instruction &instruction : body) {
+    if (instruction.dstReg == reg) {
+      ++count;
+      *last = &instruction;
+    }
+    count += writesOf(instruction.body, reg, last) + writesOf(instruction.elseBody, reg, last);
+  }
+  return count;
+}
+
+/// A known divisor of a non-negative scalar: immediates, program ids, grid sizes and their
+/// products, sums and widening casts, defined once in the current body; 0 when
+/// nothing is known (then the value may even be negative).
+int64_t knownMultiple(const std::vector<npu::Instruction> &body, const npu::ScalarOperand &x, int depth = 0) {
+  if (!x.isRegister())
+    return x.intValue >= 0 ? x.intValue : 0;
+  const npu::Instruction *def = nullptr;
+  if (depth > 8 || writesOf(body, x.reg, &def) != 1)
+    return 0;
+  if (def->opcode == npu::Opcode::SProgramId || def->opcode == npu::Opcode::SNumPrograms)
+    return 1;
+  if (def->opcode != npu::Opcode::SElementwise)
+    return 0;
+  const npu::ElementOp op = def->function.op;
+  if (op == npu::ElementOp::Cast && def->scalars.size() == 1 &&
+      core::byteSize(def->function.resultType) >= core::byteSize(def->function.operandType))
+    return knownMultiple(body, def->scalars[0], depth + 1);
+  if ((op != npu::ElementOp::Mul && op != npu::ElementOp::Add) || def->scalars.size() != 2)
+    return 0;
+  const int64_t a = knownMultiple(body, def->scalars[0], depth + 1);
+  const int64_t b = knownMultiple(body, def->scalars[1], depth + 1);
+  if (op == npu::ElementOp::Mul)
+    return a > 0 && b > 0 && a < (int64_t{1} << 30) && b < (int64_t{1} << 30) ? a * b : 0;
+  // A sum of non-negatives is a multiple of their gcd (a zero addend: of the other).
+  auto zero = [](const npu::ScalarOperand &v) { return !v.isRegister() && v.intValue == 0; };
+  if ((a == 0 && !zero(def->scalars[0])) || (b == 0 && !zero(def->scalars[1])))
+    return 0;
+  return std::gcd(a, b);
+}
 
 LazyTile uniformLazy(Scalar base, int rank) {
   LazyTile lazy;
@@ -55,8 +99,7 @@ void Lowering::lowerSource(const ir::Op &op) {
     setLazy(r, lazy);
     return;
   }
-  default:
-    unsupported(std::string(ir::name(op.code)));
+  default: unsupported(std::string(ir::name(op.code)));
   }
 }
 
@@ -161,8 +204,7 @@ void Lowering::lowerShape(const ir::Op &op) {
       setTile(r, dst);
       return;
     }
-    default:
-      unsupported(std::string(ir::name(op.code)) + " of this operand");
+    default: unsupported(std::string(ir::name(op.code)) + " of this operand");
     }
     setLazy(r, lazy);
     return;
@@ -215,8 +257,7 @@ void Lowering::lowerShape(const ir::Op &op) {
     setTile(r, aliasTile(source, to, position, nameOf(r)));
     return;
   }
-  default:
-    unsupported(std::string(ir::name(op.code)));
+  default: unsupported(std::string(ir::name(op.code)));
   }
 }
 
@@ -249,8 +290,7 @@ npu::ElementFunction Lowering::elementFunction(const ir::Op &op) const {
   case OpCode::Select: fn.op = npu::ElementOp::Select; break;
   case OpCode::Cast: fn.op = npu::ElementOp::Cast; break;
   case OpCode::Bitcast: fn.op = npu::ElementOp::Bitcast; break;
-  default:
-    unsupported(std::string("the op ") + std::string(ir::name(op.code)));
+  default: unsupported(std::string("the op ") + std::string(ir::name(op.code)));
   }
   if (op.code == OpCode::Bitcast && (data->type.isPointer || op.result()->type.isPointer)) {
     fn.op = npu::ElementOp::Copy;
@@ -308,6 +348,32 @@ bool Lowering::lowerLazyArithmetic(const ir::Op &op) {
     c.base = scalarArith(npu::ElementOp::Mul, widen(affine.base), k, DType::Int64);
     for (const Scalar &stride : affine.strides)
       c.strides.push_back(scalarArith(npu::ElementOp::Mul, stride, k, DType::Int64));
+  } else if ((op.code == OpCode::Rem || op.code == OpCode::Div) && b.uniform() && b.base.isImmediate() &&
+             b.base.operand.intValue > 0) {
+    // A blocked index `offset + arange` divided by a constant C: when the
+    // offset is a non-negative multiple of M and the tile spans fewer than
+    // gcd(M, C) values, no element crosses a multiple of C, so `% C` is the
+    // offset's remainder plus the same strides and `// C` the offset's quotient.
+    const int64_t divisor = b.base.operand.intValue;
+    int64_t span = 0;
+    for (size_t i = 0; i < a.strides.size(); ++i) {
+      if (!a.strides[i].isImmediate() || a.strides[i].operand.intValue < 0)
+        return false;
+      span += a.strides[i].operand.intValue * (r->type.shape.at(i) - 1);
+    }
+    const int64_t multiple = knownMultiple(*out, a.base.operand);
+    if (multiple <= 0 || span >= std::gcd(multiple, divisor))
+      return false;
+    const npu::ElementOp e = op.code == OpCode::Rem ? npu::ElementOp::Rem : npu::ElementOp::Div;
+    npu::ElementFunction fn;
+    fn.op = e;
+    fn.operandType = fn.resultType = DType::Int64;
+    c.base = a.base.isImmediate()
+                 ? immediate(DType::Int64, e == npu::ElementOp::Rem ? a.base.operand.intValue % divisor
+                                                                    : a.base.operand.intValue / divisor)
+                 : scalarOp(fn, {widen(a.base), immediate(DType::Int64, divisor)}, nameOf(r));
+    for (const Scalar &stride : a.strides)
+      c.strides.push_back(e == npu::ElementOp::Rem ? stride : immediate(DType::Int64, 0));
   } else {
     return false;
   }
@@ -353,16 +419,17 @@ void Lowering::lowerElementwise(const ir::Op &op) {
   if (!r->type.isScalar() && lowerLazyArithmetic(op))
     return;
   // Integer identities: x + 0, 0 + x, x - 0, x * 1, 1 * x are x.
-  if (!r->type.isPointer && core::isInteger(r->type.dtype) && r->type.dtype != DType::Bool && op.operands.size() == 2 &&
+  if (!r->type.isPointer && core::isInteger(r->type.dtype) && r->type.dtype != DType::Bool &&
+      op.operands.size() == 2 &&
       (op.code == OpCode::Add || op.code == OpCode::Sub || op.code == OpCode::Mul)) {
     const int64_t identity = op.code == OpCode::Mul ? 1 : 0;
     auto isIdentity = [&](const ir::Value *v) {
       const ValueState &st = state(v);
       return st.kind == Kind::Tile && st.lazy && st.lazy->uniform() && st.lazy->base.isImmediateInt(identity);
     };
-    const ir::Value *kept = isIdentity(op.operands[1]) ? op.operands[0]
+    const ir::Value *kept = isIdentity(op.operands[1])                               ? op.operands[0]
                             : (op.code != OpCode::Sub && isIdentity(op.operands[0])) ? op.operands[1]
-                                                                                      : nullptr;
+                                                                                     : nullptr;
     if (kept && kept->type == r->type) {
       s.canonical[r->id] = idOf(kept);
       return;

@@ -5,6 +5,8 @@
 // gathered form's index tile.
 #include "compiler/compiler_internal.h"
 
+#include <algorithm>
+
 namespace npusim::compiler {
 
 using Kind = ValueState::Kind;
@@ -12,9 +14,81 @@ using Kind = ValueState::Kind;
 namespace {
 
 bool isTrue(const ValueState &st) {
-  return st.kind == Kind::Scalar ? st.scalar.isImmediateInt(1)
-                                 : (st.kind == Kind::Tile && st.lazy && st.lazy->uniform() &&
-                                    st.lazy->base.isImmediateInt(1));
+  return st.kind == Kind::Scalar
+             ? st.scalar.isImmediateInt(1)
+             : (st.kind == Kind::Tile && st.lazy && st.lazy->uniform() && st.lazy->base.isImmediateInt(1));
+}
+
+/// The axis order in which a strided DMA walks DRAM in runs: the axis of unit
+/// stride innermost, the others in their order (docs/compiler.md "DMA forms").
+/// Empty when the tile's own order is as good: the last axis of more than one
+/// element already has unit stride, or no axis has.
+std::vector<int> contiguousOrder(const npu::DmaDescriptor &dma, const ir::Shape &shape) {
+  const int rank = static_cast<int>(shape.size());
+  if (dma.gathered() || rank < 2 || static_cast<int>(dma.strides.size()) != rank)
+    return {};
+  auto unitStride = [&](int a) { return !dma.strides[a].isRegister() && dma.strides[a].intValue == 1; };
+  int last = -1;
+  for (int a = 0; a < rank; ++a)
+    if (shape[a] > 1)
+      last = a;
+  if (last < 0 || unitStride(last))
+    return {};
+  int unit = -1;
+  for (int a = 0; a < rank && unit < 0; ++a)
+    if (shape[a] > 1 && unitStride(a))
+      unit = a;
+  if (unit < 0)
+    return {};
+  std::vector<int> order;
+  for (int a = 0; a < rank; ++a)
+    if (a != unit)
+      order.push_back(a);
+  order.push_back(unit);
+  return order;
+}
+
+/// `tile` seen with its axes in `order` (axis d of the result is axis order[d]
+/// of `tile`): a view of the same bytes when the axes within each lane keep
+/// their order, else a cross-lane relayout.
+int permutedView(Lowering &lowering, int tile, const std::vector<int> &order) {
+  const npu::TileLayout from = lowering.s.tiles.at(tile).layout;
+  const std::string name = lowering.s.tiles.at(tile).name;
+  ir::Shape shape;
+  std::vector<int> others;
+  int laneAxis = 0;
+  for (size_t d = 0; d < order.size(); ++d) {
+    shape.push_back(from.shape.at(order[d]));
+    if (order[d] == from.laneAxis)
+      laneAxis = static_cast<int>(d);
+    else
+      others.push_back(order[d]);
+  }
+  if (std::is_sorted(others.begin(), others.end()))
+    return lowering.aliasTile(tile, shape, laneAxis, name);
+  const int dst = lowering.newTile(from.dtype, shape, laneAxis, name);
+  npu::Instruction &move = lowering.emit(npu::Opcode::XRelayout);
+  move.srcs = {tile};
+  move.dsts = {dst};
+  move.permutation = order;
+  return dst;
+}
+
+/// Walks `dma` in `order`: strides and mask permuted alike.
+void permuteDma(Lowering &lowering, npu::DmaDescriptor &dma, const std::vector<int> &order) {
+  std::vector<npu::ScalarOperand> strides;
+  for (int a : order)
+    strides.push_back(dma.strides[a]);
+  dma.strides = std::move(strides);
+  if (dma.maskTile >= 0)
+    dma.maskTile = permutedView(lowering, dma.maskTile, order);
+}
+
+std::vector<int> inverse(const std::vector<int> &order) {
+  std::vector<int> back(order.size());
+  for (size_t d = 0; d < order.size(); ++d)
+    back[order[d]] = static_cast<int>(d);
+  return back;
 }
 
 } // namespace
@@ -29,7 +103,8 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
   state(r).argument = ps.argument;
   if (ps.kind == Kind::Scalar && state(offset).kind == Kind::Scalar) {
     state(r).kind = Kind::Scalar;
-    state(r).scalar = scalarArith(npu::ElementOp::Add, widen(ps.scalar), widen(scalarOf(offset)), DType::Int64);
+    state(r).scalar =
+        scalarArith(npu::ElementOp::Add, widen(ps.scalar), widen(scalarOf(offset)), DType::Int64);
     return;
   }
   if (isLazy(p) && isLazy(offset)) {
@@ -38,7 +113,8 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
     LazyTile c;
     c.base = scalarArith(npu::ElementOp::Add, widen(a.base), widen(b.base), DType::Int64);
     for (size_t i = 0; i < a.strides.size(); ++i)
-      c.strides.push_back(scalarArith(npu::ElementOp::Add, widen(a.strides[i]), widen(b.strides[i]), DType::Int64));
+      c.strides.push_back(
+          scalarArith(npu::ElementOp::Add, widen(a.strides[i]), widen(b.strides[i]), DType::Int64));
     setLazy(r, c);
     state(r).argument = ps.argument;
     return;
@@ -49,10 +125,11 @@ void Lowering::lowerAddPtr(const ir::Op &op) {
   const ValueState &os = state(offset);
   // An index tile advanced by a splat (`a_ptrs += BLOCK_K * stride`) moves
   // only the scalar base of the gathered form.
-  if (!scalar && ps.kind == Kind::Tile && !ps.lazy && !ps.broadcastOf && ps.tile >= 0 && os.kind == Kind::Tile &&
-      os.lazy && os.lazy->uniform()) {
+  if (!scalar && ps.kind == Kind::Tile && !ps.lazy && !ps.broadcastOf && ps.tile >= 0 &&
+      os.kind == Kind::Tile && os.lazy && os.lazy->uniform()) {
     ValueState moved = ps;
-    moved.gatherBase = scalarArith(npu::ElementOp::Add, widen(ps.gatherBase), widen(os.lazy->base), DType::Int64);
+    moved.gatherBase =
+        scalarArith(npu::ElementOp::Add, widen(ps.gatherBase), widen(os.lazy->base), DType::Int64);
     state(r) = moved;
     return;
   }
@@ -135,7 +212,8 @@ void Lowering::lowerLoad(const ir::Op &op) {
   const ir::Value *other = op.operands.size() > 2 ? op.operands[2] : nullptr;
   const ir::Value *r = op.result();
   const DType type = r->type.dtype;
-  const Scalar zero{core::isFloat(type) ? ScalarOperand::immediateFloat(0.0) : ScalarOperand::immediate(0), type};
+  const Scalar zero{core::isFloat(type) ? ScalarOperand::immediateFloat(0.0) : ScalarOperand::immediate(0),
+                    type};
 
   if (r->type.isScalar() && state(pointer).kind == Kind::Scalar &&
       (!mask || state(mask).kind == Kind::Scalar) && (!other || state(other).kind == Kind::Scalar)) {
@@ -183,10 +261,25 @@ void Lowering::lowerLoad(const ir::Op &op) {
   }
   if (!other || selectOther)
     dma.fill = zero.operand;
-  const int dst = newTile(type, shape, axis, nameOf(r));
-  npu::Instruction &load = emit(npu::Opcode::DmaLoad);
-  load.dma = dma;
-  load.dsts = {dst};
+  // A transposing access loads in DRAM order and permutes on chip.
+  const std::vector<int> order = scalar ? std::vector<int>{} : contiguousOrder(dma, shape);
+  int dst = -1;
+  if (order.empty()) {
+    dst = newTile(type, shape, axis, nameOf(r));
+    npu::Instruction &load = emit(npu::Opcode::DmaLoad);
+    load.dma = dma;
+    load.dsts = {dst};
+  } else {
+    permuteDma(*this, dma, order);
+    ir::Shape walked;
+    for (int a : order)
+      walked.push_back(shape[a]);
+    const int loaded = newTile(type, walked, inverse(order)[axis], nameOf(r));
+    npu::Instruction &load = emit(npu::Opcode::DmaLoad);
+    load.dma = dma;
+    load.dsts = {loaded};
+    dst = permutedView(*this, loaded, inverse(order));
+  }
   int result = dst;
   if (selectOther) {
     const int otherTile = scalar ? scalarTileOf(other) : tileOf(other, axis);
@@ -226,8 +319,14 @@ void Lowering::lowerStore(const ir::Op &op) {
   const bool scalar = pointer->type.isScalar();
   const int axis = scalar ? 0 : laneAxisOf(value);
   const ir::Shape shape = scalar ? ir::Shape{1} : pointer->type.shape;
-  const int data = scalar ? scalarTileOf(value) : tileOf(value, axis);
+  int data = scalar ? scalarTileOf(value) : tileOf(value, axis);
   npu::DmaDescriptor dma = dmaFor(pointer, mask, shape, axis);
+  // A transposing access permutes on chip and stores in DRAM order.
+  if (const std::vector<int> order = scalar ? std::vector<int>{} : contiguousOrder(dma, shape);
+      !order.empty()) {
+    permuteDma(*this, dma, order);
+    data = permutedView(*this, data, order);
+  }
   npu::Instruction &store = emit(npu::Opcode::DmaStore);
   store.dma = dma;
   store.srcs = {data};

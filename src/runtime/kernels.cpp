@@ -2,6 +2,7 @@
 #include "runtime/kernels.h"
 
 #include "compiler/compiler.h"
+#include "compiler/tiling.h"
 #include "core/error.h"
 
 #include <algorithm>
@@ -20,9 +21,9 @@ struct BlockAxis {
   bool reduction;
 };
 constexpr BlockAxis kBlockAxes[] = {
-    {"XBLOCK", "xnumel", "x", false},       {"YBLOCK", "ynumel", "y", false},
-    {"ZBLOCK", "znumel", "z", false},       {"R0_BLOCK", "r0_numel", "r0_", true},
-    {"RBLOCK", "rnumel", "r0_", true},      {"R1_BLOCK", "r1_numel", "r1_", true},
+    {"XBLOCK", "xnumel", "x", false},  {"YBLOCK", "ynumel", "y", false},
+    {"ZBLOCK", "znumel", "z", false},  {"R0_BLOCK", "r0_numel", "r0_", true},
+    {"RBLOCK", "rnumel", "r0_", true}, {"R1_BLOCK", "r1_numel", "r1_", true},
 };
 
 std::optional<int64_t> numelOf(const triton::KernelMetadata &meta, const BlockAxis &axis,
@@ -55,6 +56,18 @@ const char *kindName(triton::KernelKind kind) {
   return "plain";
 }
 
+/// Inductor leaves out the mask of an axis whose numel its block size divides
+/// (`xmask = tl.full([XBLOCK], True, tl.int1)`), so such a kernel is only
+/// correct for block sizes that divide the numel.
+bool launchDivides(const triton::ConstexprBindings &launchConstexprs, const std::string &name,
+                   int64_t numel) {
+  const auto launch = launchConstexprs.find(name);
+  if (launch == launchConstexprs.end() || !std::holds_alternative<int64_t>(launch->second))
+    return false;
+  const int64_t launchValue = std::get<int64_t>(launch->second);
+  return launchValue > 0 && numel > 0 && numel % launchValue == 0;
+}
+
 /// The block parameters whose values may be chosen, or nothing when the
 /// kernel's grid does not follow from its block sizes.
 std::optional<std::vector<compiler::BlockParameter>>
@@ -79,31 +92,12 @@ choosableBlocks(const triton::KernelFile &file, const triton::ConstexprBindings 
     const std::optional<int64_t> numel = numelOf(meta, *axis, launchConstexprs, scalars);
     if (!numel)
       return std::nullopt;
-    params.push_back(compiler::BlockParameter{p.name, *numel, axis->reduction});
+    params.push_back(compiler::BlockParameter{p.name, *numel, axis->reduction,
+                                              launchDivides(launchConstexprs, p.name, *numel)});
   }
   if (params.empty())
     return std::nullopt;
   return params;
-}
-
-/// Inductor leaves out the mask of an axis whose numel its block size divides
-/// (`xmask = tl.full([XBLOCK], True, tl.int1)`), so such a kernel is only
-/// correct for block sizes that divide the numel: a chosen power of two is
-/// halved until it does.
-int64_t keepsDivisibility(const std::vector<compiler::BlockParameter> &params,
-                          const triton::ConstexprBindings &launchConstexprs, const std::string &name, int64_t value) {
-  const auto param = std::find_if(params.begin(), params.end(),
-                                  [&](const compiler::BlockParameter &p) { return p.name == name; });
-  const auto launch = launchConstexprs.find(name);
-  if (param == params.end() || launch == launchConstexprs.end() ||
-      !std::holds_alternative<int64_t>(launch->second))
-    return value;
-  const int64_t launchValue = std::get<int64_t>(launch->second);
-  if (launchValue <= 0 || param->numel <= 0 || param->numel % launchValue != 0)
-    return value;
-  while (value > 1 && param->numel % value != 0)
-    value /= 2;
-  return value;
 }
 
 std::string describe(const triton::ConstexprBindings &values, const std::vector<std::string> &names) {
@@ -124,40 +118,44 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
                                          const std::map<std::string, int64_t> &scalarArguments,
                                          const config::HardwareConfig &machine,
                                          const std::vector<std::string> &pinned) {
-  std::vector<triton::ConstexprBindings> candidates;
+  auto kernel = std::make_unique<NpuKernel>();
   std::vector<std::string> blockNames;
+  std::string lastOverflow;
   const auto params = choosableBlocks(file, launchConstexprs, scalarArguments, pinned);
   if (params) {
     for (const compiler::BlockParameter &p : *params)
       blockNames.push_back(p.name);
-    for (const compiler::BlockChoice &choice :
-         compiler::proposeBlockSizes(kindName(file.metadata.kind), *params, machine)) {
+    auto bindingsOf = [&](const compiler::BlockChoice &choice) {
       triton::ConstexprBindings bindings = launchConstexprs;
       for (const auto &[name, value] : choice.values)
-        bindings[name] = keepsDivisibility(*params, launchConstexprs, name, value);
-      if (std::find(candidates.begin(), candidates.end(), bindings) == candidates.end())
-        candidates.push_back(std::move(bindings));
+        bindings[name] = value;
+      return bindings;
+    };
+    compiler::TilingChoice best = compiler::searchBlockSizes(
+        kindName(file.metadata.kind), *params, machine,
+        [&](const compiler::BlockChoice &choice) { return triton::lowerKernel(file, bindingsOf(choice)); },
+        scalarArguments);
+    kernel->rejected = std::move(best.rejected);
+    lastOverflow = best.lastOverflow;
+    if (best.function) {
+      kernel->constexprs = bindingsOf(best.blocks);
+      kernel->function = std::move(best.function);
+      kernel->program = std::move(best.program);
+      kernel->cost = best.cost;
+      kernel->blocksChosen = true;
+      return kernel;
     }
   }
-  const size_t chosenCandidates = candidates.size();
-  candidates.push_back(launchConstexprs);
-
-  auto kernel = std::make_unique<NpuKernel>();
-  std::string lastOverflow;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    std::unique_ptr<ir::Function> function = triton::lowerKernel(file, candidates[i]);
-    try {
-      kernel->program = compiler::compile(*function, machine);
-    } catch (const compiler::ScratchpadOverflow &e) {
-      kernel->rejected.push_back(describe(candidates[i], blockNames) + ": " +
-                                 std::to_string(e.bytesNeeded) + " bytes per lane");
-      lastOverflow = e.what();
-      continue;
-    }
-    kernel->constexprs = candidates[i];
+  std::unique_ptr<ir::Function> function = triton::lowerKernel(file, launchConstexprs);
+  try {
+    kernel->program = compiler::compile(*function, machine);
+    kernel->constexprs = launchConstexprs;
     kernel->function = std::move(function);
-    kernel->blocksChosen = i < chosenCandidates;
     return kernel;
+  } catch (const compiler::ScratchpadOverflow &e) {
+    kernel->rejected.push_back(describe(launchConstexprs, blockNames) + ": " + std::to_string(e.bytesNeeded) +
+                               " bytes per lane");
+    lastOverflow = e.what();
   }
   std::string tried;
   for (const std::string &r : kernel->rejected)

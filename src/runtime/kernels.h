@@ -5,6 +5,7 @@
 // machine, the grid that follows from them, the NPU program, and one launch
 // of it on the simulators. A kernel file is parsed with triton::loadKernelFile
 // and its arguments bound as for the reference interpreter (reference::Argument).
+#include "compiler/tiling.h"
 #include "config/hardware.h"
 #include "npu/program.h"
 #include "reference/interpreter.h"
@@ -26,14 +27,16 @@ struct NpuKernel {
   /// and reduction kernels, whose grid follows from them); false when the
   /// launch's own values were kept (templates, fixed grids).
   bool blocksChosen = false;
+  /// The cost model's estimate of the chosen tiling (when blocksChosen).
+  compiler::ProgramCost cost;
   /// One line per candidate that did not fit, for messages and reports.
   std::vector<std::string> rejected;
 };
 
 /// Compiles `file` for `machine`. Inductor pointwise and reduction kernels get
-/// block sizes from compiler::proposeBlockSizes, the largest that fits the
-/// scratchpad first, then the launch's own values; other kernels keep
-/// `launchConstexprs`. `scalarArguments` holds the launch's integer scalars
+/// the block sizes compiler::searchBlockSizes finds cheapest (a block the
+/// launch's value divided its numel with keeps dividing it), else the launch's
+/// own values; other kernels keep `launchConstexprs`. `scalarArguments` holds the launch's integer scalars
 /// (xnumel, ...). Throws core::CompileError naming the kernel; when nothing
 /// fits, the message gives each candidate's bytes per lane and the bank size.
 /// Block sizes named in `pinned` keep their launch value (a user's --const).

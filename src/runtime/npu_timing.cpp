@@ -43,6 +43,7 @@ void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace>
   step.dramBytesWritten += t.dramBytesWritten;
   step.macs += t.macs;
   step.rooflineUs += static_cast<double>(t.rooflineBoundPs) / 1.0e6;
+  step.memoryUs += static_cast<double>(t.memoryBoundPs) / 1.0e6;
   step.achievedGBs = step.timeUs > 0.0 ? static_cast<double>(step.dramBytesRead + step.dramBytesWritten) /
                                              (step.timeUs * 1.0e3)
                                        : 0.0;

@@ -18,6 +18,27 @@ double ms(double v) {
 
 } // namespace
 
+std::string stepBound(const StepTiming &timing) {
+  // The unit busy longest bounds the step. A busy DMA queue is bounded by DRAM
+  // bandwidth when the step's bytes at peak take at least half its time, else
+  // by issuing requests and waiting for their round trips.
+  std::string bound = "scalar";
+  double busiest = -1.0;
+  for (const auto &[unit, percent] : timing.unitBusyPercent)
+    if (percent > busiest) {
+      busiest = percent;
+      bound = unit;
+    }
+  const double dramPercent = timing.timeUs > 0.0 ? 100.0 * timing.memoryUs / timing.timeUs : 0.0;
+  if (dramPercent >= busiest)
+    return "DRAM bandwidth";
+  if (bound == "dma")
+    return dramPercent >= 50.0 ? "DRAM bandwidth" : "DMA issue/latency";
+  if (bound == "systolic")
+    return "systolic fill/drain";
+  return bound;
+}
+
 void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path) {
   using nlohmann::json;
   json steps = json::array();
@@ -60,7 +81,8 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
                         {"dram_row_hit_rate", std::round(t.rowHitRate * 10000.0) / 10000.0},
                         {"macs", t.macs},
                         {"roofline_us", ms(t.rooflineUs)},
-                        {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0}};
+                        {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0},
+                        {"bound", stepBound(t)}};
     }
     steps.push_back(std::move(step));
   }

@@ -49,6 +49,7 @@ struct StepTiming {
   int64_t macs = 0;
   double rooflineUs = 0.0;  // the bound no schedule can beat
   double boundRatio = 0.0;  // simulated time / roofline bound
+  double memoryUs = 0.0;    // DRAM bytes at the peak bandwidth
 };
 
 /// What became of a step, or of a model output. The report spells it as
@@ -62,6 +63,10 @@ enum class Outcome : uint8_t {
   Error,      // "error": the step failed
 };
 const char *name(Outcome outcome);
+
+/// What bounds a timed step (docs/cli.md "run"): "DRAM bandwidth", "DMA
+/// issue/latency", "systolic fill/drain", "vector", "cross-lane" or "scalar".
+std::string stepBound(const StepTiming &timing);
 
 /// What became of one step.
 struct StepResult {

@@ -43,6 +43,7 @@ int64_t numelOf(const triton::KernelMetadata &metadata, const triton::BlockAxis 
 
 std::vector<BlockParameter> blockParameters(const triton::KernelMetadata &metadata) {
   std::vector<BlockParameter> parameters;
+  const triton::ConstexprBindings defaults = triton::defaultConstexprs(metadata);
   for (const std::string &name : metadata.freeConstexprs()) {
     BlockParameter p;
     const triton::BlockAxis *axis = triton::findBlockAxis(name);
@@ -51,6 +52,11 @@ std::vector<BlockParameter> blockParameters(const triton::KernelMetadata &metada
     p.name = name;
     p.numel = numelOf(metadata, *axis);
     p.reduction = axis->reduction;
+    // As the runtime: a block that divided its numel keeps dividing it.
+    if (auto it = defaults.find(name); it != defaults.end() && std::holds_alternative<int64_t>(it->second)) {
+      const int64_t value = std::get<int64_t>(it->second);
+      p.mustDivide = value > 0 && p.numel > 0 && p.numel % value == 0;
+    }
     parameters.push_back(p);
   }
   return parameters;
@@ -61,28 +67,34 @@ CompiledKernel compileKernelFile(const std::string &path, const config::Hardware
   result.file = triton::loadKernelFile(path);
   const triton::KernelMetadata &metadata = result.file.metadata;
   const std::vector<BlockParameter> parameters = blockParameters(metadata);
-  std::vector<BlockChoice> choices = proposeBlockSizes(triton::name(metadata.kind), parameters, machine);
-  if (choices.empty())
-    choices.emplace_back();
-  for (const BlockChoice &choice : choices) {
+  auto constexprsOf = [&](const BlockChoice &choice) {
     triton::ConstexprBindings constexprs = triton::defaultConstexprs(metadata);
     for (const auto &[name, value] : choice.values)
       constexprs[name] = value;
-    ++result.candidatesTried;
-    auto function = triton::lowerKernel(result.file, constexprs);
-    try {
-      result.program = compile(*function, machine);
-    } catch (const ScratchpadOverflow &) {
-      if (&choice == &choices.back())
-        throw;
-      continue;
-    }
-    result.constexprs = constexprs;
+    return constexprs;
+  };
+  TilingChoice best =
+      searchBlockSizes(triton::name(metadata.kind), parameters, machine, [&](const BlockChoice &choice) {
+        return triton::lowerKernel(result.file, constexprsOf(choice));
+      });
+  result.candidatesTried = best.candidatesCompiled + static_cast<int>(best.rejected.size());
+  if (!best.function) {
+    // Nothing fitted: compile the last candidate again for its error.
+    const std::vector<BlockChoice> choices =
+        proposeBlockSizes(triton::name(metadata.kind), parameters, machine);
+    const BlockChoice last = choices.empty() ? BlockChoice{} : choices.back();
+    auto function = triton::lowerKernel(result.file, constexprsOf(last));
+    result.program = compile(*function, machine);
+    result.constexprs = constexprsOf(last);
     result.function = std::move(function);
-    for (const auto &[name, value] : choice.values)
-      result.program.blockSizes.emplace_back(name, value);
     return result;
   }
+  result.constexprs = constexprsOf(best.blocks);
+  result.function = std::move(best.function);
+  result.program = std::move(best.program);
+  result.cost = best.cost;
+  for (const auto &[name, value] : best.blocks.values)
+    result.program.blockSizes.emplace_back(name, value);
   return result;
 }
 

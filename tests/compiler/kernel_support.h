@@ -1,7 +1,8 @@
 #pragma once
 // Test helpers: find the kernel corpus, and compile a kernel file the way the
-// runtime does (block sizes from proposeBlockSizes, first candidate that fits).
+// runtime does (block sizes from the cost model's search, searchBlockSizes).
 #include "compiler/compiler.h"
+#include "compiler/tiling.h"
 #include "triton/frontend.h"
 
 #include <memory>
@@ -23,11 +24,12 @@ struct CompiledKernel {
   triton::ConstexprBindings constexprs;
   std::unique_ptr<ir::Function> function;
   npu::Program program;
+  ProgramCost cost; // the search's estimate (zero when no block was chosen)
   int candidatesTried = 0;
 };
 
-/// Loads, lowers and compiles; block-size candidates that overflow the
-/// scratchpad are skipped. Throws the last error when none compiles.
+/// Loads, lowers and compiles with the cheapest block sizes; candidates that
+/// overflow the scratchpad are skipped. Throws the last error when none compiles.
 CompiledKernel compileKernelFile(const std::string &path, const config::HardwareConfig &machine);
 
 /// The 8-lane machine with 32 KiB per lane the coverage tests use.

@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -242,7 +244,8 @@ TEST_F(RunTest, FullModeCyclesAreReproducibleAndReported) {
   std::vector<json> reports;
   for (const char *name : {"a.json", "b.json"}) {
     const fs::path report = dir_ / name;
-    const Result r = npusim({"run", kTiny.string(), "--mode", "full", "--verify", "--report", report.string()});
+    const Result r =
+        npusim({"run", kTiny.string(), "--mode", "full", "--verify", "--report", report.string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     std::ifstream in(report);
     reports.push_back(json::parse(in));
@@ -267,6 +270,43 @@ TEST_F(RunTest, FullModeCyclesAreReproducibleAndReported) {
     sum += t["cycles"].get<int64_t>();
   }
   EXPECT_EQ(sum, a["totals"]["cycles"].get<int64_t>());
+}
+
+// --top N lists the N costliest timed steps, each with a bound named in
+// docs/cli.md; the report gives every timed step the same bound.
+TEST_F(RunTest, TopStepsNameTheirBound) {
+  const std::vector<std::string> bounds = {"DRAM bandwidth", "DMA issue/latency", "systolic fill/drain",
+                                           "vector",         "cross-lane",        "scalar"};
+  const fs::path report = dir_ / "r.json";
+  const Result r =
+      npusim({"run", kTiny.string(), "--mode", "timing", "--top", "2", "--report", report.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const size_t at = r.out.find("top 2 steps by cycles:\n");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  std::istringstream lines(r.out.substr(at));
+  std::string line;
+  std::getline(lines, line);
+  int listed = 0;
+  int64_t previous = INT64_MAX;
+  while (std::getline(lines, line) && line.rfind("  ", 0) == 0) {
+    ++listed;
+    std::istringstream fields(line);
+    int64_t index = 0, cycles = 0;
+    fields >> index >> cycles;
+    EXPECT_LE(cycles, previous) << line; // costliest first
+    previous = cycles;
+    EXPECT_TRUE(std::any_of(bounds.begin(), bounds.end(), [&](const std::string &b) {
+      return line.find("  " + b + "  ") != std::string::npos;
+    })) << line;
+  }
+  EXPECT_EQ(listed, 2);
+  std::ifstream in(report);
+  const json doc = json::parse(in);
+  for (const json &step : doc["steps"])
+    EXPECT_NE(std::find(bounds.begin(), bounds.end(), step["timing"]["bound"].get<std::string>()),
+              bounds.end());
+  EXPECT_EQ(npusim({"run", kTiny.string(), "--mode", "timing", "--top", "0"}).exitCode, 2);
+  EXPECT_EQ(npusim({"run", kTiny.string(), "--mode", "reference", "--top", "3"}).exitCode, 2);
 }
 
 TEST_F(RunTest, MalformedBundleAndCommandLineErrors) {

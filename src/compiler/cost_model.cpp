@@ -1,0 +1,396 @@
+// The static cost model of a compiled program (docs/compiler.md "Cost model").
+//
+// It charges every instruction what the timing simulator's unit model charges
+// (docs/timing.md "Unit costs"), from the same configuration, without running
+// anything: loops multiply their bodies by trip counts the scalar unit can
+// fold (immediates and scalar arguments), DMA runs follow from the strides of
+// strided descriptors. What it cannot know statically (a gather's indices, a
+// mask's extent) it estimates as docs/compiler.md "Cost model" says.
+#include "compiler/tiling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace npusim::compiler {
+
+std::string_view name(CostBound bound) {
+  switch (bound) {
+  case CostBound::DramBandwidth: return "DRAM bandwidth";
+  case CostBound::DmaIssue: return "DMA issue/latency";
+  case CostBound::Systolic: return "systolic fill/drain";
+  case CostBound::Vector: return "vector";
+  case CostBound::CrossLane: return "cross-lane";
+  case CostBound::Scalar: return "scalar";
+  }
+  return "scalar";
+}
+
+namespace {
+
+using npu::Instruction;
+using npu::Opcode;
+
+int ceilLog2(int64_t n) {
+  int l = 0;
+  while ((int64_t{1} << l) < n)
+    ++l;
+  return std::max(1, l);
+}
+
+/// Which DRAM channel serves an address: the address mapping's fields, least
+/// significant last, each a digit of its radix over accessBytes granules
+/// (docs/dram.md "Address mapping").
+class ChannelMap {
+public:
+  explicit ChannelMap(const config::DramConfig &dram)
+      : granule_(std::max(1, dram.timing.accessBytes())), channels_(std::max(1, dram.channels)) {
+    const config::DramTiming &t = dram.timing;
+    const bool bankGroups = dram.addressMapping.find("Bg") != std::string::npos;
+    for (size_t pos = dram.addressMapping.size(); pos >= 2; pos -= 2) {
+      const std::string field = dram.addressMapping.substr(pos - 2, 2);
+      if (field == "Ch")
+        return;
+      if (field == "Ro")
+        below_ *= std::max<int64_t>(1, t.rows);
+      else if (field == "Ba")
+        below_ *= bankGroups ? t.banksPerGroup : t.banks();
+      else if (field == "Bg")
+        below_ *= t.bankGroups;
+      else if (field == "Co")
+        below_ *= std::max(1, t.columns / std::max(1, t.prefetch));
+    }
+  }
+  int64_t granule() const { return granule_; }
+  int channels() const { return channels_; }
+  int channelOf(int64_t address) const {
+    // Negative strides give addresses below the base: wrap them too.
+    const int64_t granule = address >= 0 ? address / granule_ : -((-address + granule_ - 1) / granule_);
+    const int64_t digit = granule >= 0 ? granule / below_ : -((-granule + below_ - 1) / below_);
+    return static_cast<int>(((digit % channels_) + channels_) % channels_);
+  }
+
+private:
+  int64_t granule_;
+  int channels_;
+  int64_t below_ = 1;
+};
+
+// Runs enumerated per DMA instruction to find its busiest channel; the rest are
+// assumed to repeat the pattern.
+constexpr int64_t kRunsSampled = 4096;
+
+class Estimator {
+public:
+  Estimator(const npu::Program &program, const config::HardwareConfig &machine,
+            const std::map<std::string, int64_t> &scalarArguments)
+      : program_(program), machine_(machine), scalarArguments_(scalarArguments),
+        known_(program.scalarRegs.size()), channels_(machine.dram) {}
+
+  void walk(const std::vector<Instruction> &body, double times) {
+    for (const Instruction &instruction : body)
+      charge(instruction, times);
+  }
+
+  ProgramCost cost;
+
+private:
+  const npu::Program &program_;
+  const config::HardwareConfig &machine_;
+  const std::map<std::string, int64_t> &scalarArguments_;
+  std::vector<std::optional<int64_t>> known_; // registers the scalar unit folds
+  ChannelMap channels_;
+
+  std::optional<int64_t> value(const npu::ScalarOperand &operand) const {
+    if (!operand.isRegister())
+      return operand.intValue;
+    return operand.reg < static_cast<int>(known_.size()) ? known_[operand.reg] : std::nullopt;
+  }
+
+  const npu::TileLayout &layout(int tile) const { return program_.tiles.at(tile).layout; }
+
+  int64_t slots(int tile) const { return layout(tile).slotsPerLane(program_.lanes); }
+
+  int widestBytes(const Instruction &instruction) const {
+    int widest = 1;
+    for (int t : instruction.dsts)
+      widest = std::max(widest, core::byteSize(layout(t).dtype));
+    for (int t : instruction.srcs)
+      widest = std::max(widest, core::byteSize(layout(t).dtype));
+    return widest;
+  }
+
+  double passes(int64_t tileSlots, const Instruction &instruction) const {
+    const int perPass = std::max(1, machine_.vlenBits / 8 / widestBytes(instruction));
+    return static_cast<double>((tileSlots + perPass - 1) / perPass);
+  }
+
+  void fold(const Instruction &instruction) {
+    if (instruction.dstReg < 0 || instruction.dstReg >= static_cast<int>(known_.size()))
+      return;
+    std::optional<int64_t> result;
+    if (instruction.opcode == Opcode::SMove && !instruction.scalars.empty()) {
+      result = value(instruction.scalars[0]);
+    } else if (instruction.opcode == Opcode::SArgument && instruction.argument >= 0 &&
+               instruction.argument < static_cast<int>(program_.arguments.size())) {
+      if (auto it = scalarArguments_.find(program_.arguments[instruction.argument].name);
+          it != scalarArguments_.end())
+        result = it->second;
+    } else if (instruction.opcode == Opcode::SElementwise && instruction.scalars.size() == 2 &&
+               core::isInteger(instruction.function.resultType)) {
+      const auto a = value(instruction.scalars[0]), b = value(instruction.scalars[1]);
+      if (a && b) {
+        switch (instruction.function.op) {
+        case npu::ElementOp::Add: result = *a + *b; break;
+        case npu::ElementOp::Sub: result = *a - *b; break;
+        case npu::ElementOp::Mul: result = *a * *b; break;
+        case npu::ElementOp::Div: result = *b ? std::optional<int64_t>(*a / *b) : std::nullopt; break;
+        case npu::ElementOp::Min: result = std::min(*a, *b); break;
+        case npu::ElementOp::Max: result = std::max(*a, *b); break;
+        default: break;
+        }
+      }
+    }
+    known_[instruction.dstReg] = result;
+  }
+
+  /// A DMA's contiguous runs: the tile is walked in row-major order and
+  /// adjacent DRAM elements merge (docs/timing.md). `inner` is the number of
+  /// trailing axes the run spans.
+  struct Runs {
+    int64_t count = 1, elements = 1;
+    int inner = 0;
+  };
+  Runs runs(const Instruction &instruction, const npu::TileLayout &data) const {
+    const int64_t elements = data.numElements();
+    const npu::DmaDescriptor &dma = instruction.dma;
+    // A gather's indices are data. Along one axis they come from index
+    // arithmetic such as `x % C` (runs of up to C, wrapping) in Inductor's
+    // kernels: taken as one run. Across axes they interleave (a layout change):
+    // one run per element.
+    if (dma.gathered() && data.rank() == 1)
+      return {1, elements, 1};
+    if (dma.gathered() || dma.strides.size() != data.shape.size())
+      return {elements, 1, -1};
+    Runs r;
+    int64_t expected = 1;
+    for (int a = data.rank() - 1; a >= 0; --a, ++r.inner) {
+      if (data.shape[a] == 1)
+        continue;
+      const auto stride = value(dma.strides[a]);
+      if (!stride || *stride != expected)
+        break;
+      r.elements *= data.shape[a];
+      expected *= data.shape[a];
+    }
+    r.count = std::max<int64_t>(1, elements / r.elements);
+    return r;
+  }
+
+  /// DRAM accesses of the busiest channel, from the runs' addresses (the base
+  /// taken as aligned); spread evenly where the addresses are not known.
+  double busiestChannelAccesses(const Instruction &instruction, const npu::TileLayout &data, const Runs &r,
+                                int64_t requestBytes, double accesses) const {
+    const int outer = data.rank() - r.inner;
+    std::vector<int64_t> strides;
+    for (int a = 0; a < outer; ++a) {
+      const auto stride = r.inner >= 0 ? value(instruction.dma.strides[a]) : std::nullopt;
+      if (!stride)
+        return accesses / channels_.channels();
+      strides.push_back(*stride);
+    }
+    const int64_t elementBytes = core::byteSize(data.dtype);
+    const int64_t runBytes = r.elements * elementBytes;
+    std::vector<double> perChannel(static_cast<size_t>(channels_.channels()), 0.0);
+    std::vector<int64_t> index(static_cast<size_t>(outer), 0);
+    int64_t sampled = 0;
+    for (; sampled < std::min(r.count, kRunsSampled); ++sampled) {
+      int64_t start = 0;
+      for (int a = 0; a < outer; ++a)
+        start += strides[a] * index[a] * elementBytes;
+      for (int64_t at = start; at < start + runBytes;) {
+        const int64_t requestEnd = std::min(start + runBytes, (at / requestBytes + 1) * requestBytes);
+        for (int64_t g = at / channels_.granule(); g * channels_.granule() < requestEnd; ++g)
+          perChannel[static_cast<size_t>(channels_.channelOf(g * channels_.granule()))] += 1.0;
+        at = requestEnd;
+      }
+      for (int a = outer - 1; a >= 0; --a) {
+        if (++index[a] < data.shape[a])
+          break;
+        index[a] = 0;
+      }
+    }
+    const double busiest = *std::max_element(perChannel.begin(), perChannel.end());
+    return busiest * static_cast<double>(r.count) / static_cast<double>(std::max<int64_t>(1, sampled));
+  }
+
+  void chargeDma(const Instruction &instruction, double times) {
+    const int dataTile = instruction.opcode == Opcode::DmaStore ? instruction.srcs.at(0)
+                         : instruction.dsts.empty()             ? instruction.srcs.at(0)
+                                                                : instruction.dsts[0];
+    const npu::TileLayout &data = layout(dataTile);
+    const int elementBytes = core::byteSize(data.dtype);
+    const Runs r = runs(instruction, data);
+    const int64_t granule = std::max(1, machine_.dmaRequestBytes);
+    const int64_t runBytes = r.elements * elementBytes;
+    const int64_t requestsPerRun = (runBytes + granule - 1) / granule;
+    const int64_t access = channels_.granule();
+    const int64_t bytesPerRequest = std::min(runBytes, granule);
+    const int64_t accessesPerRequest = (bytesPerRequest + access - 1) / access;
+    const double atomicFactor = instruction.opcode == Opcode::DmaAtomic ? 2.0 : 1.0;
+    const double requests = static_cast<double>(r.count * requestsPerRun) * atomicFactor;
+    const double accesses = requests * static_cast<double>(accessesPerRequest);
+    cost.dmaInstructions += static_cast<int64_t>(times);
+    cost.dmaRuns += static_cast<int64_t>(static_cast<double>(r.count) * times);
+    cost.dmaRequests += static_cast<int64_t>(requests * times);
+    cost.dmaBytes += static_cast<double>(r.count * runBytes) * times;
+    (instruction.opcode == Opcode::DmaLoad ? loads_ : stores_) = true;
+    if (instruction.opcode != Opcode::DmaLoad) {
+      cost.storeRuns += static_cast<int64_t>(static_cast<double>(r.count) * times);
+      cost.storeBytes += static_cast<double>(r.count * runBytes) * times;
+    }
+    cost.dramAccessBytes += accesses * static_cast<double>(access) * times;
+    busiestChannel_ += busiestChannelAccesses(instruction, data, r, granule, accesses) * atomicFactor * times;
+    // The NoC accepts a core's requests on portsPerCore ports, each moving
+    // bytesPerCyclePerPort; a descriptor takes at least one cycle.
+    const double portBytes = std::max(1, machine_.noc.portsPerCore * machine_.noc.bytesPerCyclePerPort);
+    cost.dmaIssue +=
+        std::max(1.0, requests * static_cast<double>(std::max(bytesPerRequest, access)) / portBytes) * times;
+  }
+
+public:
+  double busiestChannel_ = 0; // DRAM accesses one instance sends to its busiest channels
+  bool loads_ = false, stores_ = false;
+
+private:
+  void charge(const Instruction &instruction, double times) {
+    const config::HardwareConfig &m = machine_;
+    switch (npu::unitOf(instruction.opcode)) {
+    case npu::Unit::Scalar:
+    case npu::Unit::Control: {
+      fold(instruction);
+      if (instruction.opcode == Opcode::SLoad || instruction.opcode == Opcode::SStore) {
+        cost.dmaRequests += static_cast<int64_t>(times);
+        cost.dramAccessBytes += m.dram.timing.accessBytes() * times;
+      }
+      if (instruction.opcode == Opcode::Barrier)
+        return;
+      cost.scalar += m.scalarLatency * times;
+      if (instruction.opcode == Opcode::Loop) {
+        double trips = 1;
+        if (instruction.scalars.size() == 3) {
+          const auto lo = value(instruction.scalars[0]), hi = value(instruction.scalars[1]),
+                     step = value(instruction.scalars[2]);
+          if (lo && hi && step && *step > 0)
+            trips = static_cast<double>(std::max<int64_t>(0, (*hi - *lo + *step - 1) / *step));
+        }
+        if (instruction.dstReg >= 0 && instruction.dstReg < static_cast<int>(known_.size()))
+          known_[instruction.dstReg].reset();
+        walk(instruction.body, times * trips);
+      } else if (instruction.opcode == Opcode::If) {
+        // Both sides are charged: which one runs depends on the instance.
+        walk(instruction.body, times);
+        walk(instruction.elseBody, times);
+      }
+      return;
+    }
+    case npu::Unit::Dma: chargeDma(instruction, times); return;
+    case npu::Unit::Vector: {
+      int64_t tileSlots = 0;
+      const bool reads = instruction.opcode == Opcode::VReduce || instruction.opcode == Opcode::VScan ||
+                         instruction.opcode == Opcode::VSort;
+      for (int t : reads ? instruction.srcs : instruction.dsts)
+        tileSlots = std::max(tileSlots, slots(t));
+      double p = passes(tileSlots, instruction);
+      if (instruction.opcode == Opcode::VScan || instruction.opcode == Opcode::VSort) {
+        const int64_t n =
+            instruction.srcs.empty() ? 1 : layout(instruction.srcs[0]).shape.at(instruction.axis);
+        const int l = ceilLog2(n);
+        p *= instruction.opcode == Opcode::VScan ? l : l * (l + 1) / 2;
+      }
+      cost.vector += p * times;
+      return;
+    }
+    case npu::Unit::CrossLane: {
+      int64_t tileSlots = 1;
+      for (int t : instruction.srcs)
+        tileSlots = std::max(tileSlots, slots(t));
+      for (int t : instruction.dsts)
+        tileSlots = std::max(tileSlots, slots(t));
+      int stages = ceilLog2(std::max(2, program_.lanes));
+      if (instruction.opcode == Opcode::XSort)
+        stages = stages * (stages + 1) / 2;
+      // The relayout's result feeds the next unit: its latency is on the path.
+      cost.crossLane += (static_cast<double>(tileSlots) + stages * m.crossLaneLatency) * times;
+      return;
+    }
+    case npu::Unit::Systolic: {
+      double cycles = program_.lanes;
+      if (instruction.opcode == Opcode::MMatmul && !instruction.srcs.empty()) {
+        const npu::TileLayout &a = layout(instruction.srcs[0]);
+        const int64_t rows = a.shape.empty() || a.shape.back() == 0 ? 0 : a.numElements() / a.shape.back();
+        cycles = static_cast<double>(std::max<int64_t>(rows, program_.lanes));
+      }
+      cost.systolic += cycles * times / std::max(1, m.systolicArraysPerCore);
+      return;
+    }
+    }
+  }
+};
+
+} // namespace
+
+ProgramCost estimateCost(const npu::Program &program, const config::HardwareConfig &machine,
+                         int64_t instances, const std::map<std::string, int64_t> &scalarArguments) {
+  Estimator estimator(program, machine, scalarArguments);
+  estimator.walk(program.body, 1.0);
+  ProgramCost cost = estimator.cost;
+  cost.instances = std::max<int64_t>(1, instances);
+
+  const double coreHz = machine.coreFreqMhz * 1e6;
+  const double peak = machine.dram.peakBytesPerSecond();
+  const int cores = std::max(1, machine.numCores);
+  // One request's round trip: the NoC both ways, row activation, CAS, burst.
+  const config::DramTiming &t = machine.dram.timing;
+  const double dramNs = (t.nRCDRead + t.nCL + t.burstCycles) * t.tckPs * 1e-3;
+  const double roundTrip = 2.0 * machine.noc.latencyCycles + dramNs * machine.coreFreqMhz * 1e-3;
+  // Little's law: requests in flight per core bound the rate.
+  const double inFlight = std::max(1, machine.dmaOutstandingRequests);
+  cost.dmaIssue = std::max(cost.dmaIssue, static_cast<double>(cost.dmaRequests) * roundTrip / inFlight);
+  // DRAM time: the busiest channel's accesses, one per burst; the launch as a
+  // whole cannot beat the peak bandwidth either.
+  const double accessSeconds = t.burstCycles * t.tckPs * 1e-12;
+  const double balanced = peak > 0 ? cost.dramAccessBytes / peak * coreHz : 0.0;
+  cost.dram = std::max(balanced, estimator.busiestChannel_ * accessSeconds * coreHz);
+
+  const std::pair<double, CostBound> units[] = {
+      {cost.dram, CostBound::DramBandwidth},  {cost.dmaIssue, CostBound::DmaIssue},
+      {cost.systolic, CostBound::Systolic},   {cost.vector, CostBound::Vector},
+      {cost.crossLane, CostBound::CrossLane}, {cost.scalar, CostBound::Scalar}};
+  double slowest = 0;
+  for (const auto &[cycles, bound] : units) {
+    if (cycles > slowest) {
+      slowest = cycles;
+      cost.bound = bound;
+    }
+  }
+  // Units run in parallel. With two instances in flight per core
+  // (instanceBankStride), one instance's DMA overlaps the other's compute and the
+  // slowest unit sets the pace; alone, an instance's load, compute and store
+  // follow each other.
+  const double dramAndIssue = std::max(cost.dram, cost.dmaIssue);
+  const double serial = dramAndIssue + cost.systolic + cost.vector + cost.crossLane;
+  // An instance waits for its loads' round trip before computing and for its
+  // stores' after: that chain is paid per instance, halved when two instances
+  // are in flight.
+  const double chain = roundTrip * ((estimator.loads_ ? 1 : 0) + (estimator.stores_ ? 1 : 0)) + cost.vector +
+                       cost.crossLane + cost.systolic + cost.scalar;
+  cost.instanceCycles =
+      program.instanceBankStride > 0 ? std::max(slowest, chain / 2) : std::max({slowest, serial, chain});
+  const double waves = std::ceil(static_cast<double>(cost.instances) / cores);
+  const double launchDram = balanced * static_cast<double>(cost.instances); // DRAM is shared by the cores
+  cost.cycles = std::max(waves * cost.instanceCycles, launchDram) + roundTrip;
+  return cost;
+}
+
+} // namespace npusim::compiler

@@ -1,0 +1,186 @@
+// The block-size search (docs/compiler.md "Block-size search"): every
+// power-of-two tiling near the largest tile, compiled and scored by the cost
+// model; the cheapest wins. proposeBlockSizes' shrinking candidates follow when
+// none of them fits.
+#include "compiler/tiling.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace npusim::compiler {
+
+namespace {
+
+// Tiles up to 32x smaller than the largest are tried: smaller ones only add
+// program instances (each paying its DMA round trip) for the same traffic.
+constexpr int64_t kSmallestFraction = 32;
+// A bound on compilations per kernel; the candidates are tried largest first.
+constexpr size_t kMostCandidates = 128;
+
+int64_t nextPowerOfTwo(int64_t v) {
+  int64_t p = 1;
+  while (p < v && p < (int64_t{1} << 40))
+    p <<= 1;
+  return p;
+}
+
+/// The largest power of two <= value that divides numel when it must.
+int64_t divisible(const BlockParameter &parameter, int64_t value) {
+  if (!parameter.mustDivide || parameter.numel <= 0)
+    return value;
+  while (value > 1 && parameter.numel % value != 0)
+    value /= 2;
+  return value;
+}
+
+std::string describe(const BlockChoice &choice) {
+  std::string text;
+  for (const auto &[name, value] : choice.values)
+    text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  return text.empty() ? "no block sizes" : text;
+}
+
+std::vector<BlockChoice> enumerate(const std::vector<BlockParameter> &parameters, bool persistent,
+                                   int64_t budget) {
+  std::vector<std::vector<int64_t>> options;
+  int64_t largest = 1;
+  for (const BlockParameter &p : parameters) {
+    const int64_t top = nextPowerOfTwo(std::max<int64_t>(1, p.numel));
+    std::vector<int64_t> values;
+    if (persistent && p.reduction) {
+      values.push_back(top);
+    } else {
+      for (int64_t v = 1; v <= std::min(top, budget); v *= 2)
+        if (!p.mustDivide || p.numel % v == 0)
+          values.push_back(v);
+    }
+    if (values.empty())
+      values.push_back(1);
+    options.push_back(values);
+    largest = std::min(budget, largest * values.back());
+  }
+  const int64_t smallest = std::max<int64_t>(1, largest / kSmallestFraction);
+  std::vector<BlockChoice> choices;
+  std::vector<size_t> at(parameters.size(), 0);
+  for (;;) {
+    int64_t product = 1;
+    BlockChoice choice;
+    for (size_t i = 0; i < parameters.size(); ++i) {
+      product *= options[i][at[i]];
+      choice.values.emplace_back(parameters[i].name, options[i][at[i]]);
+    }
+    if (product <= budget && product >= smallest)
+      choices.push_back(std::move(choice));
+    size_t i = 0;
+    while (i < at.size() && ++at[i] == options[i].size())
+      at[i++] = 0;
+    if (i == at.size())
+      break;
+  }
+  auto product = [](const BlockChoice &c) {
+    int64_t p = 1;
+    for (const auto &entry : c.values)
+      p *= entry.second;
+    return p;
+  };
+  std::stable_sort(choices.begin(), choices.end(),
+                   [&](const BlockChoice &a, const BlockChoice &b) { return product(a) > product(b); });
+  if (choices.size() > kMostCandidates)
+    choices.resize(kMostCandidates);
+  return choices;
+}
+
+} // namespace
+
+int64_t largestTileElements(const config::HardwareConfig &machine) {
+  // Four times proposeBlockSizes' first budget: a tile may reach 32 lane vectors
+  // per lane when its cost says the fewer, longer DMA bursts pay.
+  const int64_t lanes = std::max(1, machine.lanes);
+  const int64_t halfBank = machine.spadBytesPerLane() / 2;
+  const int64_t perLane = std::max<int64_t>(1, halfBank / (16 * 8));
+  const int64_t vector = std::max(1, machine.elementsPerLaneVector(4));
+  return lanes * std::min(perLane, vector * 32);
+}
+
+int64_t instancesOf(const std::vector<BlockParameter> &parameters, const BlockChoice &choice) {
+  int64_t instances = 1;
+  for (size_t i = 0; i < parameters.size() && i < choice.values.size(); ++i)
+    if (!parameters[i].reduction) {
+      const int64_t block = std::max<int64_t>(1, choice.values[i].second);
+      instances *= std::max<int64_t>(1, (parameters[i].numel + block - 1) / block);
+    }
+  return instances;
+}
+
+TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockParameter> &parameters,
+                              const config::HardwareConfig &machine, const LowerCandidate &lower,
+                              const std::map<std::string, int64_t> &scalarArguments) {
+  const bool persistent = kind == "persistent_reduction";
+  // NPUSIM_TILING_TRACE=1 prints every candidate's estimate on stderr.
+  const char *traceVariable = std::getenv("NPUSIM_TILING_TRACE");
+  const bool trace = traceVariable && *traceVariable && std::string_view(traceVariable) != "0";
+  TilingChoice best;
+  std::vector<BlockChoice> tried;
+  auto attempt = [&](const BlockChoice &choice) {
+    if (std::any_of(tried.begin(), tried.end(),
+                    [&](const BlockChoice &t) { return t.values == choice.values; }))
+      return;
+    tried.push_back(choice);
+    std::unique_ptr<ir::Function> function;
+    npu::Program program;
+    try {
+      function = lower(choice);
+      program = compile(*function, machine);
+    } catch (const ScratchpadOverflow &e) {
+      best.rejected.push_back(describe(choice) + ": " + std::to_string(e.bytesNeeded) + " bytes per lane");
+      best.lastOverflow = e.what();
+      return;
+    } catch (const core::CompileError &e) {
+      // A tiling the front end or the compiler cannot take (a static assert on
+      // the block sizes, a construct of this shape): another one may do.
+      best.rejected.push_back(describe(choice) + ": " + e.what());
+      return;
+    }
+    ++best.candidatesCompiled;
+    const ProgramCost cost = estimateCost(program, machine, instancesOf(parameters, choice), scalarArguments);
+    if (trace)
+      std::fprintf(
+          stderr,
+          "tiling %s: %.0f cycles (instance %.0f x %lld; dram %.0f issue %.0f vector %.0f cross-lane %.0f "
+          "scalar %.0f systolic %.0f; %.0f bytes per run)\n",
+          describe(choice).c_str(), cost.cycles, cost.instanceCycles, static_cast<long long>(cost.instances),
+          cost.dram, cost.dmaIssue, cost.vector, cost.crossLane, cost.scalar, cost.systolic,
+          cost.bytesPerRun());
+    // Within 0.1%, the longer store runs win (a DRAM turns writes around
+    // more slowly than reads), then the earlier (larger) candidate.
+    if (best.function) {
+      const bool tie = std::abs(cost.cycles - best.cost.cycles) <= 1e-3 * best.cost.cycles;
+      if (tie ? cost.bytesPerStoreRun() <= best.cost.bytesPerStoreRun() : cost.cycles > best.cost.cycles)
+        return;
+    }
+    best.blocks = choice;
+    best.function = std::move(function);
+    best.program = std::move(program);
+    best.cost = cost;
+  };
+  // NPUSIM_TILING_SEARCH=0 keeps proposeBlockSizes' first fit, for comparisons.
+  const char *searchVariable = std::getenv("NPUSIM_TILING_SEARCH");
+  if (!searchVariable || std::string_view(searchVariable) != "0")
+    for (const BlockChoice &choice : enumerate(parameters, persistent, largestTileElements(machine)))
+      attempt(choice);
+  if (best.function)
+    return best;
+  // Nothing near the largest tile fits: shrink as proposeBlockSizes does.
+  for (BlockChoice choice : proposeBlockSizes(kind, parameters, machine)) {
+    for (size_t i = 0; i < choice.values.size(); ++i)
+      choice.values[i].second = divisible(parameters[i], choice.values[i].second);
+    attempt(choice);
+    if (best.function)
+      break;
+  }
+  return best;
+}
+
+} // namespace npusim::compiler

@@ -1,0 +1,112 @@
+// The block-size search and its cost model on kernels whose best tiling follows
+// from their index arithmetic (docs/compiler.md "Cost model").
+#include "compiler/kernel_support.h"
+#include "compiler/tiling.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace npusim::compiler {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kExamples = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples";
+
+/// The DMA instructions of a program's top-level body.
+std::vector<const npu::Instruction *> dmas(const npu::Program &program, npu::Opcode opcode) {
+  std::vector<const npu::Instruction *> found;
+  for (const npu::Instruction &i : program.body)
+    if (i.opcode == opcode)
+      found.push_back(&i);
+  return found;
+}
+
+int64_t immediateStride(const npu::Instruction &dma, size_t axis) {
+  const npu::ScalarOperand &s = dma.dma.strides.at(axis);
+  return s.isRegister() ? -1 : s.intValue;
+}
+
+// ResNet-18's layout change: out[y1, x, y0] = in[y1 * 128 + y0, x] with
+// y0 = y % 128, y1 = y // 128, x < 9 (loads in_ptr0 + x + 9 y, stores
+// out_ptr0 + y0 + 128 x + 1152 y1). With YBLOCK = 128 each instance reads the
+// 128 x 9 contiguous inputs of one y1 and writes 9 rows of 128 contiguous outputs:
+// the store is strided (not gathered) with unit stride innermost and runs of
+// 128 x 4 = 512 bytes (8 requests of 64 B); the old rule (YBLOCK = 8192,
+// XBLOCK = 1) read 4-byte elements 36 bytes apart.
+TEST(Tiling, LayoutChangingPointwiseGetsContiguousRuns) {
+  const fs::path kernel = kExamples / "resnet18" / "kernels" /
+                          "triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_0.py";
+  if (!fs::exists(kernel))
+    GTEST_FAIL() << kernel << " is missing";
+  const testing::CompiledKernel k =
+      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  const auto loads = dmas(k.program, npu::Opcode::DmaLoad);
+  const auto stores = dmas(k.program, npu::Opcode::DmaStore);
+  ASSERT_EQ(loads.size(), 1u);
+  ASSERT_EQ(stores.size(), 1u);
+  for (const npu::Instruction *dma : {loads[0], stores[0]}) {
+    EXPECT_FALSE(dma->dma.gathered());
+    EXPECT_EQ(immediateStride(*dma, dma->dma.strides.size() - 1), 1);
+  }
+  // The store walks [x, y0]: 128 consecutive outputs per x, x rows 128 apart.
+  const npu::TileLayout &stored = k.program.tiles.at(stores[0]->srcs.at(0)).layout;
+  ASSERT_EQ(stored.rank(), 2);
+  EXPECT_GE(stored.shape[1], 128);
+  EXPECT_EQ(immediateStride(*stores[0], 0), 128);
+  // The load's rows are whole: XBLOCK covers xnumel = 9.
+  const npu::TileLayout &loaded = k.program.tiles.at(loads[0]->dsts.at(0)).layout;
+  EXPECT_GE(loaded.shape.back(), 9);
+  EXPECT_GE(k.cost.bytesPerStoreRun(), 512.0);
+}
+
+// A 1024 x 1024 fp32 transpose (tests/data/kernels): both DMAs walk DRAM in
+// order, one of them through a permuted view of the tile, in runs of at least
+// 128 elements (512 B, 8 DRAM accesses of 64 B).
+TEST(Tiling, TransposeWalksBothSidesInDramOrder) {
+  const fs::path kernel = fs::path(NPUSIM_TEST_DATA) / "kernels" / "triton_poi_fused_clone_transpose_0.py";
+  const testing::CompiledKernel k =
+      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  const auto loads = dmas(k.program, npu::Opcode::DmaLoad);
+  const auto stores = dmas(k.program, npu::Opcode::DmaStore);
+  ASSERT_EQ(loads.size(), 1u);
+  ASSERT_EQ(stores.size(), 1u);
+  for (const npu::Instruction *dma : {loads[0], stores[0]}) {
+    EXPECT_FALSE(dma->dma.gathered());
+    EXPECT_EQ(immediateStride(*dma, 1), 1);
+    EXPECT_EQ(immediateStride(*dma, 0), 1024);
+  }
+  EXPECT_GE(k.program.tiles.at(loads[0]->dsts.at(0)).layout.shape[1], 128);
+  EXPECT_GE(k.program.tiles.at(stores[0]->srcs.at(0)).layout.shape[1], 128);
+}
+
+// Cost model closed forms on the transpose with YBLOCK = 128, XBLOCK = 256 on
+// tpuv3-like: each instance loads 256 runs of 128 x 4 = 512 B (8 requests of
+// 64 B each) and stores 128 runs of 1 KiB (16 requests): 256 * 8 + 128 * 16 =
+// 4096 requests, 2 x 128 KiB = 262,144 bytes, 32 instances.
+TEST(Tiling, CostModelCountsRequestsAndBytes) {
+  const fs::path kernel = fs::path(NPUSIM_TEST_DATA) / "kernels" / "triton_poi_fused_clone_transpose_0.py";
+  const triton::KernelFile file = triton::loadKernelFile(kernel.string());
+  triton::ConstexprBindings constexprs = triton::defaultConstexprs(file.metadata);
+  constexprs["YBLOCK"] = int64_t{128};
+  constexprs["XBLOCK"] = int64_t{256};
+  const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
+  const npu::Program program = compile(*triton::lowerKernel(file, constexprs), machine);
+  const ProgramCost cost = estimateCost(program, machine, 32);
+  EXPECT_EQ(cost.dmaRequests, 4096);
+  EXPECT_EQ(cost.dmaRuns, 256 + 128);
+  EXPECT_DOUBLE_EQ(cost.dmaBytes, 262144.0);
+  EXPECT_EQ(cost.instances, 32);
+  // DRAM: 16 channels interleaved every 64-byte access (RoBaRaCoCh), one access
+  // per 2 DRAM cycles at 940 MHz, the core clock too. A load run of 512 B covers
+  // 8 channels and the next, 4 KiB further, the same 8: 256 runs x 1 access on
+  // each of those. A store run of 1 KiB covers all 16: 128 x 1 on each. The
+  // busiest channel serves 256 + 128 = 384 accesses = 768 cycles (the balanced
+  // share would be 4096 / 16 x 2 = 512).
+  EXPECT_NEAR(cost.dram, 768.0, 1.0);
+  EXPECT_EQ(cost.bound, CostBound::DramBandwidth);
+}
+
+} // namespace
+} // namespace npusim::compiler
