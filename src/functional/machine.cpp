@@ -183,9 +183,11 @@ void Machine::executeOne(const Instruction &in) {
   instruction_ = nullptr;
 }
 
-bool Machine::tileAvailable(int t) {
+bool Machine::tileAvailable(int t) { return firstUnwritten(t) < 0; }
+
+int64_t Machine::firstUnwritten(int t) {
   if (complete_[static_cast<size_t>(t)])
-    return true;
+    return -1;
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const int64_t n = tile.layout.numElements();
   const int64_t *pos = positions_[static_cast<size_t>(t)].data();
@@ -193,9 +195,9 @@ bool Machine::tileAvailable(int t) {
   const int size = core::byteSize(tile.layout.dtype);
   for (int64_t e = 0; e < n; ++e)
     if (!shadow[pos[e]] || !shadow[pos[e] + size - 1])
-      return false;
+      return e;
   complete_[static_cast<size_t>(t)] = 1;
-  return true;
+  return -1;
 }
 
 bool Machine::operandsAvailable(const Instruction &in) {
@@ -544,17 +546,8 @@ void Machine::readTile(int t, Values &v) {
 }
 
 void Machine::checkTileWritten(int t) {
-  if (complete_[static_cast<size_t>(t)])
-    return;
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t n = tile.layout.numElements();
-  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
-  const uint8_t *shadow = written_.data() + tile.bankOffset + shift_;
-  const int size = core::byteSize(tile.layout.dtype);
-  for (int64_t e = 0; e < n; ++e)
-    if (!shadow[pos[e]] || !shadow[pos[e] + size - 1])
-      checkWritten(t, e);
-  complete_[static_cast<size_t>(t)] = 1;
+  if (const int64_t e = firstUnwritten(t); e >= 0)
+    checkWritten(t, e);
 }
 
 void Machine::readElements(int t, const int64_t *elems, int64_t n, Values &v, bool check) {

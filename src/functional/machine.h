@@ -173,6 +173,9 @@ private:
   /// DMA load or skipped instruction leaves no values there).
   void forgetTile(int t);
   bool operandsAvailable(const Instruction &in);
+  /// The first row-major element of tile t with a byte not written in this
+  /// instance, or -1 (then the tile is remembered as complete).
+  int64_t firstUnwritten(int t);
   void number(const std::vector<Instruction> &body, int &next);
 
   const npu::Program &program_;
