@@ -11,22 +11,18 @@
 // blocks at next_pow2(numel) and fit the others around them. Smaller
 // candidates halve the budget each time, down to a single element.
 #include "compiler/compiler_internal.h"
+#include "core/shape.h"
 
 #include <algorithm>
 
 namespace npusim::compiler {
 
+using core::nextPowerOfTwo;
+
 namespace {
 
 constexpr int64_t kLiveTiles = 16;
 constexpr int64_t kVectorsPerLane = 8;
-
-int64_t nextPowerOfTwo(int64_t v) {
-  int64_t p = 1;
-  while (p < v && p < (int64_t{1} << 40))
-    p <<= 1;
-  return p;
-}
 
 BlockChoice fit(const std::vector<BlockParameter> &parameters, bool persistent, int64_t budget) {
   std::vector<int64_t> block(parameters.size(), 1);

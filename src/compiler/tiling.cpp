@@ -3,6 +3,7 @@
 // model; the cheapest wins. proposeBlockSizes' shrinking candidates follow when
 // none of them fits.
 #include "compiler/tiling.h"
+#include "core/shape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,8 @@
 
 namespace npusim::compiler {
 
+using core::nextPowerOfTwo;
+
 namespace {
 
 // Tiles up to 32x smaller than the largest are tried: smaller ones only add
@@ -18,13 +21,6 @@ namespace {
 constexpr int64_t kSmallestFraction = 32;
 // A bound on compilations per kernel; the candidates are tried largest first.
 constexpr size_t kMostCandidates = 128;
-
-int64_t nextPowerOfTwo(int64_t v) {
-  int64_t p = 1;
-  while (p < v && p < (int64_t{1} << 40))
-    p <<= 1;
-  return p;
-}
 
 /// The largest power of two <= value that divides numel when it must.
 int64_t divisible(const BlockParameter &parameter, int64_t value) {

@@ -9,4 +9,8 @@ namespace npusim::core {
 /// "[64, 128]"; "[]" for a scalar.
 std::string shapeString(std::span<const int64_t> shape);
 
+/// The smallest power of two >= v, within [1, 2^40] (block sizes and tile
+/// extents; the bound keeps absurd sizes from overflowing).
+int64_t nextPowerOfTwo(int64_t v);
+
 } // namespace npusim::core

@@ -1,3 +1,4 @@
+#include "core/shape.h"
 #include "library/plan_support.h"
 
 #include <algorithm>
@@ -111,13 +112,6 @@ void expectFloat(std::string_view op, const TensorRef &t, const std::string &wha
 
 int64_t ceilDiv(int64_t a, int64_t b) {
   return (a + b - 1) / b;
-}
-
-int64_t nextPowerOfTwo(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p *= 2;
-  return p;
 }
 
 int64_t blockFor(int64_t size, int64_t lowest, int64_t highest) {

@@ -2,6 +2,7 @@
 // Helpers shared by the planners of the library module (internal): typed
 // access to a call's arguments with errors that name them, view arithmetic,
 // block-size rules, kernel source instantiation and launch building.
+#include "core/shape.h"
 #include "core/error.h"
 #include "core/operator_call.h"
 #include "library/library.h"
@@ -52,7 +53,7 @@ void checkNoOverlap(std::string_view op, const TensorRef &out, const TensorRef &
 void expectFloat(std::string_view op, const TensorRef &t, const std::string &what);
 
 int64_t ceilDiv(int64_t a, int64_t b);
-int64_t nextPowerOfTwo(int64_t n); // 1 for n <= 1
+using core::nextPowerOfTwo; // 1 for n <= 1
 /// A power-of-two block for an axis of `size`: the next power of two of the
 /// size, at least `lowest` and at most `highest` (both powers of two).
 int64_t blockFor(int64_t size, int64_t lowest, int64_t highest);

@@ -1,18 +1,15 @@
 // Default block sizes and Inductor's grid rules.
 #include "triton/frontend.h"
+#include "core/shape.h"
 
 #include <algorithm>
 #include <bit>
 
 namespace npusim::triton {
 
-namespace {
+using core::nextPowerOfTwo;
 
-/// The smallest power of two >= v, within [1, 2^40].
-int64_t nextPowerOfTwo(int64_t v) {
-  return static_cast<int64_t>(
-      std::bit_ceil(static_cast<uint64_t>(std::clamp<int64_t>(v, 1, int64_t{1} << 40))));
-}
+namespace {
 
 constexpr BlockAxis kBlockAxes[] = {
     {"XBLOCK", "xnumel", "x", false},  {"YBLOCK", "ynumel", "y", false},

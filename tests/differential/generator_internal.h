@@ -4,6 +4,7 @@
 // expression trees, stores) and kernel_generator_support.cpp (reductions, the
 // four kernel families, the file text).
 #include "differential/kernel_generator.h"
+#include "core/shape.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -12,6 +13,8 @@
 #include <vector>
 
 namespace npusim::differential::generator {
+
+using core::nextPowerOfTwo;
 
 using core::DType;
 
@@ -91,13 +94,6 @@ inline const char *signatureName(DType t) {
   case DType::Bool: return "*i1";
   default: return "*fp32";
   }
-}
-
-inline int64_t nextPowerOfTwo(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p *= 2;
-  return p;
 }
 
 // Writes one kernel: picks a family, its iteration space and index variables,
