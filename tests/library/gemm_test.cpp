@@ -17,6 +17,14 @@ namespace {
 using harness::CallFixture;
 using core::DType;
 
+/// The launch's value of constexpr `name`, or -1.
+int64_t constant(const KernelLaunch &launch, const std::string &name) {
+  for (const auto &[k, v] : launch.constexprs)
+    if (k == name)
+      return v;
+  return -1;
+}
+
 /// A row-major stride for `shape`, or the transposed layout of a 2-d/3-d
 /// matrix (the last two axes swapped in memory) when `transposed`.
 std::vector<int64_t> layout(const std::vector<int64_t> &shape, bool transposed) {
@@ -159,12 +167,6 @@ TEST(LibraryGemm, BlockSizesFollowTheMachine) {
   const TensorRef out = f.tensor(DType::Float32, {4096, 1024});
   const std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
   const std::vector<const TensorRef *> outs = {&out};
-  auto constant = [](const KernelLaunch &l, const std::string &name) {
-    for (const auto &[k, v] : l.constexprs)
-      if (k == name)
-        return v;
-    return int64_t{-1};
-  };
   for (const MachineShape &machine : {MachineShape{128, 128 * 1024, 256}, MachineShape{32, 16 * 1024, 256}}) {
     const CallPlan plan = planCall("aten.mm", args, outs, machine);
     ASSERT_EQ(plan.launches.size(), 1u);
@@ -225,7 +227,6 @@ TEST(LibraryGemm, ErrorsNameTheOperatorAndTheArgument) {
   EXPECT_FALSE(isPlanned("aten.nonzero"));
 }
 
-} // namespace
 TEST(LibraryGemm, ExternalMappingTilesAreUsedOrRejected) {
   CallFixture f;
   const TensorRef a = f.tensor(DType::Float32, {4096, 512});
@@ -233,12 +234,6 @@ TEST(LibraryGemm, ExternalMappingTilesAreUsedOrRejected) {
   const TensorRef out = f.tensor(DType::Float32, {4096, 1024});
   const std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
   const std::vector<const TensorRef *> outs = {&out};
-  auto constant = [](const KernelLaunch &l, const std::string &name) {
-    for (const auto &[k, v] : l.constexprs)
-      if (k == name)
-        return v;
-    return int64_t{-1};
-  };
   MachineShape machine;
   machine.mapping["4096_1024_512"] = GemmTiles{256, 128, 64, "m.json: 4096_1024_512"};
   const CallPlan plan = planCall("aten.mm", args, outs, machine);
@@ -269,4 +264,5 @@ TEST(LibraryGemm, ExternalMappingTilesAreUsedOrRejected) {
   EXPECT_NE(big.find("half a lane's bank (65536"), std::string::npos) << big;
 }
 
+} // namespace
 } // namespace npusim::library
