@@ -2,9 +2,11 @@
 #include "runtime/loader.h"
 
 #include "core/npy.h"
+#include "reference/host_calls.h"
 #include "runtime/json_node.h"
 #include "runtime/loader_internal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -291,6 +293,39 @@ InputInit parseInit(const json::Node &node, core::DType dtype) {
 
 } // namespace
 
+namespace detail {
+
+void checkCallsImplemented(const Bundle &bundle) {
+  // Every missing operator with the steps that call it, in order of first use,
+  // so that one load reports all of them before any step runs.
+  std::vector<std::pair<std::string, std::vector<size_t>>> missing;
+  for (size_t i = 0; i < bundle.steps.size(); ++i) {
+    const Step &step = bundle.steps[i];
+    if (step.kind != Step::Kind::Call || reference::isHostCall(step.name))
+      continue;
+    auto it =
+        std::find_if(missing.begin(), missing.end(), [&](const auto &m) { return m.first == step.name; });
+    if (it == missing.end())
+      it = missing.insert(missing.end(), {step.name, {}});
+    it->second.push_back(i);
+  }
+  if (missing.empty())
+    return;
+  std::string message = bundle.graphFile + ": steps: " + std::to_string(missing.size()) +
+                        (missing.size() == 1 ? " library call" : " library calls") +
+                        " not implemented by npusim:";
+  for (size_t m = 0; m < missing.size(); ++m) {
+    const auto &[op, at] = missing[m];
+    message += (m ? "; " : " ") + op + (at.size() == 1 ? " (step " : " (steps ");
+    for (size_t k = 0; k < at.size(); ++k)
+      message += (k ? ", " : "") + std::to_string(at[k]);
+    message += ")";
+  }
+  throw core::InputError(message);
+}
+
+} // namespace detail
+
 Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, const std::string &graphFile) {
   json::Json document;
   try {
@@ -348,6 +383,7 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
   steps.expectArray();
   for (size_t i = 0; i < steps.size(); ++i)
     bundle.steps.push_back(detail::parseStep(steps[i], bundle));
+  detail::checkCallsImplemented(bundle);
 
   const json::Node outputs = root.at("outputs");
   outputs.expectArray();

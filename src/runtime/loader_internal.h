@@ -30,6 +30,9 @@ Fingerprint parseFingerprint(const json::Node &node, const char *targetKey, int6
 
 /// One entry of "steps"; parses (and keeps in bundle.kernels) the kernel file a launch names.
 Step parseStep(const json::Node &node, Bundle &bundle);
+/// Throws core::InputError listing every call step whose operator has no host
+/// implementation, with its step numbers ("aten.histc (steps 3, 9)").
+void checkCallsImplemented(const Bundle &bundle);
 
 std::string readFile(const std::filesystem::path &path, const std::string &what);
 /// A file name without directories ("triton_poi_fused_relu_0").

@@ -73,6 +73,26 @@ TEST_F(LoaderTest, TheTinyBundleLoads) {
   EXPECT_EQ(b.kernels.size(), 1u);
 }
 
+TEST_F(LoaderTest, ListsEveryMissingLibraryCallWithItsSteps) {
+  // Steps 1 and 3 call one operator npusim lacks, step 2 another: one error
+  // names both, each with its steps, in order of first use.
+  expectRejected(
+      [](json &g) {
+        json again = g["steps"][1];
+        g["steps"][1]["op"] = "aten.nonzero";
+        g["steps"][2]["op"] = "transformers.no_such_op";
+        again["op"] = "aten.nonzero";
+        g["steps"].push_back(again);
+      },
+      "steps: 2 library calls not implemented by npusim: aten.nonzero (steps 1, 3); "
+      "transformers.no_such_op (step 2)");
+}
+
+TEST_F(LoaderTest, OneMissingLibraryCall) {
+  expectRejected([](json &g) { g["steps"][2]["op"] = "aten.nonzero.default"; },
+                 "steps: 1 library call not implemented by npusim: aten.nonzero.default (step 2)");
+}
+
 TEST_F(LoaderTest, RejectsNotJson) {
   std::ofstream(dir_ / "graph.json") << "{\"format\": ";
   EXPECT_THROW(loadBundle(dir_), core::InputError);
