@@ -9,6 +9,7 @@ fingerprint after its step and the outputs against the reference values. This ch
 that a bundle is complete and self-contained; it is not part of npusim proper.
 """
 
+import importlib
 import json
 import os
 import sys
@@ -79,6 +80,68 @@ def _kernel(bundle_dir, name):
     return _KERNELS[key]
 
 
+# Modules that register the operators of a torch.ops namespace when imported, in
+# the order to try: `import transformers` is lazy and does not import the module
+# that calls torch.library.custom_op("transformers::grouped_mm_fallback", ...).
+# torch itself registers aten and prims; any other namespace is first tried as a
+# module of that name.
+_NAMESPACE_MODULES = {
+    "aten": [],
+    "prims": [],
+    "transformers": ["transformers", "transformers.integrations.moe"],
+}
+
+
+def _lookup(torch, parts):
+    """torch.ops.NS.NAME.OVERLOAD, or None when it is not registered."""
+    packet = getattr(getattr(torch.ops, parts[0]), parts[1], None)
+    return None if packet is None else getattr(packet, parts[2] if len(parts) > 2 else "default", None)
+
+
+def _resolve_op(torch, op, imported, import_module):
+    """(overload, None), or (None, why it cannot be run)."""
+    parts = op.split(".")
+    if len(parts) < 2:
+        return None, "not a namespace.operator name"
+    ov = _lookup(torch, parts)
+    tried = []
+    for module in [] if ov is not None else _NAMESPACE_MODULES.get(parts[0], [parts[0]]):
+        tried.append(module)
+        if module not in imported:
+            try:
+                import_module(module)
+            except Exception as e:  # noqa: BLE001 (any import failure is reported)
+                return None, f"cannot import {module}, which registers torch.ops.{parts[0]}: {type(e).__name__}: {e}"
+            imported.add(module)
+        ov = _lookup(torch, parts)
+        if ov is not None:
+            break
+    if ov is None:
+        return None, "torch.ops has no such operator" + (f" after importing {', '.join(tried)}" if tried else "")
+    return ov, None
+
+
+def resolve_ops(torch, steps, import_module=importlib.import_module):
+    """Every call step's operator overload, by op name. An operator outside
+    torch.ops.aten (a custom op such as transformers.grouped_mm_fallback) is
+    looked up after importing the library that registers it. Raises
+    RuntimeError naming each op that cannot be run, its steps and why, before
+    any step runs."""
+    wanted = {}
+    for n, s in enumerate(steps):
+        if s["kind"] == "call":
+            wanted.setdefault(s["op"], []).append(n)
+    imported, resolved, problems = set(), {}, []
+    for op, at in wanted.items():
+        ov, why = _resolve_op(torch, op, imported, import_module)
+        if why:
+            problems.append(f"{op} (step{'s' if len(at) > 1 else ''} {', '.join(map(str, at))}): {why}")
+        resolved[op] = ov
+    if problems:
+        raise RuntimeError("the bundle calls operators this PyTorch cannot run: " + "; ".join(problems))
+    return resolved
+
+
 def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
     """Returns a dict: steps, fingerprint mismatches, output mismatches."""
     import numpy as np
@@ -88,6 +151,7 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
     from .recorder import tensor_fingerprint
 
     g = bundle.load_graph(bundle_dir)
+    ops = resolve_ops(torch, g["steps"])
     storages = [_alloc(torch, s, device) for s in g["storages"]]
     seed = g["seed"]
     done = set()
@@ -111,9 +175,7 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
             fn[tuple(s["grid"])](*args, **s["constexprs"])
             written = [(fp, args[fp["arg"]]) for fp in s["fingerprints"]]
         else:
-            parts = s["op"].split(".")
-            packet = getattr(getattr(torch.ops, parts[0]), parts[1])
-            ov = getattr(packet, parts[2] if len(parts) > 2 else "default")
+            ov = ops[s["op"]]
             schema = ov._schema
             fargs = [a for a in schema.arguments
                      if not (a.kwarg_only and a.alias_info is not None and a.alias_info.is_write)]
