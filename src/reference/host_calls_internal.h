@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "reference/host_calls.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -65,6 +66,30 @@ int64_t wrapDim(int64_t dim, int64_t rank, std::string_view op);
 /// c[M, N] = a[M, K] @ b[K, N], all row-major doubles, sums in k order.
 void gemm(const double *a, const double *b, double *c, int64_t m, int64_t k, int64_t n);
 
+/// The view with a leading axis of size 1 (an unbatched tensor as batch 1).
+TensorView withBatch(const TensorView &v);
+
+/// A convolution's sizes, checked (host_conv.cpp). Spatial axes are padded to
+/// three with leading size-1 axes so that one loop nest serves every rank.
+struct ConvolutionGeometry {
+  using Dims = std::array<int64_t, 3>;
+  TensorView input; // [N, C, ...]: an unbatched input as batch 1
+  bool batched = true;
+  size_t spatial = 0;
+  int64_t batch = 0, channels = 0, groups = 1, inPerGroup = 0, outPerGroup = 0, outChannels = 0;
+  Dims inSize{1, 1, 1}, kSize{1, 1, 1}, outSize{1, 1, 1};
+  Dims stride{1, 1, 1}, padding{0, 0, 0}, dilation{1, 1, 1}, outputPadding{0, 0, 0};
+  std::vector<int64_t> outShape; // [N, C_out, ...] (batch 1 for an unbatched input)
+  int64_t kVolume = 1, inVolume = 1, outVolume = 1;
+};
+ConvolutionGeometry convolutionGeometry(std::string_view op, const TensorView &input,
+                                        const TensorView &weight, const ConvolutionParams &params);
+/// The im2col gather of a (not transposed) convolution, the same for every
+/// group and image: entry [(c, kd, kh, kw), (od, oh, ow)] (row-major, c <
+/// inPerGroup) is the input element's index within the group's contiguous
+/// [inPerGroup, D, H, W] planes, or -1 where the kernel reads padding.
+std::vector<int64_t> im2colIndex(const ConvolutionGeometry &g);
+
 /// A call's arguments checked against its operator's schema (core/operator_call.h).
 using CallArgs = core::CallArgs<TensorView>;
 
@@ -80,6 +105,12 @@ std::vector<bool> callMaxPool2d(const CallArgs &call);
 std::vector<bool> callScatterAdd(const CallArgs &call);
 std::vector<bool> callEmbeddingBackward(const CallArgs &call);
 std::vector<bool> callIndex(const CallArgs &call);
+/// aten.convolution_backward (host_conv_backward.cpp).
+std::vector<bool> callConvolutionBackward(const CallArgs &call);
+/// aten._grouped_mm and transformers.grouped_mm_fallback (host_grouped_mm.cpp).
+std::vector<bool> callGroupedMm(const CallArgs &call);
+/// aten.histc (host_histogram.cpp).
+std::vector<bool> callHistc(const CallArgs &call);
 /// Elementwise, creation and loss operators (host_elementwise.cpp), by name.
 std::vector<bool> callElementwise(const CallArgs &call);
 const std::vector<std::string_view> &elementwiseOperators();

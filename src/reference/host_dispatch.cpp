@@ -99,6 +99,10 @@ const core::OperatorTable<Handler> &table() {
         {"aten.scatter_add", host::callScatterAdd},
         {"aten.embedding_dense_backward", host::callEmbeddingBackward},
         {"aten.index", host::callIndex},
+        {"aten.histc", host::callHistc},
+        {"aten.convolution_backward", host::callConvolutionBackward},
+        {"aten._grouped_mm", host::callGroupedMm},
+        {"transformers.grouped_mm_fallback", host::callGroupedMm},
     };
     t.add(core::attentionOperators(), callAttention);
     t.add(host::elementwiseOperators(), host::callElementwise);

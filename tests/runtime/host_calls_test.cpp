@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/float16.h"
 #include "reference/host_calls.h"
+#include "runtime/host_call_values.h"
 
 #include <gtest/gtest.h>
 
@@ -18,41 +19,7 @@ namespace npusim::reference {
 namespace {
 
 using core::DType;
-
-/// A storage of floats with a deterministic pattern (no generator shared with npusim).
-Buffer floats(int64_t n, uint32_t salt, DType dtype = DType::Float32) {
-  Buffer b;
-  b.name = "b" + std::to_string(salt);
-  b.dtype = dtype;
-  b.bytes.resize(static_cast<size_t>(n * core::byteSize(dtype)));
-  for (int64_t i = 0; i < n; ++i) {
-    const double v = std::sin(0.37 * static_cast<double>(i) + salt) * (1.0 + 0.1 * (i % 7));
-    storeElement(b, i, v);
-  }
-  return b;
-}
-
-Buffer filled(int64_t n, double value, DType dtype = DType::Float32) {
-  Buffer b;
-  b.name = "out";
-  b.dtype = dtype;
-  b.bytes.resize(static_cast<size_t>(n * core::byteSize(dtype)));
-  for (int64_t i = 0; i < n; ++i)
-    storeElement(b, i, value);
-  return b;
-}
-
-TensorView view(Buffer &b, int64_t offset, std::vector<int64_t> shape, std::vector<int64_t> stride) {
-  return TensorView{&b, offset, std::move(shape), std::move(stride)};
-}
-
-double el(const Buffer &b, int64_t i) {
-  return loadElement(b, i);
-}
-
-void expectNear(double actual, double expected, const std::string &where) {
-  EXPECT_NEAR(actual, expected, 1e-5 * (1.0 + std::fabs(expected))) << where;
-}
+using namespace test;
 
 // ---------------------------------------------------------------- matrix products
 
@@ -405,49 +372,23 @@ TEST(LibraryAttention, EfficientAttentionCallLeavesPhiloxOutputsUndefined) {
   zero.kind = HostCallValue::Kind::Float;
   no.kind = HostCallValue::Kind::Bool;
   const std::vector<HostCallValue> args = {tensor(view(q, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
-                                          tensor(view(k, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
-                                          tensor(view(v, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
-                                          none,
-                                          yes,
-                                          zero,
-                                          no,
-                                          none};
+                                           tensor(view(k, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
+                                           tensor(view(v, 0, {1, 1, 4, 4}, {16, 16, 4, 1})),
+                                           none,
+                                           yes,
+                                           zero,
+                                           no,
+                                           none};
   const TensorView o = view(out, 0, {1, 1, 4, 4}, {16, 16, 4, 1}), l = view(lse, 0, {1, 1, 32}, {32, 32, 1});
   const TensorView s = view(seed, 0, {}, {}), f = view(offset, 0, {}, {});
   const std::vector<const TensorView *> outs = {&o, &l, &s, &f};
-  const std::vector<bool> defined =
-      runHostCall("aten._scaled_dot_product_efficient_attention", args, outs);
+  const std::vector<bool> defined = runHostCall("aten._scaled_dot_product_efficient_attention", args, outs);
   EXPECT_EQ(defined, (std::vector<bool>{true, true, false, false}));
   EXPECT_EQ(el(lse, 31), std::numeric_limits<double>::infinity());
   EXPECT_TRUE(std::isfinite(el(lse, 3)));
 }
 
 // ---------------------------------------------------------------- dispatch and other ops
-
-HostCallValue tensorValue(TensorView t) {
-  HostCallValue v;
-  v.kind = HostCallValue::Kind::Tensor;
-  v.tensor = std::move(t);
-  return v;
-}
-HostCallValue intValue(int64_t i) {
-  HostCallValue v;
-  v.kind = HostCallValue::Kind::Int;
-  v.intValue = i;
-  return v;
-}
-HostCallValue boolValue(bool b) {
-  HostCallValue v;
-  v.kind = HostCallValue::Kind::Bool;
-  v.boolValue = b;
-  return v;
-}
-HostCallValue listValue(std::vector<HostCallValue> l) {
-  HostCallValue v;
-  v.kind = HostCallValue::Kind::List;
-  v.list = std::move(l);
-  return v;
-}
 
 TEST(LibraryDispatch, UnknownOperatorIsNotImplemented) {
   EXPECT_TRUE(isHostCall("aten.convolution"));
@@ -501,8 +442,8 @@ TEST(LibraryOps, NativeLayerNorm) {
   eps.kind = HostCallValue::Kind::Float;
   eps.floatValue = 1e-5;
   const std::vector<HostCallValue> args = {tensorValue(view(x, 0, {3, 4}, {4, 1})), listValue({intValue(4)}),
-                                          tensorValue(view(w, 0, {4}, {1})),
-                                          tensorValue(view(b, 0, {4}, {1})), eps};
+                                           tensorValue(view(w, 0, {4}, {1})),
+                                           tensorValue(view(b, 0, {4}, {1})), eps};
   const TensorView o = view(out, 0, {3, 4}, {4, 1}), m = view(mean, 0, {3, 1}, {1, 1}),
                    r = view(rstd, 0, {3, 1}, {1, 1});
   const std::vector<const TensorView *> outs = {&o, &m, &r};
@@ -532,14 +473,14 @@ TEST(LibraryOps, SortAndTopk) {
                    d = view(ti, 0, {2}, {1});
   const std::vector<const TensorView *> sortOuts = {&a, &b}, topOuts = {&c, &d};
   runHostCall("aten.sort",
-                 std::vector<HostCallValue>{tensorValue(view(x, 0, {6}, {1})), intValue(0), boolValue(false)},
-                 sortOuts);
+              std::vector<HostCallValue>{tensorValue(view(x, 0, {6}, {1})), intValue(0), boolValue(false)},
+              sortOuts);
   const int64_t order[] = {2, 5, 0, 3, 4, 1}; // ascending, ties stable, NaN last
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(loadIntegerElement(si, i), order[i]);
   EXPECT_TRUE(std::isnan(el(sv, 5)));
   runHostCall("aten.topk", std::vector<HostCallValue>{tensorValue(view(x, 0, {6}, {1})), intValue(2)},
-                 topOuts);
+              topOuts);
   EXPECT_EQ(loadIntegerElement(ti, 0), 1); // NaN is the largest
   EXPECT_EQ(loadIntegerElement(ti, 1), 4);
 }
@@ -550,12 +491,12 @@ TEST(LibraryOps, MaxPoolWithIndices) {
                    i = view(idx, 0, {1, 2, 3, 3}, {18, 9, 3, 1});
   const std::vector<const TensorView *> outs = {&o, &i};
   runHostCall("aten.max_pool2d_with_indices",
-                 std::vector<HostCallValue>{tensorValue(view(x, 0, {1, 2, 5, 5}, {50, 25, 5, 1})),
-                                           listValue({intValue(3), intValue(3)}),
-                                           listValue({intValue(2), intValue(2)}),
-                                           listValue({intValue(1), intValue(1)}),
-                                           listValue({intValue(1), intValue(1)}), boolValue(false)},
-                 outs);
+              std::vector<HostCallValue>{tensorValue(view(x, 0, {1, 2, 5, 5}, {50, 25, 5, 1})),
+                                         listValue({intValue(3), intValue(3)}),
+                                         listValue({intValue(2), intValue(2)}),
+                                         listValue({intValue(1), intValue(1)}),
+                                         listValue({intValue(1), intValue(1)}), boolValue(false)},
+              outs);
   for (int64_t c = 0; c < 2; ++c)
     for (int64_t y = 0; y < 3; ++y)
       for (int64_t xx = 0; xx < 3; ++xx) {
@@ -583,10 +524,10 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
   const TensorView o = view(out, 0, {3, 2}, {2, 1});
   const std::vector<const TensorView *> outs = {&o};
   runHostCall("aten.scatter_add",
-                 std::vector<HostCallValue>{tensorValue(view(self, 0, {3, 2}, {2, 1})), intValue(0),
-                                           tensorValue(view(index, 0, {2, 2}, {2, 1})),
-                                           tensorValue(view(src, 0, {3, 2}, {2, 1}))},
-                 outs);
+              std::vector<HostCallValue>{tensorValue(view(self, 0, {3, 2}, {2, 1})), intValue(0),
+                                         tensorValue(view(index, 0, {2, 2}, {2, 1})),
+                                         tensorValue(view(src, 0, {3, 2}, {2, 1}))},
+              outs);
   std::vector<double> expected(6);
   for (int i = 0; i < 6; ++i)
     expected[static_cast<size_t>(i)] = el(self, i);
@@ -604,9 +545,9 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
   const TensorView p = view(picked, 0, {3, 2}, {2, 1});
   const std::vector<const TensorView *> pouts = {&p};
   runHostCall("aten.index",
-                 std::vector<HostCallValue>{tensorValue(view(table, 0, {3, 4}, {4, 1})),
-                                           listValue({none, tensorValue(view(cols, 0, {2}, {1}))})},
-                 pouts);
+              std::vector<HostCallValue>{tensorValue(view(table, 0, {3, 4}, {4, 1})),
+                                         listValue({none, tensorValue(view(cols, 0, {2}, {1}))})},
+              pouts);
   for (int r = 0; r < 3; ++r) {
     EXPECT_EQ(el(picked, r * 2), el(table, r * 4 + 3));
     EXPECT_EQ(el(picked, r * 2 + 1), el(table, r * 4 + 0));
@@ -620,10 +561,10 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
   const TensorView g = view(gw, 0, {4, 2}, {2, 1});
   const std::vector<const TensorView *> gouts = {&g};
   runHostCall("aten.embedding_dense_backward",
-                 std::vector<HostCallValue>{tensorValue(view(grad, 0, {4, 2}, {2, 1})),
-                                           tensorValue(view(ids, 0, {4}, {1})), intValue(4), intValue(3),
-                                           boolValue(true)},
-                 gouts);
+              std::vector<HostCallValue>{tensorValue(view(grad, 0, {4, 2}, {2, 1})),
+                                         tensorValue(view(ids, 0, {4}, {1})), intValue(4), intValue(3),
+                                         boolValue(true)},
+              gouts);
   for (int d = 0; d < 2; ++d) {
     expectNear(el(gw, 0 * 2 + d), el(grad, 1 * 2 + d), "row 0");
     expectNear(el(gw, 1 * 2 + d), (el(grad, 0 * 2 + d) + el(grad, 2 * 2 + d)) / 2,
@@ -640,7 +581,7 @@ TEST(LibraryOps, CopyBroadcastsAndConvertsExactly) {
   const TensorView d = view(dst, 0, {2, 3}, {3, 1});
   const std::vector<const TensorView *> outs = {&d};
   runHostCall("aten.copy_", std::vector<HostCallValue>{tensorValue(d), tensorValue(view(src, 0, {3}, {1}))},
-                 outs);
+              outs);
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(loadIntegerElement(dst, i), (int64_t{1} << 60) + i % 3);
 }
@@ -657,9 +598,9 @@ TEST(LibraryElementwise, BinaryBroadcastScalarAndInPlace) {
   const TensorView o = view(out, 0, {2, 3}, {3, 1});
   const std::vector<const TensorView *> outs = {&o};
   runHostCall("aten.add.Tensor",
-                 std::vector<HostCallValue>{tensorValue(view(a, 0, {2, 3}, {1, 2})),
-                                           tensorValue(view(b, 0, {3}, {1})), floatValue(0.5)},
-                 outs);
+              std::vector<HostCallValue>{tensorValue(view(a, 0, {2, 3}, {1, 2})),
+                                         tensorValue(view(b, 0, {3}, {1})), floatValue(0.5)},
+              outs);
   for (int64_t i = 0; i < 2; ++i)
     for (int64_t j = 0; j < 3; ++j)
       EXPECT_EQ(el(out, i * 3 + j),
@@ -670,11 +611,11 @@ TEST(LibraryElementwise, BinaryBroadcastScalarAndInPlace) {
   const TensorView cv = view(c, 0, {4}, {1});
   const std::vector<const TensorView *> cOut = {&cv};
   runHostCall("aten.sub_.Tensor",
-                 std::vector<HostCallValue>{tensorValue(cv), tensorValue(view(d, 0, {4}, {1})), intValue(2)},
-                 cOut);
+              std::vector<HostCallValue>{tensorValue(cv), tensorValue(view(d, 0, {4}, {1})), intValue(2)},
+              cOut);
   EXPECT_EQ(el(c, 1), static_cast<double>(static_cast<float>(c0 - 2 * d0)));
   runHostCall("aten.mul.Tensor",
-                 std::vector<HostCallValue>{tensorValue(view(d, 0, {4}, {1})), floatValue(0.01)}, cOut);
+              std::vector<HostCallValue>{tensorValue(view(d, 0, {4}, {1})), floatValue(0.01)}, cOut);
   EXPECT_EQ(el(c, 1), static_cast<double>(static_cast<float>(d0 * 0.01)));
 }
 
@@ -683,9 +624,9 @@ TEST(LibraryElementwise, SumThresholdAndLosses) {
   const TensorView s = view(sums, 0, {1, 3, 1}, {3, 1, 1});
   const std::vector<const TensorView *> outs = {&s};
   runHostCall("aten.sum.dim_IntList",
-                 std::vector<HostCallValue>{tensorValue(view(x, 0, {2, 3, 4}, {12, 4, 1})),
-                                           listValue({intValue(0), intValue(-1)}), boolValue(true)},
-                 outs);
+              std::vector<HostCallValue>{tensorValue(view(x, 0, {2, 3, 4}, {12, 4, 1})),
+                                         listValue({intValue(0), intValue(-1)}), boolValue(true)},
+              outs);
   for (int64_t k = 0; k < 3; ++k) {
     double t = 0;
     for (int64_t i = 0; i < 2; ++i)
@@ -702,8 +643,8 @@ TEST(LibraryElementwise, SumThresholdAndLosses) {
   const std::vector<const TensorView *> lossOuts = {&l, &t};
   HostCallValue none;
   const std::vector<HostCallValue> args = {tensorValue(view(logp, 0, {3, 2}, {2, 1})),
-                                          tensorValue(view(target, 0, {3}, {1})), none, intValue(1),
-                                          intValue(-100)};
+                                           tensorValue(view(target, 0, {3}, {1})), none, intValue(1),
+                                           intValue(-100)};
   runHostCall("aten.nll_loss_forward", args, lossOuts);
   expectNear(el(loss, 0), -(el(logp, 1) + el(logp, 4)) / 2, "nll mean");
   EXPECT_EQ(el(total, 0), 2.0);
@@ -711,9 +652,9 @@ TEST(LibraryElementwise, SumThresholdAndLosses) {
   const TensorView g = view(grad, 0, {3, 2}, {2, 1});
   const std::vector<const TensorView *> gradOuts = {&g};
   runHostCall("aten.nll_loss_backward",
-                 std::vector<HostCallValue>{tensorValue(view(one, 0, {}, {})), args[0], args[1], none,
-                                           intValue(1), intValue(-100), tensorValue(t)},
-                 gradOuts);
+              std::vector<HostCallValue>{tensorValue(view(one, 0, {}, {})), args[0], args[1], none,
+                                         intValue(1), intValue(-100), tensorValue(t)},
+              gradOuts);
   const double expected[] = {0, -0.5, 0, 0, -0.5, 0};
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(el(grad, i), expected[i]) << i;
@@ -728,11 +669,11 @@ TEST(LibraryElementwise, BatchNormTrainingUpdatesRunningStatistics) {
   const std::vector<const TensorView *> outs = {&o, &m, &r};
   HostCallValue none;
   runHostCall("aten.native_batch_norm",
-                 std::vector<HostCallValue>{tensorValue(view(x, 0, {N, C, 2, 2}, {C * HW, HW, 2, 1})), none,
-                                           none, tensorValue(view(rm, 0, {C}, {1})),
-                                           tensorValue(view(rv, 0, {C}, {1})), boolValue(true),
-                                           floatValue(0.1), floatValue(1e-5)},
-                 outs);
+              std::vector<HostCallValue>{tensorValue(view(x, 0, {N, C, 2, 2}, {C * HW, HW, 2, 1})), none,
+                                         none, tensorValue(view(rm, 0, {C}, {1})),
+                                         tensorValue(view(rv, 0, {C}, {1})), boolValue(true), floatValue(0.1),
+                                         floatValue(1e-5)},
+              outs);
   for (int64_t c = 0; c < C; ++c) {
     double mu = 0, var = 0;
     for (int64_t n = 0; n < N; ++n)
