@@ -23,6 +23,9 @@ const core::OperatorTable<Planner> &table() {
         {"aten.convolution", detail::planConvolution},
         {"aten._convolution", detail::planConvolution},
         {"aten.topk", detail::planTopk},
+        {"aten._grouped_mm", detail::planGroupedMm},
+        {"transformers.grouped_mm_fallback", detail::planGroupedMm},
+        {"aten.histc", detail::planHistc},
     };
     t.add(core::attentionOperators(), detail::planAttention);
     return t;

@@ -24,4 +24,11 @@ CallPlan planAttention(const CallArgs &call, const MachineShape &machine);
 /// topk(self, k, dim, largest, sorted).
 CallPlan planTopk(const CallArgs &call, const MachineShape &machine);
 
+/// _grouped_mm and transformers.grouped_mm_fallback: a GEMM per row group, the
+/// groups read from offs by each program (kernels_grouped_mm.cpp).
+CallPlan planGroupedMm(const CallArgs &call, const MachineShape &machine);
+
+/// histc(self, bins, min, max): per block of bins a pass over every element (kernels_histc.cpp).
+CallPlan planHistc(const CallArgs &call, const MachineShape &machine);
+
 } // namespace npusim::library::detail
