@@ -123,6 +123,7 @@ void Lowering::lowerSort(const ir::Op &op) {
   emitted.dsts = dsts;
   emitted.axis = op.axis;
   emitted.descending = op.descending;
+  emitted.stable = op.stable;
   emitted.function.operandType = first->type.dtype;
   emitted.function.resultType = first->type.dtype;
   for (size_t i = 0; i < op.results.size(); ++i)

@@ -5,6 +5,7 @@
 // step rounded to the dtype (docs/npu.md), so results are bit-identical.
 #include "functional/machine.h"
 
+#include "core/sort_network.h"
 #include "npu/layout.h"
 
 #include <algorithm>
@@ -66,10 +67,12 @@ void Machine::reduceUnit(const Instruction &in) {
   const bool onLaneAxis = in.axis == x.laneAxis;
   if (!crossLane && onLaneAxis && axisExtent > 1)
     fail(std::string(npu::name(in.opcode)) + " along axis " + std::to_string(in.axis) +
-         ", the lane axis: the vector unit cannot combine elements of different lanes (use the cross-lane unit)");
+         ", the lane axis: the vector unit cannot combine elements of different lanes (use the cross-lane "
+         "unit)");
   if (crossLane && !onLaneAxis)
     fail(std::string(npu::name(in.opcode)) + " along axis " + std::to_string(in.axis) +
-         ", not the lane axis (" + std::to_string(x.laneAxis) + "): a lane-local operation for the vector unit");
+         ", not the lane axis (" + std::to_string(x.laneAxis) +
+         "): a lane-local operation for the vector unit");
   const bool isScan = in.opcode == Opcode::VScan || in.opcode == Opcode::XScan;
   const bool isSort = in.opcode == Opcode::VSort || in.opcode == Opcode::XSort;
   if (!crossLane) {
@@ -116,25 +119,27 @@ void Machine::reduceUnit(const Instruction &in) {
       const Values *values = count > 1 ? &scratch(2) : nullptr;
       const Values *valid = count > 2 ? &scratch(3) : nullptr;
       Values *rv = in.dsts.size() > 1 ? &scratch(7) : nullptr;
-      std::vector<int64_t> perm(static_cast<size_t>(split.length));
-      auto sortLines = [&](auto less) {
+      const core::SortNetwork network = !values     ? core::SortNetwork::TritonSort
+                                        : in.stable ? core::SortNetwork::WithIndexStable
+                                                    : core::SortNetwork::WithIndex;
+      // The reference's network (core/sort_network.h), element numbers along the line.
+      auto sortLines = [&](auto greater, auto equal) {
         for (int64_t o = 0; o < split.outer; ++o)
           for (int64_t i = 0; i < split.inner; ++i) {
-            std::iota(perm.begin(), perm.end(), int64_t{0});
-            std::stable_sort(perm.begin(), perm.end(), [&](int64_t p, int64_t q) {
-              const int64_t a = split.at(o, p, i), b = split.at(o, q, i);
-              if (valid) { // invalid (padding) elements go last in either direction
-                const bool va = valid->i[static_cast<size_t>(a)] != 0, vb = valid->i[static_cast<size_t>(b)] != 0;
-                if (va != vb)
-                  return va;
-                if (!va)
-                  return false;
-              }
-              return in.descending ? less(b, a) : less(a, b);
-            });
+            auto element = [&](int64_t p) { return static_cast<size_t>(split.at(o, p, i)); };
+            const core::SortLine line{
+                [&](int64_t a, int64_t b) { return greater(element(a), element(b)); },
+                [&](int64_t a, int64_t b) { return equal(element(a), element(b)); },
+                [&](int64_t a) { return v.isFloat() && v.f[element(a)] != v.f[element(a)]; },
+                [&](int64_t a, int64_t b) {
+                  return values->isFloat() ? values->f[element(a)] > values->f[element(b)]
+                                           : values->i[element(a)] > values->i[element(b)];
+                },
+                [&](int64_t a) { return !valid || valid->i[element(a)] != 0; }};
+            const std::vector<int64_t> at = core::bitonicSort(network, in.descending, split.length, line);
             for (int64_t k = 0; k < split.length; ++k) {
-              const size_t from = static_cast<size_t>(split.at(o, perm[static_cast<size_t>(k)], i));
-              const size_t to = static_cast<size_t>(split.at(o, k, i));
+              const size_t from = element(at[static_cast<size_t>(k)]);
+              const size_t to = element(k);
               if (v.isFloat())
                 r.f[to] = v.f[from];
               else
@@ -147,15 +152,13 @@ void Machine::reduceUnit(const Instruction &in) {
           }
       };
       if (v.isFloat())
-        sortLines([&](int64_t a, int64_t b) {
-          return core::floatKeyLess(v.f[static_cast<size_t>(a)], v.f[static_cast<size_t>(b)]);
-        });
+        sortLines([&](size_t a, size_t b) { return v.f[a] > v.f[b]; },
+                  [&](size_t a, size_t b) { return v.f[a] == v.f[b]; });
       else
         core::visitInt(dt, [&](auto tag) {
           constexpr DType D = decltype(tag)::value;
-          sortLines([&](int64_t a, int64_t b) {
-            return core::intLess<D>(v.i[static_cast<size_t>(a)], v.i[static_cast<size_t>(b)]);
-          });
+          sortLines([&](size_t a, size_t b) { return core::intLess<D>(v.i[b], v.i[a]); },
+                    [&](size_t a, size_t b) { return v.i[a] == v.i[b]; });
         });
     } else if (in.reduceKind == core::ReduceKind::Combine) {
       combine(in, split, isScan);
@@ -232,7 +235,7 @@ void Machine::combine(const Instruction &in, const Split &split, bool isScan) {
     regType[k] = regType[count + k] = program.valueTypes[k];
   for (size_t s = 0; s < program.steps.size(); ++s) {
     const auto &step = program.steps[s];
-    regType[2 * count + s] = step.isConstant ? step.constantType
+    regType[2 * count + s] = step.isConstant                           ? step.constantType
                              : step.function.op == npu::ElementOp::Cmp ? DType::Bool
                                                                        : step.function.resultType;
   }

@@ -66,6 +66,7 @@ void copyBlock(const Block &from, Block &to, const std::vector<Value *> &copyOf)
                                         op->mathFn,
                                         op->reverse,
                                         op->descending,
+                                        op->stable,
                                         op->message});
     for (const Value *operand : op->operands)
       copy->operands.push_back(copyOf[operand->id]);

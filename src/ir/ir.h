@@ -58,6 +58,7 @@ struct Op {
   MathFn mathFn = MathFn::Exp;
   bool reverse = false;    // Scan
   bool descending = false; // Sort
+  bool stable = false;     // Sort with values: sort_with_index(stable=True)
   std::string message;     // Assert
 
   Value *result(int i = 0) const { return results.at(i); }

@@ -575,6 +575,7 @@ private:
     case OpCode::Sort:
       op.axis = keyed("axis");
       op.descending = acceptWord("descending");
+      op.stable = acceptWord("stable");
       break;
     case OpCode::Dot: op.inputPrecision = named(InputPrecision::TF32x3, "an input precision"); break;
     case OpCode::For: {

@@ -273,7 +273,9 @@ private:
         s += " reverse";
       return s + all;
     }
-    case OpCode::Sort: return " axis=" + std::to_string(op.axis) + (op.descending ? " descending" : "") + all;
+    case OpCode::Sort:
+      return " axis=" + std::to_string(op.axis) + (op.descending ? " descending" : "") +
+             (op.stable ? " stable" : "") + all;
     case OpCode::Dot: return " " + enumName(op.inputPrecision, InputPrecision::TF32x3) + all;
     case OpCode::For: {
       if (!forShape)

@@ -152,8 +152,8 @@ private:
       break;
     case Opcode::VSort:
     case Opcode::XSort:
-      s << name(in.opcode) << " axis=" << in.axis << (in.descending ? " descending" : "") << " "
-        << tiles(in.dsts) << " <- " << tiles(in.srcs);
+      s << name(in.opcode) << " axis=" << in.axis << (in.descending ? " descending" : "")
+        << (in.stable ? " stable" : "") << " " << tiles(in.dsts) << " <- " << tiles(in.srcs);
       break;
     case Opcode::XRelayout:
       s << "x.relayout";

@@ -193,6 +193,7 @@ struct Instruction {
   std::shared_ptr<const CombineProgram> combine; // ReduceKind::Combine
   bool reverse = false;    // scans
   bool descending = false; // sorts
+  bool stable = false;     // sorts with values: sort_with_index(stable=True)
   DmaDescriptor dma;
   // Systolic arrays.
   int array = 0;

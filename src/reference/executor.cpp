@@ -168,7 +168,7 @@ void Executor::execute(const ir::Op &op) {
     Tile *rv = op.results.size() > 1 ? &def(op.results[1]) : nullptr;
     sortOp(keys.dtype, in(op, 0), op.operands.size() > 1 ? &in(op, 1) : nullptr,
            op.operands.size() > 2 ? &in(op, 2) : nullptr, rk, rv, splitAxis(keys.shape, op.axis),
-           op.descending);
+           op.descending, op.stable);
     break;
   }
   case OpCode::Dot:

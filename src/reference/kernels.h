@@ -56,10 +56,12 @@ void argReduceOp(bool isMax, ir::NanMode nanMode, DType valueType, const Tile &v
 /// Inclusive scan with the builtin kinds; reverse scans from the end.
 void scanOp(ir::ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Tile &r,
             const AxisSplit &split, bool reverse);
-/// Stable sort of keys along the axis; values (may be null) follow their keys;
-/// elements whose valid (may be null) is false go last in their original order.
+/// Sort of keys along the axis through Triton's bitonic network
+/// (core/sort_network.h): tl.sort without values; with values (indices that
+/// follow their keys), Inductor's sort_with_index, stable or not; elements
+/// whose valid (may be null) is false are padding.
 void sortOp(DType keyType, const Tile &keys, const Tile *values, const Tile *valid, Tile &rk, Tile *rv,
-            const AxisSplit &split, bool descending);
+            const AxisSplit &split, bool descending, bool stable);
 
 /// Copies element k of every lane (x[o, k, in]) into a tile of split.lanes() elements.
 void gatherLane(const Tile &x, const AxisSplit &split, int64_t k, Tile &r);

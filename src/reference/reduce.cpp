@@ -8,6 +8,8 @@
 // bits, which is what the verification tolerances are for.
 #include "reference/kernels.h"
 
+#include "core/sort_network.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -83,7 +85,8 @@ void reduceOp(ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Til
               const AxisSplit &split) {
   if (isFloatType(dt)) {
     visitFloat(dt, [&](auto tag) {
-      core::floatReduceStep<decltype(tag)::value>(kind, nanMode, [&](auto step) { fold(x.f(), r.f(), split, step); });
+      core::floatReduceStep<decltype(tag)::value>(kind, nanMode,
+                                                  [&](auto step) { fold(x.f(), r.f(), split, step); });
     });
   } else {
     visitInt(dt, [&](auto tag) {
@@ -96,12 +99,13 @@ void scanOp(ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Tile 
             bool reverse) {
   if (isFloatType(dt)) {
     visitFloat(dt, [&](auto tag) {
-      core::floatReduceStep<decltype(tag)::value>(kind, nanMode,
-                                      [&](auto step) { scanFold(x.f(), r.f(), split, reverse, step); });
+      core::floatReduceStep<decltype(tag)::value>(
+          kind, nanMode, [&](auto step) { scanFold(x.f(), r.f(), split, reverse, step); });
     });
   } else {
     visitInt(dt, [&](auto tag) {
-      core::intReduceStep<decltype(tag)::value>(kind, [&](auto step) { scanFold(x.i(), r.i(), split, reverse, step); });
+      core::intReduceStep<decltype(tag)::value>(
+          kind, [&](auto step) { scanFold(x.i(), r.i(), split, reverse, step); });
     });
   }
 }
@@ -127,29 +131,30 @@ void argReduceOp(bool isMax, ir::NanMode nanMode, DType valueType, const Tile &v
   });
 }
 
-// Sort: stable; equal keys (including -0 and +0, and NaN with NaN) keep their
-// order. NaN sorts after every number in ascending order and before every
-// number in descending order, as torch.sort does.
+// Sort: Triton's bitonic networks (core/sort_network.h), so that ties, NaN
+// and -0/+0 land where the GPU puts them.
 void sortOp(DType keyType, const Tile &keys, const Tile *values, const Tile *valid, Tile &rk, Tile *rv,
-            const AxisSplit &split, bool descending) {
-  std::vector<int64_t> perm(static_cast<size_t>(split.length));
-  auto sortLanes = [&](auto less) {
+            const AxisSplit &split, bool descending, bool stable) {
+  const core::SortNetwork network = !values  ? core::SortNetwork::TritonSort
+                                    : stable ? core::SortNetwork::WithIndexStable
+                                             : core::SortNetwork::WithIndex;
+  const bool floatKeys = isFloatType(keyType);
+  auto sortLines = [&](auto greater, auto equal) {
     for (int64_t o = 0; o < split.outer; ++o)
       for (int64_t in = 0; in < split.inner; ++in) {
-        std::iota(perm.begin(), perm.end(), int64_t{0});
-        std::stable_sort(perm.begin(), perm.end(), [&](int64_t p, int64_t q) {
-          const int64_t a = split.at(o, p, in), b = split.at(o, q, in);
-          if (valid) { // invalid (padding) elements go last, whatever the direction
-            const bool va = valid->i()[a] != 0, vb = valid->i()[b] != 0;
-            if (va != vb)
-              return va;
-            if (!va)
-              return false;
-          }
-          return descending ? less(b, a) : less(a, b);
-        });
+        auto element = [&](int64_t p) { return split.at(o, p, in); };
+        const core::SortLine line{
+            [&](int64_t a, int64_t b) { return greater(element(a), element(b)); },
+            [&](int64_t a, int64_t b) { return equal(element(a), element(b)); },
+            [&](int64_t a) { return floatKeys && keys.f()[element(a)] != keys.f()[element(a)]; },
+            [&](int64_t a, int64_t b) {
+              return values->storage() == Storage::Float ? values->f()[element(a)] > values->f()[element(b)]
+                                                         : values->i()[element(a)] > values->i()[element(b)];
+            },
+            [&](int64_t a) { return !valid || valid->i()[element(a)] != 0; }};
+        const std::vector<int64_t> at = core::bitonicSort(network, descending, split.length, line);
         for (int64_t k = 0; k < split.length; ++k) {
-          const int64_t src = split.at(o, perm[static_cast<size_t>(k)], in), dst = split.at(o, k, in);
+          const int64_t src = element(at[static_cast<size_t>(k)]), dst = element(k);
           if (keys.storage() == Storage::Float)
             rk.f()[dst] = keys.f()[src];
           else
@@ -161,15 +166,17 @@ void sortOp(DType keyType, const Tile &keys, const Tile *values, const Tile *val
         }
       }
   };
-  if (isFloatType(keyType)) {
+  if (floatKeys) {
     const double *k = keys.f();
-    sortLanes([k](int64_t a, int64_t b) { return core::floatKeyLess(k[a], k[b]); });
+    sortLines([k](int64_t a, int64_t b) { return k[a] > k[b]; },
+              [k](int64_t a, int64_t b) { return k[a] == k[b]; });
     return;
   }
   visitInt(keyType, [&](auto tag) {
     constexpr DType D = decltype(tag)::value;
     const int64_t *k = keys.i();
-    sortLanes([k](int64_t a, int64_t b) { return intLess<D>(k[a], k[b]); });
+    sortLines([k](int64_t a, int64_t b) { return intLess<D>(k[b], k[a]); },
+              [k](int64_t a, int64_t b) { return k[a] == k[b]; });
   });
 }
 

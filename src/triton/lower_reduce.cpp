@@ -267,6 +267,7 @@ SemaValue Lowerer::callHelperLibrary(const std::string &qualified, CallArguments
     ir::Value *idx = withIndex ? toTensor(arg(1, "idxs"), pos) : nullptr;
     const SemaValue *dimArg = optional(withIndex ? 3 : 1, "dim");
     const bool descending = flag(withIndex ? 5 : 2, "descending", false);
+    const bool stable = withIndex && flag(4, "stable", false);
     if (idx) {
       const ir::Shape shape = broadcastShapes(x->type.shape, idx->type.shape, pos);
       x = broadcastTo(x, shape, pos);
@@ -291,6 +292,7 @@ SemaValue Lowerer::callHelperLibrary(const std::string &qualified, CallArguments
     ir::Op *op = b.create(ir::OpCode::Sort, operands, types);
     op->axis = last;
     op->descending = descending;
+    op->stable = stable;
     return pack(op->results);
   }
   if (name == "max2" || name == "min2" || name == "prod" || name == "any") {

@@ -20,10 +20,10 @@ struct TileSpec {
 
 /// Loads `inputs` (buffers 0..), runs emit(builder, input tiles, output tiles),
 /// stores the outputs into fresh buffers and returns their buffer indices.
-std::vector<int> runOne(Harness &h, const std::vector<TileSpec> &inputs, const std::vector<TileSpec> &outputs,
-                        const std::function<void(ProgramBuilder &, const std::vector<int> &,
-                                                 const std::vector<int> &)> &emit,
-                        int lanes = 4) {
+std::vector<int>
+runOne(Harness &h, const std::vector<TileSpec> &inputs, const std::vector<TileSpec> &outputs,
+       const std::function<void(ProgramBuilder &, const std::vector<int> &, const std::vector<int> &)> &emit,
+       int lanes = 4) {
   ProgramBuilder b("reduce_kernel", lanes, 4096);
   std::vector<int> in, out, outArgs;
   for (size_t k = 0; k < inputs.size(); ++k) {
@@ -55,8 +55,9 @@ std::vector<int> runOne(Harness &h, const std::vector<TileSpec> &inputs, const s
     int64_t n = 1;
     for (int64_t e : outputs[k].shape)
       n *= e;
-    buffers.push_back(h.buffer("out" + std::to_string(k), outputs[k].dtype,
-                               std::vector<uint8_t>(static_cast<size_t>(n * core::byteSize(outputs[k].dtype)))));
+    buffers.push_back(
+        h.buffer("out" + std::to_string(k), outputs[k].dtype,
+                 std::vector<uint8_t>(static_cast<size_t>(n * core::byteSize(outputs[k].dtype)))));
     h.pointer(buffers.back());
   }
   h.run(b.finish());
@@ -112,7 +113,8 @@ TEST(Reduce, MaxWithNaNModes) {
     h.pointer(h.buffer("x", DType::Float32, x));
     const auto out = runOne(h, {{DType::Float32, {2, 4}, 1}}, {{DType::Float32, {2}, 0}},
                             [mode](ProgramBuilder &b, const std::vector<int> &in, const std::vector<int> &o) {
-                              b.reduce(Opcode::XReduce, core::ReduceKind::Max, 1, o, in).function.nanMode = mode;
+                              b.reduce(Opcode::XReduce, core::ReduceKind::Max, 1, o, in).function.nanMode =
+                                  mode;
                             });
     const auto r = h.contents<float>(out[0]);
     if (mode == core::NanMode::Ignore)
@@ -233,41 +235,71 @@ TEST(Sort, InLaneDescendingWithValues) {
                           [](ProgramBuilder &b, const std::vector<int> &in, const std::vector<int> &o) {
                             b.sort(Opcode::VSort, 1, true, o, in);
                           });
-  EXPECT_EQ(h.contents<float>(out[0]), (std::vector<float>{3.0f, 0.5f, 0.5f, -1.0f, 7.0f, 7.0f, 2.0f, -3.0f}));
-  EXPECT_EQ(h.contents<int32_t>(out[1]), (std::vector<int32_t>{2, 0, 3, 1, 1, 2, 0, 3})); // stable
+  EXPECT_EQ(h.contents<float>(out[0]),
+            (std::vector<float>{3.0f, 0.5f, 0.5f, -1.0f, 7.0f, 7.0f, 2.0f, -3.0f}));
+  // The bitonic network's order (hand-traced in tests/reference/reduce_test.cpp's style).
+  EXPECT_EQ(h.contents<int32_t>(out[1]), (std::vector<int32_t>{2, 0, 3, 1, 1, 2, 0, 3}));
 }
 
+// Inductor's network on 4 elements (core/sort_network.h): rows [5 5 5 5] and
+// [1 2 2 1] ascending. Unstable: the flipped stage-1 pair (2,3) swaps equal
+// keys (row 0: 0 1 3 2); row 1: stage 2 swaps (1,3) (0 3 2 1). Stable: the
+// last round's tie break by index gives 0 1 2 3 and 0 3 1 2.
+TEST(Sort, InLaneTiesStableAndUnstable) {
+  const std::vector<float> keys = {5, 5, 5, 5, 1, 2, 2, 1};
+  const std::vector<int32_t> values = {0, 1, 2, 3, 0, 1, 2, 3};
+  for (bool stable : {false, true}) {
+    Harness h;
+    h.pointer(h.buffer("k", DType::Float32, keys));
+    h.pointer(h.buffer("v", DType::Int32, values));
+    const auto out =
+        runOne(h, {{DType::Float32, {2, 4}, 0}, {DType::Int32, {2, 4}, 0}},
+               {{DType::Float32, {2, 4}, 0}, {DType::Int32, {2, 4}, 0}},
+               [stable](ProgramBuilder &b, const std::vector<int> &in, const std::vector<int> &o) {
+                 b.sort(Opcode::VSort, 1, false, o, in).stable = stable;
+               });
+    EXPECT_EQ(h.contents<int32_t>(out[1]), stable ? (std::vector<int32_t>{0, 1, 2, 3, 0, 3, 1, 2})
+                                                  : (std::vector<int32_t>{0, 1, 3, 2, 0, 3, 2, 1}));
+  }
+}
+
+// Across lanes, with NaN and a padding element. Keys [NaN 1 NaN 0]: NaN is the
+// largest; stage 1 gives idx 1 0 2 3, stage 2 swaps (1,3), (0,1) and the NaN
+// pair (2,3): idx 3 1 0 2. Keys [3 1 2 0] with element 3 padding: idx 1 2 0 3.
 TEST(Sort, CrossLaneNaNLastAndInvalidAfterEverything) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  const std::vector<float> keys = {2.0f, nan, -1.0f, 0.0f, -5.0f, 4.0f};
-  const std::vector<uint8_t> valid = {1, 1, 1, 1, 0, 1};
+  const std::vector<float> keys = {nan, 1.0f, nan, 0.0f, 3.0f, 1.0f, 2.0f, 0.0f};
+  const std::vector<uint8_t> valid = {1, 1, 1, 1, 1, 1, 1, 0};
   Harness h;
   h.pointer(h.buffer("k", DType::Float32, keys));
-  h.pointer(h.buffer("i", DType::Int32, std::vector<int32_t>{0, 1, 2, 3, 4, 5}));
+  h.pointer(h.buffer("i", DType::Int32, std::vector<int32_t>{0, 1, 2, 3, 0, 1, 2, 3}));
   h.pointer(h.buffer("valid", DType::Bool, valid));
-  const auto out = runOne(h, {{DType::Float32, {6}, 0}, {DType::Int32, {6}, 0}, {DType::Bool, {6}, 0}},
-                          {{DType::Float32, {6}, 0}, {DType::Int32, {6}, 0}},
-                          [](ProgramBuilder &b, const std::vector<int> &in, const std::vector<int> &o) {
-                            b.sort(Opcode::XSort, 0, false, o, in);
-                          });
-  EXPECT_EQ(h.contents<int32_t>(out[1]), (std::vector<int32_t>{2, 3, 0, 5, 1, 4}));
+  const auto out =
+      runOne(h, {{DType::Float32, {2, 4}, 1}, {DType::Int32, {2, 4}, 1}, {DType::Bool, {2, 4}, 1}},
+             {{DType::Float32, {2, 4}, 1}, {DType::Int32, {2, 4}, 1}},
+             [](ProgramBuilder &b, const std::vector<int> &in, const std::vector<int> &o) {
+               b.sort(Opcode::XSort, 1, false, o, in);
+             });
+  EXPECT_EQ(h.contents<int32_t>(out[1]), (std::vector<int32_t>{3, 1, 0, 2, 1, 2, 0, 3}));
 }
 
 TEST(Shape, BroadcastsAndRelayouts) {
-  const std::vector<int32_t> col = {1, 2, 3, 4};   // [4, 1], lanes over axis 0
-  const std::vector<int32_t> row = {10, 20, 30};   // [1, 3]
+  const std::vector<int32_t> col = {1, 2, 3, 4}; // [4, 1], lanes over axis 0
+  const std::vector<int32_t> row = {10, 20, 30}; // [1, 3]
   Harness h;
   h.pointer(h.buffer("col", DType::Int32, col));
   h.pointer(h.buffer("row", DType::Int32, row));
-  const auto out = runOne(
-      h, {{DType::Int32, {4, 1}, 0}, {DType::Int32, {1, 3}, 0}},
-      {{DType::Int32, {4, 3}, 0}, {DType::Int32, {4, 3}, 0}, {DType::Int32, {3, 4}, 1}, {DType::Int32, {2, 6}, 0}},
-      [](ProgramBuilder &b, const std::vector<int> &in, const std::vector<int> &o) {
-        b.broadcast(Opcode::VBroadcast, o[0], in[0]); // stretch axis 1, lanes unchanged
-        b.broadcast(Opcode::XBroadcast, o[1], in[1]); // stretch the lane axis
-        b.relayout(o[2], o[0], {1, 0});               // transpose
-        b.relayout(o[3], o[1]);                       // reshape, row-major order
-      });
+  const auto out = runOne(h, {{DType::Int32, {4, 1}, 0}, {DType::Int32, {1, 3}, 0}},
+                          {{DType::Int32, {4, 3}, 0},
+                           {DType::Int32, {4, 3}, 0},
+                           {DType::Int32, {3, 4}, 1},
+                           {DType::Int32, {2, 6}, 0}},
+                          [](ProgramBuilder &b, const std::vector<int> &in, const std::vector<int> &o) {
+                            b.broadcast(Opcode::VBroadcast, o[0], in[0]); // stretch axis 1, lanes unchanged
+                            b.broadcast(Opcode::XBroadcast, o[1], in[1]); // stretch the lane axis
+                            b.relayout(o[2], o[0], {1, 0});               // transpose
+                            b.relayout(o[3], o[1]);                       // reshape, row-major order
+                          });
   std::vector<int32_t> colB(12), rowB(12), colT(12);
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 3; ++j) {

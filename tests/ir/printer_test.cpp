@@ -159,6 +159,7 @@ TEST(Printer, EveryOtherOpAndAttribute) {
   argmax->nanMode = NanMode::Propagate;
   Op *sort = b.create(OpCode::Sort, {sel, index}, {sel->type, index->type}); // %22, %23
   sort->descending = true;
+  sort->stable = true;
   Value *wide = b.bitcast(q, Type::scalar(DType::Int64)); // %24
   b.load(q, b.constantInt(DType::Bool, 1), nullptr);      // %25, %26
   b.assertTrue(notNan, "index \"x\" out of bounds:\n\t0 <= tmp4 < 50257\\");
@@ -189,7 +190,7 @@ TEST(Printer, EveryOtherOpAndAttribute) {
   %18 = scan sum axis=0 reverse %15 : fp32[32]
   %19 = arange 0, 32 : i32[32]
   %20, %21 = reduce argmax propagate_nan axis=0 %15, %19 : fp32, i32
-  %22, %23 = sort axis=0 descending %15, %19 : fp32[32], i32[32]
+  %22, %23 = sort axis=0 descending stable %15, %19 : fp32[32], i32[32]
   %24 = bitcast %1 : i64
   %25 = constant true : i1
   %26 = load %1, mask %25 : i64

@@ -317,37 +317,85 @@ TEST(Scan, CombineRegionForwardAndReverse) {
   EXPECT_EQ(contents<int32_t>(rev), er);
 }
 
-void sortInto(TileKernel &k, Value *keys, Value *values, bool descending, Buffer &ok, Buffer &ov) {
+void sortInto(TileKernel &k, Value *keys, Value *values, bool descending, Buffer &ok, Buffer &ov,
+              bool stable = false) {
   ir::Op *op = k.b.create(OpCode::Sort, {keys, values}, {keys->type, values->type});
   op->axis = keys->type.rank() - 1;
   op->descending = descending;
+  op->stable = stable;
   k.output(ok, op->result(0));
   k.output(ov, op->result(1));
 }
 
-TEST(Sort, StableWithNaNAndSignedZeros) {
-  const std::vector<float> keys{3.0f, kNaN, 1.0f, 3.0f, -0.0f, 0.0f, kNaN, -2.0f};
-  Buffer bk = makeBuffer("keys", DType::Float32, keys);
-  Buffer ak = makeBuffer("ak", DType::Float32, std::vector<float>(8));
-  Buffer av = makeBuffer("av", DType::Int32, std::vector<int32_t>(8));
-  Buffer dk = makeBuffer("dk", DType::Float32, std::vector<float>(8));
-  Buffer dv = makeBuffer("dv", DType::Int32, std::vector<int32_t>(8));
+// Inductor's sort_with_index is a bitonic network (core/sort_network.h). For 4
+// elements: stage 1 compares (0,1) ascending and (2,3) flipped; stage 2
+// compares (0,2), (1,3), then (0,1), (2,3), unflipped. A pair swaps when
+// cond ^ flip, so in a flipped pair equal keys swap.
+struct SortCase {
+  std::vector<float> keys;
+  bool descending, stable;
+  std::vector<float> sortedKeys;
+  std::vector<int32_t> sortedIndices;
+};
+
+TEST(Sort, WithIndexTiesAndNaNFollowTheNetwork) {
+  const std::vector<SortCase> cases = {
+      // All equal, unstable: only the flipped pair (2,3) swaps: 0 1 3 2.
+      {{5, 5, 5, 5}, false, false, {5, 5, 5, 5}, {0, 1, 3, 2}},
+      // Stable: the tie break by index swaps (3,2) back in the last round.
+      {{5, 5, 5, 5}, false, true, {5, 5, 5, 5}, {0, 1, 2, 3}},
+      // Descending, unstable: [1 2 2 1] -> stage 1 [2 1 | 1 2] (idx 1 0 3 2) ->
+      // (1,3) swaps: idx 1 2 3 0; no more swaps.
+      {{1, 2, 2, 1}, true, false, {2, 2, 1, 1}, {1, 2, 3, 0}},
+      // Descending, stable: the last (2,3) compare swaps idx 3 and 0 back.
+      {{1, 2, 2, 1}, true, true, {2, 2, 1, 1}, {1, 2, 0, 3}},
+      // NaN counts as the largest: [NaN 1 NaN 0] -> stage 1 [1 NaN | NaN 0]
+      // (idx 1 0 2 3) -> (1,3) swaps (idx 1 3 2 0) -> (0,1) and the NaN pair
+      // (2,3) swap (unstable: isnan(L) alone decides): idx 3 1 0 2.
+      {{kNaN, 1, kNaN, 0}, false, false, {0, 1, kNaN, kNaN}, {3, 1, 0, 2}},
+  };
+  for (const SortCase &c : cases) {
+    Buffer bk = makeBuffer("keys", DType::Float32, c.keys);
+    Buffer ok = makeBuffer("ok", DType::Float32, std::vector<float>(4));
+    Buffer ov = makeBuffer("ov", DType::Int32, std::vector<int32_t>(4));
+    TileKernel k;
+    sortInto(k, k.input(bk, {4}), k.b.arange(0, 4), c.descending, ok, ov, c.stable);
+    k.run();
+    const std::vector<float> keys = contents<float>(ok);
+    for (size_t i = 0; i < 4; ++i)
+      if (std::isnan(c.sortedKeys[i]))
+        EXPECT_TRUE(std::isnan(keys[i])) << i;
+      else
+        EXPECT_EQ(keys[i], c.sortedKeys[i]) << i;
+    EXPECT_EQ(contents<int32_t>(ov), c.sortedIndices)
+        << "descending " << c.descending << " stable " << c.stable << " first key " << c.keys[0];
+  }
+}
+
+// tl.sort picks each position's element separately: a pair that compares
+// false both ways (-0 against +0, NaN against anything) can keep one element
+// twice, as Triton's `where((x > y) != (flip ^ is_right), y, x)` does.
+TEST(Sort, TritonSortPicksPerPosition) {
+  Buffer bk = makeBuffer("keys", DType::Float32, std::vector<float>{0.0f, -0.0f, kNaN, 1.0f});
+  Buffer bd = makeBuffer("desc", DType::Float32, std::vector<float>{1, 3, 3, 2});
+  Buffer ok = makeBuffer("ok", DType::Float32, std::vector<float>(4));
+  Buffer od = makeBuffer("od", DType::Float32, std::vector<float>(4));
   TileKernel k;
-  Value *t = k.input(bk, {8});
-  Value *idx = k.b.arange(0, 8);
-  sortInto(k, t, idx, false, ak, av);
-  sortInto(k, t, idx, true, dk, dv);
+  for (bool descending : {false, true}) {
+    ir::Op *op =
+        k.b.create(OpCode::Sort, {k.input(descending ? bd : bk, {4})}, {ir::Type::tile(DType::Float32, {4})});
+    op->axis = 0;
+    op->descending = descending;
+    k.output(descending ? od : ok, op->result(0));
+  }
   k.run();
-  // Ascending: NaNs last; -0 and +0 are equal and keep their order.
-  EXPECT_EQ(contents<int32_t>(av), (std::vector<int32_t>{7, 4, 5, 2, 0, 3, 1, 6}));
-  // Descending: NaNs first; ties keep their order.
-  EXPECT_EQ(contents<int32_t>(dv), (std::vector<int32_t>{1, 6, 0, 3, 2, 4, 5, 7}));
-  const std::vector<float> ascending = contents<float>(ak);
-  EXPECT_EQ(ascending[0], -2.0f);
-  EXPECT_TRUE(std::signbit(ascending[1]));
-  EXPECT_FALSE(std::signbit(ascending[2]));
-  EXPECT_TRUE(std::isnan(ascending[6]) && std::isnan(ascending[7]));
-  EXPECT_TRUE(std::isnan(contents<float>(dk)[0]));
+  // Stage 1: (0,1) unflipped: position 0 keeps +0, position 1 takes +0;
+  // (2,3) flipped: position 2 takes 1, position 3 keeps 1. Stage 2 changes nothing.
+  const std::vector<float> ascending = contents<float>(ok);
+  EXPECT_EQ(ascending, (std::vector<float>{0, 0, 1, 1}));
+  EXPECT_FALSE(std::signbit(ascending[0]) || std::signbit(ascending[1]));
+  // Distinct values sort: [1 3 3 2] -> [3 3 2 1].
+  EXPECT_EQ(contents<float>(od), (std::vector<float>{3, 3, 2, 1}));
 }
 
 TEST(Sort, UnsignedKeysPerRow) {
@@ -363,19 +411,22 @@ TEST(Sort, UnsignedKeysPerRow) {
   EXPECT_EQ(contents<int16_t>(ov), (std::vector<int16_t>{3, 1, 0, 2, 6, 4, 5, 7}));
 }
 
-// sort_with_index over a padded row: elements whose valid is false go last, in
-// their order, whichever the direction.
+// sort_with_index over a padded row: an element whose valid is false loses
+// every compare against a valid one. Keys [3 1 2 0], element 3 padding:
+// ascending: stage 1 swaps (0,1) and the flipped (2,3) ([1 3 | 0 2], idx 1 0 3 2),
+// stage 2 swaps (1,3) and the padding pair (2,3): idx 1 2 0 3;
+// descending: stage 1 swaps only (2,3) (idx 0 1 3 2), stage 2 swaps (1,3) and (2,3): idx 0 2 1 3.
 TEST(Sort, InvalidElementsGoLast) {
-  Buffer bk = makeBuffer("keys", DType::Int32, std::vector<int32_t>{3, -5, 1, 9, 2, 7});
-  Buffer bm = makeBuffer("valid", DType::Bool, std::vector<uint8_t>{1, 0, 1, 0, 1, 1});
-  Buffer ak = makeBuffer("ak", DType::Int32, std::vector<int32_t>(6));
-  Buffer av = makeBuffer("av", DType::Int32, std::vector<int32_t>(6));
-  Buffer dk = makeBuffer("dk", DType::Int32, std::vector<int32_t>(6));
-  Buffer dv = makeBuffer("dv", DType::Int32, std::vector<int32_t>(6));
+  Buffer bk = makeBuffer("keys", DType::Int32, std::vector<int32_t>{3, 1, 2, 0});
+  Buffer bm = makeBuffer("valid", DType::Bool, std::vector<uint8_t>{1, 1, 1, 0});
+  Buffer ak = makeBuffer("ak", DType::Int32, std::vector<int32_t>(4));
+  Buffer av = makeBuffer("av", DType::Int32, std::vector<int32_t>(4));
+  Buffer dk = makeBuffer("dk", DType::Int32, std::vector<int32_t>(4));
+  Buffer dv = makeBuffer("dv", DType::Int32, std::vector<int32_t>(4));
   TileKernel k;
-  Value *keys = k.input(bk, {6});
-  Value *valid = k.input(bm, {6});
-  Value *idx = k.b.arange(0, 6);
+  Value *keys = k.input(bk, {4});
+  Value *valid = k.input(bm, {4});
+  Value *idx = k.b.arange(0, 4);
   for (bool descending : {false, true}) {
     ir::Op *op = k.b.create(OpCode::Sort, {keys, idx, valid}, {keys->type, idx->type});
     op->descending = descending;
@@ -383,10 +434,19 @@ TEST(Sort, InvalidElementsGoLast) {
     k.output(descending ? dv : av, op->result(1));
   }
   k.run();
-  EXPECT_EQ(contents<int32_t>(ak), (std::vector<int32_t>{1, 2, 3, 7, -5, 9}));
-  EXPECT_EQ(contents<int32_t>(av), (std::vector<int32_t>{2, 4, 0, 5, 1, 3}));
-  EXPECT_EQ(contents<int32_t>(dk), (std::vector<int32_t>{7, 3, 2, 1, -5, 9}));
-  EXPECT_EQ(contents<int32_t>(dv), (std::vector<int32_t>{5, 0, 4, 2, 1, 3}));
+  EXPECT_EQ(contents<int32_t>(ak), (std::vector<int32_t>{1, 2, 3, 0}));
+  EXPECT_EQ(contents<int32_t>(av), (std::vector<int32_t>{1, 2, 0, 3}));
+  EXPECT_EQ(contents<int32_t>(dk), (std::vector<int32_t>{3, 2, 1, 0}));
+  EXPECT_EQ(contents<int32_t>(dv), (std::vector<int32_t>{0, 2, 1, 3}));
+}
+
+TEST(Sort, LengthMustBeAPowerOfTwo) {
+  Buffer bk = makeBuffer("keys", DType::Int32, std::vector<int32_t>{3, 1, 2});
+  Buffer ok = makeBuffer("ok", DType::Int32, std::vector<int32_t>(3));
+  Buffer ov = makeBuffer("ov", DType::Int32, std::vector<int32_t>(3));
+  TileKernel k;
+  sortInto(k, k.input(bk, {3}), k.b.arange(0, 3), false, ok, ov);
+  EXPECT_THROW(k.run(), core::RuntimeError);
 }
 
 } // namespace

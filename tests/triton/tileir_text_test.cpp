@@ -47,5 +47,20 @@ TEST(TileIRText, InductorKernelsRoundTrip) {
   expectEveryKernelRoundTrips("inductor_kernels");
 }
 
+// sort_with_index(..., stable=True, descending=...) keeps both flags: they
+// choose the bitonic network's compare (core/sort_network.h).
+TEST(TileIRText, SortWithIndexCarriesStableAndDescending) {
+  const std::filesystem::path root = std::filesystem::path(NPUSIM_TEST_DATA) / "kernels";
+  const struct {
+    const char *file, *sort;
+  } cases[] = {{"triton_per_fused_sort_0.py", "sort axis=1 stable "},
+               {"triton_per_fused_sort_1.py", "sort axis=1 descending stable "}};
+  for (const auto &c : cases) {
+    const KernelFile file = loadKernelFile((root / c.file).string());
+    const std::string text = ir::print(*lowerKernel(file, defaultConstexprs(file.metadata)));
+    EXPECT_NE(text.find(c.sort), std::string::npos) << c.file << ":\n" << text;
+  }
+}
+
 } // namespace
 } // namespace npusim::triton
