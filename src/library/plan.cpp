@@ -26,6 +26,7 @@ const core::OperatorTable<Planner> &table() {
         {"aten._grouped_mm", detail::planGroupedMm},
         {"transformers.grouped_mm_fallback", detail::planGroupedMm},
         {"aten.histc", detail::planHistc},
+        {"aten.convolution_backward", detail::planConvolutionBackward},
     };
     t.add(core::attentionOperators(), detail::planAttention);
     return t;

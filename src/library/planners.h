@@ -28,6 +28,10 @@ CallPlan planTopk(const CallArgs &call, const MachineShape &machine);
 /// groups read from offs by each program (kernels_grouped_mm.cpp).
 CallPlan planGroupedMm(const CallArgs &call, const MachineShape &machine);
 
+/// convolution_backward of 2-d convolutions: implicit GEMMs for the weight and
+/// input gradients, a channel sum for the bias (kernels_conv_backward.cpp).
+CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machine);
+
 /// histc(self, bins, min, max): per block of bins a pass over every element (kernels_histc.cpp).
 CallPlan planHistc(const CallArgs &call, const MachineShape &machine);
 

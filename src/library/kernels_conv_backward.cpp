@@ -1,0 +1,286 @@
+// aten.convolution_backward of 2-d (not transposed) convolutions as three
+// implicit GEMMs on the systolic arrays, one grid axis per group, every
+// gather an affine function of the program ids, aranges and loop counter plus
+// `//` and `%` by constants (as the forward convolution's):
+//   grad_weight[oc, (c, kh, kw)] = sum over (n, oh, ow) of grad_out[n, oc, oh, ow]
+//                                  * input[n, c, oh*s - p + kh*d, ow*s - p + kw*d]
+//   grad_input[(n, ih, iw), c]   = sum over (oc, kh, kw) of grad_out[n, oc, oh, ow] * weight[oc, c, kh, kw],
+//                                  oh = (ih + p - kh*d) / s where that divides and lies inside
+//   grad_bias[oc]                = sum over (n, oh, ow) of grad_out (the vector unit)
+// Sums accumulate in fp32 and are rounded once on store.
+#include "library/planners.h"
+
+#include <algorithm>
+
+namespace npusim::library::detail {
+
+namespace {
+
+constexpr std::string_view kOp = "aten.convolution_backward";
+
+// The constexpr header every kernel of the family shares.
+constexpr std::string_view kGeometry = R"TRITON(
+             NB: tl.constexpr, COG: tl.constexpr, CIG: tl.constexpr, H: tl.constexpr, W: tl.constexpr,
+             OH: tl.constexpr, OW: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr,
+             SH: tl.constexpr, SW: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
+             DH: tl.constexpr, DW: tl.constexpr,
+             SY0: tl.constexpr, SY1: tl.constexpr, SY2: tl.constexpr, SY3: tl.constexpr,
+             SX0: tl.constexpr, SX1: tl.constexpr, SX2: tl.constexpr, SX3: tl.constexpr,
+             SW0: tl.constexpr, SW1: tl.constexpr, SW2: tl.constexpr, SW3: tl.constexpr,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):)TRITON";
+
+// Grid: (cdiv(COG, BLOCK_M), cdiv(CIG * KH * KW, BLOCK_N), groups). SX* are
+// the input's strides, SW* grad_weight's.
+constexpr std::string_view kGradWeight = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(gy_ptr: "*{{Y}}", x_ptr: "*{{X}}", gw_ptr: "*{{OUT}}",{{GEOMETRY}}
+    g = tl.program_id(2)
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    c = rn // (KH * KW)
+    kh = (rn // KW) % KH
+    kw = rn % KW
+    m_mask = rm < COG
+    n_mask = rn < CIG * KH * KW
+    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    for k0 in range(0, NB * OH * OW, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        n = rk // (OH * OW)
+        oh = (rk // OW) % OH
+        ow = rk % OW
+        k_mask = rk < NB * OH * OW
+        a = tl.load(gy_ptr + (g * COG + rm)[:, None] * SY1 + (n * SY0 + oh * SY2 + ow * SY3)[None, :],
+                    mask=m_mask[:, None] & k_mask[None, :], other=0.0).to(tl.float32)
+        ih = oh[:, None] * SH - PH + kh[None, :] * DH
+        iw = ow[:, None] * SW - PW + kw[None, :] * DW
+        b_mask = k_mask[:, None] & n_mask[None, :] & (ih >= 0) & (ih < H) & (iw >= 0) & (iw < W)
+        b = tl.load(x_ptr + n[:, None] * SX0 + (g * CIG + c)[None, :] * SX1 + ih * SX2 + iw * SX3,
+                    mask=b_mask, other=0.0).to(tl.float32)
+        acc += tl.dot(a, b, allow_tf32=False)
+    tl.store(gw_ptr + (g * COG + rm)[:, None] * SW0 + (c * SW1 + kh * SW2 + kw * SW3)[None, :], acc,
+             mask=m_mask[:, None] & n_mask[None, :])
+)TRITON";
+
+// Grid: (cdiv(NB * H * W, BLOCK_M), cdiv(CIG, BLOCK_N), groups). SX* are
+// grad_input's strides, SW* the weight's.
+constexpr std::string_view kGradInput = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(gy_ptr: "*{{Y}}", w_ptr: "*{{X}}", gx_ptr: "*{{OUT}}",{{GEOMETRY}}
+    g = tl.program_id(2)
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    n = rm // (H * W)
+    ih = (rm // W) % H
+    iw = rm % W
+    m_mask = rm < NB * H * W
+    n_mask = rn < CIG
+    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    for k0 in range(0, COG * KH * KW, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        oc = rk // (KH * KW)
+        kh = (rk // KW) % KH
+        kw = rk % KW
+        k_mask = rk < COG * KH * KW
+        th = ih[:, None] + PH - kh[None, :] * DH
+        tw = iw[:, None] + PW - kw[None, :] * DW
+        oh = th // SH
+        ow = tw // SW
+        a_mask = (m_mask[:, None] & k_mask[None, :] & (th >= 0) & (tw >= 0) & (th % SH == 0) & (tw % SW == 0)
+                  & (oh < OH) & (ow < OW))
+        a = tl.load(gy_ptr + n[:, None] * SY0 + (g * COG + oc)[None, :] * SY1 + oh * SY2 + ow * SY3,
+                    mask=a_mask, other=0.0).to(tl.float32)
+        b = tl.load(w_ptr + (g * COG + oc)[:, None] * SW0 + rn[None, :] * SW1 + (kh * SW2 + kw * SW3)[:, None],
+                    mask=k_mask[:, None] & n_mask[None, :], other=0.0).to(tl.float32)
+        acc += tl.dot(a, b, allow_tf32=False)
+    tl.store(gx_ptr + (n * SX0 + ih * SX2 + iw * SX3)[:, None] + (g * CIG + rn)[None, :] * SX1, acc,
+             mask=m_mask[:, None] & n_mask[None, :])
+)TRITON";
+
+// Grid: (cdiv(COG * groups, BLOCK_N), 1, 1): channels on the lanes, a loop
+// over (n, oh, ow) in BLOCK_K rows. SW0 is grad_bias's stride.
+constexpr std::string_view kGradBias = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(gy_ptr: "*{{Y}}", gb_ptr: "*{{OUT}}",{{GEOMETRY}}
+    rc = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_mask = rc < COG
+    acc = tl.zeros([BLOCK_N], dtype=tl.float32)
+    for k0 in range(0, NB * OH * OW, BLOCK_K):
+        rk = k0 + tl.arange(0, BLOCK_K)
+        n = rk // (OH * OW)
+        oh = (rk // OW) % OH
+        ow = rk % OW
+        v = tl.load(gy_ptr + (n * SY0 + oh * SY2 + ow * SY3)[:, None] + rc[None, :] * SY1,
+                    mask=(rk < NB * OH * OW)[:, None] & c_mask[None, :], other=0.0).to(tl.float32)
+        acc += tl.sum(v, 0)
+    tl.store(gb_ptr + rc * SW0, acc, mask=c_mask)
+)TRITON";
+
+/// Two spatial values from a per-axis list (one value for both, or two).
+std::pair<int64_t, int64_t> pairOf(const CallArgs &call, size_t i, const char *name, int64_t minimum) {
+  const std::vector<int64_t> v = call.integers(i, name);
+  if (v.size() != 1 && v.size() != 2)
+    call.fail(i, name, "expected 1 or 2 values for 2 spatial dimensions, got " + std::to_string(v.size()));
+  const std::pair<int64_t, int64_t> r{v[0], v.size() == 2 ? v[1] : v[0]};
+  if (r.first < minimum || r.second < minimum)
+    call.fail(i, name, "must be at least " + std::to_string(minimum));
+  return r;
+}
+
+struct Geometry {
+  int64_t nb, cog, cig, h, w, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw, groups;
+};
+
+KernelLaunch launch(std::string_view source, const std::string &kind, const Geometry &g, const TensorRef &y,
+                    const TensorRef *second, const TensorRef &out, const TensorRef &xStrides,
+                    const TensorRef &wStrides, int64_t blockM, int64_t blockN, int64_t blockK) {
+  const std::string name = "npusim_conv_backward_" + kind + "_" + tritonType(y.dtype) + "_" +
+                           tritonType(second ? second->dtype : y.dtype) + "_" + tritonType(out.dtype);
+  LaunchBuilder b(name, instantiate(source, {{"NAME", name},
+                                             {"Y", tritonType(y.dtype)},
+                                             {"X", tritonType(second ? second->dtype : y.dtype)},
+                                             {"OUT", tritonType(out.dtype)},
+                                             {"GEOMETRY", std::string(kGeometry)}}));
+  b.pointer(y);
+  if (second)
+    b.pointer(*second);
+  b.pointer(out);
+  b.constant("NB", g.nb).constant("COG", g.cog).constant("CIG", g.cig).constant("H", g.h).constant("W", g.w);
+  b.constant("OH", g.oh).constant("OW", g.ow).constant("KH", g.kh).constant("KW", g.kw);
+  b.constant("SH", g.sh).constant("SW", g.sw).constant("PH", g.ph).constant("PW", g.pw);
+  b.constant("DH", g.dh).constant("DW", g.dw);
+  const char *names[3][4] = {
+      {"SY0", "SY1", "SY2", "SY3"}, {"SX0", "SX1", "SX2", "SX3"}, {"SW0", "SW1", "SW2", "SW3"}};
+  const TensorRef *refs[3] = {&y, &xStrides, &wStrides};
+  for (int t = 0; t < 3; ++t)
+    for (size_t a = 0; a < 4; ++a)
+      b.constant(names[t][a], a < refs[t]->stride.size() ? refs[t]->stride[a] : 0);
+  b.constant("BLOCK_M", blockM).constant("BLOCK_N", blockN).constant("BLOCK_K", blockK);
+  return b.build();
+}
+
+/// The largest BLOCK_M (halving from `blockM`) whose operand, index and
+/// accumulator tiles fit half the scratchpad.
+int64_t fitRows(int64_t blockM, int64_t blockN, int64_t blockK, const MachineShape &machine) {
+  // Operands in fp32 with their index and mask tiles (about eight 4-byte tiles of
+  // each operand's size), the accumulator twice.
+  auto bytes = [&](int64_t m) { return (m * blockK + blockK * blockN) * 4 * 8 + m * blockN * 4 * 2; };
+  while (blockM > 16 && bytes(blockM) > tileBudgetBytes(machine))
+    blockM /= 2;
+  return blockM;
+}
+
+} // namespace
+
+CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machine) {
+  const TensorRef &gy = call.tensor(0, "grad_output");
+  const TensorRef &x = call.tensor(1, "input");
+  const TensorRef &wt = call.tensor(2, "weight");
+  if (call.boolean(7, "transposed"))
+    call.fail(7, "transposed", "the gradients of transposed convolutions have no NPU kernel");
+  const std::vector<CallArgument> &maskList = call.list(10, "output_mask");
+  if (maskList.size() != 3)
+    call.fail(10, "output_mask", "expected three bools, got " + std::to_string(maskList.size()));
+  bool mask[3];
+  for (size_t i = 0; i < 3; ++i) {
+    if (maskList[i].kind != core::CallKind::Bool)
+      call.fail(10, "output_mask", "expected three bools");
+    mask[i] = maskList[i].boolValue;
+  }
+  for (const auto &[t, what] :
+       {std::pair{&gy, "grad_output"}, std::pair{&x, "input"}, std::pair{&wt, "weight"}}) {
+    if (t->shape.size() != 4)
+      fail(kOp, std::string(what) + " has shape " + shapeString(t->shape) +
+                    ": only batched 2-d convolutions have NPU kernels");
+    expectFloat(kOp, *t, what);
+    checkIndexRange(kOp, *t, what);
+  }
+  const auto [sh, sw] = pairOf(call, 4, "stride", 1);
+  const auto [ph, pw] = pairOf(call, 5, "padding", 0);
+  const auto [dh, dw] = pairOf(call, 6, "dilation", 1);
+  const int64_t groups = call.integer(9, "groups");
+  Geometry g{x.shape[0],  0,  wt.shape[1], x.shape[2], x.shape[3], gy.shape[2], gy.shape[3], wt.shape[2],
+             wt.shape[3], sh, sw,          ph,         pw,         dh,          dw,          groups};
+  if (groups < 1 || x.shape[1] != g.cig * groups || wt.shape[0] % groups != 0)
+    fail(kOp, "input " + shapeString(x.shape) + " and weight " + shapeString(wt.shape) +
+                  " do not form a convolution of " + std::to_string(groups) + " groups");
+  g.cog = wt.shape[0] / groups;
+  const int64_t expectOh = (g.h + 2 * ph - dh * (g.kh - 1) - 1) / sh + 1;
+  const int64_t expectOw = (g.w + 2 * pw - dw * (g.kw - 1) - 1) / sw + 1;
+  const std::vector<int64_t> yShape = {g.nb, wt.shape[0], expectOh, expectOw};
+  expectShape(kOp, gy, yShape, "grad_output");
+
+  CallPlan plan;
+  plan.outputDefined.assign(call.numOuts(), false);
+  const TensorRef none;
+  const int64_t lanes = laneBlock(machine);
+  const int64_t pixels = g.nb * g.oh * g.ow;
+  std::vector<const TensorRef *> written;
+  if (mask[1] && call.optionalOut(1)) {
+    const TensorRef &gw = call.out(1);
+    expectShape(kOp, gw, wt.shape, "grad_weight");
+    expectFloat(kOp, gw, "grad_weight");
+    checkIndexRange(kOp, gw, "grad_weight");
+    const int64_t blockN = blockFor(g.cig * g.kh * g.kw, 16, lanes), blockK = blockFor(pixels, 16, lanes);
+    const int64_t blockM = fitRows(blockFor(g.cog, 16, lanes), blockN, blockK, machine);
+    KernelLaunch l = launch(kGradWeight, "weight", g, gy, &x, gw, x, gw, blockM, blockN, blockK);
+    l.grid[0] = ceilDiv(g.cog, blockM);
+    l.grid[1] = ceilDiv(g.cig * g.kh * g.kw, blockN);
+    l.grid[2] = groups;
+    plan.launches.push_back(std::move(l));
+    plan.outputDefined[1] = true;
+    written.push_back(&gw);
+  }
+  if (mask[0] && call.optionalOut(0)) {
+    const TensorRef &gx = call.out(0);
+    expectShape(kOp, gx, x.shape, "grad_input");
+    expectFloat(kOp, gx, "grad_input");
+    checkIndexRange(kOp, gx, "grad_input");
+    const int64_t blockN = blockFor(g.cig, 16, lanes), blockK = blockFor(g.cog * g.kh * g.kw, 16, lanes);
+    const int64_t blockM = fitRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, blockK, machine);
+    KernelLaunch l = launch(kGradInput, "input", g, gy, &wt, gx, gx, wt, blockM, blockN, blockK);
+    l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
+    l.grid[1] = ceilDiv(g.cig, blockN);
+    l.grid[2] = groups;
+    plan.launches.push_back(std::move(l));
+    plan.outputDefined[0] = true;
+    written.push_back(&gx);
+  }
+  if (mask[2] && call.optionalOut(2)) {
+    const TensorRef &gb = call.out(2);
+    expectShape(kOp, gb, std::vector<int64_t>{wt.shape[0]}, "grad_bias");
+    expectFloat(kOp, gb, "grad_bias");
+    checkIndexRange(kOp, gb, "grad_bias");
+    Geometry all = g;
+    all.cog = wt.shape[0];
+    const int64_t blockN = blockFor(all.cog, 16, lanes),
+                  blockK = fitRows(blockFor(pixels, 16, 256), blockN, 1, machine);
+    KernelLaunch l = launch(kGradBias, "bias", all, gy, nullptr, gb, none, gb, 1, blockN, blockK);
+    l.grid[0] = ceilDiv(all.cog, blockN);
+    plan.launches.push_back(std::move(l));
+    plan.outputDefined[2] = true;
+    written.push_back(&gb);
+  }
+  // Each kernel reads grad_output and one operand while it writes: no result may overlap an input.
+  for (const TensorRef *out : written)
+    for (const auto &[t, what] :
+         {std::pair{&gy, "grad_output"}, std::pair{&x, "input"}, std::pair{&wt, "weight"}})
+      checkNoOverlap(kOp, *out, *t, what, false);
+  for (size_t i = 0; i < plan.launches.size(); ++i)
+    if (plan.launches[i].grid[0] == 0 || plan.launches[i].grid[1] == 0)
+      plan.launches.erase(plan.launches.begin() + static_cast<std::ptrdiff_t>(i--));
+  return plan;
+}
+
+} // namespace npusim::library::detail
