@@ -93,6 +93,10 @@ std::vector<int64_t> im2colIndex(const ConvolutionGeometry &g);
 /// A call's arguments checked against its operator's schema (core/operator_call.h).
 using CallArgs = core::CallArgs<TensorView>;
 
+/// stride, padding, dilation, transposed, output_padding and groups, the
+/// schema's arguments from position `strideAt` on (convolution and its backward).
+ConvolutionParams convolutionParams(const CallArgs &c, size_t strideAt);
+
 /// Handlers of the operators other than the matrix products, convolution and
 /// attention (host_ops.cpp). Each returns, per result, whether it is defined.
 std::vector<bool> callCopy(const CallArgs &call);

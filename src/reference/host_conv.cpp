@@ -46,6 +46,17 @@ TensorView withBatch(const TensorView &v) {
   return r;
 }
 
+ConvolutionParams convolutionParams(const CallArgs &c, size_t strideAt) {
+  ConvolutionParams p;
+  p.stride = c.integers(strideAt, "stride");
+  p.padding = c.integers(strideAt + 1, "padding");
+  p.dilation = c.integers(strideAt + 2, "dilation");
+  p.transposed = c.boolean(strideAt + 3, "transposed");
+  p.outputPadding = c.integers(strideAt + 4, "output_padding");
+  p.groups = c.integer(strideAt + 5, "groups");
+  return p;
+}
+
 ConvolutionGeometry convolutionGeometry(std::string_view op, const TensorView &input,
                                         const TensorView &weight, const ConvolutionParams &params) {
   const int64_t wdim = weight.dim();

@@ -25,13 +25,7 @@ std::vector<bool> callConvolutionBackward(const CallArgs &c) {
   const TensorView &gradOutput = c.tensor(0, "grad_output");
   const TensorView &input = c.tensor(1, "input");
   const TensorView &weight = c.tensor(2, "weight");
-  ConvolutionParams p;
-  p.stride = c.integers(4, "stride");
-  p.padding = c.integers(5, "padding");
-  p.dilation = c.integers(6, "dilation");
-  p.transposed = c.boolean(7, "transposed");
-  p.outputPadding = c.integers(8, "output_padding");
-  p.groups = c.integer(9, "groups");
+  const ConvolutionParams p = convolutionParams(c, 4);
   if (p.transposed)
     c.fail(7, "transposed", "the gradients of transposed convolutions are not implemented");
   std::vector<bool> mask;

@@ -36,13 +36,7 @@ std::vector<bool> callScaledProduct(const CallArgs &c) {
 /// output_padding, groups); _convolution adds benchmark, deterministic,
 /// cudnn_enabled, allow_tf32, which do not change the values.
 std::vector<bool> callConvolution(const CallArgs &c) {
-  ConvolutionParams p;
-  p.stride = c.integers(3, "stride");
-  p.padding = c.integers(4, "padding");
-  p.dilation = c.integers(5, "dilation");
-  p.transposed = c.boolean(6, "transposed");
-  p.outputPadding = c.integers(7, "output_padding");
-  p.groups = c.integer(8, "groups");
+  const ConvolutionParams p = host::convolutionParams(c, 3);
   convolution(c.tensor(0, "input"), c.tensor(1, "weight"), c.optionalTensor(2, "bias"), p, c.out(0));
   return allDefined(c);
 }

@@ -187,6 +187,40 @@ TEST_F(RunTest, UnimplementedOperatorIsRejectedBeforeAnyStepRuns) {
   EXPECT_EQ(r.out.find("triton_poi_fused_add_relu_0"), std::string::npos) << r.out;
 }
 
+TEST_F(RunTest, GroupedMmCallRunsOnTheNpuAndMatchesTheReference) {
+  // transformers.grouped_mm_fallback over 8 rows, offs = [5, 5] (a constant
+  // input): rows 0-4 use expert 0, expert 1 has none, rows 5-7 are 0.
+  const fs::path bundle = mutatedCopy([](json &g) {
+    const auto view = [](int storage, std::vector<int64_t> shape, std::vector<int64_t> stride) {
+      return json{{"storage", storage}, {"offset", 0}, {"shape", shape}, {"stride", stride}};
+    };
+    g["storages"].push_back({{"id", 9}, {"dtype", "fp32"}, {"elements", 32}});
+    g["storages"].push_back({{"id", 10}, {"dtype", "fp32"}, {"elements", 24}});
+    g["storages"].push_back({{"id", 11}, {"dtype", "i32"}, {"elements", 2}});
+    g["storages"].push_back({{"id", 12}, {"dtype", "fp32"}, {"elements", 24}});
+    g["inputs"].push_back({{"name", "tokens"},
+                           {"tensor", view(9, {8, 4}, {4, 1})},
+                           {"init", {{"kind", "uniform"}, {"low", -1.0}, {"high", 1.0}, {"stream", 100}}}});
+    g["inputs"].push_back({{"name", "experts"},
+                           {"tensor", view(10, {2, 4, 3}, {12, 3, 1})},
+                           {"init", {{"kind", "uniform"}, {"low", -1.0}, {"high", 1.0}, {"stream", 101}}}});
+    g["inputs"].push_back(
+        {{"name", "offs"}, {"tensor", view(11, {2}, {1})}, {"init", {{"kind", "constant"}, {"value", 5}}}});
+    g["steps"].push_back({{"kind", "call"},
+                          {"op", "transformers.grouped_mm_fallback"},
+                          {"args",
+                           {{{"tensor", view(9, {8, 4}, {4, 1})}},
+                            {{"tensor", view(10, {2, 4, 3}, {12, 3, 1})}},
+                            {{"tensor", view(11, {2}, {1})}}}},
+                          {"out", {{{"tensor", view(12, {8, 3}, {3, 1})}}}}});
+  });
+  const Result r = npusim({"run", bundle.string(), "--verify"});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("4 of 4 steps ran (1 launches, 3 calls)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("host_calls=0"), std::string::npos) << "a call fell back to the host:\n" << r.out;
+  EXPECT_NE(r.out.find("verification: passed"), std::string::npos) << r.out;
+}
+
 TEST_F(RunTest, LaunchWithASpecialisedConstantArgument) {
   // out[0] = 2 * x[0], x[0] = fp32(-1 + 2 * u(h(7, 0, 0))) = 0.21878905594348907 (worked out in Python).
   const fs::path bundle = mutatedCopy([](json &g) {
