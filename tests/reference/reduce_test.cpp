@@ -353,16 +353,21 @@ TEST(Sort, WithIndexTiesAndNaNFollowTheNetwork) {
       // (idx 1 0 2 3) -> (1,3) swaps (idx 1 3 2 0) -> (0,1) and the NaN pair
       // (2,3) swap (unstable: isnan(L) alone decides): idx 3 1 0 2.
       {{kNaN, 1, kNaN, 0}, false, false, {0, 1, kNaN, kNaN}, {3, 1, 0, 2}},
+      // 8 equal keys, unstable: stage 1 swaps the pairs with bit 1 set ((2,3),
+      // (6,7): 0 1 3 2 4 5 7 6); stage 2 flips the half with bit 2 set, swapping
+      // (4,6), (5,7), then (4,5), (6,7): 0 1 3 2 6 7 5 4; stage 3 swaps nothing.
+      {{5, 5, 5, 5, 5, 5, 5, 5}, false, false, {5, 5, 5, 5, 5, 5, 5, 5}, {0, 1, 3, 2, 6, 7, 5, 4}},
   };
   for (const SortCase &c : cases) {
+    const int64_t n = static_cast<int64_t>(c.keys.size());
     Buffer bk = makeBuffer("keys", DType::Float32, c.keys);
-    Buffer ok = makeBuffer("ok", DType::Float32, std::vector<float>(4));
-    Buffer ov = makeBuffer("ov", DType::Int32, std::vector<int32_t>(4));
+    Buffer ok = makeBuffer("ok", DType::Float32, std::vector<float>(c.keys.size()));
+    Buffer ov = makeBuffer("ov", DType::Int32, std::vector<int32_t>(c.keys.size()));
     TileKernel k;
-    sortInto(k, k.input(bk, {4}), k.b.arange(0, 4), c.descending, ok, ov, c.stable);
+    sortInto(k, k.input(bk, {n}), k.b.arange(0, n), c.descending, ok, ov, c.stable);
     k.run();
     const std::vector<float> keys = contents<float>(ok);
-    for (size_t i = 0; i < 4; ++i)
+    for (size_t i = 0; i < c.keys.size(); ++i)
       if (std::isnan(c.sortedKeys[i]))
         EXPECT_TRUE(std::isnan(keys[i])) << i;
       else
