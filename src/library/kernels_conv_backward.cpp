@@ -1,4 +1,5 @@
-// aten.convolution_backward of 2-d (not transposed) convolutions as three
+// aten.convolution_backward of batched 1-d and 2-d (not transposed)
+// convolutions (1-d as 2-d of height 1) as three
 // implicit GEMMs on the systolic arrays, one grid axis per group, every
 // gather an affine function of the program ids, aranges and loop counter plus
 // `//` and `%` by constants (as the forward convolution's):
@@ -127,12 +128,16 @@ def {{NAME}}(gy_ptr: "*{{Y}}", gb_ptr: "*{{OUT}}",{{GEOMETRY}}
     tl.store(gb_ptr + rc * SW0, acc, mask=c_mask)
 )TRITON";
 
-/// Two spatial values from a per-axis list (one value for both, or two).
-std::pair<int64_t, int64_t> pairOf(const CallArgs &call, size_t i, const char *name, int64_t minimum) {
+/// Two spatial values from a per-axis list (one value for both, or two); a
+/// 1-d convolution (`oneAxis`) is a 2-d one of height 1, its H axis taking `flat`.
+std::pair<int64_t, int64_t> pairOf(const CallArgs &call, size_t i, const char *name, int64_t minimum,
+                                   bool oneAxis, int64_t flat) {
   const std::vector<int64_t> v = call.integers(i, name);
-  if (v.size() != 1 && v.size() != 2)
-    call.fail(i, name, "expected 1 or 2 values for 2 spatial dimensions, got " + std::to_string(v.size()));
-  const std::pair<int64_t, int64_t> r{v[0], v.size() == 2 ? v[1] : v[0]};
+  if (oneAxis ? v.size() != 1 : v.size() != 1 && v.size() != 2)
+    call.fail(i, name,
+              "expected " + std::string(oneAxis ? "1 value for 1" : "1 or 2 values for 2") +
+                  " spatial dimensions, got " + std::to_string(v.size()));
+  const std::pair<int64_t, int64_t> r{oneAxis ? flat : v[0], v.size() == 2 ? v[1] : v[0]};
   if (r.first < minimum || r.second < minimum)
     call.fail(i, name, "must be at least " + std::to_string(minimum));
   return r;
@@ -184,9 +189,12 @@ int64_t fitRows(int64_t blockM, int64_t blockN, int64_t blockK, const MachineSha
 } // namespace
 
 CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machine) {
-  const TensorRef &gy = call.tensor(0, "grad_output");
-  const TensorRef &x = call.tensor(1, "input");
-  const TensorRef &wt = call.tensor(2, "weight");
+  // A batched 1-d convolution runs as a 2-d one of height 1.
+  const bool oneAxis = call.tensor(1, "input").shape.size() == 3;
+  auto lift = [oneAxis](const TensorRef &t) { return oneAxis && t.shape.size() == 3 ? unsqueeze(t, 2) : t; };
+  const TensorRef gy = lift(call.tensor(0, "grad_output"));
+  const TensorRef x = lift(call.tensor(1, "input"));
+  const TensorRef wt = lift(call.tensor(2, "weight"));
   if (call.boolean(7, "transposed"))
     call.fail(7, "transposed", "the gradients of transposed convolutions have no NPU kernel");
   const std::vector<CallArgument> &maskList = call.list(10, "output_mask");
@@ -202,13 +210,13 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
        {std::pair{&gy, "grad_output"}, std::pair{&x, "input"}, std::pair{&wt, "weight"}}) {
     if (t->shape.size() != 4)
       fail(kOp, std::string(what) + " has shape " + shapeString(t->shape) +
-                    ": only batched 2-d convolutions have NPU kernels");
+                    ": only batched 1-d and 2-d convolutions have NPU kernels");
     expectFloat(kOp, *t, what);
     checkIndexRange(kOp, *t, what);
   }
-  const auto [sh, sw] = pairOf(call, 4, "stride", 1);
-  const auto [ph, pw] = pairOf(call, 5, "padding", 0);
-  const auto [dh, dw] = pairOf(call, 6, "dilation", 1);
+  const auto [sh, sw] = pairOf(call, 4, "stride", 1, oneAxis, 1);
+  const auto [ph, pw] = pairOf(call, 5, "padding", 0, oneAxis, 0);
+  const auto [dh, dw] = pairOf(call, 6, "dilation", 1, oneAxis, 1);
   const int64_t groups = call.integer(9, "groups");
   Geometry g{x.shape[0],  0,  wt.shape[1], x.shape[2], x.shape[3], gy.shape[2], gy.shape[3], wt.shape[2],
              wt.shape[3], sh, sw,          ph,         pw,         dh,          dw,          groups};
@@ -226,9 +234,9 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   const TensorRef none;
   const int64_t lanes = laneBlock(machine);
   const int64_t pixels = g.nb * g.oh * g.ow;
-  std::vector<const TensorRef *> written;
+  std::vector<TensorRef> written;
   if (mask[1] && call.optionalOut(1)) {
-    const TensorRef &gw = call.out(1);
+    const TensorRef gw = lift(call.out(1));
     expectShape(kOp, gw, wt.shape, "grad_weight");
     expectFloat(kOp, gw, "grad_weight");
     checkIndexRange(kOp, gw, "grad_weight");
@@ -240,10 +248,10 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     l.grid[2] = groups;
     plan.launches.push_back(std::move(l));
     plan.outputDefined[1] = true;
-    written.push_back(&gw);
+    written.push_back(gw);
   }
   if (mask[0] && call.optionalOut(0)) {
-    const TensorRef &gx = call.out(0);
+    const TensorRef gx = lift(call.out(0));
     expectShape(kOp, gx, x.shape, "grad_input");
     expectFloat(kOp, gx, "grad_input");
     checkIndexRange(kOp, gx, "grad_input");
@@ -255,7 +263,7 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     l.grid[2] = groups;
     plan.launches.push_back(std::move(l));
     plan.outputDefined[0] = true;
-    written.push_back(&gx);
+    written.push_back(gx);
   }
   if (mask[2] && call.optionalOut(2)) {
     const TensorRef &gb = call.out(2);
@@ -270,13 +278,13 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     l.grid[0] = ceilDiv(all.cog, blockN);
     plan.launches.push_back(std::move(l));
     plan.outputDefined[2] = true;
-    written.push_back(&gb);
+    written.push_back(gb);
   }
   // Each kernel reads grad_output and one operand while it writes: no result may overlap an input.
-  for (const TensorRef *out : written)
+  for (const TensorRef &out : written)
     for (const auto &[t, what] :
          {std::pair{&gy, "grad_output"}, std::pair{&x, "input"}, std::pair{&wt, "weight"}})
-      checkNoOverlap(kOp, *out, *t, what, false);
+      checkNoOverlap(kOp, out, *t, what, false);
   for (size_t i = 0; i < plan.launches.size(); ++i)
     if (plan.launches[i].grid[0] == 0 || plan.launches[i].grid[1] == 0)
       plan.launches.erase(plan.launches.begin() + static_cast<std::ptrdiff_t>(i--));

@@ -72,6 +72,27 @@ TEST(LibraryConvolutionBackward, GroupsStridePaddingDilationEverywhere) {
           << "case " << i << (machine ? " on " + machine->name : " on the interpreter");
 }
 
+TEST(LibraryConvolutionBackward, OneSpatialAxis) {
+  // [N, C, L] with stride 2, padding 2, dilation 2, two groups: a 2-d convolution of height 1.
+  CallFixture f;
+  f.useNpu(config::loadConfig("edge-8lane"));
+  const int64_t n = 2, c = 4, l = 11, o = 6, k = 3, ol = (l + 4 - 2 * (k - 1) - 1) / 2 + 1;
+  const TensorRef gy = f.tensor(DType::Float32, {n, o, ol});
+  const TensorRef x = f.tensor(DType::Float32, {n, c, l});
+  const TensorRef w = f.tensor(DType::Float32, {o, c / 2, k});
+  const TensorRef gx = f.tensor(DType::Float32, {n, c, l});
+  const TensorRef gw = f.tensor(DType::Float32, {o, c / 2, k});
+  const TensorRef gb = f.tensor(DType::Float32, {o});
+  CallArgument mask;
+  mask.kind = core::CallKind::List;
+  mask.list = {C::boolean(true), C::boolean(true), C::boolean(true)};
+  EXPECT_EQ(f.compare("aten.convolution_backward",
+                      {C::arg(gy), C::arg(x), C::arg(w), C::integers({o}), C::integers({2}), C::integers({2}),
+                       C::integers({2}), C::boolean(false), C::integers({0}), C::integer(2), mask},
+                      {gx, gw, gb}),
+            "");
+}
+
 TEST(LibraryConvolutionBackward, ResNetShapedOnTheDefaultMachine) {
   // A stride-2 3x3 convolution with padding 1 on an even input (the last input row is read by no output).
   EXPECT_EQ(compareCase({2, 16, 8, 8, 32, 3, 3, 1, 2, 2, 1, 1, 1, 1, {true, true, true}, true},
