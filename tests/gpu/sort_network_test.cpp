@@ -4,9 +4,7 @@
 // on keys with many ties, -0.0 and NaN. Every case runs through `npusim
 // kernel` on the reference interpreter and on the NPU (tpuv3-like and
 // edge-8lane); values must match bit for bit (any NaN matches any NaN),
-// indices exactly. Built by `npusim_test_suite(gpu DEPS npusim_core
-// nlohmann_json::nlohmann_json)` in tests/CMakeLists.txt, once the fixture is
-// in the repository.
+// indices exactly.
 #include "core/npy.h"
 
 #include <nlohmann/json.hpp>
