@@ -432,9 +432,9 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const int64_t innerWeightStride = axes[0].divisor == std::string_view("KC_DIV")   ? weightStrides[0]
                                     : axes[0].divisor == std::string_view("KH_DIV") ? weightStrides[1]
                                                                                     : weightStrides[2];
-  const ConvMapping mapping =
-      chooseMapping(pixels, coutG, kTotal, groups, element, true, padding[0] > 0 || padding[1] > 0,
-                    innerWeightStride == 1, machine);
+  const ConvMapping mapping = chooseMapping(GemmProblem{pixels, coutG, kTotal, groups, element, true,
+                                                      padding[0] > 0 || padding[1] > 0, innerWeightStride == 1},
+                                          machine);
   const std::string name =
       "npusim_conv_" + types + (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "");
   const std::string cast = sameOperandType ? "" : ".to(tl.float32)";

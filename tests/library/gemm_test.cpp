@@ -19,12 +19,8 @@ namespace {
 using harness::CallFixture;
 using core::DType;
 
-/// The launch's value of constexpr `name`, or -1.
 int64_t constant(const KernelLaunch &launch, const std::string &name) {
-  for (const auto &[k, v] : launch.constexprs)
-    if (k == name)
-      return v;
-  return -1;
+  return harness::launchConstant(launch, name);
 }
 
 /// A row-major stride for `shape`, or the transposed layout of a 2-d/3-d
