@@ -19,7 +19,7 @@ namespace npusim::cli {
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
-                  [--top N]
+                  [--mapping-strategy NAME] [--top N]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
 regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
@@ -46,7 +46,11 @@ options:
   --trace OUT.json    write a Chrome/Perfetto trace of the timed run (timing and full modes)
   --mapping FILE.json tiles for the library GEMMs and convolutions by GEMM shape:
                       {"M_N_K": {"TILE_M": 512, "TILE_N": 128, "TILE_K": 128}}; other shapes
-                      use the mapping search (docs/library-kernels.md)
+                      use the mapping strategy (docs/library-kernels.md)
+  --mapping-strategy NAME  how the library GEMMs and convolutions choose their tiles:
+                      search (default: ranked by the cost model), first_fit (the
+                      largest tiles that fit, no cost model), or any other registered
+                      strategy
   --top N             print the N steps with the most cycles, each with its share of the
                       total, its time over the roofline and what bounds it (timing and full)
   --help              show this help
@@ -60,7 +64,7 @@ namespace {
 constexpr OptionSpec kOptions[] = {
     {"--mode", true, false},   {"--verify", false, false}, {"--report", true, false},
     {"--config", true, false}, {"--trace", true, false},   {"--mapping", true, false},
-    {"--top", true, false},
+    {"--top", true, false},    {"--mapping-strategy", true, false},
 };
 
 std::string milliseconds(double ms) {
@@ -180,6 +184,17 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     if (used != text->size() || value < 1)
       throw UsageError("--top expects a positive integer, got '" + *text + "'");
     top = static_cast<size_t>(value);
+  }
+  if (auto strategy = options.get("--mapping-strategy")) {
+    const std::vector<std::string> known = runtime::mappingStrategies();
+    if (std::find(known.begin(), known.end(), *strategy) == known.end()) {
+      std::string names;
+      for (const std::string &n : known)
+        names += (names.empty() ? "" : ", ") + n;
+      throw UsageError("--mapping-strategy: '" + *strategy + "' is not a registered mapping strategy (" + names +
+                       ")");
+    }
+    runOptions.mappingStrategy = *strategy;
   }
   const std::string bundle = options.positionals.front();
   try {

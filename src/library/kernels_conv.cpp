@@ -4,6 +4,7 @@
 // tl.dot per step, groups on the grid's z axis), and depthwise convolutions
 // (one input channel per group) as a vector-unit kernel: they have no
 // reduction over channels for a systolic array to do.
+#include "library/conv_rows.h"
 #include "library/dot_steps.h"
 #include "library/mapping.h"
 #include "library/planners.h"
@@ -88,10 +89,7 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
 {{LOADS}}
 {{DOTS}}
 {{SUM}}
-    channel = group * COUT_G + oc
-    if HAS_BIAS:
-        bias = tl.load(bias_ptr + channel * S_BIAS, mask=n_mask, other=0.0).to(tl.float32)
-        acc = acc + bias[None, :]
+{{ADD_BIAS}}
     y_row = n * SY_N + oh * SY_H + ow * SY_W
     tl.store(y_ptr + y_row[:, None] + channel[None, :] * SY_C, acc, mask=m_mask[:, None] & n_mask[None, :])
 )TRITON";
@@ -382,6 +380,38 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     return plan;
   }
 
+  // Stride 1 with the input's height and width kept, the input's pixels one
+  // strided axis and (kernel column, channel) another, in the input and in
+  // the weights: each kernel row's im2col tile is one strided DMA.
+  const bool sameSize = outSize[0] == inH && outSize[1] == inW;
+  if (stride[0] == 1 && stride[1] == 1 && sameSize && pixelsMerge(x) && pixelsMerge(y) &&
+      x.stride[3] * dilation[1] == cinG * x.stride[1] && w.stride[3] == cinG * w.stride[1] &&
+      (kernelH > 1 || kernelW > 1)) {
+    RowConvShape shape;
+    shape.pixels = pixels, shape.inH = inH, shape.inW = inW, shape.cinG = cinG, shape.coutG = coutG;
+    shape.groups = groups, shape.kernelH = kernelH, shape.kernelW = kernelW;
+    shape.padH = padding[0], shape.padW = padding[1], shape.dilationH = dilation[0],
+    shape.dilationW = dilation[1];
+    shape.sxC = x.stride[1], shape.sxW = x.stride[3];
+    shape.swO = w.stride[0], shape.swI = w.stride[1], shape.swH = w.stride[2];
+    shape.sameOperandType = x.dtype == w.dtype;
+    shape.element = core::byteSize(shape.sameOperandType ? x.dtype : core::DType::Float32);
+    shape.xType = tritonType(x.dtype), shape.wType = tritonType(w.dtype);
+    shape.biasType = tritonType(biasType), shape.yType = tritonType(y.dtype);
+    if (const auto tiles = chooseRowConvTiles(shape, machine)) {
+      plan.launches.push_back(rowConvLaunch(
+          shape, *tiles, types,
+          [&](LaunchBuilder &launch) {
+            launch.pointer(x)
+                .pointer(w)
+                .pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset)
+                .pointer(y);
+          },
+          epilogue));
+      return plan;
+    }
+  }
+
   // The im2col reduction axes (channel, kernel row, kernel column), ordered
   // by the input's strides: the contiguous one varies fastest along k, so one
   // DMA run covers as much of a tile row as the layout allows.
@@ -402,9 +432,9 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const int64_t innerWeightStride = axes[0].divisor == std::string_view("KC_DIV")   ? weightStrides[0]
                                     : axes[0].divisor == std::string_view("KH_DIV") ? weightStrides[1]
                                                                                     : weightStrides[2];
-  const ConvMapping mapping =
-      chooseMapping(pixels, coutG, kTotal, groups, element, true, padding[0] > 0 || padding[1] > 0,
-                    innerWeightStride == 1, machine);
+  const ConvMapping mapping = chooseMapping(GemmProblem{pixels, coutG, kTotal, groups, element, true,
+                                                      padding[0] > 0 || padding[1] > 0, innerWeightStride == 1},
+                                          machine);
   const std::string name =
       "npusim_conv_" + types + (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "");
   const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
@@ -419,7 +449,8 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
                                                                {"INIT", loop.init},
                                                                {"LOADS", loop.loads},
                                                                {"DOTS", loop.dots},
-                                                               {"SUM", loop.sum}}));
+                                                               {"SUM", loop.sum},
+                                                               {"ADD_BIAS", std::string(kConvBiasEpilogue)}}));
   common(launch);
   launch.constant("CIN_G", cinG).constant("COUT_G", coutG);
   geometry(launch);

@@ -3,6 +3,7 @@
 // accumulation (no tf32: PyTorch's reference numerics do not use it); alpha,
 // beta and the bias run as a vector-unit epilogue on the accumulator.
 #include "library/dot_steps.h"
+#include "library/gemm_resident.h"
 #include "library/mapping.h"
 #include "library/planners.h"
 
@@ -21,13 +22,7 @@ import triton.language as tl
 
 
 @triton.jit
-def {{NAME}}(a_ptr: "*{{A}}", b_ptr: "*{{B}}", bias_ptr: "*{{BIAS}}", c_ptr: "*{{C}}",
-             alpha: "fp32", beta: "fp32",
-             M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
-             STRIDE_AB: tl.constexpr, STRIDE_AM: tl.constexpr, STRIDE_AK: tl.constexpr,
-             STRIDE_BB: tl.constexpr, STRIDE_BK: tl.constexpr, STRIDE_BN: tl.constexpr,
-             STRIDE_BIASB: tl.constexpr, STRIDE_BIASM: tl.constexpr, STRIDE_BIASN: tl.constexpr,
-             STRIDE_CB: tl.constexpr, STRIDE_CM: tl.constexpr, STRIDE_CN: tl.constexpr,
+def {{NAME}}({{GEMM_PARAMETERS}}
              HAS_BIAS: tl.constexpr, SCALE_PRODUCT: tl.constexpr, SCALE_BIAS: tl.constexpr,
              A_M_CONTIGUOUS: tl.constexpr, B_K_CONTIGUOUS: tl.constexpr, FULL_TILES: tl.constexpr,
              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
@@ -110,8 +105,48 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
   const core::DType dotType = sameOperandType ? a.dtype : core::DType::Float32;
   const bool bKContiguous = b.stride[1] == 1 && b.stride[2] != 1 && k > 1;
   const ConvMapping mapping =
-      chooseMapping(m, n, k, batches, core::byteSize(dotType), false, false, bKContiguous, machine);
+      chooseMapping(GemmProblem{m, n, k, batches, core::byteSize(dotType), false, false, bKContiguous}, machine);
   const core::DType biasType = bias ? bias->dtype : c.dtype;
+  const std::string types = tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" + tritonType(biasType) +
+                            "_" + tritonType(c.dtype);
+  auto bind = [&](LaunchBuilder &launch) {
+    launch.pointer(a).pointer(b).pointer(bias ? *bias : c).pointer(c).floatScalar(alpha).floatScalar(beta);
+    launch.constant("M", m).constant("N", n).constant("K", k);
+    launch.constant("STRIDE_AB", a.stride[0])
+        .constant("STRIDE_AM", a.stride[1])
+        .constant("STRIDE_AK", a.stride[2]);
+    launch.constant("STRIDE_BB", b.stride[0])
+        .constant("STRIDE_BK", b.stride[1])
+        .constant("STRIDE_BN", b.stride[2]);
+    launch.constant("STRIDE_BIASB", bias ? bias->stride[0] : 0)
+        .constant("STRIDE_BIASM", bias ? bias->stride[1] : 0)
+        .constant("STRIDE_BIASN", bias ? bias->stride[2] : 0);
+    launch.constant("STRIDE_CB", c.stride[0])
+        .constant("STRIDE_CM", c.stride[1])
+        .constant("STRIDE_CN", c.stride[2]);
+  };
+  const bool aMContiguous = a.stride[1] == 1 && a.stride[2] != 1 && m > 1;
+  // An external mapping for this shape keeps the tiled kernel it describes.
+  ResidentTiles t;
+  bool useResident = false;
+  if (!machine.mapping.count(std::to_string(m) + "_" + std::to_string(n) + "_" + std::to_string(k)))
+    if (const auto r = chooseResidentTiles(m, n, k, core::byteSize(dotType), aMContiguous, bKContiguous, machine)) {
+      t = *r;
+      useResident = static_cast<double>(batches) * t.cycles < mapping.cycles;
+    }
+  if (useResident) {
+    const ResidentKernel kernel{m % t.blockM != 0,   aMContiguous,         bKContiguous,
+                                n % t.panel != 0,    k != t.blockK,        alpha != 1.0,
+                                bias != nullptr,     beta != 1.0,          tritonType(a.dtype),
+                                tritonType(b.dtype), tritonType(biasType), tritonType(c.dtype)};
+    const std::string name =
+        "npusim_gemm_resident_" + types + "_" + residentVariant(kernel, t, ceilDiv(m, t.blockM));
+    LaunchBuilder launch(name, residentGemmSource(name, kernel, t, ceilDiv(m, t.blockM)));
+    bind(launch);
+    launch.constant("BLOCK_M", t.blockM).constant("BLOCK_K", t.blockK).constant("PANEL", t.panel);
+    launch.grid(1, 1, batches);
+    return launch.build();
+  }
   const std::string kernelName = "npusim_gemm_" + tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" +
                                  tritonType(biasType) + "_" + tritonType(c.dtype) +
                                  (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "");
@@ -119,35 +154,23 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
   const DotSteps loop =
       dotSteps(kGemmStep, static_cast<int>(mapping.steps), "a", "b", "A_CAST", "B_CAST", cast);
   std::string source = instantiate(kGemmSource, {{"NAME", kernelName},
-                                                 {"A", tritonType(a.dtype)},
-                                                 {"B", tritonType(b.dtype)},
-                                                 {"BIAS", tritonType(biasType)},
-                                                 {"C", tritonType(c.dtype)},
+                                                 {"GEMM_PARAMETERS", instantiate(kGemmParameters,
+                                                                                 {{"A", tritonType(a.dtype)},
+                                                                                  {"B", tritonType(b.dtype)},
+                                                                                  {"BIAS", tritonType(biasType)},
+                                                                                  {"C", tritonType(c.dtype)}})},
                                                  {"STEPS", std::to_string(mapping.steps)},
                                                  {"INIT", loop.init},
                                                  {"LOADS", loop.loads},
                                                  {"DOTS", loop.dots},
                                                  {"SUM", loop.sum}});
   LaunchBuilder launch(kernelName, std::move(source));
-  launch.pointer(a).pointer(b).pointer(bias ? *bias : c).pointer(c).floatScalar(alpha).floatScalar(beta);
-  launch.constant("M", m).constant("N", n).constant("K", k);
-  launch.constant("STRIDE_AB", a.stride[0])
-      .constant("STRIDE_AM", a.stride[1])
-      .constant("STRIDE_AK", a.stride[2]);
-  launch.constant("STRIDE_BB", b.stride[0])
-      .constant("STRIDE_BK", b.stride[1])
-      .constant("STRIDE_BN", b.stride[2]);
-  launch.constant("STRIDE_BIASB", bias ? bias->stride[0] : 0)
-      .constant("STRIDE_BIASM", bias ? bias->stride[1] : 0)
-      .constant("STRIDE_BIASN", bias ? bias->stride[2] : 0);
-  launch.constant("STRIDE_CB", c.stride[0])
-      .constant("STRIDE_CM", c.stride[1])
-      .constant("STRIDE_CN", c.stride[2]);
+  bind(launch);
   launch.constant("HAS_BIAS", bias ? 1 : 0)
       .constant("SCALE_PRODUCT", alpha != 1.0 ? 1 : 0)
       .constant("SCALE_BIAS", beta != 1.0 ? 1 : 0);
   // Column-major operands (weights of nn.Linear seen through .t()) load transposed.
-  launch.constant("A_M_CONTIGUOUS", a.stride[1] == 1 && a.stride[2] != 1 && m > 1 ? 1 : 0);
+  launch.constant("A_M_CONTIGUOUS", aMContiguous ? 1 : 0);
   launch.constant("B_K_CONTIGUOUS", bKContiguous ? 1 : 0);
   // Tiles that never cross an edge load without masks (no mask tiles to build).
   launch.constant("FULL_TILES", m % mapping.blockM == 0 && n % mapping.blockN == 0 &&

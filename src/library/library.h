@@ -89,6 +89,9 @@ struct MachineShape {
   int systolicArrays = 2;                   // arrays per core
   double dramBytesPerCycle = 512;           // peak DRAM bandwidth per core clock
   std::map<std::string, GemmTiles> mapping; // external tiles by "M_N_K" (GEMM rows, columns, reduction)
+  /// The mapping strategy of the shapes `mapping` does not name, by its
+  /// registered name (mappingStrategies(); docs/library-kernels.md).
+  std::string mappingStrategy = "search";
 };
 
 /// Plans the call `op` ("aten.mm", "aten.convolution", ...; "aten.X.default"
@@ -100,6 +103,9 @@ struct MachineShape {
 /// transposed convolutions).
 CallPlan planCall(std::string_view op, std::span<const CallArgument> args,
                   std::span<const TensorRef *const> outs, const MachineShape &machine);
+
+/// The registered mapping strategies (names for MachineShape::mappingStrategy), sorted.
+std::vector<std::string> mappingStrategies();
 
 /// Whether planCall implements `op`.
 bool isPlanned(std::string_view op);

@@ -1,12 +1,15 @@
-// The mapping search of the GEMM-shaped kernels: candidates ranked by a cost
-// model of the machine's systolic arrays, DMA and vector unit
-// (docs/library-kernels.md, "Mapping search").
+// The cost model of the GEMM-shaped kernels' mappings (the machine's systolic
+// arrays, DMA and vector unit), the registry of mapping strategies and the
+// choice among them (docs/library-kernels.md, "Mapping search").
 #include "library/mapping.h"
+
+#include "library/mapping_strategy.h"
 
 #include "library/plan_support.h"
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace npusim::library::detail {
 
@@ -17,14 +20,11 @@ namespace {
 constexpr double kDramLatencyCycles = 200;
 constexpr double kRunCycles = 4;
 
-bool powerOfTwo(int64_t v) {
-  return v > 0 && (v & (v - 1)) == 0;
-}
-
 } // namespace
 
-int64_t mappingBytesPerLane(const ConvMapping &t, int64_t element, bool gathered,
-                            const MachineShape &machine) {
+int64_t mappingBytesPerLane(const ConvMapping &t, const GemmProblem &p, const MachineShape &machine) {
+  const int64_t element = p.element;
+  const bool gathered = p.gathered;
   const int64_t lanes = machine.lanes;
   const int64_t kSlots = ceilDiv(t.blockK, lanes), nSlots = ceilDiv(t.blockN, lanes);
   // Per K step: A [BLOCK_M, BLOCK_K] and B [BLOCK_K, BLOCK_N] with K on the
@@ -37,8 +37,9 @@ int64_t mappingBytesPerLane(const ConvMapping &t, int64_t element, bool gathered
   return t.steps * (aBytes + bBytes + accBytes) + 2 * accBytes;
 }
 
-double mappingCycles(const ConvMapping &t, int64_t m, int64_t n, int64_t k, int64_t groups, int64_t element,
-                     bool gathered, bool padded, bool bKContiguous, const MachineShape &machine) {
+double mappingCycles(const ConvMapping &t, const GemmProblem &p, const MachineShape &machine) {
+  const int64_t m = p.m, n = p.n, k = p.k, groups = p.groups, element = p.element;
+  const bool gathered = p.gathered, padded = p.padded, bKContiguous = p.bKContiguous;
   const double lanes = machine.lanes;
   const int64_t programs = ceilDiv(m, t.blockM) * ceilDiv(n, t.blockN) * groups;
   const int64_t kBlocks = ceilDiv(k, t.blockK);
@@ -63,8 +64,9 @@ double mappingCycles(const ConvMapping &t, int64_t m, int64_t n, int64_t k, int6
   // are one run per lane block of K (a gather's at least that).
   const double aRuns = static_cast<double>(t.blockM * ceilDiv(t.blockK, machine.lanes));
   const double bRuns = static_cast<double>(bKContiguous ? t.blockN : t.blockK);
-  const double dma = bytes / std::max(1.0, machine.dramBytesPerCycle) +
-                     kRunCycles * (static_cast<double>(issued) * (aRuns + bRuns) + static_cast<double>(t.blockM));
+  const double dma =
+      bytes / std::max(1.0, machine.dramBytesPerCycle) +
+      kRunCycles * (static_cast<double>(issued) * (aRuns + bRuns) + static_cast<double>(t.blockM));
   // The gather's index and mask tiles: about 4 int32 operations per element
   // of A, 12 with the bounds tests of padding; the accumulators' sum and the
   // store's conversion in fp32.
@@ -79,61 +81,52 @@ double mappingCycles(const ConvMapping &t, int64_t m, int64_t n, int64_t k, int6
   return static_cast<double>(programs) * perProgram;
 }
 
-ConvMapping chooseMapping(int64_t m, int64_t n, int64_t k, int64_t groups, int64_t element, bool gathered,
-                          bool padded, bool bKContiguous, const MachineShape &machine) {
-  const int64_t lane = laneBlock(machine);
-  const int64_t budget = tileBudgetBytes(machine) / machine.lanes; // half a lane's bank
-  const std::string key = std::to_string(m) + "_" + std::to_string(n) + "_" + std::to_string(k);
-  if (auto it = machine.mapping.find(key); it != machine.mapping.end()) {
-    const GemmTiles &e = it->second;
-    for (const auto &[value, field] :
-         {std::pair{e.tileM, "TILE_M"}, {e.tileN, "TILE_N"}, {e.tileK, "TILE_K"}})
-      if (!powerOfTwo(value) || value < 16)
-        throw core::InputError(e.where + "." + field + ": " + std::to_string(value) +
-                               " is not a power of two of at least 16 (Triton blocks are)");
-    ConvMapping t{e.tileM, e.tileN, e.tileK, ceilDiv(k, e.tileK) > 1 ? 2 : 1, 0};
-    const int64_t need = mappingBytesPerLane(t, element, gathered, machine);
-    if (need > budget)
-      throw core::InputError(e.where + ": tiles " + std::to_string(e.tileM) + " x " +
-                             std::to_string(e.tileN) + " x " + std::to_string(e.tileK) + " need " +
-                             std::to_string(need) +
-                             " scratchpad bytes per lane, more than half a lane's bank (" +
-                             std::to_string(budget) + ", the other half double-buffers)");
-    t.cycles = mappingCycles(t, m, n, k, groups, element, gathered, padded, bKContiguous, machine);
-    return t;
+namespace {
+
+std::map<std::string, const MappingStrategy *, std::less<>> &strategies() {
+  static std::map<std::string, const MappingStrategy *, std::less<>> table;
+  return table;
+}
+
+} // namespace
+
+int64_t mappingBudgetPerLane(const MachineShape &machine) {
+  return tileBudgetBytes(machine) / machine.lanes;
+}
+
+bool registerMappingStrategy(std::string_view name, const MappingStrategy &strategy) {
+  if (!strategies().emplace(std::string(name), &strategy).second)
+    throw core::InputError("library: two mapping strategies registered as '" + std::string(name) + "'");
+  return true;
+}
+
+std::vector<std::string> mappingStrategyNames() {
+  std::vector<std::string> names;
+  for (const auto &entry : strategies())
+    names.push_back(entry.first);
+  return names;
+}
+
+const MappingStrategy &findMappingStrategy(const std::string &name) {
+  const auto it = strategies().find(name);
+  if (it == strategies().end()) {
+    std::string known;
+    for (const std::string &n : mappingStrategyNames())
+      known += (known.empty() ? "" : ", ") + n;
+    throw core::InputError("mapping strategy '" + name + "' is not registered (registered: " + known + ")");
   }
-  // K blocks of one, two or four arrays' rows (longer DMA runs, fewer steps).
-  std::vector<int64_t> blockKs = {blockFor(k, 16, lane)};
-  for (int64_t b = 2 * lane; b <= 4 * lane && b <= nextPowerOfTwo(k); b *= 2)
-    blockKs.push_back(b);
-  std::vector<int64_t> blockNs = {blockFor(n, 16, lane)};
-  if (n > lane)
-    blockNs.push_back(2 * lane);
-  const int64_t cap = std::min<int64_t>(blockFor(m, 16, int64_t{1} << 20), 4096);
-  ConvMapping best;
-  bool found = false;
-  for (int64_t blockK : blockKs)
-  for (int64_t steps : {int64_t{1}, int64_t{2}}) {
-    if (steps > 1 && ceilDiv(k, blockK) < 2)
-      continue;
-    for (int64_t blockN : blockNs)
-      for (int64_t blockM = 16; blockM <= cap; blockM *= 2) {
-        ConvMapping t{blockM, blockN, blockK, steps, 0};
-        if (mappingBytesPerLane(t, element, gathered, machine) > budget)
-          continue;
-        t.cycles = mappingCycles(t, m, n, k, groups, element, gathered, padded, bKContiguous, machine);
-        // Cheaper first; among equals the larger tile (fewer programs).
-        if (!found || t.cycles < best.cycles * (1 - 1e-9)) {
-          best = t;
-          found = true;
-        }
-      }
-  }
-  if (!found) // nothing fits: the smallest tiles, for the caller's overflow retry to judge
-    best = ConvMapping{16, blockNs[0], blockKs[0], 1,
-                       mappingCycles(ConvMapping{16, blockNs[0], blockKs[0], 1, 0}, m, n, k, groups, element,
-                                     gathered, padded, bKContiguous, machine)};
-  return best;
+  return *it->second;
+}
+
+ConvMapping chooseMapping(const GemmProblem &p, const MachineShape &machine) {
+  if (auto tiles = findMappingStrategy("external").choose(p, machine))
+    return *tiles;
+  if (auto tiles = findMappingStrategy(machine.mappingStrategy).choose(p, machine))
+    return *tiles;
+  // Nothing fits: the smallest tiles, for the caller's overflow retry to judge.
+  ConvMapping t{16, blockFor(p.n, 16, laneBlock(machine)), blockFor(p.k, 16, laneBlock(machine)), 1, 0};
+  t.cycles = mappingCycles(t, p, machine);
+  return t;
 }
 
 } // namespace npusim::library::detail

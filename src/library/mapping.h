@@ -1,7 +1,8 @@
 #pragma once
-// The mapping search of the GEMM-shaped kernels (internal): which tiles a
-// GEMM or an implicit-GEMM convolution runs with on this machine
-// (docs/library-kernels.md, "Mapping search").
+// The mapping of the GEMM-shaped kernels (internal): which tiles a GEMM or an
+// implicit-GEMM convolution runs with on this machine, chosen by a registered
+// mapping strategy (mapping_strategy.h; docs/library-kernels.md, "Mapping
+// search" and "Mapping strategies").
 #include "library/library.h"
 
 namespace npusim::library::detail {
@@ -12,20 +13,29 @@ struct ConvMapping {
   double cycles = 0; // the cost model's estimate for the whole call
 };
 
-/// The cheapest mapping of an [m, k] x [k, n] product (`groups` of them, as
-/// separate programs) with `element`-byte operands, by the cost model; an
-/// entry of `machine.mapping` for "M_N_K" wins when its tiles fit.
-/// `gathered`: the A operand is an implicit-GEMM gather (index and mask tiles
-/// per K block, `padded` adding the bounds tests). `bKContiguous`: B's
-/// contiguous axis is K (one DMA run per column of B), else N (one per row).
-ConvMapping chooseMapping(int64_t m, int64_t n, int64_t k, int64_t groups, int64_t element, bool gathered,
-                          bool padded, bool bKContiguous, const MachineShape &machine);
+/// The product a mapping is for: [m, k] x [k, n], `groups` of them (separate
+/// programs) with `element`-byte operands. `gathered`: the A operand is an
+/// implicit-GEMM gather (index and mask tiles per K block, `padded` adding
+/// the bounds tests). `bKContiguous`: B's contiguous axis is K (one DMA run
+/// per column of B), else N (one per row).
+struct GemmProblem {
+  int64_t m = 1, n = 1, k = 1, groups = 1, element = 4;
+  bool gathered = false, padded = false, bKContiguous = false;
+};
+
+/// The mapping of `problem`: an entry of `machine.mapping` for "M_N_K" (the
+/// "external" strategy) when there is one, else the strategy named by
+/// `machine.mappingStrategy`; when that finds no tiles that fit, the smallest
+/// ones, for the caller's overflow retry to judge.
+ConvMapping chooseMapping(const GemmProblem &problem, const MachineShape &machine);
 
 /// The cost model's estimate for one mapping (cycles), and the scratchpad
-/// bytes per lane its tiles need; exposed for the tests.
-double mappingCycles(const ConvMapping &tiles, int64_t m, int64_t n, int64_t k, int64_t groups,
-                     int64_t element, bool gathered, bool padded, bool bKContiguous, const MachineShape &machine);
-int64_t mappingBytesPerLane(const ConvMapping &tiles, int64_t element, bool gathered,
+/// bytes per lane its tiles need (docs/library-kernels.md, "Mapping search").
+double mappingCycles(const ConvMapping &tiles, const GemmProblem &problem, const MachineShape &machine);
+int64_t mappingBytesPerLane(const ConvMapping &tiles, const GemmProblem &problem,
                             const MachineShape &machine);
+/// What a mapping's tiles may take per lane: half a lane's bank (the other
+/// half double-buffers the next program).
+int64_t mappingBudgetPerLane(const MachineShape &machine);
 
 } // namespace npusim::library::detail

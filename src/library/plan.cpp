@@ -1,4 +1,5 @@
 // The table of planned operators: an operator's name -> its planner.
+#include "library/mapping_strategy.h"
 #include "library/planners.h"
 
 #include <functional>
@@ -45,6 +46,10 @@ CallPlan planCall(std::string_view op, std::span<const CallArgument> args,
   if (!e)
     throw core::RuntimeError("library call " + std::string(op) + " has no NPU kernel");
   return e->impl(CallArgs(e->name, args, outs), machine);
+}
+
+std::vector<std::string> mappingStrategies() {
+  return detail::mappingStrategyNames();
 }
 
 bool isPlanned(std::string_view op) {

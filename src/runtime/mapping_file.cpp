@@ -49,4 +49,8 @@ std::map<std::string, library::GemmTiles> loadMapping(const std::string &path) {
   return parseMapping(text.str(), path);
 }
 
+std::vector<std::string> mappingStrategies() {
+  return library::mappingStrategies();
+}
+
 } // namespace npusim::runtime

@@ -8,10 +8,15 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace npusim::runtime {
 
 std::map<std::string, library::GemmTiles> parseMapping(std::string_view text, const std::string &file);
 std::map<std::string, library::GemmTiles> loadMapping(const std::string &path);
+
+/// The library's registered mapping strategies (RunOptions::mappingStrategy,
+/// `npusim run --mapping-strategy NAME`), sorted.
+std::vector<std::string> mappingStrategies();
 
 } // namespace npusim::runtime

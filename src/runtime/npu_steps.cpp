@@ -251,6 +251,7 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
   shape.dramBytesPerCycle =
       machine.dram.peakBytesPerSecond() / std::max(1, machine.numCores) / (machine.coreFreqMhz * 1e6);
   shape.mapping = impl_->options.mapping;
+  shape.mappingStrategy = impl_->options.mappingStrategy;
   library::CallPlan plan;
   try {
     plan = library::planCall(step.name, callArgs, outPointers, shape);

@@ -36,6 +36,8 @@ struct RunOptions {
   std::string tracePath;
   /// External GEMM tiles for the library calls, by "M_N_K" (--mapping FILE.json).
   std::map<std::string, library::GemmTiles> mapping;
+  /// The mapping strategy of the shapes `mapping` does not name (--mapping-strategy NAME).
+  std::string mappingStrategy = "search";
 };
 
 /// Cycles and utilisation of one step on the NPU (timing and full modes).

@@ -114,6 +114,45 @@ TEST(LibraryConv, RandomGeometriesGroupsAndLayouts) {
   }
 }
 
+TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
+  // Channels-last, stride 1, padding dilation * (k - 1) / 2: the output keeps
+  // the input's size, so each kernel row's im2col tile is one strided DMA
+  // (the row kernel); batches, bias, dilation, ragged channel counts and a
+  // reduction longer than one block of (kernel column, channel), on the
+  // default machine and on 16 lanes with 2 KiB each.
+  const MachineShape small{16, 2048, 256};
+  const std::vector<Conv> cases = {
+      {{2, 6, 9, 7}, {5, 6, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 40, 6, 5}, {20, 40, 5, 5}, 1, 2},
+      {{1, 3, 12, 10}, {7, 3, 3, 3}, 1, 2, 1, 2, true, true},
+      {{1, 64, 9, 9}, {64, 64, 3, 3}, 1, 1},
+  };
+  for (const Conv &c : cases) {
+    expectConv(c);
+    expectConv(c, small);
+  }
+  // The planned kernel is the row kernel (not the gather), and a strided
+  // convolution of the same channels is not.
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, {1, 8, 6, 6}, channelsLast({1, 8, 6, 6}));
+  const TensorRef w = f.tensor(DType::Float32, {4, 8, 3, 3}, channelsLast({4, 8, 3, 3}));
+  const TensorRef same = f.tensor(DType::Float32, {1, 4, 6, 6}, channelsLast({1, 4, 6, 6}));
+  const TensorRef half = f.tensor(DType::Float32, {1, 4, 3, 3}, channelsLast({1, 4, 3, 3}));
+  auto kernel = [&](const TensorRef &y, int64_t stride) {
+    const std::vector<const TensorRef *> outs = {&y};
+    const CallPlan p = planCall(
+        "aten.convolution",
+        std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                  CallFixture::integers({stride, stride}), CallFixture::integers({1, 1}),
+                                  CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                  CallFixture::integers({0, 0}), CallFixture::integer(1)},
+        outs, MachineShape{});
+    return p.launches.empty() ? std::string() : p.launches[0].kernelName;
+  };
+  EXPECT_EQ(kernel(same, 1).rfind("npusim_conv_rows_", 0), 0u) << kernel(same, 1);
+  EXPECT_NE(kernel(half, 2).rfind("npusim_conv_rows_", 0), 0u) << kernel(half, 2);
+}
+
 TEST(LibraryConv, UnbatchedInputAndHalfPrecision) {
   for (DType dtype : {DType::Float16, DType::BFloat16}) {
     Conv c{{1, 24, 10, 12}, {16, 24, 3, 3}, 1, 1};

@@ -4,6 +4,8 @@
 // random shapes, strides, offsets, broadcasts and dtypes.
 #include "library/plan_harness.h"
 
+#include "config/hardware.h"
+
 #include "core/error.h"
 
 #include <gtest/gtest.h>
@@ -17,12 +19,8 @@ namespace {
 using harness::CallFixture;
 using core::DType;
 
-/// The launch's value of constexpr `name`, or -1.
 int64_t constant(const KernelLaunch &launch, const std::string &name) {
-  for (const auto &[k, v] : launch.constexprs)
-    if (k == name)
-      return v;
-  return -1;
+  return harness::launchConstant(launch, name);
 }
 
 /// A row-major stride for `shape`, or the transposed layout of a 2-d/3-d
@@ -163,8 +161,10 @@ TEST(LibraryGemm, AddmmIntoItsOwnBias) {
 TEST(LibraryGemm, BlockSizesFollowTheMachine) {
   CallFixture f;
   const TensorRef a = f.tensor(DType::Float32, {4096, 512});
-  const TensorRef b = f.tensor(DType::Float32, {512, 1024});
-  const TensorRef out = f.tensor(DType::Float32, {4096, 1024});
+  // B too large to stay in the scratchpad (8 MiB, all of half the bank):
+  // the tiled kernel (ResidentBGemm tests the other).
+  const TensorRef b = f.tensor(DType::Float32, {512, 4096});
+  const TensorRef out = f.tensor(DType::Float32, {4096, 4096});
   const std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
   const std::vector<const TensorRef *> outs = {&out};
   for (const MachineShape &machine : {MachineShape{128, 128 * 1024, 256}, MachineShape{32, 16 * 1024, 256}}) {
@@ -182,10 +182,74 @@ TEST(LibraryGemm, BlockSizesFollowTheMachine) {
     const int64_t half = machine.lanes * machine.spadBytesPerLane / 2;
     EXPECT_LE(2 * 4 * (bm * bk + bk * bn + bm * bn), half);
     EXPECT_EQ(l.grid[0], (4096 + bm - 1) / bm);
-    EXPECT_EQ(l.grid[1], 1024 / bn);
+    EXPECT_EQ(l.grid[1], 4096 / bn);
     EXPECT_EQ(l.grid[2], 1);
     EXPECT_NE(l.source.find("tl.dot("), std::string::npos);
     EXPECT_NE(l.source.find("allow_tf32=False"), std::string::npos);
+  }
+}
+
+TEST(LibraryGemm, ResidentBGemm) {
+  // 1024^3 on the default machine: B (4 MiB, 32 KiB per lane) stays in the
+  // scratchpad and A streams through it once: one program, no BLOCK_N.
+  {
+    CallFixture f;
+    const TensorRef a = f.tensor(DType::Float32, {1024, 1024});
+    const TensorRef b = f.tensor(DType::Float32, {1024, 1024});
+    const TensorRef out = f.tensor(DType::Float32, {1024, 1024});
+    const std::vector<const TensorRef *> outs = {&out};
+    const CallPlan plan =
+        planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+    ASSERT_EQ(plan.launches.size(), 1u);
+    const KernelLaunch &l = plan.launches[0];
+    EXPECT_EQ(l.kernelName.rfind("npusim_gemm_resident_", 0), 0u) << l.kernelName;
+    EXPECT_EQ(l.grid[0] * l.grid[1] * l.grid[2], 1);
+    EXPECT_EQ(constant(l, "BLOCK_K"), 1024);
+    EXPECT_EQ(constant(l, "BLOCK_N"), -1);
+  }
+  // Values on the NPU (compiler + functional simulator) on the 8-lane edge
+  // machine: ragged M, N and K, operands stored transposed, bias with alpha
+  // and beta, batches, fp16.
+  const config::HardwareConfig edge = config::loadConfig("edge-8lane");
+  using C = CallFixture;
+  struct Case {
+    std::string op;
+    std::vector<int64_t> a, aStride, b, bStride;
+    bool bias;
+    DType dtype;
+  };
+  const std::vector<Case> cases = {
+      {"aten.mm", {70, 45}, {}, {45, 29}, {}, false, DType::Float32},
+      {"aten.addmm", {67, 37}, {1, 67}, {37, 30}, {1, 37}, true, DType::Float32},
+      {"aten.bmm", {2, 50, 33}, {}, {2, 33, 21}, {}, false, DType::Float16},
+      {"aten.mm", {233, 20}, {}, {20, 24}, {}, false, DType::Float32}, // the loop over pairs
+  };
+  const config::HardwareConfig tpu = config::defaultConfig();
+  for (size_t i = 0; i < cases.size() + 1; ++i) {
+    // The last: three row tiles of 128 on the default machine, all in the
+    // first step, ragged everywhere.
+    const bool onTpu = i == cases.size();
+    const Case c = onTpu ? Case{"aten.mm", {300, 130}, {}, {130, 70}, {}, false, DType::Float32} : cases[i];
+    const config::HardwareConfig &hw = onTpu ? tpu : edge;
+    const MachineShape shape{hw.lanes, hw.spadBytesPerLane(), hw.vlenBits};
+    CallFixture f;
+    f.useNpu(hw);
+    const TensorRef a = f.tensor(c.dtype, c.a, c.aStride);
+    const TensorRef b = f.tensor(c.dtype, c.b, c.bStride);
+    std::vector<int64_t> outShape = c.a;
+    outShape.back() = c.b.back();
+    const TensorRef out = f.tensor(c.dtype, outShape);
+    std::vector<CallArgument> args = {C::arg(a), C::arg(b)};
+    if (c.bias)
+      args = {C::arg(f.tensor(c.dtype, {c.b.back()})), C::arg(a), C::arg(b), C::number(0.5), C::number(-2.0)};
+    const std::vector<const TensorRef *> outs = {&out};
+    const CallPlan plan = planCall(c.op, args, outs, shape);
+    ASSERT_EQ(plan.launches.size(), 1u);
+    EXPECT_EQ(plan.launches[0].kernelName.rfind("npusim_gemm_resident_", 0), 0u) << plan.launches[0].kernelName;
+    EXPECT_EQ(f.compare(c.op, args, {out}), "") << c.op << " " << plan.launches[0].kernelName;
+    if (c.a[0] == 233) { // 15 tiles of 16 at most: the first step's four, then pairs
+      EXPECT_NE(plan.launches[0].source.find("for m0 in range("), std::string::npos);
+    }
   }
 }
 

@@ -71,6 +71,9 @@ private:
   std::optional<config::HardwareConfig> npu_;
 };
 
+/// The launch's value of constexpr `name`, or -1.
+int64_t launchConstant(const KernelLaunch &launch, const std::string &name);
+
 /// Runs a plan's launches on `buffers` (indexed by buffer id; scratch buffers
 /// are appended at the plan's ids). Lowered kernels are cached by name and constexprs.
 RunStats runPlan(const CallPlan &plan, std::vector<std::unique_ptr<reference::Buffer>> &buffers, int scratchBase);

@@ -283,4 +283,11 @@ std::string CallFixture::compare(const std::string &op, const std::vector<CallAr
   return message.str();
 }
 
+int64_t launchConstant(const KernelLaunch &launch, const std::string &name) {
+  for (const auto &[k, v] : launch.constexprs)
+    if (k == name)
+      return v;
+  return -1;
+}
+
 } // namespace npusim::library::harness

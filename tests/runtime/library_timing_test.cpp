@@ -96,10 +96,11 @@ TEST(LibraryTiming, Resnet3x3ConvolutionAgainstItsRoofline) {
   EXPECT_NEAR(roofline, 3528, 1);
   const StepResult r = timeConv(56, 64, 64, 3, 1, 1);
   ASSERT_TRUE(r.timed);
-  // Measured 80.1 k cycles (23x): the im2col gather reads every input pixel
-  // nine times through DMA, and its index and mask tiles keep the vector unit
-  // busier than the arrays (docs/library-kernels.md, "Performance notes").
-  EXPECT_LT(static_cast<double>(r.timing.cycles), 25 * roofline);
+  // Measured 63.2 k cycles (17.9x; 80.1 k with the gather): the row kernel
+  // loads each kernel row's im2col tile by one affine DMA, but still reads
+  // the input three times and its programs barely overlap
+  // (docs/library-kernels.md, "Row convolutions").
+  EXPECT_LT(static_cast<double>(r.timing.cycles), 20 * roofline);
 }
 
 TEST(LibraryTiming, Resnet7x7StemAgainstItsRoofline) {
@@ -125,10 +126,14 @@ TEST(LibraryTiming, Gemm1024KeepsBothArraysStreaming) {
   ASSERT_TRUE(r.timed);
   const double macs = static_cast<double>(n * n * n);
   const double busy = macs / (kMacsPerCycle * static_cast<double>(r.timing.cycles));
-  // Measured 98.2 k cycles: the arrays do useful work 33% of the time, the
-  // DMA queue is 94% busy (A is read four times, at 241 GB/s).
-  EXPECT_GT(busy, 0.30);
-  EXPECT_LT(static_cast<double>(r.timing.cycles), 3.3 * rooflineCycles(macs, 3.0 * n * n * 4));
+  // Measured 46.6 k cycles, the arrays doing useful work 70% of the time
+  // (98.2 k and 33% with the tiled kernel, which read A four times): B stays
+  // in the scratchpad and A, B and C cross DRAM once, 12 MiB at 254 GB/s
+  // on average. What is left is the start (B's 4 MiB arrive while the first
+  // four A tiles are multiplied panel by panel) and DRAM's rate with loads
+  // and stores mixed (docs/library-kernels.md, "Resident B").
+  EXPECT_GT(busy, 0.65);
+  EXPECT_LT(static_cast<double>(r.timing.cycles), 1.6 * rooflineCycles(macs, 3.0 * n * n * 4));
 }
 
 } // namespace

@@ -1,0 +1,200 @@
+// Stride-1 "same" convolutions whose input pixels and (kernel column, input
+// channel) pairs are each one affine axis: the im2col tile of kernel row kh is
+// then a strided DMA straight from DRAM (rows overlapping in memory), with no
+// index tiles and no per-element gather (docs/library-kernels.md, "Row
+// convolutions").
+#include "library/conv_rows.h"
+
+#include "library/plan_support.h"
+
+#include <algorithm>
+
+namespace npusim::library::detail {
+
+namespace {
+
+// Grid: (cdiv(PIXELS, BLOCK_M), cdiv(COUT_G, BLOCK_N), groups). Row m of the
+// tile is output pixel m (n, oh, ow in row-major order); because the output
+// has the input's height and width and the input's pixels are one strided
+// axis, output pixel m reads input pixel m + dh * IN_W + dw. Column j of the
+// reduction of kernel row kh is (kernel column j // CIN_G, channel j % CIN_G)
+// at input offset j * SX_C and weight offset j * SW_I: KWC = KERNEL_W * CIN_G
+// reduction rows per kernel row, loaded as BLOCK_K-wide blocks. {{MASKS}}
+// builds the bounds masks once per program (one per kernel row, one per
+// block of j), {{LOADS}} loads every step's operands before {{DOTS}} runs
+// them, so the DMA queue runs ahead of the arrays, and the dots alternate
+// between two accumulators (one per systolic array).
+constexpr std::string_view kRowConvSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{{Y}}",
+             PIXELS: tl.constexpr, IN_H: tl.constexpr, IN_W: tl.constexpr, CIN_G: tl.constexpr,
+             COUT_G: tl.constexpr, KWC: tl.constexpr, DIL_W: tl.constexpr, PAD_W: tl.constexpr,
+             SX_C: tl.constexpr, SX_W: tl.constexpr, SW_O: tl.constexpr, SW_I: tl.constexpr,
+             S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
+             HAS_BIAS: tl.constexpr, W_K_CONTIGUOUS: tl.constexpr,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    group = tl.program_id(2)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    m_mask = rm < PIXELS
+    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    n_mask = oc < COUT_G
+    rk = tl.arange(0, BLOCK_K)
+    # Pixel indices straight in the [BLOCK_M, BLOCK_K] shape and layout of
+    # the operand tiles (the zeros make the sum a tile of its own).
+    zero_k = rk // BLOCK_K
+    rm_t = pid_m * BLOCK_M + (tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :])
+    # Kernel row kh keeps the pixels whose offset p in their image lies in
+    # [-dh * IN_W, (IN_H - dh) * IN_W): no division for the row.
+    ow_t = rm_t % IN_W
+    if PIXELS == IN_H * IN_W:
+        p_t = rm_t
+    else:
+        p_t = rm_t % (IN_H * IN_W)
+    m_mask_t = rm_t < PIXELS
+    y_mask = m_mask[:, None] & n_mask[None, :]
+    x_rows = x_ptr + group * (CIN_G * SX_C) + rm[:, None] * SX_W
+    w_base = w_ptr + group * (COUT_G * SW_O)
+{{MASKS}}
+{{LOADS}}
+{{DOTS}}
+{{ADD_BIAS}}
+    tl.store(y_ptr + rm[:, None] * SY_W + channel[None, :] * SY_C, acc, mask=y_mask)
+)TRITON";
+
+/// Kernel row kh's mask: the pixels whose input row oh + dh is inside.
+std::string rowMask(int64_t kh, int64_t dh) {
+  std::string cond = "m_mask_t";
+  if (dh < 0)
+    cond += " & (p_t >= " + std::to_string(-dh) + " * IN_W)";
+  if (dh > 0)
+    cond += " & (p_t < (IN_H - " + std::to_string(dh) + ") * IN_W)";
+  return "    h_ok_" + std::to_string(kh) + " = " + cond + "\n";
+}
+
+/// Block b of j's mask: the pixels whose input column ow + kw * DIL_W -
+/// PAD_W is inside, for the kernel column kw of each j, and j < KWC.
+std::string columnMask(int64_t b) {
+  const std::string s = std::to_string(b);
+  return "    j_" + s + " = " + s + " * BLOCK_K + rk\n" + "    dw_" + s + " = ((j_" + s +
+         " // CIN_G) * DIL_W - PAD_W)[None, :]\n" + "    w_ok_" + s + " = (ow_t + dw_" + s +
+         " >= 0) & (ow_t + dw_" + s + " < IN_W) & (j_" + s + " < KWC)[None, :]\n";
+}
+
+/// Step (kh, b): the input rows shifted by kernel row kh, and the weights.
+std::string stepLoads(int64_t step, int64_t kh, int64_t b, int64_t rowOffset, int64_t weightOffset,
+                      const std::string &cast) {
+  const std::string s = std::to_string(step), bs = std::to_string(b), k = std::to_string(kh);
+  return "    x_" + s + " = tl.load(x_rows + (" + std::to_string(rowOffset) + " + j_" + bs +
+         "[None, :] * SX_C), mask=h_ok_" + k + " & w_ok_" + bs + ", other=0.0)" + cast + "\n" +
+         "    if W_K_CONTIGUOUS:\n" + "        w_" + s + " = tl.trans(tl.load(w_base + (" +
+         std::to_string(weightOffset) + " + oc[:, None] * SW_O + j_" + bs +
+         "[None, :] * SW_I), mask=n_mask[:, None] & (j_" + bs + " < KWC)[None, :], other=0.0))" + cast +
+         "\n" + "    else:\n" + "        w_" + s + " = tl.load(w_base + (" + std::to_string(weightOffset) +
+         " + j_" + bs + "[:, None] * SW_I + oc[None, :] * SW_O), mask=(j_" + bs +
+         " < KWC)[:, None] & n_mask[None, :], other=0.0)" + cast + "\n";
+}
+
+int64_t slotsOf(int64_t extent, int64_t lanes) {
+  return ceilDiv(extent, lanes);
+}
+
+} // namespace
+
+std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const MachineShape &machine) {
+  const int64_t lanes = machine.lanes;
+  const int64_t kwc = c.kernelW * c.cinG;
+  // One block of j wider than the array when it covers all of KWC and adds
+  // no fold (ceil(KWC / lanes) K blocks, as with blocks of the array's
+  // width); otherwise blocks of the array's width. (Several blocks wider
+  // than the array gave NPU values that disagree with the reference on
+  // 14 x 14 x 256; not yet understood.)
+  const int64_t folds = slotsOf(kwc, lanes);
+  int64_t blockK = std::max<int64_t>(16, std::min(laneBlock(machine), nextPowerOfTwo(kwc)));
+  for (int64_t b = 2 * blockK; b <= 4 * laneBlock(machine) && b <= nextPowerOfTwo(kwc); b *= 2)
+    if (ceilDiv(kwc, b) * slotsOf(b, lanes) == folds && b >= kwc)
+      blockK = b;
+  const int64_t blocksJ = ceilDiv(kwc, blockK);
+  const int64_t steps = c.kernelH * blocksJ;
+  // Every step's tiles stay live until the dots: past 9 steps (3x3 at 128
+  // channels) the measured layers ran slower than the gather kernel
+  // (tpuv3-like: 14 x 14 x 256 23.9 k -> 27.5 k cycles, 7 x 7 x 512 53.4 k ->
+  // 83.3 k), so they keep it.
+  if (steps > 9)
+    return std::nullopt;
+  const int64_t blockN = blockFor(c.coutG, 16, 2 * laneBlock(machine));
+  const int64_t budget = tileBudgetBytes(machine) / lanes; // half a lane's bank
+  const int64_t kSlots = slotsOf(blockK, lanes), nSlots = slotsOf(blockN, lanes);
+  auto bytesPerLane = [&](int64_t blockM) {
+    // Every step's input tile and weights (turned in place: a free view),
+    // live together since all loads come before the dots; the masks of the
+    // kernel rows, of the blocks of j and of the store, three int32 pixel
+    // index tiles; two accumulators and their sum (measured with
+    // compiler::compile: 21,728 bytes for 56 x 56 x 64 at BLOCK_M = 512,
+    // this estimate 38,912).
+    const int64_t a = steps * kSlots * blockM * c.element;
+    const int64_t w = steps * kSlots * blockN * c.element;
+    const int64_t masks = (c.kernelH + blocksJ + 1) * kSlots * blockM + 3 * kSlots * blockM * 4;
+    const int64_t acc = 3 * nSlots * blockM * 4;
+    return a + w + masks + acc;
+  };
+  const int64_t cap = std::min<int64_t>(blockFor(c.pixels, 16, int64_t{1} << 20), 1024);
+  int64_t blockM = 0;
+  for (int64_t m = 16; m <= cap; m *= 2)
+    if (bytesPerLane(m) <= budget)
+      blockM = m;
+  if (blockM == 0)
+    return std::nullopt;
+  return RowConvTiles{blockM, blockN, blockK, blocksJ};
+}
+
+KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const std::string &types,
+                           const std::function<void(LaunchBuilder &)> &pointers,
+                           const std::function<void(LaunchBuilder &)> &epilogue) {
+  const std::string cast = c.sameOperandType ? "" : ".to(tl.float32)";
+  std::string masks, loads, dots;
+  for (int64_t kh = 0; kh < c.kernelH; ++kh)
+    masks += rowMask(kh, kh * c.dilationH - c.padH);
+  for (int64_t b = 0; b < t.blocksJ; ++b)
+    masks += columnMask(b);
+  int64_t step = 0;
+  for (int64_t kh = 0; kh < c.kernelH; ++kh)
+    for (int64_t b = 0; b < t.blocksJ; ++b, ++step) {
+      const int64_t dh = kh * c.dilationH - c.padH;
+      // Input pixel m + dh * IN_W - PAD_W (the kernel columns are in j).
+      const int64_t rowOffset = (dh * c.inW - c.padW) * c.sxW;
+      loads += stepLoads(step, kh, b, rowOffset, kh * c.swH, cast);
+      const std::string acc = "acc_" + std::to_string(step % 2);
+      const std::string term = "tl.dot(x_" + std::to_string(step) + ", w_" + std::to_string(step) +
+                               ", allow_tf32=False, out_dtype=tl.float32)";
+      dots += "    " + acc + (step < 2 ? " = " : " += ") + term + "\n";
+    }
+  dots += step > 1 ? "    acc = acc_0 + acc_1\n" : "    acc = acc_0\n";
+  const std::string name = "npusim_conv_rows_" + types + "_k" + std::to_string(step);
+  LaunchBuilder launch(name, instantiate(kRowConvSource, {{"NAME", name},
+                                                          {"X", c.xType},
+                                                          {"W", c.wType},
+                                                          {"BIAS", c.biasType},
+                                                          {"Y", c.yType},
+                                                          {"MASKS", masks},
+                                                          {"LOADS", loads},
+                                                          {"DOTS", dots},
+                                                          {"ADD_BIAS", std::string(kConvBiasEpilogue)}}));
+  pointers(launch);
+  launch.constant("PIXELS", c.pixels).constant("IN_H", c.inH).constant("IN_W", c.inW);
+  launch.constant("CIN_G", c.cinG).constant("COUT_G", c.coutG).constant("KWC", c.kernelW * c.cinG);
+  launch.constant("DIL_W", c.dilationW).constant("PAD_W", c.padW);
+  launch.constant("SX_C", c.sxC).constant("SX_W", c.sxW).constant("SW_O", c.swO).constant("SW_I", c.swI);
+  epilogue(launch);
+  launch.constant("W_K_CONTIGUOUS", c.swI == 1 && c.swO != 1 ? 1 : 0);
+  launch.constant("BLOCK_M", t.blockM).constant("BLOCK_N", t.blockN).constant("BLOCK_K", t.blockK);
+  launch.grid(ceilDiv(c.pixels, t.blockM), ceilDiv(c.coutG, t.blockN), c.groups);
+  return launch.build();
+}
+
+} // namespace npusim::library::detail

@@ -1,0 +1,46 @@
+#pragma once
+// Row convolutions (internal): stride-1 convolutions whose output has the
+// input's height and width, over inputs whose pixels form one strided axis
+// and whose kernel columns and channels form another (channels-last, no
+// groups split inside a pixel), so that each kernel row's im2col tile is one
+// strided DMA from DRAM (docs/library-kernels.md, "Row convolutions").
+#include "library/plan_support.h"
+
+#include <functional>
+#include <optional>
+#include <string_view>
+
+namespace npusim::library::detail {
+
+/// The convolution kernels' bias epilogue: the output channels of the
+/// program's group, the bias added to the fp32 accumulator.
+constexpr std::string_view kConvBiasEpilogue = R"TRITON(    channel = group * COUT_G + oc
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + channel * S_BIAS, mask=n_mask, other=0.0).to(tl.float32)
+        acc = acc + bias[None, :])TRITON";
+
+struct RowConvShape {
+  int64_t pixels = 0, inH = 0, inW = 0, cinG = 0, coutG = 0, groups = 1;
+  int64_t kernelH = 1, kernelW = 1, padH = 0, padW = 0, dilationH = 1, dilationW = 1;
+  int64_t sxC = 1, sxW = 1, swO = 1, swI = 1, swH = 1; // element strides of input and weight
+  int64_t element = 4;                                 // bytes of a dot operand
+  bool sameOperandType = true;
+  std::string xType, wType, biasType, yType; // Triton element types
+};
+
+struct RowConvTiles {
+  int64_t blockM = 16, blockN = 16, blockK = 16;
+  int64_t blocksJ = 1; // blocks of (kernel column, channel) per kernel row
+};
+
+/// The tiles of a row convolution, or nothing when even the smallest do not
+/// fit half a lane's bank.
+std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &shape, const MachineShape &machine);
+
+/// The launch; `pointers` adds x, w, bias and y, `epilogue` the constexprs
+/// S_BIAS, SY_N, SY_C, SY_H, SY_W and HAS_BIAS.
+KernelLaunch rowConvLaunch(const RowConvShape &shape, const RowConvTiles &tiles, const std::string &types,
+                           const std::function<void(LaunchBuilder &)> &pointers,
+                           const std::function<void(LaunchBuilder &)> &epilogue);
+
+} // namespace npusim::library::detail
