@@ -192,6 +192,21 @@ def build_llama(**over):
     return Built(model, inputs, static_kwargs={"use_cache": False}, config=c)
 
 
+def build_mixtral(**over):
+    """transformers' Mixtral: top-k routed experts, which transformers 5 runs
+    through its grouped_mm custom op (aten.histc counts the tokens per expert)."""
+    c = _take(over, {"batch": 1, "seq": 16, "layers": 1, "hidden": 64, "heads": 4, "kv_heads": 2,
+                     "intermediate": 128, "experts": 4, "top_k": 2, "vocab": 256})
+    model, cfg = _hf("MixtralForCausalLM", "MixtralConfig",
+                     dict(hidden_size=c["hidden"], num_hidden_layers=c["layers"],
+                          num_attention_heads=c["heads"], num_key_value_heads=c["kv_heads"],
+                          intermediate_size=c["intermediate"], num_local_experts=c["experts"],
+                          num_experts_per_tok=c["top_k"], vocab_size=c["vocab"],
+                          max_position_embeddings=64))
+    inputs = [InputSpec("input_ids", (c["batch"], c["seq"]), "i64", _ri(0, cfg.vocab_size), kwarg=True)]
+    return Built(model, inputs, static_kwargs={"use_cache": False}, config=c)
+
+
 def _moe_module(vocab, dim, heads, experts, top_k, ffn, window):
     import torch
     import torch.nn as nn
@@ -270,6 +285,7 @@ BUILTINS = {
     "gpt2": build_gpt2,
     "llama": build_llama,
     "moe": build_moe,
+    "mixtral": build_mixtral,
     "sliding-window": build_sliding_window,
 }
 
