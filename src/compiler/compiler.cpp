@@ -1,5 +1,5 @@
-// The compiler driver (docs/compiler.md): TileIR passes, layout, lowering,
-// scratchpad plan.
+// The compiler driver (docs/compiler.md): TileIR passes (layout included),
+// lowering, scratchpad plan.
 #include "compiler/compiler_internal.h"
 #include "transform/transform.h"
 
@@ -17,14 +17,18 @@ struct Stage {
   /// iteration may fit where that does not.
   bool droppedOnOverflow = false;
 };
-// Equal ops are reused inside the lowering, not by the `cse` pass (see
+// `layout` runs first: the lane axes are chosen on the function as the front
+// end made it, and hoisting moves ops without touching their values' lane
+// axes. Equal ops are reused inside the lowering, not by the `cse` pass (see
 // Lowering::reuseEqualOp for why).
 constexpr Stage kPipeline[] = {
+    {"layout"},
     {"hoist-invariants", true},
 };
 
 /// The function after the pipeline's passes (all, or those kept on overflow).
-std::unique_ptr<ir::Function> runPasses(const ir::Function &function, bool all) {
+std::unique_ptr<ir::Function> runPasses(const ir::Function &function, const config::HardwareConfig &machine,
+                                        bool all) {
   auto transformed = ir::clone(function);
   for (const Stage &stage : kPipeline) {
     if (!all && stage.droppedOnOverflow)
@@ -32,7 +36,7 @@ std::unique_ptr<ir::Function> runPasses(const ir::Function &function, bool all) 
     const transform::Pass *pass = transform::findPass(stage.pass);
     if (!pass)
       fail(function, {}, "internal: no TileIR pass named " + std::string(stage.pass));
-    pass->run(*transformed);
+    pass->run(*transformed, machine);
   }
   return transformed;
 }
@@ -40,14 +44,11 @@ std::unique_ptr<ir::Function> runPasses(const ir::Function &function, bool all) 
 npu::Program compileOnce(const ir::Function &function, const config::HardwareConfig &machine) {
   if (machine.lanes <= 0 || machine.spadKibPerLane <= 0)
     fail(function, {}, "the machine has no lanes or no scratchpad");
-  // Lane axes are chosen on the function as the front end made it; the passes
-  // keep value ids, so the plan holds for their result too.
-  const LayoutPlan plan = chooseLayouts(function, machine);
   const core::SourceLocation where =
       function.body().ops.empty() ? core::SourceLocation{} : function.body().ops.front()->loc;
   for (bool allPasses : {true, false}) {
-    const auto transformed = runPasses(function, allPasses);
-    Lowering lowering(*transformed, machine, plan);
+    const auto transformed = runPasses(function, machine, allPasses);
+    Lowering lowering(*transformed, machine);
     std::vector<int> storageRoot;
     npu::Program program = lowering.run(storageRoot);
     try {

@@ -1,7 +1,7 @@
 #pragma once
 // Internals of the compiler, shared by its passes (docs/compiler.md):
-//   compiler.cpp      the pipeline: TileIR passes (src/transform), then these
-//   layout.cpp        lane axis of every tile value
+//   compiler.cpp      the pipeline: TileIR passes (src/transform, the lane
+//                     axes included), then these
 //   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
 //   scratchpad.cpp    liveness and bank offsets of the tiles
 //   blocks.cpp        block sizes for Inductor kernels
@@ -22,26 +22,6 @@ using npu::ScalarOperand;
 /// A CompileError at `loc` whose message names the kernel.
 [[noreturn]] void fail(const ir::Function &function, const core::SourceLocation &loc,
                        const std::string &what);
-
-// ------------------------------------------------------------------- layout
-
-/// The lane axis chosen for every value (by value id); -1 for scalars.
-struct LayoutPlan {
-  std::vector<int> laneAxis;
-};
-
-/// The axis a tile of `shape` spreads over the lanes when nothing asks for
-/// another: the largest axis, the last one among equals.
-int defaultLaneAxis(const ir::Shape &shape);
-
-/// The lane axis of a tile of shape `to` that gives its elements (in row-major
-/// order) the lanes and slots they have in a tile of shape `from` with lane
-/// axis `fromLane`, or -1 when none does. `prefer` is tried first.
-int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes);
-
-/// Chooses lane axes: reductions, dots and their operands first, everything
-/// else follows its operands so that elementwise chains need no relayout.
-LayoutPlan chooseLayouts(const ir::Function &function, const config::HardwareConfig &machine);
 
 // --------------------------------------------------------------- scratchpad
 
@@ -106,7 +86,8 @@ enum class CarriedForm { Register, ScalarTile, Tile, AffinePointer, GatherPointe
 
 class Lowering {
 public:
-  Lowering(const ir::Function &function, const config::HardwareConfig &machine, const LayoutPlan &plan);
+  /// `function` has its lane axes chosen (the `layout` pass).
+  Lowering(const ir::Function &function, const config::HardwareConfig &machine);
   /// The program with unplaced tiles, and the storage root of every tile.
   npu::Program run(std::vector<int> &storageRoot);
 
@@ -135,7 +116,6 @@ public:
   // emit.cpp: registers, tiles, instructions, materialisation.
   const ir::Function &function;
   const config::HardwareConfig &machine;
-  const LayoutPlan &plan;
   State s;
   std::vector<npu::Instruction> *out = nullptr;
   const ir::Op *currentOp = nullptr;
