@@ -18,11 +18,13 @@ struct Stage {
   bool droppedOnOverflow = false;
 };
 // `layout` runs first: the lane axes are chosen on the function as the front
-// end made it, and hoisting moves ops without touching their values' lane
-// axes. Equal ops are reused inside the lowering, not by the `cse` pass (see
-// Lowering::reuseEqualOp for why).
+// end made it (chosen after `cse`, they differ in 4 of the 518 corpus programs
+// on tpuv3-like and 21 on edge-8lane), and the other passes move or remove ops
+// without touching their values' lane axes. `cse` leaves to the lowering only
+// the equal ops that TileIR cannot show (Lowering::reuseEqualOp).
 constexpr Stage kPipeline[] = {
     {"layout"},
+    {"cse"},
     {"hoist-invariants", true},
 };
 
