@@ -84,6 +84,9 @@ struct ValueState {
 /// when the body yields something the first guess cannot hold.
 enum class CarriedForm { Register, ScalarTile, Tile, AffinePointer, GatherPointer };
 
+/// TileIR ops -> NPU instructions, one pass over the ops in program order
+/// (docs/compiler.md, "Passes, in order"). Its parts are spread over
+/// emit.cpp and lower_*.cpp; only the compiler's pipeline drives it.
 class Lowering {
 public:
   /// `function` has its lane axes chosen (the `layout` pass).
@@ -91,8 +94,9 @@ public:
   /// The program with unplaced tiles, and the storage root of every tile.
   npu::Program run(std::vector<int> &storageRoot);
 
-  // Everything the lowering has decided so far besides instructions; copied to
-  // lower a loop body a second time.
+private:
+  // Everything the lowering has decided so far besides instructions; the
+  // state before a loop, to lower the loop again with other carried forms.
   struct State {
     std::vector<npu::ScalarRegister> registers;
     std::vector<npu::Tile> tiles;
@@ -196,8 +200,26 @@ public:
   /// acc, which the matmuls then accumulate into in place; -1 otherwise.
   int accumulateInPlace(const ir::Op &dot);
 
+  // lower_memory.cpp: DMA walks in another axis order.
+  /// `tile` seen with its axes in `order`: a view of the same bytes, or a relayout.
+  int permutedView(int tile, const std::vector<int> &order);
+  /// Walks `dma` in `order`: strides and mask permuted alike.
+  void permuteDma(npu::DmaDescriptor &dma, const std::vector<int> &order);
+
   // lower_control.cpp
+  /// A carried value whose yield its home cannot hold, and the home to try next.
+  struct CarriedRevision {
+    size_t index;
+    CarriedForm form;
+  };
+  /// Decides the carried forms: lowers the loop with the forms guessed from
+  /// the inits, and again from the state before the loop while lowerLoop
+  /// asks for a more general home.
   void lowerFor(const ir::Op &op);
+  /// Lowers the loop with the given carried forms; the first carried value
+  /// whose yielded form does not fit its home, with nothing emitted into the
+  /// enclosing code, or nothing when the loop is done.
+  std::optional<CarriedRevision> lowerLoop(const ir::Op &op, const std::vector<CarriedForm> &forms);
   void lowerIf(const ir::Op &op);
   /// Carried-value plumbing: `targets` receive `sources` at once (a parallel copy).
   void assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,
