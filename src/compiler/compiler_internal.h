@@ -1,10 +1,10 @@
 #pragma once
-// Internals of the compiler, shared by its passes (docs/compiler.md):
-//   compiler.cpp      the pipeline: TileIR passes (src/transform, the lane
-//                     axes included), then these
+// Internals of the compiler, shared by its stages (docs/compiler.md, "Stages"):
+//   compiler.cpp      the pipeline: the list of stages, and compile
+//   tiling.cpp        the block-size search (cost_model.cpp, blocks.cpp)
+//   (src/transform)   the TileIR passes, lane axes included
 //   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
 //   scratchpad.cpp    liveness and bank offsets of the tiles
-//   blocks.cpp        block sizes for Inductor kernels
 #include "compiler/compiler.h"
 
 #include <map>
@@ -85,7 +85,7 @@ struct ValueState {
 enum class CarriedForm { Register, ScalarTile, Tile, AffinePointer, GatherPointer };
 
 /// TileIR ops -> NPU instructions, one pass over the ops in program order
-/// (docs/compiler.md, "Passes, in order"). Its parts are spread over
+/// (docs/compiler.md, "Stages"). Its parts are spread over
 /// emit.cpp and lower_*.cpp; only the compiler's pipeline drives it.
 class Lowering {
 public:

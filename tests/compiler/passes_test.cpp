@@ -1,6 +1,7 @@
 // The TileIR passes on small text tests: tests/compiler/passes/PASS/*.tileir
 // hold a function and the CHECK lines its output must satisfy after PASS runs
 // (filecheck_support.h). Every file found is one test.
+#include "compiler/compiler.h"
 #include "filecheck_support.h"
 #include "ir/ir.h"
 #include "transform/transform.h"
@@ -91,6 +92,25 @@ TEST(PassText, EveryPassHasTests) {
     });
     EXPECT_TRUE(any) << "no tests under tests/compiler/passes/" << pass.name;
   }
+}
+
+// The one list of stages: block sizes first (before TileIR exists), the
+// TileIR passes, each a registered pass, then lowering and scratchpad plan, in
+// the order docs/compiler.md gives.
+TEST(Pipeline, ListsEveryStageInOrder) {
+  std::vector<std::string> names;
+  for (const compiler::Stage &stage : compiler::pipeline()) {
+    names.emplace_back(stage.name);
+    EXPECT_FALSE(stage.summary.empty()) << stage.name;
+    if (stage.kind == compiler::Stage::Kind::TileIRPass)
+      EXPECT_NE(transform::findPass(stage.name), nullptr) << stage.name;
+    else
+      EXPECT_FALSE(stage.droppedOnOverflow) << stage.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"block-sizes", "layout", "cse", "hoist-invariants", "lowering",
+                                             "scratchpad"}));
+  EXPECT_EQ(compiler::pipeline().front().kind, compiler::Stage::Kind::BlockSizes);
+  EXPECT_EQ(compiler::pipeline().back().kind, compiler::Stage::Kind::ScratchpadPlan);
 }
 
 /// Runs the built npusim with `arguments`; the exit status and stdout + stderr.

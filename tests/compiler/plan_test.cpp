@@ -116,7 +116,8 @@ TEST(Dma, NonAffineOffsetsGiveGatheredDescriptors) {
   EXPECT_EQ(index.shape, (std::vector<int64_t>{64}));
   bool producedByRem = false;
   forEachInstruction(c.program.body, [&](const npu::Instruction &in) {
-    if (in.opcode == npu::Opcode::VElementwise && in.function.op == npu::ElementOp::Rem && in.dsts[0] == load1->dma.indexTile)
+    if (in.opcode == npu::Opcode::VElementwise && in.function.op == npu::ElementOp::Rem &&
+        in.dsts[0] == load1->dma.indexTile)
       producedByRem = true;
   });
   EXPECT_TRUE(producedByRem);
@@ -155,24 +156,29 @@ TEST(Loops, PointerAdvancedByScalarStaysStrided) {
 // cannot hold makes the lowering go back to the state before the loop and
 // lower it again with a more general home. What the first try made (its
 // register home) must be gone from the program.
-bool hasRegisterNamed(const npu::Program &program, const std::string &name) {
+/// The home of carried value `name` after widening: its tile; the first
+/// try's register home must be gone.
+const npu::Tile *widenedHome(const npu::Program &program, const std::string &name) {
   for (const npu::ScalarRegister &r : program.scalarRegs)
-    if (r.name == name)
-      return true;
-  return false;
-}
-
-const npu::Tile *tileNamed(const npu::Program &program, const std::string &name) {
+    EXPECT_NE(r.name, name) << "a register of the first try is left";
   for (const npu::Tile &t : program.tiles)
     if (t.name == name)
       return &t;
   return nullptr;
 }
 
-TEST(Loops, CarriedScalarFromTileDataMovesToAScalarTile) {
-  // %7 starts as the immediate 0.0 (a register home) but the body yields
-  // 0.0 + sum(x), a scalar the vector unit computed: a [1] tile.
-  const auto function = ir::parse(R"(tile.func @k(%0 in_ptr0: *fp32, %1 out_ptr0: *fp32, %2 n: i32) {
+TEST(Loops, CarriedHomesWidenWhenTheYieldDoesNotFit) {
+  struct Case {
+    const char *why;
+    const char *text;
+    const char *value; // the loop result whose home widens
+    ir::Shape shape;
+    core::DType dtype;
+  };
+  const Case cases[] = {
+      {"%7 starts as the immediate 0.0 (a register home) but the body yields 0.0 + sum(x), a scalar the "
+       "vector unit computed: a [1] tile",
+       R"(tile.func @k(%0 in_ptr0: *fp32, %1 out_ptr0: *fp32, %2 n: i32) {
   %3 = constant 0.0 : fp32
   %4 = constant 0 : i32
   %5 = constant 1 : i32
@@ -185,19 +191,13 @@ TEST(Loops, CarriedScalarFromTileDataMovesToAScalarTile) {
   }
   store %1, %7
 }
-)");
-  const npu::Program program = compile(*function, defaultMachine());
-  EXPECT_FALSE(hasRegisterNamed(program, "%7"));
-  const npu::Tile *home = tileNamed(program, "%7");
-  ASSERT_NE(home, nullptr);
-  EXPECT_EQ(home->layout.shape, (ir::Shape{1}));
-  EXPECT_EQ(find(program, npu::Opcode::Loop).size(), 1u);
-}
-
-TEST(Loops, CarriedPointerAdvancedByLoadedOffsetsMovesToAnOffsetTile) {
-  // %10 starts affine (in_ptr0 + arange: a base register home) but the body
-  // advances it by loaded indices: its i64 offsets need a tile.
-  const auto function = ir::parse(R"(tile.func @k(%0 in_ptr0: *fp32, %1 in_ptr1: *i32, %2 n: i32) {
+)",
+       "%7",
+       {1},
+       core::DType::Float32},
+      {"%10 starts affine (in_ptr0 + arange: a base register home) but the body advances it by loaded "
+       "indices: its i64 offsets need a tile",
+       R"(tile.func @k(%0 in_ptr0: *fp32, %1 in_ptr1: *i32, %2 n: i32) {
   %3 = constant 0 : i32
   %4 = constant 1 : i32
   %5 = splat %0 : *fp32[64]
@@ -214,13 +214,19 @@ TEST(Loops, CarriedPointerAdvancedByLoadedOffsetsMovesToAnOffsetTile) {
   %16 = load %10 : fp32[64]
   store %10, %16
 }
-)");
-  const npu::Program program = compile(*function, defaultMachine());
-  EXPECT_FALSE(hasRegisterNamed(program, "%10"));
-  const npu::Tile *home = tileNamed(program, "%10");
-  ASSERT_NE(home, nullptr);
-  EXPECT_EQ(home->layout.shape, (ir::Shape{64}));
-  EXPECT_EQ(home->layout.dtype, core::DType::Int64);
+)",
+       "%10",
+       {64},
+       core::DType::Int64},
+  };
+  for (const Case &c : cases) {
+    const npu::Program program = compile(*ir::parse(c.text), defaultMachine());
+    EXPECT_EQ(find(program, npu::Opcode::Loop).size(), 1u) << c.why;
+    const npu::Tile *home = widenedHome(program, c.value);
+    ASSERT_NE(home, nullptr) << c.why;
+    EXPECT_EQ(home->layout.shape, c.shape) << c.why;
+    EXPECT_EQ(home->layout.dtype, c.dtype) << c.why;
+  }
 }
 
 // --------------------------------------------------------------- scratchpad
