@@ -1,6 +1,6 @@
 #pragma once
-// TileIR -> TileIR passes (docs/compiler.md, "Passes"). Each takes a verified
-// function and leaves it verified. A pass changes ops, or annotates values
+// TileIR -> TileIR passes (docs/compiler.md, "TileIR passes"). Each takes a
+// verified function and leaves it verified. A pass changes ops, or annotates values
 // (the lane axes of `layout`). Values keep their ids: an op a pass removes
 // leaves its results' ids unused (no op defines them), so that every other
 // value keeps the id that names it in dumps and messages.
