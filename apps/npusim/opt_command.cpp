@@ -12,7 +12,7 @@
 namespace npusim::cli {
 
 const char *const kOptUsage =
-    R"(usage: npusim opt [--pass=NAME ...] FILE.tileir
+    R"(usage: npusim opt [--pass=NAME ...] [--config NAME|FILE] FILE.tileir
        npusim opt --list
 
 Reads one TileIR function in its text form (docs/tileir.md), verifies it, runs
@@ -21,6 +21,8 @@ function. Without --pass it prints the function as read.
 
 options:
   --pass NAME   run the pass NAME; may be repeated
+  --config C    the machine the passes compile for (a preset name or a YAML
+                file, default tpuv3-like); `layout` depends on its lanes
   --list        list the passes, one per line: NAME  SUMMARY
   --help        show this help
 
@@ -33,6 +35,7 @@ namespace {
 
 constexpr OptionSpec kOptions[] = {
     {"--pass", true, true},
+    {"--config", true, false},
     {"--list", false, false},
 };
 
@@ -67,9 +70,10 @@ int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &e
       throw core::InputError("cannot read the file");
     std::stringstream text;
     text << in.rdbuf();
+    const config::HardwareConfig machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
     const std::unique_ptr<ir::Function> function = ir::parse(text.str(), file);
     for (const transform::Pass *pass : pipeline) {
-      pass->run(*function);
+      pass->run(*function, machine);
       ir::verify(*function);
     }
     out << ir::print(*function);

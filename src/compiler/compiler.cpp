@@ -1,68 +1,87 @@
-// The compiler driver (docs/compiler.md): TileIR passes, layout, lowering,
-// scratchpad plan.
+// The compiler driver (docs/compiler.md, "Stages"): the one list of every
+// stage from a kernel's block sizes to its NPU program, and compile, which
+// runs the stages after the block sizes.
 #include "compiler/compiler_internal.h"
 #include "transform/transform.h"
-
-#include <iterator>
 
 namespace npusim::compiler {
 
 namespace {
 
-/// The TileIR -> TileIR passes run before lowering, in order.
-struct Stage {
-  std::string_view pass;
-  /// Left out when the plan overflows the scratchpad: hoisting keeps the
-  /// invariants' tiles live through the loop, computing them in every
-  /// iteration may fit where that does not.
-  bool droppedOnOverflow = false;
-};
-// Equal ops are reused inside the lowering, not by the `cse` pass (see
-// Lowering::reuseEqualOp for why).
-constexpr Stage kPipeline[] = {
-    {"hoist-invariants", true},
-};
+using Kind = Stage::Kind;
 
-/// The function after the pipeline's passes (all, or those kept on overflow).
-std::unique_ptr<ir::Function> runPasses(const ir::Function &function, bool all) {
-  auto transformed = ir::clone(function);
-  for (const Stage &stage : kPipeline) {
-    if (!all && stage.droppedOnOverflow)
-      continue;
-    const transform::Pass *pass = transform::findPass(stage.pass);
-    if (!pass)
-      fail(function, {}, "internal: no TileIR pass named " + std::string(stage.pass));
-    pass->run(*transformed);
-  }
-  return transformed;
-}
+// `layout` runs first among the TileIR passes: the lane axes are chosen on
+// the function as the front end made it (chosen after `cse`, they differ in 4
+// of the 518 corpus programs on tpuv3-like and 21 on edge-8lane), and the
+// other passes move or remove ops without touching their values' lane axes.
+// `cse` leaves to the lowering only the equal ops that TileIR cannot show
+// (Lowering::reuseEqualOp). Hoisting is dropped on overflow: it keeps the
+// invariants' tiles live through the loop, and computing them in every
+// iteration may fit where that does not.
+constexpr Stage kPipeline[] = {
+    {"block-sizes", Kind::BlockSizes, false,
+     "searchBlockSizes (tiling.cpp, cost_model.cpp): block sizes are constexprs of the Triton kernel, so the "
+     "caller's front end lowers the kernel once per candidate and the search runs the stages below on each, "
+     "keeping the cheapest estimate that fits the scratchpad"},
+    {"layout", Kind::TileIRPass, false, "the lane axis of every tile value (transform/layout.cpp)"},
+    {"cse", Kind::TileIRPass, false, "removes pure ops equal to an earlier visible one (transform/cse.cpp)"},
+    {"hoist-invariants", Kind::TileIRPass, true,
+     "moves loop-invariant pure ops before their loop (transform/hoist.cpp)"},
+    {"lowering", Kind::Lowering, false,
+     "TileIR ops -> NPU instructions, scalar registers and unplaced tiles (class Lowering: lower_*.cpp, "
+     "emit.cpp)"},
+    {"scratchpad", Kind::ScratchpadPlan, false,
+     "tile lifetimes and bank offsets (scratchpad.cpp); on overflow the stages from the first TileIR pass "
+     "run "
+     "again without those dropped on overflow, and then the overflow is the caller's (the block-size search "
+     "rejects the candidate)"},
+};
 
 npu::Program compileOnce(const ir::Function &function, const config::HardwareConfig &machine) {
   if (machine.lanes <= 0 || machine.spadKibPerLane <= 0)
     fail(function, {}, "the machine has no lanes or no scratchpad");
-  // Lane axes are chosen on the function as the front end made it; the passes
-  // keep value ids, so the plan holds for their result too.
-  const LayoutPlan plan = chooseLayouts(function, machine);
   const core::SourceLocation where =
       function.body().ops.empty() ? core::SourceLocation{} : function.body().ops.front()->loc;
   for (bool allPasses : {true, false}) {
-    const auto transformed = runPasses(function, allPasses);
-    Lowering lowering(*transformed, machine, plan);
+    const auto transformed = ir::clone(function);
+    npu::Program program;
     std::vector<int> storageRoot;
-    npu::Program program = lowering.run(storageRoot);
-    try {
-      planScratchpad(program, storageRoot, machine.vlenBits / 8, where);
-    } catch (const ScratchpadOverflow &) {
-      if (allPasses)
-        continue;
-      throw;
+    bool overflowed = false;
+    for (const Stage &stage : kPipeline) {
+      switch (stage.kind) {
+      case Kind::BlockSizes: break; // the caller's, before the function exists
+      case Kind::TileIRPass: {
+        if (!allPasses && stage.droppedOnOverflow)
+          break;
+        const transform::Pass *pass = transform::findPass(stage.name);
+        if (!pass)
+          fail(function, {}, "internal: no TileIR pass named " + std::string(stage.name));
+        pass->run(*transformed, machine);
+        break;
+      }
+      case Kind::Lowering: program = Lowering(*transformed, machine).run(storageRoot); break;
+      case Kind::ScratchpadPlan: try { planScratchpad(program, storageRoot, machine.vlenBits / 8, where);
+        } catch (const ScratchpadOverflow &) {
+          if (!allPasses)
+            throw;
+          overflowed = true;
+        }
+        break;
+      }
+      if (overflowed)
+        break;
     }
-    return program;
+    if (!overflowed)
+      return program;
   }
   fail(function, where, "internal: no scratchpad plan");
 }
 
 } // namespace
+
+std::span<const Stage> pipeline() {
+  return kPipeline;
+}
 
 npu::Program compile(const ir::Function &function, const config::HardwareConfig &machine) {
   try {

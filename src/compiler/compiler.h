@@ -8,6 +8,7 @@
 #include "npu/program.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -24,7 +25,25 @@ public:
   int64_t bytesAvailable = 0;
 };
 
-/// Compiles one kernel. Throws core::CompileError naming the kernel and the
+/// One stage of turning a kernel into an NPU program.
+struct Stage {
+  enum class Kind { BlockSizes, TileIRPass, Lowering, ScratchpadPlan };
+  std::string_view name; // a TileIR pass: its name in transform::findPass
+  Kind kind;
+  /// Left out when the scratchpad plan overflows (the stages then run again
+  /// without it).
+  bool droppedOnOverflow;
+  std::string_view summary;
+};
+
+/// Every stage, in order (docs/compiler.md, "Stages"): first the block-size
+/// search, which the caller drives (searchBlockSizes, with the front end
+/// lowering each candidate) because block sizes are constexprs fixed before
+/// TileIR exists; then the stages compile runs.
+std::span<const Stage> pipeline();
+
+/// Compiles one kernel: the stages of pipeline() after the block sizes, on a
+/// copy of `function`. Throws core::CompileError naming the kernel and the
 /// TileIR source location for constructs the NPU cannot run, and
 /// ScratchpadOverflow when the tiles do not fit the scratchpad.
 npu::Program compile(const ir::Function &function, const config::HardwareConfig &machine);

@@ -1,10 +1,10 @@
 #pragma once
-// Internals of the compiler, shared by its passes (docs/compiler.md):
-//   compiler.cpp      the pipeline: TileIR passes (src/transform), then these
-//   layout.cpp        lane axis of every tile value
+// Internals of the compiler, shared by its stages (docs/compiler.md, "Stages"):
+//   compiler.cpp      the pipeline: the list of stages, and compile
+//   tiling.cpp        the block-size search (cost_model.cpp, blocks.cpp)
+//   (src/transform)   the TileIR passes, lane axes included
 //   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
 //   scratchpad.cpp    liveness and bank offsets of the tiles
-//   blocks.cpp        block sizes for Inductor kernels
 #include "compiler/compiler.h"
 
 #include <map>
@@ -22,26 +22,6 @@ using npu::ScalarOperand;
 /// A CompileError at `loc` whose message names the kernel.
 [[noreturn]] void fail(const ir::Function &function, const core::SourceLocation &loc,
                        const std::string &what);
-
-// ------------------------------------------------------------------- layout
-
-/// The lane axis chosen for every value (by value id); -1 for scalars.
-struct LayoutPlan {
-  std::vector<int> laneAxis;
-};
-
-/// The axis a tile of `shape` spreads over the lanes when nothing asks for
-/// another: the largest axis, the last one among equals.
-int defaultLaneAxis(const ir::Shape &shape);
-
-/// The lane axis of a tile of shape `to` that gives its elements (in row-major
-/// order) the lanes and slots they have in a tile of shape `from` with lane
-/// axis `fromLane`, or -1 when none does. `prefer` is tried first.
-int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes);
-
-/// Chooses lane axes: reductions, dots and their operands first, everything
-/// else follows its operands so that elementwise chains need no relayout.
-LayoutPlan chooseLayouts(const ir::Function &function, const config::HardwareConfig &machine);
 
 // --------------------------------------------------------------- scratchpad
 
@@ -104,14 +84,19 @@ struct ValueState {
 /// when the body yields something the first guess cannot hold.
 enum class CarriedForm { Register, ScalarTile, Tile, AffinePointer, GatherPointer };
 
+/// TileIR ops -> NPU instructions, one pass over the ops in program order
+/// (docs/compiler.md, "Stages"). Its parts are spread over
+/// emit.cpp and lower_*.cpp; only the compiler's pipeline drives it.
 class Lowering {
 public:
-  Lowering(const ir::Function &function, const config::HardwareConfig &machine, const LayoutPlan &plan);
+  /// `function` has its lane axes chosen (the `layout` pass).
+  Lowering(const ir::Function &function, const config::HardwareConfig &machine);
   /// The program with unplaced tiles, and the storage root of every tile.
   npu::Program run(std::vector<int> &storageRoot);
 
-  // Everything the lowering has decided so far besides instructions; copied to
-  // lower a loop body a second time.
+private:
+  // Everything the lowering has decided so far besides instructions; the
+  // state before a loop, to lower the loop again with other carried forms.
   struct State {
     std::vector<npu::ScalarRegister> registers;
     std::vector<npu::Tile> tiles;
@@ -135,7 +120,6 @@ public:
   // emit.cpp: registers, tiles, instructions, materialisation.
   const ir::Function &function;
   const config::HardwareConfig &machine;
-  const LayoutPlan &plan;
   State s;
   std::vector<npu::Instruction> *out = nullptr;
   const ir::Op *currentOp = nullptr;
@@ -216,8 +200,26 @@ public:
   /// acc, which the matmuls then accumulate into in place; -1 otherwise.
   int accumulateInPlace(const ir::Op &dot);
 
+  // lower_memory.cpp: DMA walks in another axis order.
+  /// `tile` seen with its axes in `order`: a view of the same bytes, or a relayout.
+  int permutedView(int tile, const std::vector<int> &order);
+  /// Walks `dma` in `order`: strides and mask permuted alike.
+  void permuteDma(npu::DmaDescriptor &dma, const std::vector<int> &order);
+
   // lower_control.cpp
+  /// A carried value whose yield its home cannot hold, and the home to try next.
+  struct CarriedRevision {
+    size_t index;
+    CarriedForm form;
+  };
+  /// Decides the carried forms: lowers the loop with the forms guessed from
+  /// the inits, and again from the state before the loop while lowerLoop
+  /// asks for a more general home.
   void lowerFor(const ir::Op &op);
+  /// Lowers the loop with the given carried forms; the first carried value
+  /// whose yielded form does not fit its home, with nothing emitted into the
+  /// enclosing code, or nothing when the loop is done.
+  std::optional<CarriedRevision> lowerLoop(const ir::Op &op, const std::vector<CarriedForm> &forms);
   void lowerIf(const ir::Op &op);
   /// Carried-value plumbing: `targets` receive `sources` at once (a parallel copy).
   void assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,

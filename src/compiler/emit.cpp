@@ -19,8 +19,7 @@ bool LazyTile::uniform() const {
   return true;
 }
 
-Lowering::Lowering(const ir::Function &f, const config::HardwareConfig &m, const LayoutPlan &p)
-    : function(f), machine(m), plan(p) {
+Lowering::Lowering(const ir::Function &f, const config::HardwareConfig &m) : function(f), machine(m) {
   s.values.resize(f.numValues());
   s.canonical.assign(f.numValues(), -1);
 }
@@ -63,8 +62,7 @@ npu::Instruction &Lowering::emit(npu::Opcode opcode) {
 }
 
 int Lowering::laneAxisOf(const ir::Value *v) const {
-  const int axis = plan.laneAxis.at(v->id);
-  return axis < 0 ? 0 : axis;
+  return v->laneAxis < 0 ? 0 : v->laneAxis;
 }
 
 std::string Lowering::nameOf(const ir::Value *v) const {

@@ -4,6 +4,7 @@
 // arithmetic on them becomes strided DMA; everything else runs on the vector
 // unit in the layout the layout pass chose, or on the scalar unit for scalars.
 #include "compiler/compiler_internal.h"
+#include "transform/transform.h"
 
 #include <algorithm>
 #include <numeric>
@@ -229,7 +230,7 @@ void Lowering::lowerShape(const ir::Op &op) {
   }
   case OpCode::Reshape: {
     const int source = tileOf(x, laneAxisOf(x));
-    const int axis = sameMappingLaneAxis(from, s.tiles[source].layout.laneAxis, to, want, machine.lanes);
+    const int axis = transform::sameMappingLaneAxis(from, s.tiles[source].layout.laneAxis, to, want, machine.lanes);
     if (axis >= 0) {
       setTile(r, aliasTile(source, to, axis, nameOf(r)));
       return;

@@ -4,9 +4,10 @@
 // scalar each iteration an affine form whose base register is the home), the
 // inits are copied there before the loop and the yielded values at the end of
 // the body, as one parallel copy. The home is a guess made from the init; when
-// the body yields something the guess cannot hold, the loop is lowered again
-// with a more general home. An if becomes an If whose branches copy their
-// yielded values into the result homes.
+// the body yields something the guess cannot hold, the lowering goes back to
+// the state before the loop and lowers it again with a more general home for
+// that value (lowerFor decides, lowerLoop tries one set of homes). An if
+// becomes an If whose branches copy their yielded values into the result homes.
 #include "compiler/compiler_internal.h"
 
 #include <set>
@@ -16,13 +17,6 @@ namespace npusim::compiler {
 using Kind = ValueState::Kind;
 
 namespace {
-
-/// Asks the enclosing lowerFor to lower the loop again with another home.
-struct Retry {
-  const ir::Op *loop;
-  size_t index;
-  CarriedForm form;
-};
 
 bool sameOperand(const Scalar &a, const Scalar &b) {
   if (a.isImmediate() != b.isImmediate())
@@ -190,114 +184,123 @@ void Lowering::lowerFor(const ir::Op &op) {
   std::vector<CarriedForm> forms(n);
   for (size_t i = 0; i < n; ++i)
     forms[i] = guessForm(state(op.operands[3 + i]), op.results[i]);
+  // Each revision makes one carried value's home more general (a register
+  // becomes a [1] tile, a pointer form a tile of offsets), so this ends.
   for (size_t attempt = 0; attempt <= 2 * n + 1; ++attempt) {
-    const State saved = s;
-    std::vector<npu::Instruction> *const savedOut = out;
-    const size_t savedSize = out->size();
-    try {
-      const Scalar lower = scalarOf(op.operands[0]);
-      const Scalar upper = scalarOf(op.operands[1]);
-      const Scalar step = scalarOf(op.operands[2]);
-      if (step.isImmediate() && step.operand.intValue == 0)
-        unsupported("a for loop whose step is 0");
-      currentOp = &op;
-      std::vector<ValueState> homes(n);
-      std::vector<const ir::Value *> inits;
-      for (size_t i = 0; i < n; ++i) {
-        const ir::Value *init = op.operands[3 + i];
-        const ir::Value *result = op.results[i];
-        inits.push_back(init);
-        ValueState &home = homes[i];
-        home.argument = state(init).argument;
-        const DType type = result->type.isPointer ? DType::Int64 : result->type.dtype;
-        switch (forms[i]) {
-        case CarriedForm::Register:
-          home.kind = Kind::Scalar;
-          home.scalar = Scalar{ScalarOperand::ofRegister(newRegister(type, nameOf(result))), type};
-          break;
-        case CarriedForm::ScalarTile:
-          home.kind = Kind::ScalarTile;
-          home.tile = newTile(type, {1}, 0, nameOf(result));
-          break;
-        case CarriedForm::Tile:
-          home.kind = Kind::Tile;
-          home.tile = newTile(type, result->type.shape, laneAxisOf(result), nameOf(result));
-          break;
-        case CarriedForm::AffinePointer:
-          home.kind = Kind::Tile;
-          home.lazy = *state(init).lazy;
-          home.lazy->base = Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
-          break;
-        case CarriedForm::GatherPointer:
-          // The index tile is the init's and never changes; only the base moves.
-          home.kind = Kind::Tile;
-          home.tile = state(init).tile;
-          home.gatherBase =
-              Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
-          break;
-        }
-      }
-      assignCarried(inits, homes, forms);
-
-      const ir::Block &body = op.region(0);
-      const DType ivType = op.operands[0]->type.dtype;
-      const int iv = newRegister(ivType, nameOf(body.arguments[0]));
-      std::vector<npu::Instruction> bodyCode;
-      std::vector<npu::Instruction> *outer = out;
-      out = &bodyCode;
-      enterScope();
-      setScalar(body.arguments[0], Scalar{ScalarOperand::ofRegister(iv), ivType});
-      for (size_t i = 0; i < n; ++i) {
-        state(body.arguments[i + 1]) = homes[i];
-        if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
-          setTile(body.arguments[i + 1], homes[i].tile);
-      }
-      lowerBlock(body);
-      const ir::Op &yield = *body.ops.back();
-      std::vector<const ir::Value *> yielded(yield.operands.begin(), yield.operands.end());
-      for (size_t i = 0; i < n; ++i) {
-        const ValueState &y = state(yielded[i]);
-        if (op.results[i]->type.isPointer && y.argument != homes[i].argument)
-          unsupported("a loop-carried pointer that moves to another argument");
-        if (forms[i] == CarriedForm::Register && y.kind != Kind::Scalar)
-          throw Retry{&op, i, CarriedForm::ScalarTile};
-        if (forms[i] == CarriedForm::GatherPointer &&
-            (y.kind != Kind::Tile || y.lazy || y.broadcastOf || y.tile != homes[i].tile))
-          throw Retry{&op, i, CarriedForm::Tile};
-        if (forms[i] == CarriedForm::AffinePointer) {
-          bool same = y.kind == Kind::Tile && y.lazy && y.lazy->strides.size() == homes[i].lazy->strides.size();
-          for (size_t a = 0; same && a < y.lazy->strides.size(); ++a)
-            same = sameOperand(y.lazy->strides[a], homes[i].lazy->strides[a]);
-          if (!same)
-            throw Retry{&op, i, CarriedForm::Tile};
-        }
-      }
-      currentOp = &yield;
-      assignCarried(yielded, homes, forms);
-      currentOp = &op;
-      leaveScope();
-      out = outer;
-      npu::Instruction &loop = emit(npu::Opcode::Loop);
-      loop.dstReg = iv;
-      loop.scalars = {lower.operand, upper.operand, step.operand};
-      loop.body = std::move(bodyCode);
-      for (size_t i = 0; i < n; ++i) {
-        state(op.results[i]) = homes[i];
-        if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
-          setTile(op.results[i], homes[i].tile);
-      }
+    const State beforeLoop = s;
+    const size_t codeBefore = out->size();
+    const std::optional<CarriedRevision> revision = lowerLoop(op, forms);
+    if (!revision)
       return;
-    } catch (const Retry &retry) {
-      if (retry.loop != &op)
-        throw;
-      s = saved;
-      out = savedOut;
-      out->resize(savedSize);
-      currentOp = &op;
-      forms[retry.index] = retry.form;
-    }
+    s = beforeLoop;
+    out->resize(codeBefore);
+    currentOp = &op;
+    forms[revision->index] = revision->form;
   }
   unsupported("this loop's carried values");
+}
+
+std::optional<Lowering::CarriedRevision> Lowering::lowerLoop(const ir::Op &op,
+                                                             const std::vector<CarriedForm> &forms) {
+  const size_t n = op.results.size();
+  const Scalar lower = scalarOf(op.operands[0]);
+  const Scalar upper = scalarOf(op.operands[1]);
+  const Scalar step = scalarOf(op.operands[2]);
+  if (step.isImmediate() && step.operand.intValue == 0)
+    unsupported("a for loop whose step is 0");
+  currentOp = &op;
+  std::vector<ValueState> homes(n);
+  std::vector<const ir::Value *> inits;
+  for (size_t i = 0; i < n; ++i) {
+    const ir::Value *init = op.operands[3 + i];
+    const ir::Value *result = op.results[i];
+    inits.push_back(init);
+    ValueState &home = homes[i];
+    home.argument = state(init).argument;
+    const DType type = result->type.isPointer ? DType::Int64 : result->type.dtype;
+    switch (forms[i]) {
+    case CarriedForm::Register:
+      home.kind = Kind::Scalar;
+      home.scalar = Scalar{ScalarOperand::ofRegister(newRegister(type, nameOf(result))), type};
+      break;
+    case CarriedForm::ScalarTile:
+      home.kind = Kind::ScalarTile;
+      home.tile = newTile(type, {1}, 0, nameOf(result));
+      break;
+    case CarriedForm::Tile:
+      home.kind = Kind::Tile;
+      home.tile = newTile(type, result->type.shape, laneAxisOf(result), nameOf(result));
+      break;
+    case CarriedForm::AffinePointer:
+      home.kind = Kind::Tile;
+      home.lazy = *state(init).lazy;
+      home.lazy->base =
+          Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
+      break;
+    case CarriedForm::GatherPointer:
+      // The index tile is the init's and never changes; only the base moves.
+      home.kind = Kind::Tile;
+      home.tile = state(init).tile;
+      home.gatherBase =
+          Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
+      break;
+    }
+  }
+  assignCarried(inits, homes, forms);
+
+  const ir::Block &body = op.region(0);
+  const DType ivType = op.operands[0]->type.dtype;
+  const int iv = newRegister(ivType, nameOf(body.arguments[0]));
+  std::vector<npu::Instruction> bodyCode;
+  std::vector<npu::Instruction> *outer = out;
+  out = &bodyCode;
+  enterScope();
+  setScalar(body.arguments[0], Scalar{ScalarOperand::ofRegister(iv), ivType});
+  for (size_t i = 0; i < n; ++i) {
+    state(body.arguments[i + 1]) = homes[i];
+    if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
+      setTile(body.arguments[i + 1], homes[i].tile);
+  }
+  lowerBlock(body);
+  const ir::Op &yield = *body.ops.back();
+  std::vector<const ir::Value *> yielded(yield.operands.begin(), yield.operands.end());
+  for (size_t i = 0; i < n; ++i) {
+    const ValueState &y = state(yielded[i]);
+    if (op.results[i]->type.isPointer && y.argument != homes[i].argument)
+      unsupported("a loop-carried pointer that moves to another argument");
+    std::optional<CarriedForm> wider;
+    if (forms[i] == CarriedForm::Register && y.kind != Kind::Scalar)
+      wider = CarriedForm::ScalarTile;
+    if (forms[i] == CarriedForm::GatherPointer &&
+        (y.kind != Kind::Tile || y.lazy || y.broadcastOf || y.tile != homes[i].tile))
+      wider = CarriedForm::Tile;
+    if (forms[i] == CarriedForm::AffinePointer) {
+      bool same = y.kind == Kind::Tile && y.lazy && y.lazy->strides.size() == homes[i].lazy->strides.size();
+      for (size_t a = 0; same && a < y.lazy->strides.size(); ++a)
+        same = sameOperand(y.lazy->strides[a], homes[i].lazy->strides[a]);
+      if (!same)
+        wider = CarriedForm::Tile;
+    }
+    if (wider) {
+      out = outer; // the caller drops what this attempt emitted and decided
+      return CarriedRevision{i, *wider};
+    }
+  }
+  currentOp = &yield;
+  assignCarried(yielded, homes, forms);
+  currentOp = &op;
+  leaveScope();
+  out = outer;
+  npu::Instruction &loop = emit(npu::Opcode::Loop);
+  loop.dstReg = iv;
+  loop.scalars = {lower.operand, upper.operand, step.operand};
+  loop.body = std::move(bodyCode);
+  for (size_t i = 0; i < n; ++i) {
+    state(op.results[i]) = homes[i];
+    if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
+      setTile(op.results[i], homes[i].tile);
+  }
+  return std::nullopt;
 }
 
 void Lowering::lowerIf(const ir::Op &op) {

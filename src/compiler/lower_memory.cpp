@@ -48,12 +48,14 @@ std::vector<int> contiguousOrder(const npu::DmaDescriptor &dma, const ir::Shape 
   return order;
 }
 
+} // namespace
+
 /// `tile` seen with its axes in `order` (axis d of the result is axis order[d]
 /// of `tile`): a view of the same bytes when the axes within each lane keep
 /// their order, else a cross-lane relayout.
-int permutedView(Lowering &lowering, int tile, const std::vector<int> &order) {
-  const npu::TileLayout from = lowering.s.tiles.at(tile).layout;
-  const std::string name = lowering.s.tiles.at(tile).name;
+int Lowering::permutedView(int tile, const std::vector<int> &order) {
+  const npu::TileLayout from = s.tiles.at(tile).layout;
+  const std::string name = s.tiles.at(tile).name;
   ir::Shape shape;
   std::vector<int> others;
   int laneAxis = 0;
@@ -65,9 +67,9 @@ int permutedView(Lowering &lowering, int tile, const std::vector<int> &order) {
       others.push_back(order[d]);
   }
   if (std::is_sorted(others.begin(), others.end()))
-    return lowering.aliasTile(tile, shape, laneAxis, name);
-  const int dst = lowering.newTile(from.dtype, shape, laneAxis, name);
-  npu::Instruction &move = lowering.emit(npu::Opcode::XRelayout);
+    return aliasTile(tile, shape, laneAxis, name);
+  const int dst = newTile(from.dtype, shape, laneAxis, name);
+  npu::Instruction &move = emit(npu::Opcode::XRelayout);
   move.srcs = {tile};
   move.dsts = {dst};
   move.permutation = order;
@@ -75,14 +77,16 @@ int permutedView(Lowering &lowering, int tile, const std::vector<int> &order) {
 }
 
 /// Walks `dma` in `order`: strides and mask permuted alike.
-void permuteDma(Lowering &lowering, npu::DmaDescriptor &dma, const std::vector<int> &order) {
+void Lowering::permuteDma(npu::DmaDescriptor &dma, const std::vector<int> &order) {
   std::vector<npu::ScalarOperand> strides;
   for (int a : order)
     strides.push_back(dma.strides[a]);
   dma.strides = std::move(strides);
   if (dma.maskTile >= 0)
-    dma.maskTile = permutedView(lowering, dma.maskTile, order);
+    dma.maskTile = permutedView(dma.maskTile, order);
 }
+
+namespace {
 
 std::vector<int> inverse(const std::vector<int> &order) {
   std::vector<int> back(order.size());
@@ -270,7 +274,7 @@ void Lowering::lowerLoad(const ir::Op &op) {
     load.dma = dma;
     load.dsts = {dst};
   } else {
-    permuteDma(*this, dma, order);
+    permuteDma(dma, order);
     ir::Shape walked;
     for (int a : order)
       walked.push_back(shape[a]);
@@ -278,7 +282,7 @@ void Lowering::lowerLoad(const ir::Op &op) {
     npu::Instruction &load = emit(npu::Opcode::DmaLoad);
     load.dma = dma;
     load.dsts = {loaded};
-    dst = permutedView(*this, loaded, inverse(order));
+    dst = permutedView(loaded, inverse(order));
   }
   int result = dst;
   if (selectOther) {
@@ -324,8 +328,8 @@ void Lowering::lowerStore(const ir::Op &op) {
   // A transposing access permutes on chip and stores in DRAM order.
   if (const std::vector<int> order = scalar ? std::vector<int>{} : contiguousOrder(dma, shape);
       !order.empty()) {
-    permuteDma(*this, dma, order);
-    data = permutedView(*this, data, order);
+    permuteDma(dma, order);
+    data = permutedView(data, order);
   }
   npu::Instruction &store = emit(npu::Opcode::DmaStore);
   store.dma = dma;

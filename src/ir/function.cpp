@@ -96,6 +96,7 @@ std::unique_ptr<Function> clone(const Function &function) {
     copyOf.push_back(parameter ? copy->addParameter(function.parameters().at(v->index).name, v->type)
                                : copy->newValue(v->type, v->nameHint));
     copyOf.back()->nameHint = v->nameHint;
+    copyOf.back()->laneAxis = v->laneAxis;
   }
   Block &body = copy->body();
   body.arguments.clear(); // addParameter made them; copyBlock sets them in order

@@ -24,6 +24,10 @@ struct Value {
   Block *ownerBlock = nullptr; // the block of a block argument
   int index = 0;               // result index, or argument index
   std::string nameHint;        // source variable name, for dumps and messages
+  /// The axis of a tile spread over the NPU's lanes, as the `layout` pass
+  /// chose it (docs/compiler.md, "Layouts"); -1 for scalars and until chosen.
+  /// Printed after the type as `lane=N`.
+  int laneAxis = -1;
 };
 
 /// A scalar constant; which member is meaningful depends on the dtype.

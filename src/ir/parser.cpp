@@ -18,6 +18,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace npusim::ir {
@@ -379,6 +381,18 @@ private:
     return t;
   }
 
+  /// The optional ` lane=N` after a value's type (the layout pass's choice);
+  /// -1 when absent. The verifier checks N against the type.
+  int laneAxis() {
+    if (word() != "lane")
+      return -1;
+    const core::SourceLocation at = next();
+    const int axis = keyed("lane");
+    if (axis < 0)
+      fail(at, "a lane axis must be an axis of the tile");
+    return axis;
+  }
+
   /// The trailing `// h0, h1, ...` of a line that defines `defined`.
   void hints(const std::vector<Value *> &defined) {
     skipSpaces();
@@ -443,23 +457,28 @@ private:
     body(*op, forArguments);
     defined.insert(defined.end(), forArguments.begin(), forArguments.end());
     if (accept(':')) {
-      std::vector<Type> types;
-      do
-        types.push_back(type());
-      while (accept(','));
+      std::vector<std::pair<Type, int>> types; // with the lane axis
+      do {
+        Type t = type();
+        types.emplace_back(std::move(t), laneAxis());
+      } while (accept(','));
       if (types.size() != op->results.size())
         fail(nameAt, "the op defines " + std::to_string(op->results.size()) + " values but lists " +
                          std::to_string(types.size()) + " result types");
       for (size_t i = 0; i < types.size(); ++i)
-        op->results[i]->type = types[i];
+        std::tie(op->results[i]->type, op->results[i]->laneAxis) = types[i];
     } else if (!op->results.empty()) {
       fail("expected ':' and the result types" + found());
     }
     if (op->code == OpCode::For) {
-      // The body's carried arguments have the result types; the induction
-      // variable has the bounds' type, known once the bounds are defined.
-      for (size_t i = 1; i < forArguments.size(); ++i)
-        forArguments[i]->type = i - 1 < op->results.size() ? op->results[i - 1]->type : Type{};
+      // The body's carried arguments have the result types and lane axes; the
+      // induction variable has the bounds' type, known once the bounds are
+      // defined.
+      for (size_t i = 1; i < forArguments.size(); ++i) {
+        const bool hasResult = i - 1 < op->results.size();
+        forArguments[i]->type = hasResult ? op->results[i - 1]->type : Type{};
+        forArguments[i]->laneAxis = hasResult ? op->results[i - 1]->laneAxis : -1;
+      }
       pendingInductionVariables_.push_back({forArguments.empty() ? nullptr : forArguments[0],
                                             op->operands.empty() ? nullptr : op->operands[0]});
     }
@@ -486,6 +505,7 @@ private:
           Value *v = definition();
           expect(':');
           v->type = type();
+          v->laneAxis = laneAxis();
           region->arguments.push_back(v);
         } while (accept(','));
         expect(')');
@@ -715,6 +735,7 @@ private:
       const Value &v = *values_[id];
       real[id] = id < body.arguments.size() ? function.addParameter(parameterNames[id], v.type)
                                             : function.newValue(v.type, v.nameHint);
+      real[id]->laneAxis = v.laneAxis;
     }
     Block &target = function.body();
     target.ops = std::move(body.ops);

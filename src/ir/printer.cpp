@@ -106,8 +106,11 @@ std::string refs(const std::vector<Value *> &values, size_t from = 0) {
   return s;
 }
 
+/// The type, and the lane axis once the layout pass has chosen one.
 std::string typeOf(const Value *v) {
-  return v ? v->type.str() : "<null>";
+  if (!v)
+    return "<null>";
+  return v->laneAxis >= 0 ? v->type.str() + " lane=" + std::to_string(v->laneAxis) : v->type.str();
 }
 
 /// "%20: fp32, %21: i32"

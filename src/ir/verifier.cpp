@@ -123,6 +123,9 @@ private:
     for (int64_t d : v->type.shape)
       if (d <= 0)
         failAt(at, what() + " (" + ref(v) + ") has type " + v->type.str() + ": dimensions must be positive");
+    if (v->laneAxis != -1 && (v->laneAxis < 0 || v->laneAxis >= v->type.rank()))
+      failAt(at, what() + " (" + ref(v) + ") has type " + v->type.str() + " and lane axis " +
+                     std::to_string(v->laneAxis) + ", which is not one of its axes");
   }
 
   /// Pre-pass: every block argument and op result is defined exactly once and

@@ -5,9 +5,14 @@ namespace npusim::transform {
 
 const std::vector<Pass> &passes() {
   static const std::vector<Pass> kPasses = {
+      {"layout", "chooses the lane axis of every tile value for the machine (lane=N after its type)",
+       chooseLaneAxes},
       {"hoist-invariants", "moves loop-invariant pure ops of a loop body before the loop",
-       hoistLoopInvariants},
-      {"cse", "removes pure ops equal to an earlier visible one", eliminateCommonSubexpressions},
+       [](ir::Function &function, const config::HardwareConfig &) { hoistLoopInvariants(function); }},
+      {"cse", "removes pure ops equal to an earlier visible one",
+       [](ir::Function &function, const config::HardwareConfig &) {
+         eliminateCommonSubexpressions(function);
+       }},
   };
   return kPasses;
 }

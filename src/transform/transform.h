@@ -1,8 +1,10 @@
 #pragma once
-// TileIR -> TileIR passes (docs/compiler.md, "Passes"). Each takes a verified
-// function and leaves it verified. Values keep their ids: an op a pass removes
+// TileIR -> TileIR passes (docs/compiler.md, "TileIR passes"). Each takes a
+// verified function and leaves it verified. A pass changes ops, or annotates values
+// (the lane axes of `layout`). Values keep their ids: an op a pass removes
 // leaves its results' ids unused (no op defines them), so that every other
 // value keeps the id that names it in dumps and messages.
+#include "config/hardware.h"
 #include "ir/ir.h"
 
 #include <functional>
@@ -15,7 +17,9 @@ namespace npusim::transform {
 struct Pass {
   std::string_view name; // as `npusim opt --pass=NAME` spells it
   std::string_view summary;
-  void (*run)(ir::Function &function);
+  /// The machine is the one the function is compiled for; passes that do not
+  /// depend on it ignore it.
+  void (*run)(ir::Function &function, const config::HardwareConfig &machine);
 };
 
 /// Every pass, in the order `npusim opt --list` shows them.
@@ -35,6 +39,21 @@ std::string equalityKey(const ir::Op &op, const std::function<int(const ir::Valu
 /// Pure ops at the top of a loop body whose operands are defined outside the
 /// loop, or by other such ops, move to just before the loop.
 void hoistLoopInvariants(ir::Function &function);
+
+/// Sets the lane axis (ir::Value::laneAxis) of every tile value: reductions,
+/// dots and their operands first, everything else follows its operands so that
+/// elementwise chains need no relayout; scalars get -1. Earlier choices are
+/// replaced.
+void chooseLaneAxes(ir::Function &function, const config::HardwareConfig &machine);
+
+/// The axis a tile of `shape` spreads over the lanes when nothing asks for
+/// another: the largest axis, the last one among equals.
+int defaultLaneAxis(const ir::Shape &shape);
+
+/// The lane axis of a tile of shape `to` that gives its elements (in row-major
+/// order) the lanes and slots they have in a tile of shape `from` with lane
+/// axis `fromLane`, or -1 when none does. `prefer` is tried first.
+int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes);
 
 /// A pure op equal to an earlier visible one (same opcode, attributes,
 /// operands and result types) is removed and its uses take the earlier results.

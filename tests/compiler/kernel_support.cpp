@@ -1,7 +1,10 @@
 #include "compiler/kernel_support.h"
 
+#include "runtime/kernels.h"
+
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 namespace npusim::compiler::testing {
 
@@ -28,73 +31,19 @@ std::vector<std::string> corpusKernelFiles() {
   return files;
 }
 
-namespace {
-
-int64_t numelOf(const triton::KernelMetadata &metadata, const triton::BlockAxis &axis) {
-  if (auto it = metadata.bodyConstants.find(std::string(axis.numelArgument));
-      it != metadata.bodyConstants.end())
-    return it->second;
-  if (auto it = metadata.sizeHints.find(std::string(axis.hintKey)); it != metadata.sizeHints.end())
-    return it->second;
-  return 1;
-}
-
-} // namespace
-
-std::vector<BlockParameter> blockParameters(const triton::KernelMetadata &metadata) {
-  std::vector<BlockParameter> parameters;
-  const triton::ConstexprBindings defaults = triton::defaultConstexprs(metadata);
-  for (const std::string &name : metadata.freeConstexprs()) {
-    BlockParameter p;
-    const triton::BlockAxis *axis = triton::findBlockAxis(name);
-    if (!axis)
-      continue; // not a block size; defaultConstexprs picks it
-    p.name = name;
-    p.numel = numelOf(metadata, *axis);
-    p.reduction = axis->reduction;
-    // As the runtime: a block that divided its numel keeps dividing it.
-    if (auto it = defaults.find(name); it != defaults.end() && std::holds_alternative<int64_t>(it->second)) {
-      const int64_t value = std::get<int64_t>(it->second);
-      p.mustDivide = value > 0 && p.numel > 0 && p.numel % value == 0;
-    }
-    parameters.push_back(p);
-  }
-  return parameters;
-}
-
 CompiledKernel compileKernelFile(const std::string &path, const config::HardwareConfig &machine) {
   CompiledKernel result;
   result.file = triton::loadKernelFile(path);
   const triton::KernelMetadata &metadata = result.file.metadata;
-  const std::vector<BlockParameter> parameters = blockParameters(metadata);
-  auto constexprsOf = [&](const BlockChoice &choice) {
-    triton::ConstexprBindings constexprs = triton::defaultConstexprs(metadata);
-    for (const auto &[name, value] : choice.values)
-      constexprs[name] = value;
-    return constexprs;
-  };
-  TilingChoice best =
-      searchBlockSizes(triton::name(metadata.kind), parameters, machine, [&](const BlockChoice &choice) {
-        return triton::lowerKernel(result.file, constexprsOf(choice));
-      });
-  result.candidatesTried = best.candidatesCompiled + static_cast<int>(best.rejected.size());
-  if (!best.function) {
-    // Nothing fitted: compile the last candidate again for its error.
-    const std::vector<BlockChoice> choices =
-        proposeBlockSizes(triton::name(metadata.kind), parameters, machine);
-    const BlockChoice last = choices.empty() ? BlockChoice{} : choices.back();
-    auto function = triton::lowerKernel(result.file, constexprsOf(last));
-    result.program = compile(*function, machine);
-    result.constexprs = constexprsOf(last);
-    result.function = std::move(function);
-    return result;
-  }
-  result.constexprs = constexprsOf(best.blocks);
-  result.function = std::move(best.function);
-  result.program = std::move(best.program);
-  result.cost = best.cost;
-  for (const auto &[name, value] : best.blocks.values)
-    result.program.blockSizes.emplace_back(name, value);
+  // As `npusim compile FILE`: the constexprs' defaults, and the sizes Inductor
+  // baked into the source as the launch's scalar arguments.
+  const std::map<std::string, int64_t> scalars(metadata.bodyConstants.begin(), metadata.bodyConstants.end());
+  std::unique_ptr<runtime::NpuKernel> kernel =
+      runtime::compileForNpu(result.file, triton::defaultConstexprs(metadata), scalars, machine);
+  result.constexprs = std::move(kernel->constexprs);
+  result.function = std::move(kernel->function);
+  result.program = std::move(kernel->program);
+  result.cost = kernel->cost;
   return result;
 }
 

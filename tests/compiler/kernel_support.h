@@ -1,6 +1,6 @@
 #pragma once
-// Test helpers: find the kernel corpus, and compile a kernel file the way the
-// runtime does (block sizes from the cost model's search, searchBlockSizes).
+// Test helpers: find the kernel corpus, and compile a kernel file through the
+// runtime's own path (runtime::compileForNpu), block-size search included.
 #include "compiler/compiler.h"
 #include "compiler/tiling.h"
 #include "triton/frontend.h"
@@ -15,21 +15,18 @@ namespace npusim::compiler::testing {
 /// examples/kernels and examples/*/kernels, sorted.
 std::vector<std::string> corpusKernelFiles();
 
-/// The block parameters of a kernel's free constexprs, with the numels its
-/// metadata gives.
-std::vector<BlockParameter> blockParameters(const triton::KernelMetadata &metadata);
-
 struct CompiledKernel {
   triton::KernelFile file;
   triton::ConstexprBindings constexprs;
   std::unique_ptr<ir::Function> function;
   npu::Program program;
   ProgramCost cost; // the search's estimate (zero when no block was chosen)
-  int candidatesTried = 0;
 };
 
-/// Loads, lowers and compiles with the cheapest block sizes; candidates that
-/// overflow the scratchpad are skipped. Throws the last error when none compiles.
+/// Loads, lowers and compiles the kernel as the product does
+/// (runtime::compileForNpu, as `npusim compile FILE`): the cheapest block sizes
+/// of the search for Inductor pointwise and reduction kernels, the defaults
+/// otherwise. Throws the runtime's error when nothing fits.
 CompiledKernel compileKernelFile(const std::string &path, const config::HardwareConfig &machine);
 
 /// The 8-lane machine with 32 KiB per lane the coverage tests use.

@@ -1,6 +1,7 @@
 // The TileIR passes on small text tests: tests/compiler/passes/PASS/*.tileir
 // hold a function and the CHECK lines its output must satisfy after PASS runs
 // (filecheck_support.h). Every file found is one test.
+#include "compiler/compiler.h"
 #include "filecheck_support.h"
 #include "ir/ir.h"
 #include "transform/transform.h"
@@ -44,6 +45,17 @@ std::string readFile(const fs::path &path) {
   return text.str();
 }
 
+/// The machine a test file names on a `// CONFIG: NAME` line, else the
+/// default preset (as `npusim opt` without --config).
+std::string machineOf(const std::string &text) {
+  const std::string key = "// CONFIG:";
+  const size_t at = text.find(key);
+  if (at == std::string::npos)
+    return "tpuv3-like";
+  const size_t begin = text.find_first_not_of(' ', at + key.size());
+  return text.substr(begin, text.find_first_of(" \n", begin) - begin);
+}
+
 class PassText : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PassText, OutputMatchesItsChecks) {
@@ -55,7 +67,7 @@ TEST_P(PassText, OutputMatchesItsChecks) {
   const std::vector<CheckDirective> directives = checkDirectives(text);
   ASSERT_FALSE(directives.empty()) << file << " has no CHECK lines";
   auto function = ir::parse(text, file.string());
-  pass->run(*function);
+  pass->run(*function, config::loadConfig(machineOf(text)));
   ir::verify(*function);
   const std::string output = ir::print(*function);
   const std::string failure = runChecks(directives, output);
@@ -82,6 +94,25 @@ TEST(PassText, EveryPassHasTests) {
   }
 }
 
+// The one list of stages: block sizes first (before TileIR exists), the
+// TileIR passes, each a registered pass, then lowering and scratchpad plan, in
+// the order docs/compiler.md gives.
+TEST(Pipeline, ListsEveryStageInOrder) {
+  std::vector<std::string> names;
+  for (const compiler::Stage &stage : compiler::pipeline()) {
+    names.emplace_back(stage.name);
+    EXPECT_FALSE(stage.summary.empty()) << stage.name;
+    if (stage.kind == compiler::Stage::Kind::TileIRPass)
+      EXPECT_NE(transform::findPass(stage.name), nullptr) << stage.name;
+    else
+      EXPECT_FALSE(stage.droppedOnOverflow) << stage.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"block-sizes", "layout", "cse", "hoist-invariants", "lowering",
+                                             "scratchpad"}));
+  EXPECT_EQ(compiler::pipeline().front().kind, compiler::Stage::Kind::BlockSizes);
+  EXPECT_EQ(compiler::pipeline().back().kind, compiler::Stage::Kind::ScratchpadPlan);
+}
+
 /// Runs the built npusim with `arguments`; the exit status and stdout + stderr.
 std::pair<int, std::string> runNpusim(const std::string &arguments) {
   const std::string command = std::string(NPUSIM_BINARY) + " " + arguments + " 2>&1";
@@ -97,11 +128,28 @@ std::pair<int, std::string> runNpusim(const std::string &arguments) {
 TEST(OptCommand, RunsThePassesInOrderAndPrints) {
   const fs::path file = passesRoot() / "hoist-invariants" / "invariant_chain.tileir";
   auto expected = ir::parse(readFile(file), file.string());
-  transform::findPass("hoist-invariants")->run(*expected);
-  transform::findPass("cse")->run(*expected);
+  const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
+  transform::findPass("hoist-invariants")->run(*expected, machine);
+  transform::findPass("cse")->run(*expected, machine);
   const auto [status, output] = runNpusim("opt --pass=hoist-invariants --pass cse " + file.string());
   EXPECT_EQ(status, 0) << output;
   EXPECT_EQ(output, ir::print(*expected));
+}
+
+TEST(OptCommand, ConfigChoosesTheMachine) {
+  // The same reduction puts its kept axis on the lanes on 8 lanes, and the
+  // reduced one on 128 (reduce_edge_8lane.tileir and reduce_across_lanes.tileir).
+  const fs::path file = passesRoot() / "layout" / "reduce_across_lanes.tileir";
+  for (const std::string machine : {"edge-8lane", "tpuv3-like"}) {
+    auto expected = ir::parse(readFile(file), file.string());
+    transform::findPass("layout")->run(*expected, config::loadConfig(machine));
+    const auto [status, output] = runNpusim("opt --pass=layout --config " + machine + " " + file.string());
+    EXPECT_EQ(status, 0) << output;
+    EXPECT_EQ(output, ir::print(*expected)) << machine;
+  }
+  const auto [status, output] = runNpusim("opt --pass=layout " + file.string());
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_NE(output.find("%3 = load %2 : fp32[8, 256] lane=1"), std::string::npos) << output;
 }
 
 TEST(OptCommand, ListsEveryPass) {

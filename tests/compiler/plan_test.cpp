@@ -116,7 +116,8 @@ TEST(Dma, NonAffineOffsetsGiveGatheredDescriptors) {
   EXPECT_EQ(index.shape, (std::vector<int64_t>{64}));
   bool producedByRem = false;
   forEachInstruction(c.program.body, [&](const npu::Instruction &in) {
-    if (in.opcode == npu::Opcode::VElementwise && in.function.op == npu::ElementOp::Rem && in.dsts[0] == load1->dma.indexTile)
+    if (in.opcode == npu::Opcode::VElementwise && in.function.op == npu::ElementOp::Rem &&
+        in.dsts[0] == load1->dma.indexTile)
       producedByRem = true;
   });
   EXPECT_TRUE(producedByRem);
@@ -149,6 +150,83 @@ TEST(Loops, PointerAdvancedByScalarStaysStrided) {
   EXPECT_EQ(last.dstReg, load->dma.base.reg);
   // No index tile is built anywhere.
   EXPECT_TRUE(find(c.program, npu::Opcode::VIota).empty());
+}
+
+// A for loop's carried homes are guessed from the inits; a yield the guess
+// cannot hold makes the lowering go back to the state before the loop and
+// lower it again with a more general home. What the first try made (its
+// register home) must be gone from the program.
+/// The home of carried value `name` after widening: its tile; the first
+/// try's register home must be gone.
+const npu::Tile *widenedHome(const npu::Program &program, const std::string &name) {
+  for (const npu::ScalarRegister &r : program.scalarRegs)
+    EXPECT_NE(r.name, name) << "a register of the first try is left";
+  for (const npu::Tile &t : program.tiles)
+    if (t.name == name)
+      return &t;
+  return nullptr;
+}
+
+TEST(Loops, CarriedHomesWidenWhenTheYieldDoesNotFit) {
+  struct Case {
+    const char *why;
+    const char *text;
+    const char *value; // the loop result whose home widens
+    ir::Shape shape;
+    core::DType dtype;
+  };
+  const Case cases[] = {
+      {"%7 starts as the immediate 0.0 (a register home) but the body yields 0.0 + sum(x), a scalar the "
+       "vector unit computed: a [1] tile",
+       R"(tile.func @k(%0 in_ptr0: *fp32, %1 out_ptr0: *fp32, %2 n: i32) {
+  %3 = constant 0.0 : fp32
+  %4 = constant 0 : i32
+  %5 = constant 1 : i32
+  %6 = splat %0 : *fp32[64]
+  %7 = for %8 = %4 to %2 step %5 iter_args(%9 = %3) : fp32 {
+    %10 = load %6 : fp32[64]
+    %11 = reduce sum axis=0 %10 : fp32
+    %12 = add %9, %11 : fp32
+    yield %12
+  }
+  store %1, %7
+}
+)",
+       "%7",
+       {1},
+       core::DType::Float32},
+      {"%10 starts affine (in_ptr0 + arange: a base register home) but the body advances it by loaded "
+       "indices: its i64 offsets need a tile",
+       R"(tile.func @k(%0 in_ptr0: *fp32, %1 in_ptr1: *i32, %2 n: i32) {
+  %3 = constant 0 : i32
+  %4 = constant 1 : i32
+  %5 = splat %0 : *fp32[64]
+  %6 = arange 0, 64 : i32[64]
+  %7 = addptr %5, %6 : *fp32[64]
+  %8 = splat %1 : *i32[64]
+  %9 = addptr %8, %6 : *i32[64]
+  %10 = for %11 = %3 to %2 step %4 iter_args(%12 = %7) : *fp32[64] {
+    %13 = load %12 : fp32[64]
+    %14 = load %9 : i32[64]
+    %15 = addptr %12, %14 : *fp32[64]
+    yield %15
+  }
+  %16 = load %10 : fp32[64]
+  store %10, %16
+}
+)",
+       "%10",
+       {64},
+       core::DType::Int64},
+  };
+  for (const Case &c : cases) {
+    const npu::Program program = compile(*ir::parse(c.text), defaultMachine());
+    EXPECT_EQ(find(program, npu::Opcode::Loop).size(), 1u) << c.why;
+    const npu::Tile *home = widenedHome(program, c.value);
+    ASSERT_NE(home, nullptr) << c.why;
+    EXPECT_EQ(home->layout.shape, c.shape) << c.why;
+    EXPECT_EQ(home->layout.dtype, c.dtype) << c.why;
+  }
 }
 
 // --------------------------------------------------------------- scratchpad

@@ -30,6 +30,7 @@ void expectRoundTrip(const Function &f) {
   for (int id = 0; id < f.numValues(); ++id) {
     EXPECT_EQ(parsed->values()[id]->type, f.values()[id]->type) << "%" << id;
     EXPECT_EQ(parsed->values()[id]->nameHint, f.values()[id]->nameHint) << "%" << id;
+    EXPECT_EQ(parsed->values()[id]->laneAxis, f.values()[id]->laneAxis) << "%" << id;
   }
 }
 
@@ -117,6 +118,28 @@ TEST(Parser, OpsGetTheirLineAndColumn) {
   EXPECT_EQ(f->body().ops[1]->loc.str(), "f.tileir:3:5");
 }
 
+TEST(Parser, LaneAxesReadBackAndCarriedArgumentsTakeTheirResults) {
+  // The layout pass's choice follows the type; a for's carried argument is
+  // printed without a type, and takes its result's type and lane axis.
+  const std::string text = R"(tile.func @k(%0 n: i32) {
+  %1 = constant 0.0 : fp32[4, 8] lane=0
+  %2 = constant 1 : i32
+  %4, %5 = for %3 = %2 to %0 step %2 iter_args(%6 = %1, %7 = %2) : fp32[4, 8] lane=0, i32 {
+    %8 = add %6, %6 : fp32[4, 8] lane=1
+    yield %8, %7
+  }
+}
+)";
+  auto f = parse(text);
+  EXPECT_EQ(print(*f), text);
+  EXPECT_EQ(f->values()[1]->laneAxis, 0);
+  EXPECT_EQ(f->values()[2]->laneAxis, -1);
+  EXPECT_EQ(f->values()[6]->laneAxis, 0);
+  EXPECT_EQ(f->values()[7]->laneAxis, -1);
+  EXPECT_EQ(f->values()[8]->laneAxis, 1);
+  EXPECT_EQ(print(*clone(*f)), text);
+}
+
 TEST(Parser, CloneKeepsIdsAndLocations) {
   auto f = testing::forKernel();
   f->body().ops[0]->loc = core::SourceLocation{"k.py", 7, 3};
@@ -176,6 +199,10 @@ TEST(Parser, MalformedTextErrorsAtLineAndColumn) {
        "4:5: error: TileIR parser: expected 'else', found 'or'"},
       {head + "  for %1 = %0 to %0 step %0 iter_args(%2 = %0)\n}\n",
        "2:3: error: TileIR parser: a for needs its body region"},
+      {head + "  %1 = splat %0 : i32[8] lane=-1\n}\n",
+       "2:26: error: TileIR parser: a lane axis must be an axis of the tile"},
+      {head + "  %1 = splat %0 : i32[8] lane\n}\n",
+       "2:30: error: TileIR parser: expected '=' at the end of the line"},
   };
   for (const auto &[text, expected] : cases)
     EXPECT_EQ(errorOf(text), expected) << text;
@@ -184,6 +211,13 @@ TEST(Parser, MalformedTextErrorsAtLineAndColumn) {
 TEST(Parser, WellFormedTextThatBreaksTypeRulesGetsTheVerifiersError) {
   EXPECT_EQ(errorOf("tile.func @k(%0 x: i32, %1 y: fp32) {\n  %2 = add %0, %1 : i32\n}\n"),
             "2:3: error: TileIR verifier: add: operand types differ: i32 vs fp32");
+  // A lane axis is an axis of the value's tile: scalars have none.
+  EXPECT_EQ(errorOf("tile.func @k(%0 x: i32) {\n  %1 = splat %0 : i32[8] lane=1\n}\n"),
+            "2:3: error: TileIR verifier: splat: result 0 (%1) has type i32[8] and lane axis 1, "
+            "which is not one of its axes");
+  EXPECT_EQ(errorOf("tile.func @k(%0 x: i32) {\n  %1 = add %0, %0 : i32 lane=0\n}\n"),
+            "2:3: error: TileIR verifier: add: result 0 (%1) has type i32 and lane axis 0, "
+            "which is not one of its axes");
 }
 
 } // namespace

@@ -1,6 +1,7 @@
-// Lane-axis choice (docs/compiler.md, "Layouts").
+// The `layout` pass: lane-axis choice (docs/compiler.md, "Layouts"), written
+// into the function as ir::Value::laneAxis, which the lowering reads.
 //
-// Two passes over the function. The backward pass records what the ops that
+// Two walks over the function. The backward pass records what the ops that
 // care ask of their operands: a reduction wants its kept axis on the lanes when
 // that axis fills them (the reduction then stays inside each lane), otherwise
 // the reduced axis (a cross-lane reduction); a dot wants A[M, K] and B[K, N]
@@ -8,11 +9,11 @@
 // elementwise ops, broadcasts and expand_dims to the values they come from. The
 // forward pass gives every other value the layout its operands make free, so a
 // chain of elementwise ops and broadcasts needs no relayout.
-#include "compiler/compiler_internal.h"
+#include "transform/transform.h"
 
 #include <algorithm>
 
-namespace npusim::compiler {
+namespace npusim::transform {
 
 namespace {
 
@@ -38,16 +39,17 @@ bool isArithmetic(OpCode code) {
 
 class Planner {
 public:
-  Planner(const ir::Function &function, const config::HardwareConfig &machine)
-      : function_(function), lanes_(machine.lanes),
-        wishes_(function.numValues()), plan_{std::vector<int>(function.numValues(), -1)} {}
+  Planner(ir::Function &function, const config::HardwareConfig &machine)
+      : function_(function), lanes_(machine.lanes), wishes_(function.numValues()),
+        laneAxis_(function.numValues(), -1) {}
 
-  LayoutPlan run() {
+  void run() {
     // Three backward sweeps carry wishes around loops (yield -> carried value -> init).
     for (int sweep = 0; sweep < 3; ++sweep)
       backward(function_.body());
     forward(function_.body());
-    return std::move(plan_);
+    for (const auto &v : function_.values())
+      v->laneAxis = laneAxis_[v->id];
   }
 
 private:
@@ -164,14 +166,14 @@ private:
     int axis = w.strength > 0 ? w.axis : derived;
     if (axis < 0 || axis >= v->type.rank())
       axis = defaultLaneAxis(v->type.shape);
-    plan_.laneAxis[v->id] = axis;
+    laneAxis_[v->id] = axis;
   }
 
-  int laneOf(const ir::Value *v) const { return plan_.laneAxis[v->id]; }
+  int laneOf(const ir::Value *v) const { return laneAxis_[v->id]; }
 
   void forward(const ir::Block &block) {
     for (const ir::Value *argument : block.arguments)
-      if (plan_.laneAxis[argument->id] < 0)
+      if (laneAxis_[argument->id] < 0)
         set(argument, -1);
     for (const auto &op : block.ops)
       forwardOp(*op);
@@ -207,7 +209,7 @@ private:
     }
     case OpCode::Dot:
       for (const ir::Value *r : op.results)
-        plan_.laneAxis[r->id] = r->type.rank() - 1;
+        laneAxis_[r->id] = r->type.rank() - 1;
       return;
     case OpCode::For: {
       const ir::Block &body = op.region(0);
@@ -215,7 +217,7 @@ private:
         const ir::Value *init = op.operands[3 + i];
         set(op.results[i], init->type.isScalar() ? -1 : laneOf(init));
         if (!body.arguments[i + 1]->type.isScalar())
-          plan_.laneAxis[body.arguments[i + 1]->id] = plan_.laneAxis[op.results[i]->id];
+          laneAxis_[body.arguments[i + 1]->id] = laneAxis_[op.results[i]->id];
       }
       forward(body);
       return;
@@ -244,10 +246,10 @@ private:
       set(r, derived);
   }
 
-  const ir::Function &function_;
+  ir::Function &function_;
   int lanes_;
   std::vector<Wish> wishes_;
-  LayoutPlan plan_;
+  std::vector<int> laneAxis_; // by value id, -1 for scalars
 };
 
 } // namespace
@@ -305,8 +307,8 @@ int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to
   return -1;
 }
 
-LayoutPlan chooseLayouts(const ir::Function &function, const config::HardwareConfig &machine) {
-  return Planner(function, machine).run();
+void chooseLaneAxes(ir::Function &function, const config::HardwareConfig &machine) {
+  Planner(function, machine).run();
 }
 
-} // namespace npusim::compiler
+} // namespace npusim::transform
