@@ -12,48 +12,23 @@ namespace npusim::runtime {
 
 namespace {
 
-/// The numel a block-size constexpr tiles: XBLOCK tiles xnumel (size hint "x"),
-/// R0_BLOCK and RBLOCK tile r0_numel / rnumel (hint "r0_"), R1_BLOCK r1_numel.
-struct BlockAxis {
-  const char *block;
-  const char *numelArgument;
-  const char *hintKey;
-  bool reduction;
-};
-constexpr BlockAxis kBlockAxes[] = {
-    {"XBLOCK", "xnumel", "x", false},  {"YBLOCK", "ynumel", "y", false},
-    {"ZBLOCK", "znumel", "z", false},  {"R0_BLOCK", "r0_numel", "r0_", true},
-    {"RBLOCK", "rnumel", "r0_", true}, {"R1_BLOCK", "r1_numel", "r1_", true},
-};
-
-std::optional<int64_t> numelOf(const triton::KernelMetadata &meta, const BlockAxis &axis,
+std::optional<int64_t> numelOf(const triton::KernelMetadata &meta, const triton::BlockAxis &axis,
                                const triton::ConstexprBindings &constexprs,
                                const std::map<std::string, int64_t> &scalars) {
-  if (auto it = scalars.find(axis.numelArgument); it != scalars.end())
+  const std::string argument(axis.numelArgument);
+  if (auto it = scalars.find(argument); it != scalars.end())
     return it->second;
-  if (auto it = meta.bodyConstants.find(axis.numelArgument); it != meta.bodyConstants.end())
+  if (auto it = meta.bodyConstants.find(argument); it != meta.bodyConstants.end())
     return it->second;
-  if (auto it = constexprs.find(axis.numelArgument);
+  if (auto it = constexprs.find(argument);
       it != constexprs.end() && std::holds_alternative<int64_t>(it->second))
     return std::get<int64_t>(it->second);
-  if (const triton::ParameterSpec *p = meta.findParameter(axis.numelArgument);
+  if (const triton::ParameterSpec *p = meta.findParameter(argument);
       p && p->defaultValue && std::holds_alternative<int64_t>(*p->defaultValue))
     return std::get<int64_t>(*p->defaultValue);
-  if (auto it = meta.sizeHints.find(axis.hintKey); it != meta.sizeHints.end())
+  if (auto it = meta.sizeHints.find(std::string(axis.hintKey)); it != meta.sizeHints.end())
     return it->second;
   return std::nullopt;
-}
-
-const char *kindName(triton::KernelKind kind) {
-  switch (kind) {
-  case triton::KernelKind::Pointwise: return "pointwise";
-  case triton::KernelKind::Reduction: return "reduction";
-  case triton::KernelKind::PersistentReduction: return "persistent_reduction";
-  case triton::KernelKind::Template: return "template";
-  case triton::KernelKind::Foreach: return "foreach";
-  case triton::KernelKind::Plain: return "plain";
-  }
-  return "plain";
 }
 
 /// Inductor leaves out the mask of an axis whose numel its block size divides
@@ -83,10 +58,7 @@ choosableBlocks(const triton::KernelFile &file, const triton::ConstexprBindings 
   for (const triton::ParameterSpec &p : meta.parameters) {
     if (!p.isConstexpr || p.defaultValue || std::find(pinned.begin(), pinned.end(), p.name) != pinned.end())
       continue;
-    const BlockAxis *axis = nullptr;
-    for (const BlockAxis &a : kBlockAxes)
-      if (p.name == a.block)
-        axis = &a;
+    const triton::BlockAxis *axis = triton::findBlockAxis(p.name);
     if (!axis)
       continue; // another constexpr (a flag, a numel): keep the launch's value
     const std::optional<int64_t> numel = numelOf(meta, *axis, launchConstexprs, scalars);
@@ -132,7 +104,7 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
       return bindings;
     };
     compiler::TilingChoice best = compiler::searchBlockSizes(
-        kindName(file.metadata.kind), *params, machine,
+        triton::name(file.metadata.kind), *params, machine,
         [&](const compiler::BlockChoice &choice) { return triton::lowerKernel(file, bindingsOf(choice)); },
         scalarArguments);
     kernel->rejected = std::move(best.rejected);

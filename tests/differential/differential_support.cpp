@@ -129,13 +129,17 @@ std::string compareBuffers(const std::vector<reference::Buffer> &expected, const
   return diff.str();
 }
 
-int64_t numelOf(const triton::KernelMetadata &metadata, const DifferentialRun &run, const std::string &name) {
+/// A scalar argument's value: the run's, the body's constant, else the size
+/// hint under `hintKey` ("xnumel" -> "x" when none is given), else 64.
+int64_t numelOf(const triton::KernelMetadata &metadata, const DifferentialRun &run, const std::string &name,
+                std::string hintKey = {}) {
   if (auto it = run.scalarArguments.find(name); it != run.scalarArguments.end())
     return it->second;
   if (auto it = metadata.bodyConstants.find(name); it != metadata.bodyConstants.end())
     return it->second;
-  const std::string axis = name.substr(0, name.size() - 5); // "xnumel" -> "x", "r0_numel" -> "r0_"
-  if (auto it = metadata.sizeHints.find(axis); it != metadata.sizeHints.end())
+  if (hintKey.empty())
+    hintKey = name.substr(0, name.size() - 5); // "xnumel" -> "x", "r0_numel" -> "r0_"
+  if (auto it = metadata.sizeHints.find(hintKey); it != metadata.sizeHints.end())
     return it->second;
   return 64;
 }
@@ -143,16 +147,13 @@ int64_t numelOf(const triton::KernelMetadata &metadata, const DifferentialRun &r
 std::vector<compiler::BlockParameter> blockParameters(const triton::KernelMetadata &metadata, const DifferentialRun &run) {
   std::vector<compiler::BlockParameter> parameters;
   for (const std::string &name : metadata.freeConstexprs()) {
+    const triton::BlockAxis *axis = triton::findBlockAxis(name);
+    if (!axis)
+      continue;
     compiler::BlockParameter p;
     p.name = name;
-    if (name == "XBLOCK" || name == "YBLOCK" || name == "ZBLOCK") {
-      p.numel = numelOf(metadata, run, std::string(1, static_cast<char>(name[0] - 'A' + 'a')) + "numel");
-    } else if (name == "R0_BLOCK" || name == "RBLOCK") {
-      p.numel = numelOf(metadata, run, "r0_numel");
-      p.reduction = true;
-    } else {
-      continue;
-    }
+    p.numel = numelOf(metadata, run, std::string(axis->numelArgument), std::string(axis->hintKey));
+    p.reduction = axis->reduction;
     parameters.push_back(p);
   }
   return parameters;
