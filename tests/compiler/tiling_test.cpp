@@ -108,5 +108,36 @@ TEST(Tiling, CostModelCountsRequestsAndBytes) {
   EXPECT_EQ(cost.bound, CostBound::DramBandwidth);
 }
 
+// ResNet-18's batch norm + relu over 802,816 = 12,544 x 64 activations reads its
+// four per-channel parameters at `x % 64`. A block of XBLOCK elements (a
+// multiple of 128) repeats them every lcm(64, 128 lanes) = 128 elements, so
+// each parameter costs one gather of 128 elements (two runs of 64 x 4 = 256 B,
+// 8 requests) and a broadcast on chip, not a gather of XBLOCK elements: the
+// program's DMA bytes are 2 x 4 XBLOCK (activations in and out) + 4 x 128 x 4.
+TEST(Tiling, PerChannelParametersLoadOnePeriod) {
+  const fs::path kernel =
+      kExamples / "resnet18" / "kernels" / "triton_poi_fused__native_batch_norm_legit_no_training_relu_4.py";
+  if (!fs::exists(kernel))
+    GTEST_FAIL() << kernel << " is missing";
+  const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
+  const testing::CompiledKernel k = testing::compileKernelFile(kernel.string(), machine);
+  int64_t xblock = 0;
+  for (const auto &[name, value] : k.program.blockSizes)
+    if (name == "XBLOCK")
+      xblock = value;
+  ASSERT_GE(xblock, 128);
+  int gathers = 0, broadcasts = 0;
+  for (const npu::Instruction &i : k.program.body) {
+    if (i.opcode == npu::Opcode::DmaLoad && i.dma.gathered()) {
+      ++gathers;
+      EXPECT_EQ(k.program.tiles.at(i.dsts.at(0)).layout.numElements(), 128);
+    }
+    broadcasts += i.opcode == npu::Opcode::VBroadcast;
+  }
+  EXPECT_EQ(gathers, 4);
+  EXPECT_EQ(broadcasts, 4);
+  EXPECT_DOUBLE_EQ(k.cost.dmaBytes, 2.0 * 4 * static_cast<double>(xblock) + 4 * 128 * 4);
+}
+
 } // namespace
 } // namespace npusim::compiler
