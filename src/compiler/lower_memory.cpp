@@ -124,17 +124,27 @@ int periodicGather(Lowering &lowering, const ir::Value *pointer, const ir::Value
   const int64_t block = result->type.shape[0];
   if (period >= block || block % period != 0)
     return -1;
-  // The first period's indices, computed as the kernel computes them.
-  const DType indexType = offset->type.dtype;
-  const int first = lowering.materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0,
-                                             lowering.nameOf(rem->operands[0]));
-  const int modulus = lowering.materializeLazy(divisor, rem->operands[1]->type.dtype, {period}, 0,
-                                               lowering.nameOf(rem->operands[1]));
-  const int indices = lowering.newTile(indexType, {period}, 0, lowering.nameOf(offset));
-  npu::Instruction &mod = lowering.emit(npu::Opcode::VElementwise);
-  mod.function = lowering.elementFunction(*rem);
-  mod.srcs = {first, modulus};
-  mod.dsts = {indices};
+  // The first period's indices, computed as the kernel computes them, once
+  // for all the loads that share them (the materialised splats and iotas'
+  // cache and scopes).
+  const std::string key = "periodic/" + std::to_string(lowering.idOf(offset)) + "/" + std::to_string(period);
+  int indices = -1;
+  if (auto it = lowering.s.lazyTiles.find(key); it != lowering.s.lazyTiles.end()) {
+    indices = it->second;
+  } else {
+    const int first = lowering.materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0,
+                                               lowering.nameOf(rem->operands[0]));
+    const int modulus = lowering.materializeLazy(divisor, rem->operands[1]->type.dtype, {period}, 0,
+                                                 lowering.nameOf(rem->operands[1]));
+    indices = lowering.newTile(offset->type.dtype, {period}, 0, lowering.nameOf(offset));
+    npu::Instruction &mod = lowering.emit(npu::Opcode::VElementwise);
+    mod.function = lowering.elementFunction(*rem);
+    mod.srcs = {first, modulus};
+    mod.dsts = {indices};
+    lowering.s.lazyTiles.emplace(key, indices);
+    if (!lowering.s.lazyTileScopes.empty())
+      lowering.s.lazyTileScopes.back().push_back(key);
+  }
   const DType type = result->type.dtype;
   const std::string name = lowering.nameOf(result);
   const int loaded = lowering.newTile(type, {period}, 0, name);
