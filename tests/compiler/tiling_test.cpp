@@ -146,5 +146,27 @@ TEST(Tiling, PerChannelParametersLoadOnePeriod) {
   EXPECT_DOUBLE_EQ(k.cost.dmaBytes, 2.0 * 4 * static_cast<double>(xblock) + 4 * 128 * 4);
 }
 
+// ResNet-18's weight layout change (YBLOCK x XBLOCK tiles, xnumel = 9) masks its
+// accesses with `xmask & ymask`, xmask = x < 9 over a [1, XBLOCK] row. The tile's
+// lane axis is y, so that row sits in one lane: broadcasting it would be a
+// cross-lane XBroadcast per instance (64 destination slots + 7 butterfly stages
+// x 4 cycles = 92 cycles on tpuv3-like). The compare is recomputed at
+// [YBLOCK, XBLOCK] from its splat and affine operands on the vector unit instead:
+// no cross-lane instruction is left.
+TEST(Tiling, BroadcastMaskRowsAreRecomputedInTheLanes) {
+  const fs::path kernel = kExamples / "resnet18" / "kernels" /
+                          "triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_19.py";
+  if (!fs::exists(kernel))
+    GTEST_FAIL() << kernel << " is missing";
+  const testing::CompiledKernel k =
+      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  for (const npu::Instruction &i : k.program.body)
+    EXPECT_NE(npu::unitOf(i.opcode), npu::Unit::CrossLane) << npu::name(i.opcode);
+  EXPECT_EQ(k.cost.crossLane, 0.0);
+  const auto loads = dmas(k.program, npu::Opcode::DmaLoad);
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_GE(loads[0]->dma.maskTile, 0);
+}
+
 } // namespace
 } // namespace npusim::compiler
