@@ -88,7 +88,7 @@ public:
   Estimator(const npu::Program &program, const config::HardwareConfig &machine,
             const std::map<std::string, int64_t> &scalarArguments)
       : program_(program), machine_(machine), scalarArguments_(scalarArguments),
-        known_(program.scalarRegs.size()), channels_(machine.dram) {}
+        known_(program.scalarRegs.size()), first_(program.scalarRegs.size()), channels_(machine.dram) {}
 
   void walk(const std::vector<Instruction> &body, double times) {
     for (const Instruction &instruction : body)
@@ -102,6 +102,18 @@ private:
   const config::HardwareConfig &machine_;
   const std::map<std::string, int64_t> &scalarArguments_;
   std::vector<std::optional<int64_t>> known_; // registers the scalar unit folds
+  // Registers folded with every program id 0: the first instance stands for
+  // the others where only a mask's extent depends on them.
+  std::vector<std::optional<int64_t>> first_;
+  // Tiles whose elements are known: a VIota (base and strides per axis) or a
+  // VSplat (every stride 0); and masks known to be true exactly on the box of
+  // indices below `active` (per axis).
+  struct Affine {
+    int64_t base = 0;
+    std::vector<int64_t> strides;
+  };
+  std::map<int, Affine> affine_;
+  std::map<int, std::vector<int64_t>> activeBox_;
   ChannelMap channels_;
 
   std::optional<int64_t> value(const npu::ScalarOperand &operand) const {
@@ -126,6 +138,117 @@ private:
   double passes(int64_t tileSlots, const Instruction &instruction) const {
     const int perPass = std::max(1, machine_.vlenBits / 8 / widestBytes(instruction));
     return static_cast<double>((tileSlots + perPass - 1) / perPass);
+  }
+
+  std::optional<int64_t> firstValue(const npu::ScalarOperand &operand) const {
+    if (!operand.isRegister())
+      return operand.intValue;
+    return operand.reg < static_cast<int>(first_.size()) ? first_[operand.reg] : std::nullopt;
+  }
+
+  /// The register's value in the first instance: program ids 0, the rest as
+  /// `fold` does.
+  void foldFirst(const Instruction &instruction) {
+    std::optional<int64_t> result;
+    if (instruction.opcode == Opcode::SProgramId) {
+      result = 0;
+    } else if (instruction.opcode == Opcode::SMove && !instruction.scalars.empty()) {
+      result = firstValue(instruction.scalars[0]);
+    } else if (instruction.opcode == Opcode::SElementwise && instruction.scalars.size() == 1 &&
+               instruction.function.op == npu::ElementOp::Cast &&
+               core::isInteger(instruction.function.resultType)) {
+      result = firstValue(instruction.scalars[0]);
+    } else if (instruction.opcode == Opcode::SElementwise && instruction.scalars.size() == 2 &&
+               core::isInteger(instruction.function.resultType)) {
+      const auto a = firstValue(instruction.scalars[0]), b = firstValue(instruction.scalars[1]);
+      if (instruction.function.op == npu::ElementOp::Mul && ((a && *a == 0) || (b && *b == 0))) {
+        result = 0; // program id 0 times a grid size
+      } else if (a && b) {
+        switch (instruction.function.op) {
+        case npu::ElementOp::Add: result = *a + *b; break;
+        case npu::ElementOp::Sub: result = *a - *b; break;
+        case npu::ElementOp::Mul: result = *a * *b; break;
+        default: break;
+        }
+      }
+    } else if (instruction.dstReg >= 0 && instruction.dstReg < static_cast<int>(known_.size())) {
+      result = known_[instruction.dstReg];
+    }
+    first_[instruction.dstReg] = result;
+  }
+
+  /// Records what a vector instruction makes known about its result: iotas,
+  /// splats, `iota < bound` masks and their conjunctions.
+  void track(const Instruction &instruction) {
+    if (instruction.dsts.size() != 1)
+      return;
+    const int dst = instruction.dsts[0];
+    affine_.erase(dst);
+    activeBox_.erase(dst);
+    const std::vector<int64_t> &shape = layout(dst).shape;
+    if (instruction.opcode == Opcode::VSplat || instruction.opcode == Opcode::VIota) {
+      Affine a;
+      const auto base = instruction.scalars.empty() ? std::nullopt : firstValue(instruction.scalars[0]);
+      if (!base || !core::isInteger(layout(dst).dtype))
+        return;
+      a.base = *base;
+      a.strides.assign(shape.size(), 0);
+      for (size_t axis = 0; instruction.opcode == Opcode::VIota && axis < shape.size(); ++axis) {
+        const auto stride = axis + 1 < instruction.scalars.size() ? firstValue(instruction.scalars[axis + 1])
+                                                                  : std::optional<int64_t>(0);
+        if (!stride)
+          return;
+        a.strides[axis] = *stride;
+      }
+      affine_[dst] = a;
+      return;
+    }
+    if (instruction.opcode == Opcode::VBroadcast && instruction.srcs.size() == 1) {
+      // Stretched axes repeat the source's one index: all true or all false.
+      auto source = activeBox_.find(instruction.srcs[0]);
+      const std::vector<int64_t> &from = layout(instruction.srcs[0]).shape;
+      if (source == activeBox_.end() || from.size() != shape.size())
+        return;
+      std::vector<int64_t> box = source->second;
+      for (size_t axis = 0; axis < box.size(); ++axis)
+        if (from[axis] == 1 && shape[axis] > 1)
+          box[axis] = box[axis] > 0 ? shape[axis] : 0;
+      activeBox_[dst] = box;
+      return;
+    }
+    if (instruction.opcode != Opcode::VElementwise || instruction.srcs.size() != 2)
+      return;
+    const npu::ElementOp op = instruction.function.op;
+    if (op == npu::ElementOp::And) {
+      auto a = activeBox_.find(instruction.srcs[0]), b = activeBox_.find(instruction.srcs[1]);
+      if (a == activeBox_.end() || b == activeBox_.end() || a->second.size() != b->second.size())
+        return;
+      std::vector<int64_t> box(a->second.size());
+      for (size_t axis = 0; axis < box.size(); ++axis)
+        box[axis] = std::min(a->second[axis], b->second[axis]);
+      activeBox_[dst] = box;
+      return;
+    }
+    if (op != npu::ElementOp::Cmp || instruction.function.predicate != core::CmpPredicate::Lt)
+      return;
+    auto index = affine_.find(instruction.srcs[0]), bound = affine_.find(instruction.srcs[1]);
+    if (index == affine_.end() || bound == affine_.end() || index->second.strides.size() != shape.size() ||
+        std::any_of(bound->second.strides.begin(), bound->second.strides.end(),
+                    [](int64_t v) { return v != 0; }))
+      return;
+    // base + i[a] < bound along one axis of unit stride: true for i[a] below
+    // bound - base.
+    std::vector<int64_t> box(shape.begin(), shape.end());
+    int axes = 0;
+    for (size_t axis = 0; axis < shape.size(); ++axis) {
+      const int64_t stride = index->second.strides[axis];
+      if (stride == 0 || shape[axis] == 1)
+        continue;
+      if (stride != 1 || ++axes > 1)
+        return;
+      box[axis] = std::clamp<int64_t>(bound->second.base - index->second.base, 0, shape[axis]);
+    }
+    activeBox_[dst] = box;
   }
 
   void fold(const Instruction &instruction) {
@@ -155,6 +278,7 @@ private:
       }
     }
     known_[instruction.dstReg] = result;
+    foldFirst(instruction);
   }
 
   /// A DMA's contiguous runs: the tile is walked in row-major order and
@@ -175,18 +299,31 @@ private:
       return {1, elements, 1};
     if (dma.gathered() || dma.strides.size() != data.shape.size())
       return {elements, 1, -1};
+    // A mask true on a box (`x < xnumel` of a padded block) moves the box
+    // alone: runs follow its extents.
+    std::vector<int64_t> extent(data.shape.begin(), data.shape.end());
+    if (auto box = activeBox_.find(dma.maskTile);
+        dma.maskTile >= 0 && box != activeBox_.end() && box->second.size() == extent.size())
+      extent = box->second;
+    int64_t active = 1;
+    for (int64_t e : extent)
+      active *= e;
+    if (active == 0)
+      return {0, 0, 0};
     Runs r;
     int64_t expected = 1;
     for (int a = data.rank() - 1; a >= 0; --a, ++r.inner) {
-      if (data.shape[a] == 1)
+      if (extent[a] == 1)
         continue;
       const auto stride = value(dma.strides[a]);
       if (!stride || *stride != expected)
         break;
-      r.elements *= data.shape[a];
-      expected *= data.shape[a];
+      // Masked-off elements move nothing: the next active element continues
+      // the run when its address does (rows of 9 of a 16-wide block, 9 apart).
+      r.elements *= extent[a];
+      expected *= extent[a];
     }
-    r.count = std::max<int64_t>(1, elements / r.elements);
+    r.count = std::max<int64_t>(1, active / r.elements);
     return r;
   }
 
@@ -299,6 +436,7 @@ private:
     }
     case npu::Unit::Dma: chargeDma(instruction, times); return;
     case npu::Unit::Vector: {
+      track(instruction);
       int64_t tileSlots = 0;
       const bool reads = instruction.opcode == Opcode::VReduce || instruction.opcode == Opcode::VScan ||
                          instruction.opcode == Opcode::VSort;

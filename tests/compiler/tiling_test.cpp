@@ -168,5 +168,26 @@ TEST(Tiling, BroadcastMaskRowsAreRecomputedInTheLanes) {
   EXPECT_GE(loads[0]->dma.maskTile, 0);
 }
 
+// The same kernel's load, in_ptr0 + x + 9 y under xmask & ymask with x < 9 of
+// a 16-wide block: the cost model reads the mask as the box [YBLOCK, 9] (an
+// iota compared with a splat, and-ed with y < ynumel), so with YBLOCK = 512 the
+// load is one run of 512 x 9 x 4 = 18,432 bytes (rows of 9 elements 9 apart
+// continue each other), 288 requests of 64 B, not 512 runs of 64 B.
+TEST(Tiling, CostModelMovesOnlyTheMaskedBox) {
+  const fs::path kernel = kExamples / "resnet18" / "kernels" /
+                          "triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_19.py";
+  if (!fs::exists(kernel))
+    GTEST_FAIL() << kernel << " is missing";
+  const triton::KernelFile file = triton::loadKernelFile(kernel.string());
+  triton::ConstexprBindings constexprs = triton::defaultConstexprs(file.metadata);
+  constexprs["YBLOCK"] = int64_t{512};
+  constexprs["XBLOCK"] = int64_t{16};
+  const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
+  const npu::Program program = compile(*triton::lowerKernel(file, constexprs), machine);
+  const ProgramCost cost = estimateCost(program, machine, 512, {{"ynumel", 262144}, {"xnumel", 9}});
+  EXPECT_EQ(cost.dmaRuns - cost.storeRuns, 1);
+  EXPECT_DOUBLE_EQ(cost.dmaBytes - cost.storeBytes, 18432.0);
+}
+
 } // namespace
 } // namespace npusim::compiler
