@@ -14,6 +14,15 @@ namespace fs = std::filesystem;
 
 const fs::path kExamples = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples";
 
+/// A kernel file of the ResNet-18 bundle; empty, with a failure, when missing.
+std::string resnet18Kernel(const std::string &name) {
+  const fs::path kernel = kExamples / "resnet18" / "kernels" / (name + ".py");
+  if (fs::exists(kernel))
+    return kernel.string();
+  ADD_FAILURE() << kernel << " is missing";
+  return {};
+}
+
 /// The DMA instructions of a program's top-level body.
 std::vector<const npu::Instruction *> dmas(const npu::Program &program, npu::Opcode opcode) {
   std::vector<const npu::Instruction *> found;
@@ -36,12 +45,11 @@ int64_t immediateStride(const npu::Instruction &dma, size_t axis) {
 // 128 x 4 = 512 bytes (8 requests of 64 B); the old rule (YBLOCK = 8192,
 // XBLOCK = 1) read 4-byte elements 36 bytes apart.
 TEST(Tiling, LayoutChangingPointwiseGetsContiguousRuns) {
-  const fs::path kernel = kExamples / "resnet18" / "kernels" /
-                          "triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_0.py";
-  if (!fs::exists(kernel))
-    GTEST_FAIL() << kernel << " is missing";
-  const testing::CompiledKernel k =
-      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  const std::string kernel =
+      resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_0");
+  if (kernel.empty())
+    return;
+  const testing::CompiledKernel k = testing::compileKernelFile(kernel, config::loadConfig("tpuv3-like"));
   const auto loads = dmas(k.program, npu::Opcode::DmaLoad);
   const auto stores = dmas(k.program, npu::Opcode::DmaStore);
   ASSERT_EQ(loads.size(), 1u);
@@ -117,12 +125,11 @@ TEST(Tiling, CostModelCountsRequestsAndBytes) {
 // The four loads share one `% 64` on 128 indices; the block-wide `% 64` the
 // gathers no longer read is gone.
 TEST(Tiling, PerChannelParametersLoadOnePeriod) {
-  const fs::path kernel =
-      kExamples / "resnet18" / "kernels" / "triton_poi_fused__native_batch_norm_legit_no_training_relu_4.py";
-  if (!fs::exists(kernel))
-    GTEST_FAIL() << kernel << " is missing";
+  const std::string kernel = resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_relu_4");
+  if (kernel.empty())
+    return;
   const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
-  const testing::CompiledKernel k = testing::compileKernelFile(kernel.string(), machine);
+  const testing::CompiledKernel k = testing::compileKernelFile(kernel, machine);
   int64_t xblock = 0;
   for (const auto &[name, value] : k.program.blockSizes)
     if (name == "XBLOCK")
@@ -154,12 +161,11 @@ TEST(Tiling, PerChannelParametersLoadOnePeriod) {
 // [YBLOCK, XBLOCK] from its splat and affine operands on the vector unit instead:
 // no cross-lane instruction is left.
 TEST(Tiling, BroadcastMaskRowsAreRecomputedInTheLanes) {
-  const fs::path kernel = kExamples / "resnet18" / "kernels" /
-                          "triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_19.py";
-  if (!fs::exists(kernel))
-    GTEST_FAIL() << kernel << " is missing";
-  const testing::CompiledKernel k =
-      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  const std::string kernel =
+      resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_19");
+  if (kernel.empty())
+    return;
+  const testing::CompiledKernel k = testing::compileKernelFile(kernel, config::loadConfig("tpuv3-like"));
   for (const npu::Instruction &i : k.program.body)
     EXPECT_NE(npu::unitOf(i.opcode), npu::Unit::CrossLane) << npu::name(i.opcode);
   EXPECT_EQ(k.cost.crossLane, 0.0);
@@ -174,11 +180,11 @@ TEST(Tiling, BroadcastMaskRowsAreRecomputedInTheLanes) {
 // load is one run of 512 x 9 x 4 = 18,432 bytes (rows of 9 elements 9 apart
 // continue each other), 288 requests of 64 B, not 512 runs of 64 B.
 TEST(Tiling, CostModelMovesOnlyTheMaskedBox) {
-  const fs::path kernel = kExamples / "resnet18" / "kernels" /
-                          "triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_19.py";
-  if (!fs::exists(kernel))
-    GTEST_FAIL() << kernel << " is missing";
-  const triton::KernelFile file = triton::loadKernelFile(kernel.string());
+  const std::string kernel =
+      resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_19");
+  if (kernel.empty())
+    return;
+  const triton::KernelFile file = triton::loadKernelFile(kernel);
   triton::ConstexprBindings constexprs = triton::defaultConstexprs(file.metadata);
   constexprs["YBLOCK"] = int64_t{512};
   constexprs["XBLOCK"] = int64_t{16};
