@@ -113,8 +113,12 @@ int periodicGather(Lowering &lowering, const ir::Value *pointer, const ir::Value
   const LazyTile &index = *lowering.state(rem->operands[0]).lazy;
   const LazyTile &divisor = *lowering.state(rem->operands[1]).lazy;
   if (index.strides.size() != 1 || !index.strides[0].isImmediate() || index.strides[0].operand.intValue < 0 ||
-      !divisor.uniform() || !divisor.base.isImmediate() || divisor.base.operand.intValue <= 0 ||
-      knownMultiple(*lowering.out, index.base.operand) <= 0)
+      !divisor.uniform() || !divisor.base.isImmediate() || divisor.base.operand.intValue <= 0)
+    return -1;
+  // The period holds for non-negative indices (`%` truncates): an immediate
+  // start of at least 0, or a register known to be a positive multiple.
+  if (index.base.isImmediate() ? index.base.operand.intValue < 0
+                               : knownMultiple(*lowering.out, index.base.operand) <= 0)
     return -1;
   const int64_t lanes = std::max(1, lowering.machine.lanes);
   const int64_t c = divisor.base.operand.intValue;
