@@ -50,6 +50,11 @@ struct Scalar {
   bool isImmediateInt(int64_t v) const { return isImmediate() && operand.intValue == v; }
 };
 
+/// A known divisor of a non-negative scalar: immediates, program ids, grid sizes and their
+/// products, sums and widening casts, defined once in `body`; 0 when nothing is
+/// known (then the value may even be negative).
+int64_t knownMultiple(const std::vector<npu::Instruction> &body, const npu::ScalarOperand &x, int depth = 0);
+
 /// A tile not (yet) in the scratchpad: element i = base + sum_a strides[a] * i[a].
 /// Floats and bools have zero strides (a splat). Integer and pointer-offset
 /// arithmetic on lazy tiles is done on the scalar unit in 64 bits.

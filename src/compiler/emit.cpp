@@ -8,6 +8,57 @@
 
 namespace npusim::compiler {
 
+namespace {
+
+/// `source` broadcast to `to` across the lanes, computed again at `to` from
+/// its operands when they are all splats, lazy affine tiles or scalars (a mask
+/// `x < xnumel` of a [1, X] row used in a [Y, X] tile): a few vector passes
+/// instead of an XBroadcast, whose cost grows with the destination and the
+/// butterfly's stages. -1 when `source` is not such a value or the broadcast
+/// stays within lanes.
+int recomputedBroadcast(Lowering &lowering, const ir::Value *source, const ir::Shape &to, int laneAxis,
+                        const std::string &name) {
+  const ir::Op *op = source->definingOp;
+  const ir::Shape &from = source->type.shape;
+  if (!op || source->type.isPointer || from.size() != to.size() || laneAxis < 0 ||
+      laneAxis >= static_cast<int>(to.size()) || from[laneAxis] != 1 || to[laneAxis] <= 1 ||
+      !ir::opTraits(op->code).elementwise || !ir::opTraits(op->code).pure || op->results.size() != 1)
+    return -1;
+  for (const ir::Value *operand : op->operands) {
+    const ValueState &st = lowering.state(operand);
+    if (operand->type.isPointer || !(st.kind == ValueState::Kind::Scalar || lowering.isLazy(operand)))
+      return -1;
+  }
+  npu::Instruction instruction;
+  instruction.opcode = npu::Opcode::VElementwise;
+  instruction.function = lowering.elementFunction(*op);
+  for (const ir::Value *operand : op->operands) {
+    const ValueState &st = lowering.state(operand);
+    LazyTile lazy;
+    if (st.kind == ValueState::Kind::Scalar) {
+      lazy.base = st.scalar;
+      lazy.strides.assign(to.size(), Scalar{ScalarOperand::immediate(0), DType::Int64});
+    } else {
+      lazy = *st.lazy;
+      // Axes of one element repeat that element along the broadcast.
+      for (size_t a = 0; a < lazy.strides.size() && a < from.size(); ++a)
+        if (from[a] == 1)
+          lazy.strides[a] = Scalar{ScalarOperand::immediate(0), DType::Int64};
+    }
+    instruction.srcs.push_back(
+        lowering.materializeLazy(lazy, operand->type.dtype, to, laneAxis, lowering.nameOf(operand)));
+  }
+  const int dst = lowering.newTile(source->type.dtype, to, laneAxis, name);
+  instruction.dsts = {dst};
+  npu::Instruction &emitted = lowering.emit(npu::Opcode::VElementwise);
+  const core::SourceLocation loc = emitted.loc;
+  emitted = std::move(instruction);
+  emitted.loc = loc;
+  return dst;
+}
+
+} // namespace
+
 void fail(const ir::Function &function, const core::SourceLocation &loc, const std::string &what) {
   throw core::CompileError(loc, "kernel " + function.name() + ": " + what);
 }
@@ -278,7 +329,9 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
     tile = materializeLazy(*st.lazy, type, v->type.shape, laneAxis, nameOf(v));
   } else if (st.kind == ValueState::Kind::Tile && st.broadcastOf) {
     const ir::Value *source = st.broadcastOf;
-    tile = broadcastTile(tileOf(source, laneAxis), v->type.shape, laneAxis, nameOf(v));
+    tile = recomputedBroadcast(*this, source, v->type.shape, laneAxis, nameOf(v));
+    if (tile < 0)
+      tile = broadcastTile(tileOf(source, laneAxis), v->type.shape, laneAxis, nameOf(v));
   } else if (st.kind == ValueState::Kind::Tile && st.tile >= 0 && st.hasGatherBase()) {
     // A pointer tile whose base moved: its full offsets, tile + base.
     const Scalar base = st.gatherBase;

@@ -3,6 +3,8 @@
 #include "compiler/compiler_internal.h"
 #include "transform/transform.h"
 
+#include <algorithm>
+
 namespace npusim::compiler {
 
 using ir::OpCode;
@@ -15,6 +17,53 @@ void countUses(const ir::Block &block, std::vector<int> &uses) {
       ++uses[v->id];
     for (const auto &region : op->regions)
       countUses(*region, uses);
+  }
+}
+
+void countReads(const std::vector<npu::Instruction> &body, const std::vector<int> &storageRoot,
+                std::vector<int> &reads) {
+  for (const npu::Instruction &instruction : body) {
+    for (int t : tilesRead(instruction))
+      ++reads.at(storageRoot.at(t));
+    countReads(instruction.body, storageRoot, reads);
+    countReads(instruction.elseBody, storageRoot, reads);
+  }
+}
+
+/// A vector or cross-lane instruction that only writes tiles: removable when
+/// nothing reads their bytes.
+bool onlyWritesTiles(const npu::Instruction &instruction) {
+  const npu::Unit unit = npu::unitOf(instruction.opcode);
+  return (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && !instruction.dsts.empty() &&
+         instruction.dstReg < 0 && instruction.body.empty() && instruction.elseBody.empty();
+}
+
+bool removeUnread(std::vector<npu::Instruction> &body, const std::vector<int> &storageRoot,
+                  std::vector<int> &reads) {
+  bool removed = false;
+  for (auto it = body.end(); it != body.begin();) {
+    --it;
+    removed |= removeUnread(it->body, storageRoot, reads) | removeUnread(it->elseBody, storageRoot, reads);
+    if (!onlyWritesTiles(*it) ||
+        std::any_of(it->dsts.begin(), it->dsts.end(), [&](int t) { return reads.at(storageRoot.at(t)) > 0; }))
+      continue;
+    for (int t : tilesRead(*it))
+      --reads.at(storageRoot.at(t));
+    it = body.erase(it);
+    removed = true;
+  }
+  return removed;
+}
+
+/// Drops computation whose results nothing reads: a tile materialised for a
+/// form that a later op replaced (the block-wide index of a periodic gather).
+/// Repeated until nothing changes, since removing a reader can leave its
+/// sources unread.
+void removeDeadComputation(std::vector<npu::Instruction> &body, const std::vector<int> &storageRoot,
+                           size_t tiles) {
+  std::vector<int> reads(tiles, 0);
+  countReads(body, storageRoot, reads);
+  while (removeUnread(body, storageRoot, reads)) {
   }
 }
 
@@ -46,6 +95,7 @@ npu::Program Lowering::run(std::vector<int> &storageRoot) {
   uses.assign(function.numValues(), 0);
   countUses(function.body(), uses);
   lowerBlock(function.body());
+  removeDeadComputation(program.body, s.storageRoot, s.tiles.size());
   program.scalarRegs = s.registers;
   program.tiles = s.tiles;
   storageRoot = s.storageRoot;

@@ -29,10 +29,9 @@ int writesOf(const std::vector<npu::Instruction> &body, int reg, const npu::Inst
   return count;
 }
 
-/// A known divisor of a non-negative scalar: immediates, program ids, grid sizes and their
-/// products, sums and widening casts, defined once in the current body; 0 when
-/// nothing is known (then the value may even be negative).
-int64_t knownMultiple(const std::vector<npu::Instruction> &body, const npu::ScalarOperand &x, int depth = 0) {
+} // namespace
+
+int64_t knownMultiple(const std::vector<npu::Instruction> &body, const npu::ScalarOperand &x, int depth) {
   if (!x.isRegister())
     return x.intValue >= 0 ? x.intValue : 0;
   const npu::Instruction *def = nullptr;
@@ -58,6 +57,8 @@ int64_t knownMultiple(const std::vector<npu::Instruction> &body, const npu::Scal
     return 0;
   return std::gcd(a, b);
 }
+
+namespace {
 
 LazyTile uniformLazy(Scalar base, int rank) {
   LazyTile lazy;

@@ -6,6 +6,7 @@
 #include "compiler/compiler_internal.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace npusim::compiler {
 
@@ -93,6 +94,83 @@ std::vector<int> inverse(const std::vector<int> &order) {
   for (size_t d = 0; d < order.size(); ++d)
     back[order[d]] = static_cast<int>(d);
   return back;
+}
+
+/// A load of `pointer + (start + s * arange) % C` over a rank-1 block (Inductor's
+/// per-channel parameters, `x0 = xindex % C`): its values repeat every P
+/// elements, P the least multiple of the lane count with s * P a multiple of C.
+/// When the block is a multiple of P and `start` is a known non-negative value,
+/// only the first P elements are gathered and the vector unit replicates them
+/// (docs/compiler.md "DMA forms"); the DRAM sees P elements instead of the
+/// block. Returns the loaded tile, or -1 when the pattern does not apply.
+int periodicGather(Lowering &lowering, const ir::Value *pointer, const ir::Value *result) {
+  const ValueState &ps = lowering.state(pointer);
+  const ir::Op *add = pointer->definingOp;
+  if (result->type.shape.size() != 1 || ps.kind != Kind::Tile || ps.lazy || ps.broadcastOf || ps.tile < 0 ||
+      !add || add->code != ir::OpCode::AddPtr)
+    return -1;
+  const ir::Value *offset = add->operands[1];
+  const ir::Op *rem = offset->definingOp;
+  if (!rem || rem->code != ir::OpCode::Rem || rem->operands.size() != 2 ||
+      !lowering.isLazy(rem->operands[0]) || !lowering.isLazy(rem->operands[1]))
+    return -1;
+  const LazyTile &index = *lowering.state(rem->operands[0]).lazy;
+  const LazyTile &divisor = *lowering.state(rem->operands[1]).lazy;
+  if (index.strides.size() != 1 || !index.strides[0].isImmediate() || index.strides[0].operand.intValue < 0 ||
+      !divisor.uniform() || !divisor.base.isImmediate() || divisor.base.operand.intValue <= 0)
+    return -1;
+  // The period holds for non-negative indices (`%` truncates): an immediate
+  // start of at least 0, or a register known to be a positive multiple.
+  if (index.base.isImmediate() ? index.base.operand.intValue < 0
+                               : knownMultiple(*lowering.out, index.base.operand) <= 0)
+    return -1;
+  const int64_t lanes = std::max(1, lowering.machine.lanes);
+  const int64_t c = divisor.base.operand.intValue;
+  const int64_t step = index.strides[0].operand.intValue;
+  const int64_t cycle = c / std::gcd(c, step); // elements after which the index repeats
+  const int64_t period = cycle / std::gcd(cycle, lanes) * lanes;
+  const int64_t block = result->type.shape[0];
+  if (period >= block || block % period != 0)
+    return -1;
+  // The first period's indices, computed as the kernel computes them, once
+  // for all the loads that share them (the materialised splats and iotas'
+  // cache and scopes).
+  const std::string key = "periodic/" + std::to_string(lowering.idOf(offset)) + "/" + std::to_string(period);
+  int indices = -1;
+  if (auto it = lowering.s.lazyTiles.find(key); it != lowering.s.lazyTiles.end()) {
+    indices = it->second;
+  } else {
+    const int first = lowering.materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0,
+                                               lowering.nameOf(rem->operands[0]));
+    const int modulus = lowering.materializeLazy(divisor, rem->operands[1]->type.dtype, {period}, 0,
+                                                 lowering.nameOf(rem->operands[1]));
+    indices = lowering.newTile(offset->type.dtype, {period}, 0, lowering.nameOf(offset));
+    npu::Instruction &mod = lowering.emit(npu::Opcode::VElementwise);
+    mod.function = lowering.elementFunction(*rem);
+    mod.srcs = {first, modulus};
+    mod.dsts = {indices};
+    lowering.s.lazyTiles.emplace(key, indices);
+    if (!lowering.s.lazyTileScopes.empty())
+      lowering.s.lazyTileScopes.back().push_back(key);
+  }
+  const DType type = result->type.dtype;
+  const std::string name = lowering.nameOf(result);
+  const int loaded = lowering.newTile(type, {period}, 0, name);
+  npu::Instruction &load = lowering.emit(npu::Opcode::DmaLoad);
+  load.dma.argument = ps.argument;
+  load.dma.base = ps.gatherBase.operand;
+  load.dma.indexTile = indices;
+  load.dma.fill = core::isFloat(type) ? ScalarOperand::immediateFloat(0.0) : ScalarOperand::immediate(0);
+  load.dsts = {loaded};
+  // Element i of a rank-1 tile sits in lane i % lanes, slot i / lanes: the
+  // same bytes as [i / period, (i % period) / lanes, i % lanes] with the last
+  // axis across the lanes, so the replication stays within each lane.
+  const int rows = lowering.aliasTile(loaded, {1, period / lanes, lanes}, 2, name);
+  const int stretched = lowering.newTile(type, {block / period, period / lanes, lanes}, 2, name);
+  npu::Instruction &copy = lowering.emit(npu::Opcode::VBroadcast);
+  copy.srcs = {rows};
+  copy.dsts = {stretched};
+  return lowering.aliasTile(stretched, {block}, 0, name);
 }
 
 } // namespace
@@ -252,6 +330,11 @@ void Lowering::lowerLoad(const ir::Op &op) {
   const bool scalar = r->type.isScalar();
   const int axis = scalar ? 0 : laneAxisOf(r);
   const ir::Shape shape = scalar ? ir::Shape{1} : r->type.shape;
+  if (!scalar && (!mask || isTrue(state(mask))))
+    if (const int periodic = periodicGather(*this, pointer, r); periodic >= 0) {
+      setTile(r, periodic);
+      return;
+    }
   npu::DmaDescriptor dma = dmaFor(pointer, mask, shape, axis);
   bool selectOther = false;
   if (other && dma.maskTile >= 0) {

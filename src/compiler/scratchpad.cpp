@@ -161,9 +161,26 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
   std::stable_sort(order.begin(), order.end(),
                    [&](int a, int b) { return liveness.intervals[a].first < liveness.intervals[b].first; });
   std::vector<int64_t> offset(n, 0);
+  const int64_t half = program.spadBytesPerLane / 2 / alignment * alignment;
+  // Every allocation its own bytes when they all fit in half the bank: tiles
+  // that would share bytes only because their lifetimes do not overlap make
+  // one unit wait for another (a load into the bytes a broadcast still reads),
+  // which serialises DMA against compute within and across instances.
+  int64_t unshared = 0;
+  for (int t : order)
+    if (liveness.intervals[t].first >= 0)
+      unshared += size[t];
+  const bool privateBytes = unshared <= half;
   std::multimap<int64_t, int> active; // offset -> root, of the tiles live now
   int64_t peak = 0;
   for (int t : order) {
+    if (privateBytes) {
+      if (liveness.intervals[t].first >= 0) {
+        offset[t] = peak;
+        peak += size[t];
+      }
+      continue;
+    }
     const Interval &in = liveness.intervals[t];
     if (in.first < 0)
       continue; // never accessed: needs no bytes
@@ -184,7 +201,6 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
   program.spadBytesUsed = peak;
   if (peak > program.spadBytesPerLane)
     throw ScratchpadOverflow(where, program.kernelName, peak, program.spadBytesPerLane);
-  const int64_t half = program.spadBytesPerLane / 2 / alignment * alignment;
   program.instanceBankStride = peak <= half ? half : 0;
 }
 

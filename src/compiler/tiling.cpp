@@ -16,9 +16,9 @@ using core::nextPowerOfTwo;
 
 namespace {
 
-// Tiles up to 32x smaller than the largest are tried: smaller ones only add
+// Tiles up to 128x smaller than the largest are tried: smaller ones only add
 // program instances (each paying its DMA round trip) for the same traffic.
-constexpr int64_t kSmallestFraction = 32;
+constexpr int64_t kSmallestFraction = 128;
 // A bound on compilations per kernel; the candidates are tried largest first.
 constexpr size_t kMostCandidates = 128;
 
@@ -91,13 +91,13 @@ std::vector<BlockChoice> enumerate(const std::vector<BlockParameter> &parameters
 } // namespace
 
 int64_t largestTileElements(const config::HardwareConfig &machine) {
-  // Four times proposeBlockSizes' first budget: a tile may reach 32 lane vectors
-  // per lane when its cost says the fewer, longer DMA bursts pay.
+  // A tile may reach 128 lane vectors per lane, or the whole bank over
+  // proposeBlockSizes' 16 live tiles of 8 bytes, when its cost says the fewer,
+  // longer DMA phases pay; such tiles run one instance at a time.
   const int64_t lanes = std::max(1, machine.lanes);
-  const int64_t halfBank = machine.spadBytesPerLane() / 2;
-  const int64_t perLane = std::max<int64_t>(1, halfBank / (16 * 8));
+  const int64_t perLane = std::max<int64_t>(1, machine.spadBytesPerLane() / (16 * 8));
   const int64_t vector = std::max(1, machine.elementsPerLaneVector(4));
-  return lanes * std::min(perLane, vector * 32);
+  return lanes * std::min(perLane, vector * 128);
 }
 
 int64_t instancesOf(const std::vector<BlockParameter> &parameters, const BlockChoice &choice) {
@@ -140,15 +140,28 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
       return;
     }
     ++best.candidatesCompiled;
-    const ProgramCost cost = estimateCost(program, machine, instancesOf(parameters, choice), scalarArguments);
+    ProgramCost cost = estimateCost(program, machine, instancesOf(parameters, choice), scalarArguments);
+    // A double-buffered plan may also run one instance at a time: cheaper
+    // where the DRAM is the bound and mixing the instances' loads and stores
+    // costs more than the overlap gains.
+    if (program.instanceBankStride > 0) {
+      npu::Program alone = program;
+      alone.instanceBankStride = 0;
+      const ProgramCost serial =
+          estimateCost(alone, machine, instancesOf(parameters, choice), scalarArguments);
+      if (serial.cycles < cost.cycles) {
+        program.instanceBankStride = 0;
+        cost = serial;
+      }
+    }
     if (trace)
       std::fprintf(
           stderr,
-          "tiling %s: %.0f cycles (instance %.0f x %lld; dram %.0f issue %.0f vector %.0f cross-lane %.0f "
+          "tiling %s: %.0f cycles (instance %.0f x %lld%s; dram %.0f issue %.0f vector %.0f cross-lane %.0f "
           "scalar %.0f systolic %.0f; %.0f bytes per run)\n",
           describe(choice).c_str(), cost.cycles, cost.instanceCycles, static_cast<long long>(cost.instances),
-          cost.dram, cost.dmaIssue, cost.vector, cost.crossLane, cost.scalar, cost.systolic,
-          cost.bytesPerRun());
+          program.instanceBankStride > 0 ? ", two in flight" : ", one at a time", cost.dram, cost.dmaIssue,
+          cost.vector, cost.crossLane, cost.scalar, cost.systolic, cost.bytesPerRun());
     // Within 0.1%, the longer store runs win (a DRAM turns writes around
     // more slowly than reads), then the earlier (larger) candidate.
     if (best.function) {

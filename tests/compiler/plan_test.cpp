@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 
 namespace npusim::compiler {
@@ -244,8 +245,14 @@ TEST(Scratchpad, PlanBytesFollowTheLayouts) {
   EXPECT_EQ(narrow.program.spadBytesUsed, 1024 + 32);
 }
 
+// dma_forms at XBLOCK = 256 on 8 lanes: its tiles, each in bytes of its own,
+// take 800 bytes per lane. In a 1 KiB bank that is more than the half a double
+// buffered instance may use (512), so dead tiles give their bytes away.
 TEST(Scratchpad, DeadTilesGiveTheirBytesAway) {
-  const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{256}}}, testing::smallMachine());
+  config::HardwareConfig machine = testing::smallMachine();
+  machine.spadKibPerLane = 1;
+  const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{256}}}, machine);
+  EXPECT_LE(c.program.spadBytesUsed, 512);
   int64_t total = 0;
   for (const npu::Tile &tile : c.program.tiles)
     total += (tile.layout.numElements() / 8) * core::byteSize(tile.layout.dtype);
@@ -257,6 +264,25 @@ TEST(Scratchpad, DeadTilesGiveTheirBytesAway) {
   const npu::Tile &data = c.program.tiles[store->srcs[0]];
   const npu::Tile &mask = c.program.tiles[store->dma.maskTile];
   EXPECT_TRUE(data.bankOffset + 128 <= mask.bankOffset || mask.bankOffset + 32 <= data.bankOffset);
+}
+
+// With 32 KiB per lane the 800 bytes fit in half the bank: no two tiles share
+// bytes, so no unit waits for another only because a dead tile's bytes were
+// reused (tiles over the same bytes by a free reshape excepted).
+TEST(Scratchpad, TilesKeepTheirOwnBytesWhenHalfTheBankHoldsThem) {
+  const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{256}}}, testing::smallMachine());
+  EXPECT_EQ(c.program.spadBytesUsed, 800);
+  EXPECT_EQ(c.program.instanceBankStride, 16 * 1024);
+  std::map<int64_t, int64_t> ranges; // offset -> bytes per lane of the allocation there
+  for (const npu::Tile &tile : c.program.tiles) {
+    const int64_t bytes = (tile.layout.numElements() + 7) / 8 * core::byteSize(tile.layout.dtype);
+    ranges[tile.bankOffset] = std::max(ranges[tile.bankOffset], bytes);
+  }
+  int64_t end = 0;
+  for (const auto &[offset, bytes] : ranges) {
+    EXPECT_GE(offset, end) << "allocations overlap at " << offset;
+    end = offset + bytes;
+  }
 }
 
 TEST(Scratchpad, OverflowNamesKernelAndBytes) {

@@ -14,6 +14,15 @@ namespace fs = std::filesystem;
 
 const fs::path kExamples = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples";
 
+/// A kernel file of the ResNet-18 bundle; empty, with a failure, when missing.
+std::string resnet18Kernel(const std::string &name) {
+  const fs::path kernel = kExamples / "resnet18" / "kernels" / (name + ".py");
+  if (fs::exists(kernel))
+    return kernel.string();
+  ADD_FAILURE() << kernel << " is missing";
+  return {};
+}
+
 /// The DMA instructions of a program's top-level body.
 std::vector<const npu::Instruction *> dmas(const npu::Program &program, npu::Opcode opcode) {
   std::vector<const npu::Instruction *> found;
@@ -36,12 +45,11 @@ int64_t immediateStride(const npu::Instruction &dma, size_t axis) {
 // 128 x 4 = 512 bytes (8 requests of 64 B); the old rule (YBLOCK = 8192,
 // XBLOCK = 1) read 4-byte elements 36 bytes apart.
 TEST(Tiling, LayoutChangingPointwiseGetsContiguousRuns) {
-  const fs::path kernel = kExamples / "resnet18" / "kernels" /
-                          "triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_0.py";
-  if (!fs::exists(kernel))
-    GTEST_FAIL() << kernel << " is missing";
-  const testing::CompiledKernel k =
-      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  const std::string kernel =
+      resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_0");
+  if (kernel.empty())
+    return;
+  const testing::CompiledKernel k = testing::compileKernelFile(kernel, config::loadConfig("tpuv3-like"));
   const auto loads = dmas(k.program, npu::Opcode::DmaLoad);
   const auto stores = dmas(k.program, npu::Opcode::DmaStore);
   ASSERT_EQ(loads.size(), 1u);
@@ -106,6 +114,85 @@ TEST(Tiling, CostModelCountsRequestsAndBytes) {
   // share would be 4096 / 16 x 2 = 512).
   EXPECT_NEAR(cost.dram, 768.0, 1.0);
   EXPECT_EQ(cost.bound, CostBound::DramBandwidth);
+}
+
+// ResNet-18's batch norm + relu over 802,816 = 12,544 x 64 activations reads its
+// four per-channel parameters at `x % 64`. A block of XBLOCK elements (a
+// multiple of 128) repeats them every lcm(64, 128 lanes) = 128 elements, so
+// each parameter costs one gather of 128 elements (two runs of 64 x 4 = 256 B,
+// 8 requests) and a broadcast on chip, not a gather of XBLOCK elements: the
+// program's DMA bytes are 2 x 4 XBLOCK (activations in and out) + 4 x 128 x 4.
+// The four loads share one `% 64` on 128 indices; the block-wide `% 64` the
+// gathers no longer read is gone.
+TEST(Tiling, PerChannelParametersLoadOnePeriod) {
+  const std::string kernel = resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_relu_4");
+  if (kernel.empty())
+    return;
+  const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
+  const testing::CompiledKernel k = testing::compileKernelFile(kernel, machine);
+  int64_t xblock = 0;
+  for (const auto &[name, value] : k.program.blockSizes)
+    if (name == "XBLOCK")
+      xblock = value;
+  ASSERT_GE(xblock, 128);
+  int gathers = 0, broadcasts = 0, remainders = 0;
+  for (const npu::Instruction &i : k.program.body) {
+    if (i.opcode == npu::Opcode::DmaLoad && i.dma.gathered()) {
+      ++gathers;
+      EXPECT_EQ(k.program.tiles.at(i.dsts.at(0)).layout.numElements(), 128);
+    }
+    broadcasts += i.opcode == npu::Opcode::VBroadcast;
+    if (i.opcode == npu::Opcode::VElementwise && i.function.op == npu::ElementOp::Rem) {
+      ++remainders;
+      EXPECT_EQ(k.program.tiles.at(i.dsts.at(0)).layout.numElements(), 128);
+    }
+  }
+  EXPECT_EQ(gathers, 4);
+  EXPECT_EQ(broadcasts, 4);
+  EXPECT_EQ(remainders, 1);
+  EXPECT_DOUBLE_EQ(k.cost.dmaBytes, 2.0 * 4 * static_cast<double>(xblock) + 4 * 128 * 4);
+}
+
+// ResNet-18's weight layout change (YBLOCK x XBLOCK tiles, xnumel = 9) masks its
+// accesses with `xmask & ymask`, xmask = x < 9 over a [1, XBLOCK] row. The tile's
+// lane axis is y, so that row sits in one lane: broadcasting it would be a
+// cross-lane XBroadcast per instance (64 destination slots + 7 butterfly stages
+// x 4 cycles = 92 cycles on tpuv3-like). The compare is recomputed at
+// [YBLOCK, XBLOCK] from its splat and affine operands on the vector unit instead:
+// no cross-lane instruction is left.
+TEST(Tiling, BroadcastMaskRowsAreRecomputedInTheLanes) {
+  const std::string kernel =
+      resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_19");
+  if (kernel.empty())
+    return;
+  const testing::CompiledKernel k = testing::compileKernelFile(kernel, config::loadConfig("tpuv3-like"));
+  for (const npu::Instruction &i : k.program.body)
+    EXPECT_NE(npu::unitOf(i.opcode), npu::Unit::CrossLane) << npu::name(i.opcode);
+  EXPECT_EQ(k.cost.crossLane, 0.0);
+  const auto loads = dmas(k.program, npu::Opcode::DmaLoad);
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_GE(loads[0]->dma.maskTile, 0);
+}
+
+// The same kernel's load, in_ptr0 + x + 9 y under xmask & ymask with x < 9 of
+// a 16-wide block: the cost model reads the mask as the box [YBLOCK, 9] (an
+// iota compared with a splat, and-ed with y < ynumel), so with YBLOCK = 512 the
+// load is one run of 512 x 9 x 4 = 18,432 bytes (rows of 9 elements 9 apart
+// continue each other), 288 requests of 64 B, not 512 runs of 64 B.
+TEST(Tiling, CostModelMovesOnlyTheMaskedBox) {
+  const std::string kernel =
+      resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_19");
+  if (kernel.empty())
+    return;
+  const triton::KernelFile file = triton::loadKernelFile(kernel);
+  triton::ConstexprBindings constexprs = triton::defaultConstexprs(file.metadata);
+  constexprs["YBLOCK"] = int64_t{512};
+  constexprs["XBLOCK"] = int64_t{16};
+  const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
+  const npu::Program program = compile(*triton::lowerKernel(file, constexprs), machine);
+  const ProgramCost cost = estimateCost(program, machine, 512, {{"ynumel", 262144}, {"xnumel", 9}});
+  EXPECT_EQ(cost.dmaRuns - cost.storeRuns, 1);
+  EXPECT_DOUBLE_EQ(cost.dmaBytes - cost.storeBytes, 18432.0);
 }
 
 } // namespace
