@@ -59,6 +59,13 @@ struct ArrayState {
   Values weights;             // lanes * lanes, row-major [k][n]
 };
 
+/// Floats per vector of multiplyFloat32; its row length must be a multiple.
+constexpr int64_t kFloat32GemmWidth = 16;
+/// c[M, ld] += a[M, rows] b[rows, ld] (row-major, ld a multiple of
+/// kFloat32GemmWidth): for each element, c = c + a[m, k] * b[k, n] for k = 0,
+/// 1, ..., every product and sum rounded to float (float_gemm.cpp).
+void multiplyFloat32(const float *a, const float *b, float *c, int64_t M, int64_t rows, int64_t ld);
+
 class Machine {
 public:
   Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
@@ -133,6 +140,12 @@ public:
   void combine(const Instruction &in, const Split &split, bool isScan);
   void dmaUnit(const Instruction &in);       // dma.cpp
   void systolicUnit(const Instruction &in);  // matmul.cpp
+  /// An MMatmul with fp32 C: the block's operands gathered densely and
+  /// multiplied by multiplyFloat32.
+  void multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N, int64_t K,
+                            int64_t rows, int64_t cols);
+  /// The matmul's block of A (M x rows, row-major) converted to C's dtype.
+  void convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted);
   /// Applies an element function to n elements (vector.cpp).
   void apply(const npu::ElementFunction &function, const core::ConstSlots *operands, Values &result,
              int64_t n);
