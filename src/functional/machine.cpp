@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 
 namespace npusim::functional {
 namespace detail {
@@ -480,7 +481,8 @@ template <class Pos> void decode(DType d, const uint8_t *base, Pos pos, int64_t 
   }
 }
 
-/// Encodes n slots as dtype d at base + pos(e) and marks them in the shadow.
+/// Encodes n slots as dtype d at base + pos(e) and marks them in the shadow
+/// (unless that is null: the caller marks them).
 template <class Pos> void encode(DType d, uint8_t *base, uint8_t *shadow, Pos pos, int64_t n, const Values &v) {
   const double *f = v.f.data();
   const int64_t *iv = v.i.data();
@@ -523,6 +525,8 @@ template <class Pos> void encode(DType d, uint8_t *base, uint8_t *shadow, Pos po
       store<int64_t>(base + pos(e), iv[e]);
     break;
   }
+  if (!shadow)
+    return;
   const int size = core::byteSize(d);
   if (size == 4)
     for (int64_t e = 0; e < n; ++e)
@@ -586,9 +590,8 @@ void Machine::writeTile(int t, const Values &v) {
   const int64_t n = tile.layout.numElements();
   const int64_t *pos = positions_[static_cast<size_t>(t)].data();
   const int64_t begin = tile.bankOffset + shift_;
-  encode(tile.layout.dtype, spad_.data() + begin, written_.data() + begin, [pos](int64_t e) { return pos[e]; }, n,
-         v);
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  encode(tile.layout.dtype, spad_.data() + begin, nullptr, [pos](int64_t e) { return pos[e]; }, n, v);
+  markTileWritten(t);
   current_.elements = n;
 }
 
@@ -597,8 +600,15 @@ void Machine::readLane(int t, int lane, int64_t count, Values &v) {
   const DType d = tile.layout.dtype;
   v.define(d, count);
   const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
-  const int64_t bytes = count * core::byteSize(d);
-  const uint8_t *shadow = written_.data() + begin;
+  checkLaneWritten(t, lane, count);
+  const int size = core::byteSize(d);
+  decode(d, spad_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
+}
+
+void Machine::checkLaneWritten(int t, int lane, int64_t count) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t bytes = count * core::byteSize(tile.layout.dtype);
+  const uint8_t *shadow = written_.data() + tile.bankOffset + shift_ + lane * bankStride_;
   if (bytes > 0 && (std::memchr(shadow, 0, static_cast<size_t>(bytes)) != nullptr)) {
     // Name the first unwritten element in row-major terms.
     const std::vector<int64_t> &pos = positions_[static_cast<size_t>(t)];
@@ -606,8 +616,56 @@ void Machine::readLane(int t, int lane, int64_t count, Values &v) {
       if (pos[e] / bankStride_ == lane)
         checkWritten(t, static_cast<int64_t>(e));
   }
-  const int size = core::byteSize(d);
-  decode(d, spad_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
+}
+
+namespace {
+
+/// Calls fn(count) for each lane of a tile's layout with the elements in it:
+/// they fill a prefix of `count` slots of the lane (docs/npu.md §2).
+template <class Fn> void forEachLane(const npu::TileLayout &l, int lanes, Fn &&fn) {
+  const int64_t n = l.numElements();
+  const int64_t laneExtent = l.shape[static_cast<size_t>(l.laneAxis)];
+  if (n == 0)
+    return;
+  for (int lane = 0; lane < std::min<int64_t>(lanes, laneExtent); ++lane)
+    fn(lane, (laneExtent - lane + lanes - 1) / lanes * (n / laneExtent));
+}
+
+} // namespace
+
+void Machine::markTileWritten(int t) {
+  forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) { markLaneWritten(t, lane, count); });
+  tileWritten_[static_cast<size_t>(t)] = 1;
+}
+
+void Machine::fillTile(int t, uint64_t bits) {
+  const int size = core::byteSize(layout(t).dtype);
+  forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) {
+    uint8_t *p = laneBytes(t, lane);
+    // The element size as a constant, so that the copies compile to moves;
+    // little-endian: an element's bytes are the low bytes of `bits`.
+    auto fill = [&](auto sizeTag) {
+      constexpr size_t S = decltype(sizeTag)::value;
+      for (int64_t k = 0; k < count; ++k)
+        std::memcpy(p + k * static_cast<int64_t>(S), &bits, S);
+    };
+    switch (size) {
+    case 1: fill(std::integral_constant<size_t, 1>{}); break;
+    case 2: fill(std::integral_constant<size_t, 2>{}); break;
+    case 4: fill(std::integral_constant<size_t, 4>{}); break;
+    default: fill(std::integral_constant<size_t, 8>{}); break;
+    }
+    markLaneWritten(t, lane, count);
+  });
+  tileWritten_[static_cast<size_t>(t)] = 1;
+  current_.elements = layout(t).numElements();
+}
+
+void Machine::markLaneWritten(int t, int lane, int64_t count) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  std::memset(written_.data() + tile.bankOffset + shift_ + lane * bankStride_, 1,
+              static_cast<size_t>(count * core::byteSize(tile.layout.dtype)));
+  tileWritten_[static_cast<size_t>(t)] = 1;
 }
 
 void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {
@@ -615,8 +673,8 @@ void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {
   const DType d = tile.layout.dtype;
   const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
   const int size = core::byteSize(d);
-  encode(d, spad_.data() + begin, written_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  encode(d, spad_.data() + begin, nullptr, [size](int64_t e) { return e * size; }, count, v);
+  markLaneWritten(t, lane, count);
 }
 
 // ------------------------------------------------------------ DRAM

@@ -66,6 +66,19 @@ constexpr int64_t kFloat32GemmWidth = 16;
 /// 1, ..., every product and sum rounded to float (float_gemm.cpp).
 void multiplyFloat32(const float *a, const float *b, float *c, int64_t M, int64_t rows, int64_t ld);
 
+/// An element function over one lane's n contiguous slots: the result's and
+/// each operand's bytes (lane_kernels.cpp).
+using LaneKernel = void (*)(uint8_t *result, const uint8_t *const *operands, int64_t n);
+/// The typed loop of fn with a result of dtype `result`, computing exactly
+/// what Machine::apply computes; nullptr for functions and dtypes it lacks.
+LaneKernel laneKernel(const npu::ElementFunction &fn, DType result);
+
+/// dst element e = src element from[e] for e < n, at the byte positions
+/// dstPos / srcPos, the value passing through a slot as the slot path does;
+/// false (nothing done) for fp16 and bf16 (lane_kernels.cpp).
+bool copyElements(DType d, uint8_t *dst, const int64_t *dstPos, const uint8_t *src, const int64_t *srcPos,
+                  const int64_t *from, int64_t n);
+
 class Machine {
 public:
   Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
@@ -98,6 +111,19 @@ public:
   /// order), checked to be written / marked written.
   void readLane(int t, int lane, int64_t count, Values &v);
   void writeLane(int t, int lane, int64_t count, const Values &v);
+  /// Fails as readLane does unless the first `count` slots of one lane of
+  /// tile t were written.
+  void checkLaneWritten(int t, int lane, int64_t count);
+  /// The bytes of slot 0 of one lane of tile t in this instance's placement.
+  uint8_t *laneBytes(int t, int lane) {
+    return spad_.data() + program_.tiles[static_cast<size_t>(t)].bankOffset + shift_ + lane * bankStride_;
+  }
+  /// Marks the first `count` slots of one lane of tile t written.
+  void markLaneWritten(int t, int lane, int64_t count);
+  /// Marks every element of tile t written.
+  void markTileWritten(int t);
+  /// Sets every element of tile t to the value with these bits (core::toBits), marked written.
+  void fillTile(int t, uint64_t bits);
   /// Fails as readTile does unless every element of tile t was written. The
   /// shadow only gains bytes within an instance, so a tile found complete
   /// stays complete until the instance ends: repeated reads skip the scan.
@@ -216,6 +242,7 @@ private:
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);
   std::unordered_map<const Instruction *, int> positionOf_;
   std::vector<int64_t> offsets_;
+  std::vector<int64_t> sourceIndex_; // per element of a broadcast or relayout
   std::vector<Values> combineRegs_, combineTmp_ = std::vector<Values>(4);
 
   int64_t instance_ = 0, pid_[3] = {0, 0, 0};
