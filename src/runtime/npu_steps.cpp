@@ -98,7 +98,7 @@ struct NpuSteps::Impl {
 
   Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
     if (o.mode == Mode::Timing || o.mode == Mode::Full)
-      timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty());
+      timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), effectiveThreads(o) >= 2);
   }
 
   uint64_t addressOf(const reference::Buffer *b) {
@@ -130,7 +130,7 @@ struct NpuSteps::Impl {
     result.programs += stats.instances;
     ++result.npuLaunches;
     if (timer) {
-      timer->time(program, std::move(collector.traces), launchName, result.timing);
+      timer->time(program, std::move(collector.traces), launchName, result.index);
       result.timed = true;
     }
   }
@@ -387,6 +387,10 @@ KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
   StepResult result;
   const auto start = Clock::now();
   npu.runProgram(kernel.program, grid, arguments, options.mode != Mode::Timing, name, result);
+  std::vector<StepResult> steps(1, std::move(result));
+  if (const std::optional<NpuSteps::TimingFailure> failure = npu.collectTimings(steps))
+    throw core::RuntimeError(failure->message);
+  result = std::move(steps[0]);
   KernelRun run;
   run.wallMs = millisecondsSince(start);
   npu.finish();
@@ -394,6 +398,29 @@ KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
   run.timed = result.timed;
   run.timing = result.timing;
   return run;
+}
+
+bool NpuSteps::timingFailed() const { return impl_->timer && impl_->timer->failed(); }
+
+std::optional<NpuSteps::TimingFailure> NpuSteps::collectTimings(std::vector<StepResult> &steps) {
+  if (!impl_->timer)
+    return std::nullopt;
+  std::optional<TimingFailure> failure;
+  if (const std::optional<size_t> step = impl_->timer->drain()) {
+    std::string message = "timing failed";
+    try {
+      std::rethrow_exception(impl_->timer->error());
+    } catch (const std::exception &e) {
+      message = e.what();
+    } catch (...) {
+    }
+    failure = TimingFailure{*step, message};
+  }
+  for (StepResult &s : steps)
+    if (const StepTiming *t = impl_->timer->timing(s.index))
+      s.timing = *t;
+  impl_->report.timingMs = impl_->timer->busyMs();
+  return failure;
 }
 
 void NpuSteps::finish() {

@@ -1,21 +1,25 @@
 // One timing simulator per run; each launch timed on an idle machine and added
-// into its step.
+// into its step, in the caller's thread or on a timing thread of its own.
 #include "runtime/npu_timing.h"
 
 #include "timing/simulator.h"
 
+#include <ctime>
+
 namespace npusim::runtime {
 
-NpuTimer::NpuTimer(const config::HardwareConfig &machine, bool keepTrace)
-    : machine_(machine), simulator_(std::make_unique<timing::Simulator>(machine)) {
-  simulator_->enableTrace(keepTrace);
+namespace {
+
+/// CPU time of the calling thread: what timing costs, whether it shares the
+/// machine with other work or not.
+double threadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
 }
 
-NpuTimer::~NpuTimer() = default;
-
-void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
-                    const std::string &launchName, StepTiming &step) {
-  const timing::LaunchTiming t = simulator_->timeLaunch(program, std::move(traces), launchName);
+/// Adds one launch's timing into the step's.
+void addLaunch(const timing::LaunchTiming &t, StepTiming &step) {
   // Busy time adds up over the launches of a step, weighted by their length.
   const double previousUs = step.timeUs;
   const double launchUs = static_cast<double>(t.timePs) / 1.0e6;
@@ -50,6 +54,102 @@ void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace>
   step.boundRatio = step.rooflineUs > 0.0 ? step.timeUs / step.rooflineUs : 0.0;
 }
 
-void NpuTimer::writeTrace(const std::string &path) const { simulator_->writeChromeTrace(path); }
+} // namespace
+
+NpuTimer::NpuTimer(const config::HardwareConfig &machine, bool keepTrace, bool concurrent)
+    : machine_(machine), simulator_(std::make_unique<timing::Simulator>(machine)) {
+  simulator_->enableTrace(keepTrace);
+  if (concurrent)
+    worker_ = std::thread([this] { work(); });
+}
+
+NpuTimer::~NpuTimer() {
+  if (!worker_.joinable())
+    return;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  worker_.join();
+}
+
+void NpuTimer::timeNow(Launch &launch) {
+  const double start = threadCpuMs();
+  const timing::LaunchTiming t =
+      simulator_->timeLaunch(*launch.program, std::move(launch.traces), launch.name);
+  addLaunch(t, steps_[launch.step]);
+  busyMs_ += threadCpuMs() - start;
+}
+
+void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
+                    const std::string &launchName, size_t step) {
+  Launch launch{&program, std::move(traces), launchName, step};
+  if (!worker_.joinable()) {
+    timeNow(launch);
+    return;
+  }
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return queue_.size() < kMaxQueuedLaunches || error_; });
+  if (error_)
+    return; // the run ends at the failed launch's step: later launches are not timed
+  queue_.push_back(std::move(launch));
+  changed_.notify_all();
+}
+
+void NpuTimer::work() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty())
+      return;
+    Launch launch = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    std::exception_ptr error;
+    try {
+      timeNow(launch);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    busy_ = false;
+    if (error && !error_) {
+      error_ = error;
+      errorStep_ = launch.step;
+      queue_.clear();
+    }
+    changed_.notify_all();
+  }
+}
+
+std::optional<size_t> NpuTimer::drain() {
+  if (!worker_.joinable())
+    return std::nullopt;
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  if (error_)
+    return errorStep_;
+  return std::nullopt;
+}
+
+std::exception_ptr NpuTimer::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+bool NpuTimer::failed() const {
+  return error() != nullptr;
+}
+
+const StepTiming *NpuTimer::timing(size_t step) const {
+  auto it = steps_.find(step);
+  return it == steps_.end() ? nullptr : &it->second;
+}
+
+void NpuTimer::writeTrace(const std::string &path) const {
+  simulator_->writeChromeTrace(path);
+}
 
 } // namespace npusim::runtime
