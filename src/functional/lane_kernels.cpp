@@ -255,30 +255,6 @@ LaneKernel laneKernel(const npu::ElementFunction &fn, DType result) {
   const DType dt = fn.operandType;
   LaneKernel kernel = nullptr;
   switch (fn.op) {
-  case ElementOp::Add:
-  case ElementOp::Sub:
-  case ElementOp::Mul:
-  case ElementOp::Div:
-  case ElementOp::Rem:
-  case ElementOp::And:
-  case ElementOp::Or:
-  case ElementOp::Xor:
-  case ElementOp::Min:
-  case ElementOp::Max:
-    if (result != dt)
-      return nullptr;
-    if (dt == DType::Bool) {
-      if (fn.op == ElementOp::And)
-        return boolBinary<ElementOp::And>;
-      if (fn.op == ElementOp::Or)
-        return boolBinary<ElementOp::Or>;
-      if (fn.op == ElementOp::Xor)
-        return boolBinary<ElementOp::Xor>;
-      return nullptr;
-    }
-    if (!withIntType(dt, [&](auto t) { kernel = intBinaryKernel<decltype(t)>(fn.op); }))
-      withFloatType(dt, [&](auto t) { kernel = floatBinaryKernel<decltype(t)>(fn.op, fn.nanMode); });
-    return kernel;
   case ElementOp::Cmp:
     if (result != DType::Bool || dt == DType::Bool)
       return nullptr;
@@ -306,8 +282,24 @@ LaneKernel laneKernel(const npu::ElementFunction &fn, DType result) {
       withIntType(result, [&](auto to) { kernel = intCast<decltype(from), decltype(to)>; });
     });
     return kernel;
-  default: return nullptr;
+  default: break;
   }
+  // The two-operand arithmetic and logic, Add ... Max in ElementOp's order;
+  // the kernel makers return null for the ones they lack (shifts).
+  if (fn.op < ElementOp::Add || fn.op > ElementOp::Max || result != dt)
+    return nullptr;
+  if (dt == DType::Bool) {
+    if (fn.op == ElementOp::And)
+      return boolBinary<ElementOp::And>;
+    if (fn.op == ElementOp::Or)
+      return boolBinary<ElementOp::Or>;
+    if (fn.op == ElementOp::Xor)
+      return boolBinary<ElementOp::Xor>;
+    return nullptr;
+  }
+  if (!withIntType(dt, [&](auto t) { kernel = intBinaryKernel<decltype(t)>(fn.op); }))
+    withFloatType(dt, [&](auto t) { kernel = floatBinaryKernel<decltype(t)>(fn.op, fn.nanMode); });
+  return kernel;
 }
 
 } // namespace npusim::functional::detail

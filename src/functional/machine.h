@@ -79,10 +79,28 @@ LaneKernel laneKernel(const npu::ElementFunction &fn, DType result);
 bool copyElements(DType d, uint8_t *dst, const int64_t *dstPos, const uint8_t *src, const int64_t *srcPos,
                   const int64_t *from, int64_t n);
 
+} // namespace npusim::functional::detail
+
+namespace npusim::functional {
+
+/// The scratchpad's storage (Workspace). `written` is all zero between
+/// launches: each instance clears what it wrote; `clean` says a launch ended
+/// normally, so nothing is left over from one that failed.
+struct Workspace::Storage {
+  std::vector<uint8_t> spad, written;
+  std::vector<std::vector<int64_t>> positions;
+  bool clean = true;
+};
+
+} // namespace npusim::functional
+
+namespace npusim::functional::detail {
+
 class Machine {
 public:
   Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
           const std::vector<LaunchArgument> &arguments, const RunOptions &options);
+  ~Machine();
   RunStats run();
 
   // ---- used by the unit handlers
@@ -146,7 +164,14 @@ public:
   TileBytes tileBytes(int t) {
     const int64_t begin = program_.tiles[static_cast<size_t>(t)].bankOffset + shift_;
     tileWritten_[static_cast<size_t>(t)] = 1; // conservatively: the caller may write
-    return TileBytes{spad_.data() + begin, written_.data() + begin, positions_[static_cast<size_t>(t)].data()};
+    return TileBytes{spad_.data() + begin, written_.data() + begin, positionsOf(t)};
+  }
+  /// Where each element of tile t (row-major) lies relative to the tile's
+  /// bytes: lane * bank stride + slot * size; computed on first use in a launch.
+  const int64_t *positionsOf(int t) {
+    if (!positionsReady_[static_cast<size_t>(t)])
+      computePositions(t);
+    return positions_[static_cast<size_t>(t)].data();
   }
   /// One element, checked to be written / marked written.
   Scalar readElement(int t, int64_t e);
@@ -224,9 +249,14 @@ private:
   RunOptions options_;
   RunStats stats_;
 
+  void computePositions(int t);
+
   int64_t bankBytes_ = 0, bankStride_ = 0;
-  std::vector<uint8_t> spad_, written_;
-  std::vector<std::vector<int64_t>> positions_; // per tile, per element: lane * bank + slot * size
+  Workspace::Storage ownStorage_;
+  Workspace::Storage &storage_; // ownStorage_ or the options' workspace
+  std::vector<uint8_t> &spad_, &written_;
+  std::vector<std::vector<int64_t>> &positions_; // per tile, per element: see positionsOf
+  std::vector<uint8_t> positionsReady_;          // per tile: positions_ computed in this launch
   std::vector<uint8_t> tileWritten_;            // per tile: written in this instance
   std::vector<uint8_t> complete_;               // per tile: checkTileWritten passed in this instance
   // An address-only run of a program with masked DMA still computes, on the

@@ -61,11 +61,16 @@ void sourceElements(const npu::Instruction &in, const npu::TileLayout &s, const 
     else
       step[static_cast<size_t>(a)] = s.shape[static_cast<size_t>(a)] == 1 ? 0 : srcStride[static_cast<size_t>(a)];
   }
+  // The last axis in a loop of its own, the others walked with an odometer.
+  const size_t last = static_cast<size_t>(rank - 1);
+  const int64_t inner = d.shape[last], innerStep = step[last];
   std::vector<int64_t> index(static_cast<size_t>(rank), 0);
   int64_t at = 0;
-  for (int64_t e = 0; e < n; ++e) {
-    from[static_cast<size_t>(e)] = at;
-    for (int a = rank - 1; a >= 0; --a) {
+  for (int64_t e = 0; e < n; e += inner) {
+    int64_t *row = from.data() + e;
+    for (int64_t j = 0; j < inner; ++j)
+      row[j] = at + j * innerStep;
+    for (int a = rank - 2; a >= 0; --a) {
       const size_t ua = static_cast<size_t>(a);
       at += step[ua];
       if (++index[ua] < d.shape[ua])

@@ -95,6 +95,7 @@ struct NpuSteps::Impl {
   std::map<const reference::Buffer *, uint64_t> addresses;
   uint64_t nextAddress = kBufferAlignment;
   std::unique_ptr<NpuTimer> timer;
+  functional::Workspace workspace; // one scratchpad storage for every launch
 
   Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
     if (o.mode == Mode::Timing || o.mode == Mode::Full)
@@ -121,6 +122,7 @@ struct NpuSteps::Impl {
       dram.push_back(functional::DramBuffer{b->name, b->dtype, addressOf(b), &b->bytes});
     functional::RunOptions runOptions;
     runOptions.numCores = options.machine.numCores;
+    runOptions.workspace = &workspace;
     runOptions.computeValues = computeValues || npu::timingNeedsValues(program, nullptr);
     TraceCollector collector;
     if (timer)
