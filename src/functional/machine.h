@@ -220,6 +220,9 @@ public:
     return byte;
   }
   [[noreturn]] void outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const;
+  /// Whether every element offset of offsets[0..n) lies inside the buffer
+  /// (then no element needs dramByte's check).
+  bool allInside(const Pointer &p, const int64_t *offsets, int64_t n) const;
 
   std::vector<ArrayState> arrays;
   /// Element lists of the systolic unit, reused between instructions.
