@@ -50,7 +50,7 @@ options:
   --top N             print the N steps with the most cycles, each with its share of the
                       total, its time over the roofline and what bounds it (timing and full)
   --threads N         threads to use, default the machine's cores: with two or more, the
-                      timing and full modes time each launch on a thread of its own while
+                      timing and full modes time launches on threads of their own while
                       the next one runs on the functional simulator (the same values and
                       cycles with any N)
   --help              show this help

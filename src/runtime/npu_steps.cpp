@@ -25,6 +25,17 @@ double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+/// Threads that time launches while the caller runs the functional
+/// simulator: none with one thread; in full mode one core stays with the
+/// functional simulator, in timing mode (whose functional runs mostly
+/// compute addresses) every thread times.
+int timingThreads(const RunOptions &options) {
+  const int threads = effectiveThreads(options);
+  if (threads < 2)
+    return 0;
+  return options.mode == Mode::Timing ? threads : threads - 1;
+}
+
 /// Buffers start at multiples of this in the flat DRAM address space.
 constexpr uint64_t kBufferAlignment = 4096;
 
@@ -99,7 +110,7 @@ struct NpuSteps::Impl {
 
   Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
     if (o.mode == Mode::Timing || o.mode == Mode::Full)
-      timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), effectiveThreads(o) >= 2);
+      timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), timingThreads(o));
   }
 
   uint64_t addressOf(const reference::Buffer *b) {

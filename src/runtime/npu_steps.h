@@ -57,7 +57,7 @@ public:
                   std::vector<reference::Argument> &arguments, bool computeValues, const std::string &name,
                   StepResult &result);
 
-  /// The timing modes time launches on a thread of their own when the run
+  /// The timing modes time launches on threads of their own when the run
   /// has two threads or more: a step's timing is complete only after this.
   /// Waits for the timing of every launch and fills in the timing of each
   /// step timed (by StepResult::index). When timing a launch failed, the

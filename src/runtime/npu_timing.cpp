@@ -56,48 +56,44 @@ void addLaunch(const timing::LaunchTiming &t, StepTiming &step) {
 
 } // namespace
 
-NpuTimer::NpuTimer(const config::HardwareConfig &machine, bool keepTrace, bool concurrent)
-    : machine_(machine), simulator_(std::make_unique<timing::Simulator>(machine)) {
-  simulator_->enableTrace(keepTrace);
-  if (concurrent)
-    worker_ = std::thread([this] { work(); });
+NpuTimer::NpuTimer(const config::HardwareConfig &machine, bool keepTrace, int threads) {
+  const int simulators = keepTrace ? std::min(threads, 1) : threads;
+  for (int k = 0; k < std::max(simulators, 1); ++k) {
+    simulators_.push_back(std::make_unique<timing::Simulator>(machine));
+    simulators_.back()->enableTrace(keepTrace);
+  }
+  for (int k = 0; k < simulators; ++k)
+    workers_.emplace_back([this, k] { work(*simulators_[static_cast<size_t>(k)]); });
 }
 
 NpuTimer::~NpuTimer() {
-  if (!worker_.joinable())
-    return;
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   changed_.notify_all();
-  worker_.join();
-}
-
-void NpuTimer::timeNow(Launch &launch) {
-  const double start = threadCpuMs();
-  const timing::LaunchTiming t =
-      simulator_->timeLaunch(*launch.program, std::move(launch.traces), launch.name);
-  addLaunch(t, steps_[launch.step]);
-  busyMs_ += threadCpuMs() - start;
+  for (std::thread &w : workers_)
+    w.join();
 }
 
 void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
                     const std::string &launchName, size_t step) {
-  Launch launch{&program, std::move(traces), launchName, step};
-  if (!worker_.joinable()) {
-    timeNow(launch);
+  if (workers_.empty()) {
+    const double start = threadCpuMs();
+    const timing::LaunchTiming t = simulators_[0]->timeLaunch(program, std::move(traces), launchName);
+    addLaunch(t, steps_[step]);
+    busyMs_ += threadCpuMs() - start;
     return;
   }
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return queue_.size() < kMaxQueuedLaunches || error_; });
+  changed_.wait(lock, [&] { return queue_.size() < kQueuedPerThread * workers_.size() || error_; });
   if (error_)
     return; // the run ends at the failed launch's step: later launches are not timed
-  queue_.push_back(std::move(launch));
+  queue_.push_back(Launch{submitted_++, &program, std::move(traces), launchName, step});
   changed_.notify_all();
 }
 
-void NpuTimer::work() {
+void NpuTimer::work(timing::Simulator &simulator) {
   std::unique_lock lock(mutex_);
   for (;;) {
     changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -105,30 +101,49 @@ void NpuTimer::work() {
       return;
     Launch launch = std::move(queue_.front());
     queue_.pop_front();
-    busy_ = true;
+    ++busy_;
     lock.unlock();
     std::exception_ptr error;
+    Timed timed{launch.step, {}};
+    const double start = threadCpuMs();
     try {
-      timeNow(launch);
+      timed.timing = simulator.timeLaunch(*launch.program, std::move(launch.traces), launch.name);
     } catch (...) {
       error = std::current_exception();
     }
+    const double cpu = threadCpuMs() - start;
     lock.lock();
-    busy_ = false;
-    if (error && !error_) {
-      error_ = error;
-      errorStep_ = launch.step;
+    --busy_;
+    busyMs_ += cpu;
+    if (error) {
+      if (!error_ || launch.sequence < errorSequence_) {
+        error_ = error;
+        errorSequence_ = launch.sequence;
+        errorStep_ = launch.step;
+      }
       queue_.clear();
+    } else {
+      finished_.emplace(launch.sequence, std::move(timed));
+      addInOrder();
     }
     changed_.notify_all();
   }
 }
 
+void NpuTimer::addInOrder() {
+  for (auto it = finished_.begin(); it != finished_.end() && it->first == added_; it = finished_.erase(it)) {
+    if (error_ && it->first > errorSequence_)
+      break;
+    addLaunch(it->second.timing, steps_[it->second.step]);
+    ++added_;
+  }
+}
+
 std::optional<size_t> NpuTimer::drain() {
-  if (!worker_.joinable())
+  if (workers_.empty())
     return std::nullopt;
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  changed_.wait(lock, [&] { return queue_.empty() && busy_ == 0; });
   if (error_)
     return errorStep_;
   return std::nullopt;
@@ -139,8 +154,9 @@ std::exception_ptr NpuTimer::error() const {
   return error_;
 }
 
-bool NpuTimer::failed() const {
-  return error() != nullptr;
+double NpuTimer::busyMs() const {
+  std::lock_guard lock(mutex_);
+  return busyMs_;
 }
 
 const StepTiming *NpuTimer::timing(size_t step) const {
@@ -149,7 +165,7 @@ const StepTiming *NpuTimer::timing(size_t step) const {
 }
 
 void NpuTimer::writeTrace(const std::string &path) const {
-  simulator_->writeChromeTrace(path);
+  simulators_[0]->writeChromeTrace(path);
 }
 
 } // namespace npusim::runtime

@@ -3,14 +3,19 @@
 // each launch's execution trace timed in turn, the results added into the
 // timing of the step that made the launch (internal to the runtime module).
 //
-// With `concurrent`, launches are timed on a thread of their own while the
-// caller goes on with the next launch's functional run: the timing thread
-// takes them in submission order on the one simulator, so the cycles are
-// those of timing them in the caller's thread, bit for bit. At most
-// kMaxQueuedLaunches traces wait, which bounds the memory they hold.
+// With timing threads, launches are timed on threads of their own while the
+// caller goes on with the next launch's functional run. Every launch starts
+// from an idle machine (timing::Simulator::timeLaunch), so each thread has a
+// simulator of its own and the launches may be timed in any order; their
+// results are added into the steps in submission order, so every figure is
+// the one timing them one by one in the caller's thread gives, bit for bit.
+// A recorded Chrome trace lays the launches end to end in one simulator: then
+// there is one timing thread. At most kQueuedPerThread launches per thread
+// wait, which bounds the memory their traces hold.
 #include "config/hardware.h"
 #include "npu/execution.h"
 #include "runtime/runner.h"
+#include "timing/simulator.h"
 
 #include <condition_variable>
 #include <deque>
@@ -23,65 +28,69 @@
 #include <thread>
 #include <vector>
 
-namespace npusim::timing {
-class Simulator;
-}
-
 namespace npusim::runtime {
 
 class NpuTimer {
 public:
-  NpuTimer(const config::HardwareConfig &machine, bool keepTrace, bool concurrent);
+  /// `threads` 0: every launch is timed in the caller's thread.
+  NpuTimer(const config::HardwareConfig &machine, bool keepTrace, int threads);
   ~NpuTimer();
   NpuTimer(const NpuTimer &) = delete;
   NpuTimer &operator=(const NpuTimer &) = delete;
 
-  static constexpr size_t kMaxQueuedLaunches = 2;
+  static constexpr size_t kQueuedPerThread = 2;
 
   /// Times one launch and adds its cycles, bytes and busy time into the
   /// timing of step `step` (a library call may take several launches).
-  /// `program` must outlive the timer. Without `concurrent`, errors are
-  /// thrown here; with it, they wait for drain().
+  /// `program` must outlive the timer. Timed in the caller's thread, errors
+  /// are thrown here; otherwise they wait for drain().
   void time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
             const std::string &launchName, size_t step);
-  /// Waits until every launch submitted is timed. After an error of the
-  /// timing thread the launches after it are not timed; drain returns the
-  /// step whose launch failed and rethrows nothing (see error()).
+  /// Waits until every launch submitted is timed and added. When one failed,
+  /// the launches after it are not added: returns the failed launch's step
+  /// (its error: error()).
   std::optional<size_t> drain();
-  /// The error of the timing thread, if any (the step it belongs to: drain()).
+  /// The error of the first launch that failed on a timing thread, if any.
   std::exception_ptr error() const;
-  /// Whether the timing thread has failed (then later launches are dropped).
-  bool failed() const;
+  bool failed() const { return error() != nullptr; }
   /// The timing of step `step`, complete after drain(); null if it was not timed.
   const StepTiming *timing(size_t step) const;
-  /// CPU time spent timing launches so far, on whichever thread timed them.
-  double busyMs() const { return busyMs_; }
+  /// CPU time spent timing launches so far, on whichever threads timed them.
+  double busyMs() const;
   /// Writes the Chrome/Perfetto trace of every timed launch (after drain()).
   void writeTrace(const std::string &path) const;
 
 private:
   struct Launch {
+    uint64_t sequence = 0;
     const npu::Program *program = nullptr;
     std::vector<npu::InstanceTrace> traces;
     std::string name;
     size_t step = 0;
   };
-  void timeNow(Launch &launch);
-  void work();
+  struct Timed {
+    size_t step = 0;
+    timing::LaunchTiming timing;
+  };
+  void work(timing::Simulator &simulator);
+  /// Adds the finished launches that follow the last one added (lock held).
+  void addInOrder();
 
-  config::HardwareConfig machine_;
-  std::unique_ptr<timing::Simulator> simulator_;
+  std::vector<std::unique_ptr<timing::Simulator>> simulators_; // one per timing thread (or the caller's)
   std::map<size_t, StepTiming> steps_;
-  double busyMs_ = 0.0;
 
-  // The timing thread's queue (concurrent only).
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Launch> queue_;
-  bool busy_ = false, stopping_ = false;
+  std::map<uint64_t, Timed> finished_; // timed, waiting for the launches before them
+  uint64_t submitted_ = 0, added_ = 0; // launches handed to time() / added into steps_
+  size_t busy_ = 0;                    // launches being timed
+  bool stopping_ = false;
+  double busyMs_ = 0.0;
   std::exception_ptr error_;
+  uint64_t errorSequence_ = 0;
   size_t errorStep_ = 0;
-  std::thread worker_;
+  std::vector<std::thread> workers_;
 };
 
 } // namespace npusim::runtime

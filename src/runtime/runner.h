@@ -37,9 +37,9 @@ struct RunOptions {
   /// External GEMM tiles for the library calls, by "M_N_K" (--mapping FILE.json).
   std::map<std::string, library::GemmTiles> mapping;
   /// Threads the run may use (--threads); 0: the machine's cores. With two or
-  /// more, the timing modes time each launch on a thread of their own while
-  /// the next launch runs on the functional simulator. Values and cycles do
-  /// not depend on it.
+  /// more, the timing modes time launches on threads of their own while the
+  /// next launch runs on the functional simulator. Values and cycles do not
+  /// depend on it.
   int threads = 0;
 };
 
