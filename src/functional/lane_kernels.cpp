@@ -167,6 +167,18 @@ void gather<bool>(uint8_t *dst, const int64_t *dstPos, const uint8_t *src, const
     dst[dstPos[e]] = src[srcPos[from[e]]] != 0;
 }
 
+template <class T>
+void broadcastGroups(uint8_t *dst, const uint8_t *src, const int64_t *restMap, int64_t restDst,
+                     int64_t restSrc, int64_t groups) {
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t r = 0; r < restDst; ++r) {
+      if constexpr (std::is_same_v<T, bool>)
+        dst[g * restDst + r] = src[g * restSrc + restMap[r]] != 0;
+      else
+        store<T>(dst, g * restDst + r, viaSlot(load<T>(src, g * restSrc + restMap[r])));
+    }
+}
+
 /// Calls fn(T{}) with the C type of integer dtype d (not Bool); false for others.
 template <class Fn> bool withIntType(DType d, Fn &&fn) {
   switch (d) {
@@ -249,6 +261,12 @@ bool copyElements(DType d, uint8_t *dst, const int64_t *dstPos, const uint8_t *s
   }
   return withIntType(d, [&](auto t) { gather<decltype(t)>(dst, dstPos, src, srcPos, from, n); }) ||
          withFloatType(d, [&](auto t) { gather<decltype(t)>(dst, dstPos, src, srcPos, from, n); });
+}
+
+bool broadcastLane(DType d, uint8_t *dst, const uint8_t *src, const int64_t *restMap, int64_t restDst,
+                   int64_t restSrc, int64_t groups) {
+  return withStoredType(
+      d, [&](auto t) { broadcastGroups<decltype(t)>(dst, src, restMap, restDst, restSrc, groups); });
 }
 
 LaneKernel laneKernel(const npu::ElementFunction &fn, DType result) {

@@ -96,6 +96,13 @@ struct Workspace::Storage {
 
 namespace npusim::functional::detail {
 
+/// One lane of a lane-local broadcast: for each of `groups` lane groups g and
+/// each dst slot r of a group, dst slot g * restDst + r = src slot g *
+/// restSrc + restMap[r], the value passing through a slot as the slot path
+/// does; false (nothing done) for fp16 and bf16 (lane_kernels.cpp).
+bool broadcastLane(DType d, uint8_t *dst, const uint8_t *src, const int64_t *restMap, int64_t restDst,
+                   int64_t restSrc, int64_t groups);
+
 class Machine {
 public:
   Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
@@ -187,6 +194,10 @@ public:
 
   // ---- per-unit handlers
   void vectorUnit(const Instruction &in);    // vector.cpp
+  /// A v.broadcast lane by lane when source and destination put every
+  /// element in the same lane and share no bytes; false (nothing done) when
+  /// that does not apply.
+  bool broadcastByLane(const Instruction &in);
   void reduceUnit(const Instruction &in);    // reduce.cpp
   void combine(const Instruction &in, const Split &split, bool isScan);
   void dmaUnit(const Instruction &in);       // dma.cpp
@@ -276,6 +287,7 @@ private:
   std::unordered_map<const Instruction *, int> positionOf_;
   std::vector<int64_t> offsets_;
   std::vector<int64_t> sourceIndex_; // per element of a broadcast or relayout
+  std::vector<int64_t> restMap_;     // per slot of a lane group of a lane-local broadcast
   std::vector<Values> combineRegs_, combineTmp_ = std::vector<Values>(4);
 
   int64_t instance_ = 0, pid_[3] = {0, 0, 0};

@@ -147,6 +147,50 @@ void Machine::apply(const npu::ElementFunction &fn, const core::ConstSlots *x, V
   }
 }
 
+bool Machine::broadcastByLane(const Instruction &in) {
+  const int dst = in.dsts.at(0), src = in.srcs.at(0);
+  const npu::TileLayout &d = layout(dst), &s = layout(src);
+  const size_t a = static_cast<size_t>(d.laneAxis);
+  if (s.dtype != d.dtype || s.laneAxis != d.laneAxis || s.rank() != d.rank() || s.shape[a] != d.shape[a] ||
+      d.numElements() == 0)
+    return false;
+  // Slot g * rest + r of a lane holds lane group g (of the lane axis) and the
+  // r-th row-major index r of the other axes: the source slot of destination
+  // slot r of a group is the same in every group and every lane.
+  const int64_t extent = d.shape[a], restDst = d.numElements() / extent, restSrc = s.numElements() / extent;
+  restMap_.resize(static_cast<size_t>(restDst));
+  std::vector<int64_t> index(d.shape.size(), 0), srcStride(d.shape.size(), 0);
+  int64_t stride = 1;
+  for (size_t ax = d.shape.size(); ax-- > 0;)
+    if (ax != a) {
+      srcStride[ax] = s.shape[ax] == 1 ? 0 : stride;
+      stride *= s.shape[ax];
+    }
+  for (int64_t r = 0; r < restDst; ++r) {
+    int64_t from = 0;
+    for (size_t ax = 0; ax < d.shape.size(); ++ax)
+      from += index[ax] * srcStride[ax];
+    restMap_[static_cast<size_t>(r)] = from;
+    for (size_t ax = d.shape.size(); ax-- > 0;) {
+      if (ax == a)
+        continue;
+      if (++index[ax] < d.shape[ax])
+        break;
+      index[ax] = 0;
+    }
+  }
+  checkTileWritten(src);
+  for (int lane = 0; lane < std::min<int64_t>(lanes(), extent); ++lane) {
+    const int64_t groups = (extent - lane + lanes() - 1) / lanes();
+    if (!broadcastLane(d.dtype, laneBytes(dst, lane), laneBytes(src, lane), restMap_.data(), restDst, restSrc,
+                       groups))
+      return false; // a dtype without a typed copy: before any lane is written
+    markLaneWritten(dst, lane, groups * restDst);
+  }
+  countElements(d.numElements());
+  return true;
+}
+
 void Machine::vectorUnit(const Instruction &in) {
   const int dst = in.dsts.at(0);
   const npu::TileLayout &d = layout(dst);
@@ -260,11 +304,13 @@ void Machine::vectorUnit(const Instruction &in) {
         fail("broadcast moves elements between lanes (a cross-lane operation): source t" + std::to_string(src) +
              " " + shapeText(s) + ", destination t" + std::to_string(dst) + " " + shapeText(d));
     }
-    std::vector<int64_t> &from = sourceIndex_;
-    sourceElements(in, s, d, from);
     const npu::Tile &st = program().tiles[static_cast<size_t>(src)], &dt = program().tiles[static_cast<size_t>(dst)];
     const bool overlap = st.bankOffset < dt.bankOffset + d.bytesPerLane(lanes()) &&
                          dt.bankOffset < st.bankOffset + s.bytesPerLane(lanes());
+    if (in.opcode == Opcode::VBroadcast && !overlap && broadcastByLane(in))
+      return;
+    std::vector<int64_t> &from = sourceIndex_;
+    sourceElements(in, s, d, from);
     if (s.dtype == d.dtype && !overlap) {
       checkTileWritten(src);
       const TileBytes x = tileBytes(src), y = tileBytes(dst);
