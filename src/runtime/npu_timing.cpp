@@ -85,11 +85,25 @@ void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace>
     busyMs_ += threadCpuMs() - start;
     return;
   }
+  size_t bytes = 0;
+  for (const npu::InstanceTrace &t : traces) {
+    bytes += sizeof t + t.instructions.capacity() * sizeof(npu::ExecutedInstruction);
+    for (const npu::ExecutedInstruction &e : t.instructions)
+      bytes += e.dram.capacity() * sizeof(npu::DramRun);
+  }
   std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] { return queue_.size() < kQueuedPerThread * workers_.size() || error_; });
+  changed_.wait(lock, [&] {
+    if (error_)
+      return true;
+    if (bytes > kQueuedTraceBytes)
+      return queue_.empty() && busy_ == 0;
+    return queue_.size() < kQueuedPerThread * workers_.size() &&
+           (queue_.empty() || queuedBytes_ + bytes <= kQueuedTraceBytes);
+  });
   if (error_)
     return; // the run ends at the failed launch's step: later launches are not timed
-  queue_.push_back(Launch{submitted_++, &program, std::move(traces), launchName, step});
+  queue_.push_back(Launch{submitted_++, &program, std::move(traces), launchName, step, bytes});
+  queuedBytes_ += bytes;
   changed_.notify_all();
 }
 
@@ -101,6 +115,7 @@ void NpuTimer::work(timing::Simulator &simulator) {
       return;
     Launch launch = std::move(queue_.front());
     queue_.pop_front();
+    queuedBytes_ -= launch.bytes;
     ++busy_;
     lock.unlock();
     std::exception_ptr error;
@@ -122,6 +137,7 @@ void NpuTimer::work(timing::Simulator &simulator) {
         errorStep_ = launch.step;
       }
       queue_.clear();
+      queuedBytes_ = 0;
     } else {
       finished_.emplace(launch.sequence, std::move(timed));
       addInOrder();

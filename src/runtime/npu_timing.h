@@ -10,8 +10,10 @@
 // results are added into the steps in submission order, so every figure is
 // the one timing them one by one in the caller's thread gives, bit for bit.
 // A recorded Chrome trace lays the launches end to end in one simulator: then
-// there is one timing thread. At most kQueuedPerThread launches per thread
-// wait, which bounds the memory their traces hold.
+// there is one timing thread. The traces that wait are bounded, which bounds
+// their memory: at most kQueuedPerThread launches per thread and
+// kQueuedTraceBytes of traces; a launch with more waits until the timing
+// threads are idle, so that at most it and the next launch's traces exist.
 #include "config/hardware.h"
 #include "npu/execution.h"
 #include "runtime/runner.h"
@@ -39,6 +41,7 @@ public:
   NpuTimer &operator=(const NpuTimer &) = delete;
 
   static constexpr size_t kQueuedPerThread = 2;
+  static constexpr size_t kQueuedTraceBytes = size_t{256} << 20;
 
   /// Times one launch and adds its cycles, bytes and busy time into the
   /// timing of step `step` (a library call may take several launches).
@@ -67,6 +70,7 @@ private:
     std::vector<npu::InstanceTrace> traces;
     std::string name;
     size_t step = 0;
+    size_t bytes = 0; // the traces' memory, roughly
   };
   struct Timed {
     size_t step = 0;
@@ -85,6 +89,7 @@ private:
   std::map<uint64_t, Timed> finished_; // timed, waiting for the launches before them
   uint64_t submitted_ = 0, added_ = 0; // launches handed to time() / added into steps_
   size_t busy_ = 0;                    // launches being timed
+  size_t queuedBytes_ = 0;             // Launch::bytes over queue_
   bool stopping_ = false;
   double busyMs_ = 0.0;
   std::exception_ptr error_;
