@@ -19,7 +19,7 @@ namespace npusim::cli {
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
-                  [--mapping-strategy NAME] [--top N]
+                  [--mapping-strategy NAME] [--top N] [--threads N]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
 regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
@@ -53,6 +53,10 @@ options:
                       strategy
   --top N             print the N steps with the most cycles, each with its share of the
                       total, its time over the roofline and what bounds it (timing and full)
+  --threads N         threads to use, default the machine's cores: with two or more, the
+                      timing and full modes time launches on threads of their own while
+                      the next one runs on the functional simulator (the same values and
+                      cycles with any N)
   --help              show this help
 
 exit status: 0 the bundle ran (and, with --verify, matched); 1 the bundle, the config is
@@ -65,7 +69,22 @@ constexpr OptionSpec kOptions[] = {
     {"--mode", true, false},   {"--verify", false, false}, {"--report", true, false},
     {"--config", true, false}, {"--trace", true, false},   {"--mapping", true, false},
     {"--top", true, false},    {"--mapping-strategy", true, false},
+    {"--threads", true, false},
 };
+
+/// The value of an option that takes a positive integer.
+long long positiveInteger(const char *option, const std::string &text) {
+  size_t used = 0;
+  long long value = -1;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception &) {
+    used = 0;
+  }
+  if (used != text.size() || value < 1)
+    throw UsageError(std::string(option) + " expects a positive integer, got '" + text + "'");
+  return value;
+}
 
 std::string milliseconds(double ms) {
   char text[32];
@@ -88,7 +107,8 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
     out << "npu: mode=" << runtime::name(r.mode) << " machine=" << r.machine
         << " compile_ms=" << milliseconds(r.compileMs);
     if (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)
-      out << " cycles=" << r.totalCycles << " time_us=" << milliseconds(r.totalTimeUs);
+      out << " cycles=" << r.totalCycles << " time_us=" << milliseconds(r.totalTimeUs)
+          << " timing_ms=" << milliseconds(r.timingMs) << " threads=" << r.threads;
     if (r.mode == runtime::Mode::Timing)
       out << " steps_with_values=" << valueSteps;
     if (r.verify)
@@ -174,16 +194,7 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
   if (auto text = options.get("--top")) {
     if (runOptions.mode != runtime::Mode::Timing && runOptions.mode != runtime::Mode::Full)
       throw UsageError("--top needs cycles: use --mode full or timing");
-    size_t used = 0;
-    long long value = -1;
-    try {
-      value = std::stoll(*text, &used);
-    } catch (const std::exception &) {
-      used = 0;
-    }
-    if (used != text->size() || value < 1)
-      throw UsageError("--top expects a positive integer, got '" + *text + "'");
-    top = static_cast<size_t>(value);
+    top = static_cast<size_t>(positiveInteger("--top", *text));
   }
   if (auto strategy = options.get("--mapping-strategy")) {
     const std::vector<std::string> known = runtime::mappingStrategies();
@@ -196,6 +207,8 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     }
     runOptions.mappingStrategy = *strategy;
   }
+  if (auto text = options.get("--threads"))
+    runOptions.threads = static_cast<int>(std::min<long long>(positiveInteger("--threads", *text), 1024));
   const std::string bundle = options.positionals.front();
   try {
     runOptions.machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));

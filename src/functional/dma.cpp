@@ -3,6 +3,7 @@
 // order of the data tile; the trace merges adjacent DRAM bytes into runs.
 #include "functional/machine.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -22,6 +23,18 @@ template <class Fn> void withSize(int size, Fn &&fn) {
 }
 
 } // namespace
+
+bool Machine::allInside(const Pointer &p, const int64_t *offsets, int64_t n) const {
+  if (n == 0)
+    return true;
+  const auto [lo, hi] = std::minmax_element(offsets, offsets + n);
+  int64_t first = 0, last = 0;
+  const int64_t size = p.elementBytes;
+  return !__builtin_mul_overflow(*lo, size, &first) && !__builtin_add_overflow(first, p.byteOffset, &first) &&
+         first >= 0 && !__builtin_mul_overflow(*hi, size, &last) &&
+         !__builtin_add_overflow(last, p.byteOffset + size, &last) &&
+         last <= static_cast<int64_t>(p.buffer->bytes->size());
+}
 
 void Machine::dmaUnit(const Instruction &in) {
   const npu::DmaDescriptor &dma = in.dma;
@@ -44,19 +57,25 @@ void Machine::dmaUnit(const Instruction &in) {
     Values &index = scratch(1);
     readTile(dma.indexTile, index);
     for (int64_t e = 0; e < n; ++e)
-      offsets[static_cast<size_t>(e)] = static_cast<int64_t>(static_cast<uint64_t>(base) +
-                                                             static_cast<uint64_t>(index.i[static_cast<size_t>(e)]));
+      offsets[static_cast<size_t>(e)] = static_cast<int64_t>(
+          static_cast<uint64_t>(base) + static_cast<uint64_t>(index.i[static_cast<size_t>(e)]));
   } else {
     const int rank = l.rank();
     std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
     for (int a = 0; a < rank; ++a)
       stride[static_cast<size_t>(a)] = scalarInt(dma.strides.at(static_cast<size_t>(a)));
     // Wrapping arithmetic: absurd strides give absurd offsets, which the
-    // bounds check then reports, instead of overflow.
+    // bounds check then reports, instead of overflow. The last axis runs in
+    // a loop of its own, the others with an odometer.
+    const size_t last = static_cast<size_t>(rank - 1);
+    const int64_t inner = l.shape[last];
+    const uint64_t innerStride = static_cast<uint64_t>(stride[last]);
     uint64_t offset = static_cast<uint64_t>(base);
-    for (int64_t e = 0; e < n; ++e) {
-      offsets[static_cast<size_t>(e)] = static_cast<int64_t>(offset);
-      for (int a = rank - 1; a >= 0; --a) {
+    for (int64_t e = 0; e < n; e += inner) {
+      int64_t *row = offsets.data() + e;
+      for (int64_t j = 0; j < inner; ++j)
+        row[j] = static_cast<int64_t>(offset + static_cast<uint64_t>(j) * innerStride);
+      for (int a = rank - 2; a >= 0; --a) {
         const size_t ua = static_cast<size_t>(a);
         offset += static_cast<uint64_t>(stride[ua]);
         if (++index[ua] < l.shape[ua])
@@ -98,22 +117,41 @@ void Machine::dmaUnit(const Instruction &in) {
       fillBits = core::toBits(d, fill.f, fill.i);
     }
     const TileBytes tile = tileBytes(data);
-    // The element size as a constant, so that the copies compile to moves.
-    withSize(size, [&](auto sizeTag) {
-      constexpr size_t S = decltype(sizeTag)::value;
-      for (int64_t e = 0; e < n; ++e) {
-        const int64_t at = tile.pos[e];
-        if (mask && !mask[e]) {
-          std::memcpy(tile.data + at, &fillBits, S);
-        } else {
-          const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
-          std::memcpy(tile.data + at, dram + byte, S);
-          addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
-          ++active;
+    if (!mask && allInside(p, offsets.data(), n)) {
+      // Every element active and inside the buffer: no per-element checks.
+      uint8_t *to = tile.data, *shadow = tile.shadow;
+      const int64_t *pos = tile.pos, *off = offsets.data();
+      const uint8_t *from = dram + p.byteOffset;
+      const bool trace = options_.listener != nullptr;
+      const uint64_t address = p.buffer->address + static_cast<uint64_t>(p.byteOffset);
+      withSize(size, [&](auto sizeTag) {
+        constexpr size_t S = decltype(sizeTag)::value;
+        constexpr int64_t SS = static_cast<int64_t>(S);
+        for (int64_t e = 0; e < n; ++e) {
+          std::memcpy(to + pos[e], from + off[e] * SS, S);
+          std::memset(shadow + pos[e], 1, S);
+          if (trace)
+            addDram(address + static_cast<uint64_t>(off[e] * SS), static_cast<uint32_t>(S), false);
         }
-        std::memset(tile.shadow + at, 1, S);
-      }
-    });
+      });
+      active = n;
+    } else
+      // The element size as a constant, so that the copies compile to moves.
+      withSize(size, [&](auto sizeTag) {
+        constexpr size_t S = decltype(sizeTag)::value;
+        for (int64_t e = 0; e < n; ++e) {
+          const int64_t at = tile.pos[e];
+          if (mask && !mask[e]) {
+            std::memcpy(tile.data + at, &fillBits, S);
+          } else {
+            const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
+            std::memcpy(tile.data + at, dram + byte, S);
+            addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
+            ++active;
+          }
+          std::memset(tile.shadow + at, 1, S);
+        }
+      });
   } else if (!isAtomic) {
     const TileBytes tile = tileBytes(data);
     withSize(size, [&](auto sizeTag) {

@@ -6,11 +6,23 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 
 namespace npusim::functional {
 namespace detail {
 
 namespace {
+
+/// Calls fn(lane, count) for each lane of a tile's layout with elements in
+/// it: they fill a prefix of `count` slots of the lane (docs/npu.md §2).
+template <class Fn> void forEachLane(const npu::TileLayout &l, int lanes, Fn &&fn) {
+  const int64_t n = l.numElements();
+  const int64_t laneExtent = l.shape[static_cast<size_t>(l.laneAxis)];
+  if (n == 0)
+    return;
+  for (int lane = 0; lane < std::min<int64_t>(lanes, laneExtent); ++lane)
+    fn(lane, (laneExtent - lane + lanes - 1) / lanes * (n / laneExtent));
+}
 
 bool hasMaskedDma(const std::vector<Instruction> &body) {
   for (const Instruction &in : body) {
@@ -25,7 +37,9 @@ bool hasMaskedDma(const std::vector<Instruction> &body) {
 
 Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
                  const std::vector<LaunchArgument> &arguments, const RunOptions &options)
-    : program_(program), grid_(grid), buffers_(buffers), arguments_(arguments), options_(options) {
+    : program_(program), grid_(grid), buffers_(buffers), arguments_(arguments), options_(options),
+      storage_(options.workspace ? *options.workspace->storage_ : ownStorage_), spad_(storage_.spad),
+      written_(storage_.written), positions_(storage_.positions) {
   auto setupError = [&](const std::string &message) {
     throw core::RuntimeError("kernel '" + program_.kernelName + "': " + message);
   };
@@ -60,17 +74,31 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
   valuesNow_ = options_.computeValues;
   maskValues_ = !options_.computeValues && hasMaskedDma(program_.body);
   if (options_.computeValues || maskValues_) {
-    spad_.assign(spadSize, 0);
-    written_.assign(spadSize, 0);
-    positions_.resize(program_.tiles.size());
-    for (size_t t = 0; t < program_.tiles.size(); ++t)
-      npu::elementPositions(program_.tiles[t].layout, program_.lanes, bankStride_, positions_[t]);
+    // Nothing reads scratchpad bytes this launch did not write (the shadow
+    // says which), so the banks keep what an earlier launch left there.
+    if (!storage_.clean)
+      std::fill(written_.begin(), written_.end(), 0);
+    if (spad_.size() < spadSize) {
+      spad_.resize(spadSize, 0);
+      written_.resize(spadSize, 0);
+    }
+    storage_.clean = false; // until the launch ends normally
+    if (positions_.size() < program_.tiles.size())
+      positions_.resize(program_.tiles.size());
+    positionsReady_.assign(program_.tiles.size(), 0);
   }
   tileWritten_.assign(program_.tiles.size(), 0);
   complete_.assign(program_.tiles.size(), 0);
   regs_.resize(program_.scalarRegs.size());
   int next = 0;
   number(program_.body, next);
+}
+
+Machine::~Machine() = default;
+
+void Machine::computePositions(int t) {
+  npu::elementPositions(layout(t), program_.lanes, bankStride_, positions_[static_cast<size_t>(t)]);
+  positionsReady_[static_cast<size_t>(t)] = 1;
 }
 
 void Machine::number(const std::vector<Instruction> &body, int &next) {
@@ -99,6 +127,7 @@ RunStats Machine::run() {
     for (int64_t y = 0; y < grid_.y; ++y)
       for (int64_t x = 0; x < grid_.x; ++x)
         runInstance(x + grid_.x * (y + grid_.y * z), x, y, z);
+  storage_.clean = true; // every instance cleared the shadow bytes it set
   return stats_;
 }
 
@@ -189,15 +218,24 @@ int64_t Machine::firstUnwritten(int t) {
   if (complete_[static_cast<size_t>(t)])
     return -1;
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t n = tile.layout.numElements();
-  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
   const uint8_t *shadow = written_.data() + tile.bankOffset + shift_;
   const int size = core::byteSize(tile.layout.dtype);
-  for (int64_t e = 0; e < n; ++e)
-    if (!shadow[pos[e]] || !shadow[pos[e] + size - 1])
-      return e;
-  complete_[static_cast<size_t>(t)] = 1;
-  return -1;
+  bool complete = true;
+  forEachLane(tile.layout, program_.lanes, [&](int lane, int64_t count) {
+    complete = complete && !std::memchr(shadow + lane * bankStride_, 0, static_cast<size_t>(count * size));
+  });
+  if (complete) {
+    complete_[static_cast<size_t>(t)] = 1;
+    return -1;
+  }
+  // Name the first unwritten element in row-major order: the zero byte lies
+  // in some element's bytes.
+  const int64_t *pos = positionsOf(t);
+  for (int64_t e = 0; e < tile.layout.numElements(); ++e)
+    for (int b = 0; b < size; ++b)
+      if (!shadow[pos[e] + b])
+        return e;
+  return 0;
 }
 
 bool Machine::operandsAvailable(const Instruction &in) {
@@ -370,12 +408,12 @@ Scalar scalarValue(const Scalar &v, DType d) {
 
 uint8_t *Machine::elementBytes(int t, int64_t e) {
   return spad_.data() + program_.tiles[static_cast<size_t>(t)].bankOffset + shift_ +
-         positions_[static_cast<size_t>(t)][static_cast<size_t>(e)];
+         positionsOf(t)[e];
 }
 
 void Machine::checkWritten(int t, int64_t e) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t p = tile.bankOffset + shift_ + positions_[static_cast<size_t>(t)][static_cast<size_t>(e)];
+  const int64_t p = tile.bankOffset + shift_ + positionsOf(t)[e];
   const int size = core::byteSize(tile.layout.dtype);
   for (int b = 0; b < size; ++b)
     if (!written_[static_cast<size_t>(p + b)]) {
@@ -388,7 +426,7 @@ void Machine::checkWritten(int t, int64_t e) {
 
 void Machine::markWritten(int t, int64_t e) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t p = tile.bankOffset + shift_ + positions_[static_cast<size_t>(t)][static_cast<size_t>(e)];
+  const int64_t p = tile.bankOffset + shift_ + positionsOf(t)[e];
   std::memset(written_.data() + p, 1, static_cast<size_t>(core::byteSize(tile.layout.dtype)));
   tileWritten_[static_cast<size_t>(t)] = 1;
 }
@@ -480,7 +518,8 @@ template <class Pos> void decode(DType d, const uint8_t *base, Pos pos, int64_t 
   }
 }
 
-/// Encodes n slots as dtype d at base + pos(e) and marks them in the shadow.
+/// Encodes n slots as dtype d at base + pos(e) and marks them in the shadow
+/// (unless that is null: the caller marks them).
 template <class Pos> void encode(DType d, uint8_t *base, uint8_t *shadow, Pos pos, int64_t n, const Values &v) {
   const double *f = v.f.data();
   const int64_t *iv = v.i.data();
@@ -523,6 +562,8 @@ template <class Pos> void encode(DType d, uint8_t *base, uint8_t *shadow, Pos po
       store<int64_t>(base + pos(e), iv[e]);
     break;
   }
+  if (!shadow)
+    return;
   const int size = core::byteSize(d);
   if (size == 4)
     for (int64_t e = 0; e < n; ++e)
@@ -539,7 +580,7 @@ void Machine::readTile(int t, Values &v) {
   const DType d = tile.layout.dtype;
   const int64_t n = tile.layout.numElements();
   v.define(d, n);
-  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  const int64_t *pos = positionsOf(t);
   const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
   checkTileWritten(t);
   decode(d, base, [pos](int64_t e) { return pos[e]; }, n, v);
@@ -554,7 +595,7 @@ void Machine::readElements(int t, const int64_t *elems, int64_t n, Values &v, bo
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const DType d = tile.layout.dtype;
   v.define(d, n);
-  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  const int64_t *pos = positionsOf(t);
   const int64_t begin = tile.bankOffset + shift_;
   if (check) {
     const uint8_t *shadow = written_.data() + begin;
@@ -574,7 +615,7 @@ void Machine::readElements(int t, const int64_t *elems, int64_t n, Values &v, bo
 
 void Machine::writeElements(int t, const int64_t *elems, int64_t n, const Values &v) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  const int64_t *pos = positionsOf(t);
   const int64_t begin = tile.bankOffset + shift_;
   encode(tile.layout.dtype, spad_.data() + begin, written_.data() + begin,
          [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
@@ -584,11 +625,10 @@ void Machine::writeElements(int t, const int64_t *elems, int64_t n, const Values
 void Machine::writeTile(int t, const Values &v) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const int64_t n = tile.layout.numElements();
-  const int64_t *pos = positions_[static_cast<size_t>(t)].data();
+  const int64_t *pos = positionsOf(t);
   const int64_t begin = tile.bankOffset + shift_;
-  encode(tile.layout.dtype, spad_.data() + begin, written_.data() + begin, [pos](int64_t e) { return pos[e]; }, n,
-         v);
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  encode(tile.layout.dtype, spad_.data() + begin, nullptr, [pos](int64_t e) { return pos[e]; }, n, v);
+  markTileWritten(t);
   current_.elements = n;
 }
 
@@ -597,17 +637,57 @@ void Machine::readLane(int t, int lane, int64_t count, Values &v) {
   const DType d = tile.layout.dtype;
   v.define(d, count);
   const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
-  const int64_t bytes = count * core::byteSize(d);
-  const uint8_t *shadow = written_.data() + begin;
-  if (bytes > 0 && (std::memchr(shadow, 0, static_cast<size_t>(bytes)) != nullptr)) {
-    // Name the first unwritten element in row-major terms.
-    const std::vector<int64_t> &pos = positions_[static_cast<size_t>(t)];
-    for (size_t e = 0; e < pos.size(); ++e)
-      if (pos[e] / bankStride_ == lane)
-        checkWritten(t, static_cast<int64_t>(e));
-  }
+  checkLaneWritten(t, lane, count);
   const int size = core::byteSize(d);
   decode(d, spad_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
+}
+
+void Machine::checkLaneWritten(int t, int lane, int64_t count) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const int64_t bytes = count * core::byteSize(tile.layout.dtype);
+  const uint8_t *shadow = written_.data() + tile.bankOffset + shift_ + lane * bankStride_;
+  if (bytes > 0 && (std::memchr(shadow, 0, static_cast<size_t>(bytes)) != nullptr)) {
+    // Name the first unwritten element in row-major terms.
+    const int64_t *pos = positionsOf(t);
+    for (int64_t e = 0; e < tile.layout.numElements(); ++e)
+      if (pos[e] / bankStride_ == lane)
+        checkWritten(t, e);
+  }
+}
+
+void Machine::markTileWritten(int t) {
+  forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) { markLaneWritten(t, lane, count); });
+  tileWritten_[static_cast<size_t>(t)] = 1;
+}
+
+void Machine::fillTile(int t, uint64_t bits) {
+  const int size = core::byteSize(layout(t).dtype);
+  forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) {
+    uint8_t *p = laneBytes(t, lane);
+    // The element size as a constant, so that the copies compile to moves;
+    // little-endian: an element's bytes are the low bytes of `bits`.
+    auto fill = [&](auto sizeTag) {
+      constexpr size_t S = decltype(sizeTag)::value;
+      for (int64_t k = 0; k < count; ++k)
+        std::memcpy(p + k * static_cast<int64_t>(S), &bits, S);
+    };
+    switch (size) {
+    case 1: fill(std::integral_constant<size_t, 1>{}); break;
+    case 2: fill(std::integral_constant<size_t, 2>{}); break;
+    case 4: fill(std::integral_constant<size_t, 4>{}); break;
+    default: fill(std::integral_constant<size_t, 8>{}); break;
+    }
+    markLaneWritten(t, lane, count);
+  });
+  tileWritten_[static_cast<size_t>(t)] = 1;
+  current_.elements = layout(t).numElements();
+}
+
+void Machine::markLaneWritten(int t, int lane, int64_t count) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  std::memset(written_.data() + tile.bankOffset + shift_ + lane * bankStride_, 1,
+              static_cast<size_t>(count * core::byteSize(tile.layout.dtype)));
+  tileWritten_[static_cast<size_t>(t)] = 1;
 }
 
 void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {
@@ -615,8 +695,8 @@ void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {
   const DType d = tile.layout.dtype;
   const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
   const int size = core::byteSize(d);
-  encode(d, spad_.data() + begin, written_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  encode(d, spad_.data() + begin, nullptr, [size](int64_t e) { return e * size; }, count, v);
+  markLaneWritten(t, lane, count);
 }
 
 // ------------------------------------------------------------ DRAM
@@ -662,6 +742,9 @@ void Machine::addDram(uint64_t address, uint32_t bytes, bool write) {
 }
 
 } // namespace detail
+
+Workspace::Workspace() : storage_(std::make_unique<Storage>()) {}
+Workspace::~Workspace() = default;
 
 RunStats run(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
              const std::vector<LaunchArgument> &arguments, const RunOptions &options) {

@@ -59,10 +59,55 @@ struct ArrayState {
   Values weights;             // lanes * lanes, row-major [k][n]
 };
 
+/// Floats per vector of multiplyFloat32; its row length must be a multiple.
+constexpr int64_t kFloat32GemmWidth = 16;
+/// c[M, ld] += a[M, rows] b[rows, ld] (row-major, ld a multiple of
+/// kFloat32GemmWidth): for each element, c = c + a[m, k] * b[k, n] for k = 0,
+/// 1, ..., every product and sum rounded to float (float_gemm.cpp).
+void multiplyFloat32(const float *a, const float *b, float *c, int64_t M, int64_t rows, int64_t ld);
+
+/// An element function over one lane's n contiguous slots: the result's and
+/// each operand's bytes (lane_kernels.cpp).
+using LaneKernel = void (*)(uint8_t *result, const uint8_t *const *operands, int64_t n);
+/// The typed loop of fn with a result of dtype `result`, computing exactly
+/// what Machine::apply computes; nullptr for functions and dtypes it lacks.
+LaneKernel laneKernel(const npu::ElementFunction &fn, DType result);
+
+/// dst element e = src element from[e] for e < n, at the byte positions
+/// dstPos / srcPos, the value passing through a slot as the slot path does;
+/// false (nothing done) for fp16 and bf16 (lane_kernels.cpp).
+bool copyElements(DType d, uint8_t *dst, const int64_t *dstPos, const uint8_t *src, const int64_t *srcPos,
+                  const int64_t *from, int64_t n);
+
+} // namespace npusim::functional::detail
+
+namespace npusim::functional {
+
+/// The scratchpad's storage (Workspace). `written` is all zero between
+/// launches: each instance clears what it wrote; `clean` says a launch ended
+/// normally, so nothing is left over from one that failed.
+struct Workspace::Storage {
+  std::vector<uint8_t> spad, written;
+  std::vector<std::vector<int64_t>> positions;
+  bool clean = true;
+};
+
+} // namespace npusim::functional
+
+namespace npusim::functional::detail {
+
+/// One lane of a lane-local broadcast: for each of `groups` lane groups g and
+/// each dst slot r of a group, dst slot g * restDst + r = src slot g *
+/// restSrc + restMap[r], the value passing through a slot as the slot path
+/// does; false (nothing done) for fp16 and bf16 (lane_kernels.cpp).
+bool broadcastLane(DType d, uint8_t *dst, const uint8_t *src, const int64_t *restMap, int64_t restDst,
+                   int64_t restSrc, int64_t groups);
+
 class Machine {
 public:
   Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
           const std::vector<LaunchArgument> &arguments, const RunOptions &options);
+  ~Machine();
   RunStats run();
 
   // ---- used by the unit handlers
@@ -91,6 +136,19 @@ public:
   /// order), checked to be written / marked written.
   void readLane(int t, int lane, int64_t count, Values &v);
   void writeLane(int t, int lane, int64_t count, const Values &v);
+  /// Fails as readLane does unless the first `count` slots of one lane of
+  /// tile t were written.
+  void checkLaneWritten(int t, int lane, int64_t count);
+  /// The bytes of slot 0 of one lane of tile t in this instance's placement.
+  uint8_t *laneBytes(int t, int lane) {
+    return spad_.data() + program_.tiles[static_cast<size_t>(t)].bankOffset + shift_ + lane * bankStride_;
+  }
+  /// Marks the first `count` slots of one lane of tile t written.
+  void markLaneWritten(int t, int lane, int64_t count);
+  /// Marks every element of tile t written.
+  void markTileWritten(int t);
+  /// Sets every element of tile t to the value with these bits (core::toBits), marked written.
+  void fillTile(int t, uint64_t bits);
   /// Fails as readTile does unless every element of tile t was written. The
   /// shadow only gains bytes within an instance, so a tile found complete
   /// stays complete until the instance ends: repeated reads skip the scan.
@@ -113,7 +171,14 @@ public:
   TileBytes tileBytes(int t) {
     const int64_t begin = program_.tiles[static_cast<size_t>(t)].bankOffset + shift_;
     tileWritten_[static_cast<size_t>(t)] = 1; // conservatively: the caller may write
-    return TileBytes{spad_.data() + begin, written_.data() + begin, positions_[static_cast<size_t>(t)].data()};
+    return TileBytes{spad_.data() + begin, written_.data() + begin, positionsOf(t)};
+  }
+  /// Where each element of tile t (row-major) lies relative to the tile's
+  /// bytes: lane * bank stride + slot * size; computed on first use in a launch.
+  const int64_t *positionsOf(int t) {
+    if (!positionsReady_[static_cast<size_t>(t)])
+      computePositions(t);
+    return positions_[static_cast<size_t>(t)].data();
   }
   /// One element, checked to be written / marked written.
   Scalar readElement(int t, int64_t e);
@@ -129,10 +194,20 @@ public:
 
   // ---- per-unit handlers
   void vectorUnit(const Instruction &in);    // vector.cpp
+  /// A v.broadcast lane by lane when source and destination put every
+  /// element in the same lane and share no bytes; false (nothing done) when
+  /// that does not apply.
+  bool broadcastByLane(const Instruction &in);
   void reduceUnit(const Instruction &in);    // reduce.cpp
   void combine(const Instruction &in, const Split &split, bool isScan);
   void dmaUnit(const Instruction &in);       // dma.cpp
   void systolicUnit(const Instruction &in);  // matmul.cpp
+  /// An MMatmul with fp32 C: the block's operands gathered densely and
+  /// multiplied by multiplyFloat32.
+  void multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N, int64_t K,
+                            int64_t rows, int64_t cols);
+  /// The matmul's block of A (M x rows, row-major) converted to C's dtype.
+  void convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted);
   /// Applies an element function to n elements (vector.cpp).
   void apply(const npu::ElementFunction &function, const core::ConstSlots *operands, Values &result,
              int64_t n);
@@ -156,6 +231,9 @@ public:
     return byte;
   }
   [[noreturn]] void outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const;
+  /// Whether every element offset of offsets[0..n) lies inside the buffer
+  /// (then no element needs dramByte's check).
+  bool allInside(const Pointer &p, const int64_t *offsets, int64_t n) const;
 
   std::vector<ArrayState> arrays;
   /// Element lists of the systolic unit, reused between instructions.
@@ -185,9 +263,14 @@ private:
   RunOptions options_;
   RunStats stats_;
 
+  void computePositions(int t);
+
   int64_t bankBytes_ = 0, bankStride_ = 0;
-  std::vector<uint8_t> spad_, written_;
-  std::vector<std::vector<int64_t>> positions_; // per tile, per element: lane * bank + slot * size
+  Workspace::Storage ownStorage_;
+  Workspace::Storage &storage_; // ownStorage_ or the options' workspace
+  std::vector<uint8_t> &spad_, &written_;
+  std::vector<std::vector<int64_t>> &positions_; // per tile, per element: see positionsOf
+  std::vector<uint8_t> positionsReady_;          // per tile: positions_ computed in this launch
   std::vector<uint8_t> tileWritten_;            // per tile: written in this instance
   std::vector<uint8_t> complete_;               // per tile: checkTileWritten passed in this instance
   // An address-only run of a program with masked DMA still computes, on the
@@ -203,6 +286,8 @@ private:
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);
   std::unordered_map<const Instruction *, int> positionOf_;
   std::vector<int64_t> offsets_;
+  std::vector<int64_t> sourceIndex_; // per element of a broadcast or relayout
+  std::vector<int64_t> restMap_;     // per slot of a lane group of a lane-local broadcast
   std::vector<Values> combineRegs_, combineTmp_ = std::vector<Values>(4);
 
   int64_t instance_ = 0, pid_[3] = {0, 0, 0};

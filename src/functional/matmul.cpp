@@ -9,6 +9,8 @@
 // Padding rows and columns contribute nothing (not even a +0).
 #include "functional/machine.h"
 
+#include <cstring>
+
 namespace npusim::functional::detail {
 
 void Machine::systolicUnit(const Instruction &in) {
@@ -70,6 +72,10 @@ void Machine::systolicUnit(const Instruction &in) {
   if (!computeValues())
     return;
   const DType accType = cl.dtype;
+  if (accType == DType::Float32) {
+    multiplyFloat32Block(in, array, M, N, K, rows, cols);
+    return;
+  }
   // Only the block's columns of C are read (when accumulating) and written,
   // acc[m * cols + n] holding C[m, n0 + n].
   elemsC.clear();
@@ -87,57 +93,12 @@ void Machine::systolicUnit(const Instruction &in) {
     else
       std::fill_n(acc.i.begin(), blockElements, int64_t{0});
   }
-  // A is checked whole, as a read of the tile would be; only the block's
-  // columns are decoded, aConverted[m * rows + k] holding A[m, k0 + k].
-  checkTileWritten(a);
-  elemsA.clear();
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t k = 0; k < rows; ++k)
-      elemsA.push_back(m * K + k0 + k);
-  // Inputs converted to the accumulator's dtype, as Cast does.
-  Values &av = scratch(1), &aConverted = scratch(2), &wConverted = scratch(3);
-  readElements(a, elemsA.data(), M * rows, av, false);
-  aConverted.define(accType, av.size);
-  core::castValues(av.dtype, accType, av.in(), aConverted.out(), av.size);
+  Values &aConverted = scratch(2), &wConverted = scratch(3);
+  convertedA(in, M, K, rows, aConverted);
   wConverted.define(accType, int64_t{L} * L);
   core::castValues(array.weights.dtype, accType, array.weights.in(), wConverted.out(), int64_t{L} * L);
-  const bool tf32 = accType == DType::Float32 && in.precision == core::InputPrecision::TF32;
 
-  if (accType == DType::Float32) {
-    // Inputs narrowed (and TF32-rounded) once; then for each row the k steps
-    // run over all columns together. Every C[m, n] still sees x = x + a * b in
-    // increasing k, each rounded to float: the same values, but the column
-    // loop vectorises.
-    std::vector<float> &a32 = floatsA, &b32 = floatsB, &x = floatsC;
-    a32.resize(static_cast<size_t>(M * rows));
-    b32.resize(static_cast<size_t>(rows * cols));
-    x.resize(static_cast<size_t>(cols));
-    for (size_t e = 0; e < a32.size(); ++e) {
-      const float v = static_cast<float>(aConverted.f[e]);
-      a32[e] = tf32 ? core::roundToTF32(v) : v;
-    }
-    for (int64_t k = 0; k < rows; ++k)
-      for (int64_t n = 0; n < cols; ++n) {
-        const float v = static_cast<float>(wConverted.f[static_cast<size_t>(k * L + n)]);
-        b32[static_cast<size_t>(k * cols + n)] = tf32 ? core::roundToTF32(v) : v;
-      }
-    const size_t ucols = static_cast<size_t>(cols);
-    for (int64_t m = 0; m < M; ++m) {
-      double *row = acc.f.data() + m * cols;
-      for (size_t n = 0; n < ucols; ++n)
-        x[n] = static_cast<float>(row[n]);
-      for (int64_t k = 0; k < rows; ++k) {
-        const float av32 = a32[static_cast<size_t>(m * rows + k)];
-        const float *bk = b32.data() + k * cols;
-        for (size_t n = 0; n < ucols; ++n) {
-          const float product = av32 * bk[n];
-          x[n] = x[n] + product;
-        }
-      }
-      for (size_t n = 0; n < ucols; ++n)
-        row[n] = x[n];
-    }
-  } else if (core::isFloatType(accType)) {
+  if (core::isFloatType(accType)) {
     core::visitFloat(accType, [&](auto tag) {
       constexpr DType D = decltype(tag)::value;
       for (int64_t m = 0; m < M; ++m)
@@ -162,6 +123,95 @@ void Machine::systolicUnit(const Instruction &in) {
       }
   }
   writeElements(c, elemsC.data(), blockElements, acc);
+}
+
+void Machine::convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted) {
+  // A is checked whole, as a read of the tile would be; only the block's
+  // columns are decoded, converted[m * rows + k] holding A[m, k0 + k],
+  // converted to the accumulator's dtype as Cast does.
+  const int a = in.srcs.at(0);
+  const int64_t k0 = in.kBlock * lanes();
+  checkTileWritten(a);
+  elemsA.clear();
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t k = 0; k < rows; ++k)
+      elemsA.push_back(m * K + k0 + k);
+  Values &av = scratch(1);
+  readElements(a, elemsA.data(), M * rows, av, false);
+  const DType accType = layout(in.dsts.at(0)).dtype;
+  converted.define(accType, av.size);
+  core::castValues(av.dtype, accType, av.in(), converted.out(), av.size);
+}
+
+void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N,
+                                   int64_t K, int64_t rows, int64_t cols) {
+  const int L = lanes();
+  const int c = in.dsts.at(0), a = in.srcs.at(0);
+  const int64_t n0 = in.nBlock * L;
+  const bool tf32 = in.precision == core::InputPrecision::TF32;
+  auto input = [tf32](float v) { return tf32 ? core::roundToTF32(v) : v; };
+  // Dense operands, rows of C and B padded to whole vectors: a32[m * rows +
+  // k] = A[m, k0 + k], b32[k * ld + n] = B[k0 + k, n0 + n], c32[m * ld + n] =
+  // C[m, n0 + n]. The padding columns compute values nothing reads.
+  const int64_t ld = (cols + kFloat32GemmWidth - 1) / kFloat32GemmWidth * kFloat32GemmWidth;
+  std::vector<float> &a32 = floatsA, &b32 = floatsB, &c32 = floatsC;
+  a32.resize(static_cast<size_t>(M * rows));
+  b32.assign(static_cast<size_t>(rows * ld), 0.0f);
+  c32.resize(static_cast<size_t>(M * ld));
+
+  // Only the block's columns of C are read (when accumulating) and written.
+  const TileBytes ct = tileBytes(c);
+  constexpr uint32_t kWritten = 0x01010101u; // all four shadow bytes set
+  for (int64_t m = 0; m < M; ++m) {
+    const int64_t *pos = ct.pos + m * N + n0;
+    float *row = c32.data() + m * ld;
+    if (!in.accumulate) {
+      std::fill_n(row, cols, 0.0f);
+      continue;
+    }
+    for (int64_t n = 0; n < cols; ++n) {
+      uint32_t shadow;
+      std::memcpy(&shadow, ct.shadow + pos[n], sizeof shadow);
+      if (shadow != kWritten)
+        checkWritten(c, m * N + n0 + n);
+      std::memcpy(row + n, ct.data + pos[n], sizeof(float));
+    }
+  }
+  if (layout(a).dtype == DType::Float32) {
+    checkTileWritten(a);
+    const TileBytes t = tileBytes(a);
+    const int64_t k0 = in.kBlock * L;
+    for (int64_t m = 0; m < M; ++m) {
+      const int64_t *pos = t.pos + m * K + k0;
+      float *row = a32.data() + m * rows;
+      for (int64_t k = 0; k < rows; ++k) {
+        float v;
+        std::memcpy(&v, t.data + pos[k], sizeof v);
+        row[k] = input(v);
+      }
+    }
+  } else {
+    Values &converted = scratch(2);
+    convertedA(in, M, K, rows, converted);
+    for (size_t e = 0; e < a32.size(); ++e)
+      a32[e] = input(static_cast<float>(converted.f[e]));
+  }
+  Values &w = scratch(3);
+  w.define(DType::Float32, int64_t{L} * L);
+  core::castValues(array.weights.dtype, DType::Float32, array.weights.in(), w.out(), int64_t{L} * L);
+  for (int64_t k = 0; k < rows; ++k)
+    for (int64_t n = 0; n < cols; ++n)
+      b32[static_cast<size_t>(k * ld + n)] = input(static_cast<float>(w.f[static_cast<size_t>(k * L + n)]));
+
+  multiplyFloat32(a32.data(), b32.data(), c32.data(), M, rows, ld);
+  for (int64_t m = 0; m < M; ++m) {
+    const int64_t *pos = ct.pos + m * N + n0;
+    const float *row = c32.data() + m * ld;
+    for (int64_t n = 0; n < cols; ++n) {
+      std::memcpy(ct.data + pos[n], row + n, sizeof(float));
+      std::memcpy(ct.shadow + pos[n], &kWritten, sizeof kWritten);
+    }
+  }
 }
 
 } // namespace npusim::functional::detail

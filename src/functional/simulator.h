@@ -15,10 +15,14 @@
 #include "npu/program.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace npusim::functional {
+namespace detail {
+class Machine;
+}
 
 /// One DRAM buffer: `bytes` holds its elements (little-endian), `address` is
 /// where it lies in the flat address space the trace reports.
@@ -45,6 +49,23 @@ struct Grid {
   int64_t size() const { return x * y * z; }
 };
 
+/// Storage a launch's scratchpad uses, kept from one launch to the next so
+/// that a run of many launches allocates (and faults in) its scratchpad
+/// once: the banks, their written-bytes shadow and the tiles' element
+/// positions. Any program may use it; one launch at a time.
+class Workspace {
+public:
+  Workspace();
+  ~Workspace();
+  Workspace(const Workspace &) = delete;
+  Workspace &operator=(const Workspace &) = delete;
+
+private:
+  friend class detail::Machine;
+  struct Storage;
+  std::unique_ptr<Storage> storage_;
+};
+
 struct RunOptions {
   /// false: only the scalar unit, control flow and DMA address generation run
   /// (no data moves, no checks on values), plus the vector and cross-lane work
@@ -58,6 +79,8 @@ struct RunOptions {
   int numCores = 1;
   /// Most iterations one Loop instruction may run (a guard against runaway loops).
   int64_t maxLoopIterations = int64_t{1} << 31;
+  /// Scratchpad storage reused between launches; null: the launch allocates its own.
+  Workspace *workspace = nullptr;
 };
 
 struct RunStats {

@@ -36,6 +36,51 @@ std::string shapeText(const npu::TileLayout &l) {
   return s + "] lane axis " + std::to_string(l.laneAxis);
 }
 
+/// The row-major source element of every destination element of a
+/// broadcast or relayout, walked with an odometer.
+void sourceElements(const npu::Instruction &in, const npu::TileLayout &s, const npu::TileLayout &d,
+                    std::vector<int64_t> &from) {
+  const int64_t n = d.numElements();
+  from.resize(static_cast<size_t>(n));
+  if (in.opcode == Opcode::XRelayout && in.permutation.empty()) {
+    for (int64_t e = 0; e < n; ++e) // row-major order is kept: element e is element e
+      from[static_cast<size_t>(e)] = e;
+    return;
+  }
+  const int rank = d.rank();
+  std::vector<int64_t> srcStride(static_cast<size_t>(s.rank()), 0);
+  int64_t stride = 1;
+  for (int a = s.rank() - 1; a >= 0; --a) {
+    srcStride[static_cast<size_t>(a)] = stride;
+    stride *= s.shape[static_cast<size_t>(a)];
+  }
+  std::vector<int64_t> step(static_cast<size_t>(rank), 0);
+  for (int a = 0; a < rank; ++a) {
+    if (in.opcode == Opcode::XRelayout)
+      step[static_cast<size_t>(a)] = srcStride[static_cast<size_t>(in.permutation[static_cast<size_t>(a)])];
+    else
+      step[static_cast<size_t>(a)] = s.shape[static_cast<size_t>(a)] == 1 ? 0 : srcStride[static_cast<size_t>(a)];
+  }
+  // The last axis in a loop of its own, the others walked with an odometer.
+  const size_t last = static_cast<size_t>(rank - 1);
+  const int64_t inner = d.shape[last], innerStep = step[last];
+  std::vector<int64_t> index(static_cast<size_t>(rank), 0);
+  int64_t at = 0;
+  for (int64_t e = 0; e < n; e += inner) {
+    int64_t *row = from.data() + e;
+    for (int64_t j = 0; j < inner; ++j)
+      row[j] = at + j * innerStep;
+    for (int a = rank - 2; a >= 0; --a) {
+      const size_t ua = static_cast<size_t>(a);
+      at += step[ua];
+      if (++index[ua] < d.shape[ua])
+        break;
+      at -= step[ua] * index[ua];
+      index[ua] = 0;
+    }
+  }
+}
+
 } // namespace
 
 void Machine::apply(const npu::ElementFunction &fn, const core::ConstSlots *x, Values &r, int64_t n) {
@@ -102,6 +147,50 @@ void Machine::apply(const npu::ElementFunction &fn, const core::ConstSlots *x, V
   }
 }
 
+bool Machine::broadcastByLane(const Instruction &in) {
+  const int dst = in.dsts.at(0), src = in.srcs.at(0);
+  const npu::TileLayout &d = layout(dst), &s = layout(src);
+  const size_t a = static_cast<size_t>(d.laneAxis);
+  if (s.dtype != d.dtype || s.laneAxis != d.laneAxis || s.rank() != d.rank() || s.shape[a] != d.shape[a] ||
+      d.numElements() == 0)
+    return false;
+  // Slot g * rest + r of a lane holds lane group g (of the lane axis) and the
+  // r-th row-major index r of the other axes: the source slot of destination
+  // slot r of a group is the same in every group and every lane.
+  const int64_t extent = d.shape[a], restDst = d.numElements() / extent, restSrc = s.numElements() / extent;
+  restMap_.resize(static_cast<size_t>(restDst));
+  std::vector<int64_t> index(d.shape.size(), 0), srcStride(d.shape.size(), 0);
+  int64_t stride = 1;
+  for (size_t ax = d.shape.size(); ax-- > 0;)
+    if (ax != a) {
+      srcStride[ax] = s.shape[ax] == 1 ? 0 : stride;
+      stride *= s.shape[ax];
+    }
+  for (int64_t r = 0; r < restDst; ++r) {
+    int64_t from = 0;
+    for (size_t ax = 0; ax < d.shape.size(); ++ax)
+      from += index[ax] * srcStride[ax];
+    restMap_[static_cast<size_t>(r)] = from;
+    for (size_t ax = d.shape.size(); ax-- > 0;) {
+      if (ax == a)
+        continue;
+      if (++index[ax] < d.shape[ax])
+        break;
+      index[ax] = 0;
+    }
+  }
+  checkTileWritten(src);
+  for (int lane = 0; lane < std::min<int64_t>(lanes(), extent); ++lane) {
+    const int64_t groups = (extent - lane + lanes() - 1) / lanes();
+    if (!broadcastLane(d.dtype, laneBytes(dst, lane), laneBytes(src, lane), restMap_.data(), restDst, restSrc,
+                       groups))
+      return false; // a dtype without a typed copy: before any lane is written
+    markLaneWritten(dst, lane, groups * restDst);
+  }
+  countElements(d.numElements());
+  return true;
+}
+
 void Machine::vectorUnit(const Instruction &in) {
   const int dst = in.dsts.at(0);
   const npu::TileLayout &d = layout(dst);
@@ -114,6 +203,10 @@ void Machine::vectorUnit(const Instruction &in) {
   switch (in.opcode) {
   case Opcode::VSplat: {
     const Scalar v = scalarAs(in.scalars.at(0), d.dtype);
+    if (d.dtype != DType::Bool) { // a bool splat stores 0/1 only through the slot path
+      fillTile(dst, core::toBits(d.dtype, v.f, v.i));
+      return;
+    }
     r.define(d.dtype, n);
     if (r.isFloat())
       std::fill(r.f.begin(), r.f.begin() + n, v.f);
@@ -156,6 +249,33 @@ void Machine::vectorUnit(const Instruction &in) {
     const int64_t laneExtent = d.shape[static_cast<size_t>(d.laneAxis)];
     const int64_t rest = n / laneExtent;
     const int64_t usedLanes = std::min<int64_t>(lanes(), laneExtent);
+    // The typed loop reads slot k of each operand just before it writes slot
+    // k of the result: an operand may be the result's own bytes, but not
+    // overlap them shifted (tiles with disjoint lifetimes share bytes).
+    auto overlapsShifted = [&](int src) {
+      const npu::Tile &a = program().tiles[static_cast<size_t>(src)], &out = program().tiles[static_cast<size_t>(dst)];
+      const int64_t aEnd = a.bankOffset + a.layout.bytesPerLane(lanes()),
+                    rEnd = out.bankOffset + out.layout.bytesPerLane(lanes());
+      const bool same = a.bankOffset == out.bankOffset && core::byteSize(a.layout.dtype) == core::byteSize(d.dtype);
+      return !same && a.bankOffset < rEnd && out.bankOffset < aEnd;
+    };
+    const LaneKernel kernel = std::none_of(in.srcs.begin(), in.srcs.end(), overlapsShifted)
+                                  ? laneKernel(fn, d.dtype)
+                                  : nullptr;
+    if (kernel) {
+      const uint8_t *bytes[3] = {};
+      for (int lane = 0; lane < usedLanes; ++lane) {
+        const int64_t count = (laneExtent - lane + lanes() - 1) / lanes() * rest;
+        for (size_t k = 0; k < in.srcs.size(); ++k) {
+          checkLaneWritten(in.srcs[k], lane, count);
+          bytes[k] = laneBytes(in.srcs[k], lane);
+        }
+        kernel(laneBytes(dst, lane), bytes, count);
+        markLaneWritten(dst, lane, count);
+      }
+      countElements(n);
+      return;
+    }
     for (int lane = 0; lane < usedLanes; ++lane) {
       const int64_t count = (laneExtent - lane + lanes() - 1) / lanes() * rest;
       for (size_t k = 0; k < in.srcs.size(); ++k) {
@@ -184,48 +304,30 @@ void Machine::vectorUnit(const Instruction &in) {
         fail("broadcast moves elements between lanes (a cross-lane operation): source t" + std::to_string(src) +
              " " + shapeText(s) + ", destination t" + std::to_string(dst) + " " + shapeText(d));
     }
+    const npu::Tile &st = program().tiles[static_cast<size_t>(src)], &dt = program().tiles[static_cast<size_t>(dst)];
+    const bool overlap = st.bankOffset < dt.bankOffset + d.bytesPerLane(lanes()) &&
+                         dt.bankOffset < st.bankOffset + s.bytesPerLane(lanes());
+    if (in.opcode == Opcode::VBroadcast && !overlap && broadcastByLane(in))
+      return;
+    std::vector<int64_t> &from = sourceIndex_;
+    sourceElements(in, s, d, from);
+    if (s.dtype == d.dtype && !overlap) {
+      checkTileWritten(src);
+      const TileBytes x = tileBytes(src), y = tileBytes(dst);
+      if (copyElements(d.dtype, y.data, y.pos, x.data, x.pos, from.data(), n)) {
+        markTileWritten(dst);
+        countElements(n);
+        return;
+      }
+    }
     Values &x = scratch(1);
     readTile(src, x);
     r.define(d.dtype, n);
-    // Source element index of each destination element, walked with an odometer.
-    const int rank = d.rank();
-    std::vector<int64_t> srcStride(static_cast<size_t>(s.rank()), 0);
-    int64_t stride = 1;
-    for (int a = s.rank() - 1; a >= 0; --a) {
-      srcStride[static_cast<size_t>(a)] = stride;
-      stride *= s.shape[static_cast<size_t>(a)];
-    }
-    std::vector<int64_t> step(static_cast<size_t>(rank), 0);
-    if (in.opcode == Opcode::XRelayout && in.permutation.empty()) {
-      // Row-major order is kept: element e is element e.
+    for (int64_t e = 0; e < n; ++e)
       if (x.isFloat())
-        std::copy(x.f.begin(), x.f.begin() + n, r.f.begin());
+        r.f[static_cast<size_t>(e)] = x.f[static_cast<size_t>(from[static_cast<size_t>(e)])];
       else
-        std::copy(x.i.begin(), x.i.begin() + n, r.i.begin());
-      break;
-    }
-    for (int a = 0; a < rank; ++a) {
-      if (in.opcode == Opcode::XRelayout)
-        step[static_cast<size_t>(a)] = srcStride[static_cast<size_t>(in.permutation[static_cast<size_t>(a)])];
-      else
-        step[static_cast<size_t>(a)] = s.shape[static_cast<size_t>(a)] == 1 ? 0 : srcStride[static_cast<size_t>(a)];
-    }
-    std::vector<int64_t> index(static_cast<size_t>(rank), 0);
-    int64_t from = 0;
-    for (int64_t e = 0; e < n; ++e) {
-      if (x.isFloat())
-        r.f[static_cast<size_t>(e)] = x.f[static_cast<size_t>(from)];
-      else
-        r.i[static_cast<size_t>(e)] = x.i[static_cast<size_t>(from)];
-      for (int a = rank - 1; a >= 0; --a) {
-        const size_t ua = static_cast<size_t>(a);
-        from += step[ua];
-        if (++index[ua] < d.shape[ua])
-          break;
-        from -= step[ua] * index[ua];
-        index[ua] = 0;
-      }
-    }
+        r.i[static_cast<size_t>(e)] = x.i[static_cast<size_t>(from[static_cast<size_t>(e)])];
     break;
   }
   default: fail("internal: not a vector instruction");

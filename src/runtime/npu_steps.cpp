@@ -25,6 +25,17 @@ double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+/// Threads that time launches while the caller runs the functional
+/// simulator: none with one thread; in full mode one core stays with the
+/// functional simulator, in timing mode (whose functional runs mostly
+/// compute addresses) every thread times.
+int timingThreads(const RunOptions &options) {
+  const int threads = effectiveThreads(options);
+  if (threads < 2)
+    return 0;
+  return options.mode == Mode::Timing ? threads : threads - 1;
+}
+
 /// Buffers start at multiples of this in the flat DRAM address space.
 constexpr uint64_t kBufferAlignment = 4096;
 
@@ -95,10 +106,11 @@ struct NpuSteps::Impl {
   std::map<const reference::Buffer *, uint64_t> addresses;
   uint64_t nextAddress = kBufferAlignment;
   std::unique_ptr<NpuTimer> timer;
+  functional::Workspace workspace; // one scratchpad storage for every launch
 
   Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
     if (o.mode == Mode::Timing || o.mode == Mode::Full)
-      timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty());
+      timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), timingThreads(o));
   }
 
   uint64_t addressOf(const reference::Buffer *b) {
@@ -121,6 +133,7 @@ struct NpuSteps::Impl {
       dram.push_back(functional::DramBuffer{b->name, b->dtype, addressOf(b), &b->bytes});
     functional::RunOptions runOptions;
     runOptions.numCores = options.machine.numCores;
+    runOptions.workspace = &workspace;
     runOptions.computeValues = computeValues || npu::timingNeedsValues(program, nullptr);
     TraceCollector collector;
     if (timer)
@@ -130,7 +143,7 @@ struct NpuSteps::Impl {
     result.programs += stats.instances;
     ++result.npuLaunches;
     if (timer) {
-      timer->time(program, std::move(collector.traces), launchName, result.timing);
+      timer->time(program, std::move(collector.traces), launchName, result.index);
       result.timed = true;
     }
   }
@@ -388,6 +401,10 @@ KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
   StepResult result;
   const auto start = Clock::now();
   npu.runProgram(kernel.program, grid, arguments, options.mode != Mode::Timing, name, result);
+  std::vector<StepResult> steps(1, std::move(result));
+  if (const std::optional<NpuSteps::TimingFailure> failure = npu.collectTimings(steps))
+    throw core::RuntimeError(failure->message);
+  result = std::move(steps[0]);
   KernelRun run;
   run.wallMs = millisecondsSince(start);
   npu.finish();
@@ -395,6 +412,29 @@ KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
   run.timed = result.timed;
   run.timing = result.timing;
   return run;
+}
+
+bool NpuSteps::timingFailed() const { return impl_->timer && impl_->timer->failed(); }
+
+std::optional<NpuSteps::TimingFailure> NpuSteps::collectTimings(std::vector<StepResult> &steps) {
+  if (!impl_->timer)
+    return std::nullopt;
+  std::optional<TimingFailure> failure;
+  if (const std::optional<size_t> step = impl_->timer->drain()) {
+    std::string message = "timing failed";
+    try {
+      std::rethrow_exception(impl_->timer->error());
+    } catch (const std::exception &e) {
+      message = e.what();
+    } catch (...) {
+    }
+    failure = TimingFailure{*step, message};
+  }
+  for (StepResult &s : steps)
+    if (const StepTiming *t = impl_->timer->timing(s.index))
+      s.timing = *t;
+  impl_->report.timingMs = impl_->timer->busyMs();
+  return failure;
 }
 
 void NpuSteps::finish() {

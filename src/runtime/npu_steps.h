@@ -57,7 +57,20 @@ public:
                   std::vector<reference::Argument> &arguments, bool computeValues, const std::string &name,
                   StepResult &result);
 
-  /// Writes the trace (when asked for) after the last step.
+  /// The timing modes time launches on threads of their own when the run
+  /// has two threads or more: a step's timing is complete only after this.
+  /// Waits for the timing of every launch and fills in the timing of each
+  /// step timed (by StepResult::index). When timing a launch failed, the
+  /// launches after it were not timed: returns its step and the error.
+  struct TimingFailure {
+    size_t step = 0;
+    std::string message;
+  };
+  std::optional<TimingFailure> collectTimings(std::vector<StepResult> &steps);
+  /// Whether timing an earlier launch failed (the run should stop).
+  bool timingFailed() const;
+
+  /// Writes the trace (when asked for) after the last step, after collectTimings.
   void finish();
 
 private:

@@ -1,21 +1,25 @@
 // One timing simulator per run; each launch timed on an idle machine and added
-// into its step.
+// into its step, in the caller's thread or on a timing thread of its own.
 #include "runtime/npu_timing.h"
 
 #include "timing/simulator.h"
 
+#include <ctime>
+
 namespace npusim::runtime {
 
-NpuTimer::NpuTimer(const config::HardwareConfig &machine, bool keepTrace)
-    : machine_(machine), simulator_(std::make_unique<timing::Simulator>(machine)) {
-  simulator_->enableTrace(keepTrace);
+namespace {
+
+/// CPU time of the calling thread: what timing costs, whether it shares the
+/// machine with other work or not.
+double threadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
 }
 
-NpuTimer::~NpuTimer() = default;
-
-void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
-                    const std::string &launchName, StepTiming &step) {
-  const timing::LaunchTiming t = simulator_->timeLaunch(program, std::move(traces), launchName);
+/// Adds one launch's timing into the step's.
+void addLaunch(const timing::LaunchTiming &t, StepTiming &step) {
   // Busy time adds up over the launches of a step, weighted by their length.
   const double previousUs = step.timeUs;
   const double launchUs = static_cast<double>(t.timePs) / 1.0e6;
@@ -50,6 +54,134 @@ void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace>
   step.boundRatio = step.rooflineUs > 0.0 ? step.timeUs / step.rooflineUs : 0.0;
 }
 
-void NpuTimer::writeTrace(const std::string &path) const { simulator_->writeChromeTrace(path); }
+} // namespace
+
+NpuTimer::NpuTimer(const config::HardwareConfig &machine, bool keepTrace, int threads) {
+  const int simulators = keepTrace ? std::min(threads, 1) : threads;
+  for (int k = 0; k < std::max(simulators, 1); ++k) {
+    simulators_.push_back(std::make_unique<timing::Simulator>(machine));
+    simulators_.back()->enableTrace(keepTrace);
+  }
+  for (int k = 0; k < simulators; ++k)
+    workers_.emplace_back([this, k] { work(*simulators_[static_cast<size_t>(k)]); });
+}
+
+NpuTimer::~NpuTimer() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  for (std::thread &w : workers_)
+    w.join();
+}
+
+void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
+                    const std::string &launchName, size_t step) {
+  if (workers_.empty()) {
+    const double start = threadCpuMs();
+    const timing::LaunchTiming t = simulators_[0]->timeLaunch(program, std::move(traces), launchName);
+    addLaunch(t, steps_[step]);
+    busyMs_ += threadCpuMs() - start;
+    return;
+  }
+  size_t bytes = 0;
+  for (const npu::InstanceTrace &t : traces) {
+    bytes += sizeof t + t.instructions.capacity() * sizeof(npu::ExecutedInstruction);
+    for (const npu::ExecutedInstruction &e : t.instructions)
+      bytes += e.dram.capacity() * sizeof(npu::DramRun);
+  }
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] {
+    if (error_)
+      return true;
+    if (bytes > kQueuedTraceBytes)
+      return queue_.empty() && busy_ == 0;
+    return queue_.size() < kQueuedPerThread * workers_.size() &&
+           (queue_.empty() || queuedBytes_ + bytes <= kQueuedTraceBytes);
+  });
+  if (error_)
+    return; // the run ends at the failed launch's step: later launches are not timed
+  queue_.push_back(Launch{submitted_++, &program, std::move(traces), launchName, step, bytes});
+  queuedBytes_ += bytes;
+  changed_.notify_all();
+}
+
+void NpuTimer::work(timing::Simulator &simulator) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty())
+      return;
+    Launch launch = std::move(queue_.front());
+    queue_.pop_front();
+    queuedBytes_ -= launch.bytes;
+    ++busy_;
+    lock.unlock();
+    std::exception_ptr error;
+    Timed timed{launch.step, {}};
+    const double start = threadCpuMs();
+    try {
+      timed.timing = simulator.timeLaunch(*launch.program, std::move(launch.traces), launch.name);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    const double cpu = threadCpuMs() - start;
+    lock.lock();
+    --busy_;
+    busyMs_ += cpu;
+    if (error) {
+      if (!error_ || launch.sequence < errorSequence_) {
+        error_ = error;
+        errorSequence_ = launch.sequence;
+        errorStep_ = launch.step;
+      }
+      queue_.clear();
+      queuedBytes_ = 0;
+    } else {
+      finished_.emplace(launch.sequence, std::move(timed));
+      addInOrder();
+    }
+    changed_.notify_all();
+  }
+}
+
+void NpuTimer::addInOrder() {
+  for (auto it = finished_.begin(); it != finished_.end() && it->first == added_; it = finished_.erase(it)) {
+    if (error_ && it->first > errorSequence_)
+      break;
+    addLaunch(it->second.timing, steps_[it->second.step]);
+    ++added_;
+  }
+}
+
+std::optional<size_t> NpuTimer::drain() {
+  if (workers_.empty())
+    return std::nullopt;
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return queue_.empty() && busy_ == 0; });
+  if (error_)
+    return errorStep_;
+  return std::nullopt;
+}
+
+std::exception_ptr NpuTimer::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+double NpuTimer::busyMs() const {
+  std::lock_guard lock(mutex_);
+  return busyMs_;
+}
+
+const StepTiming *NpuTimer::timing(size_t step) const {
+  auto it = steps_.find(step);
+  return it == steps_.end() ? nullptr : &it->second;
+}
+
+void NpuTimer::writeTrace(const std::string &path) const {
+  simulators_[0]->writeChromeTrace(path);
+}
 
 } // namespace npusim::runtime

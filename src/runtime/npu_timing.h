@@ -1,38 +1,101 @@
 #pragma once
 // The runtime's side of the timing simulator: one simulator for a whole run,
 // each launch's execution trace timed in turn, the results added into the
-// step's StepTiming (internal to the runtime module).
+// timing of the step that made the launch (internal to the runtime module).
+//
+// With timing threads, launches are timed on threads of their own while the
+// caller goes on with the next launch's functional run. Every launch starts
+// from an idle machine (timing::Simulator::timeLaunch), so each thread has a
+// simulator of its own and the launches may be timed in any order; their
+// results are added into the steps in submission order, so every figure is
+// the one timing them one by one in the caller's thread gives, bit for bit.
+// A recorded Chrome trace lays the launches end to end in one simulator: then
+// there is one timing thread. The traces that wait are bounded, which bounds
+// their memory: at most kQueuedPerThread launches per thread and
+// kQueuedTraceBytes of traces; a launch with more waits until the timing
+// threads are idle, so that at most it and the next launch's traces exist.
 #include "config/hardware.h"
 #include "npu/execution.h"
 #include "runtime/runner.h"
+#include "timing/simulator.h"
 
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
-
-namespace npusim::timing {
-class Simulator;
-}
 
 namespace npusim::runtime {
 
 class NpuTimer {
 public:
-  NpuTimer(const config::HardwareConfig &machine, bool keepTrace);
+  /// `threads` 0: every launch is timed in the caller's thread.
+  NpuTimer(const config::HardwareConfig &machine, bool keepTrace, int threads);
   ~NpuTimer();
   NpuTimer(const NpuTimer &) = delete;
   NpuTimer &operator=(const NpuTimer &) = delete;
 
-  /// Times one launch and adds its cycles, bytes and busy time into `step`
-  /// (a library call may take several launches).
-  void time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces, const std::string &launchName,
-            StepTiming &step);
-  /// Writes the Chrome/Perfetto trace of every timed launch.
+  static constexpr size_t kQueuedPerThread = 2;
+  static constexpr size_t kQueuedTraceBytes = size_t{256} << 20;
+
+  /// Times one launch and adds its cycles, bytes and busy time into the
+  /// timing of step `step` (a library call may take several launches).
+  /// `program` must outlive the timer. Timed in the caller's thread, errors
+  /// are thrown here; otherwise they wait for drain().
+  void time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
+            const std::string &launchName, size_t step);
+  /// Waits until every launch submitted is timed and added. When one failed,
+  /// the launches after it are not added: returns the failed launch's step
+  /// (its error: error()).
+  std::optional<size_t> drain();
+  /// The error of the first launch that failed on a timing thread, if any.
+  std::exception_ptr error() const;
+  bool failed() const { return error() != nullptr; }
+  /// The timing of step `step`, complete after drain(); null if it was not timed.
+  const StepTiming *timing(size_t step) const;
+  /// CPU time spent timing launches so far, on whichever threads timed them.
+  double busyMs() const;
+  /// Writes the Chrome/Perfetto trace of every timed launch (after drain()).
   void writeTrace(const std::string &path) const;
 
 private:
-  config::HardwareConfig machine_;
-  std::unique_ptr<timing::Simulator> simulator_;
+  struct Launch {
+    uint64_t sequence = 0;
+    const npu::Program *program = nullptr;
+    std::vector<npu::InstanceTrace> traces;
+    std::string name;
+    size_t step = 0;
+    size_t bytes = 0; // the traces' memory, roughly
+  };
+  struct Timed {
+    size_t step = 0;
+    timing::LaunchTiming timing;
+  };
+  void work(timing::Simulator &simulator);
+  /// Adds the finished launches that follow the last one added (lock held).
+  void addInOrder();
+
+  std::vector<std::unique_ptr<timing::Simulator>> simulators_; // one per timing thread (or the caller's)
+  std::map<size_t, StepTiming> steps_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Launch> queue_;
+  std::map<uint64_t, Timed> finished_; // timed, waiting for the launches before them
+  uint64_t submitted_ = 0, added_ = 0; // launches handed to time() / added into steps_
+  size_t busy_ = 0;                    // launches being timed
+  size_t queuedBytes_ = 0;             // Launch::bytes over queue_
+  bool stopping_ = false;
+  double busyMs_ = 0.0;
+  std::exception_ptr error_;
+  uint64_t errorSequence_ = 0;
+  size_t errorStep_ = 0;
+  std::vector<std::thread> workers_;
 };
 
 } // namespace npusim::runtime

@@ -122,6 +122,8 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
         {"call_ms", ms(report.callMs)},
         {"lower_ms", ms(report.lowerMs)},
         {"npu_compile_ms", ms(report.compileMs)},
+        {"timing_ms", ms(report.timingMs)},
+        {"threads", report.threads},
         {"reference_check_ms", ms(report.npuCheckMs)},
         {"buffers_compared_with_reference", report.buffersCompared},
         {"cycles", report.totalCycles},

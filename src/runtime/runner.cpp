@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
 
 namespace npusim::runtime {
@@ -27,6 +28,23 @@ using Clock = std::chrono::steady_clock;
 
 double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+uint64_t valuesHash(const reference::TensorView &v) {
+  uint64_t hash = 14695981039346656037ull;
+  auto add = [&](const void *p, size_t n) {
+    for (size_t k = 0; k < n; ++k) {
+      hash ^= static_cast<const uint8_t *>(p)[k];
+      hash *= 1099511628211ull;
+    }
+  };
+  if (core::isFloat(v.buffer->dtype))
+    for (double x : reference::readValues(v))
+      add(&x, sizeof x);
+  else
+    for (int64_t x : reference::readIntegers(v))
+      add(&x, sizeof x);
+  return hash;
 }
 
 int64_t peakRssKiB() {
@@ -225,6 +243,7 @@ void Runner::verifyOutputs() {
       problem += (problem.empty() ? "" : "; ") + std::string("against its fingerprint: ") + f.message;
     r.result = problem.empty() ? Outcome::Verified : Outcome::Diverged;
     r.message = problem;
+    r.valuesHash = valuesHash(v);
     if (!problem.empty() && report_.failure.empty())
       report_.failure = "output " + o.name + " diverges " + problem;
     report_.outputs.push_back(r);
@@ -236,6 +255,7 @@ RunReport Runner::run() {
   report_.totalSteps = bundle_.steps.size();
   report_.verify = options_.verify;
   report_.mode = options_.mode;
+  report_.threads = effectiveThreads(options_);
   // Refuse what cannot fit rather than let the kernel's OOM killer end the process.
   uint64_t totalBytes = 0;
   for (const Storage &s : bundle_.storages)
@@ -286,6 +306,8 @@ RunReport Runner::run() {
     }
   }
   for (size_t i = 0; i < bundle_.steps.size() && !failed; ++i) {
+    if (npu_ && npu_->timingFailed())
+      break; // collectTimings below names the step
     const Step &step = bundle_.steps[i];
     StepResult result;
     result.index = i;
@@ -324,13 +346,30 @@ RunReport Runner::run() {
     }
     if (result.result == Outcome::Error)
       report_.failure = stepTitle(step, i) + ": " + result.message;
-    report_.fingerprintsCompared += result.fingerprintsCompared;
-    report_.fingerprintsSkipped += result.fingerprintsSkipped;
-    if (result.timed) {
-      report_.totalCycles += result.timing.cycles;
-      report_.totalTimeUs += result.timing.timeUs;
-    }
     report_.steps.push_back(std::move(result));
+  }
+  if (npu_) {
+    if (const std::optional<NpuSteps::TimingFailure> f = npu_->collectTimings(report_.steps)) {
+      // The run ends at the step whose launch failed to time, as it does
+      // when the launch is timed in this thread.
+      report_.steps.resize(std::min(report_.steps.size(), f->step + 1));
+      StepResult &s = report_.steps.back();
+      s.result = Outcome::Error;
+      s.message = f->message;
+      report_.failure = stepTitle(bundle_.steps[s.index], s.index) + ": " + s.message;
+      report_.launches = report_.calls = 0;
+      for (const StepResult &kept : report_.steps)
+        ++(kept.kind == Step::Kind::Launch ? report_.launches : report_.calls);
+      failed = true;
+    }
+  }
+  for (const StepResult &s : report_.steps) {
+    report_.fingerprintsCompared += s.fingerprintsCompared;
+    report_.fingerprintsSkipped += s.fingerprintsSkipped;
+    if (s.timed) {
+      report_.totalCycles += s.timing.cycles;
+      report_.totalTimeUs += s.timing.timeUs;
+    }
   }
   if (!failed && options_.verify) {
     try {
@@ -354,6 +393,12 @@ RunReport Runner::run() {
   report_.wallMs = millisecondsSince(start);
   report_.peakRssKiB = peakRssKiB();
   return report_;
+}
+
+int effectiveThreads(const RunOptions &options) {
+  if (options.threads > 0)
+    return options.threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 RunReport runBundle(const Bundle &bundle, const RunOptions &options) {

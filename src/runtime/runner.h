@@ -38,7 +38,15 @@ struct RunOptions {
   std::map<std::string, library::GemmTiles> mapping;
   /// The mapping strategy of the shapes `mapping` does not name (--mapping-strategy NAME).
   std::string mappingStrategy = "search";
+  /// Threads the run may use (--threads); 0: the machine's cores. With two or
+  /// more, the timing modes time launches on threads of their own while the
+  /// next launch runs on the functional simulator. Values and cycles do not
+  /// depend on it.
+  int threads = 0;
 };
+
+/// options.threads, or the machine's cores when it is 0 (at least 1).
+int effectiveThreads(const RunOptions &options);
 
 /// Cycles and utilisation of one step on the NPU (timing and full modes).
 struct StepTiming {
@@ -96,6 +104,10 @@ struct OutputResult {
   std::string name;
   Outcome result = Outcome::Unchecked; // Verified or Diverged with verification
   std::string message;
+  /// FNV-1a over the output's elements in row-major order, each as the bytes
+  /// of a double (float dtypes) or an int64: equal in two runs that computed
+  /// the same output bit for bit.
+  uint64_t valuesHash = 0;
 };
 
 struct RunReport {
@@ -116,6 +128,8 @@ struct RunReport {
   int64_t totalCycles = 0; // timing and full modes: the steps' cycles added up
   double totalTimeUs = 0.0;
   double compileMs = 0.0;    // compiling kernels for the NPU
+  double timingMs = 0.0;     // CPU time timing launches (timing and full modes), on whichever thread timed them
+  int threads = 1;           // the threads the run used (RunOptions::threads resolved)
   double npuCheckMs = 0.0;   // running the reference for the NPU-vs-reference comparison
   int64_t buffersCompared = 0; // NPU-vs-reference buffer comparisons
   bool verify = false;

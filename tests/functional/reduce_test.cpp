@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -311,6 +312,46 @@ TEST(Shape, BroadcastsAndRelayouts) {
   EXPECT_EQ(h.contents<int32_t>(out[1]), rowB);
   EXPECT_EQ(h.contents<int32_t>(out[2]), colT);
   EXPECT_EQ(h.contents<int32_t>(out[3]), rowB);
+}
+
+} // namespace
+} // namespace npusim::functionaltest
+
+namespace npusim::functionaltest {
+namespace {
+
+// A lane-local broadcast runs lane by lane: a middle lane axis of 6 over the
+// harness's lanes (two lane groups, the second partial), axes stretched on
+// both sides of it, and a float source with a signed zero and an infinity.
+TEST(Shape, LaneLocalBroadcastOverSeveralLaneGroups) {
+  std::vector<int32_t> x(12); // [2, 6, 1], lanes over axis 1
+  for (size_t k = 0; k < x.size(); ++k)
+    x[k] = static_cast<int32_t>(k * 7 + 1);
+  const std::vector<float> y = {1.5f, -0.0f, std::numeric_limits<float>::infinity(),
+                                2.0f, -3.0f, 0.25f}; // [1, 6, 1]
+  Harness h;
+  h.pointer(h.buffer("x", DType::Int32, x));
+  h.pointer(h.buffer("y", DType::Float32, y));
+  const auto out = runOne(h, {{DType::Int32, {2, 6, 1}, 1}, {DType::Float32, {1, 6, 1}, 1}},
+                          {{DType::Int32, {2, 6, 3}, 1}, {DType::Float32, {3, 6, 2}, 1}},
+                          [](ProgramBuilder &b, const std::vector<int> &in, const std::vector<int> &o) {
+                            b.broadcast(Opcode::VBroadcast, o[0], in[0]);
+                            b.broadcast(Opcode::VBroadcast, o[1], in[1]);
+                          });
+  std::vector<int32_t> xb;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 6; ++j)
+      for (int k = 0; k < 3; ++k)
+        xb.push_back(x[static_cast<size_t>(i * 6 + j)]);
+  std::vector<uint32_t> yb, got;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 6; ++j)
+      for (int k = 0; k < 2; ++k)
+        yb.push_back(std::bit_cast<uint32_t>(y[static_cast<size_t>(j)]));
+  for (float v : h.contents<float>(out[1]))
+    got.push_back(std::bit_cast<uint32_t>(v));
+  EXPECT_EQ(h.contents<int32_t>(out[0]), xb);
+  EXPECT_EQ(got, yb);
 }
 
 } // namespace

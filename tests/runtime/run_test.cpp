@@ -371,6 +371,14 @@ TEST_F(RunTest, MalformedBundleAndCommandLineErrors) {
   EXPECT_EQ(r.exitCode, 2);
   r = npusim({"run", kTiny.string(), "--bogus"});
   EXPECT_EQ(r.exitCode, 2);
+  for (const char *threads : {"0", "-1", "2x"}) {
+    r = npusim({"run", kTiny.string(), "--threads", threads});
+    EXPECT_EQ(r.exitCode, 2) << threads;
+    EXPECT_NE(r.err.find("--threads expects a positive integer"), std::string::npos) << r.err;
+  }
+  r = npusim({"run", kTiny.string(), "--mode", "full", "--threads", "2"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find(" threads=2 "), std::string::npos) << r.out;
 }
 
 } // namespace

@@ -1,0 +1,83 @@
+// --threads: with two threads or more the timing modes time launches on
+// threads of their own (each with its own simulator, in any order) while the
+// next launch runs on the functional simulator. What a run computes must not
+// depend on it: every step's timing (cycles, time, bytes, busy shares, row
+// hits) and every output's bits are the same with 1, 2 and 3 threads, in full
+// mode (0, 1 and 2 timing threads) and in timing mode (0, 2 and 3).
+#include "config/hardware.h"
+#include "runtime/loader.h"
+#include "runtime/runner.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace npusim::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kTiny = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
+
+RunReport runWith(const Bundle &bundle, Mode mode, int threads) {
+  RunOptions options;
+  options.mode = mode;
+  options.verify = mode != Mode::Timing;
+  options.machine = config::loadConfig("tpuv3-like");
+  options.threads = threads;
+  return runBundle(bundle, options);
+}
+
+void expectSameRun(const RunReport &a, const RunReport &b, int threads) {
+  ASSERT_EQ(a.failure, "");
+  ASSERT_EQ(b.failure, "") << threads << " threads";
+  EXPECT_EQ(a.totalCycles, b.totalCycles) << threads << " threads";
+  EXPECT_EQ(a.totalTimeUs, b.totalTimeUs) << threads << " threads";
+  ASSERT_EQ(a.steps.size(), b.steps.size());
+  for (size_t i = 0; i < a.steps.size(); ++i) {
+    const StepTiming &x = a.steps[i].timing, &y = b.steps[i].timing;
+    EXPECT_TRUE(a.steps[i].timed);
+    EXPECT_EQ(a.steps[i].timed, b.steps[i].timed);
+    EXPECT_EQ(x.cycles, y.cycles) << "step " << i << ", " << threads << " threads";
+    EXPECT_EQ(x.timeUs, y.timeUs) << "step " << i;
+    EXPECT_EQ(x.dramBytesRead, y.dramBytesRead) << "step " << i;
+    EXPECT_EQ(x.dramBytesWritten, y.dramBytesWritten) << "step " << i;
+    EXPECT_EQ(x.rowHitRate, y.rowHitRate) << "step " << i;
+    EXPECT_EQ(x.macs, y.macs) << "step " << i;
+    EXPECT_EQ(x.rooflineUs, y.rooflineUs) << "step " << i;
+    EXPECT_EQ(x.unitBusyPercent, y.unitBusyPercent) << "step " << i;
+  }
+  ASSERT_EQ(a.outputs.size(), b.outputs.size());
+  for (size_t i = 0; i < a.outputs.size(); ++i) {
+    EXPECT_EQ(a.outputs[i].result, Outcome::Verified) << a.outputs[i].message;
+    EXPECT_EQ(a.outputs[i].valuesHash, b.outputs[i].valuesHash)
+        << a.outputs[i].name << ", " << threads << " threads";
+  }
+}
+
+TEST(Threads, FullModeGivesTheSameCyclesAndValuesWithOneTwoAndThreeThreads) {
+  const Bundle bundle = loadBundle(kTiny);
+  const RunReport one = runWith(bundle, Mode::Full, 1);
+  EXPECT_GT(one.totalCycles, 0);
+  ASSERT_EQ(one.outputs.size(), 2u);
+  EXPECT_NE(one.outputs[0].valuesHash, one.outputs[1].valuesHash); // the hash sees the values
+  for (int threads : {2, 3})
+    expectSameRun(one, runWith(bundle, Mode::Full, threads), threads);
+}
+
+TEST(Threads, TimingModeGivesTheSameCyclesWithOneTwoAndThreeThreads) {
+  const Bundle bundle = loadBundle(kTiny);
+  const RunReport one = runWith(bundle, Mode::Timing, 1);
+  for (int threads : {2, 3})
+    expectSameRun(one, runWith(bundle, Mode::Timing, threads), threads);
+}
+
+TEST(Threads, ZeroMeansTheMachinesCores) {
+  RunOptions options;
+  EXPECT_GE(effectiveThreads(options), 1);
+  options.threads = 3;
+  EXPECT_EQ(effectiveThreads(options), 3);
+}
+
+} // namespace
+} // namespace npusim::runtime
