@@ -184,10 +184,17 @@ private:
   npu::ElementFunction elementFunction(const ir::Op &op) const;
   bool lowerLazyArithmetic(const ir::Op &op);
   int broadcastTile(int source, const ir::Shape &to, int laneAxis, const std::string &name);
+  /// `source` computed again at shape `to` when it is one pure elementwise op
+  /// of scalars and lazy tiles whose broadcast would stretch the lane axis;
+  /// -1 otherwise (emit.cpp).
+  int recomputedBroadcast(const ir::Value *source, const ir::Shape &to, int laneAxis, const std::string &name);
 
   // lower_memory.cpp
   void lowerAddPtr(const ir::Op &op);
   void lowerLoad(const ir::Op &op);
+  /// A rank-1 load of `pointer + (start + s * arange) % C` as one period
+  /// gathered and replicated on chip; -1 when the load is not of that form.
+  int periodicGather(const ir::Value *pointer, const ir::Value *result);
   void lowerStore(const ir::Op &op);
   void lowerAtomic(const ir::Op &op);
   npu::DmaDescriptor dmaFor(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape,

@@ -5,10 +5,18 @@
 
 #include <cstring>
 
-
 namespace npusim::compiler {
 
-namespace {
+void fail(const ir::Function &function, const core::SourceLocation &loc, const std::string &what) {
+  throw core::CompileError(loc, "kernel " + function.name() + ": " + what);
+}
+
+bool LazyTile::uniform() const {
+  for (const Scalar &stride : strides)
+    if (!stride.isImmediateInt(0))
+      return false;
+  return true;
+}
 
 /// `source` broadcast to `to` across the lanes, computed again at `to` from
 /// its operands when they are all splats, lazy affine tiles or scalars (a mask
@@ -16,8 +24,8 @@ namespace {
 /// instead of an XBroadcast, whose cost grows with the destination and the
 /// butterfly's stages. -1 when `source` is not such a value or the broadcast
 /// stays within lanes.
-int recomputedBroadcast(Lowering &lowering, const ir::Value *source, const ir::Shape &to, int laneAxis,
-                        const std::string &name) {
+int Lowering::recomputedBroadcast(const ir::Value *source, const ir::Shape &to, int laneAxis,
+                                  const std::string &name) {
   const ir::Op *op = source->definingOp;
   const ir::Shape &from = source->type.shape;
   if (!op || source->type.isPointer || from.size() != to.size() || laneAxis < 0 ||
@@ -25,15 +33,15 @@ int recomputedBroadcast(Lowering &lowering, const ir::Value *source, const ir::S
       !ir::opTraits(op->code).elementwise || !ir::opTraits(op->code).pure || op->results.size() != 1)
     return -1;
   for (const ir::Value *operand : op->operands) {
-    const ValueState &st = lowering.state(operand);
-    if (operand->type.isPointer || !(st.kind == ValueState::Kind::Scalar || lowering.isLazy(operand)))
+    const ValueState &st = state(operand);
+    if (operand->type.isPointer || !(st.kind == ValueState::Kind::Scalar || isLazy(operand)))
       return -1;
   }
   npu::Instruction instruction;
   instruction.opcode = npu::Opcode::VElementwise;
-  instruction.function = lowering.elementFunction(*op);
+  instruction.function = elementFunction(*op);
   for (const ir::Value *operand : op->operands) {
-    const ValueState &st = lowering.state(operand);
+    const ValueState &st = state(operand);
     LazyTile lazy;
     if (st.kind == ValueState::Kind::Scalar) {
       lazy.base = st.scalar;
@@ -46,28 +54,15 @@ int recomputedBroadcast(Lowering &lowering, const ir::Value *source, const ir::S
           lazy.strides[a] = Scalar{ScalarOperand::immediate(0), DType::Int64};
     }
     instruction.srcs.push_back(
-        lowering.materializeLazy(lazy, operand->type.dtype, to, laneAxis, lowering.nameOf(operand)));
+        materializeLazy(lazy, operand->type.dtype, to, laneAxis, nameOf(operand)));
   }
-  const int dst = lowering.newTile(source->type.dtype, to, laneAxis, name);
+  const int dst = newTile(source->type.dtype, to, laneAxis, name);
   instruction.dsts = {dst};
-  npu::Instruction &emitted = lowering.emit(npu::Opcode::VElementwise);
+  npu::Instruction &emitted = emit(npu::Opcode::VElementwise);
   const core::SourceLocation loc = emitted.loc;
   emitted = std::move(instruction);
   emitted.loc = loc;
   return dst;
-}
-
-} // namespace
-
-void fail(const ir::Function &function, const core::SourceLocation &loc, const std::string &what) {
-  throw core::CompileError(loc, "kernel " + function.name() + ": " + what);
-}
-
-bool LazyTile::uniform() const {
-  for (const Scalar &stride : strides)
-    if (!stride.isImmediateInt(0))
-      return false;
-  return true;
 }
 
 Lowering::Lowering(const ir::Function &f, const config::HardwareConfig &m) : function(f), machine(m) {
@@ -329,7 +324,7 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
     tile = materializeLazy(*st.lazy, type, v->type.shape, laneAxis, nameOf(v));
   } else if (st.kind == ValueState::Kind::Tile && st.broadcastOf) {
     const ir::Value *source = st.broadcastOf;
-    tile = recomputedBroadcast(*this, source, v->type.shape, laneAxis, nameOf(v));
+    tile = recomputedBroadcast(source, v->type.shape, laneAxis, nameOf(v));
     if (tile < 0)
       tile = broadcastTile(tileOf(source, laneAxis), v->type.shape, laneAxis, nameOf(v));
   } else if (st.kind == ValueState::Kind::Tile && st.tile >= 0 && st.hasGatherBase()) {

@@ -96,6 +96,8 @@ std::vector<int> inverse(const std::vector<int> &order) {
   return back;
 }
 
+} // namespace
+
 /// A load of `pointer + (start + s * arange) % C` over a rank-1 block (Inductor's
 /// per-channel parameters, `x0 = xindex % C`): its values repeat every P
 /// elements, P the least multiple of the lane count with s * P a multiple of C.
@@ -103,8 +105,8 @@ std::vector<int> inverse(const std::vector<int> &order) {
 /// only the first P elements are gathered and the vector unit replicates them
 /// (docs/compiler.md "DMA forms"); the DRAM sees P elements instead of the
 /// block. Returns the loaded tile, or -1 when the pattern does not apply.
-int periodicGather(Lowering &lowering, const ir::Value *pointer, const ir::Value *result) {
-  const ValueState &ps = lowering.state(pointer);
+int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *result) {
+  const ValueState &ps = state(pointer);
   const ir::Op *add = pointer->definingOp;
   if (result->type.shape.size() != 1 || ps.kind != Kind::Tile || ps.lazy || ps.broadcastOf || ps.tile < 0 ||
       !add || add->code != ir::OpCode::AddPtr)
@@ -112,19 +114,19 @@ int periodicGather(Lowering &lowering, const ir::Value *pointer, const ir::Value
   const ir::Value *offset = add->operands[1];
   const ir::Op *rem = offset->definingOp;
   if (!rem || rem->code != ir::OpCode::Rem || rem->operands.size() != 2 ||
-      !lowering.isLazy(rem->operands[0]) || !lowering.isLazy(rem->operands[1]))
+      !isLazy(rem->operands[0]) || !isLazy(rem->operands[1]))
     return -1;
-  const LazyTile &index = *lowering.state(rem->operands[0]).lazy;
-  const LazyTile &divisor = *lowering.state(rem->operands[1]).lazy;
+  const LazyTile &index = *state(rem->operands[0]).lazy;
+  const LazyTile &divisor = *state(rem->operands[1]).lazy;
   if (index.strides.size() != 1 || !index.strides[0].isImmediate() || index.strides[0].operand.intValue < 0 ||
       !divisor.uniform() || !divisor.base.isImmediate() || divisor.base.operand.intValue <= 0)
     return -1;
   // The period holds for non-negative indices (`%` truncates): an immediate
   // start of at least 0, or a register known to be a positive multiple.
   if (index.base.isImmediate() ? index.base.operand.intValue < 0
-                               : knownMultiple(*lowering.out, index.base.operand) <= 0)
+                               : knownMultiple(*out, index.base.operand) <= 0)
     return -1;
-  const int64_t lanes = std::max(1, lowering.machine.lanes);
+  const int64_t lanes = std::max(1, machine.lanes);
   const int64_t c = divisor.base.operand.intValue;
   const int64_t step = index.strides[0].operand.intValue;
   const int64_t cycle = c / std::gcd(c, step); // elements after which the index repeats
@@ -135,28 +137,28 @@ int periodicGather(Lowering &lowering, const ir::Value *pointer, const ir::Value
   // The first period's indices, computed as the kernel computes them, once
   // for all the loads that share them (the materialised splats and iotas'
   // cache and scopes).
-  const std::string key = "periodic/" + std::to_string(lowering.idOf(offset)) + "/" + std::to_string(period);
+  const std::string key = "periodic/" + std::to_string(idOf(offset)) + "/" + std::to_string(period);
   int indices = -1;
-  if (auto it = lowering.s.lazyTiles.find(key); it != lowering.s.lazyTiles.end()) {
+  if (auto it = s.lazyTiles.find(key); it != s.lazyTiles.end()) {
     indices = it->second;
   } else {
-    const int first = lowering.materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0,
-                                               lowering.nameOf(rem->operands[0]));
-    const int modulus = lowering.materializeLazy(divisor, rem->operands[1]->type.dtype, {period}, 0,
-                                                 lowering.nameOf(rem->operands[1]));
-    indices = lowering.newTile(offset->type.dtype, {period}, 0, lowering.nameOf(offset));
-    npu::Instruction &mod = lowering.emit(npu::Opcode::VElementwise);
-    mod.function = lowering.elementFunction(*rem);
+    const int first = materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0,
+                                               nameOf(rem->operands[0]));
+    const int modulus = materializeLazy(divisor, rem->operands[1]->type.dtype, {period}, 0,
+                                                 nameOf(rem->operands[1]));
+    indices = newTile(offset->type.dtype, {period}, 0, nameOf(offset));
+    npu::Instruction &mod = emit(npu::Opcode::VElementwise);
+    mod.function = elementFunction(*rem);
     mod.srcs = {first, modulus};
     mod.dsts = {indices};
-    lowering.s.lazyTiles.emplace(key, indices);
-    if (!lowering.s.lazyTileScopes.empty())
-      lowering.s.lazyTileScopes.back().push_back(key);
+    s.lazyTiles.emplace(key, indices);
+    if (!s.lazyTileScopes.empty())
+      s.lazyTileScopes.back().push_back(key);
   }
   const DType type = result->type.dtype;
-  const std::string name = lowering.nameOf(result);
-  const int loaded = lowering.newTile(type, {period}, 0, name);
-  npu::Instruction &load = lowering.emit(npu::Opcode::DmaLoad);
+  const std::string name = nameOf(result);
+  const int loaded = newTile(type, {period}, 0, name);
+  npu::Instruction &load = emit(npu::Opcode::DmaLoad);
   load.dma.argument = ps.argument;
   load.dma.base = ps.gatherBase.operand;
   load.dma.indexTile = indices;
@@ -165,15 +167,13 @@ int periodicGather(Lowering &lowering, const ir::Value *pointer, const ir::Value
   // Element i of a rank-1 tile sits in lane i % lanes, slot i / lanes: the
   // same bytes as [i / period, (i % period) / lanes, i % lanes] with the last
   // axis across the lanes, so the replication stays within each lane.
-  const int rows = lowering.aliasTile(loaded, {1, period / lanes, lanes}, 2, name);
-  const int stretched = lowering.newTile(type, {block / period, period / lanes, lanes}, 2, name);
-  npu::Instruction &copy = lowering.emit(npu::Opcode::VBroadcast);
+  const int rows = aliasTile(loaded, {1, period / lanes, lanes}, 2, name);
+  const int stretched = newTile(type, {block / period, period / lanes, lanes}, 2, name);
+  npu::Instruction &copy = emit(npu::Opcode::VBroadcast);
   copy.srcs = {rows};
   copy.dsts = {stretched};
-  return lowering.aliasTile(stretched, {block}, 0, name);
+  return aliasTile(stretched, {block}, 0, name);
 }
-
-} // namespace
 
 void Lowering::lowerAddPtr(const ir::Op &op) {
   const ir::Value *p = op.operands[0];
@@ -331,7 +331,7 @@ void Lowering::lowerLoad(const ir::Op &op) {
   const int axis = scalar ? 0 : laneAxisOf(r);
   const ir::Shape shape = scalar ? ir::Shape{1} : r->type.shape;
   if (!scalar && (!mask || isTrue(state(mask))))
-    if (const int periodic = periodicGather(*this, pointer, r); periodic >= 0) {
+    if (const int periodic = periodicGather(pointer, r); periodic >= 0) {
       setTile(r, periodic);
       return;
     }
