@@ -241,11 +241,8 @@ bool NpuSteps::callOnNpu(const std::string &op) {
   return library::isPlanned(op);
 }
 
-std::optional<std::vector<bool>>
-NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
-               std::span<const reference::TensorView *const> outs,
-               const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
-               bool verify, StepResult &result) {
+NpuSteps::PlannedCall NpuSteps::planFor(const Step &step,
+                                        const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
   std::vector<library::CallArgument> callArgs;
   callArgs.reserve(step.callArgs.size());
   for (const CallValue &v : step.callArgs)
@@ -265,16 +262,83 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
       machine.dram.peakBytesPerSecond() / std::max(1, machine.numCores) / (machine.coreFreqMhz * 1e6);
   shape.mapping = impl_->options.mapping;
   shape.mappingStrategy = impl_->options.mappingStrategy;
-  library::CallPlan plan;
+  PlannedCall planned;
+  planned.plan = library::planCall(step.name, callArgs, outPointers, shape);
+  // Scratch buffers follow the storages' ids.
+  planned.scratchBase = library::scratchBufferBase(callArgs, outPointers);
+  return planned;
+}
+
+const NpuKernel &NpuSteps::libraryKernel(const library::KernelLaunch &launch) {
+  auto &file = impl_->libraryFiles[launch.kernelName];
+  if (!file)
+    file = std::make_unique<triton::KernelFile>(triton::loadKernel(launch.source, launch.kernelName + ".py"));
+  triton::ConstexprBindings constexprs;
+  for (const auto &[name, value] : launch.constexprs)
+    constexprs[name] = value;
+  std::string key = "library:" + launch.kernelName;
+  for (const auto &[name, value] : launch.constexprs)
+    key += "|" + name + "=" + std::to_string(value);
+  auto &kernel = impl_->kernels[key];
+  if (!kernel) {
+    const auto start = Clock::now();
+    kernel = compileForNpu(*file, constexprs, {}, impl_->options.machine);
+    impl_->report.compileMs += millisecondsSince(start);
+  }
+  return *kernel;
+}
+
+std::set<int> NpuSteps::callAddressStorages(const Step &step,
+                                            const std::vector<std::unique_ptr<reference::Buffer>> &storages,
+                                            std::string &reason) {
+  PlannedCall planned;
   try {
-    plan = library::planCall(step.name, callArgs, outPointers, shape);
+    planned = planFor(step, storages);
+  } catch (const core::RuntimeError &) {
+    return {}; // runs on the host, which computes its values in every mode
+  }
+  std::set<int> read;
+  for (const library::KernelLaunch &launch : planned.plan.launches) {
+    std::string why;
+    std::vector<int> parameters;
+    if (npu::timingValueNeed(libraryKernel(launch).program, &why, &parameters) == npu::ValueNeed::None)
+      continue;
+    if (reason.empty())
+      reason = launch.kernelName + ": " + why;
+    for (int p : parameters) {
+      const auto a = static_cast<size_t>(p);
+      if (a >= launch.arguments.size() || !launch.arguments[a].isPointer)
+        continue;
+      if (launch.arguments[a].buffer < planned.scratchBase) {
+        read.insert(launch.arguments[a].buffer);
+        continue;
+      }
+      // A scratch buffer an earlier launch of the call wrote: all the call
+      // reads may matter.
+      for (const CallValue &v : step.callArgs)
+        core::mapTensors<int>(v, [&](const TensorRef &t) {
+          read.insert(static_cast<int>(t.storage));
+          return 0;
+        });
+    }
+  }
+  return read;
+}
+
+std::optional<std::vector<bool>>
+NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
+               std::span<const reference::TensorView *const> outs,
+               const std::vector<std::unique_ptr<reference::Buffer>> &storages, bool computeValues,
+               bool verify, StepResult &result) {
+  PlannedCall planned;
+  try {
+    planned = planFor(step, storages);
   } catch (const core::RuntimeError &e) {
     result.message = std::string("ran on the host: no NPU plan: ") + e.what();
     return std::nullopt;
   }
-
-  // Scratch buffers follow the storages' ids.
-  const int base = library::scratchBufferBase(callArgs, outPointers);
+  const library::CallPlan &plan = planned.plan;
+  const int base = planned.scratchBase;
   std::vector<std::unique_ptr<reference::Buffer>> scratch;
   for (size_t i = 0; i < plan.scratch.size(); ++i) {
     auto b = std::make_unique<reference::Buffer>();
@@ -314,24 +378,9 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
   }
 
   for (const library::KernelLaunch &launch : plan.launches) {
-    auto &file = impl_->libraryFiles[launch.kernelName];
-    if (!file)
-      file =
-          std::make_unique<triton::KernelFile>(triton::loadKernel(launch.source, launch.kernelName + ".py"));
-    triton::ConstexprBindings constexprs;
-    for (const auto &[name, value] : launch.constexprs)
-      constexprs[name] = value;
-    std::string key = "library:" + launch.kernelName;
-    for (const auto &[name, value] : launch.constexprs)
-      key += "|" + name + "=" + std::to_string(value);
-    auto &kernel = impl_->kernels[key];
-    if (!kernel) {
-      const auto start = Clock::now();
-      kernel = compileForNpu(*file, constexprs, {}, machine);
-      impl_->report.compileMs += millisecondsSince(start);
-    }
+    const NpuKernel *kernel = &libraryKernel(launch);
     if (result.blockSizes.empty())
-      result.blockSizes = describeBlocks(*kernel, file->metadata);
+      result.blockSizes = describeBlocks(*kernel, impl_->libraryFiles.at(launch.kernelName)->metadata);
     LaunchBuffers used;
     std::vector<functional::LaunchArgument> launchArgs;
     for (const library::KernelArgument &a : launch.arguments) {

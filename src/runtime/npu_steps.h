@@ -3,6 +3,7 @@
 // simulator for values and the timing simulator for cycles, and compared with
 // the reference on the same inputs (internal to the runtime: the runner uses
 // it for every step of a bundle, runOnNpu for one kernel).
+#include "library/library.h"
 #include "reference/host_calls.h"
 #include "reference/interpreter.h"
 #include "runtime/bundle.h"
@@ -12,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,6 +52,14 @@ public:
                                         const std::vector<std::unique_ptr<reference::Buffer>> &storages,
                                         bool computeValues, bool verify, StepResult &result);
 
+  /// Timing mode: the storages whose contents the NPU programs of a library
+  /// call read for addresses, loop bounds, branches or asserts
+  /// (npu::timingValueNeed). `reason` gets why the call must compute values,
+  /// and stays empty when it need not. Nothing for a call without an NPU plan.
+  std::set<int> callAddressStorages(const Step &step,
+                                    const std::vector<std::unique_ptr<reference::Buffer>> &storages,
+                                    std::string &reason);
+
   /// One launch of a compiled program on the functional simulator (and the
   /// timing simulator in the timing modes): `arguments` bind the program's
   /// parameters; `result` gets the programs run, the launch count and timing.
@@ -74,6 +84,17 @@ public:
   void finish();
 
 private:
+  /// A library call's NPU launches, and the first buffer id of its scratch
+  /// buffers (ids below it are the bundle's storages).
+  struct PlannedCall {
+    library::CallPlan plan;
+    int scratchBase = 0;
+  };
+  /// Throws core::RuntimeError when the call has no NPU plan for its arguments.
+  PlannedCall planFor(const Step &step, const std::vector<std::unique_ptr<reference::Buffer>> &storages);
+  /// The compiled kernel of a planned launch (once per kernel and constexprs).
+  const NpuKernel &libraryKernel(const library::KernelLaunch &launch);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

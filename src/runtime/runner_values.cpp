@@ -71,6 +71,14 @@ std::vector<std::string> Runner::valueReasons() {
       for (const auto &o : step.out)
         if (o)
           writes[i].insert(o->storage);
+      // A library call's NPU programs may read what they address (grouped
+      // GEMMs read each group's bounds from `offs`).
+      if (NpuSteps::callOnNpu(step.name)) {
+        std::string why;
+        addressReads[i] = npu_->callAddressStorages(step, buffers_, why);
+        if (!why.empty())
+          reasons[i] = why;
+      }
     }
   }
   std::set<int> needed;
