@@ -131,9 +131,8 @@ TEST(Tiling, PerChannelParametersLoadOnePeriod) {
   const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
   const testing::CompiledKernel k = testing::compileKernelFile(kernel, machine);
   int64_t xblock = 0;
-  for (const auto &[name, value] : k.program.blockSizes)
-    if (name == "XBLOCK")
-      xblock = value;
+  if (auto it = k.constexprs.find("XBLOCK"); it != k.constexprs.end() && std::holds_alternative<int64_t>(it->second))
+    xblock = std::get<int64_t>(it->second);
   ASSERT_GE(xblock, 128);
   int gathers = 0, broadcasts = 0, remainders = 0;
   for (const npu::Instruction &i : k.program.body) {
