@@ -77,8 +77,7 @@ std::vector<TimingConstraint> buildTimingTable(const config::DramTiming &t) {
 
 DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<TimingConstraint> table)
     : bankGroups_(bankGroups), banksPerGroup_(banksPerGroup), table_(std::move(table)),
-      bankEarliest_(static_cast<size_t>(bankGroups * banksPerGroup), Earliest{}),
-      groupEarliest_(static_cast<size_t>(bankGroups), Earliest{}), history_(table_.size()) {
+      combined_(static_cast<size_t>(bankGroups * banksPerGroup), Earliest{}), history_(table_.size()) {
   for (size_t i = 0; i < table_.size(); ++i) {
     const TimingConstraint &rule = table_[i];
     if (rule.window < 1 || (rule.window > 1 && rule.scope != TimingScope::Channel))
@@ -89,57 +88,43 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
   }
 }
 
-int64_t DramTimingState::earliest(DramCommand command, int bankGroup, int bank) const {
-  const auto index = static_cast<size_t>(command);
-  int64_t result = channelEarliest_[index];
-  if (isChannelCommand(command)) {
-    for (const Earliest &group : groupEarliest_)
-      result = std::max(result, group[index]);
-    for (const Earliest &each : bankEarliest_)
-      result = std::max(result, each[index]);
-    return result;
-  }
-  result = std::max(result, groupEarliest_[static_cast<size_t>(bankGroup)][index]);
-  return std::max(result, bankEarliest_[static_cast<size_t>(bankGroup * banksPerGroup_ + bank)][index]);
-}
-
-void DramTimingState::raise(Earliest &earliest, DramCommand next, int64_t cycle) const {
-  int64_t &slot = earliest[static_cast<size_t>(next)];
-  slot = std::max(slot, cycle);
+void DramTimingState::raise(size_t first, size_t count, DramCommand next, int64_t cycle) {
+  const auto index = static_cast<size_t>(next);
+  for (size_t b = first; b < first + count; ++b)
+    combined_[b][index] = std::max(combined_[b][index], cycle);
+  anyEarliest_[index] = std::max(anyEarliest_[index], cycle);
 }
 
 void DramTimingState::apply(const TimingConstraint &rule, size_t ruleIndex, int bankGroup, int bank,
                             bool allBanks, int64_t cycle) {
+  const size_t banks = combined_.size();
+  const auto perGroup = static_cast<size_t>(banksPerGroup_);
   if (rule.window > 1) {
     std::deque<int64_t> &recent = history_[ruleIndex];
     recent.push_back(cycle);
     if (recent.size() > static_cast<size_t>(rule.window))
       recent.pop_front();
     if (recent.size() == static_cast<size_t>(rule.window))
-      raise(channelEarliest_, rule.next, recent.front() + rule.cycles);
+      raise(0, banks, rule.next, recent.front() + rule.cycles);
     return;
   }
   const int64_t until = cycle + rule.cycles;
   switch (rule.scope) {
   case TimingScope::SameBank:
-    if (allBanks) {
-      for (Earliest &each : bankEarliest_)
-        raise(each, rule.next, until);
-    } else {
-      raise(bankEarliest_[static_cast<size_t>(bankGroup * banksPerGroup_ + bank)], rule.next, until);
-    }
+    if (allBanks)
+      raise(0, banks, rule.next, until);
+    else
+      raise(static_cast<size_t>(bankGroup * banksPerGroup_ + bank), 1, rule.next, until);
     break;
   case TimingScope::SameBankGroup:
   case TimingScope::OtherBankGroups:
     for (int group = 0; group < bankGroups_; ++group) {
       const bool same = group == bankGroup;
       if (allBanks || same == (rule.scope == TimingScope::SameBankGroup))
-        raise(groupEarliest_[static_cast<size_t>(group)], rule.next, until);
+        raise(static_cast<size_t>(group) * perGroup, perGroup, rule.next, until);
     }
     break;
-  case TimingScope::Channel:
-    raise(channelEarliest_, rule.next, until);
-    break;
+  case TimingScope::Channel: raise(0, banks, rule.next, until); break;
   }
 }
 

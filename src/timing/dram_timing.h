@@ -57,7 +57,12 @@ public:
 
   /// Earliest cycle `command` may issue to (bankGroup, bank); for channel
   /// commands the bank arguments are ignored and every bank counts.
-  int64_t earliest(DramCommand command, int bankGroup, int bank) const;
+  int64_t earliest(DramCommand command, int bankGroup, int bank) const {
+    const auto index = static_cast<size_t>(command);
+    if (isChannelCommand(command))
+      return anyEarliest_[index];
+    return combined_[static_cast<size_t>(bankGroup * banksPerGroup_ + bank)][index];
+  }
   bool ready(DramCommand command, int bankGroup, int bank, int64_t cycle) const {
     return cycle >= earliest(command, bankGroup, bank);
   }
@@ -67,16 +72,18 @@ public:
 
 private:
   using Earliest = std::array<int64_t, kDramCommandCount>;
-  void raise(Earliest &earliest, DramCommand next, int64_t cycle) const;
+  /// Raises `next`'s earliest cycle on the banks [first, first + count).
+  void raise(size_t first, size_t count, DramCommand next, int64_t cycle);
   void apply(const TimingConstraint &rule, size_t ruleIndex, int bankGroup, int bank, bool allBanks,
              int64_t cycle);
 
   int bankGroups_, banksPerGroup_;
   std::vector<TimingConstraint> table_;
   std::array<std::vector<size_t>, kDramCommandCount> rulesByPrevious_; // indices into table_
-  std::vector<Earliest> bankEarliest_;  // [bankGroup * banksPerGroup + bank]
-  std::vector<Earliest> groupEarliest_; // [bankGroup]
-  Earliest channelEarliest_{};
+  // A rule of any scope raises the bound of every bank it covers, so that a
+  // query, made for every candidate of every scheduling decision, is one load.
+  std::vector<Earliest> combined_; // [bankGroup * banksPerGroup + bank]
+  Earliest anyEarliest_{};         // the highest bound of each command over all banks: channel commands
   std::vector<std::deque<int64_t>> history_; // [rule index]: recent issue cycles of windowed rules
 };
 
