@@ -32,7 +32,9 @@ void DramController::enqueue(const MemoryRequest &request, const DramLocation &l
                              std::to_string(request.id) + " sent to a full queue (check canAccept first)");
   const int bankIndex = location.bankGroup * banksPerGroup_ + location.bank;
   const int64_t arrival = (events_.now() + clockPs_ - 1) / clockPs_;
-  (request.write ? writes_ : reads_).push_back(Entry{request, location, bankIndex, arrival});
+  std::vector<Entry> &queue = request.write ? writes_ : reads_;
+  queue.push_back(Entry{request, location, bankIndex, arrival});
+  scheduler_->queued(view(queue), queue.size() - 1);
   wake();
 }
 
@@ -127,11 +129,13 @@ bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
     issue(DramCommand::Activate, group, bankInGroup, entry.location.row, -1, cycle);
     openRow_[bank] = entry.location.row;
     entry.openedRow = true;
+    scheduler_->rowChanged(view(reads_), view(writes_), entry.bankIndex);
     break;
   case DramChoice::Kind::Precharge:
     issue(DramCommand::Precharge, group, bankInGroup, openRow_[bank], -1, cycle);
     openRow_[bank] = kNoRow;
     entry.closedRow = true;
+    scheduler_->rowChanged(view(reads_), view(writes_), entry.bankIndex);
     break;
   case DramChoice::Kind::None: break;
   }
@@ -144,6 +148,7 @@ void DramController::serve(std::vector<Entry> &queue, size_t index, int64_t cycl
   issue(request.write ? DramCommand::Write : DramCommand::Read, entry.location.bankGroup, entry.location.bank,
         entry.location.row, entry.location.column, cycle);
   queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(index));
+  scheduler_->removed(view(queue), index, entry.bankIndex);
   if (entry.closedRow)
     ++stats_.rowConflicts;
   else if (entry.openedRow)
@@ -169,8 +174,10 @@ void DramController::issue(DramCommand command, int bankGroup, int bank, int64_t
                            int64_t cycle) {
   state_.issue(command, bankGroup, bank, cycle);
   lastCommandCycle_ = cycle;
-  if (command == DramCommand::PrechargeAll)
+  if (command == DramCommand::PrechargeAll) {
     std::fill(openRow_.begin(), openRow_.end(), kNoRow);
+    scheduler_->allRowsClosed();
+  }
   if (command == DramCommand::Refresh) {
     ++stats_.refreshes;
     nextRefreshCycle_ += timing_.nREFI;

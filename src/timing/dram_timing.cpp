@@ -77,7 +77,8 @@ std::vector<TimingConstraint> buildTimingTable(const config::DramTiming &t) {
 
 DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<TimingConstraint> table)
     : bankGroups_(bankGroups), banksPerGroup_(banksPerGroup), table_(std::move(table)),
-      combined_(static_cast<size_t>(bankGroups * banksPerGroup), Earliest{}), history_(table_.size()) {
+      banks_(static_cast<size_t>(bankGroups * banksPerGroup)), combined_(banks_ * kDramCommandCount, 0),
+      history_(table_.size()) {
   for (size_t i = 0; i < table_.size(); ++i) {
     const TimingConstraint &rule = table_[i];
     if (rule.window < 1 || (rule.window > 1 && rule.scope != TimingScope::Channel))
@@ -90,14 +91,15 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
 
 void DramTimingState::raise(size_t first, size_t count, DramCommand next, int64_t cycle) {
   const auto index = static_cast<size_t>(next);
-  for (size_t b = first; b < first + count; ++b)
-    combined_[b][index] = std::max(combined_[b][index], cycle);
+  int64_t *bound = combined_.data() + index * banks_ + first;
+  for (size_t b = 0; b < count; ++b)
+    bound[b] = std::max(bound[b], cycle);
   anyEarliest_[index] = std::max(anyEarliest_[index], cycle);
 }
 
 void DramTimingState::apply(const TimingConstraint &rule, size_t ruleIndex, int bankGroup, int bank,
                             bool allBanks, int64_t cycle) {
-  const size_t banks = combined_.size();
+  const size_t banks = banks_;
   const auto perGroup = static_cast<size_t>(banksPerGroup_);
   if (rule.window > 1) {
     std::deque<int64_t> &recent = history_[ruleIndex];

@@ -61,7 +61,15 @@ public:
     const auto index = static_cast<size_t>(command);
     if (isChannelCommand(command))
       return anyEarliest_[index];
-    return combined_[static_cast<size_t>(bankGroup * banksPerGroup_ + bank)][index];
+    return combined_[index * banks_ + static_cast<size_t>(bankGroup * banksPerGroup_ + bank)];
+  }
+  /// earliest() of a bank command by bank index (bankGroup * banksPerGroup + bank).
+  int64_t earliestOfBank(DramCommand command, size_t bankIndex) const {
+    return combined_[static_cast<size_t>(command) * banks_ + bankIndex];
+  }
+  /// earliestOfBank() of every bank, by bank index: a contiguous array.
+  const int64_t *earliestOfBanks(DramCommand command) const {
+    return combined_.data() + static_cast<size_t>(command) * banks_;
   }
   bool ready(DramCommand command, int bankGroup, int bank, int64_t cycle) const {
     return cycle >= earliest(command, bankGroup, bank);
@@ -82,8 +90,9 @@ private:
   std::array<std::vector<size_t>, kDramCommandCount> rulesByPrevious_; // indices into table_
   // A rule of any scope raises the bound of every bank it covers, so that a
   // query, made for every candidate of every scheduling decision, is one load.
-  std::vector<Earliest> combined_; // [bankGroup * banksPerGroup + bank]
-  Earliest anyEarliest_{};         // the highest bound of each command over all banks: channel commands
+  size_t banks_;
+  std::vector<int64_t> combined_; // [command * banks_ + bankGroup * banksPerGroup + bank]
+  Earliest anyEarliest_{};        // the highest bound of each command over all banks: channel commands
   std::vector<std::deque<int64_t>> history_; // [rule index]: recent issue cycles of windowed rules
 };
 
