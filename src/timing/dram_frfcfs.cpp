@@ -30,67 +30,61 @@ public:
   explicit FrFcfsScheduler(const config::DramConfig &dram) {
     for (std::vector<Bank> &queue : summary_)
       queue.resize(static_cast<size_t>(dram.timing.banks()));
-    eligible_.resize(static_cast<size_t>(dram.timing.banks()));
   }
 
   DramChoice choose(const DramChannelView &channel, int64_t cycle) override {
-    const std::span<const DramQueueEntry> queue = channel.queue;
+    const DramQueueEntry &oldest = channel.queue.front();
     // A request starved by younger row hits to its bank (say a core rereading one
     // row) takes that bank back: younger hits there wait, and they no longer keep
     // the row open against it. Other banks go on as before.
-    starvedBank_ = cycle - queue.front().arrivalCycle > kStarvationCycles ? queue.front().bankIndex : -1;
-    const Bank *banks = eligible(channel);
-    const size_t count = eligible_.size();
-    // The loops decide without branching on the data: the banks' states are
-    // as good as random, and a mispredicted branch costs more than the work.
-    // First ready: the oldest row hit whose column command may go now.
+    starvedBank_ = cycle - oldest.arrivalCycle > kStarvationCycles ? oldest.bankIndex : -1;
+    const auto starved = static_cast<size_t>(starvedBank_); // no bank when -1
+    const Bank starvedSummary = isHit(channel, oldest) ? Bank{0, kNone} : Bank{kNone, 0};
+    const std::vector<Bank> &summary = summary_[channel.writes];
     const int64_t *column =
         channel.timing.earliestOfBanks(channel.writes ? DramCommand::Write : DramCommand::Read);
-    size_t bestHit = kNone;
-    for (size_t b = 0; b < count; ++b) {
-      const bool better = banks[b].firstHit < bestHit && column[b] <= cycle;
-      bestHit = better ? banks[b].firstHit : bestHit;
-    }
-    if (bestHit != kNone)
-      return {DramChoice::Kind::Column, bestHit};
-    // First come: the oldest request whose bank's next row command may go now.
-    // A row that queued requests still hit is not closed for an older request.
     const int64_t *activate = channel.timing.earliestOfBanks(DramCommand::Activate);
     const int64_t *precharge = channel.timing.earliestOfBanks(DramCommand::Precharge);
     const int64_t *openRow = channel.openRow.data();
-    size_t bestIndex = kNone;
-    bool bestCloses = false;
-    for (size_t b = 0; b < count; ++b) {
+    // One pass, deciding without branching on the data (the banks' states are
+    // as good as random, and a mispredicted branch costs more than the work).
+    // A bank's one candidate command: the column command of its oldest row
+    // hit; without hits, the ACT or PRE of its oldest other request (a row that
+    // queued requests still hit is not closed for an older request; a closed
+    // row has no hits).
+    size_t bestHit = kNone, bestOther = kNone;
+    bool otherCloses = false;
+    int64_t soonest = kNever;
+    for (size_t b = 0; b < summary.size(); ++b) {
+      const Bank bank = b == starved ? starvedSummary : summary[b];
       const bool closed = openRow[b] == kNoOpenRow;
-      const bool ready =
-          closed ? activate[b] <= cycle : (banks[b].firstHit == kNone) & (precharge[b] <= cycle);
-      const bool better = ready & (banks[b].firstOther < bestIndex);
-      bestIndex = better ? banks[b].firstOther : bestIndex;
-      bestCloses = better ? !closed : bestCloses;
+      const bool hits = bank.firstHit != kNone;
+      const int64_t rowReady = closed ? activate[b] : precharge[b];
+      const int64_t ready = hits ? column[b] : bank.firstOther != kNone ? rowReady : kNever;
+      soonest = std::min(soonest, ready);
+      const bool now = ready <= cycle;
+      // First ready: the oldest row hit whose column command may go now.
+      bestHit = now & hits & (bank.firstHit < bestHit) ? bank.firstHit : bestHit;
+      // First come: the oldest request whose bank's row command may go now.
+      const bool betterOther = now & !hits & (bank.firstOther < bestOther);
+      bestOther = betterOther ? bank.firstOther : bestOther;
+      otherCloses = betterOther ? !closed : otherCloses;
     }
-    if (bestIndex == kNone)
-      return {};
-    return {bestCloses ? DramChoice::Kind::Precharge : DramChoice::Kind::Activate, bestIndex};
+    soonest_ = soonest;
+    if (bestHit != kNone)
+      return {DramChoice::Kind::Column, bestHit};
+    if (bestOther != kNone)
+      return {otherCloses ? DramChoice::Kind::Precharge : DramChoice::Kind::Activate, bestOther};
+    return {};
   }
 
   int64_t nextUsefulCycle(const DramChannelView &channel, int64_t cycle) const override {
     // Readiness only grows with time, and only an issued command or an arrival
-    // (which wakes the controller) changes what is queued or open.
-    int64_t next = std::numeric_limits<int64_t>::max();
+    // (which wakes the controller) changes what is queued or open; choose()
+    // found the soonest candidate command of every bank.
+    int64_t next = soonest_;
     if (starvedBank_ < 0)
-      next = channel.queue.front().arrivalCycle + kStarvationCycles + 1;
-    const Bank *banks = eligible_.data();
-    const int64_t *column =
-        channel.timing.earliestOfBanks(channel.writes ? DramCommand::Write : DramCommand::Read);
-    const int64_t *activate = channel.timing.earliestOfBanks(DramCommand::Activate);
-    const int64_t *precharge = channel.timing.earliestOfBanks(DramCommand::Precharge);
-    const int64_t *openRow = channel.openRow.data();
-    for (size_t b = 0; b < eligible_.size(); ++b) {
-      // A conflict whose row still has hits waits for them, which are in the minimum.
-      const int64_t rowCommand = openRow[b] == kNoOpenRow ? activate[b] : precharge[b];
-      const int64_t other = banks[b].firstOther != kNone ? rowCommand : std::numeric_limits<int64_t>::max();
-      next = std::min(next, banks[b].firstHit != kNone ? column[b] : other);
-    }
+      next = std::min(next, channel.queue.front().arrivalCycle + kStarvationCycles + 1);
     return std::max(next, cycle + 1);
   }
 
@@ -136,6 +130,7 @@ public:
 
 private:
   static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+  static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
   struct Bank {
     size_t firstHit = kNone;   // oldest request hitting the open row
     size_t firstOther = kNone; // oldest request needing ACT or PRE
@@ -155,19 +150,8 @@ private:
     }
     return kNone;
   }
-  /// The summaries of the banks over the requests that may be scheduled: for
-  /// the starved bank only the oldest request. Valid until the next call.
-  const Bank *eligible(const DramChannelView &channel) {
-    const std::vector<Bank> &summary = summary_[channel.writes];
-    std::copy(summary.begin(), summary.end(), eligible_.begin());
-    if (starvedBank_ >= 0)
-      eligible_[static_cast<size_t>(starvedBank_)] =
-          isHit(channel, channel.queue.front()) ? Bank{0, kNone} : Bank{kNone, 0};
-    return eligible_.data();
-  }
-
   std::array<std::vector<Bank>, 2> summary_; // [writes][bank index]
-  std::vector<Bank> eligible_;               // from the last choose()
+  int64_t soonest_ = kNever;                 // from the last choose(): its banks' soonest candidate command
   int starvedBank_ = -1;                     // from the last choose()
 };
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -80,14 +81,20 @@ public:
 
 private:
   using Earliest = std::array<int64_t, kDramCommandCount>;
-  /// Raises `next`'s earliest cycle on the banks [first, first + count).
-  void raise(size_t first, size_t count, DramCommand next, int64_t cycle);
-  void apply(const TimingConstraint &rule, size_t ruleIndex, int bankGroup, int bank, bool allBanks,
-             int64_t cycle);
+  /// No rule: a distance so negative that the bound it gives never counts.
+  static constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::min() / 4;
+  /// bound[b] = max(bound[b], cycle + distance) for b in [first, last), unless distance is kUnbounded.
+  static void raiseRange(int64_t *bound, size_t first, size_t last, int64_t cycle, int64_t distance);
+  /// Where a bank lies from the bank of the previous command.
+  enum Relation : size_t { kSameBank, kSameGroup, kOtherGroup, kRelations };
 
   int bankGroups_, banksPerGroup_;
   std::vector<TimingConstraint> table_;
-  std::array<std::vector<size_t>, kDramCommandCount> rulesByPrevious_; // indices into table_
+  // The rules with a window of one folded, per previous command and relation,
+  // into one distance per next command (the largest), so that issuing is one
+  // pass over the banks per next command.
+  std::array<std::array<Earliest, kRelations>, kDramCommandCount> distance_; // [previous][relation][next]
+  std::array<std::vector<size_t>, kDramCommandCount> windowedByPrevious_;    // indices into table_
   // A rule of any scope raises the bound of every bank it covers, so that a
   // query, made for every candidate of every scheduling decision, is one load.
   size_t banks_;
