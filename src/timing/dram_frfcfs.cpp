@@ -7,7 +7,8 @@
 // decision needs is, per bank, its oldest row hit and its oldest other
 // request. The scheduler keeps that summary for both queues up to date from
 // the controller's notifications (an arrival, a removal, a row opened or
-// closed), so a decision costs one pass over the banks, not over the queue;
+// closed), so a decision costs one pass over the banks that have requests
+// (one when streaming), not over the queue;
 // the starved bank's summary is its one eligible request, the oldest.
 // tests/timing/dram_scheduler_test.cpp checks this against the per-request
 // statement on random request streams.
@@ -15,6 +16,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -30,6 +33,8 @@ public:
   explicit FrFcfsScheduler(const config::DramConfig &dram) {
     for (std::vector<Bank> &queue : summary_)
       queue.resize(static_cast<size_t>(dram.timing.banks()));
+    for (std::vector<uint64_t> &queue : queuedBanks_)
+      queue.resize((static_cast<size_t>(dram.timing.banks()) + 63) / 64);
   }
 
   DramChoice choose(const DramChannelView &channel, int64_t cycle) override {
@@ -39,37 +44,28 @@ public:
     // the row open against it. Other banks go on as before.
     starvedBank_ = cycle - oldest.arrivalCycle > kStarvationCycles ? oldest.bankIndex : -1;
     const auto starved = static_cast<size_t>(starvedBank_); // no bank when -1
-    const Bank starvedSummary = isHit(channel, oldest) ? Bank{0, kNone} : Bank{kNone, 0};
+    Bank starvedSummary = isHit(channel, oldest) ? Bank{0, kNone} : Bank{kNone, 0};
+    derive(starvedSummary, channel.openRow[static_cast<size_t>(oldest.bankIndex)] == kNoOpenRow,
+           channel.writes);
     const std::vector<Bank> &summary = summary_[channel.writes];
-    const int64_t *column =
-        channel.timing.earliestOfBanks(channel.writes ? DramCommand::Write : DramCommand::Read);
-    const int64_t *activate = channel.timing.earliestOfBanks(DramCommand::Activate);
-    const int64_t *precharge = channel.timing.earliestOfBanks(DramCommand::Precharge);
-    const int64_t *openRow = channel.openRow.data();
-    // One pass, deciding without branching on the data (the banks' states are
-    // as good as random, and a mispredicted branch costs more than the work).
-    // A bank's one candidate command: the column command of its oldest row
-    // hit; without hits, the ACT or PRE of its oldest other request (a row that
-    // queued requests still hit is not closed for an older request; a closed
-    // row has no hits).
+    // One pass over the banks with requests, deciding without branching on the
+    // data (the banks' states are as good as random, and a mispredicted branch
+    // costs more than the work).
     size_t bestHit = kNone, bestOther = kNone;
     bool otherCloses = false;
     int64_t soonest = kNever;
-    for (size_t b = 0; b < summary.size(); ++b) {
-      const Bank bank = b == starved ? starvedSummary : summary[b];
-      const bool closed = openRow[b] == kNoOpenRow;
-      const bool hits = bank.firstHit != kNone;
-      const int64_t rowReady = closed ? activate[b] : precharge[b];
-      const int64_t ready = hits ? column[b] : bank.firstOther != kNone ? rowReady : kNever;
+    forEachQueuedBank(channel.writes, [&](size_t b) {
+      const Bank &bank = b == starved ? starvedSummary : summary[b];
+      const int64_t ready = channel.timing.earliestOfBank(bank.command, b);
       soonest = std::min(soonest, ready);
       const bool now = ready <= cycle;
       // First ready: the oldest row hit whose column command may go now.
-      bestHit = now & hits & (bank.firstHit < bestHit) ? bank.firstHit : bestHit;
+      bestHit = now & bank.hit & (bank.candidate < bestHit) ? bank.candidate : bestHit;
       // First come: the oldest request whose bank's row command may go now.
-      const bool betterOther = now & !hits & (bank.firstOther < bestOther);
-      bestOther = betterOther ? bank.firstOther : bestOther;
-      otherCloses = betterOther ? !closed : otherCloses;
-    }
+      const bool betterOther = now & !bank.hit & (bank.candidate < bestOther);
+      bestOther = betterOther ? bank.candidate : bestOther;
+      otherCloses = betterOther ? bank.command == DramCommand::Precharge : otherCloses;
+    });
     soonest_ = soonest;
     if (bestHit != kNone)
       return {DramChoice::Kind::Column, bestHit};
@@ -94,13 +90,19 @@ public:
     size_t &first = isHit(channel, entry) ? bank.firstHit : bank.firstOther;
     if (first == kNone)
       first = index;
+    derive(bank, channel.openRow[static_cast<size_t>(entry.bankIndex)] == kNoOpenRow, channel.writes);
+    queuedBanks_[channel.writes][static_cast<size_t>(entry.bankIndex) / 64] |= uint64_t{1}
+                                                                               << (entry.bankIndex % 64);
   }
 
   void removed(const DramChannelView &channel, size_t index, int bankIndex) override {
-    for (Bank &bank : summary_[channel.writes]) {
-      bank.firstHit -= bank.firstHit != kNone && bank.firstHit > index ? 1 : 0;
-      bank.firstOther -= bank.firstOther != kNone && bank.firstOther > index ? 1 : 0;
-    }
+    std::vector<Bank> &summary = summary_[channel.writes];
+    forEachQueuedBank(channel.writes, [&](size_t b) {
+      Bank &each = summary[b];
+      each.firstHit -= each.firstHit != kNone && each.firstHit > index ? 1 : 0;
+      each.firstOther -= each.firstOther != kNone && each.firstOther > index ? 1 : 0;
+      each.candidate -= each.candidate > index ? 1 : 0; // a bank with requests has a candidate
+    });
     // The removed request was its bank's first of its kind; the next one of that
     // kind is younger, so at or after `index` now.
     Bank &bank = summary_[channel.writes][static_cast<size_t>(bankIndex)];
@@ -108,24 +110,31 @@ public:
       bank.firstHit = findFrom(channel, index, bankIndex, true);
     if (bank.firstOther == index)
       bank.firstOther = findFrom(channel, index, bankIndex, false);
+    derive(bank, channel.openRow[static_cast<size_t>(bankIndex)] == kNoOpenRow, channel.writes);
+    if (bank.firstHit == kNone && bank.firstOther == kNone)
+      queuedBanks_[channel.writes][static_cast<size_t>(bankIndex) / 64] &= ~(uint64_t{1} << (bankIndex % 64));
   }
 
   void rowChanged(const DramChannelView &reads, const DramChannelView &writes, int bankIndex) override {
     for (const DramChannelView *channel : {&reads, &writes}) {
       Bank &bank = summary_[channel->writes][static_cast<size_t>(bankIndex)];
-      if (channel->openRow[static_cast<size_t>(bankIndex)] == kNoOpenRow) {
+      const bool isClosed = channel->openRow[static_cast<size_t>(bankIndex)] == kNoOpenRow;
+      if (isClosed) {
         bank = closed(bank);
       } else {
         bank.firstHit = findFrom(*channel, 0, bankIndex, true);
         bank.firstOther = findFrom(*channel, 0, bankIndex, false);
       }
+      derive(bank, isClosed, channel->writes);
     }
   }
 
   void allRowsClosed() override {
-    for (std::vector<Bank> &queue : summary_)
-      for (Bank &bank : queue)
+    for (size_t writes = 0; writes < 2; ++writes)
+      for (Bank &bank : summary_[writes]) {
         bank = closed(bank);
+        derive(bank, true, writes == 1);
+      }
   }
 
 private:
@@ -134,6 +143,13 @@ private:
   struct Bank {
     size_t firstHit = kNone;   // oldest request hitting the open row
     size_t firstOther = kNone; // oldest request needing ACT or PRE
+    // The bank's one candidate command, from the two: the column command of
+    // its oldest row hit; without hits, the ACT or PRE of its oldest other
+    // request (a row that queued requests still hit is not closed for an
+    // older request; a closed row has no hits). Meaningless without requests.
+    size_t candidate = kNone;
+    DramCommand command = DramCommand::Activate;
+    bool hit = false;
   };
 
   static bool isHit(const DramChannelView &channel, const DramQueueEntry &entry) {
@@ -141,6 +157,12 @@ private:
   }
   /// With its row closed every request of a bank needs an ACT.
   static Bank closed(const Bank &bank) { return Bank{kNone, std::min(bank.firstHit, bank.firstOther)}; }
+  static void derive(Bank &bank, bool rowClosed, bool writes) {
+    bank.hit = bank.firstHit != kNone;
+    bank.candidate = bank.hit ? bank.firstHit : bank.firstOther;
+    bank.command = bank.hit ? (writes ? DramCommand::Write : DramCommand::Read)
+                            : (rowClosed ? DramCommand::Activate : DramCommand::Precharge);
+  }
   /// The oldest request of `bankIndex` at or after `from` that hits (or misses) its open row.
   static size_t findFrom(const DramChannelView &channel, size_t from, int bankIndex, bool hit) {
     for (size_t i = from; i < channel.queue.size(); ++i) {
@@ -150,9 +172,20 @@ private:
     }
     return kNone;
   }
+  /// Calls f(bank index) for every bank with a request in the read (writes
+  /// false) or write queue: the streaming case has one.
+  template <class F> void forEachQueuedBank(bool writes, F &&f) const {
+    const std::vector<uint64_t> &words = queuedBanks_[writes];
+    for (size_t w = 0; w < words.size(); ++w)
+      for (uint64_t bits = words[w]; bits != 0; bits &= bits - 1)
+        f(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
+  }
+
   std::array<std::vector<Bank>, 2> summary_; // [writes][bank index]
-  int64_t soonest_ = kNever;                 // from the last choose(): its banks' soonest candidate command
-  int starvedBank_ = -1;                     // from the last choose()
+  std::array<std::vector<uint64_t>, 2>
+      queuedBanks_;          // [writes]: bit b of word b / 64 when bank b has requests
+  int64_t soonest_ = kNever; // from the last choose(): its banks' soonest candidate command
+  int starvedBank_ = -1;     // from the last choose()
 };
 
 [[maybe_unused]] const bool kRegistered = DramSchedulers::add<FrFcfsScheduler>("frfcfs");
