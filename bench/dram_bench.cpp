@@ -6,7 +6,8 @@
 // process's CPU time (on a shared machine wall time counts other work too);
 // wall time is printed as well.
 //
-//   build/dram_bench [PRESET [REQUESTS]]      (default tpuv3-like, 2000000)
+//   build/dram_bench [PRESET [REQUESTS [stream|random]]]
+//   (default tpuv3-like, 2000000, both patterns)
 #include "config/hardware.h"
 #include "timing/dram_test_traffic.h"
 #include "timing/memory_system.h"
@@ -16,6 +17,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <exception>
+#include <stdexcept>
 #include <string>
 
 namespace {
@@ -60,12 +62,17 @@ int main(int argc, char **argv) {
   try {
     const std::string preset = argc > 1 ? argv[1] : "tpuv3-like";
     const size_t count = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 2'000'000;
+    const std::string only = argc > 3 ? argv[3] : "";
+    if (!only.empty() && only != "stream" && only != "random")
+      throw std::runtime_error("the pattern must be stream or random, not '" + only + "'");
     const config::HardwareConfig hardware = config::loadConfig(preset);
     const int outstanding = hardware.dmaOutstandingRequests;
     const uint32_t granule = static_cast<uint32_t>(hardware.dram.timing.accessBytes());
     std::printf("preset %s: %d DRAM channels (%s), %d-byte granules, %d requests in flight\n", preset.c_str(),
                 hardware.dram.channels, hardware.dram.timing.name.c_str(), granule, outstanding);
     for (const bool random : {false, true}) {
+      if (!only.empty() && random != (only == "random"))
+        continue;
       const auto requests = [&](uint32_t bytes) {
         return random ? timing::traffic::randomRequests(count, uint64_t{1} << 30, bytes)
                       : timing::traffic::streamRequests(0, count * bytes, bytes);

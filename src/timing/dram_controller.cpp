@@ -15,11 +15,32 @@ DramController::DramController(const config::DramConfig &dram, EventQueue &event
       state_(dram.timing.bankGroups, dram.timing.banksPerGroup, buildTimingTable(dram.timing)),
       openRow_(static_cast<size_t>(dram.timing.banks()), kNoRow),
       scheduler_(DramSchedulers::make("dram_scheduler", dram.scheduler, dram)),
+      reads_(static_cast<size_t>(std::max(0, dram.queueEntries))),
+      writes_(static_cast<size_t>(std::max(0, dram.queueEntries))),
       nextRefreshCycle_(dram.timing.nREFI > 0 ? dram.timing.nREFI : kNever) {
   if (queueEntries_ <= 0 || timing_.burstCycles <= 0 || clockPs_ <= 0)
     throw core::InputError("dram: queueEntries, burst cycles and the clock period must be positive");
-  reads_.reserve(static_cast<size_t>(queueEntries_));
-  writes_.reserve(static_cast<size_t>(queueEntries_));
+}
+
+void DramController::RequestQueue::push_back(const Entry &entry) {
+  if (tail_ == storage_.size()) { // only when the head has moved: the capacity is half the storage
+    std::move(storage_.begin() + static_cast<std::ptrdiff_t>(head_),
+              storage_.begin() + static_cast<std::ptrdiff_t>(tail_), storage_.begin());
+    tail_ -= head_;
+    head_ = 0;
+  }
+  storage_[tail_++] = entry;
+}
+
+void DramController::RequestQueue::erase(size_t index) {
+  const auto at = storage_.begin() + static_cast<std::ptrdiff_t>(head_ + index);
+  if (index < size() / 2) {
+    std::move_backward(storage_.begin() + static_cast<std::ptrdiff_t>(head_), at, at + 1);
+    ++head_;
+  } else {
+    std::move(at + 1, storage_.begin() + static_cast<std::ptrdiff_t>(tail_), at);
+    --tail_;
+  }
 }
 
 int DramController::freeEntries(bool write) const {
@@ -32,7 +53,9 @@ void DramController::enqueue(const MemoryRequest &request, const DramLocation &l
                              std::to_string(request.id) + " sent to a full queue (check canAccept first)");
   const int bankIndex = location.bankGroup * banksPerGroup_ + location.bank;
   const int64_t arrival = (events_.now() + clockPs_ - 1) / clockPs_;
-  (request.write ? writes_ : reads_).push_back(Entry{request, location, bankIndex, arrival});
+  RequestQueue &queue = request.write ? writes_ : reads_;
+  queue.push_back(Entry{request, location, bankIndex, arrival});
+  scheduler_->queued(view(queue), queue.size() - 1);
   wake();
 }
 
@@ -62,7 +85,7 @@ void DramController::tick(int64_t cycle, uint64_t generation) {
   if (cycle >= nextRefreshCycle_) {
     next = refreshStep(cycle);
   } else {
-    std::vector<Entry> &queue = chooseQueue();
+    RequestQueue &queue = chooseQueue();
     if (!queue.empty() && !scheduleFrom(queue, cycle))
       next = std::min(nextRefreshCycle_, scheduler_->nextUsefulCycle(view(queue), cycle));
   }
@@ -99,7 +122,7 @@ void DramController::catchUpRefresh(int64_t cycle) {
   }
 }
 
-std::vector<DramController::Entry> &DramController::chooseQueue() {
+DramController::RequestQueue &DramController::chooseQueue() {
   const int queuedWrites = static_cast<int>(writes_.size());
   if (queuedWrites >= writeHigh_)
     drainingWrites_ = true;
@@ -110,11 +133,11 @@ std::vector<DramController::Entry> &DramController::chooseQueue() {
   return reads_;
 }
 
-DramChannelView DramController::view(const std::vector<Entry> &queue) const {
-  return DramChannelView{queue, &queue == &writes_, openRow_, state_};
+DramChannelView DramController::view(const RequestQueue &queue) const {
+  return DramChannelView{queue.entries(), &queue == &writes_, openRow_, state_};
 }
 
-bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
+bool DramController::scheduleFrom(RequestQueue &queue, int64_t cycle) {
   const DramChoice choice = scheduler_->choose(view(queue), cycle);
   if (choice.kind == DramChoice::Kind::None)
     return false;
@@ -127,23 +150,26 @@ bool DramController::scheduleFrom(std::vector<Entry> &queue, int64_t cycle) {
     issue(DramCommand::Activate, group, bankInGroup, entry.location.row, -1, cycle);
     openRow_[bank] = entry.location.row;
     entry.openedRow = true;
+    scheduler_->rowChanged(view(reads_), view(writes_), entry.bankIndex);
     break;
   case DramChoice::Kind::Precharge:
     issue(DramCommand::Precharge, group, bankInGroup, openRow_[bank], -1, cycle);
     openRow_[bank] = kNoRow;
     entry.closedRow = true;
+    scheduler_->rowChanged(view(reads_), view(writes_), entry.bankIndex);
     break;
   case DramChoice::Kind::None: break;
   }
   return true;
 }
 
-void DramController::serve(std::vector<Entry> &queue, size_t index, int64_t cycle) {
+void DramController::serve(RequestQueue &queue, size_t index, int64_t cycle) {
   const Entry entry = queue[index];
   const MemoryRequest &request = entry.request;
   issue(request.write ? DramCommand::Write : DramCommand::Read, entry.location.bankGroup, entry.location.bank,
         entry.location.row, entry.location.column, cycle);
-  queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(index));
+  queue.erase(index);
+  scheduler_->removed(view(queue), index, entry.bankIndex);
   if (entry.closedRow)
     ++stats_.rowConflicts;
   else if (entry.openedRow)
@@ -169,8 +195,10 @@ void DramController::issue(DramCommand command, int bankGroup, int bank, int64_t
                            int64_t cycle) {
   state_.issue(command, bankGroup, bank, cycle);
   lastCommandCycle_ = cycle;
-  if (command == DramCommand::PrechargeAll)
+  if (command == DramCommand::PrechargeAll) {
     std::fill(openRow_.begin(), openRow_.end(), kNoRow);
+    scheduler_->allRowsClosed();
+  }
   if (command == DramCommand::Refresh) {
     ++stats_.refreshes;
     nextRefreshCycle_ += timing_.nREFI;

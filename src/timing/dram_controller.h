@@ -16,6 +16,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace npusim::timing {
@@ -53,6 +54,23 @@ public:
 
 private:
   using Entry = DramQueueEntry;
+  /// A queue in age order, contiguous for the scheduler's view. Removing an
+  /// entry moves the shorter side of the queue by one, so serving the oldest
+  /// (streaming) moves nothing but the head.
+  class RequestQueue {
+  public:
+    explicit RequestQueue(size_t capacity) : storage_(2 * capacity + 1) {}
+    size_t size() const { return tail_ - head_; }
+    bool empty() const { return tail_ == head_; }
+    Entry &operator[](size_t index) { return storage_[head_ + index]; }
+    std::span<const Entry> entries() const { return {storage_.data() + head_, size()}; }
+    void push_back(const Entry &entry);
+    void erase(size_t index);
+
+  private:
+    std::vector<Entry> storage_;
+    size_t head_ = 0, tail_ = 0;
+  };
   static constexpr int64_t kNoRow = kNoOpenRow;
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
 
@@ -65,11 +83,11 @@ private:
   /// Performs, at the cycles they would have had, the refreshes that fell due
   /// while the controller slept, up to (not including) `cycle`.
   void catchUpRefresh(int64_t cycle);
-  std::vector<Entry> &chooseQueue();
-  DramChannelView view(const std::vector<Entry> &queue) const;
+  RequestQueue &chooseQueue();
+  DramChannelView view(const RequestQueue &queue) const;
   /// Issues the scheduler's choice over one queue; returns whether a command issued.
-  bool scheduleFrom(std::vector<Entry> &queue, int64_t cycle);
-  void serve(std::vector<Entry> &queue, size_t index, int64_t cycle);
+  bool scheduleFrom(RequestQueue &queue, int64_t cycle);
+  void serve(RequestQueue &queue, size_t index, int64_t cycle);
   void issue(DramCommand command, int bankGroup, int bank, int64_t row, int column, int64_t cycle);
   bool anyRowOpen() const;
 
@@ -80,9 +98,9 @@ private:
   int banksPerGroup_;
   int queueEntries_, writeHigh_, writeLow_;
   DramTimingState state_;
-  std::vector<int64_t> openRow_;   // [bankGroup * banksPerGroup + bank]
+  std::vector<int64_t> openRow_; // [bankGroup * banksPerGroup + bank]
   std::unique_ptr<DramScheduler> scheduler_;
-  std::vector<Entry> reads_, writes_; // oldest first
+  RequestQueue reads_, writes_;
   bool drainingWrites_ = false;
   bool tickScheduled_ = false;
   int64_t scheduledCycle_ = -1;

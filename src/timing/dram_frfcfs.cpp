@@ -3,14 +3,21 @@
 // limit. docs/dram.md describes the policy.
 //
 // The policy is stated per request, but every request of one bank that needs
-// the same command is ready exactly when the first of them is, so one pass
-// over the queue finds, per bank, its oldest eligible row hit and its oldest
-// eligible other request; the choice and the wake-up cycle are then decided
-// per bank. tests/timing/dram_scheduler_test.cpp checks this against the
-// per-request statement on random request streams.
+// the same command is ready exactly when the first of them is, so all that a
+// decision needs is, per bank, its oldest row hit and its oldest other
+// request. The scheduler keeps that summary for both queues up to date from
+// the controller's notifications (an arrival, a removal, a row opened or
+// closed), so a decision costs one pass over the banks that have requests
+// (one when streaming), not over the queue;
+// the starved bank's summary is its one eligible request, the oldest.
+// tests/timing/dram_scheduler_test.cpp checks this against the per-request
+// statement on random request streams.
 #include "timing/dram_scheduler.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -23,88 +30,162 @@ public:
   /// bank stop passing it (and stop keeping the row open against it).
   static constexpr int64_t kStarvationCycles = 1024;
 
-  explicit FrFcfsScheduler(const config::DramConfig &dram)
-      : banks_(static_cast<size_t>(dram.timing.banks())) {}
+  explicit FrFcfsScheduler(const config::DramConfig &dram) {
+    for (std::vector<Bank> &queue : summary_)
+      queue.resize(static_cast<size_t>(dram.timing.banks()));
+    for (std::vector<uint64_t> &queue : queuedBanks_)
+      queue.resize((static_cast<size_t>(dram.timing.banks()) + 63) / 64);
+  }
 
   DramChoice choose(const DramChannelView &channel, int64_t cycle) override {
-    const std::span<const DramQueueEntry> queue = channel.queue;
-    const DramCommand column = channel.writes ? DramCommand::Write : DramCommand::Read;
+    const DramQueueEntry &oldest = channel.queue.front();
     // A request starved by younger row hits to its bank (say a core rereading one
     // row) takes that bank back: younger hits there wait, and they no longer keep
     // the row open against it. Other banks go on as before.
-    starvedBank_ = cycle - queue.front().arrivalCycle > kStarvationCycles ? queue.front().bankIndex : -1;
-    for (Bank &bank : banks_)
-      bank = Bank{};
-    for (size_t i = 0; i < queue.size(); ++i) {
-      const DramQueueEntry &entry = queue[i];
-      if (i > 0 && entry.bankIndex == starvedBank_)
-        continue;
-      Bank &bank = banks_[static_cast<size_t>(entry.bankIndex)];
-      if (channel.openRow[static_cast<size_t>(entry.bankIndex)] == entry.location.row) {
-        // First ready: the oldest hit of a bank whose column command may go now
-        // is the oldest such hit of all.
-        if (bank.firstHit == kNone) {
-          bank.firstHit = i;
-          if (channel.timing.ready(column, entry.location.bankGroup, entry.location.bank, cycle))
-            return {DramChoice::Kind::Column, i};
-        }
-      } else if (bank.firstOther == kNone) {
-        bank.firstOther = i;
-      }
-    }
-    // First come: the oldest request whose bank's next row command may go now.
-    // A row that queued requests still hit is not closed for an older request.
-    DramChoice best;
-    size_t bestIndex = kNone;
-    for (size_t b = 0; b < banks_.size(); ++b) {
-      const Bank &bank = banks_[b];
-      if (bank.firstOther == kNone || bank.firstOther > bestIndex)
-        continue;
-      const DramLocation &location = queue[bank.firstOther].location;
-      const bool closed = channel.openRow[b] == kNoOpenRow;
-      if (closed ? channel.timing.ready(DramCommand::Activate, location.bankGroup, location.bank, cycle)
-                 : bank.firstHit == kNone && channel.timing.ready(DramCommand::Precharge, location.bankGroup,
-                                                                  location.bank, cycle)) {
-        bestIndex = bank.firstOther;
-        best = {closed ? DramChoice::Kind::Activate : DramChoice::Kind::Precharge, bestIndex};
-      }
-    }
-    return best;
+    starvedBank_ = cycle - oldest.arrivalCycle > kStarvationCycles ? oldest.bankIndex : -1;
+    const auto starved = static_cast<size_t>(starvedBank_); // no bank when -1
+    Bank starvedSummary = isHit(channel, oldest) ? Bank{0, kNone} : Bank{kNone, 0};
+    derive(starvedSummary, channel.openRow[static_cast<size_t>(oldest.bankIndex)] == kNoOpenRow,
+           channel.writes);
+    const std::vector<Bank> &summary = summary_[channel.writes];
+    // One pass over the banks with requests, deciding without branching on the
+    // data (the banks' states are as good as random, and a mispredicted branch
+    // costs more than the work).
+    size_t bestHit = kNone, bestOther = kNone;
+    bool otherCloses = false;
+    int64_t soonest = kNever;
+    forEachQueuedBank(channel.writes, [&](size_t b) {
+      const Bank &bank = b == starved ? starvedSummary : summary[b];
+      const int64_t ready = channel.timing.earliestOfBank(bank.command, b);
+      soonest = std::min(soonest, ready);
+      const bool now = ready <= cycle;
+      // First ready: the oldest row hit whose column command may go now.
+      bestHit = now & bank.hit & (bank.candidate < bestHit) ? bank.candidate : bestHit;
+      // First come: the oldest request whose bank's row command may go now.
+      const bool betterOther = now & !bank.hit & (bank.candidate < bestOther);
+      bestOther = betterOther ? bank.candidate : bestOther;
+      otherCloses = betterOther ? bank.command == DramCommand::Precharge : otherCloses;
+    });
+    soonest_ = soonest;
+    if (bestHit != kNone)
+      return {DramChoice::Kind::Column, bestHit};
+    if (bestOther != kNone)
+      return {otherCloses ? DramChoice::Kind::Precharge : DramChoice::Kind::Activate, bestOther};
+    return {};
   }
 
   int64_t nextUsefulCycle(const DramChannelView &channel, int64_t cycle) const override {
     // Readiness only grows with time, and only an issued command or an arrival
-    // (which wakes the controller) changes what is queued or open.
-    int64_t next = std::numeric_limits<int64_t>::max();
+    // (which wakes the controller) changes what is queued or open; choose()
+    // found the soonest candidate command of every bank.
+    int64_t next = soonest_;
     if (starvedBank_ < 0)
-      next = channel.queue.front().arrivalCycle + kStarvationCycles + 1;
-    const DramCommand column = channel.writes ? DramCommand::Write : DramCommand::Read;
-    for (size_t b = 0; b < banks_.size(); ++b) {
-      const Bank &bank = banks_[b];
-      const size_t any = std::min(bank.firstHit, bank.firstOther);
-      if (any == kNone)
-        continue;
-      const DramLocation &location = channel.queue[any].location;
-      const int group = location.bankGroup, bankInGroup = location.bank;
-      if (bank.firstHit != kNone)
-        next = std::min(next, channel.timing.earliest(column, group, bankInGroup));
-      else if (channel.openRow[b] == kNoOpenRow)
-        next = std::min(next, channel.timing.earliest(DramCommand::Activate, group, bankInGroup));
-      else
-        next = std::min(next, channel.timing.earliest(DramCommand::Precharge, group, bankInGroup));
-      // A conflict whose row still has hits waits for them, which are in the minimum.
-    }
+      next = std::min(next, channel.queue.front().arrivalCycle + kStarvationCycles + 1);
     return std::max(next, cycle + 1);
+  }
+
+  void queued(const DramChannelView &channel, size_t index) override {
+    const DramQueueEntry &entry = channel.queue[index];
+    Bank &bank = summary_[channel.writes][static_cast<size_t>(entry.bankIndex)];
+    size_t &first = isHit(channel, entry) ? bank.firstHit : bank.firstOther;
+    if (first == kNone)
+      first = index;
+    derive(bank, channel.openRow[static_cast<size_t>(entry.bankIndex)] == kNoOpenRow, channel.writes);
+    queuedBanks_[channel.writes][static_cast<size_t>(entry.bankIndex) / 64] |= uint64_t{1}
+                                                                               << (entry.bankIndex % 64);
+  }
+
+  void removed(const DramChannelView &channel, size_t index, int bankIndex) override {
+    std::vector<Bank> &summary = summary_[channel.writes];
+    forEachQueuedBank(channel.writes, [&](size_t b) {
+      Bank &each = summary[b];
+      each.firstHit -= each.firstHit != kNone && each.firstHit > index ? 1 : 0;
+      each.firstOther -= each.firstOther != kNone && each.firstOther > index ? 1 : 0;
+      each.candidate -= each.candidate > index ? 1 : 0; // a bank with requests has a candidate
+    });
+    // The removed request was its bank's first of its kind; the next one of that
+    // kind is younger, so at or after `index` now.
+    Bank &bank = summary_[channel.writes][static_cast<size_t>(bankIndex)];
+    if (bank.firstHit == index)
+      bank.firstHit = findFrom(channel, index, bankIndex, true);
+    if (bank.firstOther == index)
+      bank.firstOther = findFrom(channel, index, bankIndex, false);
+    derive(bank, channel.openRow[static_cast<size_t>(bankIndex)] == kNoOpenRow, channel.writes);
+    if (bank.firstHit == kNone && bank.firstOther == kNone)
+      queuedBanks_[channel.writes][static_cast<size_t>(bankIndex) / 64] &= ~(uint64_t{1} << (bankIndex % 64));
+  }
+
+  void rowChanged(const DramChannelView &reads, const DramChannelView &writes, int bankIndex) override {
+    for (const DramChannelView *channel : {&reads, &writes}) {
+      Bank &bank = summary_[channel->writes][static_cast<size_t>(bankIndex)];
+      const bool isClosed = channel->openRow[static_cast<size_t>(bankIndex)] == kNoOpenRow;
+      if (isClosed) {
+        bank = closed(bank);
+      } else {
+        bank.firstHit = findFrom(*channel, 0, bankIndex, true);
+        bank.firstOther = findFrom(*channel, 0, bankIndex, false);
+      }
+      derive(bank, isClosed, channel->writes);
+    }
+  }
+
+  void allRowsClosed() override {
+    for (size_t writes = 0; writes < 2; ++writes)
+      for (Bank &bank : summary_[writes]) {
+        bank = closed(bank);
+        derive(bank, true, writes == 1);
+      }
   }
 
 private:
   static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+  static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
   struct Bank {
-    size_t firstHit = kNone;   // oldest eligible request hitting the open row
-    size_t firstOther = kNone; // oldest eligible request needing ACT or PRE
+    size_t firstHit = kNone;   // oldest request hitting the open row
+    size_t firstOther = kNone; // oldest request needing ACT or PRE
+    // The bank's one candidate command, from the two: the column command of
+    // its oldest row hit; without hits, the ACT or PRE of its oldest other
+    // request (a row that queued requests still hit is not closed for an
+    // older request; a closed row has no hits). Meaningless without requests.
+    size_t candidate = kNone;
+    DramCommand command = DramCommand::Activate;
+    bool hit = false;
   };
-  std::vector<Bank> banks_; // from the last choose()
-  int starvedBank_ = -1;    // from the last choose()
+
+  static bool isHit(const DramChannelView &channel, const DramQueueEntry &entry) {
+    return channel.openRow[static_cast<size_t>(entry.bankIndex)] == entry.location.row;
+  }
+  /// With its row closed every request of a bank needs an ACT.
+  static Bank closed(const Bank &bank) { return Bank{kNone, std::min(bank.firstHit, bank.firstOther)}; }
+  static void derive(Bank &bank, bool rowClosed, bool writes) {
+    bank.hit = bank.firstHit != kNone;
+    bank.candidate = bank.hit ? bank.firstHit : bank.firstOther;
+    bank.command = bank.hit ? (writes ? DramCommand::Write : DramCommand::Read)
+                            : (rowClosed ? DramCommand::Activate : DramCommand::Precharge);
+  }
+  /// The oldest request of `bankIndex` at or after `from` that hits (or misses) its open row.
+  static size_t findFrom(const DramChannelView &channel, size_t from, int bankIndex, bool hit) {
+    for (size_t i = from; i < channel.queue.size(); ++i) {
+      const DramQueueEntry &entry = channel.queue[i];
+      if (entry.bankIndex == bankIndex && isHit(channel, entry) == hit)
+        return i;
+    }
+    return kNone;
+  }
+  /// Calls f(bank index) for every bank with a request in the read (writes
+  /// false) or write queue: the streaming case has one.
+  template <class F> void forEachQueuedBank(bool writes, F &&f) const {
+    const std::vector<uint64_t> &words = queuedBanks_[writes];
+    for (size_t w = 0; w < words.size(); ++w)
+      for (uint64_t bits = words[w]; bits != 0; bits &= bits - 1)
+        f(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
+  }
+
+  std::array<std::vector<Bank>, 2> summary_; // [writes][bank index]
+  std::array<std::vector<uint64_t>, 2>
+      queuedBanks_;          // [writes]: bit b of word b / 64 when bank b has requests
+  int64_t soonest_ = kNever; // from the last choose(): its banks' soonest candidate command
+  int starvedBank_ = -1;     // from the last choose()
 };
 
 [[maybe_unused]] const bool kRegistered = DramSchedulers::add<FrFcfsScheduler>("frfcfs");

@@ -30,7 +30,7 @@ struct DramQueueEntry {
 
 /// What a scheduler sees of its channel at one cycle.
 struct DramChannelView {
-  std::span<const DramQueueEntry> queue; // oldest first, never empty
+  std::span<const DramQueueEntry> queue; // oldest first; never empty in choose() and nextUsefulCycle()
   bool writes;                           // `queue` is the write queue
   std::span<const int64_t> openRow;      // per bank index; kNoOpenRow when closed
   const DramTimingState &timing;
@@ -57,6 +57,19 @@ public:
   /// commands, and an earlier one adds a tick that an arrival in that same
   /// cycle has to follow (it is then served a cycle later).
   virtual int64_t nextUsefulCycle(const DramChannelView &channel, int64_t cycle) const = 0;
+
+  // Every change to what choose() sees, for a policy that keeps its own
+  // summary of the queues instead of scanning them at every cycle. The
+  // controller calls them right after the change; the defaults ignore them.
+  /// `channel.queue[index]` was appended (it is the youngest).
+  virtual void queued(const DramChannelView & /*channel*/, size_t /*index*/) {}
+  /// The entry at `index` of `channel.queue` was removed (entries after it moved down by one).
+  virtual void removed(const DramChannelView & /*channel*/, size_t /*index*/, int /*bankIndex*/) {}
+  /// The open row of one bank changed (ACT or PRE); both queues as they are now.
+  virtual void rowChanged(const DramChannelView & /*reads*/, const DramChannelView & /*writes*/,
+                          int /*bankIndex*/) {}
+  /// Every bank was precharged (PREA).
+  virtual void allRowsClosed() {}
 };
 
 /// Built from the channel's DRAM configuration.

@@ -77,76 +77,85 @@ std::vector<TimingConstraint> buildTimingTable(const config::DramTiming &t) {
 
 DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<TimingConstraint> table)
     : bankGroups_(bankGroups), banksPerGroup_(banksPerGroup), table_(std::move(table)),
-      bankEarliest_(static_cast<size_t>(bankGroups * banksPerGroup), Earliest{}),
-      groupEarliest_(static_cast<size_t>(bankGroups), Earliest{}), history_(table_.size()) {
+      banks_(static_cast<size_t>(bankGroups * banksPerGroup)), combined_(banks_ * kDramCommandCount, 0),
+      history_(table_.size()) {
+  for (auto &byRelation : distance_)
+    for (Earliest &next : byRelation)
+      next.fill(kUnbounded);
   for (size_t i = 0; i < table_.size(); ++i) {
     const TimingConstraint &rule = table_[i];
     if (rule.window < 1 || (rule.window > 1 && rule.scope != TimingScope::Channel))
       throw core::InputError("DRAM timing rule " + std::string(dramCommandName(rule.previous)) + " -> " +
                              std::string(dramCommandName(rule.next)) +
                              ": a window above 1 needs channel scope");
-    rulesByPrevious_[static_cast<size_t>(rule.previous)].push_back(i);
+    if (rule.window > 1) {
+      windowedByPrevious_[static_cast<size_t>(rule.previous)].push_back(i);
+      continue;
+    }
+    // A channel command constrains every bank under every scope.
+    const bool all = isChannelCommand(rule.previous) || rule.scope == TimingScope::Channel;
+    const bool covers[kRelations] = {
+        all || rule.scope == TimingScope::SameBank || rule.scope == TimingScope::SameBankGroup,
+        all || rule.scope == TimingScope::SameBankGroup, all || rule.scope == TimingScope::OtherBankGroups};
+    for (size_t relation = 0; relation < kRelations; ++relation) {
+      int64_t &distance =
+          distance_[static_cast<size_t>(rule.previous)][relation][static_cast<size_t>(rule.next)];
+      if (covers[relation])
+        distance = std::max(distance, static_cast<int64_t>(rule.cycles));
+    }
   }
 }
 
-int64_t DramTimingState::earliest(DramCommand command, int bankGroup, int bank) const {
-  const auto index = static_cast<size_t>(command);
-  int64_t result = channelEarliest_[index];
-  if (isChannelCommand(command)) {
-    for (const Earliest &group : groupEarliest_)
-      result = std::max(result, group[index]);
-    for (const Earliest &each : bankEarliest_)
-      result = std::max(result, each[index]);
-    return result;
-  }
-  result = std::max(result, groupEarliest_[static_cast<size_t>(bankGroup)][index]);
-  return std::max(result, bankEarliest_[static_cast<size_t>(bankGroup * banksPerGroup_ + bank)][index]);
-}
-
-void DramTimingState::raise(Earliest &earliest, DramCommand next, int64_t cycle) const {
-  int64_t &slot = earliest[static_cast<size_t>(next)];
-  slot = std::max(slot, cycle);
-}
-
-void DramTimingState::apply(const TimingConstraint &rule, size_t ruleIndex, int bankGroup, int bank,
-                            bool allBanks, int64_t cycle) {
-  if (rule.window > 1) {
-    std::deque<int64_t> &recent = history_[ruleIndex];
-    recent.push_back(cycle);
-    if (recent.size() > static_cast<size_t>(rule.window))
-      recent.pop_front();
-    if (recent.size() == static_cast<size_t>(rule.window))
-      raise(channelEarliest_, rule.next, recent.front() + rule.cycles);
+void DramTimingState::raiseRange(int64_t *bound, size_t first, size_t last, int64_t cycle, int64_t distance) {
+  if (distance == kUnbounded)
     return;
-  }
-  const int64_t until = cycle + rule.cycles;
-  switch (rule.scope) {
-  case TimingScope::SameBank:
-    if (allBanks) {
-      for (Earliest &each : bankEarliest_)
-        raise(each, rule.next, until);
-    } else {
-      raise(bankEarliest_[static_cast<size_t>(bankGroup * banksPerGroup_ + bank)], rule.next, until);
-    }
-    break;
-  case TimingScope::SameBankGroup:
-  case TimingScope::OtherBankGroups:
-    for (int group = 0; group < bankGroups_; ++group) {
-      const bool same = group == bankGroup;
-      if (allBanks || same == (rule.scope == TimingScope::SameBankGroup))
-        raise(groupEarliest_[static_cast<size_t>(group)], rule.next, until);
-    }
-    break;
-  case TimingScope::Channel:
-    raise(channelEarliest_, rule.next, until);
-    break;
-  }
+  const int64_t until = cycle + distance;
+  for (size_t b = first; b < last; ++b)
+    bound[b] = std::max(bound[b], until);
 }
 
 void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_t cycle) {
-  const bool allBanks = isChannelCommand(command);
-  for (size_t index : rulesByPrevious_[static_cast<size_t>(command)])
-    apply(table_[index], index, bankGroup, bank, allBanks, cycle);
+  const auto &distance = distance_[static_cast<size_t>(command)];
+  const auto perGroup = static_cast<size_t>(banksPerGroup_);
+  // A channel command's distances are the same for every relation; its bank arguments mean nothing.
+  const bool channel = isChannelCommand(command);
+  const size_t ownGroup = channel ? 0 : static_cast<size_t>(bankGroup);
+  const size_t ownBank = channel ? 0 : static_cast<size_t>(bank);
+  for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
+    const int64_t same = distance[kSameBank][next], group = distance[kSameGroup][next],
+                  other = distance[kOtherGroup][next];
+    if (same == kUnbounded && group == kUnbounded && other == kUnbounded)
+      continue;
+    int64_t *bound = combined_.data() + next * banks_;
+    const size_t groupStart = ownGroup * perGroup, groupEnd = groupStart + perGroup;
+    raiseRange(bound, 0, groupStart, cycle, other);
+    raiseRange(bound, groupStart, groupStart + ownBank, cycle, group);
+    raiseRange(bound, groupStart + ownBank, groupStart + ownBank + 1, cycle, same);
+    raiseRange(bound, groupStart + ownBank + 1, groupEnd, cycle, group);
+    raiseRange(bound, groupEnd, banks_, cycle, other);
+    // Only relations that name a bank count for the channel commands' bound.
+    int64_t highest = cycle + same;
+    if (perGroup > 1)
+      highest = std::max(highest, cycle + group);
+    if (bankGroups_ > 1)
+      highest = std::max(highest, cycle + other);
+    anyEarliest_[next] = std::max(anyEarliest_[next], highest);
+  }
+  for (size_t index : windowedByPrevious_[static_cast<size_t>(command)]) {
+    const TimingConstraint &rule = table_[index];
+    std::deque<int64_t> &recent = history_[index];
+    recent.push_back(cycle);
+    if (recent.size() > static_cast<size_t>(rule.window))
+      recent.pop_front();
+    if (recent.size() == static_cast<size_t>(rule.window)) {
+      const int64_t until = recent.front() + rule.cycles;
+      const auto next = static_cast<size_t>(rule.next);
+      int64_t *bound = combined_.data() + next * banks_;
+      for (size_t b = 0; b < banks_; ++b)
+        bound[b] = std::max(bound[b], until);
+      anyEarliest_[next] = std::max(anyEarliest_[next], until);
+    }
+  }
 }
 
 } // namespace npusim::timing

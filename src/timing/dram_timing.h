@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -57,7 +58,20 @@ public:
 
   /// Earliest cycle `command` may issue to (bankGroup, bank); for channel
   /// commands the bank arguments are ignored and every bank counts.
-  int64_t earliest(DramCommand command, int bankGroup, int bank) const;
+  int64_t earliest(DramCommand command, int bankGroup, int bank) const {
+    const auto index = static_cast<size_t>(command);
+    if (isChannelCommand(command))
+      return anyEarliest_[index];
+    return combined_[index * banks_ + static_cast<size_t>(bankGroup * banksPerGroup_ + bank)];
+  }
+  /// earliest() of a bank command by bank index (bankGroup * banksPerGroup + bank).
+  int64_t earliestOfBank(DramCommand command, size_t bankIndex) const {
+    return combined_[static_cast<size_t>(command) * banks_ + bankIndex];
+  }
+  /// earliestOfBank() of every bank, by bank index: a contiguous array.
+  const int64_t *earliestOfBanks(DramCommand command) const {
+    return combined_.data() + static_cast<size_t>(command) * banks_;
+  }
   bool ready(DramCommand command, int bankGroup, int bank, int64_t cycle) const {
     return cycle >= earliest(command, bankGroup, bank);
   }
@@ -67,16 +81,25 @@ public:
 
 private:
   using Earliest = std::array<int64_t, kDramCommandCount>;
-  void raise(Earliest &earliest, DramCommand next, int64_t cycle) const;
-  void apply(const TimingConstraint &rule, size_t ruleIndex, int bankGroup, int bank, bool allBanks,
-             int64_t cycle);
+  /// No rule: a distance so negative that the bound it gives never counts.
+  static constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::min() / 4;
+  /// bound[b] = max(bound[b], cycle + distance) for b in [first, last), unless distance is kUnbounded.
+  static void raiseRange(int64_t *bound, size_t first, size_t last, int64_t cycle, int64_t distance);
+  /// Where a bank lies from the bank of the previous command.
+  enum Relation : size_t { kSameBank, kSameGroup, kOtherGroup, kRelations };
 
   int bankGroups_, banksPerGroup_;
   std::vector<TimingConstraint> table_;
-  std::array<std::vector<size_t>, kDramCommandCount> rulesByPrevious_; // indices into table_
-  std::vector<Earliest> bankEarliest_;  // [bankGroup * banksPerGroup + bank]
-  std::vector<Earliest> groupEarliest_; // [bankGroup]
-  Earliest channelEarliest_{};
+  // The rules with a window of one folded, per previous command and relation,
+  // into one distance per next command (the largest), so that issuing is one
+  // pass over the banks per next command.
+  std::array<std::array<Earliest, kRelations>, kDramCommandCount> distance_; // [previous][relation][next]
+  std::array<std::vector<size_t>, kDramCommandCount> windowedByPrevious_;    // indices into table_
+  // A rule of any scope raises the bound of every bank it covers, so that a
+  // query, made for every candidate of every scheduling decision, is one load.
+  size_t banks_;
+  std::vector<int64_t> combined_; // [command * banks_ + bankGroup * banksPerGroup + bank]
+  Earliest anyEarliest_{};        // the highest bound of each command over all banks: channel commands
   std::vector<std::deque<int64_t>> history_; // [rule index]: recent issue cycles of windowed rules
 };
 

@@ -6,8 +6,9 @@
 //
 // Millions of events run per simulated kernel, so an event costs no heap
 // allocation: its callback lives inline in a slot of a slab (EventAction), and
-// the heap orders small keys (time, sequence, slot) that never move a callback.
+// events wait in per-time FIFOs of slot numbers that never move a callback.
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -98,57 +99,147 @@ private:
   const Ops *ops_ = nullptr;
 };
 
+/// The queue keeps one FIFO per distinct pending time: events of one time run
+/// in the order they were scheduled, which is the order of their sequence
+/// numbers, so only distinct times need ordering. Many events share a time
+/// (every DRAM channel ticks on the same clock edge, callbacks scheduled for
+/// now), so the binary heap holds far fewer entries than there are events, and
+/// an event scheduled for now or for a time already pending costs a list
+/// append. A small direct-mapped table finds the FIFO of a pending time; when
+/// it has forgotten one, a second FIFO for the same time is created, ordered
+/// after the first by its creation number, which keeps the order exact.
 class EventQueue {
 public:
   using Action = EventAction;
 
+  EventQueue() { recent_.fill(Recent{}); }
+  EventQueue(const EventQueue &) = delete;
+  EventQueue &operator=(const EventQueue &) = delete;
+
   TimePs now() const { return now_; }
   /// Runs `action` at time `at` (not before now()).
   void schedule(TimePs at, Action action) {
-    uint32_t slot = 0;
-    if (freeSlots_.empty()) {
-      slot = static_cast<uint32_t>(actions_.size());
-      actions_.push_back(std::move(action));
-    } else {
-      slot = freeSlots_.back();
-      freeSlots_.pop_back();
-      actions_[slot] = std::move(action);
+    const uint32_t slot = allocate(std::move(action));
+    if (at <= now_) {
+      append(current_, slot);
+      return;
     }
-    heap_.push_back(Key{at < now_ ? now_ : at, sequence_++, slot});
-    std::push_heap(heap_.begin(), heap_.end(), Later{});
+    Recent &recent = recent_[recentIndex(at)];
+    if (recent.at == at) {
+      append(buckets_[recent.bucket].events, slot);
+      return;
+    }
+    uint32_t bucket = 0;
+    if (freeBuckets_.empty()) {
+      bucket = static_cast<uint32_t>(buckets_.size());
+      buckets_.emplace_back();
+    } else {
+      bucket = freeBuckets_.back();
+      freeBuckets_.pop_back();
+    }
+    buckets_[bucket].events = List{};
+    append(buckets_[bucket].events, slot);
+    recent = Recent{at, bucket};
+    times_.push_back(Time{at, bucketsCreated_++, bucket});
+    std::push_heap(times_.begin(), times_.end(), Later{});
   }
-  bool empty() const { return heap_.empty(); }
+  bool empty() const { return current_.head == kNone && times_.empty(); }
   /// Runs events until none is left; returns the time of the last one.
   TimePs run() {
-    while (!heap_.empty()) {
-      std::pop_heap(heap_.begin(), heap_.end(), Later{});
-      const Key key = heap_.back();
-      heap_.pop_back();
-      now_ = key.at;
+    for (;;) {
+      if (current_.head == kNone) {
+        if (times_.empty())
+          break;
+        now_ = times_.front().at;
+        // Every FIFO of this time, oldest first, before anything is scheduled for now.
+        while (!times_.empty() && times_.front().at == now_) {
+          std::pop_heap(times_.begin(), times_.end(), Later{});
+          const uint32_t bucket = times_.back().bucket;
+          times_.pop_back();
+          const List events = buckets_[bucket].events;
+          if (current_.head == kNone)
+            current_.head = events.head;
+          else
+            next_[current_.tail] = events.head;
+          current_.tail = events.tail;
+          freeBuckets_.push_back(bucket);
+        }
+        Recent &recent = recent_[recentIndex(now_)];
+        if (recent.at == now_)
+          recent = Recent{};
+      }
+      const uint32_t slot = current_.head;
+      current_.head = next_[slot];
+      if (current_.head == kNone)
+        current_.tail = kNone;
       // Moved out first: the action may schedule events, which may grow the slab.
-      Action action = std::move(actions_[key.slot]);
-      freeSlots_.push_back(key.slot);
+      Action action = std::move(actions_[slot]);
+      freeSlots_.push_back(slot);
       action();
     }
     return now_;
   }
 
 private:
-  struct Key {
+  static constexpr uint32_t kNone = 0xffffffffu;
+  static constexpr size_t kRecentSize = 256;
+  struct List {
+    uint32_t head = kNone, tail = kNone;
+  };
+  struct Bucket {
+    List events;
+  };
+  struct Time {
     TimePs at;
-    uint64_t sequence;
-    uint32_t slot;
+    uint64_t created; // orders two FIFOs of one time: the older holds the earlier events
+    uint32_t bucket;
   };
   struct Later {
-    bool operator()(const Key &a, const Key &b) const {
-      return a.at != b.at ? a.at > b.at : a.sequence > b.sequence;
+    bool operator()(const Time &a, const Time &b) const {
+      return a.at != b.at ? a.at > b.at : a.created > b.created;
     }
   };
-  std::vector<Key> heap_; // a binary min-heap on (at, sequence): a total order
+  struct Recent {
+    TimePs at = -1; // no pending time is negative
+    uint32_t bucket = 0;
+  };
+
+  static size_t recentIndex(TimePs at) {
+    // Pending times are mostly multiples of a clock period: mix before masking.
+    return static_cast<size_t>((static_cast<uint64_t>(at) * 0x9E3779B97F4A7C15ull) >> 56) % kRecentSize;
+  }
+  uint32_t allocate(Action &&action) {
+    uint32_t slot = 0;
+    if (freeSlots_.empty()) {
+      slot = static_cast<uint32_t>(actions_.size());
+      actions_.push_back(std::move(action));
+      next_.push_back(kNone);
+    } else {
+      slot = freeSlots_.back();
+      freeSlots_.pop_back();
+      actions_[slot] = std::move(action);
+    }
+    next_[slot] = kNone;
+    return slot;
+  }
+  void append(List &list, uint32_t slot) {
+    if (list.tail == kNone)
+      list.head = slot;
+    else
+      next_[list.tail] = slot;
+    list.tail = slot;
+  }
+
+  std::vector<Time> times_; // a binary min-heap of the pending times' FIFOs
+  std::vector<Bucket> buckets_;
+  std::vector<uint32_t> freeBuckets_;
+  std::array<Recent, kRecentSize> recent_;
+  List current_; // the events of now()
   std::vector<Action> actions_;
+  std::vector<uint32_t> next_; // [slot]: the next event of the slot's FIFO
   std::vector<uint32_t> freeSlots_;
   TimePs now_ = 0;
-  uint64_t sequence_ = 0;
+  uint64_t bucketsCreated_ = 0;
 };
 
 } // namespace npusim::timing

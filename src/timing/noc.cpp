@@ -41,12 +41,18 @@ void CrossbarNoc::split(const MemoryRequest &request) const {
   if (request.core < 0 || request.core >= numCores_)
     throw core::RuntimeError("memory request " + std::to_string(request.id) + " from core " +
                              std::to_string(request.core) + " of " + std::to_string(numCores_));
+  // canAccept and then accept split the same request: the pieces depend on its bytes alone.
+  if (!scratch_.empty() && splitAddress_ == request.address && splitBytes_ == request.bytes)
+    return;
+  splitAddress_ = request.address;
+  splitBytes_ = request.bytes;
   const uint64_t granule = dram_->addressMapper().granuleBytes();
   scratch_.clear();
   const uint64_t end = request.address + request.bytes;
   for (uint64_t at = request.address; at < end;) {
     const uint64_t pieceEnd = std::min(end, (at / granule + 1) * granule);
-    scratch_.push_back(Piece{at, static_cast<uint32_t>(pieceEnd - at), dram_->addressMapper().decode(at).channel});
+    scratch_.push_back(
+        Piece{at, static_cast<uint32_t>(pieceEnd - at), dram_->addressMapper().decode(at).channel});
     at = pieceEnd;
   }
 }
@@ -61,10 +67,11 @@ bool CrossbarNoc::canAccept(const MemoryRequest &request) const {
     for (const Piece &piece : scratch_)
       needed += piece.channel == channel ? 1 : 0;
     if (needed > dram_->queueEntries())
-      throw core::RuntimeError("memory request " + std::to_string(request.id) + " needs " + std::to_string(needed) +
-                               " entries of channel " + std::to_string(channel) + "'s queue, which holds " +
-                               std::to_string(dram_->queueEntries()));
-    if (dram_->freeEntries(channel, request.write) - inFlight_[static_cast<size_t>(channel * 2 + write)] < needed) {
+      throw core::RuntimeError("memory request " + std::to_string(request.id) + " needs " +
+                               std::to_string(needed) + " entries of channel " + std::to_string(channel) +
+                               "'s queue, which holds " + std::to_string(dram_->queueEntries()));
+    if (dram_->freeEntries(channel, request.write) - inFlight_[static_cast<size_t>(channel * 2 + write)] <
+        needed) {
       refused_ = true;
       return false;
     }
@@ -126,6 +133,7 @@ void CrossbarNoc::accept(const MemoryRequest &request) {
     toDram.id = slot;
     toDram.address = piece.address;
     toDram.bytes = piece.bytes;
+    toDram.tag = static_cast<uint32_t>(piece.channel); // the transaction keeps the requester's tag
     events_.schedule(arrives, [this, toDram, credit] {
       --inFlight_[credit];
       dram_->accept(toDram);
@@ -134,10 +142,11 @@ void CrossbarNoc::accept(const MemoryRequest &request) {
 }
 
 void CrossbarNoc::pieceDone(const MemoryRequest &piece, TimePs dramDone) {
-  const int channel = dram_->addressMapper().decode(piece.address).channel;
+  const auto channel = static_cast<int>(piece.tag);
   const size_t corePort = static_cast<size_t>(piece.core * portsPerCore_ + channel % portsPerCore_);
   const int cycles = serializationCycles(piece.write ? 0 : piece.bytes);
-  const TimePs leaves = reserve(channelOut_[static_cast<size_t>(channel)], alignToCoreClock(dramDone), cycles);
+  const TimePs leaves =
+      reserve(channelOut_[static_cast<size_t>(channel)], alignToCoreClock(dramDone), cycles);
   const TimePs enters = reserve(coreIn_[corePort], leaves + latencyCycles_ * corePeriodPs_, cycles);
   const TimePs arrives = enters + cycles * corePeriodPs_;
   const auto slot = static_cast<uint32_t>(piece.id);

@@ -64,7 +64,9 @@ private:
   std::vector<int> inFlight_;                  // [channel * 2 + write]: pieces on their way to the DRAM
   std::vector<Transaction> transactions_;
   std::vector<uint32_t> freeTransactions_;
-  mutable std::vector<Piece> scratch_;
+  mutable std::vector<Piece> scratch_; // the pieces of the request last split
+  mutable uint64_t splitAddress_ = 0;
+  mutable uint32_t splitBytes_ = 0;
   mutable bool refused_ = false;
   std::function<void()> retry_;
   Completion complete_;
