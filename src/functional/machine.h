@@ -3,6 +3,7 @@
 // its written-bytes shadow, scalar registers, systolic array weights) and the
 // per-unit instruction handlers, split over machine.cpp (control, scalar unit,
 // scratchpad access), vector.cpp, reduce.cpp, dma.cpp and matmul.cpp.
+#include "core/axis_fold.h"
 #include "core/element_math.h"
 #include "functional/simulator.h"
 
@@ -46,10 +47,7 @@ struct Values {
 };
 
 /// A tile seen as [outer, length, inner] around an axis (row-major).
-struct Split {
-  int64_t outer = 1, length = 1, inner = 1;
-  int64_t at(int64_t o, int64_t k, int64_t in) const { return (o * length + k) * inner + in; }
-};
+using Split = core::AxisSplit;
 
 /// Weights held by one systolic array: a lanes x lanes block of B, zero padded.
 struct ArrayState {

@@ -5,6 +5,7 @@
 // step rounded to the dtype (docs/npu.md), so results are bit-identical.
 #include "functional/machine.h"
 
+#include "core/axis_fold.h"
 #include "core/sort_network.h"
 #include "npu/layout.h"
 
@@ -15,48 +16,6 @@ namespace npusim::functional::detail {
 namespace {
 
 using npu::Opcode;
-
-Split splitAxis(const std::vector<int64_t> &shape, int axis) {
-  Split s;
-  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
-    if (d < axis)
-      s.outer *= shape[static_cast<size_t>(d)];
-    else if (d == axis)
-      s.length = shape[static_cast<size_t>(d)];
-    else
-      s.inner *= shape[static_cast<size_t>(d)];
-  }
-  return s;
-}
-
-template <class T, class Step> void fold(const T *x, T *r, const Split &s, Step step) {
-  for (int64_t o = 0; o < s.outer; ++o) {
-    T *acc = r + o * s.inner;
-    const T *base = x + o * s.length * s.inner;
-    std::copy(base, base + s.inner, acc);
-    for (int64_t k = 1; k < s.length; ++k) {
-      const T *row = base + k * s.inner;
-      for (int64_t in = 0; in < s.inner; ++in)
-        acc[in] = step(acc[in], row[in]);
-    }
-  }
-}
-
-template <class T, class Step> void scanFold(const T *x, T *r, const Split &s, bool reverse, Step step) {
-  for (int64_t o = 0; o < s.outer; ++o) {
-    const int64_t first = reverse ? s.length - 1 : 0;
-    std::copy(x + s.at(o, first, 0), x + s.at(o, first, 0) + s.inner, r + s.at(o, first, 0));
-    for (int64_t m = 1; m < s.length; ++m) {
-      const int64_t k = reverse ? s.length - 1 - m : m;
-      const int64_t previous = reverse ? k + 1 : k - 1;
-      const T *row = x + s.at(o, k, 0);
-      const T *acc = r + s.at(o, previous, 0);
-      T *out = r + s.at(o, k, 0);
-      for (int64_t in = 0; in < s.inner; ++in)
-        out[in] = step(acc[in], row[in]);
-    }
-  }
-}
 
 } // namespace
 
@@ -102,7 +61,7 @@ void Machine::reduceUnit(const Instruction &in) {
     countElements(layout(in.dsts.at(0)).numElements());
     return;
   }
-  const Split split = splitAxis(x.shape, in.axis);
+  const Split split = core::splitAxis(x.shape, in.axis);
   const size_t count = in.srcs.size();
   for (size_t k = 0; k < count; ++k)
     readTile(in.srcs[k], scratch(1 + k));
@@ -198,18 +157,18 @@ void Machine::reduceUnit(const Instruction &in) {
       core::visitFloat(dt, [&](auto tag) {
         core::floatReduceStep<decltype(tag)::value>(in.reduceKind, in.function.nanMode, [&](auto step) {
           if (isScan)
-            scanFold(v.f.data(), r.f.data(), split, in.reverse, step);
+            core::scanAxis(v.f.data(), r.f.data(), split, in.reverse, step);
           else
-            fold(v.f.data(), r.f.data(), split, step);
+            core::foldAxis(v.f.data(), r.f.data(), split, step);
         });
       });
     } else {
       core::visitInt(dt, [&](auto tag) {
         core::intReduceStep<decltype(tag)::value>(in.reduceKind, [&](auto step) {
           if (isScan)
-            scanFold(v.i.data(), r.i.data(), split, in.reverse, step);
+            core::scanAxis(v.i.data(), r.i.data(), split, in.reverse, step);
           else
-            fold(v.i.data(), r.i.data(), split, step);
+            core::foldAxis(v.i.data(), r.i.data(), split, step);
         });
       });
     }

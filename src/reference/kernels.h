@@ -4,6 +4,7 @@
 // already defined with the result's storage and element count; the switch on
 // dtype happens once per call, outside the element loops. Errors are thrown as
 // Fault and get their context (kernel, program, location) from the executor.
+#include "core/axis_fold.h"
 #include "ir/ir.h"
 #include "reference/numeric.h"
 #include "reference/tile.h"
@@ -40,12 +41,8 @@ void permuteOp(const Tile &a, const ir::Shape &from, const std::vector<int> &ord
 
 // ---- reduce.cpp ------------------------------------------------------------
 /// A tile seen as [outer, length, inner] around a reduction axis.
-struct AxisSplit {
-  int64_t outer = 1, length = 1, inner = 1;
-  int64_t lanes() const { return outer * inner; }
-  int64_t at(int64_t o, int64_t k, int64_t in) const { return (o * length + k) * inner + in; }
-};
-AxisSplit splitAxis(const ir::Shape &shape, int axis);
+using core::AxisSplit;
+using core::splitAxis;
 
 /// Sum, Prod, Max, Min, And, Or, Xor along the axis; r holds split.lanes() values.
 void reduceOp(ir::ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Tile &r,

@@ -18,35 +18,6 @@ namespace {
 
 using ir::ReduceKind;
 
-template <class T, class Step> void fold(const T *x, T *r, const AxisSplit &s, Step step) {
-  for (int64_t o = 0; o < s.outer; ++o) {
-    T *acc = r + o * s.inner;
-    const T *base = x + o * s.length * s.inner;
-    std::copy(base, base + s.inner, acc);
-    for (int64_t k = 1; k < s.length; ++k) {
-      const T *row = base + k * s.inner;
-      for (int64_t in = 0; in < s.inner; ++in)
-        acc[in] = step(acc[in], row[in]);
-    }
-  }
-}
-
-template <class T, class Step> void scanFold(const T *x, T *r, const AxisSplit &s, bool reverse, Step step) {
-  for (int64_t o = 0; o < s.outer; ++o) {
-    const int64_t first = reverse ? s.length - 1 : 0;
-    std::copy(x + s.at(o, first, 0), x + s.at(o, first, 0) + s.inner, r + s.at(o, first, 0));
-    for (int64_t m = 1; m < s.length; ++m) {
-      const int64_t k = reverse ? s.length - 1 - m : m;
-      const int64_t previous = reverse ? k + 1 : k - 1;
-      const T *row = x + s.at(o, k, 0);
-      const T *acc = r + s.at(o, previous, 0);
-      T *out = r + s.at(o, k, 0);
-      for (int64_t in = 0; in < s.inner; ++in)
-        out[in] = step(acc[in], row[in]);
-    }
-  }
-}
-
 template <class T, class Better>
 void argFold(const T *v, const int64_t *idx, T *rv, int64_t *ri, const AxisSplit &s, Better better) {
   for (int64_t o = 0; o < s.outer; ++o) {
@@ -68,29 +39,17 @@ void argFold(const T *v, const int64_t *idx, T *rv, int64_t *ri, const AxisSplit
 
 } // namespace
 
-AxisSplit splitAxis(const ir::Shape &shape, int axis) {
-  AxisSplit s;
-  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
-    if (d < axis)
-      s.outer *= shape[d];
-    else if (d == axis)
-      s.length = shape[d];
-    else
-      s.inner *= shape[d];
-  }
-  return s;
-}
 
 void reduceOp(ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Tile &r,
               const AxisSplit &split) {
   if (isFloatType(dt)) {
     visitFloat(dt, [&](auto tag) {
       core::floatReduceStep<decltype(tag)::value>(kind, nanMode,
-                                                  [&](auto step) { fold(x.f(), r.f(), split, step); });
+                                                  [&](auto step) { core::foldAxis(x.f(), r.f(), split, step); });
     });
   } else {
     visitInt(dt, [&](auto tag) {
-      core::intReduceStep<decltype(tag)::value>(kind, [&](auto step) { fold(x.i(), r.i(), split, step); });
+      core::intReduceStep<decltype(tag)::value>(kind, [&](auto step) { core::foldAxis(x.i(), r.i(), split, step); });
     });
   }
 }
@@ -100,12 +59,12 @@ void scanOp(ReduceKind kind, ir::NanMode nanMode, DType dt, const Tile &x, Tile 
   if (isFloatType(dt)) {
     visitFloat(dt, [&](auto tag) {
       core::floatReduceStep<decltype(tag)::value>(
-          kind, nanMode, [&](auto step) { scanFold(x.f(), r.f(), split, reverse, step); });
+          kind, nanMode, [&](auto step) { core::scanAxis(x.f(), r.f(), split, reverse, step); });
     });
   } else {
     visitInt(dt, [&](auto tag) {
       core::intReduceStep<decltype(tag)::value>(
-          kind, [&](auto step) { scanFold(x.i(), r.i(), split, reverse, step); });
+          kind, [&](auto step) { core::scanAxis(x.i(), r.i(), split, reverse, step); });
     });
   }
 }
