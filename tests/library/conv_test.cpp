@@ -158,11 +158,15 @@ TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
   // or padding that change the output's size: the strided row kernel, whose
   // programs cover blocks of output columns of several output rows. Row
   // counts that do not divide into the programs (2 x 5 = 10 output rows),
-  // batches, bias, stride 3, stride 1 without padding, uneven kernels.
+  // programs whose rows cross images (2 x 8 rows), programs whose rows
+  // share input tiles (16 output rows per image, stride 2; 4 rows of stride
+  // 3), batches, bias, stride 1 without padding, uneven kernels.
   const std::vector<Conv> cases = {
       {{2, 3, 9, 66}, {4, 3, 3, 3}, 2, 1, 1, 1, true, true},
       {{1, 3, 11, 100}, {8, 3, 7, 7}, 3, 3, 1, 1, true, true},
       {{1, 5, 8, 40}, {6, 5, 3, 2}, 1, 0, 1, 1, true, false},
+      {{2, 3, 15, 70}, {5, 3, 3, 3}, 2, 1, 1, 1, true, true},
+      {{2, 3, 31, 70}, {5, 3, 3, 3}, 2, 1, 1, 1, true, false},
   };
   for (const Conv &c : cases) {
     expectConv(c);
