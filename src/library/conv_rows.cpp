@@ -232,7 +232,8 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
   // loaded once for all of them; every row's tiles are live together.
   // Its live tiles: the weights, the distinct input tiles and their masks
   // (rows of one image share the tiles of the same input row), the column
-  // masks and index tiles, per row one tile per dot and the partial sums.
+  // masks and index tiles, per row one tile per dot and the sum (the
+  // compiler reuses the dots' tiles for the partial sums).
   auto stridedBytesPerLane = [&](int64_t rows) {
     const bool shared = c.outH % rows == 0;
     const int64_t inputRows =
@@ -240,12 +241,18 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
                : rows * c.kernelH;
     const int64_t tiles = inputRows * blocksJ;
     return steps * kSlots * blockN * c.element + tiles * kSlots * blockM * (c.element + 1) +
-           (blocksJ + 3 * 4) * kSlots * blockM + rows * 2 * steps * nSlots * blockM * 4;
+           (blocksJ + 3 * 4) * kSlots * blockM + rows * (steps + 1) * nSlots * blockM * 4;
   };
+  // Rows that divide OUT_H share tiles; otherwise a power of two.
   int64_t rows = 1;
-  if (c.strided)
-    while (rows < 16 && 2 * rows <= c.pixels / c.outW && stridedBytesPerLane(2 * rows) <= budget)
-      rows *= 2;
+  if (c.strided) {
+    for (int64_t r = std::min<int64_t>(16, c.outH); r > 1 && rows == 1; --r)
+      if (c.outH % r == 0 && stridedBytesPerLane(r) <= budget)
+        rows = r;
+    if (rows == 1)
+      while (rows < 16 && 2 * rows <= c.pixels / c.outW && stridedBytesPerLane(2 * rows) <= budget)
+        rows *= 2;
+  }
   return RowConvTiles{blockM, blockN, blockK, blocksJ, rows};
 }
 

@@ -156,16 +156,17 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
 TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
   // Channels-last with (kernel column, channel) one strided axis, but strides
   // or padding that change the output's size: the strided row kernel, whose
-  // programs cover blocks of output columns of several output rows. Row
-  // counts that do not divide into the programs (2 x 5 = 10 output rows),
-  // programs whose rows cross images (2 x 8 rows), programs whose rows
-  // share input tiles (16 output rows per image, stride 2; 4 rows of stride
-  // 3), batches, bias, stride 1 without padding, uneven kernels.
+  // programs cover blocks of output columns of several output rows. Programs
+  // whose rows share input tiles (a divisor of the output height per
+  // program: 5, 4 rows of stride 3, 6, 16 rows of 2 images), and, with 17
+  // output rows per image (prime), programs of 16 rows that cross images and
+  // a last one past the end (34 rows); bias, stride 1 without padding,
+  // uneven kernels.
   const std::vector<Conv> cases = {
       {{2, 3, 9, 66}, {4, 3, 3, 3}, 2, 1, 1, 1, true, true},
       {{1, 3, 11, 100}, {8, 3, 7, 7}, 3, 3, 1, 1, true, true},
       {{1, 5, 8, 40}, {6, 5, 3, 2}, 1, 0, 1, 1, true, false},
-      {{2, 3, 15, 70}, {5, 3, 3, 3}, 2, 1, 1, 1, true, true},
+      {{2, 3, 33, 66}, {5, 3, 3, 3}, 2, 1, 1, 1, true, true},
       {{2, 3, 31, 70}, {5, 3, 3, 3}, 2, 1, 1, 1, true, false},
   };
   for (const Conv &c : cases) {
