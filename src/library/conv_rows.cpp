@@ -8,6 +8,7 @@
 #include "library/plan_support.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace npusim::library::detail {
 
@@ -67,6 +68,50 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
     tl.store(y_ptr + rm[:, None] * SY_W + channel[None, :] * SY_C, acc, mask=y_mask)
 )TRITON";
 
+// Grid: (cdiv(N * OUT_H, ROWS), cdiv(OUT_W, BLOCK_M), groups * N_BLOCKS). A
+// program covers a block of output columns of ROWS consecutive output rows
+// (n, oh), so any stride works: row m of output row r's tile is output column
+// ow = m, which reads input column ow * STRIDE_W + kw * DIL_W - PAD_W of input
+// row oh * STRIDE_H + kh * DIL_H - PAD_H, an affine [BLOCK_M, BLOCK_K] tile
+// per kernel row (rows STRIDE_W pixels apart) with the same reduction axis j
+// as above. The row bounds are scalar tests of the output row. {{BODY}} loads
+// the weights once (they serve every row), then every row's input tiles,
+// then runs one dot per (row, step) into a tile of its own, summed by a tree,
+// so that no dot waits on another.
+constexpr std::string_view kStridedRowConvSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{{Y}}",
+             IN_H: tl.constexpr, IN_W: tl.constexpr, OUT_H: tl.constexpr, OUT_W: tl.constexpr,
+             ROWS: tl.constexpr, ROWS_TOTAL: tl.constexpr, CIN_G: tl.constexpr, COUT_G: tl.constexpr, N_BLOCKS: tl.constexpr, KWC: tl.constexpr,
+             STRIDE_H: tl.constexpr, STRIDE_W: tl.constexpr, DIL_W: tl.constexpr, PAD_W: tl.constexpr,
+             SX_N: tl.constexpr, SX_H: tl.constexpr, SX_C: tl.constexpr, SX_W: tl.constexpr,
+             SW_O: tl.constexpr, SW_I: tl.constexpr,
+             S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
+             HAS_BIAS: tl.constexpr, W_K_CONTIGUOUS: tl.constexpr,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    row0 = tl.program_id(0) * ROWS
+    pid_m = tl.program_id(1)
+    pid_n = tl.program_id(2) % N_BLOCKS
+    group = tl.program_id(2) // N_BLOCKS
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    m_mask = rm < OUT_W
+    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    n_mask = oc < COUT_G
+    rk = tl.arange(0, BLOCK_K)
+    zero_k = rk // BLOCK_K
+    rm_t = pid_m * BLOCK_M + (tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :])
+    ow_t = rm_t * STRIDE_W
+    m_mask_t = rm_t < OUT_W
+    y_mask = m_mask[:, None] & n_mask[None, :]
+    x_rows = x_ptr + group * (CIN_G * SX_C) + rm[:, None] * (STRIDE_W * SX_W)
+    w_base = w_ptr + group * (COUT_G * SW_O)
+{{BODY}}
+)TRITON";
+
 /// Kernel row kh's mask: the pixels whose input row oh + dh is inside.
 std::string rowMask(int64_t kh, int64_t dh) {
   std::string cond = "m_mask_t";
@@ -86,18 +131,45 @@ std::string columnMask(int64_t b) {
          " >= 0) & (ow_t + dw_" + s + " < IN_W) & (j_" + s + " < KWC)[None, :]\n";
 }
 
-/// Step (kh, b): the input rows shifted by kernel row kh, and the weights.
-std::string stepLoads(int64_t step, int64_t kh, int64_t b, int64_t rowOffset, int64_t weightOffset,
+/// Step s's input tile (kernel row kh, block b of j): the input rows shifted
+/// by `rowOffset` elements.
+std::string inputLoad(const std::string &s, int64_t kh, int64_t b, int64_t rowOffset,
                       const std::string &cast) {
-  const std::string s = std::to_string(step), bs = std::to_string(b), k = std::to_string(kh);
+  const std::string bs = std::to_string(b), k = std::to_string(kh);
   return "    x_" + s + " = tl.load(x_rows + (" + std::to_string(rowOffset) + " + j_" + bs +
-         "[None, :] * SX_C), mask=h_ok_" + k + " & w_ok_" + bs + ", other=0.0)" + cast + "\n" +
-         "    if W_K_CONTIGUOUS:\n" + "        w_" + s + " = tl.trans(tl.load(w_base + (" +
-         std::to_string(weightOffset) + " + oc[:, None] * SW_O + j_" + bs +
-         "[None, :] * SW_I), mask=n_mask[:, None] & (j_" + bs + " < KWC)[None, :], other=0.0))" + cast +
-         "\n" + "    else:\n" + "        w_" + s + " = tl.load(w_base + (" + std::to_string(weightOffset) +
-         " + j_" + bs + "[:, None] * SW_I + oc[None, :] * SW_O), mask=(j_" + bs +
-         " < KWC)[:, None] & n_mask[None, :], other=0.0)" + cast + "\n";
+         "[None, :] * SX_C), mask=h_ok_" + k + " & w_ok_" + bs + ", other=0.0)" + cast + "\n";
+}
+
+/// Step s's weights (block b of j, `weightOffset` selecting the kernel row).
+std::string weightLoad(const std::string &s, int64_t b, int64_t weightOffset, const std::string &cast) {
+  const std::string bs = std::to_string(b), off = std::to_string(weightOffset);
+  return "    if W_K_CONTIGUOUS:\n" + std::string("        w_") + s + " = tl.trans(tl.load(w_base + (" + off +
+         " + oc[:, None] * SW_O + j_" + bs + "[None, :] * SW_I), mask=n_mask[:, None] & (j_" + bs +
+         " < KWC)[None, :], other=0.0))" + cast + "\n" + "    else:\n" + "        w_" + s +
+         " = tl.load(w_base + (" + off + " + j_" + bs + "[:, None] * SW_I + oc[None, :] * SW_O), mask=(j_" +
+         bs + " < KWC)[:, None] & n_mask[None, :], other=0.0)" + cast + "\n";
+}
+
+/// `acc = acc_0 + ... + acc_{n-1}` as a balanced tree of pairwise sums, so
+/// that the dots do not wait on each other's results.
+std::string sumTree(const std::string &prefix, size_t n) {
+  std::string code;
+  size_t next = n;
+  std::vector<size_t> level(n);
+  for (size_t i = 0; i < n; ++i)
+    level[i] = i;
+  while (level.size() > 1) {
+    std::vector<size_t> up;
+    for (size_t i = 0; i + 1 < level.size(); i += 2) {
+      code += "    " + prefix + std::to_string(next) + " = " + prefix + std::to_string(level[i]) + " + " +
+              prefix + std::to_string(level[i + 1]) + "\n";
+      up.push_back(next++);
+    }
+    if (level.size() % 2 == 1)
+      up.push_back(level.back());
+    level = up;
+  }
+  return code + "    acc = " + prefix + std::to_string(level[0]) + "\n";
 }
 
 int64_t slotsOf(int64_t extent, int64_t lanes) {
@@ -143,57 +215,192 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
     const int64_t acc = 3 * nSlots * blockM * 4;
     return a + w + masks + acc;
   };
-  const int64_t cap = std::min<int64_t>(blockFor(c.pixels, 16, int64_t{1} << 20), 1024);
+  const int64_t cap = std::min<int64_t>(blockFor(c.strided ? c.outW : c.pixels, 16, int64_t{1} << 20), 1024);
   int64_t blockM = 0;
   for (int64_t m = 16; m <= cap; m *= 2)
     if (bytesPerLane(m) <= budget)
       blockM = m;
   if (blockM == 0)
     return std::nullopt;
-  return RowConvTiles{blockM, blockN, blockK, blocksJ};
+  // A strided dot streams BLOCK_M rows but costs at least an array width of
+  // cycles: on 14-column rows (BLOCK_M = 16) the measured layer ran slower
+  // than the gather kernel (tpuv3-like: 28 x 28 x 128 -> 256 stride 2,
+  // 16.9 k -> 33.4 k cycles; 28 columns gained, 22.9 k -> 18.6 k).
+  if (c.strided && blockM < 32)
+    return std::nullopt;
+  // The strided form covers up to 8 output rows per program, its weights
+  // loaded once for all of them; every row's tiles are live together.
+  // Its live tiles: the weights, the distinct input tiles and their masks
+  // (rows of one image share the tiles of the same input row), the column
+  // masks and index tiles, per row one tile per dot and the sum. (Counting
+  // the partial sums too, 2 S per row, held the stem to 8 rows: 82.4 k
+  // cycles against 67.9 k at 16 rows, which compile within the bank; 28
+  // rows against the whole bank took 159 k.)
+  auto stridedBytesPerLane = [&](int64_t rows) {
+    const bool shared = c.outH % rows == 0;
+    const int64_t inputRows =
+        shared ? std::min(rows * c.kernelH, (rows - 1) * c.strideH + (c.kernelH - 1) * c.dilationH + 1)
+               : rows * c.kernelH;
+    const int64_t tiles = inputRows * blocksJ;
+    return steps * kSlots * blockN * c.element + tiles * kSlots * blockM * (c.element + 1) +
+           (blocksJ + 3 * 4) * kSlots * blockM + rows * (steps + 1) * nSlots * blockM * 4;
+  };
+  // Rows that divide OUT_H share tiles; otherwise a power of two.
+  int64_t rows = 1;
+  if (c.strided) {
+    for (int64_t r = std::min<int64_t>(16, c.outH); r > 1 && rows == 1; --r)
+      if (c.outH % r == 0 && stridedBytesPerLane(r) <= budget)
+        rows = r;
+    if (rows == 1)
+      while (rows < 16 && 2 * rows <= c.pixels / c.outW && stridedBytesPerLane(2 * rows) <= budget)
+        rows *= 2;
+  }
+  return RowConvTiles{blockM, blockN, blockK, blocksJ, rows};
 }
+
+namespace {
+
+/// The strided form's body: weights once, then per output row its masks,
+/// input tiles, dots, sum, bias and store.
+std::string stridedBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast) {
+  std::string head, loads, dots, tail;
+  for (int64_t b = 0; b < t.blocksJ; ++b)
+    head += columnMask(b);
+  for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
+    for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
+      head += weightLoad(std::to_string(step), b, kh * c.swH, cast);
+  const bool partial = (c.pixels / c.outW) % t.rows != 0;
+  // When a program's rows lie in one image (OUT_H a multiple of ROWS),
+  // output row r's kernel row kh reads input row oh_0 * STRIDE_H + q - PAD_H
+  // with q = r * STRIDE_H + kh * DIL_H: rows and kernel rows with the same q
+  // share one tile (21 instead of 56 for the 7x7 stride-2 stem at 8 rows).
+  const bool shared = c.outH % t.rows == 0;
+  if (shared)
+    head += "    oh_0 = row0 % OUT_H\n    xn = x_rows + (row0 // OUT_H) * SX_N\n";
+  std::vector<bool> loaded;
+  const int64_t steps = c.kernelH * t.blocksJ;
+  // operands[step][row]: the input tile of each dot.
+  std::vector<std::vector<std::string>> operands(static_cast<size_t>(steps));
+  for (int64_t r = 0; r < t.rows; ++r) {
+    const std::string rs = std::to_string(r), row = "row_" + rs;
+    head += "    " + row + " = row0 + " + rs + "\n";
+    if (!shared)
+      head += "    oh_" + rs + " = " + row + " % OUT_H\n    xn_" + rs + " = x_rows + (" + row +
+              " // OUT_H) * SX_N\n";
+    const std::string inside = partial ? " & (" + row + " < ROWS_TOTAL)" : "";
+    for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh) {
+      const int64_t q = r * c.strideH + kh * c.dilationH;
+      // The tile's name: per (row, kernel row), or per q when shared.
+      const std::string k = shared ? "q" + std::to_string(q) : rs + "_" + std::to_string(kh), ih = "ih_" + k;
+      const bool fresh =
+          !shared || static_cast<size_t>(q) >= loaded.size() || !loaded[static_cast<size_t>(q)];
+      if (fresh) {
+        const std::string start =
+            shared ? "oh_0 * STRIDE_H + (" + std::to_string(q - c.padH) + ")"
+                   : "oh_" + rs + " * STRIDE_H + (" + std::to_string(kh * c.dilationH - c.padH) + ")";
+        head += "    " + ih + " = " + start + "\n    h_ok_" + k + " = m_mask_t & (" + ih + " >= 0) & (" + ih +
+                " < IN_H)" + inside + "\n";
+      }
+      for (int64_t b = 0; b < t.blocksJ; ++b, ++step) {
+        const std::string bs = std::to_string(b);
+        const std::string x = "x_" + k + "_" + bs;
+        if (fresh)
+          loads += "    " + x + " = tl.load(" + (shared ? "xn" : "xn_" + rs) + " + (" + ih +
+                   " * SX_H - PAD_W * SX_W + j_" + bs + "[None, :] * SX_C), mask=h_ok_" + k + " & w_ok_" +
+                   bs + ", other=0.0)" + cast + "\n";
+        operands[static_cast<size_t>(step)].push_back(x);
+      }
+      if (shared) {
+        if (loaded.size() <= static_cast<size_t>(q))
+          loaded.resize(static_cast<size_t>(q) + 1, false);
+        loaded[static_cast<size_t>(q)] = true;
+      }
+    }
+    const std::string oh = shared ? "(oh_0 + " + rs + ")" : "oh_" + rs;
+    const std::string n = shared ? "(row0 // OUT_H)" : "(" + row + " // OUT_H)";
+    tail += sumTree("p_" + rs + "_", static_cast<size_t>(steps)) + std::string(kConvBiasEpilogue) + "\n" +
+            "    tl.store(y_ptr + " + n + " * SY_N + " + oh +
+            " * SY_H + rm[:, None] * SY_W + channel[None, :] * SY_C, acc, mask=y_mask" + inside + ")\n";
+  }
+  // Row-major, one tile per dot: no dot waits on another's result.
+  for (int64_t r = 0; r < t.rows; ++r)
+    for (int64_t step = 0; step < steps; ++step)
+      dots += "    p_" + std::to_string(r) + "_" + std::to_string(step) + " = tl.dot(" +
+              operands[static_cast<size_t>(step)][static_cast<size_t>(r)] + ", w_" + std::to_string(step) +
+              ", allow_tf32=False, out_dtype=tl.float32)\n";
+  return head + loads + dots + tail;
+}
+
+} // namespace
 
 KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const std::string &types,
                            const std::function<void(LaunchBuilder &)> &pointers,
                            const std::function<void(LaunchBuilder &)> &epilogue) {
   const std::string cast = c.sameOperandType ? "" : ".to(tl.float32)";
   std::string masks, loads, dots;
-  for (int64_t kh = 0; kh < c.kernelH; ++kh)
-    masks += rowMask(kh, kh * c.dilationH - c.padH);
-  for (int64_t b = 0; b < t.blocksJ; ++b)
-    masks += columnMask(b);
   int64_t step = 0;
-  for (int64_t kh = 0; kh < c.kernelH; ++kh)
-    for (int64_t b = 0; b < t.blocksJ; ++b, ++step) {
-      const int64_t dh = kh * c.dilationH - c.padH;
-      // Input pixel m + dh * IN_W - PAD_W (the kernel columns are in j).
-      const int64_t rowOffset = (dh * c.inW - c.padW) * c.sxW;
-      loads += stepLoads(step, kh, b, rowOffset, kh * c.swH, cast);
-      const std::string acc = "acc_" + std::to_string(step % 2);
-      const std::string term = "tl.dot(x_" + std::to_string(step) + ", w_" + std::to_string(step) +
-                               ", allow_tf32=False, out_dtype=tl.float32)";
-      dots += "    " + acc + (step < 2 ? " = " : " += ") + term + "\n";
-    }
-  dots += step > 1 ? "    acc = acc_0 + acc_1\n" : "    acc = acc_0\n";
-  const std::string name = "npusim_conv_rows_" + types + "_k" + std::to_string(step);
-  LaunchBuilder launch(name, instantiate(kRowConvSource, {{"NAME", name},
-                                                          {"X", c.xType},
-                                                          {"W", c.wType},
-                                                          {"BIAS", c.biasType},
-                                                          {"Y", c.yType},
-                                                          {"MASKS", masks},
-                                                          {"LOADS", loads},
-                                                          {"DOTS", dots},
-                                                          {"ADD_BIAS", std::string(kConvBiasEpilogue)}}));
+  if (c.strided) {
+    step = c.kernelH * t.blocksJ;
+  } else {
+    for (int64_t kh = 0; kh < c.kernelH; ++kh)
+      masks += rowMask(kh, kh * c.dilationH - c.padH);
+    for (int64_t b = 0; b < t.blocksJ; ++b)
+      masks += columnMask(b);
+    for (int64_t kh = 0; kh < c.kernelH; ++kh)
+      for (int64_t b = 0; b < t.blocksJ; ++b, ++step) {
+        const int64_t dh = kh * c.dilationH - c.padH;
+        // Input pixel m + dh * IN_W - PAD_W (the kernel columns are in j).
+        const int64_t rowOffset = (dh * c.inW - c.padW) * c.sxW;
+        loads += inputLoad(std::to_string(step), kh, b, rowOffset, cast) +
+                 weightLoad(std::to_string(step), b, kh * c.swH, cast);
+        const std::string acc = "acc_" + std::to_string(step % 2);
+        const std::string term = "tl.dot(x_" + std::to_string(step) + ", w_" + std::to_string(step) +
+                                 ", allow_tf32=False, out_dtype=tl.float32)";
+        dots += "    " + acc + (step < 2 ? " = " : " += ") + term + "\n";
+      }
+    dots += step > 1 ? "    acc = acc_0 + acc_1\n" : "    acc = acc_0\n";
+  }
+  const std::string name = std::string(c.strided ? "npusim_conv_strided_rows_" : "npusim_conv_rows_") +
+                           types + "_k" + std::to_string(step);
+  LaunchBuilder launch(name, instantiate(c.strided ? kStridedRowConvSource : kRowConvSource,
+                                         {{"NAME", name},
+                                          {"X", c.xType},
+                                          {"W", c.wType},
+                                          {"BIAS", c.biasType},
+                                          {"Y", c.yType},
+                                          {"MASKS", masks},
+                                          {"BODY", c.strided ? stridedBody(c, t, cast) : ""},
+                                          {"LOADS", loads},
+                                          {"DOTS", dots},
+                                          {"ADD_BIAS", std::string(kConvBiasEpilogue)}}));
   pointers(launch);
-  launch.constant("PIXELS", c.pixels).constant("IN_H", c.inH).constant("IN_W", c.inW);
-  launch.constant("CIN_G", c.cinG).constant("COUT_G", c.coutG).constant("KWC", c.kernelW * c.cinG);
+  const int64_t nBlocks = ceilDiv(c.coutG, t.blockN);
+  if (c.strided)
+    launch.constant("IN_H", c.inH)
+        .constant("IN_W", c.inW)
+        .constant("OUT_H", c.outH)
+        .constant("OUT_W", c.outW)
+        .constant("ROWS", t.rows)
+        .constant("ROWS_TOTAL", c.pixels / c.outW);
+  else
+    launch.constant("PIXELS", c.pixels).constant("IN_H", c.inH).constant("IN_W", c.inW);
+  launch.constant("CIN_G", c.cinG).constant("COUT_G", c.coutG);
+  if (c.strided)
+    launch.constant("N_BLOCKS", nBlocks);
+  launch.constant("KWC", c.kernelW * c.cinG);
+  if (c.strided)
+    launch.constant("STRIDE_H", c.strideH).constant("STRIDE_W", c.strideW);
   launch.constant("DIL_W", c.dilationW).constant("PAD_W", c.padW);
+  if (c.strided)
+    launch.constant("SX_N", c.sxN).constant("SX_H", c.sxH);
   launch.constant("SX_C", c.sxC).constant("SX_W", c.sxW).constant("SW_O", c.swO).constant("SW_I", c.swI);
   epilogue(launch);
   launch.constant("W_K_CONTIGUOUS", c.swI == 1 && c.swO != 1 ? 1 : 0);
   launch.constant("BLOCK_M", t.blockM).constant("BLOCK_N", t.blockN).constant("BLOCK_K", t.blockK);
-  launch.grid(ceilDiv(c.pixels, t.blockM), ceilDiv(c.coutG, t.blockN), c.groups);
+  if (c.strided)
+    launch.grid(ceilDiv(c.pixels / c.outW, t.rows), ceilDiv(c.outW, t.blockM), c.groups * nBlocks);
+  else
+    launch.grid(ceilDiv(c.pixels, t.blockM), nBlocks, c.groups);
   return launch.build();
 }
 

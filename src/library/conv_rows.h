@@ -24,6 +24,10 @@ struct RowConvShape {
   int64_t kernelH = 1, kernelW = 1, padH = 0, padW = 0, dilationH = 1, dilationW = 1;
   int64_t sxC = 1, sxW = 1, swO = 1, swI = 1, swH = 1; // element strides of input and weight
   int64_t element = 4;                                 // bytes of a dot operand
+  // Strided rows: any stride and output size; a program covers a block of
+  // one output row, so the input pixels need not be one axis (sxN, sxH).
+  bool strided = false;
+  int64_t outH = 0, outW = 0, strideH = 1, strideW = 1, sxN = 0, sxH = 0;
   bool sameOperandType = true;
   std::string xType, wType, biasType, yType; // Triton element types
 };
@@ -31,13 +35,15 @@ struct RowConvShape {
 struct RowConvTiles {
   int64_t blockM = 16, blockN = 16, blockK = 16;
   int64_t blocksJ = 1; // blocks of (kernel column, channel) per kernel row
+  int64_t rows = 1;    // output rows per program (strided form)
 };
 
 /// The tiles of a row convolution, or nothing when even the smallest do not
 /// fit half a lane's bank.
 std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &shape, const MachineShape &machine);
 
-/// The launch; `pointers` adds x, w, bias and y, `epilogue` the constexprs
+/// The launch (the strided form when `shape.strided`); `pointers` adds x, w,
+/// bias and y, `epilogue` the constexprs
 /// S_BIAS, SY_N, SY_C, SY_H, SY_W and HAS_BIAS.
 KernelLaunch rowConvLaunch(const RowConvShape &shape, const RowConvTiles &tiles, const std::string &types,
                            const std::function<void(LaunchBuilder &)> &pointers,

@@ -383,11 +383,18 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   // Stride 1 with the input's height and width kept, the input's pixels one
   // strided axis and (kernel column, channel) another, in the input and in
   // the weights: each kernel row's im2col tile is one strided DMA.
+  // Otherwise, with (kernel column, channel) one strided axis, the strided
+  // form: a program covers blocks of output columns of a few output rows,
+  // whose im2col tile of each kernel row is again one strided DMA (rows
+  // stride_w pixels apart).
   const bool sameSize = outSize[0] == inH && outSize[1] == inW;
-  if (stride[0] == 1 && stride[1] == 1 && sameSize && pixelsMerge(x) && pixelsMerge(y) &&
-      x.stride[3] * dilation[1] == cinG * x.stride[1] && w.stride[3] == cinG * w.stride[1] &&
+  const bool rowsMerge = stride[0] == 1 && stride[1] == 1 && sameSize && pixelsMerge(x) && pixelsMerge(y);
+  if (x.stride[3] * dilation[1] == cinG * x.stride[1] && w.stride[3] == cinG * w.stride[1] &&
       (kernelH > 1 || kernelW > 1)) {
     RowConvShape shape;
+    shape.strided = !rowsMerge;
+    shape.outH = outSize[0], shape.outW = outSize[1], shape.strideH = stride[0], shape.strideW = stride[1];
+    shape.sxN = x.stride[0], shape.sxH = x.stride[2];
     shape.pixels = pixels, shape.inH = inH, shape.inW = inW, shape.cinG = cinG, shape.coutG = coutG;
     shape.groups = groups, shape.kernelH = kernelH, shape.kernelW = kernelW;
     shape.padH = padding[0], shape.padW = padding[1], shape.dilationH = dilation[0],

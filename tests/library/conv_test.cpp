@@ -153,6 +153,44 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
   EXPECT_NE(kernel(half, 2).rfind("npusim_conv_rows_", 0), 0u) << kernel(half, 2);
 }
 
+TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
+  // Channels-last with (kernel column, channel) one strided axis, but strides
+  // or padding that change the output's size: the strided row kernel, whose
+  // programs cover blocks of output columns of several output rows. Programs
+  // whose rows share input tiles (a divisor of the output height per
+  // program: 5, 4 rows of stride 3, 6, 16 rows of 2 images), and, with 17
+  // output rows per image (prime), programs of 16 rows that cross images and
+  // a last one past the end (34 rows); bias, stride 1 without padding,
+  // uneven kernels.
+  const std::vector<Conv> cases = {
+      {{2, 3, 9, 66}, {4, 3, 3, 3}, 2, 1, 1, 1, true, true},
+      {{1, 3, 11, 100}, {8, 3, 7, 7}, 3, 3, 1, 1, true, true},
+      {{1, 5, 8, 40}, {6, 5, 3, 2}, 1, 0, 1, 1, true, false},
+      {{2, 3, 33, 66}, {5, 3, 3, 3}, 2, 1, 1, 1, true, true},
+      {{2, 3, 31, 70}, {5, 3, 3, 3}, 2, 1, 1, 1, true, false},
+  };
+  for (const Conv &c : cases) {
+    expectConv(c);
+    // The planned kernel is the strided row kernel.
+    CallFixture f;
+    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+    const TensorRef y = f.tensor(DType::Float32, outputShape(c), channelsLast(outputShape(c)));
+    const std::vector<const TensorRef *> outs = {&y};
+    const int64_t s = c.stride, p = c.padding;
+    const CallPlan plan =
+        planCall("aten.convolution",
+                 std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                           CallFixture::integers({s, s}), CallFixture::integers({p, p}),
+                                           CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                           CallFixture::integers({0, 0}), CallFixture::integer(1)},
+                 outs, MachineShape{});
+    ASSERT_EQ(plan.launches.size(), 1u);
+    EXPECT_EQ(plan.launches[0].kernelName.rfind("npusim_conv_strided_rows_", 0), 0u)
+        << describe(c) << ": " << plan.launches[0].kernelName;
+  }
+}
+
 TEST(LibraryConv, UnbatchedInputAndHalfPrecision) {
   for (DType dtype : {DType::Float16, DType::BFloat16}) {
     Conv c{{1, 24, 10, 12}, {16, 24, 3, 3}, 1, 1};
