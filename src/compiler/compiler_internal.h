@@ -217,7 +217,9 @@ private:
     int64_t multiple = 0;
     std::vector<BoxTerm> terms;
   };
-  std::optional<BoxIndex> boxIndex(const ir::Value *offset, int depth);
+  /// The offset's box form; with `emit` false nothing is emitted and the
+  /// base is only good for the checks (immediate or not).
+  std::optional<BoxIndex> boxIndex(const ir::Value *offset, int depth, bool emit);
   /// A strided DMA over `shape` with each axis split at its digits' periods
   /// (`shape` is then the split shape, the same bytes as the access's tile).
   struct BoxAccess {

@@ -24,13 +24,20 @@ bool divisible(const Scalar &base, int64_t multiple, int64_t c) {
 
 } // namespace
 
-std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int depth) {
+std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int depth, bool emit) {
   if (depth > 16)
     return std::nullopt;
+  // Without `emit` nothing is emitted: a register base stands for itself in
+  // the checks, which read only whether it is an immediate and its multiple.
+  auto arith = [&](npu::ElementOp e, const Scalar &x, const Scalar &y) {
+    if (emit || (x.isImmediate() && y.isImmediate()))
+      return scalarArith(e, x, y, DType::Int64);
+    return x.isImmediate() ? y : x;
+  };
   if (isLazy(v)) {
     const LazyTile &lazy = *state(v).lazy;
     BoxIndex box;
-    box.base = widen(lazy.base);
+    box.base = emit ? widen(lazy.base) : lazy.base;
     box.multiple = lazy.base.isImmediate() ? 0 : knownMultiple(*out, lazy.base.operand);
     for (size_t a = 0; a < lazy.strides.size(); ++a) {
       if (!lazy.strides[a].isImmediate())
@@ -46,15 +53,15 @@ std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int dep
   // A stretched size-1 axis repeats its one index: the terms stay.
   if (op->code == ir::OpCode::Broadcast && op->operands.size() == 1 &&
       op->operands[0]->type.shape.size() == v->type.shape.size())
-    return boxIndex(op->operands[0], depth + 1);
+    return boxIndex(op->operands[0], depth + 1, emit);
   if (op->operands.size() != 2)
     return std::nullopt;
   const ir::OpCode code = op->code;
   if (code != ir::OpCode::Add && code != ir::OpCode::Sub && code != ir::OpCode::Mul &&
       code != ir::OpCode::Rem && code != ir::OpCode::Div)
     return std::nullopt;
-  auto a = boxIndex(op->operands[0], depth + 1);
-  auto b = boxIndex(op->operands[1], depth + 1);
+  auto a = boxIndex(op->operands[0], depth + 1, emit);
+  auto b = boxIndex(op->operands[1], depth + 1, emit);
   if (!a || !b)
     return std::nullopt;
   auto constant = [](const BoxIndex &x) -> std::optional<int64_t> {
@@ -65,8 +72,7 @@ std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int dep
   if (code == ir::OpCode::Add || code == ir::OpCode::Sub) {
     const int64_t sign = code == ir::OpCode::Add ? 1 : -1;
     BoxIndex sum = *a;
-    sum.base = scalarArith(code == ir::OpCode::Add ? npu::ElementOp::Add : npu::ElementOp::Sub, a->base,
-                           b->base, DType::Int64);
+    sum.base = arith(code == ir::OpCode::Add ? npu::ElementOp::Add : npu::ElementOp::Sub, a->base, b->base);
     // A sum of non-negative parts is a multiple of their gcd (a zero part: of
     // the other); the multiple matters only where the base is a register.
     auto multiple = [](const BoxIndex &x) -> int64_t {
@@ -88,7 +94,7 @@ std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int dep
       return std::nullopt;
     const int64_t k = kb ? *kb : *ka;
     BoxIndex scaled = kb ? *a : *b;
-    scaled.base = scalarArith(npu::ElementOp::Mul, scaled.base, immediate(DType::Int64, k), DType::Int64);
+    scaled.base = arith(npu::ElementOp::Mul, scaled.base, immediate(DType::Int64, k));
     scaled.multiple =
         k > 0 && scaled.multiple > 0 && scaled.multiple < (int64_t{1} << 30) ? scaled.multiple * k : 0;
     for (BoxTerm &t : scaled.terms)
@@ -115,7 +121,7 @@ std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int dep
     npu::ElementFunction fn;
     fn.op = npu::ElementOp::Div;
     fn.operandType = fn.resultType = DType::Int64;
-    result.base = scalarOp(fn, {a->base, immediate(DType::Int64, *c)}, nameOf(v));
+    result.base = emit ? scalarOp(fn, {a->base, immediate(DType::Int64, *c)}, nameOf(v)) : a->base;
     result.multiple = a->multiple / *c;
   }
   return result;
@@ -130,7 +136,8 @@ std::optional<Lowering::BoxAccess> Lowering::boxAccess(const ir::Value *pointer,
       add->code != ir::OpCode::AddPtr || !isLazy(add->operands[0]) ||
       !state(add->operands[0]).lazy->uniform() || add->operands[1]->type.shape != shape)
     return std::nullopt;
-  const std::optional<BoxIndex> box = boxIndex(add->operands[1], 0);
+  // Checked first without emitting anything, then built.
+  const std::optional<BoxIndex> box = boxIndex(add->operands[1], 0, false);
   if (!box || std::none_of(box->terms.begin(), box->terms.end(),
                            [](const BoxTerm &t) { return t.divisor > 1 || t.modulus > 0; }))
     return std::nullopt;
@@ -195,9 +202,9 @@ std::optional<Lowering::BoxAccess> Lowering::boxAccess(const ir::Value *pointer,
     }
   }
   access.dma.argument = ps.argument;
+  const Scalar base = boxIndex(add->operands[1], 0, true)->base;
   access.dma.base =
-      scalarArith(npu::ElementOp::Add, widen(state(add->operands[0]).lazy->base), box->base, DType::Int64)
-          .operand;
+      scalarArith(npu::ElementOp::Add, widen(state(add->operands[0]).lazy->base), base, DType::Int64).operand;
   access.dma.strides = std::move(strides);
   if (mask) {
     const int m = tileOf(mask, laneAxis);
