@@ -187,7 +187,8 @@ private:
   /// `source` computed again at shape `to` when it is one pure elementwise op
   /// of scalars and lazy tiles whose broadcast would stretch the lane axis;
   /// -1 otherwise (emit.cpp).
-  int recomputedBroadcast(const ir::Value *source, const ir::Shape &to, int laneAxis, const std::string &name);
+  int recomputedBroadcast(const ir::Value *source, const ir::Shape &to, int laneAxis,
+                          const std::string &name);
 
   // lower_memory.cpp
   void lowerAddPtr(const ir::Op &op);
@@ -199,6 +200,37 @@ private:
   void lowerAtomic(const ir::Op &op);
   npu::DmaDescriptor dmaFor(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape,
                             int laneAxis);
+
+  // lower_box.cpp: Inductor's `//` and `%` index arithmetic as strided boxes.
+  /// One digit of a blocked axis: coefficient * ((i[axis] / divisor) % modulus),
+  /// no modulus when it is 0; i is the index within the block.
+  struct BoxTerm {
+    int axis = 0;
+    int64_t divisor = 1;
+    int64_t modulus = 0;
+    int64_t coefficient = 0;
+  };
+  /// An index tile as base + sum of digits; `multiple` is a known positive
+  /// multiple of a register base (0: unknown).
+  struct BoxIndex {
+    Scalar base;
+    int64_t multiple = 0;
+    std::vector<BoxTerm> terms;
+  };
+  /// The offset's box form; with `emit` false nothing is emitted and the
+  /// base is only good for the checks (immediate or not).
+  std::optional<BoxIndex> boxIndex(const ir::Value *offset, int depth, bool emit);
+  /// A strided DMA over `shape` with each axis split at its digits' periods
+  /// (`shape` is then the split shape, the same bytes as the access's tile).
+  struct BoxAccess {
+    npu::DmaDescriptor dma;
+    ir::Shape shape;
+    int laneAxis = 0;
+  };
+  /// The box form of an access through a gathered pointer `splat + offset`,
+  /// or nullopt when the offset is not a box over the block.
+  std::optional<BoxAccess> boxAccess(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape,
+                                     int laneAxis);
 
   // lower_reduce.cpp
   void lowerReduce(const ir::Op &op);

@@ -113,8 +113,8 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *result) 
     return -1;
   const ir::Value *offset = add->operands[1];
   const ir::Op *rem = offset->definingOp;
-  if (!rem || rem->code != ir::OpCode::Rem || rem->operands.size() != 2 ||
-      !isLazy(rem->operands[0]) || !isLazy(rem->operands[1]))
+  if (!rem || rem->code != ir::OpCode::Rem || rem->operands.size() != 2 || !isLazy(rem->operands[0]) ||
+      !isLazy(rem->operands[1]))
     return -1;
   const LazyTile &index = *state(rem->operands[0]).lazy;
   const LazyTile &divisor = *state(rem->operands[1]).lazy;
@@ -142,10 +142,10 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *result) 
   if (auto it = s.lazyTiles.find(key); it != s.lazyTiles.end()) {
     indices = it->second;
   } else {
-    const int first = materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0,
-                                               nameOf(rem->operands[0]));
-    const int modulus = materializeLazy(divisor, rem->operands[1]->type.dtype, {period}, 0,
-                                                 nameOf(rem->operands[1]));
+    const int first =
+        materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0, nameOf(rem->operands[0]));
+    const int modulus =
+        materializeLazy(divisor, rem->operands[1]->type.dtype, {period}, 0, nameOf(rem->operands[1]));
     indices = newTile(offset->type.dtype, {period}, 0, nameOf(offset));
     npu::Instruction &mod = emit(npu::Opcode::VElementwise);
     mod.function = elementFunction(*rem);
@@ -335,7 +335,11 @@ void Lowering::lowerLoad(const ir::Op &op) {
       setTile(r, periodic);
       return;
     }
-  npu::DmaDescriptor dma = dmaFor(pointer, mask, shape, axis);
+  const ir::Value *activeMask = mask && !isTrue(state(mask)) ? mask : nullptr;
+  const std::optional<BoxAccess> box = scalar ? std::nullopt : boxAccess(pointer, activeMask, shape, axis);
+  npu::DmaDescriptor dma = box ? box->dma : dmaFor(pointer, mask, shape, axis);
+  const ir::Shape &accessShape = box ? box->shape : shape;
+  const int accessAxis = box ? box->laneAxis : axis;
   bool selectOther = false;
   if (other && dma.maskTile >= 0) {
     const ValueState &os = state(other);
@@ -349,10 +353,10 @@ void Lowering::lowerLoad(const ir::Op &op) {
   if (!other || selectOther)
     dma.fill = zero.operand;
   // A transposing access loads in DRAM order and permutes on chip.
-  const std::vector<int> order = scalar ? std::vector<int>{} : contiguousOrder(dma, shape);
+  const std::vector<int> order = scalar ? std::vector<int>{} : contiguousOrder(dma, accessShape);
   int dst = -1;
   if (order.empty()) {
-    dst = newTile(type, shape, axis, nameOf(r));
+    dst = newTile(type, accessShape, accessAxis, nameOf(r));
     npu::Instruction &load = emit(npu::Opcode::DmaLoad);
     load.dma = dma;
     load.dsts = {dst};
@@ -360,13 +364,15 @@ void Lowering::lowerLoad(const ir::Op &op) {
     permuteDma(dma, order);
     ir::Shape walked;
     for (int a : order)
-      walked.push_back(shape[a]);
-    const int loaded = newTile(type, walked, inverse(order)[axis], nameOf(r));
+      walked.push_back(accessShape[a]);
+    const int loaded = newTile(type, walked, inverse(order)[accessAxis], nameOf(r));
     npu::Instruction &load = emit(npu::Opcode::DmaLoad);
     load.dma = dma;
     load.dsts = {loaded};
     dst = permutedView(loaded, inverse(order));
   }
+  if (box) // the split tile seen in the access's shape: the same bytes
+    dst = aliasTile(dst, shape, axis, nameOf(r));
   int result = dst;
   if (selectOther) {
     const int otherTile = scalar ? scalarTileOf(other) : tileOf(other, axis);
@@ -407,9 +413,14 @@ void Lowering::lowerStore(const ir::Op &op) {
   const int axis = scalar ? 0 : laneAxisOf(value);
   const ir::Shape shape = scalar ? ir::Shape{1} : pointer->type.shape;
   int data = scalar ? scalarTileOf(value) : tileOf(value, axis);
-  npu::DmaDescriptor dma = dmaFor(pointer, mask, shape, axis);
+  const ir::Value *activeMask = mask && !isTrue(state(mask)) ? mask : nullptr;
+  const std::optional<BoxAccess> box = scalar ? std::nullopt : boxAccess(pointer, activeMask, shape, axis);
+  npu::DmaDescriptor dma = box ? box->dma : dmaFor(pointer, mask, shape, axis);
+  if (box)
+    data = aliasTile(data, box->shape, box->laneAxis, s.tiles.at(data).name);
   // A transposing access permutes on chip and stores in DRAM order.
-  if (const std::vector<int> order = scalar ? std::vector<int>{} : contiguousOrder(dma, shape);
+  if (const std::vector<int> order =
+          scalar ? std::vector<int>{} : contiguousOrder(dma, box ? box->shape : shape);
       !order.empty()) {
     permuteDma(dma, order);
     data = permutedView(data, order);

@@ -39,11 +39,12 @@ int64_t immediateStride(const npu::Instruction &dma, size_t axis) {
 
 // ResNet-18's layout change: out[y1, x, y0] = in[y1 * 128 + y0, x] with
 // y0 = y % 128, y1 = y // 128, x < 9 (loads in_ptr0 + x + 9 y, stores
-// out_ptr0 + y0 + 128 x + 1152 y1). With YBLOCK = 128 each instance reads the
-// 128 x 9 contiguous inputs of one y1 and writes 9 rows of 128 contiguous outputs:
-// the store is strided (not gathered) with unit stride innermost and runs of
-// 128 x 4 = 512 bytes (8 requests of 64 B); the old rule (YBLOCK = 8192,
-// XBLOCK = 1) read 4-byte elements 36 bytes apart.
+// out_ptr0 + y0 + 128 x + 1152 y1). A block of YBLOCK = 128 q rows splits y
+// into digits y = 128 i0 + i2 (i0 < q, i2 < 128 = the lanes): the store
+// address is i2 + 128 x + 1152 (yoffset / 128 + i0), a strided box walked as
+// [i0, x, i2] with strides [1152, 128, 1], runs of 128 x 4 = 512 bytes (8
+// requests of 64 B). The old rule (YBLOCK = 8192, XBLOCK = 1) read 4-byte
+// elements 36 bytes apart; without the split YBLOCK stayed at 128.
 TEST(Tiling, LayoutChangingPointwiseGetsContiguousRuns) {
   const std::string kernel =
       resnet18Kernel("triton_poi_fused__native_batch_norm_legit_no_training_convolution_relu_0");
@@ -58,15 +59,52 @@ TEST(Tiling, LayoutChangingPointwiseGetsContiguousRuns) {
     EXPECT_FALSE(dma->dma.gathered());
     EXPECT_EQ(immediateStride(*dma, dma->dma.strides.size() - 1), 1);
   }
-  // The store walks [x, y0]: 128 consecutive outputs per x, x rows 128 apart.
   const npu::TileLayout &stored = k.program.tiles.at(stores[0]->srcs.at(0)).layout;
-  ASSERT_EQ(stored.rank(), 2);
-  EXPECT_GE(stored.shape[1], 128);
-  EXPECT_EQ(immediateStride(*stores[0], 0), 128);
+  ASSERT_EQ(stored.rank(), 3);
+  EXPECT_EQ(stored.shape[1], 16);
+  EXPECT_EQ(stored.shape[2], 128);
+  EXPECT_EQ(stored.laneAxis, 2);
+  EXPECT_GT(stored.shape[0], 1); // more than one y1 per instance
+  EXPECT_EQ(immediateStride(*stores[0], 0), 1152);
+  EXPECT_EQ(immediateStride(*stores[0], 1), 128);
   // The load's rows are whole: XBLOCK covers xnumel = 9.
   const npu::TileLayout &loaded = k.program.tiles.at(loads[0]->dsts.at(0)).layout;
   EXPECT_GE(loaded.shape.back(), 9);
   EXPECT_GE(k.cost.bytesPerStoreRun(), 512.0);
+}
+
+// tests/compiler/data/box_access.py reads in_ptr0 + x0 + 256 x1 + 2048 x2 with
+// x0 = x % 128, x1 = (x // 128) % 4, x2 = x // 512 over a block of B elements
+// starting at a multiple of B. With B a multiple of 512, x = xoffset + 512 i0 +
+// 128 i1 + i2 (i0 < B / 512, i1 < 4, i2 < 128) gives x0 = i2, x1 = i1,
+// x2 = xoffset / 512 + i0: the address xoffset * 4 + 2048 i0 + 256 i1 + i2, a
+// strided DMA over [B / 512, 4, 128] with strides [2048, 256, 1] and the lanes
+// on i2 (element x of the [B] tile sits in lane x % 128, slot x / 128 = 4 i0 +
+// i1: the same bytes). The shifted load adds 128 to the base and keeps its
+// mask x1 < 3. Runs: 128 x 4 = 512 bytes, 4 B / 512 of them per load.
+TEST(Tiling, IndexArithmeticOfDigitsIsAStridedBox) {
+  const fs::path kernel = fs::path(NPUSIM_TEST_DATA).parent_path() / "compiler" / "data" / "box_access.py";
+  const testing::CompiledKernel k =
+      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  const auto loads = dmas(k.program, npu::Opcode::DmaLoad);
+  ASSERT_EQ(loads.size(), 2u);
+  const npu::TileLayout &first = k.program.tiles.at(loads[0]->dsts.at(0)).layout;
+  ASSERT_EQ(first.rank(), 3);
+  const int64_t block = first.numElements();
+  ASSERT_EQ(block % 512, 0);
+  for (const npu::Instruction *load : loads) {
+    EXPECT_FALSE(load->dma.gathered());
+    const npu::TileLayout &data = k.program.tiles.at(load->dsts.at(0)).layout;
+    EXPECT_EQ(data.shape, (ir::Shape{block / 512, 4, 128}));
+    EXPECT_EQ(data.laneAxis, 2);
+    EXPECT_EQ(immediateStride(*load, 0), 2048);
+    EXPECT_EQ(immediateStride(*load, 1), 256);
+    EXPECT_EQ(immediateStride(*load, 2), 1);
+  }
+  EXPECT_LT(loads[0]->dma.maskTile, 0);
+  EXPECT_GE(loads[1]->dma.maskTile, 0);
+  // Two loads of 4 B / 512 runs each and one contiguous store of B elements.
+  EXPECT_EQ(k.cost.dmaRuns, 2 * 4 * block / 512 + 1);
 }
 
 // A 1024 x 1024 fp32 transpose (tests/data/kernels): both DMAs walk DRAM in
@@ -131,7 +169,8 @@ TEST(Tiling, PerChannelParametersLoadOnePeriod) {
   const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
   const testing::CompiledKernel k = testing::compileKernelFile(kernel, machine);
   int64_t xblock = 0;
-  if (auto it = k.constexprs.find("XBLOCK"); it != k.constexprs.end() && std::holds_alternative<int64_t>(it->second))
+  if (auto it = k.constexprs.find("XBLOCK");
+      it != k.constexprs.end() && std::holds_alternative<int64_t>(it->second))
     xblock = std::get<int64_t>(it->second);
   ASSERT_GE(xblock, 128);
   int gathers = 0, broadcasts = 0, remainders = 0;
