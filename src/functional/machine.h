@@ -201,6 +201,8 @@ public:
   void reduceUnit(const Instruction &in);    // reduce.cpp
   void combine(const Instruction &in, const Split &split, bool isScan);
   void dmaUnit(const Instruction &in);       // dma.cpp
+  /// Element count and DMA bytes of the current instruction.
+  void countDma(npu::Opcode opcode, int64_t active, int size);
   void systolicUnit(const Instruction &in);  // matmul.cpp
   /// An MMatmul with fp32 C: the block's operands gathered densely and
   /// multiplied by multiplyFloat32.
@@ -234,6 +236,8 @@ public:
   /// Whether every element offset of offsets[0..n) lies inside the buffer
   /// (then no element needs dramByte's check).
   bool allInside(const Pointer &p, const int64_t *offsets, int64_t n) const;
+  /// A strided load or store whose last axis has DRAM stride 1, row by row.
+  void dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base);
 
   std::vector<ArrayState> arrays;
   /// Element lists of the systolic unit, reused between instructions.
