@@ -216,6 +216,8 @@ void Machine::dmaUnit(const Instruction &in) {
     if (!in.dsts.empty())
       writeTile(in.dsts[0], old);
   }
+  if (values && isLoad)
+    markComplete(data); // loaded or filled, every element
   countDma(in.opcode, active, size);
 }
 
@@ -374,6 +376,8 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
       }
     }
   });
+  if (values && isLoad)
+    markComplete(data); // loaded or filled, every element
   countDma(in.opcode, active, size);
 }
 

@@ -644,6 +644,16 @@ void Machine::readLane(int t, int lane, int64_t count, Values &v) {
 
 void Machine::checkLaneWritten(int t, int lane, int64_t count) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  if (complete_[static_cast<size_t>(t)]) {
+    // Within the lane's own elements a complete tile has nothing unwritten.
+    const npu::TileLayout &l = tile.layout;
+    const int64_t laneExtent = l.shape[static_cast<size_t>(l.laneAxis)];
+    const int64_t own = lane < laneExtent ? (laneExtent - lane + program_.lanes - 1) / program_.lanes *
+                                                (l.numElements() / laneExtent)
+                                          : 0;
+    if (count <= own)
+      return;
+  }
   const int64_t bytes = count * core::byteSize(tile.layout.dtype);
   const uint8_t *shadow = written_.data() + tile.bankOffset + shift_ + lane * bankStride_;
   if (bytes > 0 && (std::memchr(shadow, 0, static_cast<size_t>(bytes)) != nullptr)) {
@@ -658,6 +668,7 @@ void Machine::checkLaneWritten(int t, int lane, int64_t count) {
 void Machine::markTileWritten(int t) {
   forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) { markLaneWritten(t, lane, count); });
   tileWritten_[static_cast<size_t>(t)] = 1;
+  complete_[static_cast<size_t>(t)] = 1;
 }
 
 void Machine::fillTile(int t, uint64_t bits) {

@@ -153,6 +153,8 @@ public:
   /// shadow only gains bytes within an instance, so a tile found complete
   /// stays complete until the instance ends: repeated reads skip the scan.
   void checkTileWritten(int t);
+  /// Records that every element of tile t is written (its shadow bytes all set).
+  void markComplete(int t) { complete_[static_cast<size_t>(t)] = 1; }
   /// The row-major elements elems[0..n) of tile t into v[0..n); with
   /// `check`, each is checked in order as readElement does.
   void readElements(int t, const int64_t *elems, int64_t n, Values &v, bool check);
@@ -276,7 +278,7 @@ private:
   std::vector<std::vector<int64_t>> &positions_; // per tile, per element: see positionsOf
   std::vector<uint8_t> positionsReady_;          // per tile: positions_ computed in this launch
   std::vector<uint8_t> tileWritten_;            // per tile: written in this instance
-  std::vector<uint8_t> complete_;               // per tile: checkTileWritten passed in this instance
+  std::vector<uint8_t> complete_;               // per tile: every element written in this instance
   // An address-only run of a program with masked DMA still computes, on the
   // vector and cross-lane units, every tile whose operands it computed itself
   // (program ids, constants, iotas and what follows from them), so that each
