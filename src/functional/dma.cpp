@@ -61,8 +61,11 @@ void Machine::dmaUnit(const Instruction &in) {
   std::vector<int64_t> &offsets = offsets_;
   offsets.resize(static_cast<size_t>(n));
   if (dma.gathered()) {
-    if (!values)
-      fail("a gathered or scattered DMA needs element values (the program needs computeValues)");
+    // An address-only run computes an index tile made from program ids and
+    // constants on the vector units (npu::timingValueNeed).
+    if (!values && !tileAvailable(dma.indexTile))
+      fail("a gathered or scattered DMA whose index tile this address-only run did not compute (the "
+           "program needs computeValues)");
     Values &index = scratch(1);
     readTile(dma.indexTile, index);
     for (int64_t e = 0; e < n; ++e)

@@ -24,10 +24,11 @@ template <class Fn> void forEachLane(const npu::TileLayout &l, int lanes, Fn &&f
     fn(lane, (laneExtent - lane + lanes - 1) / lanes * (n / laneExtent));
 }
 
-bool hasMaskedDma(const std::vector<Instruction> &body) {
+bool dmaReadsTiles(const std::vector<Instruction> &body) {
   for (const Instruction &in : body) {
     const npu::Unit unit = npu::unitOf(in.opcode);
-    if ((unit == npu::Unit::Dma && in.dma.maskTile >= 0) || hasMaskedDma(in.body) || hasMaskedDma(in.elseBody))
+    if ((unit == npu::Unit::Dma && (in.dma.maskTile >= 0 || in.dma.gathered())) || dmaReadsTiles(in.body) ||
+        dmaReadsTiles(in.elseBody))
       return true;
   }
   return false;
@@ -72,7 +73,7 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
   bankStride_ = (stored + 63) / 64 * 64 + 64;
   const size_t spadSize = static_cast<size_t>(bankStride_) * static_cast<size_t>(program_.lanes);
   valuesNow_ = options_.computeValues;
-  maskValues_ = !options_.computeValues && hasMaskedDma(program_.body);
+  maskValues_ = !options_.computeValues && dmaReadsTiles(program_.body);
   if (options_.computeValues || maskValues_) {
     // Nothing reads scratchpad bytes this launch did not write (the shadow
     // says which), so the banks keep what an earlier launch left there.
@@ -736,20 +737,6 @@ void Machine::outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileE
     << p.elementBytes << " bytes): element offset " << element << ", byte offset "
     << static_cast<int64_t>(byte) << ", address 0x" << std::hex << (p.buffer->address + byte);
   fail(s.str());
-}
-
-void Machine::addDram(uint64_t address, uint32_t bytes, bool write) {
-  if (!options_.listener)
-    return;
-  std::vector<npu::DramRun> &runs = current_.dram;
-  if (!runs.empty()) {
-    npu::DramRun &last = runs.back();
-    if (last.write == write && last.address + last.bytes == address) {
-      last.bytes += bytes;
-      return;
-    }
-  }
-  runs.push_back(npu::DramRun{address, bytes, write});
 }
 
 } // namespace detail

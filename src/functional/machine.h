@@ -191,7 +191,21 @@ public:
   static constexpr size_t kScratch = 12;
   Values &scratch(size_t k) { return scratch_.at(k); }
   void countElements(int64_t n) { current_.elements = n; }
-  void addDram(uint64_t address, uint32_t bytes, bool write);
+  /// Appends DRAM bytes to the current instruction's trace, merged into the
+  /// last run when they continue it (inline: DMA calls it per element).
+  void addDram(uint64_t address, uint32_t bytes, bool write) {
+    if (!options_.listener)
+      return;
+    std::vector<npu::DramRun> &runs = current_.dram;
+    if (!runs.empty()) {
+      npu::DramRun &last = runs.back();
+      if (last.write == write && last.address + last.bytes == address) {
+        last.bytes += bytes;
+        return;
+      }
+    }
+    runs.push_back(npu::DramRun{address, bytes, write});
+  }
   RunStats &stats() { return stats_; }
 
   // ---- per-unit handlers

@@ -225,8 +225,6 @@ std::vector<int> readTiles(const Instruction &instruction) {
   return tiles;
 }
 
-std::vector<int> writtenTiles(const Instruction &instruction) {
-  return instruction.dsts;
-}
+std::vector<int> writtenTiles(const Instruction &instruction) { return instruction.dsts; }
 
 } // namespace npusim::npu
