@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <sstream>
 #include <type_traits>
 
@@ -74,6 +75,8 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
   const size_t spadSize = static_cast<size_t>(bankStride_) * static_cast<size_t>(program_.lanes);
   valuesNow_ = options_.computeValues;
   maskValues_ = !options_.computeValues && dmaReadsTiles(program_.body);
+  if (maskValues_)
+    findAddressTiles();
   if (options_.computeValues || maskValues_) {
     // Nothing reads scratchpad bytes this launch did not write (the shadow
     // says which), so the banks keep what an earlier launch left there.
@@ -175,7 +178,8 @@ void Machine::executeOne(const Instruction &in) {
   current_.instruction = &in;
   const npu::Unit unit = npu::unitOf(in.opcode);
   if (maskValues_)
-    valuesNow_ = (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && operandsAvailable(in);
+    valuesNow_ =
+        (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && writesAddressTile(in) && operandsAvailable(in);
   if (valuesNow_ || unit == npu::Unit::Scalar || unit == npu::Unit::Control || unit == npu::Unit::Dma) {
     if (valuesNow_ || unit == npu::Unit::Dma)
       for (int t : npu::readTiles(in))
@@ -246,6 +250,63 @@ bool Machine::operandsAvailable(const Instruction &in) {
       return false;
   }
   return true;
+}
+
+void Machine::findAddressTiles() {
+  const size_t tiles = program_.tiles.size();
+  addressTile_.assign(tiles, 0);
+  std::vector<const Instruction *> all;
+  std::function<void(const std::vector<Instruction> &)> collect = [&](const std::vector<Instruction> &body) {
+    for (const Instruction &in : body) {
+      all.push_back(&in);
+      collect(in.body);
+      collect(in.elseBody);
+    }
+  };
+  collect(program_.body);
+  // Tiles sharing bytes (views, reused offsets) are not told apart: one that
+  // overlaps an address tile is one.
+  auto overlap = [&](size_t a, size_t b) {
+    const npu::Tile &x = program_.tiles[a], &y = program_.tiles[b];
+    return x.bankOffset < y.bankOffset + y.layout.bytesPerLane(program_.lanes) &&
+           y.bankOffset < x.bankOffset + x.layout.bytesPerLane(program_.lanes);
+  };
+  std::vector<size_t> work;
+  auto mark = [&](int t) {
+    if (t < 0 || static_cast<size_t>(t) >= tiles || addressTile_[static_cast<size_t>(t)])
+      return;
+    addressTile_[static_cast<size_t>(t)] = 1;
+    work.push_back(static_cast<size_t>(t));
+  };
+  for (const Instruction *in : all)
+    if (npu::unitOf(in->opcode) == npu::Unit::Dma) {
+      mark(in->dma.maskTile);
+      if (in->dma.gathered())
+        mark(in->dma.indexTile);
+    }
+  while (!work.empty()) {
+    const size_t t = work.back();
+    work.pop_back();
+    for (size_t u = 0; u < tiles; ++u)
+      if (!addressTile_[u] && overlap(t, u))
+        mark(static_cast<int>(u));
+    for (const Instruction *in : all) {
+      const npu::Unit unit = npu::unitOf(in->opcode);
+      if (unit != npu::Unit::Vector && unit != npu::Unit::CrossLane)
+        continue;
+      const std::vector<int> written = npu::writtenTiles(*in);
+      if (std::find(written.begin(), written.end(), static_cast<int>(t)) != written.end())
+        for (int r : npu::readTiles(*in))
+          mark(r);
+    }
+  }
+}
+
+bool Machine::writesAddressTile(const Instruction &in) const {
+  for (int t : npu::writtenTiles(in))
+    if (addressTile_[static_cast<size_t>(t)])
+      return true;
+  return false;
 }
 
 void Machine::forgetTile(int t) {

@@ -301,6 +301,13 @@ private:
   // unwritten, so nothing computed from DRAM contents is ever taken for valid.
   bool maskValues_ = false;
   bool valuesNow_ = true;
+  // Per tile, in such a run: its bytes overlap those of a tile a DMA mask or
+  // index reads, directly or through vector and cross-lane instructions. Only
+  // instructions that write such a tile are computed; the rest cannot change
+  // what a mask or index holds.
+  std::vector<uint8_t> addressTile_;
+  void findAddressTiles();
+  bool writesAddressTile(const Instruction &in) const;
   int64_t shift_ = 0;                           // instanceBankStride placement of this instance
   std::vector<Scalar> regs_;
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);
