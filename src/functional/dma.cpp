@@ -22,6 +22,20 @@ template <class Fn> void withSize(int size, Fn &&fn) {
   }
 }
 
+/// Steps the odometer over all axes but the last to the next row, and offset
+/// (wrapping) to that row's first element.
+void nextRow(const npu::TileLayout &l, const std::vector<int64_t> &stride, std::vector<int64_t> &index,
+             uint64_t &offset) {
+  for (int a = l.rank() - 2; a >= 0; --a) {
+    const size_t ua = static_cast<size_t>(a);
+    offset += static_cast<uint64_t>(stride[ua]);
+    if (++index[ua] < l.shape[ua])
+      return;
+    offset -= static_cast<uint64_t>(stride[ua]) * static_cast<uint64_t>(index[ua]);
+    index[ua] = 0;
+  }
+}
+
 } // namespace
 
 bool Machine::allInside(const Pointer &p, const int64_t *offsets, int64_t n) const {
@@ -87,14 +101,7 @@ void Machine::dmaUnit(const Instruction &in) {
       int64_t *row = offsets.data() + e;
       for (int64_t j = 0; j < inner; ++j)
         row[j] = static_cast<int64_t>(offset + static_cast<uint64_t>(j) * innerStride);
-      for (int a = rank - 2; a >= 0; --a) {
-        const size_t ua = static_cast<size_t>(a);
-        offset += static_cast<uint64_t>(stride[ua]);
-        if (++index[ua] < l.shape[ua])
-          break;
-        offset -= static_cast<uint64_t>(stride[ua]) * static_cast<uint64_t>(index[ua]);
-        index[ua] = 0;
-      }
+      nextRow(l, stride, index, offset);
     }
   }
   // An address-only run uses the mask when it computed it (from program ids
@@ -369,14 +376,7 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
             fill(e0, j, k);
           j = k;
         }
-      for (int a = rank - 2; a >= 0; --a) {
-        const size_t ua = static_cast<size_t>(a);
-        offset += static_cast<uint64_t>(stride[ua]);
-        if (++index[ua] < l.shape[ua])
-          break;
-        offset -= static_cast<uint64_t>(stride[ua]) * static_cast<uint64_t>(index[ua]);
-        index[ua] = 0;
-      }
+      nextRow(l, stride, index, offset);
     }
   });
   if (values && isLoad)
