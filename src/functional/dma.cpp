@@ -22,6 +22,20 @@ template <class Fn> void withSize(int size, Fn &&fn) {
   }
 }
 
+/// Steps the odometer over all axes but the last to the next row, and offset
+/// (wrapping) to that row's first element.
+void nextRow(const npu::TileLayout &l, const std::vector<int64_t> &stride, std::vector<int64_t> &index,
+             uint64_t &offset) {
+  for (int a = l.rank() - 2; a >= 0; --a) {
+    const size_t ua = static_cast<size_t>(a);
+    offset += static_cast<uint64_t>(stride[ua]);
+    if (++index[ua] < l.shape[ua])
+      return;
+    offset -= static_cast<uint64_t>(stride[ua]) * static_cast<uint64_t>(index[ua]);
+    index[ua] = 0;
+  }
+}
+
 } // namespace
 
 bool Machine::allInside(const Pointer &p, const int64_t *offsets, int64_t n) const {
@@ -48,12 +62,24 @@ void Machine::dmaUnit(const Instruction &in) {
   const int64_t base = scalarInt(dma.base);
   const bool values = computeValues();
 
+  // A strided transfer whose last axis is contiguous in DRAM goes row by row
+  // (dmaRows): one bounds check, copy and trace run per active run of a row.
+  if (!dma.gathered() && !isAtomic) {
+    const size_t last = static_cast<size_t>(l.rank() - 1);
+    if (scalarInt(dma.strides.at(last)) == 1) {
+      dmaRows(in, p, l, base);
+      return;
+    }
+  }
   // Element offsets relative to the pointer, row-major.
   std::vector<int64_t> &offsets = offsets_;
   offsets.resize(static_cast<size_t>(n));
   if (dma.gathered()) {
-    if (!values)
-      fail("a gathered or scattered DMA needs element values (the program needs computeValues)");
+    // An address-only run computes an index tile made from program ids and
+    // constants on the vector units (npu::timingValueNeed).
+    if (!values && !tileAvailable(dma.indexTile))
+      fail("a gathered or scattered DMA whose index tile this address-only run did not compute (the "
+           "program needs computeValues)");
     Values &index = scratch(1);
     readTile(dma.indexTile, index);
     for (int64_t e = 0; e < n; ++e)
@@ -75,14 +101,7 @@ void Machine::dmaUnit(const Instruction &in) {
       int64_t *row = offsets.data() + e;
       for (int64_t j = 0; j < inner; ++j)
         row[j] = static_cast<int64_t>(offset + static_cast<uint64_t>(j) * innerStride);
-      for (int a = rank - 2; a >= 0; --a) {
-        const size_t ua = static_cast<size_t>(a);
-        offset += static_cast<uint64_t>(stride[ua]);
-        if (++index[ua] < l.shape[ua])
-          break;
-        offset -= static_cast<uint64_t>(stride[ua]) * static_cast<uint64_t>(index[ua]);
-        index[ua] = 0;
-      }
+      nextRow(l, stride, index, offset);
     }
   }
   // An address-only run uses the mask when it computed it (from program ids
@@ -207,15 +226,162 @@ void Machine::dmaUnit(const Instruction &in) {
     if (!in.dsts.empty())
       writeTile(in.dsts[0], old);
   }
+  if (values && isLoad)
+    markComplete(data); // loaded or filled, every element
+  countDma(in.opcode, active, size);
+}
+
+void Machine::countDma(Opcode opcode, int64_t active, int size) {
   current_.elements = active;
   const int64_t bytes = active * size;
-  if (isLoad)
+  if (opcode == Opcode::DmaLoad)
     stats_.dmaBytesRead += bytes;
-  else if (isAtomic) {
+  else if (opcode == Opcode::DmaAtomic) {
     stats_.dmaBytesRead += bytes;
     stats_.dmaBytesWritten += bytes;
   } else
     stats_.dmaBytesWritten += bytes;
+}
+
+void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base) {
+  const npu::DmaDescriptor &dma = in.dma;
+  const bool isLoad = in.opcode == Opcode::DmaLoad;
+  const int data = isLoad ? in.dsts.at(0) : in.srcs.at(0);
+  const int64_t n = l.numElements();
+  const int rank = l.rank();
+  const size_t last = static_cast<size_t>(rank - 1);
+  const int64_t inner = l.shape[last];
+  const int size = p.elementBytes;
+  const bool values = computeValues();
+  std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
+  for (int a = 0; a < rank; ++a)
+    stride[static_cast<size_t>(a)] = scalarInt(dma.strides.at(static_cast<size_t>(a)));
+  const int64_t *mask = nullptr;
+  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile))) {
+    Values &m = scratch(2);
+    readTile(dma.maskTile, m);
+    mask = m.i.data();
+  }
+  uint64_t fillBits = 0;
+  if (values && isLoad && mask) {
+    const Scalar fill = scalarAs(dma.fill, l.dtype);
+    fillBits = core::toBits(l.dtype, fill.f, fill.i);
+  }
+  const TileBytes tile = values ? tileBytes(data) : TileBytes{};
+  // Along the last axis consecutive elements take consecutive slots of one
+  // lane unless that axis is the lane axis.
+  const bool rowInLane = l.laneAxis != rank - 1 || inner == 1;
+  uint8_t *dram = p.buffer->bytes->data();
+  const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
+  const uint64_t address = p.buffer->address;
+  // The byte of an element offset in the buffer, or -1 outside it.
+  auto byteOf = [&](int64_t offset) -> int64_t {
+    int64_t byte = 0;
+    if (__builtin_mul_overflow(offset, int64_t{size}, &byte) ||
+        __builtin_add_overflow(byte, p.byteOffset, &byte) || byte < 0 || byte + size > dramSize)
+      return -1;
+    return byte;
+  };
+  int64_t active = 0;
+  withSize(size, [&](auto sizeTag) {
+    constexpr size_t S = decltype(sizeTag)::value;
+    constexpr int64_t SS = static_cast<int64_t>(S);
+    // Elements e0 + [j0, j1) of a row whose element j lies at offset o + j,
+    // one at a time, exactly as the general path treats them.
+    auto oneByOne = [&](int64_t e0, uint64_t o, int64_t j0, int64_t j1) {
+      for (int64_t j = j0; j < j1; ++j) {
+        const int64_t e = e0 + j, offset = static_cast<int64_t>(o + static_cast<uint64_t>(j));
+        if (!values) {
+          const int64_t byte = byteOf(offset);
+          if (byte < 0)
+            continue;
+          ++active;
+          addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), !isLoad);
+          continue;
+        }
+        const int64_t at = tile.pos[e];
+        if (!isLoad && (!tile.shadow[at] || !tile.shadow[at + SS - 1]))
+          checkWritten(data, e);
+        const int64_t byte = dramByte(p, offset, e);
+        if (isLoad) {
+          std::memcpy(tile.data + at, dram + byte, S);
+          std::memset(tile.shadow + at, 1, S);
+        } else
+          std::memcpy(dram + byte, tile.data + at, S);
+        addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), !isLoad);
+        ++active;
+      }
+    };
+    // An active run: when its first and last elements lie inside the buffer
+    // (and the offsets do not wrap), so does everything between.
+    auto activeRun = [&](int64_t e0, uint64_t o, int64_t j0, int64_t j1) {
+      const int64_t first = static_cast<int64_t>(o + static_cast<uint64_t>(j0));
+      const int64_t lastOffset = static_cast<int64_t>(o + static_cast<uint64_t>(j1 - 1));
+      const int64_t byte = byteOf(first);
+      if (byte < 0 || lastOffset < first || byteOf(lastOffset) < 0)
+        return oneByOne(e0, o, j0, j1);
+      const int64_t count = j1 - j0;
+      if (values) {
+        const int64_t at = tile.pos[e0 + j0];
+        if (!rowInLane) {
+          if (!isLoad)
+            for (int64_t j = j0; j < j1; ++j) {
+              const int64_t q = tile.pos[e0 + j];
+              if (!tile.shadow[q] || !tile.shadow[q + SS - 1])
+                return oneByOne(e0, o, j0, j1);
+            }
+          for (int64_t j = j0; j < j1; ++j) {
+            const int64_t q = tile.pos[e0 + j];
+            uint8_t *d = dram + byte + (j - j0) * SS;
+            if (isLoad) {
+              std::memcpy(tile.data + q, d, S);
+              std::memset(tile.shadow + q, 1, S);
+            } else
+              std::memcpy(d, tile.data + q, S);
+          }
+        } else if (isLoad) {
+          std::memcpy(tile.data + at, dram + byte, static_cast<size_t>(count) * S);
+          std::memset(tile.shadow + at, 1, static_cast<size_t>(count) * S);
+        } else {
+          if (std::memchr(tile.shadow + at, 0, static_cast<size_t>(count) * S))
+            return oneByOne(e0, o, j0, j1);
+          std::memcpy(dram + byte, tile.data + at, static_cast<size_t>(count) * S);
+        }
+      }
+      addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(count * SS), !isLoad);
+      active += count;
+    };
+    auto fill = [&](int64_t e0, int64_t j0, int64_t j1) {
+      if (!values || !isLoad)
+        return;
+      for (int64_t j = j0; j < j1; ++j) {
+        const int64_t at = tile.pos[e0 + j];
+        std::memcpy(tile.data + at, &fillBits, S);
+        std::memset(tile.shadow + at, 1, S);
+      }
+    };
+    uint64_t offset = static_cast<uint64_t>(base);
+    for (int64_t e0 = 0; e0 < n; e0 += inner) {
+      if (!mask)
+        activeRun(e0, offset, 0, inner);
+      else
+        for (int64_t j = 0; j < inner;) {
+          const int64_t *m = mask + e0;
+          int64_t k = j;
+          while (k < inner && (m[k] != 0) == (m[j] != 0))
+            ++k;
+          if (m[j])
+            activeRun(e0, offset, j, k);
+          else
+            fill(e0, j, k);
+          j = k;
+        }
+      nextRow(l, stride, index, offset);
+    }
+  });
+  if (values && isLoad)
+    markComplete(data); // loaded or filled, every element
+  countDma(in.opcode, active, size);
 }
 
 } // namespace npusim::functional::detail

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <sstream>
 #include <type_traits>
 
@@ -24,10 +25,11 @@ template <class Fn> void forEachLane(const npu::TileLayout &l, int lanes, Fn &&f
     fn(lane, (laneExtent - lane + lanes - 1) / lanes * (n / laneExtent));
 }
 
-bool hasMaskedDma(const std::vector<Instruction> &body) {
+bool dmaReadsTiles(const std::vector<Instruction> &body) {
   for (const Instruction &in : body) {
     const npu::Unit unit = npu::unitOf(in.opcode);
-    if ((unit == npu::Unit::Dma && in.dma.maskTile >= 0) || hasMaskedDma(in.body) || hasMaskedDma(in.elseBody))
+    if ((unit == npu::Unit::Dma && (in.dma.maskTile >= 0 || in.dma.gathered())) || dmaReadsTiles(in.body) ||
+        dmaReadsTiles(in.elseBody))
       return true;
   }
   return false;
@@ -72,7 +74,9 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
   bankStride_ = (stored + 63) / 64 * 64 + 64;
   const size_t spadSize = static_cast<size_t>(bankStride_) * static_cast<size_t>(program_.lanes);
   valuesNow_ = options_.computeValues;
-  maskValues_ = !options_.computeValues && hasMaskedDma(program_.body);
+  maskValues_ = !options_.computeValues && dmaReadsTiles(program_.body);
+  if (maskValues_)
+    findAddressTiles();
   if (options_.computeValues || maskValues_) {
     // Nothing reads scratchpad bytes this launch did not write (the shadow
     // says which), so the banks keep what an earlier launch left there.
@@ -174,7 +178,8 @@ void Machine::executeOne(const Instruction &in) {
   current_.instruction = &in;
   const npu::Unit unit = npu::unitOf(in.opcode);
   if (maskValues_)
-    valuesNow_ = (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && operandsAvailable(in);
+    valuesNow_ =
+        (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && writesAddressTile(in) && operandsAvailable(in);
   if (valuesNow_ || unit == npu::Unit::Scalar || unit == npu::Unit::Control || unit == npu::Unit::Dma) {
     if (valuesNow_ || unit == npu::Unit::Dma)
       for (int t : npu::readTiles(in))
@@ -245,6 +250,63 @@ bool Machine::operandsAvailable(const Instruction &in) {
       return false;
   }
   return true;
+}
+
+void Machine::findAddressTiles() {
+  const size_t tiles = program_.tiles.size();
+  addressTile_.assign(tiles, 0);
+  std::vector<const Instruction *> all;
+  std::function<void(const std::vector<Instruction> &)> collect = [&](const std::vector<Instruction> &body) {
+    for (const Instruction &in : body) {
+      all.push_back(&in);
+      collect(in.body);
+      collect(in.elseBody);
+    }
+  };
+  collect(program_.body);
+  // Tiles sharing bytes (views, reused offsets) are not told apart: one that
+  // overlaps an address tile is one.
+  auto overlap = [&](size_t a, size_t b) {
+    const npu::Tile &x = program_.tiles[a], &y = program_.tiles[b];
+    return x.bankOffset < y.bankOffset + y.layout.bytesPerLane(program_.lanes) &&
+           y.bankOffset < x.bankOffset + x.layout.bytesPerLane(program_.lanes);
+  };
+  std::vector<size_t> work;
+  auto mark = [&](int t) {
+    if (t < 0 || static_cast<size_t>(t) >= tiles || addressTile_[static_cast<size_t>(t)])
+      return;
+    addressTile_[static_cast<size_t>(t)] = 1;
+    work.push_back(static_cast<size_t>(t));
+  };
+  for (const Instruction *in : all)
+    if (npu::unitOf(in->opcode) == npu::Unit::Dma) {
+      mark(in->dma.maskTile);
+      if (in->dma.gathered())
+        mark(in->dma.indexTile);
+    }
+  while (!work.empty()) {
+    const size_t t = work.back();
+    work.pop_back();
+    for (size_t u = 0; u < tiles; ++u)
+      if (!addressTile_[u] && overlap(t, u))
+        mark(static_cast<int>(u));
+    for (const Instruction *in : all) {
+      const npu::Unit unit = npu::unitOf(in->opcode);
+      if (unit != npu::Unit::Vector && unit != npu::Unit::CrossLane)
+        continue;
+      const std::vector<int> written = npu::writtenTiles(*in);
+      if (std::find(written.begin(), written.end(), static_cast<int>(t)) != written.end())
+        for (int r : npu::readTiles(*in))
+          mark(r);
+    }
+  }
+}
+
+bool Machine::writesAddressTile(const Instruction &in) const {
+  for (int t : npu::writtenTiles(in))
+    if (addressTile_[static_cast<size_t>(t)])
+      return true;
+  return false;
 }
 
 void Machine::forgetTile(int t) {
@@ -644,6 +706,16 @@ void Machine::readLane(int t, int lane, int64_t count, Values &v) {
 
 void Machine::checkLaneWritten(int t, int lane, int64_t count) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  if (complete_[static_cast<size_t>(t)]) {
+    // Within the lane's own elements a complete tile has nothing unwritten.
+    const npu::TileLayout &l = tile.layout;
+    const int64_t laneExtent = l.shape[static_cast<size_t>(l.laneAxis)];
+    const int64_t own = lane < laneExtent ? (laneExtent - lane + program_.lanes - 1) / program_.lanes *
+                                                (l.numElements() / laneExtent)
+                                          : 0;
+    if (count <= own)
+      return;
+  }
   const int64_t bytes = count * core::byteSize(tile.layout.dtype);
   const uint8_t *shadow = written_.data() + tile.bankOffset + shift_ + lane * bankStride_;
   if (bytes > 0 && (std::memchr(shadow, 0, static_cast<size_t>(bytes)) != nullptr)) {
@@ -658,6 +730,7 @@ void Machine::checkLaneWritten(int t, int lane, int64_t count) {
 void Machine::markTileWritten(int t) {
   forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) { markLaneWritten(t, lane, count); });
   tileWritten_[static_cast<size_t>(t)] = 1;
+  complete_[static_cast<size_t>(t)] = 1;
 }
 
 void Machine::fillTile(int t, uint64_t bits) {
@@ -725,20 +798,6 @@ void Machine::outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileE
     << p.elementBytes << " bytes): element offset " << element << ", byte offset "
     << static_cast<int64_t>(byte) << ", address 0x" << std::hex << (p.buffer->address + byte);
   fail(s.str());
-}
-
-void Machine::addDram(uint64_t address, uint32_t bytes, bool write) {
-  if (!options_.listener)
-    return;
-  std::vector<npu::DramRun> &runs = current_.dram;
-  if (!runs.empty()) {
-    npu::DramRun &last = runs.back();
-    if (last.write == write && last.address + last.bytes == address) {
-      last.bytes += bytes;
-      return;
-    }
-  }
-  runs.push_back(npu::DramRun{address, bytes, write});
 }
 
 } // namespace detail

@@ -151,6 +151,8 @@ public:
   /// shadow only gains bytes within an instance, so a tile found complete
   /// stays complete until the instance ends: repeated reads skip the scan.
   void checkTileWritten(int t);
+  /// Records that every element of tile t is written (its shadow bytes all set).
+  void markComplete(int t) { complete_[static_cast<size_t>(t)] = 1; }
   /// The row-major elements elems[0..n) of tile t into v[0..n); with
   /// `check`, each is checked in order as readElement does.
   void readElements(int t, const int64_t *elems, int64_t n, Values &v, bool check);
@@ -187,7 +189,21 @@ public:
   static constexpr size_t kScratch = 12;
   Values &scratch(size_t k) { return scratch_.at(k); }
   void countElements(int64_t n) { current_.elements = n; }
-  void addDram(uint64_t address, uint32_t bytes, bool write);
+  /// Appends DRAM bytes to the current instruction's trace, merged into the
+  /// last run when they continue it (inline: DMA calls it per element).
+  void addDram(uint64_t address, uint32_t bytes, bool write) {
+    if (!options_.listener)
+      return;
+    std::vector<npu::DramRun> &runs = current_.dram;
+    if (!runs.empty()) {
+      npu::DramRun &last = runs.back();
+      if (last.write == write && last.address + last.bytes == address) {
+        last.bytes += bytes;
+        return;
+      }
+    }
+    runs.push_back(npu::DramRun{address, bytes, write});
+  }
   RunStats &stats() { return stats_; }
 
   // ---- per-unit handlers
@@ -199,6 +215,8 @@ public:
   void reduceUnit(const Instruction &in);    // reduce.cpp
   void combine(const Instruction &in, const Split &split, bool isScan);
   void dmaUnit(const Instruction &in);       // dma.cpp
+  /// Element count and DMA bytes of the current instruction.
+  void countDma(npu::Opcode opcode, int64_t active, int size);
   void systolicUnit(const Instruction &in);  // matmul.cpp
   /// An MMatmul with fp32 C: the block's operands gathered densely and
   /// multiplied by multiplyFloat32.
@@ -232,6 +250,8 @@ public:
   /// Whether every element offset of offsets[0..n) lies inside the buffer
   /// (then no element needs dramByte's check).
   bool allInside(const Pointer &p, const int64_t *offsets, int64_t n) const;
+  /// A strided load or store whose last axis has DRAM stride 1, row by row.
+  void dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base);
 
   std::vector<ArrayState> arrays;
   /// Element lists of the systolic unit, reused between instructions.
@@ -270,7 +290,7 @@ private:
   std::vector<std::vector<int64_t>> &positions_; // per tile, per element: see positionsOf
   std::vector<uint8_t> positionsReady_;          // per tile: positions_ computed in this launch
   std::vector<uint8_t> tileWritten_;            // per tile: written in this instance
-  std::vector<uint8_t> complete_;               // per tile: checkTileWritten passed in this instance
+  std::vector<uint8_t> complete_;               // per tile: every element written in this instance
   // An address-only run of a program with masked DMA still computes, on the
   // vector and cross-lane units, every tile whose operands it computed itself
   // (program ids, constants, iotas and what follows from them), so that each
@@ -279,6 +299,13 @@ private:
   // unwritten, so nothing computed from DRAM contents is ever taken for valid.
   bool maskValues_ = false;
   bool valuesNow_ = true;
+  // Per tile, in such a run: its bytes overlap those of a tile a DMA mask or
+  // index reads, directly or through vector and cross-lane instructions. Only
+  // instructions that write such a tile are computed; the rest cannot change
+  // what a mask or index holds.
+  std::vector<uint8_t> addressTile_;
+  void findAddressTiles();
+  bool writesAddressTile(const Instruction &in) const;
   int64_t shift_ = 0;                           // instanceBankStride placement of this instance
   std::vector<Scalar> regs_;
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);

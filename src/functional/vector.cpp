@@ -273,6 +273,10 @@ void Machine::vectorUnit(const Instruction &in) {
         kernel(laneBytes(dst, lane), bytes, count);
         markLaneWritten(dst, lane, count);
       }
+      // Every lane's whole prefix: the result and each operand are complete.
+      markComplete(dst);
+      for (int src : in.srcs)
+        markComplete(src);
       countElements(n);
       return;
     }

@@ -81,6 +81,23 @@ ValueNeed timingValueNeed(const Program &program, std::string *reason, std::vect
         merge(regs[in.dstReg]);
     });
   }
+  // The tiles an address-only run computes (docs/npu.md §7): written only by
+  // vector and cross-lane instructions that read only such tiles. A greatest
+  // fixpoint: every tile starts computable and loses it through a writer.
+  std::set<int> notComputable;
+  changed = true;
+  while (changed) {
+    changed = false;
+    forEach(program.body, [&](const Instruction &in) {
+      const Unit unit = unitOf(in.opcode);
+      bool computes = unit == Unit::Vector || unit == Unit::CrossLane;
+      for (int t : readTiles(in))
+        computes = computes && !notComputable.count(t);
+      if (!computes)
+        for (int t : writtenTiles(in))
+          changed = notComputable.insert(t).second || changed;
+    });
+  }
   ValueNeed need = ValueNeed::None;
   Sources needed = 0;
   std::string why;
@@ -113,8 +130,9 @@ ValueNeed timingValueNeed(const Program &program, std::string *reason, std::vect
         raise(ValueNeed::LoadedValues, s, in, "addresses DRAM with a value loaded from DRAM");
       else if (Sources m = in.dma.maskTile >= 0 ? tileSources({in.dma.maskTile}) : 0)
         raise(ValueNeed::LoadedValues, m, in, "masks a transfer with a value loaded from DRAM");
-      else if (in.dma.gathered())
-        raise(ValueNeed::OwnValues, 0, in, "gathers or scatters through an index tile computed from program ids");
+      else if (in.dma.gathered() && notComputable.count(in.dma.indexTile))
+        raise(ValueNeed::OwnValues, 0, in,
+              "gathers or scatters through an index tile computed from program ids outside the vector units");
       break;
     }
     case Opcode::Assert:

@@ -44,10 +44,12 @@ public:
 
 /// What timing a program needs beyond scalars and strided addresses.
 enum class ValueNeed : uint8_t {
-  None,         // scalars and DMA descriptors alone give every address
-  OwnValues,    // an index tile or assert is computed on the vector unit, but
-                // from program ids and constants only: the program must compute
-                // values, whatever its inputs hold
+  None,         // scalars, DMA descriptors and the tiles an address-only run
+                // computes on the vector units (masks, gather indices from
+                // program ids and constants) give every address
+  OwnValues,    // an assert, or an index tile made from program ids and
+                // constants through another unit (the systolic arrays): the
+                // program must compute values, whatever its inputs hold
   LoadedValues, // an address, a loop bound, a branch or an assert depends on a
                 // value loaded from DRAM: the inputs must hold their real values
 };

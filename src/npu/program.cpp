@@ -68,16 +68,26 @@ void elementPositions(const TileLayout &layout, int lanes, int64_t bankBytes, st
     restStride[static_cast<size_t>(a)] = rest;
     rest *= layout.shape[static_cast<size_t>(a)];
   }
+  // Row by row along the last axis: the other axes fix a row's part of the
+  // position, the last axis adds a part that is the same for every row.
+  const size_t last = static_cast<size_t>(rank - 1), laneAxis = static_cast<size_t>(layout.laneAxis);
+  const int64_t inner = layout.shape[last];
+  std::vector<int64_t> along(static_cast<size_t>(inner));
+  for (int64_t j = 0; j < inner; ++j)
+    along[static_cast<size_t>(j)] =
+        laneAxis == last ? (j % lanes) * bankBytes + (j / lanes) * rest * elementBytes : j * elementBytes;
   std::vector<int64_t> index(static_cast<size_t>(rank), 0);
-  const size_t laneAxis = static_cast<size_t>(layout.laneAxis);
-  for (int64_t e = 0; e < n; ++e) {
+  for (int64_t e = 0; e < n; e += inner) {
     int64_t restIndex = 0;
-    for (int a = 0; a < rank; ++a)
-      restIndex += restStride[static_cast<size_t>(a)] * index[static_cast<size_t>(a)];
-    const int64_t lane = index[laneAxis] % lanes;
-    const int64_t slot = (index[laneAxis] / lanes) * rest + restIndex;
-    out[static_cast<size_t>(e)] = lane * bankBytes + slot * elementBytes;
-    for (int a = rank - 1; a >= 0; --a) {
+    for (size_t a = 0; a < last; ++a)
+      restIndex += restStride[a] * index[a];
+    int64_t rowBase = restIndex * elementBytes;
+    if (laneAxis != last)
+      rowBase += (index[laneAxis] % lanes) * bankBytes + (index[laneAxis] / lanes) * rest * elementBytes;
+    int64_t *row = out.data() + e;
+    for (int64_t j = 0; j < inner; ++j)
+      row[j] = rowBase + along[static_cast<size_t>(j)];
+    for (int a = rank - 2; a >= 0; --a) {
       if (++index[static_cast<size_t>(a)] < layout.shape[static_cast<size_t>(a)])
         break;
       index[static_cast<size_t>(a)] = 0;

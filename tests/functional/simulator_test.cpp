@@ -146,6 +146,40 @@ TEST(Simulator, AddressOnlyRunComputesMasksFromProgramIds) {
   EXPECT_EQ(last[9].elements, 5);
 }
 
+TEST(Simulator, AddressOnlyRunComputesGatherIndicesFromProgramIds) {
+  // Instance p gathers x[3 * (4 p + j)] for j < 4 through an iota index tile:
+  // the address-only run computes the index, so its trace is the one with
+  // values: 4 single-element runs at element offsets 12 p + 3 j.
+  ProgramBuilder b("gather", 4, 256);
+  const int ax = b.pointerArgument("x", DType::Float32);
+  const int pid = b.reg("pid", DType::Int32), start = b.reg("start", DType::Int32);
+  const int ti = b.tile("i", DType::Int32, {4}), tv = b.tile("v", DType::Float32, {4});
+  b.programId(pid, 0);
+  b.scalarOp(start, ProgramBuilder::function(ElementOp::Mul, DType::Int32), {reg(pid), imm(12)});
+  b.iota(ti, reg(start), {imm(3)});
+  b.dmaGather(tv, ax, imm(0), ti);
+  const npu::Program program = b.finish();
+  Harness h;
+  h.pointer(h.buffer("x", DType::Float32, std::vector<float>(24, 1.0f)));
+  Collector withValues, addressesOnly;
+  functional::RunOptions options;
+  options.listener = &withValues;
+  h.run(program, {2, 1, 1}, options);
+  options.listener = &addressesOnly;
+  options.computeValues = false;
+  h.run(program, {2, 1, 1}, options);
+  expectSameTraces(withValues, addressesOnly);
+  ASSERT_EQ(addressesOnly.traces.size(), 2u);
+  for (int64_t p = 0; p < 2; ++p) {
+    const npu::ExecutedInstruction &gather = addressesOnly.traces[static_cast<size_t>(p)].instructions.back();
+    EXPECT_EQ(gather.elements, 4);
+    ASSERT_EQ(gather.dram.size(), 4u);
+    for (int64_t j = 0; j < 4; ++j)
+      EXPECT_EQ(gather.dram[static_cast<size_t>(j)].address - h.buffers[0].address,
+                static_cast<uint64_t>((12 * p + 3 * j) * 4));
+  }
+}
+
 TEST(Simulator, DoubleBufferedInstancesComputeTheSame) {
   const int64_t n = 40, block = 16;
   std::vector<float> x(n), y(n);

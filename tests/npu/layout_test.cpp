@@ -47,6 +47,21 @@ TEST(TileLayout, ElementPositionsAreDistinctAndInsideTheTile) {
     }
 }
 
+TEST(TileLayout, ElementPositionsWithTheLaneAxisInTheMiddle) {
+  const TileLayout l{DType::Int16, {3, 5, 2}, 1};
+  const int64_t bank = 100;
+  std::vector<int64_t> pos;
+  elementPositions(l, 2, bank, pos);
+  ASSERT_EQ(pos.size(), 30u);
+  for (int64_t i0 = 0; i0 < 3; ++i0)
+    for (int64_t i1 = 0; i1 < 5; ++i1)
+      for (int64_t i2 = 0; i2 < 2; ++i2) {
+        // lane = i1 % 2; rest = 3 * 2 slots per lane index, slot = (i1 / 2) * 6 + i0 * 2 + i2; 2 bytes each
+        const int64_t expected = (i1 % 2) * bank + ((i1 / 2) * 6 + i0 * 2 + i2) * 2;
+        EXPECT_EQ(pos[static_cast<size_t>((i0 * 5 + i1) * 2 + i2)], expected) << i0 << "," << i1 << "," << i2;
+      }
+}
+
 TEST(TileLayout, SameLaneMapping) {
   EXPECT_TRUE(sameLaneMapping({DType::Float32, {4, 8}, 1}, {DType::Int8, {4, 8}, 1}));
   EXPECT_FALSE(sameLaneMapping({DType::Float32, {4, 8}, 1}, {DType::Float32, {4, 8}, 0}));

@@ -144,15 +144,32 @@ TEST(TimingNeedsValues, GatherAndLoadedBoundsDo) {
   EXPECT_NE(reason.find("addresses DRAM with a value loaded from DRAM"), std::string::npos) << reason;
   EXPECT_EQ(arguments, std::vector<int>{idx});
 
-  // An index tile computed on the vector unit from constants: the program must
-  // compute values, but its inputs do not matter.
+  // An index tile computed on the vector unit from constants: an address-only
+  // run computes it, so nothing needs values.
   ProgramBuilder own("own", 4, 256);
   const int y = own.pointerArgument("y", DType::Float32);
   const int oi = own.tile("i", DType::Int64, {8});
   const int ov = own.tile("v", DType::Float32, {8});
   own.splat(oi, ScalarOperand::immediate(3));
   own.dmaGather(ov, y, ScalarOperand::immediate(0), oi);
-  EXPECT_EQ(timingValueNeed(own.finish(), &reason, &arguments), ValueNeed::OwnValues);
+  EXPECT_EQ(timingValueNeed(own.finish(), &reason, &arguments), ValueNeed::None);
+  EXPECT_TRUE(arguments.empty());
+
+  // The same kind of index, but made on the systolic unit (which an
+  // address-only run skips): the program must compute values, whatever its
+  // inputs hold.
+  ProgramBuilder systolic("systolic", 4, 256);
+  const int z = systolic.pointerArgument("z", DType::Float32);
+  const int sa = systolic.tile("a", DType::Int64, {4, 4});
+  const int sw = systolic.tile("w", DType::Int64, {4, 4});
+  const int si = systolic.tile("i", DType::Int64, {4, 4});
+  const int sv = systolic.tile("v", DType::Float32, {4, 4});
+  systolic.splat(sa, ScalarOperand::immediate(1));
+  systolic.splat(sw, ScalarOperand::immediate(1));
+  systolic.loadWeights(0, sw, 0, 0);
+  systolic.matmul(0, si, sa, 0, 0, false);
+  systolic.dmaGather(sv, z, ScalarOperand::immediate(0), si);
+  EXPECT_EQ(timingValueNeed(systolic.finish(), &reason, &arguments), ValueNeed::OwnValues);
   EXPECT_NE(reason.find("gathers"), std::string::npos) << reason;
   EXPECT_TRUE(arguments.empty());
 
