@@ -49,6 +49,9 @@ template <class Greater, class Equal, class IsNan, class IndexGreater, class Val
   IndexGreater indexGreater;
   Valid valid;
 };
+// Spelt out for compilers without deduction for aggregates (clang before 17).
+template <class Greater, class Equal, class IsNan, class IndexGreater, class Valid>
+SortLine(Greater, Equal, IsNan, IndexGreater, Valid) -> SortLine<Greater, Equal, IsNan, IndexGreater, Valid>;
 
 /// Runs the network over a line of `n` elements (a power of two) and returns,
 /// per position, the number of the element that ends there.
