@@ -46,16 +46,19 @@ std::string fixed(double value, int digits) {
 void printPlacement(const serving::PlacementResult &result, std::ostream &out) {
   out << "placement " << result.placement << (result.policy.empty() ? "" : " (" + result.policy + ")")
       << ": makespan " << fixed(result.makespan / 1.0e6, 1) << " us\n";
-  out << "  tenant          cores  requests   p50 us   p95 us   p99 us    req/s   DRAM GB/s  share\n";
+  // GB/s while the tenant had a request in flight; its share of all DRAM
+  // bytes, and of the bytes moved while two tenants or more moved bytes.
+  out << "  tenant          cores  requests   p50 us   p95 us   p99 us    req/s  GB/s running  share  "
+         "contended\n";
   for (const serving::TenantResult &tenant : result.tenants) {
     std::string cores;
     for (int core : tenant.cores)
       cores += (cores.empty() ? "" : ",") + std::to_string(core);
     char line[256];
-    std::snprintf(line, sizeof line, "  %-15s %-6s %8lld %8.1f %8.1f %8.1f %8.1f %11.2f %5.1f%%\n",
+    std::snprintf(line, sizeof line, "  %-15s %-6s %8lld %8.1f %8.1f %8.1f %8.1f %13.2f %5.1f%% %9.1f%%\n",
                   tenant.name.c_str(), cores.c_str(), static_cast<long long>(tenant.requests), tenant.p50Us,
-                  tenant.p95Us, tenant.p99Us, tenant.throughputPerSecond, tenant.dramGBs,
-                  100.0 * tenant.dramShare);
+                  tenant.p95Us, tenant.p99Us, tenant.throughputPerSecond, tenant.dramGBsInFlight,
+                  100.0 * tenant.dramShare, 100.0 * tenant.dramShareContended);
     out << line;
   }
   for (const serving::CoreResult &core : result.cores)

@@ -44,6 +44,8 @@ json placementJson(const Scenario &scenario, const PlacementResult &result) {
                        {"dram_bytes_written", tenant.dramBytesWritten},
                        {"dram_gbs", tenant.dramGBs},
                        {"dram_share", tenant.dramShare},
+                       {"dram_gbs_in_flight", tenant.dramGBsInFlight},
+                       {"dram_share_contended", tenant.dramShareContended},
                        {"dram_gbs_over_time", tenant.bandwidthGBs}});
   placement["tenants"] = tenants;
   placement["dram_bucket_us"] = result.bucketUs;

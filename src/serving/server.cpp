@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 
 namespace npusim::serving {
 namespace {
@@ -252,6 +253,23 @@ PlacementResult Server::finishResult() {
   for (size_t t = 0; t < tenants_.size(); ++t)
     allBytes += machine_.bytesRead(static_cast<int>(t)) + machine_.bytesWritten(static_cast<int>(t));
 
+  // Buckets in which two tenants or more moved bytes.
+  std::map<int64_t, std::vector<int64_t>> byBucket;
+  for (size_t t = 0; t < tenants_.size(); ++t)
+    for (const auto &[bucket, bucketBytes] : machine_.bytesOverTime(static_cast<int>(t))) {
+      std::vector<int64_t> &row = byBucket[bucket];
+      row.resize(tenants_.size(), 0);
+      row[t] += bucketBytes;
+    }
+  std::vector<int64_t> contendedOf(tenants_.size(), 0);
+  int64_t contendedBytes = 0;
+  for (const auto &[bucket, row] : byBucket)
+    if (std::count_if(row.begin(), row.end(), [](int64_t b) { return b > 0; }) >= 2)
+      for (size_t t = 0; t < row.size(); ++t) {
+        contendedOf[t] += row[t];
+        contendedBytes += row[t];
+      }
+
   for (size_t t = 0; t < tenants_.size(); ++t) {
     TenantResult tenant;
     tenant.name = scenario_.tenants[t].name;
@@ -286,6 +304,14 @@ PlacementResult Server::finishResult() {
       tenant.dramGBs = bytes / static_cast<double>(out.makespan) * 1.0e3; // bytes per ns
     if (allBytes > 0)
       tenant.dramShare = bytes / static_cast<double>(allBytes);
+    std::vector<std::pair<TimePs, TimePs>> inFlight;
+    for (const RequestResult &request : out.requests)
+      if (request.tenant == static_cast<int>(t))
+        inFlight.emplace_back(request.start, request.finish);
+    if (const TimePs span = unionLength(inFlight); span > 0)
+      tenant.dramGBsInFlight = bytes / static_cast<double>(span) * 1.0e3;
+    if (contendedBytes > 0)
+      tenant.dramShareContended = static_cast<double>(contendedOf[t]) / static_cast<double>(contendedBytes);
     tenant.bandwidthGBs.assign(samples, 0.0);
     for (const auto &[bucket, bucketBytes] : machine_.bytesOverTime(static_cast<int>(t))) {
       const auto sample = static_cast<size_t>(bucket / machineBucketsPerSample);

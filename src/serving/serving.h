@@ -61,6 +61,12 @@ struct TenantResult {
   /// The tenant's DRAM bytes over the run's makespan, and its share of all
   /// DRAM bytes.
   double dramGBs = 0, dramShare = 0;
+  /// Its bytes over the time it had a request in flight (the union of its
+  /// requests' [start, finish]): the bandwidth it got while it ran.
+  double dramGBsInFlight = 0;
+  /// Its share of the bytes of the 1 us buckets in which two tenants or more
+  /// moved bytes (0 when there is none): how the DRAM splits under contention.
+  double dramShareContended = 0;
   /// DRAM GB/s of the tenant's completed requests per bucketUs bucket.
   std::vector<double> bandwidthGBs;
 };

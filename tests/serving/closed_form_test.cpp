@@ -93,6 +93,10 @@ TEST(ServingClosedForm, TwoDramBoundTenantsEachGetHalfTheBandwidth) {
     const double seconds = static_cast<double>(result.requests[static_cast<size_t>(t)].latency()) / 1.0e12;
     const double gbs = static_cast<double>(tenant.dramBytesRead) / seconds / 1.0e9;
     EXPECT_NEAR(gbs, soloGBs / 2, 0.1 * soloGBs / 2) << "tenant " << t;
+    // The report's own figures: the same bandwidth (the request starts at its
+    // arrival, t = 0), and half of the bytes moved while both moved bytes.
+    EXPECT_NEAR(tenant.dramGBsInFlight, gbs, 0.01 * gbs);
+    EXPECT_NEAR(tenant.dramShareContended, 0.5, 0.05);
     EXPECT_NEAR(meanLatencyUs(result, t), 2 * meanLatencyUs(solo, 0), 0.1 * 2 * meanLatencyUs(solo, 0));
   }
 }
