@@ -95,7 +95,7 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
     if (auto report = options.get("--report"))
       serving::writeReport(scenario, workloads, results, *report);
     if (auto trace = options.get("--trace"))
-      serving::writeTrace(scenario, results, *trace);
+      serving::writeTrace(scenario, workloads, results, *trace);
     return kExitOk;
   } catch (const std::exception &e) {
     err << path << ": error: " << e.what() << "\n";

@@ -109,8 +109,8 @@ void writeReport(const Scenario &scenario, const std::vector<Workload> &workload
   writeJson(document, path, "report");
 }
 
-void writeTrace(const Scenario &scenario, const std::vector<PlacementResult> &results,
-                const std::string &path) {
+void writeTrace(const Scenario &scenario, const std::vector<Workload> &workloads,
+                const std::vector<PlacementResult> &results, const std::string &path) {
   json events = json::array();
   const int cores = scenario.machine.numCores;
   const auto tenantCount = static_cast<int>(scenario.tenants.size());
@@ -130,15 +130,21 @@ void writeTrace(const Scenario &scenario, const std::vector<PlacementResult> &re
     meta("process_name", base + cores, 0, label + ": requests");
     meta("process_name", base + cores + 1, 0, label + ": DRAM");
     for (const InstanceSpan &span : result.spans) {
-      const std::string &tenantName = scenario.tenants[static_cast<size_t>(span.tenant)].name;
-      events.push_back(
-          {{"ph", "X"},
-           {"name", "launch " + std::to_string(span.launch)},
-           {"pid", base + span.core},
-           {"tid", span.tenant},
-           {"ts", us(span.start)},
-           {"dur", us(span.end - span.start)},
-           {"args", {{"tenant", tenantName}, {"request", span.request}, {"instance", span.instance}}}});
+      const auto tenant = static_cast<size_t>(span.tenant);
+      const std::string kernel = tenant < workloads.size()
+                                     ? workloads[tenant].launches[static_cast<size_t>(span.launch)].name
+                                     : "launch " + std::to_string(span.launch);
+      events.push_back({{"ph", "X"},
+                        {"name", kernel},
+                        {"pid", base + span.core},
+                        {"tid", span.tenant},
+                        {"ts", us(span.start)},
+                        {"dur", us(span.end - span.start)},
+                        {"args",
+                         {{"tenant", scenario.tenants[tenant].name},
+                          {"request", span.request},
+                          {"launch", span.launch},
+                          {"instance", span.instance}}}});
     }
     for (int t = 0; t < tenantCount; ++t)
       meta("thread_name", base + cores, t, scenario.tenants[static_cast<size_t>(t)].name);

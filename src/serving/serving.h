@@ -113,10 +113,10 @@ PlacementResult simulate(const Scenario &scenario, const PlacementSpec &placemen
 void writeReport(const Scenario &scenario, const std::vector<Workload> &workloads,
                  const std::vector<PlacementResult> &results, const std::string &path);
 /// The Perfetto trace: per placement and core a process, one track per
-/// tenant, one event per instance; per tenant a track of its requests and
-/// a DRAM bandwidth counter.
-void writeTrace(const Scenario &scenario, const std::vector<PlacementResult> &results,
-                const std::string &path);
+/// tenant, one event per instance (named by its launch's kernel); per tenant
+/// a track of its requests and a DRAM bandwidth counter.
+void writeTrace(const Scenario &scenario, const std::vector<Workload> &workloads,
+                const std::vector<PlacementResult> &results, const std::string &path);
 
 /// The value below which `fraction` of the sorted values lie (nearest rank:
 /// the ceil(fraction x n)-th smallest).
