@@ -234,7 +234,7 @@ Scenario parseScenario(const std::string &yamlText, const std::string &path) {
   if (!hasMachine || scenario.tenants.empty())
     throw core::InputError(path + ": a scenario needs machine and tenants");
   if (scenario.placements.empty())
-    scenario.placements.push_back(PlacementSpec{"partitioned", {}, "fifo", path});
+    scenario.placements.push_back(PlacementSpec{"partitioned", {}, "", path});
   return scenario;
 }
 

@@ -36,11 +36,12 @@ struct TenantSpec {
 
 /// One placement to simulate. `name` is a registered placement
 /// ("partitioned", "shared"); `cores` (partitioned) gives tenants their cores
-/// by tenant name, and `policy` (shared) a registered scheduling policy.
+/// by tenant name, and `policy` (shared) a registered scheduling policy
+/// (empty: fifo).
 struct PlacementSpec {
   std::string name = "partitioned";
   std::map<std::string, std::vector<int>> cores;
-  std::string policy = "fifo";
+  std::string policy;
   std::string where;
 };
 

@@ -64,12 +64,14 @@ public:
     const std::unique_ptr<Placement> place =
         makeNamed<Placements>(placement.where, "placement", placement.name);
     const std::vector<std::vector<int>> cores = place->coresOf(scenario, placement);
-    if (place->shared())
-      policy_ = makeNamed<SchedulingPolicies>(placement.where, "policy", placement.policy);
-    else
-      policy_ = SchedulingPolicies::make("policy", "fifo"); // one tenant per core: nothing to choose
+    if (!place->shared() && !placement.policy.empty())
+      throw core::InputError(placement.where + ": placement '" + placement.name +
+                             "' gives each core one tenant: a policy has nothing to choose");
+    // Without sharing any policy gives the same order; fifo is the default.
+    const std::string policy = placement.policy.empty() ? "fifo" : placement.policy;
+    policy_ = makeNamed<SchedulingPolicies>(placement.where, "policy", policy);
     result_.placement = placement.name;
-    result_.policy = place->shared() ? placement.policy : "";
+    result_.policy = place->shared() ? policy : "";
     uint64_t nextBase = 0;
     for (size_t t = 0; t < workloads.size(); ++t) {
       Tenant tenant;

@@ -21,7 +21,7 @@ std::vector<const Workload *> pointers(const std::vector<Workload> &workloads) {
 }
 
 PlacementSpec partitioned() {
-  return PlacementSpec{"partitioned", {}, "fifo", "test.yaml:1"};
+  return PlacementSpec{"partitioned", {}, "", "test.yaml:1"};
 }
 
 /// The time of one request of `workload` alone on a 1-core machine through

@@ -100,6 +100,9 @@ TEST(Scenario, StreamsAndPlacementsCheckTheirKeysWhenSimulated) {
                 .find("/tmp/s.yaml:3: key 'arrival': 'bursty' is not registered (registered: closed_loop, "
                       "fixed, poisson)"),
             std::string::npos);
+  EXPECT_EQ(
+      simulateError(PlacementSpec{"partitioned", {}, "fifo", "/tmp/s.yaml:8"}),
+      "/tmp/s.yaml:8: placement 'partitioned' gives each core one tenant: a policy has nothing to choose");
   PlacementSpec shared{"shared", {}, "lottery", "/tmp/s.yaml:9"};
   EXPECT_NE(
       simulateError(shared).find("'lottery' is not registered (registered: fifo, priority, round_robin)"),
