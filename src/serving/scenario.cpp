@@ -77,7 +77,10 @@ private:
 };
 
 /// `machine:` is a preset name or a config file (relative to the scenario),
-/// or a map of config keys (with `base:`) parsed as a config file would be.
+/// or a map of config keys (with `base:`) parsed as a config file would be:
+/// each key on the line it has in the scenario, so that the config's errors
+/// name the scenario's lines (keys sharing a line, in a flow map, take the
+/// lines after it).
 config::HardwareConfig readMachine(const Reader &reader, const YAML::Node &node, const fs::path &folder) {
   if (node.IsScalar()) {
     const std::string name = node.Scalar();
@@ -87,13 +90,18 @@ config::HardwareConfig readMachine(const Reader &reader, const YAML::Node &node,
     return config::loadConfig(name);
   }
   reader.expectMap(node, "machine");
-  YAML::Emitter out;
-  out << node;
-  try {
-    return config::parseConfig(out.c_str(), reader.where(node) + " (machine)");
-  } catch (const core::InputError &error) {
-    throw core::InputError(reader.where(node) + ": machine: " + error.what());
+  std::string text;
+  int lines = 0;
+  for (const auto &entry : node) {
+    for (; lines + 1 < entry.first.Mark().line + 1; ++lines)
+      text += "\n";
+    YAML::Emitter key, value;
+    key << YAML::Flow << entry.first;
+    value << YAML::Flow << entry.second;
+    text += std::string(key.c_str()) + ": " + value.c_str() + "\n";
+    ++lines;
   }
+  return config::parseConfig(text, reader.file());
 }
 
 StreamSpec readStream(const Reader &reader, const YAML::Node &node) {

@@ -70,6 +70,12 @@ TEST(Scenario, MistakesNameFileAndLine) {
       errorOf("machine: {base: tpuv3-like, num_corez: 2}\ntenants:\n  - {name: a, bundle: b, requests: {}}\n")
           .find("num_corez"),
       std::string::npos);
+  // The machine's keys are checked by the config module, at their own lines.
+  EXPECT_NE(
+      errorOf(
+          "machine:\n  base: tpuv3-like\n  num_cores: -2\ntenants:\n  - {name: a, bundle: b, requests: {}}\n")
+          .find("/tmp/s.yaml:3: key 'num_cores': -2 is out of range"),
+      std::string::npos);
   EXPECT_NE(errorOf("machine: tpuv3-like\ntenants:\n  - {name: a, bundle: b}\n")
                 .find("/tmp/s.yaml:3: a tenant needs"),
             std::string::npos);
