@@ -63,6 +63,10 @@ void printPlacement(const serving::PlacementResult &result, std::ostream &out) {
   }
   for (const serving::CoreResult &core : result.cores)
     out << "  core " << core.core << ": busy " << fixed(core.busyPercent, 1) << "%\n";
+  if (const int64_t rows = result.rowHits + result.rowMisses + result.rowConflicts; rows > 0)
+    out << "  DRAM rows: "
+        << fixed(100.0 * static_cast<double>(result.rowHits) / static_cast<double>(rows), 1) << "% hits, "
+        << result.rowConflicts << " conflicts\n";
 }
 
 } // namespace

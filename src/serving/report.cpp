@@ -50,6 +50,13 @@ json placementJson(const Scenario &scenario, const PlacementResult &result) {
   placement["tenants"] = tenants;
   placement["dram_bucket_us"] = result.bucketUs;
   placement["dram_peak_gbs"] = result.dramPeakGBs;
+  const int64_t rowAccesses = result.rowHits + result.rowMisses + result.rowConflicts;
+  placement["dram_rows"] = {
+      {"hits", result.rowHits},
+      {"misses", result.rowMisses},
+      {"conflicts", result.rowConflicts},
+      {"hit_rate",
+       rowAccesses > 0 ? static_cast<double>(result.rowHits) / static_cast<double>(rowAccesses) : 0.0}};
   json cores = json::array();
   for (const CoreResult &core : result.cores) {
     json units = json::object();

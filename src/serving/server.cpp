@@ -343,6 +343,10 @@ PlacementResult Server::finishResult() {
       result.unitBusyPercent.push_back(100.0 * static_cast<double>(busy) / makespan);
     out.cores.push_back(std::move(result));
   }
+  const timing::MemoryStats memory = machine_.memoryStats();
+  out.rowHits = memory.rowHits;
+  out.rowMisses = memory.rowMisses;
+  out.rowConflicts = memory.rowConflicts;
   for (int kind = 0; kind < timing::kNumUnitKinds; ++kind)
     out.unitNames.emplace_back(timing::unitKindName(static_cast<timing::UnitKind>(kind)));
   std::stable_sort(out.spans.begin(), out.spans.end(),

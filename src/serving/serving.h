@@ -101,6 +101,9 @@ struct PlacementResult {
   double bucketUs = 1.0;
   std::vector<std::string> unitNames;
   double dramPeakGBs = 0;
+  /// The DRAM's row statistics over all tenants (detailed model only): where
+  /// tenants' rows conflict in shared banks.
+  int64_t rowHits = 0, rowMisses = 0, rowConflicts = 0;
 };
 
 /// Simulates one placement of the scenario with the tenants' workloads (in

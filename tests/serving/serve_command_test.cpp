@@ -57,6 +57,12 @@ TEST(ServeCommand, ReportAndTraceOfTheSmallExample) {
     }
     EXPECT_EQ(mlp, 3);
     EXPECT_EQ(tiny, 5);
+    // The detailed DRAM counts every access as a row hit, miss or conflict.
+    const json &rows = placement["dram_rows"];
+    const double accesses =
+        rows["hits"].get<double>() + rows["misses"].get<double>() + rows["conflicts"].get<double>();
+    EXPECT_GT(accesses, 0.0);
+    EXPECT_NEAR(rows["hit_rate"].get<double>(), rows["hits"].get<double>() / accesses, 1e-12);
     for (const json &tenant : placement["tenants"]) {
       const json &latency = tenant["latency_us"];
       EXPECT_LE(latency["p50"].get<double>(), latency["p95"].get<double>());
