@@ -73,6 +73,7 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
 int runPresets(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runCompile(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runServe(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 
 extern const char *const kCheckKernelUsage;
 extern const char *const kKernelUsage;
@@ -80,5 +81,6 @@ extern const char *const kRunUsage;
 extern const char *const kPresetsUsage;
 extern const char *const kCompileUsage;
 extern const char *const kOptUsage;
+extern const char *const kServeUsage;
 
 } // namespace npusim::cli

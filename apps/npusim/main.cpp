@@ -17,6 +17,7 @@ commands:
   kernel FILE.py         run one launch of one kernel file on the reference interpreter
   compile FILE.py        compile one kernel for the NPU and print its program
   run BUNDLE             run a captured model bundle on the NPU (values and cycles)
+  serve SCENARIO.yaml    serve several bundles together on one NPU (latency, bandwidth)
   presets [NAME]         list the hardware presets, or print one resolved as YAML
   opt FILE.tileir        run TileIR passes on a text file and print the result
   help [COMMAND]         show this help, or a command's
@@ -42,6 +43,7 @@ const Command kCommands[] = {
     {"kernel", &kKernelUsage, runKernel},
     {"compile", &kCompileUsage, runCompile},
     {"run", &kRunUsage, runRun},
+    {"serve", &kServeUsage, runServe},
     {"presets", &kPresetsUsage, runPresets},
     {"opt", &kOptUsage, runOpt},
 };

@@ -109,7 +109,7 @@ struct NpuSteps::Impl {
   functional::Workspace workspace; // one scratchpad storage for every launch
 
   Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
-    if (o.mode == Mode::Timing || o.mode == Mode::Full)
+    if ((o.mode == Mode::Timing || o.mode == Mode::Full) && !o.launchSink)
       timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), timingThreads(o));
   }
 
@@ -136,7 +136,7 @@ struct NpuSteps::Impl {
     runOptions.workspace = &workspace;
     runOptions.computeValues = computeValues || npu::timingNeedsValues(program, nullptr);
     TraceCollector collector;
-    if (timer)
+    if (timer || options.launchSink)
       runOptions.listener = &collector;
     const functional::Grid g{grid.x, grid.y, grid.z};
     const functional::RunStats stats = functional::run(program, g, dram, arguments, runOptions);
@@ -145,6 +145,8 @@ struct NpuSteps::Impl {
     if (timer) {
       timer->time(program, std::move(collector.traces), launchName, result.index);
       result.timed = true;
+    } else if (options.launchSink) {
+      options.launchSink(program, std::move(collector.traces), launchName);
     }
   }
 };

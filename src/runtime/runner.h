@@ -7,9 +7,11 @@
 // and in the NPU modes every written buffer with the reference interpreter.
 #include "config/hardware.h"
 #include "library/library.h"
+#include "npu/execution.h"
 #include "runtime/bundle.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,6 +45,14 @@ struct RunOptions {
   /// next launch runs on the functional simulator. Values and cycles do not
   /// depend on it.
   int threads = 0;
+  /// Timing and full modes: when set, every NPU launch's program and
+  /// instance traces go here instead of to the timing simulator, in launch
+  /// order (the serving module times several bundles together); the steps
+  /// then carry no timing. `program` lives only during the call: the traces
+  /// point into it.
+  std::function<void(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
+                     const std::string &launchName)>
+      launchSink;
 };
 
 /// options.threads, or the machine's cores when it is 0 (at least 1).

@@ -1,6 +1,9 @@
 #include "timing/core_model.h"
 
+#include "core/error.h"
+
 #include <algorithm>
+#include <string>
 
 namespace npusim::timing {
 
@@ -31,15 +34,41 @@ CoreModel::CoreModel(int core, const config::HardwareConfig &config, Instruction
 TimePs CoreModel::alignToClock(TimePs at) const { return (at + period_ - 1) / period_ * period_; }
 
 void CoreModel::addInstance(const npu::InstanceTrace &trace, int64_t bankShift) {
+  append(catalog_, trace, bankShift, -1);
+}
+
+void CoreModel::addInstance(InstructionCatalog &catalog, const npu::InstanceTrace &trace, int64_t bankShift,
+                            TransferOwner owner) {
+  if (owner.group < 0 || groups_.count(owner.group) != 0)
+    throw core::RuntimeError("timing: core " + std::to_string(core_) + ": instance group " +
+                             std::to_string(owner.group) + " is negative or already running");
+  if (trace.instructions.empty()) {
+    // Nothing to run: done now (through the queue, as any completion).
+    queue_.schedule(queue_.now(), [this, group = owner.group] {
+      if (groupDone_)
+        groupDone_(group, queue_.now(), queue_.now());
+    });
+    return;
+  }
+  groups_[owner.group] =
+      GroupProgress{static_cast<int64_t>(trace.instructions.size()), -1, owner.addressBase};
+  append(catalog, trace, bankShift, owner.group);
+  if (started_)
+    for (int slot = 0; slot < static_cast<int>(slots_.size()); ++slot)
+      tryIssue(slot);
+}
+
+void CoreModel::append(InstructionCatalog &catalog, const npu::InstanceTrace &trace, int64_t bankShift,
+                       int64_t group) {
   Accesses accesses;
   for (const npu::ExecutedInstruction &executed : trace.instructions) {
-    const InstructionInfo &info = catalog_.info(executed.instruction);
+    const InstructionInfo &info = catalog.info(executed.instruction);
     accesses.reads.clear();
     accesses.writes.clear();
     for (int tile : info.tilesRead)
-      accesses.reads.push_back(catalog_.tileRange(tile, bankShift));
+      accesses.reads.push_back(catalog.tileRange(tile, bankShift));
     for (int tile : info.tilesWritten)
-      accesses.writes.push_back(catalog_.tileRange(tile, bankShift));
+      accesses.writes.push_back(catalog.tileRange(tile, bankShift));
     accesses.registerReads = info.registersRead;
     accesses.registerWrite = info.registerWritten;
     accesses.barrier = info.barrier;
@@ -51,8 +80,16 @@ void CoreModel::addInstance(const npu::InstanceTrace &trace, int64_t bankShift) 
     op.info = &info;
     op.executed = &executed;
     op.instance = trace.instance;
+    op.group = group;
     for (uint32_t producer : dependencyBuffer_) {
       const InstructionInfo &producerInfo = *ops_[producer].info;
+      // Appended while running (shared machine): a producer that has
+      // completed only delays the start. Never the case for instances added
+      // before start().
+      if (const TimePs done = ops_[producer].complete; done >= 0) {
+        op.readyAt = std::max(op.readyAt, done);
+        continue;
+      }
       // Matmuls accumulating into one tile on one array follow each other
       // through the array's output accumulators, row by row; the array's
       // in-order stream already orders them.
@@ -69,6 +106,7 @@ void CoreModel::addInstance(const npu::InstanceTrace &trace, int64_t bankShift) 
 }
 
 void CoreModel::start() {
+  started_ = true;
   for (int slot = 0; slot < static_cast<int>(slots_.size()); ++slot)
     tryIssue(slot);
 }
@@ -102,6 +140,11 @@ void CoreModel::startHead(int slotIndex) {
   const InstructionInfo &info = *op.info;
   const TimePs now = queue_.now();
   op.start = now;
+  if (op.group >= 0) {
+    GroupProgress &progress = groups_.at(op.group);
+    if (progress.firstStart < 0)
+      progress.firstStart = now;
+  }
   if (info.unit == UnitKind::Dma || (info.memoryAccess && !op.executed->dram.empty())) {
     startMemoryOp(slotIndex, index);
     return;
@@ -134,6 +177,8 @@ void CoreModel::startMemoryOp(int slotIndex, uint32_t index) {
   const TimePs now = queue_.now();
   const std::vector<npu::DramRun> &runs = op.executed->dram;
   auto onDone = [this, index](TimePs at) { memoryDone(index, at); };
+  const TransferOwner owner =
+      op.group < 0 ? TransferOwner{} : TransferOwner{op.group, groups_.at(op.group).addressBase};
 
   if (info.unit == UnitKind::Dma) {
     memoryInOrder_[static_cast<size_t>(info.stream)].push_back(index);
@@ -156,7 +201,7 @@ void CoreModel::startMemoryOp(int slotIndex, uint32_t index) {
       dma.freeAt = std::max(at, minimumEnd);
       tryIssue(slotIndex);
     };
-    memory_.submit(runs, info.instruction->opcode == Opcode::DmaAtomic, onIssued, onDone);
+    memory_.submit(runs, info.instruction->opcode == Opcode::DmaAtomic, onIssued, onDone, owner);
     return;
   }
 
@@ -167,7 +212,8 @@ void CoreModel::startMemoryOp(int slotIndex, uint32_t index) {
     slot.blocked = true;
   else
     slot.freeAt = now + info.cost.occupancy * period_;
-  memory_.submit(runs, false, [](TimePs) {}, onDone);
+  memory_.submit(
+      runs, false, [](TimePs) {}, onDone, owner);
   tryIssue(slotIndex);
 }
 
@@ -207,6 +253,16 @@ void CoreModel::finish(uint32_t index, TimePs at) {
     waiting.readyAt = std::max(waiting.readyAt, at);
     if (--waiting.pendingDependencies == 0)
       tryIssue(waiting.info->slot);
+  }
+  if (op.group >= 0) {
+    const auto found = groups_.find(op.group);
+    if (--found->second.left == 0) {
+      const TimePs firstStart = found->second.firstStart;
+      const int64_t group = op.group;
+      groups_.erase(found);
+      if (groupDone_)
+        groupDone_(group, firstStart, at);
+    }
   }
 }
 

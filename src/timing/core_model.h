@@ -15,6 +15,8 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <unordered_map>
 #include <vector>
 
 namespace npusim::timing {
@@ -42,6 +44,19 @@ public:
   /// Appends the instructions of the core's next program instance;
   /// `bankShift` places its tiles higher in the banks (double buffering).
   void addInstance(const npu::InstanceTrace &trace, int64_t bankShift);
+
+  /// Several programs sharing the machine (timing/shared_machine.h): appends
+  /// an instance of the program `catalog` describes, at any time, before or
+  /// after start(). Its instructions start no earlier than now and depend, as
+  /// every instruction does, on the core's earlier ones (a completed
+  /// producer only delays them to its completion). When the last of them
+  /// completes, the group callback gets `group` with the instance's first
+  /// start and its completion; its DMA requests carry `owner`.
+  void addInstance(InstructionCatalog &catalog, const npu::InstanceTrace &trace, int64_t bankShift,
+                   TransferOwner owner);
+  using GroupDone = std::function<void(int64_t group, TimePs start, TimePs end)>;
+  void setGroupCallback(GroupDone callback) { groupDone_ = std::move(callback); }
+
   /// Schedules the first instructions; the event queue runs the rest.
   void start();
   /// Instructions that never completed (a dependency cycle would leave some).
@@ -60,6 +75,12 @@ private:
     TimePs busyEnd = 0;      // end of the unit's busy interval
     TimePs memoryDoneAt = -1; // DMA and scalar memory: last response
     TimePs complete = -1;
+    int64_t group = -1;       // shared-machine instances only
+  };
+  struct GroupProgress {
+    int64_t left = 0;
+    TimePs firstStart = -1;
+    uint64_t addressBase = 0;
   };
   struct Slot {
     std::vector<uint32_t> queue;
@@ -78,6 +99,7 @@ private:
   void startMemoryOp(int slot, uint32_t index);
   void memoryDone(uint32_t index, TimePs at);
   void finish(uint32_t index, TimePs at);
+  void append(InstructionCatalog &catalog, const npu::InstanceTrace &trace, int64_t bankShift, int64_t group);
 
   int core_;
   const config::HardwareConfig &config_;
@@ -95,6 +117,9 @@ private:
   std::vector<std::deque<uint32_t>> memoryInOrder_;
   std::vector<uint32_t> dependencyBuffer_;
   int64_t instancesAdded_ = 0;
+  bool started_ = false;
+  std::unordered_map<int64_t, GroupProgress> groups_;
+  GroupDone groupDone_;
 };
 
 } // namespace npusim::timing

@@ -20,7 +20,7 @@ void MemoryInterface::settle(Transfer &transfer) {
 }
 
 void MemoryInterface::submit(const std::vector<npu::DramRun> &runs, bool readModifyWrite,
-                             IssuedCallback onIssued, DoneCallback onDone) {
+                             IssuedCallback onIssued, DoneCallback onDone, TransferOwner owner) {
   uint32_t slot = 0;
   if (freeSlots_.empty()) {
     slot = static_cast<uint32_t>(transfers_.size());
@@ -37,6 +37,7 @@ void MemoryInterface::submit(const std::vector<npu::DramRun> &runs, bool readMod
   transfer.address = runs.empty() ? 0 : runs.front().address;
   transfer.readSent = false;
   transfer.inFlight = 0;
+  transfer.owner = owner;
   transfer.onIssued = std::move(onIssued);
   transfer.onDone = std::move(onDone);
   settle(transfer);
@@ -62,7 +63,7 @@ MemoryRequest MemoryInterface::nextRequest(const Transfer &transfer, uint32_t sl
   const auto granule = static_cast<uint64_t>(requestBytes_);
   const uint64_t stop = std::min(run.address + run.bytes, (transfer.address / granule + 1) * granule);
   MemoryRequest request;
-  request.address = transfer.address;
+  request.address = transfer.address + transfer.owner.addressBase;
   request.bytes = static_cast<uint32_t>(stop - transfer.address);
   request.core = core_;
   request.write = transfer.readModifyWrite ? transfer.readSent : run.write;
@@ -100,6 +101,13 @@ void MemoryInterface::pump() {
       issued(queue_.now());
     }
   }
+}
+
+int64_t MemoryInterface::groupOf(const MemoryRequest &request) const {
+  if (request.core != core_ || request.tag >= transfers_.size() || !transfers_[request.tag].live)
+    throw core::RuntimeError("timing: memory completed request " + std::to_string(request.id) +
+                             " that core " + std::to_string(core_) + " has not issued");
+  return transfers_[request.tag].owner.group;
 }
 
 void MemoryInterface::complete(const MemoryRequest &request, TimePs at) {

@@ -15,6 +15,14 @@
 
 namespace npusim::timing {
 
+/// Whose transfer it is, when several programs share the machine
+/// (timing/shared_machine.h): a group id the port's completions can be
+/// attributed to, and a base added to every address (the group's DRAM region).
+struct TransferOwner {
+  int64_t group = -1;
+  uint64_t addressBase = 0; // a multiple of the request size, so requests split as without it
+};
+
 class MemoryInterface {
 public:
   /// Time the transfer's last request was accepted by the port.
@@ -28,11 +36,13 @@ public:
   /// Queues the requests of `runs`. A read-modify-write transfer (atomics)
   /// issues a read and then a write for every granule.
   void submit(const std::vector<npu::DramRun> &runs, bool readModifyWrite, IssuedCallback onIssued,
-              DoneCallback onDone);
+              DoneCallback onDone, TransferOwner owner = {});
   /// Sends what the outstanding limit and the port allow now.
   void pump();
   /// The port's completion of one of this core's requests.
   void complete(const MemoryRequest &request, TimePs at);
+  /// The owner group of one of this core's requests in flight (before complete()).
+  int64_t groupOf(const MemoryRequest &request) const;
 
   int outstanding() const { return outstanding_; }
   bool idle() const { return waiting_.empty() && outstanding_ == 0; }
@@ -47,6 +57,7 @@ private:
     uint64_t address = 0;
     bool readSent = false;
     int64_t inFlight = 0;
+    TransferOwner owner;
     IssuedCallback onIssued;
     DoneCallback onDone;
     bool allIssued() const { return run == runs.size(); }

@@ -1,0 +1,84 @@
+#pragma once
+// The interchangeable parts of serving, each registered by name in one line
+// next to its definition (the registry of timing/registry.h):
+//
+//   const bool kRegistered = RequestStreams::add<MyStream>("my_stream");
+//
+// - request streams: when requests arrive (fixed times, Poisson, closed loop);
+// - placements: which cores each tenant may use (partitioned, shared);
+// - scheduling policies: which tenant's instance a shared core runs next
+//   (fifo, round_robin, priority).
+#include "serving/scenario.h"
+#include "timing/event_queue.h"
+#include "timing/registry.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace npusim::serving {
+
+using timing::TimePs;
+
+/// The arrivals of one tenant's requests.
+class RequestStream {
+public:
+  virtual ~RequestStream() = default;
+  /// Arrival times known before the run (open loop, and a closed loop's first
+  /// requests), in increasing order.
+  virtual std::vector<TimePs> initialArrivals() = 0;
+  /// A request finished at `now`: the arrival of the request that follows
+  /// (closed loop), or nothing.
+  virtual std::optional<TimePs> afterCompletion(TimePs now) = 0;
+};
+using RequestStreams = timing::Registry<RequestStream, const StreamSpec &>;
+
+/// Which cores each tenant may run on (by tenant index).
+class Placement {
+public:
+  virtual ~Placement() = default;
+  virtual std::vector<std::vector<int>> coresOf(const Scenario &scenario, const PlacementSpec &spec) = 0;
+  /// Whether tenants share cores, so that the policy decides.
+  virtual bool shared() const = 0;
+};
+using Placements = timing::Registry<Placement>;
+
+/// The oldest ready instance of one tenant that may run on the core.
+struct Candidate {
+  int tenant = 0;
+  int priority = 0;
+  TimePs arrival = 0;  // of the instance's request
+  int64_t request = 0; // global request number, in arrival order
+};
+
+/// Chooses, for a core with room, whose instance goes next.
+class SchedulingPolicy {
+public:
+  virtual ~SchedulingPolicy() = default;
+  /// `candidates` is not empty and lists one entry per tenant, in tenant
+  /// order. Returns an index into it.
+  virtual size_t pick(int core, std::span<const Candidate> candidates) = 0;
+};
+using SchedulingPolicies = timing::Registry<SchedulingPolicy>;
+
+/// make() of the registry, with the scenario's own error ("FILE:LINE: key
+/// 'KEY': 'NAME' is not registered (registered: ...)").
+template <class Registry, class... Args>
+auto makeNamed(const std::string &where, const std::string &key, const std::string &name, Args &&...args) {
+  bool known = false;
+  std::string names;
+  for (const std::string &registered : Registry::names()) {
+    known = known || registered == name;
+    names += (names.empty() ? "" : ", ") + registered;
+  }
+  if (!known)
+    throw core::InputError(where + ": key '" + key + "': '" + name +
+                           "' is not registered (registered: " + names + ")");
+  return Registry::make(key, name, std::forward<Args>(args)...);
+}
+
+/// Picoseconds of a time in microseconds, rounded to the nearest.
+TimePs psOfUs(double us);
+
+} // namespace npusim::serving

@@ -1,0 +1,258 @@
+// Reading a scenario file (docs/serving.md, "Scenario"). Every key is
+// checked: an unknown one is an error naming the file and line, never ignored.
+#include "serving/scenario.h"
+
+#include "core/error.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace npusim::serving {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Reader {
+public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  std::string where(const YAML::Node &node) const {
+    return file_ + ":" + std::to_string(node.Mark().line + 1);
+  }
+  [[noreturn]] void fail(const YAML::Node &node, const std::string &message) const {
+    throw core::InputError(where(node) + ": " + message);
+  }
+  void expectMap(const YAML::Node &node, const std::string &what) const {
+    if (!node.IsMap())
+      fail(node, what + " must be a map of keys");
+  }
+  /// The map's keys, each of which must be one of `allowed`.
+  std::vector<std::string> keys(const YAML::Node &map, std::initializer_list<const char *> allowed,
+                                const std::string &what) const {
+    const std::set<std::string> known(allowed.begin(), allowed.end());
+    std::vector<std::string> out;
+    for (const auto &entry : map) {
+      if (!entry.first.IsScalar())
+        fail(entry.first, what + ": expected a key name");
+      const std::string key = entry.first.Scalar();
+      if (known.count(key) == 0) {
+        std::string list;
+        for (const char *k : allowed)
+          list += (list.empty() ? "" : ", ") + std::string(k);
+        fail(entry.first, what + ": unknown key '" + key + "' (keys: " + list + ")");
+      }
+      out.push_back(key);
+    }
+    return out;
+  }
+  template <class T> T scalar(const YAML::Node &node, const std::string &key, const char *kind) const {
+    if (!node.IsScalar())
+      fail(node, "key '" + key + "' must be " + kind);
+    try {
+      return node.as<T>();
+    } catch (const YAML::Exception &) {
+      fail(node, "key '" + key + "': '" + node.Scalar() + "' is not " + kind);
+    }
+  }
+  std::string text(const YAML::Node &node, const std::string &key) const {
+    return scalar<std::string>(node, key, "a word");
+  }
+  int64_t integer(const YAML::Node &node, const std::string &key) const {
+    return scalar<int64_t>(node, key, "an integer");
+  }
+  double number(const YAML::Node &node, const std::string &key) const {
+    return scalar<double>(node, key, "a number");
+  }
+  bool boolean(const YAML::Node &node, const std::string &key) const {
+    return scalar<bool>(node, key, "true or false");
+  }
+  const std::string &file() const { return file_; }
+
+private:
+  std::string file_;
+};
+
+/// `machine:` is a preset name or a config file (relative to the scenario),
+/// or a map of config keys (with `base:`) parsed as a config file would be:
+/// each key on the line it has in the scenario, so that the config's errors
+/// name the scenario's lines (keys sharing a line, in a flow map, take the
+/// lines after it).
+config::HardwareConfig readMachine(const Reader &reader, const YAML::Node &node, const fs::path &folder) {
+  if (node.IsScalar()) {
+    const std::string name = node.Scalar();
+    const fs::path asPath = folder / name;
+    if (name.find('/') != std::string::npos || name.ends_with(".yaml"))
+      return config::loadConfig(asPath.string());
+    return config::loadConfig(name);
+  }
+  reader.expectMap(node, "machine");
+  std::string text;
+  int lines = 0;
+  for (const auto &entry : node) {
+    for (; lines + 1 < entry.first.Mark().line + 1; ++lines)
+      text += "\n";
+    YAML::Emitter key, value;
+    key << YAML::Flow << entry.first;
+    value << YAML::Flow << entry.second;
+    text += std::string(key.c_str()) + ": " + value.c_str() + "\n";
+    ++lines;
+  }
+  return config::parseConfig(text, reader.file());
+}
+
+StreamSpec readStream(const Reader &reader, const YAML::Node &node) {
+  reader.expectMap(node, "requests");
+  StreamSpec spec;
+  spec.where = reader.where(node);
+  for (const std::string &key :
+       reader.keys(node, {"arrival", "times_us", "rate_per_s", "seed", "count", "outstanding", "think_us"},
+                   "requests")) {
+    const YAML::Node value = node[key];
+    if (key == "arrival") {
+      spec.arrival = reader.text(value, key);
+      continue;
+    }
+    spec.keys.push_back(key);
+    if (key == "times_us") {
+      if (!value.IsSequence())
+        reader.fail(value, "key 'times_us' must be a list of microseconds");
+      for (const auto &time : value)
+        spec.timesUs.push_back(reader.number(time, key));
+    } else if (key == "rate_per_s") {
+      spec.ratePerSecond = reader.number(value, key);
+    } else if (key == "seed") {
+      const int64_t seed = reader.integer(value, key);
+      if (seed < 0)
+        reader.fail(value, "key 'seed' must be >= 0");
+      spec.seed = static_cast<uint64_t>(seed);
+    } else if (key == "count") {
+      spec.count = reader.integer(value, key);
+    } else if (key == "outstanding") {
+      spec.outstanding = reader.integer(value, key);
+    } else {
+      spec.thinkUs = reader.number(value, key);
+    }
+  }
+  return spec;
+}
+
+TenantSpec readTenant(const Reader &reader, const YAML::Node &node, const fs::path &folder) {
+  reader.expectMap(node, "a tenant");
+  TenantSpec tenant;
+  tenant.where = reader.where(node);
+  bool hasRequests = false;
+  for (const std::string &key : reader.keys(node, {"name", "bundle", "priority", "requests"}, "tenant")) {
+    const YAML::Node value = node[key];
+    if (key == "name") {
+      tenant.name = reader.text(value, key);
+    } else if (key == "bundle") {
+      const fs::path bundle(reader.text(value, key));
+      tenant.bundle = (bundle.is_absolute() ? bundle : folder / bundle).lexically_normal().string();
+    } else if (key == "priority") {
+      tenant.priority = static_cast<int>(reader.integer(value, key));
+    } else {
+      tenant.requests = readStream(reader, value);
+      hasRequests = true;
+    }
+  }
+  if (tenant.name.empty() || tenant.bundle.empty() || !hasRequests)
+    reader.fail(node, "a tenant needs name, bundle and requests");
+  return tenant;
+}
+
+PlacementSpec readPlacement(const Reader &reader, const YAML::Node &node) {
+  PlacementSpec spec;
+  spec.where = reader.where(node);
+  if (node.IsScalar()) {
+    spec.name = node.Scalar();
+    return spec;
+  }
+  reader.expectMap(node, "a placement");
+  for (const std::string &key : reader.keys(node, {"name", "cores", "policy"}, "placement")) {
+    const YAML::Node value = node[key];
+    if (key == "name") {
+      spec.name = reader.text(value, key);
+    } else if (key == "policy") {
+      spec.policy = reader.text(value, key);
+    } else {
+      reader.expectMap(value, "cores (tenant name: list of cores)");
+      for (const auto &entry : value) {
+        if (!entry.second.IsSequence())
+          reader.fail(entry.second, "cores: " + entry.first.Scalar() + " must be a list of core numbers");
+        std::vector<int> &list = spec.cores[entry.first.Scalar()];
+        for (const auto &core : entry.second)
+          list.push_back(static_cast<int>(reader.integer(core, "cores")));
+      }
+    }
+  }
+  return spec;
+}
+
+} // namespace
+
+Scenario parseScenario(const std::string &yamlText, const std::string &path) {
+  const Reader reader(path);
+  YAML::Node root;
+  try {
+    root = YAML::Load(yamlText);
+  } catch (const YAML::Exception &error) {
+    throw core::InputError(path + ":" + std::to_string(error.mark.line + 1) + ": " + error.msg);
+  }
+  if (!root.IsMap())
+    throw core::InputError(path + ": a scenario is a map of keys (machine, tenants, placement, ...)");
+  const fs::path folder = fs::path(path).parent_path();
+  Scenario scenario;
+  scenario.path = path;
+  bool hasMachine = false;
+  for (const std::string &key :
+       reader.keys(root, {"machine", "tenants", "placement", "values", "core_queue_depth"}, "scenario")) {
+    const YAML::Node value = root[key];
+    if (key == "machine") {
+      scenario.machine = readMachine(reader, value, folder);
+      hasMachine = true;
+    } else if (key == "tenants") {
+      if (!value.IsSequence() || value.size() == 0)
+        reader.fail(value, "tenants must be a list of at least one tenant");
+      std::set<std::string> names;
+      for (const auto &tenant : value) {
+        scenario.tenants.push_back(readTenant(reader, tenant, folder));
+        if (!names.insert(scenario.tenants.back().name).second)
+          reader.fail(tenant, "two tenants are named '" + scenario.tenants.back().name + "'");
+      }
+    } else if (key == "placement") {
+      if (value.IsSequence()) {
+        for (const auto &placement : value)
+          scenario.placements.push_back(readPlacement(reader, placement));
+      } else {
+        scenario.placements.push_back(readPlacement(reader, value));
+      }
+    } else if (key == "values") {
+      scenario.values = reader.boolean(value, key);
+    } else {
+      const int64_t depth = reader.integer(value, key);
+      if (depth < 1 || depth > 64)
+        reader.fail(value, "core_queue_depth must be 1 .. 64");
+      scenario.coreQueueDepth = static_cast<int>(depth);
+    }
+  }
+  if (!hasMachine || scenario.tenants.empty())
+    throw core::InputError(path + ": a scenario needs machine and tenants");
+  if (scenario.placements.empty())
+    scenario.placements.push_back(PlacementSpec{"partitioned", {}, "", path});
+  return scenario;
+}
+
+Scenario loadScenario(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    throw core::InputError(path + ": cannot read the scenario");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseScenario(text.str(), path);
+}
+
+} // namespace npusim::serving

@@ -1,0 +1,119 @@
+// Scenario files: what they say reaches the simulation, and every mistake is
+// an error naming the file and line.
+#include "core/error.h"
+#include "serving/scenario.h"
+#include "serving/serving.h"
+
+#include <gtest/gtest.h>
+
+namespace npusim::serving {
+namespace {
+
+std::string errorOf(const std::string &text) {
+  try {
+    parseScenario(text, "/tmp/s.yaml");
+  } catch (const core::InputError &error) {
+    return error.what();
+  }
+  return "";
+}
+
+const char *const kTenants = R"(
+tenants:
+  - name: a
+    bundle: ../a
+    priority: 3
+    requests: {arrival: poisson, rate_per_s: 100, seed: 5, count: 7}
+  - name: b
+    bundle: /abs/b
+    requests: {arrival: closed_loop, outstanding: 2, count: 9, think_us: 1.5}
+)";
+
+TEST(Scenario, ReadsEveryKey) {
+  const Scenario scenario =
+      parseScenario(std::string("machine: {base: tpuv3-like, num_cores: 2}\n") + kTenants +
+                        "placement:\n  - {name: partitioned, cores: {a: [1], b: [0]}}\n"
+                        "  - {name: shared, policy: priority}\n"
+                        "values: true\ncore_queue_depth: 3\n",
+                    "/tmp/x/s.yaml");
+  EXPECT_EQ(scenario.machine.numCores, 2);
+  EXPECT_EQ(scenario.machine.lanes, 128); // from the tpuv3-like base
+  ASSERT_EQ(scenario.tenants.size(), 2u);
+  EXPECT_EQ(scenario.tenants[0].bundle, "/tmp/a"); // relative to the scenario's folder
+  EXPECT_EQ(scenario.tenants[1].bundle, "/abs/b");
+  EXPECT_EQ(scenario.tenants[0].priority, 3);
+  EXPECT_EQ(scenario.tenants[0].requests.arrival, "poisson");
+  EXPECT_EQ(scenario.tenants[0].requests.ratePerSecond, 100.0);
+  EXPECT_EQ(scenario.tenants[0].requests.seed, 5u);
+  EXPECT_EQ(scenario.tenants[0].requests.count, 7);
+  EXPECT_EQ(scenario.tenants[1].requests.outstanding, 2);
+  EXPECT_EQ(scenario.tenants[1].requests.thinkUs, 1.5);
+  ASSERT_EQ(scenario.placements.size(), 2u);
+  EXPECT_EQ(scenario.placements[0].cores.at("a"), std::vector<int>{1});
+  EXPECT_EQ(scenario.placements[1].name, "shared");
+  EXPECT_EQ(scenario.placements[1].policy, "priority");
+  EXPECT_TRUE(scenario.values);
+  EXPECT_EQ(scenario.coreQueueDepth, 3);
+}
+
+TEST(Scenario, MistakesNameFileAndLine) {
+  EXPECT_EQ(errorOf("machine: tpuv3-like\ntenants: []\n"),
+            "/tmp/s.yaml:2: tenants must be a list of at least one tenant");
+  EXPECT_NE(errorOf(std::string("machine: tpuv3-like\nplacment: shared\n") + kTenants)
+                .find("/tmp/s.yaml:2: scenario: unknown key 'placment'"),
+            std::string::npos);
+  EXPECT_NE(errorOf("machine: tpuv3-like\ntenants:\n  - {name: a, bundle: b, requests: {arrival: fixed, "
+                    "times_us: [x]}}\n")
+                .find("/tmp/s.yaml:3: key 'times_us': 'x' is not a number"),
+            std::string::npos);
+  EXPECT_NE(
+      errorOf("machine: {base: tpuv3-like, num_corez: 2}\ntenants:\n  - {name: a, bundle: b, requests: {}}\n")
+          .find("num_corez"),
+      std::string::npos);
+  // The machine's keys are checked by the config module, at their own lines.
+  EXPECT_NE(
+      errorOf(
+          "machine:\n  base: tpuv3-like\n  num_cores: -2\ntenants:\n  - {name: a, bundle: b, requests: {}}\n")
+          .find("/tmp/s.yaml:3: key 'num_cores': -2 is out of range"),
+      std::string::npos);
+  EXPECT_NE(errorOf("machine: tpuv3-like\ntenants:\n  - {name: a, bundle: b}\n")
+                .find("/tmp/s.yaml:3: a tenant needs"),
+            std::string::npos);
+}
+
+TEST(Scenario, StreamsAndPlacementsCheckTheirKeysWhenSimulated) {
+  Scenario scenario = parseScenario(
+      "machine: {base: tpuv3-like, num_cores: 2}\ntenants:\n"
+      "  - {name: a, bundle: b, requests: {arrival: poisson, rate_per_s: 10, times_us: [1], count: 1}}\n"
+      "placement: {name: partitioned, cores: {a: [0, 5]}}\n",
+      "/tmp/s.yaml");
+  Workload empty;
+  const auto simulateError = [&](const PlacementSpec &placement) {
+    try {
+      simulate(scenario, placement, {&empty});
+    } catch (const core::InputError &error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(simulateError(scenario.placements[0]),
+            "/tmp/s.yaml:4: cores: a: core 5 of a machine with 2 cores");
+  scenario.placements[0].cores.clear();
+  EXPECT_EQ(simulateError(scenario.placements[0]),
+            "/tmp/s.yaml:3: key 'times_us' does not apply to arrival 'poisson'");
+  scenario.tenants[0].requests.arrival = "bursty";
+  EXPECT_NE(simulateError(scenario.placements[0])
+                .find("/tmp/s.yaml:3: key 'arrival': 'bursty' is not registered (registered: closed_loop, "
+                      "fixed, poisson)"),
+            std::string::npos);
+  EXPECT_EQ(
+      simulateError(PlacementSpec{"partitioned", {}, "fifo", "/tmp/s.yaml:8"}),
+      "/tmp/s.yaml:8: placement 'partitioned' gives each core one tenant: a policy has nothing to choose");
+  PlacementSpec shared{"shared", {}, "lottery", "/tmp/s.yaml:9"};
+  EXPECT_NE(
+      simulateError(shared).find("'lottery' is not registered (registered: fifo, priority, round_robin)"),
+      std::string::npos);
+}
+
+} // namespace
+} // namespace npusim::serving
