@@ -110,6 +110,13 @@ const char *name(Mode mode) {
   return "reference";
 }
 
+std::optional<Mode> parseMode(std::string_view text) {
+  for (Mode mode : {Mode::Reference, Mode::Functional, Mode::Timing, Mode::Full})
+    if (text == name(mode))
+      return mode;
+  return std::nullopt;
+}
+
 Runner::Runner(const Bundle &bundle, const RunOptions &options) : bundle_(bundle), options_(options) {}
 Runner::~Runner() = default;
 

@@ -1,0 +1,164 @@
+"""The Python API of npusim's runtime (docs/python.md): bundles and Triton kernels on
+the simulated NPU, numpy arrays or torch tensors in and out."""
+
+import os
+import shutil
+import tempfile
+
+from . import _native_loader
+from .triton_source import kernel_source
+
+_last = {"report": None, "trace": None}
+
+
+def _native():
+    return _native_loader.load()
+
+
+def _fspath(path):
+    return os.fspath(path)
+
+
+def _keep(report, trace_file):
+    """Remembers the run for last_report() and trace(); the previous trace is removed."""
+    old = _last["trace"]
+    if old and old != trace_file and os.path.exists(old):
+        os.remove(old)
+    _last["report"] = report
+    _last["trace"] = trace_file
+
+
+def _trace_file(mode):
+    """A scratch Perfetto trace of the run, for trace(path): only where the run has cycles."""
+    if mode not in ("full", "timing") or os.environ.get("NPUSIM_KEEP_TRACE", "1") == "0":
+        return None
+    handle, path = tempfile.mkstemp(prefix="npusim-trace-", suffix=".json")
+    os.close(handle)
+    return path
+
+
+def run_bundle(path, config="tpuv3-like", mode="full", verify=False, *, mapping=None,
+               mapping_strategy="search", threads=0):
+    """Runs a bundle as ``npusim run`` does; returns the ``--report`` document as a dict.
+
+    A step that fails raises ``npusim.SimulationError``, a divergence (with ``verify``)
+    ``npusim.VerificationError``; both carry the report as ``.report``. A malformed
+    bundle or config raises ``npusim.InputError`` naming the file and field.
+    """
+    trace_file = _trace_file(mode)
+    try:
+        report = _native().run_bundle(_fspath(path), config=config, mode=mode, verify=verify, trace=trace_file,
+                                      mapping=None if mapping is None else _fspath(mapping),
+                                      mapping_strategy=mapping_strategy, threads=threads)
+    except Exception as error:
+        _keep(getattr(error, "report", None), trace_file)
+        raise
+    _keep(report, trace_file)
+    return report
+
+
+def last_report():
+    """The report of the last run_bundle, run_kernel or torch.compile(backend="npusim") run."""
+    return _last["report"]
+
+
+def trace(path):
+    """Writes the Perfetto (Chrome JSON) trace of the last run with cycles to ``path``."""
+    if not _last["trace"] or not os.path.exists(_last["trace"]):
+        raise _native().InputError("no trace to write: the last run had no cycles (use mode=\"full\" or \"timing\")")
+    shutil.copyfile(_last["trace"], _fspath(path))
+    return _fspath(path)
+
+
+class _Array:
+    """One array argument: what the C++ side reads and writes (a C-contiguous numpy
+    array sharing the caller's memory where it can), and how to give it back."""
+
+    def __init__(self, value):
+        import numpy as np
+
+        self.value = value
+        self.write_back = None
+        torch = _torch_if_tensor(value)
+        if torch is None:
+            array = np.asarray(value)
+            if not array.flags.c_contiguous or not array.flags.writeable:
+                copy = np.ascontiguousarray(array).copy()
+                if array.flags.writeable:
+                    self.write_back = lambda view=array, staged=copy: np.copyto(view, staged.reshape(view.shape))
+                array = copy
+            self.array = array
+            return
+        tensor = value.detach()
+        if tensor.device.type != "cpu" or not tensor.is_contiguous():
+            staged = tensor.to("cpu").contiguous()
+            self.write_back = lambda: value.data.copy_(staged.to(value.device).view(value.shape))
+            tensor = staged
+        if tensor.dtype == torch.bfloat16:
+            self.array = tensor.view(torch.int16).numpy().view(np.uint16)
+        else:
+            self.array = tensor.numpy()
+
+
+def _torch_if_tensor(value):
+    module = type(value).__module__
+    if module.startswith("torch"):
+        import torch
+
+        if isinstance(value, torch.Tensor):
+            return torch
+    return None
+
+
+def _is_array(value):
+    return hasattr(value, "__array_interface__") or _torch_if_tensor(value) is not None
+
+
+def run_kernel(kernel, grid=None, args=None, consts=None, config="tpuv3-like", mode="full"):
+    """One launch of one Triton kernel on npusim.
+
+    ``kernel``: a kernel file's path, its source text, or a ``@triton.jit`` function
+    (its parameters typed from ``args`` and ``consts``). ``grid``: an int, a tuple of up
+    to three, a callable of the constexprs (as Triton's launcher takes), or None for
+    Inductor's rule. ``args``: every run-time parameter by name, numpy arrays or torch
+    tensors for pointers (of exactly the signature's dtype) and numbers for scalars.
+    ``consts``: constexpr values. Returns ``(outputs, report)``: ``outputs`` maps each
+    pointer argument to the caller's own array or tensor, written in place as a Triton
+    launch writes (in ``mode="timing"``, which computes no values, it is empty);
+    ``report`` gives the grid, block sizes, programs and, in the timing and full modes,
+    cycles and the step's timing.
+    """
+    args = dict(args or {})
+    consts = dict(consts or {})
+    source, file_name = kernel_source(kernel, args, consts)
+    staged = {name: _Array(v) for name, v in args.items() if _is_array(v)}
+    native_args = {name: (staged[name].array if name in staged else v) for name, v in args.items()}
+    if callable(grid):
+        grid = grid(dict(consts))
+    trace_file = _trace_file(mode)
+    try:
+        outputs, report = _native().run_kernel(source, file_name, grid=grid, args=native_args, consts=consts,
+                                               config=config, mode=mode, trace=trace_file)
+    except Exception:
+        _keep(None, trace_file)
+        raise
+    result = {}
+    for name in outputs:
+        if staged[name].write_back:
+            staged[name].write_back()
+        result[name] = staged[name].value
+    _keep(report, trace_file)
+    return result, report
+
+
+def presets():
+    """The names of the NPU presets built into npusim (``npusim presets``)."""
+    return _native().presets()
+
+
+def load_config(path_or_yaml):
+    """A preset name, a YAML file or YAML text -> ``npusim.Config``."""
+    return _native().load_config(_fspath(path_or_yaml) if not isinstance(path_or_yaml, str) else path_or_yaml)
+
+
+__all__ = ["run_bundle", "run_kernel", "presets", "load_config", "last_report", "trace"]

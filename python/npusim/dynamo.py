@@ -1,0 +1,171 @@
+"""``torch.compile(model, backend="npusim", options={...})`` (docs/python.md).
+
+The graph is compiled by TorchInductor; every Triton kernel it launches runs on npusim
+instead (``npusim.run_kernel`` on the kernel file Inductor wrote, block sizes chosen for
+the NPU as ``npusim run`` chooses them), its results written back into the tensors.
+Forward and backward graphs (AOT autograd) and compiled optimizer steps go the same way,
+because the hook sits on Inductor's inner compilation. Options:
+
+  config   an NPU preset, YAML file or text, or a Config (default "tpuv3-like")
+  mode     "full" (default), "functional", "timing" or "reference"
+  verify   also run every launch on npusim's reference interpreter and compare every
+           buffer it writes (rtol = atol = 1e-4); a mismatch raises VerificationError
+
+``npusim.last_report()`` then gives every launch of the last compiled-graph call, with
+its cycles, and the total.
+"""
+
+import contextlib
+import threading
+
+from . import api
+
+_OPTIONS = {"config", "mode", "verify"}
+_state = threading.local()
+_installed = False
+
+
+def _session():
+    return getattr(_state, "session", None)
+
+
+class _Session:
+    def __init__(self, options):
+        self.options = options
+        self.launches = []
+
+    def report(self):
+        return {"backend": "npusim", "mode": self.options["mode"], "config": str(self.options["config"]),
+                "launches": self.launches, "kernels_run": len(self.launches),
+                "cycles": sum(r.get("cycles", 0) for r in self.launches)}
+
+
+@contextlib.contextmanager
+def _active(options):
+    previous = _session()
+    session = _Session(options)
+    _state.session = session
+    try:
+        yield session
+    finally:
+        _state.session = previous
+        api._keep(session.report(), None)
+
+
+def _launch_names(autotuner):
+    signature = autotuner.triton_meta["signature"]
+    return [name for name, kind in signature.items() if kind != "constexpr"]
+
+
+def _pinned_constexprs(autotuner):
+    """Block sizes npusim must keep: a template's (its grid follows from them). For
+    pointwise and reduction kernels npusim chooses its own, as for a bundle."""
+    kind = str(getattr(autotuner, "heuristic_type", "")).lower()
+    if "template" not in kind:
+        return {}
+    launchers = getattr(autotuner, "launchers", None) or []
+    config = launchers[0].config if launchers else autotuner.configs[0]
+    return dict(config.kwargs)
+
+
+def _run_on_npusim(autotuner, args, session):
+    import torch
+
+    names = _launch_names(autotuner)
+    kernel_name = autotuner.inductor_meta.get("kernel_name", "?")
+    if len(args) < len(names):
+        raise api._native().InputError(f"{kernel_name}: Inductor passed {len(args)} arguments for {len(names)} "
+                                       "parameters")
+    launch_args = dict(zip(names, args))
+    consts = _pinned_constexprs(autotuner)
+    options = session.options
+    expected = None
+    if options["verify"]:
+        clones = {n: (v.clone() if isinstance(v, torch.Tensor) else v) for n, v in launch_args.items()}
+        api.run_kernel(autotuner.filename, args=clones, consts=consts, mode="reference")
+        expected = clones
+    _, report = api.run_kernel(autotuner.filename, args=launch_args, consts=consts, config=options["config"],
+                               mode=options["mode"])
+    if expected is not None and options["mode"] != "timing":
+        for name, value in launch_args.items():
+            if isinstance(value, torch.Tensor) and not torch.allclose(value, expected[name], rtol=1e-4, atol=1e-4,
+                                                                        equal_nan=True):
+                diff = (value.double() - expected[name].double()).abs().max().item()
+                raise api._native().VerificationError(
+                    f"{kernel_name}: buffer {name} differs from the reference interpreter (max error {diff:g})")
+        report["reference_check"] = "matches the reference"
+    session.launches.append(report)
+
+
+def _on_cpu(autotuner):
+    device = autotuner.triton_meta.get("device")
+    return getattr(device, "type", None) == "cpu"
+
+
+def _install_launch_hook():
+    """Routes CachingAutotuner.run to npusim while a npusim-compiled graph runs, and
+    skips Triton's own compilation of kernels for CPU tensors (npusim compiles them from
+    the kernel file; Triton has no CPU code generator here, only npusim's driver)."""
+    global _installed
+    if _installed:
+        return
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    original_run = CachingAutotuner.run
+    original_precompile = CachingAutotuner.precompile
+
+    def run(self, *args, **kwargs):
+        session = _session()
+        if session is None:
+            return original_run(self, *args, **kwargs)
+        return _run_on_npusim(self, args, session)
+
+    def precompile(self, *args, **kwargs):
+        if _on_cpu(self):
+            return None
+        return original_precompile(self, *args, **kwargs)
+
+    CachingAutotuner.run = run
+    CachingAutotuner.precompile = precompile
+    _installed = True
+
+
+def _checked(options):
+    options = dict(options or {})
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise ValueError(f"backend 'npusim': unknown option(s) {sorted(unknown)}; it takes {sorted(_OPTIONS)}")
+    checked = {"config": options.get("config", "tpuv3-like"), "mode": options.get("mode", "full"),
+               "verify": bool(options.get("verify", False))}
+    if checked["mode"] not in ("full", "functional", "timing", "reference"):
+        raise ValueError(f"backend 'npusim': mode expects full, timing, functional or reference, got "
+                         f"{checked['mode']!r}")
+    if checked["verify"] and checked["mode"] == "timing":
+        raise ValueError("backend 'npusim': verify needs values: use mode 'full' or 'functional'")
+    api.load_config(checked["config"]) if isinstance(checked["config"], str) else None
+    return checked
+
+
+def npusim_backend(gm, example_inputs, options=None, mode=None):
+    """The torch dynamo backend registered as "npusim" (entry point torch_dynamo_backends)."""
+    del mode  # torch.compile's mode= is Inductor's; npusim's mode is options["mode"]
+    checked = _checked(options)
+    from torch._inductor.compile_fx import compile_fx, compile_fx_inner
+
+    _install_launch_hook()
+
+    def inner_compile(*args, **kwargs):
+        compiled = compile_fx_inner(*args, **kwargs)
+        call = compiled.current_callable
+
+        def on_npusim(inputs):
+            with _active(checked):
+                return call(inputs)
+
+        compiled.current_callable = on_npusim
+        return compiled
+
+    # Triton kernels for CPU tensors too (npusim's Triton "cpu" driver makes Inductor
+    # take them), compiled in this process, where the hooks are.
+    patches = {"cpu_backend": "triton", "compile_threads": 1}
+    return compile_fx(gm, example_inputs, inner_compile=inner_compile, config_patches=patches)
