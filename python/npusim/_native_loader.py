@@ -39,6 +39,7 @@ def load():
             except BaseException:
                 del sys.modules["npusim._native"]
                 raise
+            setattr(sys.modules["npusim"], "_native", module)
             return module
     raise ImportError(
         "npusim's C++ extension (npusim._native) is not built: run `pip install --no-build-isolation ./python`, "

@@ -1,6 +1,7 @@
 """The Python API of npusim's runtime (docs/python.md): bundles and Triton kernels on
 the simulated NPU, numpy arrays or torch tensors in and out."""
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -26,6 +27,12 @@ def _keep(report, trace_file):
         os.remove(old)
     _last["report"] = report
     _last["trace"] = trace_file
+
+
+@atexit.register
+def _remove_trace():
+    if _last["trace"] and os.path.exists(_last["trace"]):
+        os.remove(_last["trace"])
 
 
 def _trace_file(mode):
