@@ -78,8 +78,11 @@ def trace(path):
 
 
 class _Array:
-    """One array argument: what the C++ side reads and writes (a C-contiguous numpy
-    array sharing the caller's memory where it can), and how to give it back."""
+    """One pointer argument. As in Triton, a pointer addresses memory from the array's
+    first element on: npusim gets the span from it to the last element the strides
+    reach, as one C-contiguous numpy array sharing the caller's memory (a view, no copy)
+    where the memory is on the CPU and writable. A CUDA tensor's span is staged through
+    a CPU copy, a read-only array's through a writable copy (then the result)."""
 
     def __init__(self, value):
         import numpy as np
@@ -89,22 +92,32 @@ class _Array:
         torch = _torch_if_tensor(value)
         if torch is None:
             array = np.asarray(value)
-            if not array.flags.c_contiguous or not array.flags.writeable:
-                copy = np.ascontiguousarray(array).copy()
-                if array.flags.writeable:
-                    self.write_back = lambda view=array, staged=copy: np.copyto(view, staged.reshape(view.shape))
-                array = copy
-            self.array = array
+            if any(stride < 0 for stride in array.strides):
+                raise _native().InputError("a pointer argument's array has a negative stride; pass a copy")
+            flat = np.lib.stride_tricks.as_strided(array, shape=(_span(array.shape, array.strides, array.itemsize),),
+                                                   strides=(array.itemsize,), writeable=array.flags.writeable)
+            if not flat.flags.writeable:
+                flat = flat.copy()
+                self.value = flat
+            self.array = flat
             return
         tensor = value.detach()
-        if tensor.device.type != "cpu" or not tensor.is_contiguous():
-            staged = tensor.to("cpu").contiguous()
-            self.write_back = lambda: value.data.copy_(staged.to(value.device).view(value.shape))
-            tensor = staged
-        if tensor.dtype == torch.bfloat16:
-            self.array = tensor.view(torch.int16).numpy().view(np.uint16)
+        flat = tensor.as_strided((_span(tensor.shape, tensor.stride(), 1),), (1,))
+        if flat.device.type != "cpu":
+            staged = flat.to("cpu")
+            self.write_back = lambda: flat.copy_(staged)
+            flat = staged
+        if flat.dtype == torch.bfloat16:
+            self.array = flat.view(torch.int16).numpy().view(np.uint16)
         else:
-            self.array = tensor.numpy()
+            self.array = flat.numpy()
+
+
+def _span(shape, strides, unit):
+    """Elements from the first element to the last one the strides reach."""
+    if any(n == 0 for n in shape):
+        return 0
+    return 1 + sum((n - 1) * (stride // unit) for n, stride in zip(shape, strides))
 
 
 def _torch_if_tensor(value):
@@ -132,6 +145,8 @@ def run_kernel(kernel, grid=None, args=None, consts=None, config="tpuv3-like", m
     ``consts``: constexpr values. Returns ``(outputs, report)``: ``outputs`` maps each
     pointer argument to the caller's own array or tensor, written in place as a Triton
     launch writes (in ``mode="timing"``, which computes no values, it is empty);
+    A pointer addresses the memory from the array's first element on, as in Triton:
+    strides are the kernel's business, not npusim's.
     ``report`` gives the grid, block sizes, programs and, in the timing and full modes,
     cycles and the step's timing.
     """

@@ -176,13 +176,27 @@ def test_run_kernel_timing_config(tmp_path):
     assert report["machine"] == "edge-8lane" and report["cycles"] > 0
 
 
-def test_run_kernel_non_contiguous_array_is_written_back():
+@pytest.mark.parametrize("kind", ARRAY_KINDS)
+def test_run_kernel_pointer_addresses_memory_from_the_first_element(kind):
     a, b = inputs()
-    wide = np.zeros((1000, 2), np.float32)
-    out = wide[:, 0]  # a strided view: copied in and written back
-    npusim.run_kernel(KERNEL, args={"in_ptr0": a, "in_ptr1": b, "out_ptr0": out, "xnumel": 1000}, mode="functional")
-    np.testing.assert_array_equal(wide[:, 0], a * np.float32(2) + b)
-    assert not wide[:, 1].any()
+    wide = as_kind(np.zeros((1000, 2), np.float32), kind)
+    # As in Triton, a strided view passes the address of its first element: the
+    # kernel's out_ptr0 + x (x < 1000) is the first 1000 elements of wide's memory.
+    npusim.run_kernel(KERNEL, args={"in_ptr0": a, "in_ptr1": b, "out_ptr0": wide[:, 0], "xnumel": 1000},
+                      mode="functional")
+    memory = np.asarray(wide).reshape(-1)
+    np.testing.assert_array_equal(memory[:1000], a * np.float32(2) + b)
+    assert not memory[1000:].any()
+
+
+def test_run_kernel_read_only_array_gives_a_new_result():
+    a, b = inputs()
+    out = np.zeros(1000, np.float32)
+    out.flags.writeable = False
+    outputs, _ = npusim.run_kernel(KERNEL, args={"in_ptr0": a, "in_ptr1": b, "out_ptr0": out, "xnumel": 1000},
+                                   mode="functional")
+    assert not out.any()
+    np.testing.assert_array_equal(outputs["out_ptr0"], a * np.float32(2) + b)
 
 
 def test_run_kernel_wrong_dtype_names_the_argument():
