@@ -173,6 +173,65 @@ def run_kernel(kernel, grid=None, args=None, consts=None, config="tpuv3-like", m
     return result, report
 
 
+def run_graph(graph, storages, kernels_dir=None, config="tpuv3-like", mode="full", verify=False):
+    """Runs the steps of a graph (a bundle's graph.json as a dict or text,
+    docs/bundle-format.md) on the caller's storages, one C-contiguous 1-D array per
+    declared storage, in place: no input is generated. ``kernels_dir`` holds the
+    launches' kernels/NAME.py. Returns the report (as run_bundle's)."""
+    import json
+
+    text = graph if isinstance(graph, str) else json.dumps(graph)
+    report = _native().run_graph(text, list(storages), kernels_dir=kernels_dir, config=config, mode=mode,
+                                 verify=verify)
+    _keep(report, None)
+    return report
+
+
+def _call_value(value, storages, staged):
+    """A call argument in the bundle's spelling; arrays become storages (the span
+    from their first element, as a launch's pointer)."""
+    from .triton_source import triton_type
+
+    if _is_array(value):
+        key = id(value)
+        if key not in staged:
+            staged[key] = (len(storages), _Array(value))
+            storages.append((staged[key][1].array, triton_type(value)[1:]))
+        index, array = staged[key]
+        shape = list(value.shape)
+        if _torch_if_tensor(value) is not None:
+            stride = list(value.stride())
+        else:
+            stride = [s // value.itemsize for s in value.strides]
+        return {"tensor": {"storage": index, "offset": 0, "shape": shape, "stride": stride}}
+    if isinstance(value, (list, tuple)):
+        return [_call_value(v, storages, staged) for v in value]
+    if isinstance(value, float) and value != value:
+        return "nan"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    return value
+
+
+def run_call(op, args, out, config="tpuv3-like", mode="full", verify=False):
+    """One library call (``aten.mm``, ``aten.addmm``, ``aten.bmm``, ``aten.convolution``,
+    attention, ...; docs/library-calls.md) on npusim: ``args`` positional in the
+    operator's schema order, arrays or tensors for tensors; ``out`` the array (or list
+    of arrays) it writes, in place. Returns ``(out, report)``."""
+    storages, staged = [], {}
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    step = {"kind": "call", "op": op, "args": _call_value(list(args), storages, staged),
+            "out": [_call_value(o, storages, staged) for o in outs]}
+    declared = [{"id": i, "dtype": dtype, "elements": int(a.size)} for i, (a, dtype) in enumerate(storages)]
+    graph = {"format": "npusim-bundle", "version": 1, "model": {"op": op}, "seed": 0, "storages": declared,
+             "inputs": [], "steps": [step], "outputs": []}
+    report = run_graph(graph, [a for a, _ in storages], config=config, mode=mode, verify=verify)
+    for _, array in staged.values():
+        if array.write_back:
+            array.write_back()
+    return out, report
+
+
 def presets():
     """The names of the NPU presets built into npusim (``npusim presets``)."""
     return _native().presets()
@@ -183,4 +242,4 @@ def load_config(path_or_yaml):
     return _native().load_config(_fspath(path_or_yaml) if not isinstance(path_or_yaml, str) else path_or_yaml)
 
 
-__all__ = ["run_bundle", "run_kernel", "presets", "load_config", "last_report", "trace"]
+__all__ = ["run_bundle", "run_kernel", "run_graph", "run_call", "presets", "load_config", "last_report", "trace"]

@@ -4,7 +4,12 @@
 #include "runtime/loader.h"
 #include "runtime/mapping_file.h"
 
+#include "core/error.h"
+
+#include <pybind11/numpy.h>
+
 #include <algorithm>
+#include <cstring>
 
 namespace npusim::python {
 
@@ -58,6 +63,77 @@ py::object runBundle(const py::object &path, const py::object &config, const std
   return report;
 }
 
+/// A storage's array as the runtime's buffer (its bytes copied: buffers own them).
+std::unique_ptr<reference::Buffer> storageFrom(size_t index, const runtime::Storage &storage,
+                                               const py::handle &value) {
+  const std::string where = "storages[" + std::to_string(index) + "]: ";
+  if (!py::isinstance<py::array>(value))
+    throw core::InputError(where + "expected a numpy array, got " +
+                           py::str(py::type::of(value).attr("__name__")).cast<std::string>());
+  py::array array = py::reinterpret_borrow<py::array>(value);
+  const std::string expected(core::numpyDescriptor(storage.dtype));
+  const std::string got = py::str(array.dtype().attr("str")).cast<std::string>();
+  if (got != expected || !(array.flags() & py::array::c_style) || array.size() != storage.elements)
+    throw core::InputError(where + "the graph declares " + std::to_string(storage.elements) +
+                           " elements of " + std::string(core::tritonName(storage.dtype)) + " (numpy " +
+                           expected + "), got " + std::to_string(array.size()) + " of " + got +
+                           ((array.flags() & py::array::c_style) ? "" : ", not contiguous"));
+  auto buffer = std::make_unique<reference::Buffer>();
+  buffer->name = "storage " + std::to_string(index);
+  buffer->dtype = storage.dtype;
+  const auto *data = static_cast<const uint8_t *>(array.data());
+  buffer->bytes.assign(data, data + array.nbytes());
+  return buffer;
+}
+
+py::object runGraph(const std::string &graph, const py::list &storages, const py::object &kernelsDir,
+                    const py::object &config, const std::string &mode, bool verify) {
+  const Exceptions &e = exceptions();
+  runtime::RunOptions options;
+  options.mode = modeFrom(mode);
+  options.verify = verify;
+  if (verify && options.mode == runtime::Mode::Timing)
+    raise(e.inputError, "verify needs values: use mode=\"full\" (values and cycles) or \"functional\"",
+          py::none());
+  options.machine = machineFrom(config);
+  const std::string dir =
+      kernelsDir.is_none()
+          ? std::string(".")
+          : py::str(py::module_::import("os").attr("fspath")(kernelsDir)).cast<std::string>();
+  std::string reportText, failure;
+  bool diverged = false;
+  try {
+    const runtime::Bundle bundle = runtime::parseBundle(graph, dir, "<graph>");
+    if (storages.size() != bundle.storages.size())
+      throw core::InputError("the graph declares " + std::to_string(bundle.storages.size()) +
+                             " storages, got " + std::to_string(storages.size()) + " arrays");
+    std::vector<std::unique_ptr<reference::Buffer>> buffers;
+    for (size_t i = 0; i < bundle.storages.size(); ++i)
+      buffers.push_back(storageFrom(i, bundle.storages[i], storages[i]));
+    runtime::RunReport report;
+    {
+      py::gil_scoped_release unlocked;
+      report = runtime::runBundle(bundle, options, buffers);
+    }
+    if (options.mode != runtime::Mode::Timing)
+      for (size_t i = 0; i < buffers.size(); ++i) {
+        py::array array = py::reinterpret_borrow<py::array>(storages[i]);
+        if (array.writeable())
+          std::memcpy(array.mutable_data(), buffers[i]->bytes.data(), buffers[i]->bytes.size());
+      }
+    reportText = runtime::reportJson(report, "<graph>");
+    failure = report.failure;
+    diverged = report.completed ||
+               (!report.steps.empty() && report.steps.back().result == runtime::Outcome::Diverged);
+  } catch (...) {
+    raiseCurrent("<graph>");
+  }
+  py::object report = jsonToPython(reportText);
+  if (!failure.empty())
+    raise(diverged ? e.verificationError : e.simulationError, "<graph>: error: " + failure, report);
+  return report;
+}
+
 } // namespace
 
 void defineRunBundle(py::module_ &m) {
@@ -65,6 +141,9 @@ void defineRunBundle(py::module_ &m) {
         py::arg("verify") = false, py::arg("trace") = py::none(), py::arg("mapping") = py::none(),
         py::arg("mapping_strategy") = "search", py::arg("threads") = 0,
         "Runs a bundle as `npusim run` does and returns its --report as a dict");
+  m.def("run_graph", &runGraph, py::arg("graph"), py::arg("storages"), py::arg("kernels_dir") = py::none(),
+        py::arg("config") = "tpuv3-like", py::arg("mode") = "full", py::arg("verify") = false,
+        "Runs the steps of a graph.json text on the given storages, in place; npusim.run_graph wraps it");
 }
 
 } // namespace npusim::python

@@ -61,7 +61,9 @@ nlohmann::json timingObject(const StepTiming &t) {
 
 } // namespace
 
-std::string timingJson(const StepTiming &timing) { return timingObject(timing).dump(); }
+std::string timingJson(const StepTiming &timing) {
+  return timingObject(timing).dump();
+}
 
 std::string reportJson(const RunReport &report, const std::string &bundleName) {
   using nlohmann::json;

@@ -7,10 +7,12 @@
 // and in the NPU modes every written buffer with the reference interpreter.
 #include "config/hardware.h"
 #include "library/library.h"
+#include "reference/interpreter.h"
 #include "runtime/bundle.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -144,6 +146,13 @@ struct RunReport {
 /// ill-formed call) and divergences end the run; they are reported in the
 /// result (failure, and the step's result), not thrown.
 RunReport runBundle(const Bundle &bundle, const RunOptions &options);
+
+/// The same on the caller's storages, one per bundle storage (its dtype and
+/// element count), as they are: no input is generated and no storage filled,
+/// and every step's results stay in them (the Python API's run_graph). A
+/// mismatched storage ends the run before any step, named in the failure.
+RunReport runBundle(const Bundle &bundle, const RunOptions &options,
+                    std::vector<std::unique_ptr<reference::Buffer>> &storages);
 
 /// A timed step's "timing" object of the report (docs/cli.md, "run") as JSON
 /// text: cycles, time, unit busy percentages, DRAM traffic, roofline, bound.
