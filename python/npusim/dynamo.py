@@ -2,7 +2,10 @@
 
 The graph is compiled by TorchInductor; every Triton kernel it launches runs on npusim
 instead (``npusim.run_kernel`` on the kernel file Inductor wrote, block sizes chosen for
-the NPU as ``npusim run`` chooses them), its results written back into the tensors.
+the NPU as ``npusim run`` chooses them), its results written back into the tensors, and
+so does every library call npusim implements that writes one tensor (mm, addmm, bmm,
+baddbmm, convolution, ...: ``npusim.run_call``, through a dispatch mode while the
+graph runs).
 Forward and backward graphs (AOT autograd) and compiled optimizer steps go the same way,
 because the hook sits on Inductor's inner compilation. Options:
 
@@ -32,12 +35,14 @@ def _session():
 class _Session:
     def __init__(self, options):
         self.options = options
-        self.launches = []
+        self.launches = []  # run_kernel reports
+        self.calls = []  # run_call reports, with the operator's name
 
     def report(self):
+        cycles = sum(r.get("cycles", 0) for r in self.launches) + sum(r["totals"]["cycles"] for r in self.calls)
         return {"backend": "npusim", "mode": self.options["mode"], "config": str(self.options["config"]),
-                "launches": self.launches, "kernels_run": len(self.launches),
-                "cycles": sum(r.get("cycles", 0) for r in self.launches)}
+                "launches": self.launches, "kernels_run": len(self.launches), "calls": self.calls,
+                "calls_run": len(self.calls), "cycles": cycles}
 
 
 @contextlib.contextmanager
@@ -123,6 +128,79 @@ def _run_on_npusim(autotuner, args, session):
     session.launches.append(report)
 
 
+def _library_call(func, args, kwargs):
+    """``(bundle op name, positional arguments with every default spelled out, out)``
+    of an aten call npusim's library implements and that writes one tensor (its
+    ``out=`` or its one result), or None for any other call."""
+    import torch
+
+    schema = func._schema
+    name = schema.name.replace("::", ".")
+    if func._overloadname not in ("default", "out") or name not in _library_names() or name.endswith("_"):
+        return None  # in-place operators write their input: left to the host
+    returns = [r for r in schema.returns]
+    if len(returns) != 1 or str(returns[0].type) != "Tensor":
+        return None
+    values = []
+    given = list(args)
+    for position, argument in enumerate(a for a in schema.arguments if a.name != "out"):
+        if position < len(given) and not argument.kwarg_only:
+            value = given[position]
+        elif argument.name in kwargs:
+            value = kwargs[argument.name]
+        elif argument.has_default_value():
+            value = argument.default_value
+        else:
+            return None
+        if isinstance(value, (torch.dtype, torch.memory_format, torch.layout, torch.device)):
+            return None  # not a value the bundle format spells
+        values.append(value)
+    tensors = [v for v in values if isinstance(v, torch.Tensor)]
+    if not tensors or any(t.is_sparse or t.is_quantized for t in tensors):
+        return None
+    if func._overloadname == "out":
+        return name, values, kwargs["out"]
+    # The result's shape and strides from the operator's meta function (no values computed).
+    meta = func(*[v.to("meta") if isinstance(v, torch.Tensor) else v for v in args],
+                **{k: (v.to("meta") if isinstance(v, torch.Tensor) else v) for k, v in kwargs.items()})
+    out = torch.empty_strided(meta.shape, meta.stride(), dtype=meta.dtype, device=tensors[0].device)
+    return name, values, out
+
+
+_library = None
+
+
+def _library_names():
+    global _library
+    if _library is None:
+        _library = set(api._native().library_operators())
+    return _library
+
+
+def _library_mode(session):
+    """A dispatch mode that runs the library calls of a compiled graph (Inductor's
+    extern_kernels.mm, addmm, bmm, convolution, ...) on npusim (run_call); every other
+    op runs as it would."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class LibraryCalls(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            call = _library_call(func, args, kwargs)
+            if call is None:
+                return func(*args, **kwargs)
+            name, values, out = call
+            options = session.options
+            verify = options["verify"] and options["mode"] != "timing"
+            _, report = api.run_call(name, values, out, config=options["config"], mode=options["mode"],
+                                     verify=verify)
+            report["op"] = name
+            session.calls.append(report)
+            return out
+
+    return LibraryCalls()
+
+
 def _on_cpu(autotuner):
     device = autotuner.triton_meta.get("device")
     return getattr(device, "type", None) == "cpu"
@@ -185,7 +263,7 @@ def npusim_backend(gm, example_inputs, options=None, mode=None):
         call = compiled.current_callable
 
         def on_npusim(inputs):
-            with _active(checked):
+            with _active(checked) as session, _library_mode(session):
                 return call(inputs)
 
         compiled.current_callable = on_npusim

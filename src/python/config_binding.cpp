@@ -1,6 +1,8 @@
 // npusim.presets(), npusim.load_config() and the Config class.
 #include "bindings_internal.h"
 
+#include "core/operator_call.h"
+
 #include <filesystem>
 
 namespace npusim::python {
@@ -58,6 +60,15 @@ void defineConfig(py::module_ &m) {
                std::to_string(c.lanes) + " lanes, from " + c.source + ">";
       });
   m.def("presets", &config::presetNames, "The names of the presets built into npusim");
+  m.def(
+      "library_operators",
+      [] {
+        std::vector<std::string> names;
+        for (std::string_view op : core::schemaOperators())
+          names.emplace_back(op);
+        return names;
+      },
+      "The library calls npusim implements (docs/library-calls.md), by their bundle names (aten.mm, ...)");
   m.def("load_config", &load, py::arg("path_or_yaml"),
         "A preset name, a YAML file or YAML text -> Config; errors name the file, line and key");
 }
