@@ -15,17 +15,24 @@ namespace npusim::python {
 
 namespace {
 
+/// The options every run takes: the mode, verification (which needs values) and the machine.
+runtime::RunOptions runOptions(const std::string &mode, bool verify, const py::object &config) {
+  runtime::RunOptions options;
+  options.mode = modeFrom(mode);
+  options.verify = verify;
+  if (verify && options.mode == runtime::Mode::Timing)
+    raise(exceptions().inputError,
+          "verify needs values: use mode=\"full\" (values and cycles) or \"functional\"", py::none());
+  options.machine = machineFrom(config);
+  return options;
+}
+
 py::object runBundle(const py::object &path, const py::object &config, const std::string &mode, bool verify,
                      const py::object &trace, const py::object &mapping, const std::string &mappingStrategy,
                      int threads) {
   const std::string bundle = py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
   const Exceptions &e = exceptions();
-  runtime::RunOptions options;
-  options.mode = modeFrom(mode);
-  options.verify = verify;
-  if (verify && options.mode == runtime::Mode::Timing)
-    raise(e.inputError, "verify needs values: use mode=\"full\" (values and cycles) or \"functional\"",
-          py::none());
+  runtime::RunOptions options = runOptions(mode, verify, config);
   if (!trace.is_none()) {
     if (options.mode != runtime::Mode::Timing && options.mode != runtime::Mode::Full)
       raise(e.inputError, "trace needs cycles: use mode=\"full\" or \"timing\"", py::none());
@@ -39,7 +46,6 @@ py::object runBundle(const py::object &path, const py::object &config, const std
   if (threads < 0)
     raise(e.inputError, "threads expects 0 (the machine's cores) or a positive count", py::none());
   options.threads = std::min(threads, 1024);
-  options.machine = machineFrom(config);
   std::string reportText;
   std::string failure;
   bool diverged = false;
@@ -89,13 +95,7 @@ std::unique_ptr<reference::Buffer> storageFrom(size_t index, const runtime::Stor
 py::object runGraph(const std::string &graph, const py::list &storages, const py::object &kernelsDir,
                     const py::object &config, const std::string &mode, bool verify) {
   const Exceptions &e = exceptions();
-  runtime::RunOptions options;
-  options.mode = modeFrom(mode);
-  options.verify = verify;
-  if (verify && options.mode == runtime::Mode::Timing)
-    raise(e.inputError, "verify needs values: use mode=\"full\" (values and cycles) or \"functional\"",
-          py::none());
-  options.machine = machineFrom(config);
+  const runtime::RunOptions options = runOptions(mode, verify, config);
   const std::string dir =
       kernelsDir.is_none()
           ? std::string(".")
