@@ -12,6 +12,7 @@ max difference from eager, cycles, the error's last line).
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -89,7 +90,8 @@ def check_forward(name):
         compiled = torch.compile(model, backend="npusim", options={"mode": "full"})(*inputs)
     report = npusim.last_report()
     return {"max_diff": _compare(torch, eager, compiled), "cycles": report["cycles"],
-            "kernels_run": report["kernels_run"], "device": dev}
+            "kernels_run": report["kernels_run"], "calls_run": report["calls_run"],
+            "calls_on_host": sum(c["steps"][0].get("executed_on") == "host" for c in report["calls"]), "device": dev}
 
 
 def check_train():
@@ -230,8 +232,19 @@ def main():
         sh(log, [sys.executable, "-c", "import torch, triton; print(torch.__version__, triton.__version__, "
                  "torch.cuda.is_available())"])
         jobs = str(os.cpu_count() or 4)
-        sh(log, ["cmake", "-S", REPO, "-B", BUILD, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release", "-DNPUSIM_PYTHON=ON",
-                 "-DNPUSIM_TESTS=OFF", "-DNPUSIM_BENCH=OFF", f"-DPython_EXECUTABLE={sys.executable}"])
+        sh(log, ["sh", "-c", "command -v cmake g++ ninja; ls /usr/include/yaml-cpp/yaml.h "
+                 "/usr/include/nlohmann/json.hpp /usr/include/pybind11/pybind11.h"])
+        configure = ["cmake", "-S", REPO, "-B", BUILD, "-DCMAKE_BUILD_TYPE=Release", "-DNPUSIM_PYTHON=ON",
+                     "-DNPUSIM_TESTS=OFF", "-DNPUSIM_BENCH=OFF", f"-DPython_EXECUTABLE={sys.executable}"]
+        if shutil.which("ninja"):
+            configure += ["-G", "Ninja"]
+        try:  # pip's pybind11, where Debian's pybind11-dev is missing
+            import pybind11
+
+            configure.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
+        except ImportError:
+            pass
+        sh(log, configure)
         rc, _ = sh(log, ["cmake", "--build", BUILD, "--target", "npusim", "npusim_python", "-j", jobs])
         if rc != 0:
             return 1
