@@ -9,7 +9,7 @@ import tempfile
 from . import _native_loader
 from .triton_source import kernel_source
 
-_last = {"report": None, "trace": None}
+_last = {"report": None, "trace": None, "parts": []}
 
 
 def _native():
@@ -20,19 +20,31 @@ def _fspath(path):
     return os.fspath(path)
 
 
-def _keep(report, trace_file):
-    """Remembers the run for last_report() and trace(); the previous trace is removed."""
-    old = _last["trace"]
-    if old and old != trace_file and os.path.exists(old):
-        os.remove(old)
+def _remove(paths):
+    for path in paths:
+        if path and os.path.exists(path):
+            os.remove(path)
+
+
+def _keep(report, trace_file, parts=()):
+    """Remembers the run for last_report() and trace(); the previous traces are removed.
+    ``parts``: a run made of several simulations (a compiled graph's launches and
+    calls), as ``(trace file, simulated time in us)`` in order."""
+    _remove([p for p, _ in _last["parts"]] + ([_last["trace"]] if _last["trace"] != trace_file else []))
     _last["report"] = report
     _last["trace"] = trace_file
+    _last["parts"] = list(parts)
+
+
+def _take_trace():
+    """The last run's trace file, handed to the caller (no longer removed by the next run)."""
+    path, _last["trace"] = _last["trace"], None
+    return path
 
 
 @atexit.register
-def _remove_trace():
-    if _last["trace"] and os.path.exists(_last["trace"]):
-        os.remove(_last["trace"])
+def _remove_traces():
+    _remove([_last["trace"]] + [p for p, _ in _last["parts"]])
 
 
 def _trace_file(mode):
@@ -70,11 +82,40 @@ def last_report():
 
 
 def trace(path):
-    """Writes the Perfetto (Chrome JSON) trace of the last run with cycles to ``path``."""
+    """Writes the Perfetto (Chrome JSON) trace of the last run with cycles to ``path``:
+    one simulation's trace, or a compiled graph's launches and calls one after another
+    on one time line (each shifted by the simulated time of those before it)."""
+    if _last["parts"]:
+        _merge_traces(_last["parts"], _fspath(path))
+        return _fspath(path)
     if not _last["trace"] or not os.path.exists(_last["trace"]):
         raise _native().InputError("no trace to write: the last run had no cycles (use mode=\"full\" or \"timing\")")
     shutil.copyfile(_last["trace"], _fspath(path))
     return _fspath(path)
+
+
+def _merge_traces(parts, path):
+    import json
+
+    merged, seen, offset = None, set(), 0.0
+    for part, time_us in parts:
+        with open(part) as f:
+            doc = json.load(f)
+        events = doc.pop("traceEvents")
+        if merged is None:
+            merged = dict(doc, traceEvents=[])
+        for event in events:
+            if event.get("ph") == "M":
+                key = json.dumps(event, sort_keys=True)
+                if key in seen:
+                    continue
+                seen.add(key)
+            elif "ts" in event:
+                event["ts"] = event["ts"] + offset
+            merged["traceEvents"].append(event)
+        offset += time_us
+    with open(path, "w") as f:
+        json.dump(merged, f)
 
 
 class _Array:
@@ -181,9 +222,14 @@ def run_graph(graph, storages, kernels_dir=None, config="tpuv3-like", mode="full
     import json
 
     text = graph if isinstance(graph, str) else json.dumps(graph)
-    report = _native().run_graph(text, list(storages), kernels_dir=kernels_dir, config=config, mode=mode,
-                                 verify=verify)
-    _keep(report, None)
+    trace_file = _trace_file(mode)
+    try:
+        report = _native().run_graph(text, list(storages), kernels_dir=kernels_dir, config=config, mode=mode,
+                                     verify=verify, trace=trace_file)
+    except Exception as error:
+        _keep(getattr(error, "report", None), trace_file)
+        raise
+    _keep(report, trace_file)
     return report
 
 

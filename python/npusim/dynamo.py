@@ -37,6 +37,12 @@ class _Session:
         self.options = options
         self.launches = []  # run_kernel reports
         self.calls = []  # run_call reports, with the operator's name
+        self.traces = []  # (trace file, simulated us) of each, in order, for npusim.trace()
+
+    def add_trace(self, time_us):
+        path = api._take_trace()
+        if path:
+            self.traces.append((path, time_us))
 
     def report(self):
         cycles = sum(r.get("cycles", 0) for r in self.launches) + sum(r["totals"]["cycles"] for r in self.calls)
@@ -54,7 +60,7 @@ def _active(options):
         yield session
     finally:
         _state.session = previous
-        api._keep(session.report(), None)
+        api._keep(session.report(), None, session.traces)
 
 
 def _launch_names(autotuner):
@@ -126,6 +132,7 @@ def _run_on_npusim(autotuner, args, session):
                     f"{kernel_name}: buffer {name} differs from the reference interpreter (max error {difference:g})")
         report["reference_check"] = "matches the reference"
     session.launches.append(report)
+    session.add_trace(report.get("timing", {}).get("time_us", 0.0))
 
 
 def _library_call(func, args, kwargs):
@@ -196,6 +203,7 @@ def _library_mode(session):
                                      verify=verify)
             report["op"] = name
             session.calls.append(report)
+            session.add_trace(report["totals"]["time_us"])
             return out
 
     return LibraryCalls()

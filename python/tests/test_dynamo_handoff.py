@@ -92,3 +92,24 @@ def test_verify_reports_a_divergent_buffer(monkeypatch):
     monkeypatch.setattr(npusim.api, "run_kernel", reference_off_by_one)
     with pytest.raises(npusim.VerificationError, match=r"buffer out_ptr0 differs .*max error 1\)"):
         launch(autotuner(), {"mode": "functional", "verify": True})
+
+
+def test_trace_of_a_compiled_graph_call_puts_its_launches_one_after_another(tmp_path):
+    import json
+
+    rng = np.random.default_rng(3)
+    args = (rng.uniform(-1, 1, 1000).astype(np.float32), np.zeros(1000, np.float32), np.zeros(1000, np.float32), 1000)
+    _, single = npusim.run_kernel(KERNEL, args=dict(zip(["in_ptr0", "in_ptr1", "out_ptr0", "xnumel"], args)),
+                                  mode="timing")
+    with open(npusim.trace(tmp_path / "one.json")) as f:
+        one = json.load(f)["traceEvents"]
+    with dynamo._active(dynamo._checked({"mode": "timing"})) as session:
+        dynamo._run_on_npusim(autotuner(), args, session)
+        dynamo._run_on_npusim(autotuner(), args, session)
+    with open(npusim.trace(tmp_path / "two.json")) as f:
+        two = json.load(f)["traceEvents"]
+    timed = [e for e in one if e.get("ph") != "M"]
+    assert len(two) == len(one) + len(timed)  # the metadata once, the events twice
+    shifted = [e for e in two if e.get("ph") != "M"][len(timed):]
+    offset = single["timing"]["time_us"]
+    assert [e.get("ts") for e in shifted] == [e["ts"] + offset if "ts" in e else None for e in timed]

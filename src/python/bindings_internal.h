@@ -41,6 +41,10 @@ config::HardwareConfig machineFrom(const py::object &config);
 /// The `mode` argument; raises InputError naming the accepted ones.
 runtime::Mode modeFrom(const std::string &mode);
 
+/// options.tracePath from a `trace` argument (a path or None); raises
+/// InputError when options.mode has no cycles.
+void setTrace(runtime::RunOptions &options, const py::object &trace);
+
 /// The runtime's JSON text as a Python dict (through the json module).
 py::object jsonToPython(const std::string &text);
 

@@ -33,11 +33,7 @@ py::object runBundle(const py::object &path, const py::object &config, const std
   const std::string bundle = py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
   const Exceptions &e = exceptions();
   runtime::RunOptions options = runOptions(mode, verify, config);
-  if (!trace.is_none()) {
-    if (options.mode != runtime::Mode::Timing && options.mode != runtime::Mode::Full)
-      raise(e.inputError, "trace needs cycles: use mode=\"full\" or \"timing\"", py::none());
-    options.tracePath = py::str(py::module_::import("os").attr("fspath")(trace)).cast<std::string>();
-  }
+  setTrace(options, trace);
   const std::vector<std::string> strategies = runtime::mappingStrategies();
   if (std::find(strategies.begin(), strategies.end(), mappingStrategy) == strategies.end())
     raise(e.inputError, "mapping_strategy: '" + mappingStrategy + "' is not a registered mapping strategy",
@@ -93,9 +89,10 @@ std::unique_ptr<reference::Buffer> storageFrom(size_t index, const runtime::Stor
 }
 
 py::object runGraph(const std::string &graph, const py::list &storages, const py::object &kernelsDir,
-                    const py::object &config, const std::string &mode, bool verify) {
+                    const py::object &config, const std::string &mode, bool verify, const py::object &trace) {
   const Exceptions &e = exceptions();
-  const runtime::RunOptions options = runOptions(mode, verify, config);
+  runtime::RunOptions options = runOptions(mode, verify, config);
+  setTrace(options, trace);
   const std::string dir =
       kernelsDir.is_none()
           ? std::string(".")
@@ -143,6 +140,7 @@ void defineRunBundle(py::module_ &m) {
         "Runs a bundle as `npusim run` does and returns its --report as a dict");
   m.def("run_graph", &runGraph, py::arg("graph"), py::arg("storages"), py::arg("kernels_dir") = py::none(),
         py::arg("config") = "tpuv3-like", py::arg("mode") = "full", py::arg("verify") = false,
+        py::arg("trace") = py::none(),
         "Runs the steps of a graph.json text on the given storages, in place; npusim.run_graph wraps it");
 }
 

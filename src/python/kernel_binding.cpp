@@ -279,11 +279,7 @@ py::tuple runKernel(const std::string &source, const std::string &fileName, cons
                     const std::string &mode, const py::object &trace) {
   runtime::RunOptions options;
   options.mode = modeFrom(mode);
-  if (!trace.is_none()) {
-    if (options.mode != runtime::Mode::Timing && options.mode != runtime::Mode::Full)
-      raise(exceptions().inputError, "trace needs cycles: use mode=\"full\" or \"timing\"", py::none());
-    options.tracePath = py::str(py::module_::import("os").attr("fspath")(trace)).cast<std::string>();
-  }
+  setTrace(options, trace);
   if (options.mode != runtime::Mode::Reference)
     options.machine = machineFrom(config);
   try {

@@ -54,6 +54,14 @@ runtime::Mode modeFrom(const std::string &mode) {
         py::none());
 }
 
+void setTrace(runtime::RunOptions &options, const py::object &trace) {
+  if (trace.is_none())
+    return;
+  if (options.mode != runtime::Mode::Timing && options.mode != runtime::Mode::Full)
+    raise(exceptions().inputError, "trace needs cycles: use mode=\"full\" or \"timing\"", py::none());
+  options.tracePath = py::str(py::module_::import("os").attr("fspath")(trace)).cast<std::string>();
+}
+
 py::object jsonToPython(const std::string &text) {
   return py::module_::import("json").attr("loads")(text);
 }
