@@ -64,11 +64,17 @@ def run_bundle(path, config="tpuv3-like", mode="full", verify=False, *, mapping=
     ``npusim.VerificationError``; both carry the report as ``.report``. A malformed
     bundle or config raises ``npusim.InputError`` naming the file and field.
     """
+    return _kept(mode, lambda trace_file: _native().run_bundle(
+        _fspath(path), config=config, mode=mode, verify=verify, trace=trace_file,
+        mapping=None if mapping is None else _fspath(mapping), mapping_strategy=mapping_strategy, threads=threads))
+
+
+def _kept(mode, run):
+    """``run(trace_file)``'s report, remembered with its trace, also when it raises
+    (the exception's ``.report``)."""
     trace_file = _trace_file(mode)
     try:
-        report = _native().run_bundle(_fspath(path), config=config, mode=mode, verify=verify, trace=trace_file,
-                                      mapping=None if mapping is None else _fspath(mapping),
-                                      mapping_strategy=mapping_strategy, threads=threads)
+        report = run(trace_file)
     except Exception as error:
         _keep(getattr(error, "report", None), trace_file)
         raise
@@ -222,15 +228,8 @@ def run_graph(graph, storages, kernels_dir=None, config="tpuv3-like", mode="full
     import json
 
     text = graph if isinstance(graph, str) else json.dumps(graph)
-    trace_file = _trace_file(mode)
-    try:
-        report = _native().run_graph(text, list(storages), kernels_dir=kernels_dir, config=config, mode=mode,
-                                     verify=verify, trace=trace_file)
-    except Exception as error:
-        _keep(getattr(error, "report", None), trace_file)
-        raise
-    _keep(report, trace_file)
-    return report
+    return _kept(mode, lambda trace_file: _native().run_graph(
+        text, list(storages), kernels_dir=kernels_dir, config=config, mode=mode, verify=verify, trace=trace_file))
 
 
 def _call_value(value, storages, staged):
