@@ -12,6 +12,9 @@ echo "== Release build, warnings as errors =="
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j "$jobs"
 
+echo "== Python package and API (python/tests, against build/) =="
+NPUSIM_BUILD_DIR=build python3 -m pytest -q python/tests
+
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer =="
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
   -DNPUSIM_SANITIZE=ON -DNPUSIM_BENCH=OFF >/dev/null

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "core/npy.h"
 #include "generator.h"
+#include "runtime/kernels.h"
 
 #include <algorithm>
 #include <limits>
@@ -206,22 +207,10 @@ LaunchArguments bindArguments(const triton::KernelMetadata &metadata, const ir::
     out.pointers.push_back(std::move(ptr));
   }
 
-  for (const ir::Parameter &param : function.parameters()) {
-    reference::Argument a;
-    if (param.type.isPointer) {
-      auto it = std::find_if(out.pointers.begin(), out.pointers.end(),
-                             [&](const PointerArgument &q) { return q.parameter->name == param.name; });
-      if (it == out.pointers.end())
-        fail("internal error: no buffer for TileIR parameter " + param.name);
-      a.buffer = it->buffer.get();
-    } else {
-      auto it = scalars.find(param.name);
-      if (it == scalars.end())
-        fail("internal error: no value for TileIR parameter " + param.name);
-      a.scalar = it->second;
-    }
-    out.arguments.push_back(a);
-  }
+  std::map<std::string, reference::Buffer *> buffers;
+  for (const PointerArgument &ptr : out.pointers)
+    buffers[ptr.parameter->name] = ptr.buffer.get();
+  out.arguments = runtime::orderArguments(function, buffers, scalars);
   return out;
 }
 

@@ -1,6 +1,12 @@
-"""npusim: capture PyTorch models (compiled by TorchInductor) into npusim bundles.
+"""npusim: PyTorch models and Triton kernels on a simulated NPU.
 
-Modules:
+The runtime (C++, the extension ``npusim._native``; docs/python.md):
+  run_bundle(path, config="tpuv3-like", mode="full", verify=False) -> the --report dict
+  run_kernel(kernel, grid=None, args={...}, consts={...}, config=..., mode=...) -> (outputs, report)
+  presets(), load_config(path_or_yaml), last_report(), trace(path)
+  torch.compile(model, backend="npusim", options={"config": ..., "mode": ..., "verify": ...})
+
+Modules (pure Python, no extension needed):
   generator   the counter-based input generator of docs/bundle-format.md (pure Python and numpy)
   bundle      bundle constants, JSON writing, schema validation, fingerprint matching (no torch)
   models      built-in model specifications (resnet18, bert, llama, moe, mlp, ...)
@@ -11,3 +17,31 @@ Modules:
 
 BUNDLE_FORMAT = "npusim-bundle"
 BUNDLE_VERSION = 1
+__version__ = "0.1.0"  # keep in step with project(... VERSION ...) in CMakeLists.txt
+
+from .api import last_report, load_config, presets, run_bundle, run_call, run_graph, run_kernel, trace  # noqa: E402
+
+
+def _exception_classes():
+    """npusim.Error, CompileError, InputError, SimulationError, VerificationError come
+    from the extension; without it they are looked up when first used."""
+    from . import _native_loader
+
+    try:
+        native = _native_loader.load()
+    except ImportError:
+        return {}
+    return {name: getattr(native, name)
+            for name in ("Error", "CompileError", "InputError", "SimulationError", "VerificationError", "Config")}
+
+
+def __getattr__(name):
+    classes = _exception_classes()
+    if name in classes:
+        return classes[name]
+    if name == "native_available":
+        return bool(classes)
+    raise AttributeError(f"module 'npusim' has no attribute {name!r}")
+
+
+globals().update(_exception_classes())

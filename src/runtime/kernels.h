@@ -52,6 +52,14 @@ triton::GridSize npuGrid(const triton::KernelFile &file, const NpuKernel &kernel
                          const std::map<std::string, int64_t> &scalarArguments,
                          const triton::GridSize &launchGrid);
 
+/// A launch's arguments in `function`'s parameter order (as the interpreter and
+/// runOnNpu take them), from the buffers and scalars bound by parameter name.
+/// A parameter with neither is a core::InputError naming it (an internal error
+/// of the caller, which binds every run-time parameter first).
+std::vector<reference::Argument> orderArguments(const ir::Function &function,
+                                                const std::map<std::string, reference::Buffer *> &buffers,
+                                                const std::map<std::string, reference::Scalar> &scalars);
+
 /// What one launch on the NPU gave.
 struct KernelRun {
   int64_t programs = 0; // program instances run

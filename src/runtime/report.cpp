@@ -39,7 +39,33 @@ std::string stepBound(const StepTiming &timing) {
   return bound;
 }
 
-void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path) {
+namespace {
+
+/// A timed step's "timing" object of the report.
+nlohmann::json timingObject(const StepTiming &t) {
+  nlohmann::json busy = nlohmann::json::object();
+  for (const auto &[unit, percent] : t.unitBusyPercent)
+    busy[unit] = std::round(percent * 100.0) / 100.0;
+  return {{"cycles", t.cycles},
+          {"time_us", ms(t.timeUs)},
+          {"unit_busy_percent", std::move(busy)},
+          {"dram_bytes_read", t.dramBytesRead},
+          {"dram_bytes_written", t.dramBytesWritten},
+          {"dram_achieved_gb_s", std::round(t.achievedGBs * 1000.0) / 1000.0},
+          {"dram_row_hit_rate", std::round(t.rowHitRate * 10000.0) / 10000.0},
+          {"macs", t.macs},
+          {"roofline_us", ms(t.rooflineUs)},
+          {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0},
+          {"bound", stepBound(t)}};
+}
+
+} // namespace
+
+std::string timingJson(const StepTiming &timing) {
+  return timingObject(timing).dump();
+}
+
+std::string reportJson(const RunReport &report, const std::string &bundleName) {
   using nlohmann::json;
   json steps = json::array();
   for (const StepResult &s : report.steps) {
@@ -68,21 +94,7 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
         step["reference_check"] = s.npuCheck;
     }
     if (s.timed) {
-      const StepTiming &t = s.timing;
-      json busy = json::object();
-      for (const auto &[unit, percent] : t.unitBusyPercent)
-        busy[unit] = std::round(percent * 100.0) / 100.0;
-      step["timing"] = {{"cycles", t.cycles},
-                        {"time_us", ms(t.timeUs)},
-                        {"unit_busy_percent", std::move(busy)},
-                        {"dram_bytes_read", t.dramBytesRead},
-                        {"dram_bytes_written", t.dramBytesWritten},
-                        {"dram_achieved_gb_s", std::round(t.achievedGBs * 1000.0) / 1000.0},
-                        {"dram_row_hit_rate", std::round(t.rowHitRate * 10000.0) / 10000.0},
-                        {"macs", t.macs},
-                        {"roofline_us", ms(t.rooflineUs)},
-                        {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0},
-                        {"bound", stepBound(t)}};
+      step["timing"] = timingObject(s.timing);
     }
     steps.push_back(std::move(step));
   }
@@ -134,10 +146,14 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
     doc["failure"] = report.failure;
   if (report.mode != Mode::Reference)
     doc["machine"] = report.machine;
+  return doc.dump(2);
+}
+
+void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)
     throw core::InputError("--report " + path + ": cannot write the file");
-  out << doc.dump(2) << "\n";
+  out << reportJson(report, bundleName) << "\n";
   if (!out)
     throw core::InputError("--report " + path + ": cannot write the file");
 }

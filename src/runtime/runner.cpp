@@ -100,6 +100,28 @@ const char *name(Outcome outcome) {
   return "error";
 }
 
+namespace {
+
+/// Why `storages` cannot stand for the bundle's storages, or "".
+std::string givenStoragesProblem(const Bundle &bundle,
+                                 const std::vector<std::unique_ptr<reference::Buffer>> &given) {
+  if (given.size() != bundle.storages.size())
+    return "the run was given " + std::to_string(given.size()) + " storages for the bundle's " +
+           std::to_string(bundle.storages.size());
+  for (size_t i = 0; i < given.size(); ++i) {
+    const Storage &s = bundle.storages[i];
+    if (!given[i] || given[i]->dtype != s.dtype || given[i]->numElements() != s.elements)
+      return "storage " + std::to_string(i) + ": the run was given " +
+             (given[i] ? std::to_string(given[i]->numElements()) + " elements of " +
+                             std::string(core::tritonName(given[i]->dtype))
+                       : std::string("no buffer")) +
+             " for " + std::to_string(s.elements) + " elements of " + std::string(core::tritonName(s.dtype));
+  }
+  return "";
+}
+
+} // namespace
+
 const char *name(Mode mode) {
   switch (mode) {
   case Mode::Reference: return "reference";
@@ -110,7 +132,16 @@ const char *name(Mode mode) {
   return "reference";
 }
 
-Runner::Runner(const Bundle &bundle, const RunOptions &options) : bundle_(bundle), options_(options) {}
+std::optional<Mode> parseMode(std::string_view text) {
+  for (Mode mode : {Mode::Reference, Mode::Functional, Mode::Timing, Mode::Full})
+    if (text == name(mode))
+      return mode;
+  return std::nullopt;
+}
+
+Runner::Runner(const Bundle &bundle, const RunOptions &options,
+               std::vector<std::unique_ptr<reference::Buffer>> *storages)
+    : bundle_(bundle), options_(options), given_(storages) {}
 Runner::~Runner() = default;
 
 const ir::Function &Runner::lowered(const Step &step) {
@@ -269,28 +300,38 @@ RunReport Runner::run() {
     report_.peakRssKiB = peakRssKiB();
     return report_;
   }
-  try {
-    for (const Storage &s : bundle_.storages) {
-      auto b = std::make_unique<reference::Buffer>();
-      b->name = "storage " + std::to_string(s.id);
-      b->dtype = s.dtype;
-      b->bytes.resize(static_cast<size_t>(s.elements) * static_cast<size_t>(core::byteSize(s.dtype)));
-      buffers_.push_back(std::move(b));
+  if (given_) {
+    if (std::string problem = givenStoragesProblem(bundle_, *given_); !problem.empty()) {
+      report_.failure = problem;
+      report_.wallMs = millisecondsSince(start);
+      report_.peakRssKiB = peakRssKiB();
+      return report_;
     }
-  } catch (const std::bad_alloc &) {
-    report_.failure = "out of memory allocating the bundle's storages";
-    report_.wallMs = millisecondsSince(start);
-    report_.peakRssKiB = peakRssKiB();
-    return report_;
+    buffers_ = std::move(*given_);
+  } else {
+    try {
+      for (const Storage &s : bundle_.storages) {
+        auto b = std::make_unique<reference::Buffer>();
+        b->name = "storage " + std::to_string(s.id);
+        b->dtype = s.dtype;
+        b->bytes.resize(static_cast<size_t>(s.elements) * static_cast<size_t>(core::byteSize(s.dtype)));
+        buffers_.push_back(std::move(b));
+      }
+    } catch (const std::bad_alloc &) {
+      report_.failure = "out of memory allocating the bundle's storages";
+      report_.wallMs = millisecondsSince(start);
+      report_.peakRssKiB = peakRssKiB();
+      return report_;
+    }
+    std::vector<bool> isInput(bundle_.storages.size(), false);
+    for (const Input &in : bundle_.inputs)
+      isInput[static_cast<size_t>(in.tensor.storage)] = true;
+    for (size_t i = 0; i < buffers_.size(); ++i)
+      if (!isInput[i])
+        fillUnwritten(*buffers_[i]);
+    for (const Input &in : bundle_.inputs)
+      fillInput(*buffers_[static_cast<size_t>(in.tensor.storage)], in.init, bundle_.seed);
   }
-  std::vector<bool> isInput(bundle_.storages.size(), false);
-  for (const Input &in : bundle_.inputs)
-    isInput[static_cast<size_t>(in.tensor.storage)] = true;
-  for (size_t i = 0; i < buffers_.size(); ++i)
-    if (!isInput[i])
-      fillUnwritten(*buffers_[i]);
-  for (const Input &in : bundle_.inputs)
-    fillInput(*buffers_[static_cast<size_t>(in.tensor.storage)], in.init, bundle_.seed);
 
   bool failed = false;
   std::vector<std::string> reasons(bundle_.steps.size());
@@ -392,6 +433,8 @@ RunReport Runner::run() {
   report_.compiledKernels = static_cast<int64_t>(compiled_.size());
   report_.wallMs = millisecondsSince(start);
   report_.peakRssKiB = peakRssKiB();
+  if (given_)
+    *given_ = std::move(buffers_);
   return report_;
 }
 
@@ -403,6 +446,12 @@ int effectiveThreads(const RunOptions &options) {
 
 RunReport runBundle(const Bundle &bundle, const RunOptions &options) {
   Runner runner(bundle, options);
+  return runner.run();
+}
+
+RunReport runBundle(const Bundle &bundle, const RunOptions &options,
+                    std::vector<std::unique_ptr<reference::Buffer>> &storages) {
+  Runner runner(bundle, options, &storages);
   return runner.run();
 }
 

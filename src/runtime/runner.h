@@ -8,12 +8,16 @@
 #include "config/hardware.h"
 #include "library/library.h"
 #include "npu/execution.h"
+#include "reference/interpreter.h"
 #include "runtime/bundle.h"
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace npusim::runtime {
@@ -153,8 +157,27 @@ struct RunReport {
 /// result (failure, and the step's result), not thrown.
 RunReport runBundle(const Bundle &bundle, const RunOptions &options);
 
+/// The same on the caller's storages, one per bundle storage (its dtype and
+/// element count), as they are: no input is generated and no storage filled,
+/// and every step's results stay in them (the Python API's run_graph). A
+/// mismatched storage ends the run before any step, named in the failure.
+RunReport runBundle(const Bundle &bundle, const RunOptions &options,
+                    std::vector<std::unique_ptr<reference::Buffer>> &storages);
+
+/// A timed step's "timing" object of the report (docs/cli.md, "run") as JSON
+/// text: cycles, time, unit busy percentages, DRAM traffic, roofline, bound.
+std::string timingJson(const StepTiming &timing);
+
+/// The report as JSON text (docs/cli.md, "run"): what writeReport writes, and
+/// what the Python API's run_bundle returns as a dict.
+std::string reportJson(const RunReport &report, const std::string &bundleName);
+
 /// The report as JSON (docs/cli.md, "run"). Throws core::InputError naming the
 /// file when it cannot be written.
 void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path);
+
+/// The mode spelled as name(Mode) spells it ("full", "timing", "functional",
+/// "reference"), or nothing for any other text.
+std::optional<Mode> parseMode(std::string_view text);
 
 } // namespace npusim::runtime

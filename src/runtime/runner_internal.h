@@ -18,7 +18,10 @@ namespace npusim::runtime {
 
 class Runner {
 public:
-  Runner(const Bundle &bundle, const RunOptions &options);
+  /// With `storages`, the run works on them (runBundle's second form) and
+  /// hands them back at the end.
+  Runner(const Bundle &bundle, const RunOptions &options,
+         std::vector<std::unique_ptr<reference::Buffer>> *storages = nullptr);
   ~Runner();
 
   RunReport run();
@@ -52,6 +55,7 @@ private:
   const RunOptions &options_;
   RunReport report_;
   std::vector<std::unique_ptr<reference::Buffer>> buffers_;
+  std::vector<std::unique_ptr<reference::Buffer>> *given_ = nullptr;
   std::map<std::string, std::unique_ptr<ir::Function>> compiled_;
   std::set<std::string> kernelsLaunched_;
   std::unique_ptr<NpuSteps> npu_;

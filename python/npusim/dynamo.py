@@ -1,0 +1,283 @@
+"""``torch.compile(model, backend="npusim", options={...})`` (docs/python.md).
+
+The graph is compiled by TorchInductor; every Triton kernel it launches runs on npusim
+instead (``npusim.run_kernel`` on the kernel file Inductor wrote, block sizes chosen for
+the NPU as ``npusim run`` chooses them), its results written back into the tensors, and
+so does every library call npusim implements that writes one tensor (mm, addmm, bmm,
+baddbmm, convolution, ...: ``npusim.run_call``, through a dispatch mode while the
+graph runs).
+Forward and backward graphs (AOT autograd) and compiled optimizer steps go the same way,
+because the hook sits on Inductor's inner compilation. Options:
+
+  config   an NPU preset, YAML file or text, or a Config (default "tpuv3-like")
+  mode     "full" (default), "functional", "timing" or "reference"
+  verify   also run every launch on npusim's reference interpreter and compare every
+           buffer it writes (rtol = atol = 1e-4); a mismatch raises VerificationError
+
+``npusim.last_report()`` then gives every launch of the last compiled-graph call, with
+its cycles, and the total.
+"""
+
+import contextlib
+import threading
+
+from . import api
+
+_OPTIONS = {"config", "mode", "verify"}
+_state = threading.local()
+_installed = False
+
+
+def _session():
+    return getattr(_state, "session", None)
+
+
+class _Session:
+    def __init__(self, options):
+        self.options = options
+        self.launches = []  # run_kernel reports
+        self.calls = []  # run_call reports, with the operator's name
+        self.traces = []  # (trace file, simulated us) of each, in order, for npusim.trace()
+
+    def add_trace(self, time_us):
+        path = api._take_trace()
+        if path:
+            self.traces.append((path, time_us))
+
+    def report(self):
+        cycles = sum(r.get("cycles", 0) for r in self.launches) + sum(r["totals"]["cycles"] for r in self.calls)
+        return {"backend": "npusim", "mode": self.options["mode"], "config": str(self.options["config"]),
+                "launches": self.launches, "kernels_run": len(self.launches), "calls": self.calls,
+                "calls_run": len(self.calls), "cycles": cycles}
+
+
+@contextlib.contextmanager
+def _active(options):
+    previous = _session()
+    session = _Session(options)
+    _state.session = session
+    try:
+        yield session
+    finally:
+        _state.session = previous
+        api._keep(session.report(), None, session.traces)
+
+
+def _launch_names(autotuner):
+    signature = autotuner.triton_meta["signature"]
+    return [name for name, kind in signature.items() if kind != "constexpr"]
+
+
+def _pinned_constexprs(autotuner):
+    """Block sizes npusim must keep: a template's (its grid follows from them). For
+    pointwise and reduction kernels npusim chooses its own, as for a bundle."""
+    kind = str(getattr(autotuner, "heuristic_type", "")).lower()
+    if "template" not in kind:
+        return {}
+    launchers = getattr(autotuner, "launchers", None) or []
+    config = launchers[0].config if launchers else autotuner.configs[0]
+    return dict(config.kwargs)
+
+
+def _copy(value):
+    """A launch argument's own copy, for the reference run (tensors and arrays)."""
+    if hasattr(value, "clone"):
+        return value.clone()
+    if hasattr(value, "copy") and hasattr(value, "__array_interface__"):
+        return value.copy()
+    return value
+
+
+def _max_difference(value, expected):
+    """The largest |value - expected| over a tensor or array, or None when it is within
+    rtol = atol = 1e-4 everywhere (NaN where both are NaN)."""
+    import numpy as np
+
+    def host(x):
+        x = x.detach().cpu() if hasattr(x, "detach") else x
+        return np.asarray(x.float() if hasattr(x, "float") and str(x.dtype) == "torch.bfloat16" else x,
+                          dtype=np.float64)
+
+    got, want = host(value), host(expected)
+    if np.allclose(got, want, rtol=1e-4, atol=1e-4, equal_nan=True):
+        return None
+    return float(np.nanmax(np.abs(got - want)))
+
+
+def _run_on_npusim(autotuner, args, session):
+    """One Inductor launch on npusim: the kernel file, the launch's arguments by
+    parameter name, the block sizes to keep; with verify, the same launch on npusim's
+    reference interpreter first, on copies, and every buffer compared."""
+    names = _launch_names(autotuner)
+    kernel_name = autotuner.inductor_meta.get("kernel_name", "?")
+    if len(args) < len(names):
+        raise api._native().InputError(f"{kernel_name}: Inductor passed {len(args)} arguments for {len(names)} "
+                                       "parameters")
+    launch_args = dict(zip(names, args))
+    consts = _pinned_constexprs(autotuner)
+    options = session.options
+    expected = None
+    if options["verify"]:
+        expected = {n: _copy(v) for n, v in launch_args.items()}
+        api.run_kernel(autotuner.filename, args=expected, consts=consts, mode="reference")
+    _, report = api.run_kernel(autotuner.filename, args=launch_args, consts=consts, config=options["config"],
+                               mode=options["mode"])
+    if expected is not None:
+        for name, value in launch_args.items():
+            if expected[name] is value:
+                continue  # a scalar
+            difference = _max_difference(value, expected[name])
+            if difference is not None:
+                raise api._native().VerificationError(
+                    f"{kernel_name}: buffer {name} differs from the reference interpreter (max error {difference:g})")
+        report["reference_check"] = "matches the reference"
+    session.launches.append(report)
+    session.add_trace(report.get("timing", {}).get("time_us", 0.0))
+
+
+def _library_call(func, args, kwargs):
+    """``(bundle op name, positional arguments with every default spelled out, out)``
+    of an aten call npusim's library implements and that writes one tensor (its
+    ``out=`` or its one result), or None for any other call."""
+    import torch
+
+    schema = func._schema
+    name = schema.name.replace("::", ".")
+    if func._overloadname not in ("default", "out") or name not in _library_names() or name.endswith("_"):
+        return None  # in-place operators write their input: left to the host
+    returns = [r for r in schema.returns]
+    if len(returns) != 1 or str(returns[0].type) != "Tensor":
+        return None
+    values = []
+    given = list(args)
+    for position, argument in enumerate(a for a in schema.arguments if a.name != "out"):
+        if position < len(given) and not argument.kwarg_only:
+            value = given[position]
+        elif argument.name in kwargs:
+            value = kwargs[argument.name]
+        elif argument.has_default_value():
+            value = argument.default_value
+        else:
+            return None
+        if isinstance(value, (torch.dtype, torch.memory_format, torch.layout, torch.device)):
+            return None  # not a value the bundle format spells
+        values.append(value)
+    tensors = [v for v in values if isinstance(v, torch.Tensor)]
+    if not tensors or any(t.is_sparse or t.is_quantized for t in tensors):
+        return None
+    if func._overloadname == "out":
+        return name, values, kwargs["out"]
+    # The result's shape and strides from the operator's meta function (no values computed).
+    meta = func(*[v.to("meta") if isinstance(v, torch.Tensor) else v for v in args],
+                **{k: (v.to("meta") if isinstance(v, torch.Tensor) else v) for k, v in kwargs.items()})
+    out = torch.empty_strided(meta.shape, meta.stride(), dtype=meta.dtype, device=tensors[0].device)
+    return name, values, out
+
+
+_library = None
+
+
+def _library_names():
+    global _library
+    if _library is None:
+        _library = set(api._native().library_operators())
+    return _library
+
+
+def _library_mode(session):
+    """A dispatch mode that runs the library calls of a compiled graph (Inductor's
+    extern_kernels.mm, addmm, bmm, convolution, ...) on npusim (run_call); every other
+    op runs as it would."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class LibraryCalls(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            call = _library_call(func, args, kwargs)
+            if call is None:
+                return func(*args, **kwargs)
+            name, values, out = call
+            options = session.options
+            verify = options["verify"] and options["mode"] != "timing"
+            _, report = api.run_call(name, values, out, config=options["config"], mode=options["mode"],
+                                     verify=verify)
+            report["op"] = name
+            session.calls.append(report)
+            session.add_trace(report["totals"]["time_us"])
+            return out
+
+    return LibraryCalls()
+
+
+def _on_cpu(autotuner):
+    device = autotuner.triton_meta.get("device")
+    return getattr(device, "type", None) == "cpu"
+
+
+def _install_launch_hook():
+    """Routes CachingAutotuner.run to npusim while a npusim-compiled graph runs, and
+    skips Triton's own compilation of kernels for CPU tensors (npusim compiles them from
+    the kernel file; Triton has no CPU code generator here, only npusim's driver)."""
+    global _installed
+    if _installed:
+        return
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    original_run = CachingAutotuner.run
+    original_precompile = CachingAutotuner.precompile
+
+    def run(self, *args, **kwargs):
+        session = _session()
+        if session is None:
+            return original_run(self, *args, **kwargs)
+        return _run_on_npusim(self, args, session)
+
+    def precompile(self, *args, **kwargs):
+        if _on_cpu(self):
+            return None
+        return original_precompile(self, *args, **kwargs)
+
+    CachingAutotuner.run = run
+    CachingAutotuner.precompile = precompile
+    _installed = True
+
+
+def _checked(options):
+    options = dict(options or {})
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise ValueError(f"backend 'npusim': unknown option(s) {sorted(unknown)}; it takes {sorted(_OPTIONS)}")
+    checked = {"config": options.get("config", "tpuv3-like"), "mode": options.get("mode", "full"),
+               "verify": bool(options.get("verify", False))}
+    if checked["mode"] not in ("full", "functional", "timing", "reference"):
+        raise ValueError(f"backend 'npusim': mode expects full, timing, functional or reference, got "
+                         f"{checked['mode']!r}")
+    if checked["verify"] and checked["mode"] == "timing":
+        raise ValueError("backend 'npusim': verify needs values: use mode 'full' or 'functional'")
+    api.load_config(checked["config"]) if isinstance(checked["config"], str) else None
+    return checked
+
+
+def npusim_backend(gm, example_inputs, options=None, mode=None):
+    """The torch dynamo backend registered as "npusim" (entry point torch_dynamo_backends)."""
+    del mode  # torch.compile's mode= is Inductor's; npusim's mode is options["mode"]
+    checked = _checked(options)
+    from torch._inductor.compile_fx import compile_fx, compile_fx_inner
+
+    _install_launch_hook()
+
+    def inner_compile(*args, **kwargs):
+        compiled = compile_fx_inner(*args, **kwargs)
+        call = compiled.current_callable
+
+        def on_npusim(inputs):
+            with _active(checked) as session, _library_mode(session):
+                return call(inputs)
+
+        compiled.current_callable = on_npusim
+        return compiled
+
+    # Triton kernels for CPU tensors too (npusim's Triton "cpu" driver makes Inductor
+    # take them), compiled in this process, where the hooks are.
+    patches = {"cpu_backend": "triton", "compile_threads": 1}
+    return compile_fx(gm, example_inputs, inner_compile=inner_compile, config_patches=patches)

@@ -1,0 +1,39 @@
+"""The torch.compile backend's library calls (npusim.dynamo's dispatch mode) on eager
+torch tensors: mm, addmm, bmm and convolution run on npusim through run_call, other ops
+as they would. Needs torch (any version with TorchDispatchMode, Debian's 1.13 too)."""
+
+import numpy as np
+import pytest
+
+import npusim
+from npusim import dynamo
+
+torch = pytest.importorskip("torch")
+
+
+def test_library_calls_run_on_npusim():
+    g = torch.Generator().manual_seed(0)
+    a, b, bias = torch.rand(16, 32, generator=g), torch.rand(32, 8, generator=g), torch.rand(8, generator=g)
+    x, w = torch.rand(1, 2, 6, 6, generator=g), torch.rand(3, 2, 3, 3, generator=g)
+    with dynamo._active(dynamo._checked({"mode": "full", "verify": True})) as session, dynamo._library_mode(session):
+        mm = torch.mm(a, b)
+        out = torch.empty(16, 8)
+        torch.mm(a, b, out=out)
+        addmm = torch.addmm(bias, a, b, beta=0.5, alpha=2.0)
+        conv = torch.nn.functional.conv2d(x, w, padding=1)
+        relu = torch.relu(mm)  # npusim's host implementation (not on the NPU)
+        sine = torch.sin(mm)  # no library call of npusim's: runs as it would
+        torch.relu_(sine)  # in place: left to the host
+    report = npusim.last_report()
+    assert [c["op"] for c in report["calls"]] == ["aten.mm", "aten.mm", "aten.addmm", "aten.convolution", "aten.relu"]
+    assert [c["steps"][0]["executed_on"] for c in report["calls"]] == ["npu"] * 4 + ["host"]
+    assert all(c["result"] == "verified" for c in report["calls"])
+    assert report["cycles"] == sum(c["totals"]["cycles"] for c in report["calls"]) > 0
+    a64, b64 = a.double(), b.double()
+    np.testing.assert_allclose(mm.numpy(), (a64 @ b64).numpy(), atol=1e-5)
+    np.testing.assert_allclose(out.numpy(), (a64 @ b64).numpy(), atol=1e-5)
+    np.testing.assert_allclose(addmm.numpy(), (0.5 * bias.double() + 2.0 * a64 @ b64).numpy(), atol=1e-5)
+    np.testing.assert_allclose(conv.numpy(), torch.nn.functional.conv2d(x.double(), w.double(), padding=1).numpy(),
+                               atol=1e-5)
+    np.testing.assert_array_equal(relu.numpy(), np.maximum(mm.numpy(), 0))
+    np.testing.assert_allclose(sine.numpy(), np.maximum(np.sin(mm.numpy()), 0), rtol=1e-6)

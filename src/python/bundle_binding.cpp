@@ -1,0 +1,147 @@
+// npusim.run_bundle(): `npusim run BUNDLE` from Python, the report as a dict.
+#include "bindings_internal.h"
+
+#include "runtime/loader.h"
+#include "runtime/mapping_file.h"
+
+#include "core/error.h"
+
+#include <pybind11/numpy.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace npusim::python {
+
+namespace {
+
+/// The options every run takes: the mode, verification (which needs values) and the machine.
+runtime::RunOptions runOptions(const std::string &mode, bool verify, const py::object &config) {
+  runtime::RunOptions options;
+  options.mode = modeFrom(mode);
+  options.verify = verify;
+  if (verify && options.mode == runtime::Mode::Timing)
+    raise(exceptions().inputError,
+          "verify needs values: use mode=\"full\" (values and cycles) or \"functional\"", py::none());
+  options.machine = machineFrom(config);
+  return options;
+}
+
+py::object runBundle(const py::object &path, const py::object &config, const std::string &mode, bool verify,
+                     const py::object &trace, const py::object &mapping, const std::string &mappingStrategy,
+                     int threads) {
+  const std::string bundle = py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
+  const Exceptions &e = exceptions();
+  runtime::RunOptions options = runOptions(mode, verify, config);
+  setTrace(options, trace);
+  const std::vector<std::string> strategies = runtime::mappingStrategies();
+  if (std::find(strategies.begin(), strategies.end(), mappingStrategy) == strategies.end())
+    raise(e.inputError, "mapping_strategy: '" + mappingStrategy + "' is not a registered mapping strategy",
+          py::none());
+  options.mappingStrategy = mappingStrategy;
+  if (threads < 0)
+    raise(e.inputError, "threads expects 0 (the machine's cores) or a positive count", py::none());
+  options.threads = std::min(threads, 1024);
+  std::string reportText;
+  std::string failure;
+  bool diverged = false;
+  try {
+    if (!mapping.is_none())
+      options.mapping = runtime::loadMapping(
+          py::str(py::module_::import("os").attr("fspath")(mapping)).cast<std::string>());
+    py::gil_scoped_release unlocked;
+    const runtime::Bundle loaded = runtime::loadBundle(bundle);
+    const runtime::RunReport report = runtime::runBundle(loaded, options);
+    reportText = runtime::reportJson(report, bundle);
+    failure = report.failure;
+    diverged = report.completed ||
+               (!report.steps.empty() && report.steps.back().result == runtime::Outcome::Diverged);
+  } catch (...) {
+    raiseCurrent(bundle);
+  }
+  py::object report = jsonToPython(reportText);
+  if (!failure.empty())
+    raise(diverged ? e.verificationError : e.simulationError, bundle + ": error: " + failure, report);
+  return report;
+}
+
+/// A storage's array as the runtime's buffer (its bytes copied: buffers own them).
+std::unique_ptr<reference::Buffer> storageFrom(size_t index, const runtime::Storage &storage,
+                                               const py::handle &value) {
+  const std::string where = "storages[" + std::to_string(index) + "]: ";
+  if (!py::isinstance<py::array>(value))
+    throw core::InputError(where + "expected a numpy array, got " +
+                           py::str(py::type::of(value).attr("__name__")).cast<std::string>());
+  py::array array = py::reinterpret_borrow<py::array>(value);
+  const std::string expected(core::numpyDescriptor(storage.dtype));
+  const std::string got = py::str(array.dtype().attr("str")).cast<std::string>();
+  if (got != expected || !(array.flags() & py::array::c_style) || array.size() != storage.elements)
+    throw core::InputError(where + "the graph declares " + std::to_string(storage.elements) +
+                           " elements of " + std::string(core::tritonName(storage.dtype)) + " (numpy " +
+                           expected + "), got " + std::to_string(array.size()) + " of " + got +
+                           ((array.flags() & py::array::c_style) ? "" : ", not contiguous"));
+  auto buffer = std::make_unique<reference::Buffer>();
+  buffer->name = "storage " + std::to_string(index);
+  buffer->dtype = storage.dtype;
+  const auto *data = static_cast<const uint8_t *>(array.data());
+  buffer->bytes.assign(data, data + array.nbytes());
+  return buffer;
+}
+
+py::object runGraph(const std::string &graph, const py::list &storages, const py::object &kernelsDir,
+                    const py::object &config, const std::string &mode, bool verify, const py::object &trace) {
+  const Exceptions &e = exceptions();
+  runtime::RunOptions options = runOptions(mode, verify, config);
+  setTrace(options, trace);
+  const std::string dir =
+      kernelsDir.is_none()
+          ? std::string(".")
+          : py::str(py::module_::import("os").attr("fspath")(kernelsDir)).cast<std::string>();
+  std::string reportText, failure;
+  bool diverged = false;
+  try {
+    const runtime::Bundle bundle = runtime::parseBundle(graph, dir, "<graph>");
+    if (storages.size() != bundle.storages.size())
+      throw core::InputError("the graph declares " + std::to_string(bundle.storages.size()) +
+                             " storages, got " + std::to_string(storages.size()) + " arrays");
+    std::vector<std::unique_ptr<reference::Buffer>> buffers;
+    for (size_t i = 0; i < bundle.storages.size(); ++i)
+      buffers.push_back(storageFrom(i, bundle.storages[i], storages[i]));
+    runtime::RunReport report;
+    {
+      py::gil_scoped_release unlocked;
+      report = runtime::runBundle(bundle, options, buffers);
+    }
+    if (options.mode != runtime::Mode::Timing)
+      for (size_t i = 0; i < buffers.size(); ++i) {
+        py::array array = py::reinterpret_borrow<py::array>(storages[i]);
+        if (array.writeable())
+          std::memcpy(array.mutable_data(), buffers[i]->bytes.data(), buffers[i]->bytes.size());
+      }
+    reportText = runtime::reportJson(report, "<graph>");
+    failure = report.failure;
+    diverged = report.completed ||
+               (!report.steps.empty() && report.steps.back().result == runtime::Outcome::Diverged);
+  } catch (...) {
+    raiseCurrent("<graph>");
+  }
+  py::object report = jsonToPython(reportText);
+  if (!failure.empty())
+    raise(diverged ? e.verificationError : e.simulationError, "<graph>: error: " + failure, report);
+  return report;
+}
+
+} // namespace
+
+void defineRunBundle(py::module_ &m) {
+  m.def("run_bundle", &runBundle, py::arg("path"), py::arg("config") = "tpuv3-like", py::arg("mode") = "full",
+        py::arg("verify") = false, py::arg("trace") = py::none(), py::arg("mapping") = py::none(),
+        py::arg("mapping_strategy") = "search", py::arg("threads") = 0,
+        "Runs a bundle as `npusim run` does and returns its --report as a dict");
+  m.def("run_graph", &runGraph, py::arg("graph"), py::arg("storages"), py::arg("kernels_dir") = py::none(),
+        py::arg("config") = "tpuv3-like", py::arg("mode") = "full", py::arg("verify") = false,
+        py::arg("trace") = py::none(),
+        "Runs the steps of a graph.json text on the given storages, in place; npusim.run_graph wraps it");
+}
+
+} // namespace npusim::python
