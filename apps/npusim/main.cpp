@@ -17,6 +17,8 @@ commands:
   kernel FILE.py         run one launch of one kernel file on the reference interpreter
   compile FILE.py        compile one kernel for the NPU and print its program
   run BUNDLE             run a captured model bundle on the NPU (values and cycles)
+  compare A.json B.json  which of two runs of one bundle is faster, per step and in total
+  sweep SWEEP.yaml       run bundles over a grid or sample of machines, locally or on Dask
   presets [NAME]         list the hardware presets, or print one resolved as YAML
   opt FILE.tileir        run TileIR passes on a text file and print the result
   help [COMMAND]         show this help, or a command's
@@ -44,6 +46,8 @@ const Command kCommands[] = {
     {"run", &kRunUsage, runRun},
     {"presets", &kPresetsUsage, runPresets},
     {"opt", &kOptUsage, runOpt},
+    {"compare", &kCompareUsage, runCompare},
+    {"sweep", &kSweepUsage, runSweep},
 };
 
 const Command *findCommand(std::string_view name) {

@@ -39,7 +39,7 @@ std::string stepBound(const StepTiming &timing) {
   return bound;
 }
 
-void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path) {
+std::string reportJson(const RunReport &report, const std::string &bundleName) {
   using nlohmann::json;
   json steps = json::array();
   for (const StepResult &s : report.steps) {
@@ -134,10 +134,14 @@ void writeReport(const RunReport &report, const std::string &bundleName, const s
     doc["failure"] = report.failure;
   if (report.mode != Mode::Reference)
     doc["machine"] = report.machine;
+  return doc.dump(2) + "\n";
+}
+
+void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)
     throw core::InputError("--report " + path + ": cannot write the file");
-  out << doc.dump(2) << "\n";
+  out << reportJson(report, bundleName);
   if (!out)
     throw core::InputError("--report " + path + ": cannot write the file");
 }

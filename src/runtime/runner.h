@@ -10,6 +10,7 @@
 #include "runtime/bundle.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ struct RunOptions {
   /// next launch runs on the functional simulator. Values and cycles do not
   /// depend on it.
   int threads = 0;
+  /// Called before each step with its index, the bundle's step count and the
+  /// step's kernel or operator (a progress line); empty: nothing is called.
+  std::function<void(size_t step, size_t steps, const std::string &name)> onStep;
 };
 
 /// options.threads, or the machine's cores when it is 0 (at least 1).
@@ -143,7 +147,9 @@ struct RunReport {
 /// result (failure, and the step's result), not thrown.
 RunReport runBundle(const Bundle &bundle, const RunOptions &options);
 
-/// The report as JSON (docs/cli.md, "run"). Throws core::InputError naming the
+/// The report as JSON text (docs/cli.md, "run").
+std::string reportJson(const RunReport &report, const std::string &bundleName);
+/// reportJson written to `path`. Throws core::InputError naming the
 /// file when it cannot be written.
 void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path);
 
