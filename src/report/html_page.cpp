@@ -34,8 +34,11 @@ svg.chart polyline.series { fill: none; stroke-width: 1.5; }
 )";
 
 // Sorts a table by the clicked column: numeric cells by data-v, others by text.
+// The body's data-sortable-tables tells a test that the script ran.
 const char *const kScript = R"(
-document.querySelectorAll("table.sortable").forEach(function (table) {
+var tables = document.querySelectorAll("table.sortable");
+document.body.setAttribute("data-sortable-tables", String(tables.length));
+tables.forEach(function (table) {
   table.querySelectorAll("th").forEach(function (th, column) {
     th.addEventListener("click", function () {
       var body = table.tBodies[0];

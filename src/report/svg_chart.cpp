@@ -43,6 +43,8 @@ struct Scale {
 
 /// The axis range: the one given, or the data's, widened so ends are not on a point.
 std::pair<double, double> range(const Axis &axis, const std::vector<Series> &series, bool isX) {
+  if (!axis.categories.empty())
+    return {-0.5, static_cast<double>(axis.categories.size()) - 0.5};
   if (axis.min < axis.max && drawable(axis.min, axis.log))
     return {axis.min, axis.max};
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -73,8 +75,13 @@ std::pair<double, double> range(const Axis &axis, const std::vector<Series> &ser
   return {lo == 0.0 ? 0.0 : lo - pad, hi + pad};
 }
 
-std::vector<double> ticks(double lo, double hi, bool log) {
+std::vector<double> ticks(double lo, double hi, bool log, size_t categories) {
   std::vector<double> out;
+  if (categories > 0) {
+    for (size_t i = 0; i < categories; ++i)
+      out.push_back(static_cast<double>(i));
+    return out;
+  }
   if (log) {
     for (double v = lo; v <= hi * 1.0000001; v *= 10.0)
       out.push_back(v);
@@ -133,14 +140,17 @@ std::string Chart::svg() const {
   // Grid and ticks.
   out += "<g class=\"grid\">";
   std::string tickLabels;
-  for (double t : ticks(xlo, xhi, x.log)) {
+  const auto tickText = [](const Axis &axis, double t) {
+    return axis.categories.empty() ? shortNumber(t) : axis.categories[static_cast<size_t>(t)];
+  };
+  for (double t : ticks(xlo, xhi, x.log, x.categories.size())) {
     const std::string px = fixed(sx(t));
     out += "<line x1=\"" + px + "\" x2=\"" + px + "\" y1=\"" + std::to_string(kTop) + "\" y2=\"" +
            std::to_string(height - kBottom) + "\"/>";
     tickLabels += "<text x=\"" + px + "\" y=\"" + std::to_string(height - kBottom + 14) +
-                  "\" text-anchor=\"middle\">" + escapeHtml(shortNumber(t)) + "</text>";
+                  "\" text-anchor=\"middle\">" + escapeHtml(tickText(x, t)) + "</text>";
   }
-  for (double t : ticks(ylo, yhi, y.log)) {
+  for (double t : ticks(ylo, yhi, y.log, y.categories.size())) {
     const std::string py = fixed(sy(t));
     out += "<line x1=\"" + std::to_string(kLeft) + "\" x2=\"" + std::to_string(width - kRight) + "\" y1=\"" +
            py + "\" y2=\"" + py + "\"/>";
@@ -162,7 +172,8 @@ std::string Chart::svg() const {
   };
   for (size_t k = 0; k < series.size(); ++k) {
     const Series &s = series[k];
-    const std::string colour = kColours[k % std::size(kColours)];
+    const size_t index = s.colour >= 0 ? static_cast<size_t>(s.colour) : k;
+    const std::string colour = kColours[index % std::size(kColours)];
     out += "<g class=\"series\" data-name=\"" + escapeHtml(s.name) + "\">";
     if (s.style == Series::Style::Line) {
       std::string points;

@@ -14,6 +14,7 @@ struct Series {
   std::vector<std::pair<double, double>>
       points; // (x, y); non-finite ones and, on a log axis, non-positive ones are left out
   std::vector<std::string> labels; // Points: one hover title per point, or empty
+  int colour = -1;                  // index into the palette; -1: the series' own index
 };
 
 struct Axis {
@@ -21,6 +22,9 @@ struct Axis {
   bool log = false;
   /// The range; with min >= max it is taken from the data.
   double min = 0.0, max = 0.0;
+  /// Words at 0, 1, 2, ... (a key such as dram: hbm2, hbm3): the ticks are
+  /// these and the range is -0.5 .. size - 0.5.
+  std::vector<std::string> categories = {};
 };
 
 struct Chart {

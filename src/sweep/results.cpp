@@ -194,10 +194,9 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
   page.heading("Each varied key against time");
   for (size_t k = 0; k < keys.size(); ++k) {
     const KeyAxis axis = keyAxis(rows, k);
-    Chart chart{keys[k] + " against simulated time",
-                {keys[k] + (axis.numeric ? "" : " (0 = " + axis.words.front() + ")")},
-                {"simulated time (us)", true},
-                {}};
+    Chart chart{keys[k] + " against simulated time", {keys[k]}, {"simulated time (us)", true}, {}};
+    if (!axis.numeric)
+      chart.x.categories = axis.words;
     for (const std::string &m : models) {
       Series s{m, Series::Style::Points, {}, {}};
       for (const ResultRow &r : rows)
@@ -214,14 +213,15 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
   const auto front = [&](const char *name, const char *label, auto cost) {
     Chart chart{
         std::string("Pareto front: time against ") + name, {label, true}, {"simulated time (us)", true}, {}};
-    for (const std::string &m : models) {
-      Series all{m, Series::Style::Points, {}, {}};
+    for (size_t i = 0; i < models.size(); ++i) {
+      const std::string &m = models[i];
+      Series all{m, Series::Style::Points, {}, {}, static_cast<int>(i)};
       for (const ResultRow &r : rows)
         if (r.model == m && r.status == "ok") {
           all.points.emplace_back(cost(r), r.timeUs);
           all.labels.push_back(m + ": " + pointText(r.point));
         }
-      Series line{m + " front", Series::Style::Line, paretoFront(all.points), {}};
+      Series line{m + " front", Series::Style::Line, paretoFront(all.points), {}, static_cast<int>(i)};
       chart.series.push_back(std::move(all));
       chart.series.push_back(std::move(line));
     }

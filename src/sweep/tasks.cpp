@@ -221,8 +221,14 @@ void runLocally(const std::vector<const Task *> &tasks, const std::string &outDi
   size_t finished = 0;
   const auto work = [&] {
     for (size_t i = next++; i < tasks.size(); i = next++) {
-      TaskStatus status = runOne(*tasks[i], outDir, npusim);
-      writeStatus(outDir, *tasks[i], status);
+      TaskStatus status;
+      try {
+        status = runOne(*tasks[i], outDir, npusim);
+        writeStatus(outDir, *tasks[i], status);
+      } catch (const std::exception &e) {
+        // No record: the task runs again next time (a full disk, a removed folder).
+        status = {"failed", 1, 0.0, e.what()};
+      }
       const std::lock_guard<std::mutex> hold(lock);
       onDone(++finished, tasks.size(), *tasks[i], status);
     }
