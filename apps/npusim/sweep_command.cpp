@@ -75,18 +75,9 @@ std::string defaultPython() {
   return fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
 }
 
+/// " KEY=VALUE ..." after a bundle name.
 std::string pointText(const sweep::Point &p) {
-  std::string text;
-  for (const auto &[k, v] : p)
-    text += " " + k + "=" + v;
-  return text;
-}
-
-void writeText(const fs::path &path, const std::string &text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out)
-    throw std::runtime_error(path.string() + ": cannot write the file");
+  return p.empty() ? std::string() : " " + sweep::describe(p);
 }
 
 } // namespace
@@ -160,7 +151,7 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
     progress.clear();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::vector<sweep::ResultRow> rows = sweep::collectResults(tasks, points, *outDir);
-    writeText(fs::path(*outDir) / "results.csv", sweep::resultsCsv(keys, rows));
+    sweep::writeFileAtomically((fs::path(*outDir) / "results.csv").string(), sweep::resultsCsv(keys, rows));
     sweep::sweepPage("npusim sweep: " + file, keys, rows).write((fs::path(*outDir) / "report.html").string());
     size_t failed = 0;
     for (const sweep::ResultRow &r : rows)

@@ -26,13 +26,6 @@ std::string quote(const std::string &s) {
   return q + "'";
 }
 
-void writeText(const fs::path &path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  if (!out)
-    throw core::InputError(path.string() + ": cannot write the file");
-}
-
 } // namespace
 
 void runOnDask(const std::vector<const Task *> &tasks, const std::string &outDir, const std::string &npusim,
@@ -48,8 +41,8 @@ void runOnDask(const std::vector<const Task *> &tasks, const std::string &outDir
   }
   const fs::path taskFile = fs::path(outDir) / "dask-tasks.json",
                  driver = fs::path(outDir) / "dask_driver.py";
-  writeText(taskFile, list.dump(1) + "\n");
-  writeText(driver, daskDriverScript());
+  writeFileAtomically(taskFile.string(), list.dump(1) + "\n");
+  writeFileAtomically(driver.string(), std::string(daskDriverScript()));
   const fs::path log = fs::path(outDir) / "dask.log";
   const std::string command =
       quote(options.python) + " " + quote(driver.string()) + " --tasks " + quote(taskFile.string()) +

@@ -64,13 +64,6 @@ void fillFromReport(const nlohmann::json &doc, ResultRow &row) {
   row.spadBytes = machine.value("spad_bytes", int64_t{0});
 }
 
-std::string pointText(const Point &p) {
-  std::string text;
-  for (const auto &[k, v] : p)
-    text += (text.empty() ? "" : " ") + k + "=" + v;
-  return text;
-}
-
 /// The points no other point beats in both (lower cost, lower time), by cost.
 std::vector<std::pair<double, double>> paretoFront(std::vector<std::pair<double, double>> points) {
   std::sort(points.begin(), points.end());
@@ -202,7 +195,7 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
       for (const ResultRow &r : rows)
         if (r.model == m && r.status == "ok") {
           s.points.emplace_back(axis(r.point[k].second), r.timeUs);
-          s.labels.push_back(m + ": " + pointText(r.point) + ": " + number(r.timeUs, "%.3f") + " us");
+          s.labels.push_back(m + ": " + describe(r.point) + ": " + number(r.timeUs, "%.3f") + " us");
         }
       chart.series.push_back(std::move(s));
     }
@@ -219,7 +212,7 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
       for (const ResultRow &r : rows)
         if (r.model == m && r.status == "ok") {
           all.points.emplace_back(cost(r), r.timeUs);
-          all.labels.push_back(m + ": " + pointText(r.point));
+          all.labels.push_back(m + ": " + describe(r.point));
         }
       Series line{m + " front", Series::Style::Line, paretoFront(all.points), {}, static_cast<int>(i)};
       chart.series.push_back(std::move(all));
@@ -245,7 +238,7 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
     for (size_t i = 0; i < rows.size(); ++i)
       if (rows[i].status == "ok") {
         s.points.emplace_back(static_cast<double>(i), rows[i].busyPercent[u]);
-        s.labels.push_back(rows[i].model + ": " + pointText(rows[i].point));
+        s.labels.push_back(rows[i].model + ": " + describe(rows[i].point));
       }
     busy.series.push_back(std::move(s));
   }

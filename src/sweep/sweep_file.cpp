@@ -245,6 +245,13 @@ SweepFile loadSweepFile(const std::string &path) {
   return s;
 }
 
+std::string describe(const Point &point) {
+  std::string text;
+  for (const auto &[key, value] : point)
+    text += (text.empty() ? "" : " ") + key + "=" + value;
+  return text;
+}
+
 std::vector<std::string> variedKeys(const SweepFile &sweep) {
   std::vector<std::string> keys;
   for (const auto &[key, values] : sweep.grid)

@@ -40,6 +40,9 @@ SweepFile loadSweepFile(const std::string &path);
 /// the order of variedKeys().
 using Point = std::vector<std::pair<std::string, std::string>>;
 
+/// "KEY=VALUE KEY=VALUE", for messages and hover titles.
+std::string describe(const Point &point);
+
 /// The grid keys, then the range keys.
 std::vector<std::string> variedKeys(const SweepFile &sweep);
 

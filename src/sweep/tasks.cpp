@@ -73,17 +73,6 @@ std::string hex(uint64_t v) {
   return text;
 }
 
-void writeFile(const fs::path &path, const std::string &text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out)
-      throw core::InputError(tmp.string() + ": cannot write the file");
-  }
-  fs::rename(tmp, path);
-}
-
 /// The last line of the log that says "error", else its last line.
 std::string errorLine(const std::string &log) {
   std::istringstream lines(log);
@@ -109,7 +98,7 @@ TaskStatus runOne(const Task &task, const std::string &outDir, const std::string
     status.error = task.configError;
     return status;
   }
-  writeFile(folder / "config.yaml", task.config);
+  writeFileAtomically((folder / "config.yaml").string(), task.config);
   const std::string report = (folder / "report.json.tmp").string(), log = (folder / "log.txt").string();
   std::vector<std::string> args = runArguments(task, (folder / "config.yaml").string(), report);
   args.insert(args.begin(), npusim);
@@ -146,6 +135,20 @@ TaskStatus runOne(const Task &task, const std::string &outDir, const std::string
 }
 
 } // namespace
+
+void writeFileAtomically(const std::string &path, const std::string &text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out)
+      throw core::InputError(tmp + ": cannot write the file");
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec)
+    throw core::InputError(path + ": cannot write the file (" + ec.message() + ")");
+}
 
 std::vector<Task> makeTasks(const SweepFile &sweep, const std::vector<Point> &points,
                             const std::string &version) {
@@ -205,7 +208,7 @@ void writeStatus(const std::string &outDir, const Task &task, const TaskStatus &
                               {"exit_code", status.exitCode},
                               {"wall_s", status.wallSeconds},
                               {"error", status.error}};
-  writeFile(fs::path(taskFolder(outDir, task)) / "status.json", doc.dump(2) + "\n");
+  writeFileAtomically((fs::path(taskFolder(outDir, task)) / "status.json").string(), doc.dump(2) + "\n");
 }
 
 std::vector<std::string> runArguments(const Task &task, const std::string &configPath,

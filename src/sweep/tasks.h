@@ -43,6 +43,10 @@ std::optional<TaskStatus> readStatus(const std::string &outDir, const Task &task
 /// Writes status.json through a temporary file and a rename.
 void writeStatus(const std::string &outDir, const Task &task, const TaskStatus &status);
 
+/// Writes `text` to `path` through a temporary file and a rename, so that a
+/// reader never sees half a file. Throws core::InputError naming the path.
+void writeFileAtomically(const std::string &path, const std::string &text);
+
 /// Runs the tasks on `jobs` processes of `npusim run` at a time (one thread
 /// each), writing each task's records. `onDone(finished, total, task,
 /// status)` is called under a lock as each ends.
