@@ -79,7 +79,7 @@ def main():
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError as e:
-        sys.exit("npusim sweep: error: --dask needs Dask's distributed (Debian: apt-get install "
+        sys.exit("--dask needs Dask's distributed (Debian: apt-get install "
                  "python3-distributed) for %s: %s" % (sys.executable, e))
     with open(options.tasks) as f:
         tasks = json.load(f)

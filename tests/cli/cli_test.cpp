@@ -141,7 +141,7 @@ TEST_F(CliTest, VersionAndHelp) {
     EXPECT_TRUE(contains(r.out, "check-kernel FILE.py"));
     EXPECT_EQ(r.err, "");
   }
-  for (std::string command : {"check-kernel", "kernel", "compile", "run", "presets"}) {
+  for (std::string command : {"check-kernel", "kernel", "compile", "run", "presets", "compare", "sweep"}) {
     r = run({command, "--help"});
     EXPECT_EQ(r.exitCode, 0) << command;
     EXPECT_TRUE(contains(r.out, "usage: npusim " + command)) << r.out;
