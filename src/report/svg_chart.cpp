@@ -108,7 +108,10 @@ std::string shortNumber(double value) {
   const char *suffix = "";
   double v = value;
   const double a = std::fabs(value);
-  if (a >= 1e12) {
+  if (a >= 1e15) {
+    v = value / 1e15;
+    suffix = "P";
+  } else if (a >= 1e12) {
     v = value / 1e12;
     suffix = "T";
   } else if (a >= 1e9) {

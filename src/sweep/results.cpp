@@ -74,13 +74,15 @@ std::vector<std::pair<double, double>> paretoFront(std::vector<std::pair<double,
   return front;
 }
 
-/// A value of a varied key as a number for an axis; words (dram: hbm2) get
-/// their rank among the key's values.
+/// A value of a varied key as a number for an axis. Words (dram: hbm2), and
+/// numbers of a grid of a few values (lanes: 32, 64, 128), are categories:
+/// their rank, numbers in numeric order; sampled numbers stay numbers.
 struct KeyAxis {
   bool numeric = true;
   std::vector<std::string> words;
+  bool categories() const { return !numeric || words.size() <= 8; }
   double operator()(const std::string &v) const {
-    if (numeric)
+    if (!categories())
       return std::stod(v);
     return static_cast<double>(std::find(words.begin(), words.end(), v) - words.begin());
   }
@@ -101,6 +103,9 @@ KeyAxis keyAxis(const std::vector<ResultRow> &rows, size_t k) {
     }
     axis.numeric = axis.numeric && used == v.size();
   }
+  if (axis.numeric)
+    std::sort(axis.words.begin(), axis.words.end(),
+              [](const std::string &a, const std::string &b) { return std::stod(a) < std::stod(b); });
   return axis;
 }
 
@@ -188,7 +193,7 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
   for (size_t k = 0; k < keys.size(); ++k) {
     const KeyAxis axis = keyAxis(rows, k);
     Chart chart{keys[k] + " against simulated time", {keys[k]}, {"simulated time (us)", true}, {}};
-    if (!axis.numeric)
+    if (axis.categories())
       chart.x.categories = axis.words;
     for (const std::string &m : models) {
       Series s{m, Series::Style::Points, {}, {}};
