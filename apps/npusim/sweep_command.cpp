@@ -95,7 +95,7 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
     throw UsageError("sweep needs --out DIR");
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const int jobs = positive(options, "--jobs", cores);
-  const int workers = positive(options, "--workers", 0 + cores);
+  const int workers = positive(options, "--workers", cores);
   const std::optional<std::string> dask = options.get("--dask");
   if (dask && options.has("--jobs"))
     throw UsageError("--jobs is for local runs; with --dask the cluster's workers run the tasks");

@@ -201,8 +201,10 @@ HtmlPage runPage(const json &report) {
       {"steps", std::to_string(report["steps"].size()) + " of " + std::to_string(totals.value("steps", 0)) +
                     " ran (" + std::to_string(totals.value("launches", 0)) + " launches, " +
                     std::to_string(totals.value("calls", 0)) + " library calls)"},
-      {"simulated", std::to_string(totals.value("cycles", int64_t{0})) + " cycles, " +
-                        format("%.3f us", number(totals, "time_us"))},
+      {"simulated", text(report, "mode") == "timing" || text(report, "mode") == "full"
+                        ? std::to_string(totals.value("cycles", int64_t{0})) + " cycles, " +
+                              format("%.3f us", number(totals, "time_us"))
+                        : std::string("no cycles (") + text(report, "mode") + " mode)"},
       {"wall time", format("%.1f ms", number(totals, "wall_ms"))}};
   for (auto &line : machineLines(report))
     summary.push_back(std::move(line));
