@@ -160,11 +160,13 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
         << rows.size() - failed << " of " << rows.size()
         << " tasks ok: " << (fs::path(*outDir) / "results.csv").string() << ", "
         << (fs::path(*outDir) / "report.html").string() << "\n";
-    for (const sweep::ResultRow &r : rows)
-      if (r.status != "ok") {
-        err << "npusim sweep: task " << r.key << " (" << r.model << pointText(r.point)
-            << ") failed: " << r.error << "\n";
-      }
+    for (const sweep::ResultRow &r : rows) {
+      const std::string task = "npusim sweep: task " + r.key + " (" + r.model + pointText(r.point) + ")";
+      if (r.status == "failed")
+        err << task << " failed: " << r.error << "\n";
+      else if (r.status != "ok")
+        err << task << " has no result (the cluster lost it): run the same command again to run it\n";
+    }
     return failed == 0 ? kExitOk : kExitError;
   } catch (const std::exception &e) {
     err << "npusim sweep: error: " << e.what() << "\n";

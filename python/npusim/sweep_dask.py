@@ -102,10 +102,11 @@ def main():
             task = futures[future]
             try:
                 result = future.result()
-            except Exception as e:  # the worker could not run the task at all
-                result = {"report": None, "log": repr(e) + "\n",
-                          "status": {"status": "failed", "exit_code": 1, "wall_s": 0.0,
-                                     "error": "dask: %s: %s" % (type(e).__name__, e)}}
+            except Exception as e:
+                # The cluster, not the task, failed (its workers died, one after
+                # another): no record, so that a rerun runs the task again.
+                print("lost", task["key"], "%s: %s" % (type(e).__name__, e), flush=True)
+                continue
             record(options.out, task, result)
             print("done", task["key"], result["status"]["status"], flush=True)
     finally:

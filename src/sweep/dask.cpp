@@ -55,14 +55,17 @@ void runOnDask(const std::vector<const Task *> &tasks, const std::string &outDir
   char line[512];
   while (std::fgets(line, sizeof line, pipe)) {
     std::istringstream words(line);
-    std::string done, key, status;
-    words >> done >> key >> status;
+    std::string event, key, status;
+    words >> event >> key;
+    std::getline(words >> std::ws, status);
     const auto it = byKey.find(key);
-    if (done != "done" || it == byKey.end() || it->second.empty())
+    if ((event != "done" && event != "lost") || it == byKey.end() || it->second.empty())
       continue;
     const Task *task = it->second.back();
     it->second.pop_back();
-    TaskStatus s = readStatus(outDir, *task).value_or(TaskStatus{status, 0, 0.0, ""});
+    // A lost task has no record and shows as pending: a rerun runs it.
+    const TaskStatus s = event == "lost" ? TaskStatus{"lost", 1, 0.0, "lost by the cluster: " + status}
+                                         : readStatus(outDir, *task).value_or(TaskStatus{status, 0, 0.0, ""});
     onDone(++finished, tasks.size(), *task, s);
   }
   const int status = pclose(pipe);

@@ -726,5 +726,24 @@ TEST_F(CliTest, SweepRecordsAFailedTaskAndGoesOn) {
   EXPECT_EQ(run({"sweep", "x.yaml"}).exitCode, 2); // no --out
 }
 
+TEST_F(CliTest, SweepTaskLostByTheClusterRunsAgainOnRerun) {
+  // A stand-in for the Python of --dask that reports every task lost, as the
+  // driver does when a task's workers keep dying.
+  const std::string fake = path("fake-python");
+  std::ofstream(fake) << "#!/bin/sh\n"
+                         "while [ $# -gt 0 ]; do [ \"$1\" = --tasks ] && tasks=$2; shift; done\n"
+                         "grep -o '\"key\": \"[0-9a-f]*\"' \"$tasks\" | cut -d'\"' -f4 |"
+                         " while read k; do echo \"lost $k KilledWorker: worker died\"; done\n";
+  fs::permissions(fake, fs::perms::owner_all);
+  const std::string sweep = std::string(NPUSIM_TEST_DATA) + "/sweeps/small.yaml";
+  Result r = run({"sweep", sweep, "--out", "out", "--dask", "tcp://nowhere:8786", "--python", fake});
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_EQ(occurrences(slurp(path("out/results.csv")), ",pending,"), 4u);
+  EXPECT_EQ(occurrences(r.err, "has no result (the cluster lost it)"), 4u) << r.err;
+  r = run({"sweep", sweep, "--out", "out"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "0 finished before, 4 to run")) << r.out;
+}
+
 } // namespace
 } // namespace npusim::cli
