@@ -14,7 +14,7 @@ struct Series {
   std::vector<std::pair<double, double>>
       points; // (x, y); non-finite ones and, on a log axis, non-positive ones are left out
   std::vector<std::string> labels; // Points: one hover title per point, or empty
-  int colour = -1;                  // index into the palette; -1: the series' own index
+  int colour = -1;                 // index into the palette; -1: the series' own index
 };
 
 struct Axis {
