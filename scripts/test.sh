@@ -11,6 +11,7 @@ jobs=$(nproc)
 echo "== Release build, warnings as errors =="
 scripts/build.sh
 ctest --test-dir build --output-on-failure -j "$jobs"
+echo "screenshots of the HTML pages (headless Chromium): build/report-pages/*.png"
 
 echo "== Python package and API (python/tests, against build/) =="
 NPUSIM_BUILD_DIR=build python3 -m pytest -q python/tests
@@ -23,11 +24,12 @@ cmake --build build-asan -j "$jobs"
 # code the small ones do not: on the reference interpreter the MobileNetV2
 # template bundle (107 interpreted convolution templates), on the NPU the CNNs and
 # the 768-wide transformers. The Release stage above runs them all; the small
-# bundles (MLPs, ViT, MoE) run on the NPU under the sanitizers too.
+# bundles (MLPs, ViT, MoE) run on the NPU under the sanitizers too. The browser
+# check of the HTML pages runs once, above: the pages are the same.
 large='resnet18|mobilenet_v2|gpt2|bert|llama'
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-  -E "example_bundle[.]mobilenet_v2-templates|example_(npu|timing)(_edge)?[.]($large)"
+  -E "example_bundle[.]mobilenet_v2-templates|example_(npu|timing)(_edge)?[.]($large)|report_browser"
 
 
 echo "== Fuzzing (libFuzzer): parser, parse + lower + verify, bundle loader, config loader =="

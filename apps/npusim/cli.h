@@ -74,6 +74,8 @@ int runPresets(std::span<const std::string> args, std::ostream &out, std::ostrea
 int runCompile(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runServe(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runCompare(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 
 extern const char *const kCheckKernelUsage;
 extern const char *const kKernelUsage;
@@ -82,5 +84,7 @@ extern const char *const kPresetsUsage;
 extern const char *const kCompileUsage;
 extern const char *const kOptUsage;
 extern const char *const kServeUsage;
+extern const char *const kCompareUsage;
+extern const char *const kSweepUsage;
 
 } // namespace npusim::cli

@@ -18,6 +18,8 @@ commands:
   compile FILE.py        compile one kernel for the NPU and print its program
   run BUNDLE             run a captured model bundle on the NPU (values and cycles)
   serve SCENARIO.yaml    serve several bundles together on one NPU (latency, bandwidth)
+  compare A.json B.json  which of two runs of one bundle is faster, per step and in total
+  sweep SWEEP.yaml       run bundles over a grid or sample of machines, locally or on Dask
   presets [NAME]         list the hardware presets, or print one resolved as YAML
   opt FILE.tileir        run TileIR passes on a text file and print the result
   help [COMMAND]         show this help, or a command's
@@ -46,6 +48,8 @@ const Command kCommands[] = {
     {"serve", &kServeUsage, runServe},
     {"presets", &kPresetsUsage, runPresets},
     {"opt", &kOptUsage, runOpt},
+    {"compare", &kCompareUsage, runCompare},
+    {"sweep", &kSweepUsage, runSweep},
 };
 
 const Command *findCommand(std::string_view name) {

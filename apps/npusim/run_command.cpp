@@ -1,15 +1,20 @@
 // npusim run BUNDLE: a captured model, step by step, on the reference
 // interpreter and the library-call implementations, optionally verified.
 #include "cli.h"
+#include "progress.h"
 
 #include "config/hardware.h"
 #include "core/error.h"
+#include "report/run_page.h"
 #include "runtime/loader.h"
 #include "runtime/mapping_file.h"
 #include "runtime/runner.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -19,7 +24,7 @@ namespace npusim::cli {
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
-                  [--mapping-strategy NAME] [--top N] [--threads N]
+                  [--mapping-strategy NAME] [--top N] [--threads N] [--html OUT.html] [--quiet]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
 regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
@@ -52,7 +57,11 @@ options:
                       largest tiles that fit, no cost model), or any other registered
                       strategy
   --top N             print the N steps with the most cycles, each with its share of the
-                      total, its time over the roofline and what bounds it (timing and full)
+                      total, its time over the roofline and what bounds it (timing and full;
+                      default 5)
+  --html OUT.html     write one self-contained page: summary, sortable step table, roofline,
+                      unit utilisation and DRAM bandwidth over time, verification
+  --quiet             no progress line (it shows only when stderr is a terminal)
   --threads N         threads to use, default the machine's cores: with two or more, the
                       timing and full modes time launches on threads of their own while
                       the next one runs on the functional simulator (the same values and
@@ -66,11 +75,29 @@ malformed, a step failed or a result diverged; 2 the command line is wrong.
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"--mode", true, false},   {"--verify", false, false}, {"--report", true, false},
-    {"--config", true, false}, {"--trace", true, false},   {"--mapping", true, false},
-    {"--top", true, false},    {"--mapping-strategy", true, false},
-    {"--threads", true, false},
+    {"--mode", true, false},    {"--verify", false, false},
+    {"--report", true, false},  {"--config", true, false},
+    {"--trace", true, false},   {"--mapping", true, false},
+    {"--top", true, false},     {"--mapping-strategy", true, false},
+    {"--threads", true, false}, {"--html", true, false},
+    {"--quiet", false, false},
 };
+
+/// The report JSON, with the machine's summary and roofs on the NPU modes.
+nlohmann::json reportDocument(const runtime::RunReport &report, const std::string &bundle,
+                              const config::HardwareConfig &machine) {
+  nlohmann::json doc = nlohmann::json::parse(runtime::reportJson(report, bundle));
+  if (report.mode != runtime::Mode::Reference)
+    doc["machine_config"] = report::machineJson(machine);
+  return doc;
+}
+
+void writeJson(const nlohmann::json &doc, const std::string &path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << doc.dump(2) << "\n";
+  if (!out)
+    throw core::InputError("--report " + path + ": cannot write the file");
+}
 
 /// The value of an option that takes a positive integer.
 long long positiveInteger(const char *option, const std::string &text) {
@@ -190,7 +217,8 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
       throw UsageError("--trace needs cycles: use --mode full or timing");
     runOptions.tracePath = *trace;
   }
-  size_t top = 0;
+  const bool timed = runOptions.mode == runtime::Mode::Timing || runOptions.mode == runtime::Mode::Full;
+  size_t top = timed ? 5 : 0;
   if (auto text = options.get("--top")) {
     if (runOptions.mode != runtime::Mode::Timing && runOptions.mode != runtime::Mode::Full)
       throw UsageError("--top needs cycles: use --mode full or timing");
@@ -202,8 +230,8 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
       std::string names;
       for (const std::string &n : known)
         names += (names.empty() ? "" : ", ") + n;
-      throw UsageError("--mapping-strategy: '" + *strategy + "' is not a registered mapping strategy (" + names +
-                       ")");
+      throw UsageError("--mapping-strategy: '" + *strategy + "' is not a registered mapping strategy (" +
+                       names + ")");
     }
     runOptions.mappingStrategy = *strategy;
   }
@@ -215,12 +243,24 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     if (auto mapping = options.get("--mapping"))
       runOptions.mapping = runtime::loadMapping(*mapping);
     const runtime::Bundle loaded = runtime::loadBundle(bundle);
+    ProgressLine progress(err, !options.has("--quiet"));
+    if (progress.shown())
+      runOptions.onStep = [&progress](size_t step, size_t steps, const std::string &name) {
+        progress.update(step, steps, "step " + std::to_string(step) + " " + name);
+      };
     const runtime::RunReport report = runtime::runBundle(loaded, runOptions);
+    progress.clear();
     printSummary(bundle, report, out);
     if (top > 0)
       printTopSteps(report, top, out);
-    if (auto path = options.get("--report"))
-      runtime::writeReport(report, bundle, *path);
+    const std::optional<std::string> reportPath = options.get("--report"), htmlPath = options.get("--html");
+    if (reportPath || htmlPath) {
+      const nlohmann::json doc = reportDocument(report, bundle, runOptions.machine);
+      if (reportPath)
+        writeJson(doc, *reportPath);
+      if (htmlPath)
+        report::runPage(doc).write(*htmlPath);
+    }
     if (!report.failure.empty()) {
       err << bundle << ": error: " << report.failure << "\n";
       return kExitError;

@@ -146,14 +146,14 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
     doc["failure"] = report.failure;
   if (report.mode != Mode::Reference)
     doc["machine"] = report.machine;
-  return doc.dump(2);
+  return doc.dump(2) + "\n";
 }
 
 void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)
     throw core::InputError("--report " + path + ": cannot write the file");
-  out << reportJson(report, bundleName) << "\n";
+  out << reportJson(report, bundleName);
   if (!out)
     throw core::InputError("--report " + path + ": cannot write the file");
 }

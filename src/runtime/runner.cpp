@@ -350,6 +350,8 @@ RunReport Runner::run() {
     if (npu_ && npu_->timingFailed())
       break; // collectTimings below names the step
     const Step &step = bundle_.steps[i];
+    if (options_.onStep)
+      options_.onStep(i, bundle_.steps.size(), step.name);
     StepResult result;
     result.index = i;
     result.kind = step.kind;

@@ -57,6 +57,9 @@ struct RunOptions {
   std::function<void(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
                      const std::string &launchName)>
       launchSink;
+  /// Called before each step with its index, the bundle's step count and the
+  /// step's kernel or operator (a progress line); empty: nothing is called.
+  std::function<void(size_t step, size_t steps, const std::string &name)> onStep;
 };
 
 /// options.threads, or the machine's cores when it is 0 (at least 1).

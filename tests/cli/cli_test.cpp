@@ -6,7 +6,9 @@
 #include "core/npy.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -139,7 +141,7 @@ TEST_F(CliTest, VersionAndHelp) {
     EXPECT_TRUE(contains(r.out, "check-kernel FILE.py"));
     EXPECT_EQ(r.err, "");
   }
-  for (std::string command : {"check-kernel", "kernel", "compile", "run", "presets"}) {
+  for (std::string command : {"check-kernel", "kernel", "compile", "run", "presets", "compare", "sweep"}) {
     r = run({command, "--help"});
     EXPECT_EQ(r.exitCode, 0) << command;
     EXPECT_TRUE(contains(r.out, "usage: npusim " + command)) << r.out;
@@ -213,7 +215,8 @@ TEST_F(CliTest, KernelOnTheNpuMatchesTheReference) {
   ASSERT_EQ(r.exitCode, 0) << r.err;
   for (std::string mode : {"functional", "full"}) {
     for (std::string config : {"tpuv3-like", "edge-8lane"}) {
-      r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--mode", mode, "--config", config, "--out", "npu"});
+      r = run(
+          {"kernel", kAddMul, "--arg", "xnumel=1000", "--mode", mode, "--config", config, "--out", "npu"});
       ASSERT_EQ(r.exitCode, 0) << r.err;
       EXPECT_TRUE(contains(r.out, "mode=" + mode + " machine=" + config)) << r.out;
       EXPECT_EQ(contains(r.out, " cycles="), mode == "full") << r.out;
@@ -529,9 +532,10 @@ TEST_F(CliTest, KernelNamesMissingAndWrongArguments) {
 
   r = run({"kernel", kAddMulDynamic});
   EXPECT_EQ(r.exitCode, 1);
-  EXPECT_EQ(r.err, kAddMulDynamic +
-                       ": error: missing scalar argument xnumel of 'triton_poi_fused_add_mul_dynamic_0'; give "
-                       "it as --arg xnumel=VALUE\n");
+  EXPECT_EQ(r.err,
+            kAddMulDynamic +
+                ": error: missing scalar argument xnumel of 'triton_poi_fused_add_mul_dynamic_0'; give "
+                "it as --arg xnumel=VALUE\n");
 
   r = run({"kernel", kAddMul, "--arg", "xnumel=1000", "--arg", "ynumel=4"});
   EXPECT_EQ(r.exitCode, 1);
@@ -598,6 +602,147 @@ TEST_F(CliTest, FixedGridKernelsNeedAGrid) {
   ASSERT_EQ(out.size(), 200u);
   for (int i = 0; i < 200; ++i)
     ASSERT_EQ(out[i], x[i] * 3.0f) << i;
+}
+
+// ---------------------------------------------------------------------------
+// Reports, comparisons and sweeps (docs/reports.md, docs/sweeps.md)
+
+const std::string kTinyBundle = std::string(NPUSIM_TEST_DATA) + "/bundles/tiny";
+
+size_t occurrences(const std::string &text, const std::string &part) {
+  size_t n = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size()))
+    ++n;
+  return n;
+}
+
+TEST_F(CliTest, RunWritesHtmlPageAndPrintsCostliestSteps) {
+  Result r = run({"run", kTinyBundle, "--mode", "timing", "--html", "page.html", "--report", "r.json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json report = nlohmann::json::parse(slurp(path("r.json")));
+  const size_t steps = report["steps"].size();
+  ASSERT_GT(steps, 0u);
+  // The table of the costliest steps, at most 5 by default, each with its bound.
+  EXPECT_TRUE(contains(r.out, "top " + std::to_string(std::min<size_t>(steps, 5)) + " steps by cycles:"))
+      << r.out;
+  EXPECT_TRUE(contains(r.out, report["steps"][0]["timing"]["bound"].get<std::string>())) << r.out;
+  EXPECT_DOUBLE_EQ(report["machine_config"]["peak_flops_per_s"].get<double>(), 2.0 * 128 * 128 * 2 * 940e6);
+  const std::string html = slurp(path("page.html"));
+  EXPECT_EQ(occurrences(html, "<svg class=\"chart\""), 3u); // roofline, utilisation, DRAM bandwidth
+  EXPECT_EQ(occurrences(html, "<tr>"), steps + 1);          // the step table and its heading
+  EXPECT_FALSE(contains(r.err, "elapsed")) << r.err;        // stderr is a file: no progress line
+  r = run({"run", kTinyBundle, "--mode", "reference", "--top", "2"});
+  EXPECT_EQ(r.exitCode, 2);
+}
+
+TEST_F(CliTest, ProgressLineShowsOnATerminalUnlessQuiet) {
+  // script(1) gives the command a terminal.
+  const std::string command = quote(NPUSIM_BINARY) + " run " + quote(kTinyBundle) + " --mode timing";
+  const auto onTerminal = [&](const std::string &c) {
+    const std::string line =
+        "cd " + quote(dir_.string()) + " && script -qec " + quote(c) + " /dev/null > tty.txt 2>&1";
+    EXPECT_EQ(std::system(line.c_str()), 0);
+    return slurp(dir_ / "tty.txt");
+  };
+  const std::string shown = onTerminal(command);
+  EXPECT_TRUE(contains(shown, "[0/")) << shown;
+  EXPECT_TRUE(contains(shown, "elapsed")) << shown;
+  EXPECT_FALSE(contains(onTerminal(command + " --quiet"), "elapsed"));
+}
+
+TEST_F(CliTest, CompareSaysWhichMachineIsFaster) {
+  ASSERT_EQ(run({"run", kTinyBundle, "--mode", "timing", "--report", "a.json"}).exitCode, 0);
+  ASSERT_EQ(
+      run({"run", kTinyBundle, "--mode", "timing", "--config", "edge-8lane", "--report", "b.json"}).exitCode,
+      0);
+  const double a = nlohmann::json::parse(slurp(path("a.json")))["totals"]["time_us"].get<double>();
+  const double b = nlohmann::json::parse(slurp(path("b.json")))["totals"]["time_us"].get<double>();
+  ASSERT_LT(a, b); // 128 lanes and HBM against 8 lanes and one DDR4 channel
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "A is %.2fx faster than B", b / a);
+  Result r = run({"compare", "a.json", "b.json", "--html", "c.html"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, expected)) << r.out;
+  EXPECT_TRUE(contains(r.out, "B: " + kTinyBundle + " on edge-8lane")) << r.out;
+  EXPECT_TRUE(contains(slurp(path("c.html")), "<svg class=\"chart\""));
+  r = run({"compare", "a.json", "nowhere.json"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "nowhere.json: cannot read the file")) << r.err;
+}
+
+/// results.csv without its wall_s column, which differs from run to run.
+std::string withoutWallTime(const std::string &csv) {
+  std::istringstream lines(csv);
+  std::string line, out;
+  int wallColumn = -1;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> fields;
+    std::stringstream cells(line);
+    for (std::string f; std::getline(cells, f, ',');)
+      fields.push_back(f);
+    if (wallColumn < 0)
+      wallColumn = static_cast<int>(std::find(fields.begin(), fields.end(), "wall_s") - fields.begin());
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (static_cast<int>(i) != wallColumn)
+        out += fields[i] + ",";
+    out += "\n";
+  }
+  return out;
+}
+
+TEST_F(CliTest, SweepLocallyAndOnLocalClusterGiveTheSameResults) {
+  const std::string sweep = std::string(NPUSIM_TEST_DATA) + "/sweeps/small.yaml";
+  Result r = run({"sweep", sweep, "--out", "local", "--jobs", "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "4 tasks (4 machines x 1 bundles), 0 finished before, 4 to run")) << r.out;
+  const std::string local = slurp(path("local/results.csv"));
+  EXPECT_EQ(occurrences(local, ",ok,"), 4u) << local;
+  // Resumed: nothing runs again.
+  r = run({"sweep", sweep, "--out", "local"});
+  EXPECT_TRUE(contains(r.out, "4 finished before, 0 to run")) << r.out;
+  EXPECT_EQ(withoutWallTime(slurp(path("local/results.csv"))), withoutWallTime(local));
+  r = run({"sweep", sweep, "--out", "dask", "--dask", "local", "--workers", "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err << slurp(path("dask/dask.log"));
+  EXPECT_EQ(withoutWallTime(slurp(path("dask/results.csv"))), withoutWallTime(local));
+  const std::string html = slurp(path("dask/report.html"));
+  // Two varied keys, two Pareto fronts, one utilisation chart; 4 points each
+  // for the key charts and the fronts, 5 units x 4 tasks for utilisation.
+  EXPECT_EQ(occurrences(html, "<svg class=\"chart\""), 5u);
+  EXPECT_EQ(occurrences(html, "<circle class=\"point\""), 4u * 4 + 5 * 4);
+}
+
+TEST_F(CliTest, SweepRecordsAFailedTaskAndGoesOn) {
+  Result r = run({"sweep", std::string(NPUSIM_TEST_DATA) + "/sweeps/invalid_point.yaml", "--out", "out"});
+  EXPECT_EQ(r.exitCode, 1);
+  const std::string csv = slurp(path("out/results.csv"));
+  EXPECT_EQ(occurrences(csv, ",ok,"), 1u) << csv;
+  EXPECT_EQ(occurrences(csv, ",failed,"), 1u) << csv;
+  EXPECT_TRUE(contains(csv, "must be a power of two")) << csv;
+  EXPECT_TRUE(contains(r.err, "failed")) << r.err;
+  r = run(
+      {"sweep", std::string(NPUSIM_TEST_DATA) + "/sweeps/invalid_point.yaml", "--out", "out", "--dry-run"});
+  EXPECT_EQ(occurrences(r.out, " ok "), 1u) << r.out;
+  EXPECT_EQ(occurrences(r.out, " failed "), 1u) << r.out;
+  EXPECT_EQ(run({"sweep", "x.yaml"}).exitCode, 2); // no --out
+}
+
+TEST_F(CliTest, SweepTaskLostByTheClusterRunsAgainOnRerun) {
+  // A stand-in for the Python of --dask that reports every task lost, as the
+  // driver does when a task's workers keep dying.
+  const std::string fake = path("fake-python");
+  std::ofstream(fake) << "#!/bin/sh\n"
+                         "while [ $# -gt 0 ]; do [ \"$1\" = --tasks ] && tasks=$2; shift; done\n"
+                         "grep -o '\"key\": \"[0-9a-f]*\"' \"$tasks\" | cut -d'\"' -f4 |"
+                         " while read k; do echo \"lost $k KilledWorker: worker died\"; done\n";
+  fs::permissions(fake, fs::perms::owner_all);
+  const std::string sweep = std::string(NPUSIM_TEST_DATA) + "/sweeps/small.yaml";
+  Result r = run({"sweep", sweep, "--out", "out", "--dask", "tcp://nowhere:8786", "--python", fake});
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_EQ(occurrences(slurp(path("out/results.csv")), ",pending,"), 4u);
+  EXPECT_EQ(occurrences(r.err, "has no result (the cluster lost it)"), 4u) << r.err;
+  r = run({"sweep", sweep, "--out", "out"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "0 finished before, 4 to run")) << r.out;
 }
 
 } // namespace

@@ -1,0 +1,85 @@
+// The Dask driver: a Python process this program starts and reads a line per
+// finished task from.
+#include "sweep/dask.h"
+
+#include "core/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace npusim::sweep {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string quote(const std::string &s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+} // namespace
+
+void runOnDask(const std::vector<const Task *> &tasks, const std::string &outDir, const std::string &npusim,
+               const DaskOptions &options, const TaskDone &onDone) {
+  nlohmann::json list = nlohmann::json::array();
+  std::map<std::string, std::vector<const Task *>> byKey;
+  for (const Task *t : tasks) {
+    list.push_back({{"key", t->key},
+                    {"bundle", t->bundle},
+                    {"config", t->config},
+                    {"args", runArguments(*t, "@CONFIG@", "@REPORT@")}});
+    byKey[t->key].push_back(t);
+  }
+  const fs::path taskFile = fs::path(outDir) / "dask-tasks.json",
+                 driver = fs::path(outDir) / "dask_driver.py";
+  writeFileAtomically(taskFile.string(), list.dump(1) + "\n");
+  writeFileAtomically(driver.string(), std::string(daskDriverScript()));
+  const fs::path log = fs::path(outDir) / "dask.log";
+  const std::string command =
+      quote(options.python) + " " + quote(driver.string()) + " --tasks " + quote(taskFile.string()) +
+      " --out " + quote(outDir) + " --scheduler " + quote(options.scheduler) + " --workers " +
+      std::to_string(options.localWorkers) + " --npusim " + quote(npusim) + " 2> " + quote(log.string());
+  FILE *pipe = popen(command.c_str(), "r");
+  if (!pipe)
+    throw core::InputError("--dask: cannot start " + options.python);
+  size_t finished = 0;
+  char line[512];
+  while (std::fgets(line, sizeof line, pipe)) {
+    std::istringstream words(line);
+    std::string event, key, status;
+    words >> event >> key;
+    std::getline(words >> std::ws, status);
+    const auto it = byKey.find(key);
+    if ((event != "done" && event != "lost") || it == byKey.end() || it->second.empty())
+      continue;
+    const Task *task = it->second.back();
+    it->second.pop_back();
+    // A lost task has no record and shows as pending: a rerun runs it.
+    const TaskStatus s = event == "lost" ? TaskStatus{"lost", 1, 0.0, "lost by the cluster: " + status}
+                                         : readStatus(outDir, *task).value_or(TaskStatus{status, 0, 0.0, ""});
+    onDone(++finished, tasks.size(), *task, s);
+  }
+  const int status = pclose(pipe);
+  if (status != 0 || finished < tasks.size()) {
+    std::ifstream in(log);
+    std::string text, last;
+    while (std::getline(in, text))
+      if (!text.empty())
+        last = text;
+    throw core::InputError("--dask " + options.scheduler + ": the driver (" + options.python + " " +
+                           driver.string() + ") stopped after " + std::to_string(finished) + " of " +
+                           std::to_string(tasks.size()) + " tasks" + (last.empty() ? "" : ": " + last) +
+                           " (all of it in " + log.string() + ")");
+  }
+}
+
+} // namespace npusim::sweep

@@ -1,0 +1,43 @@
+#pragma once
+// The results of a sweep: one row per task from its records, DIR/results.csv
+// and the plots of DIR/report.html (docs/sweeps.md lists the columns).
+#include "report/html_page.h"
+#include "sweep/tasks.h"
+
+#include <string>
+#include <vector>
+
+namespace npusim::sweep {
+
+/// The units of `unit_busy_percent`, as the CSV's busy_* columns name them.
+inline const char *const kUnits[] = {"scalar", "dma", "vector", "cross-lane", "systolic"};
+
+struct ResultRow {
+  std::string key, bundle, model; // model: the bundle folder's name
+  Point point;
+  std::string status = "pending"; // ok, failed, or pending (not run yet)
+  int64_t cycles = 0;
+  double timeUs = 0.0;
+  double busyPercent[std::size(kUnits)] = {}; // time-weighted over the timed steps
+  int64_t dramBytes = 0;
+  double dramGBs = 0.0;       // DRAM bytes / simulated time
+  double rooflineRatio = 0.0; // simulated time / the sum of the steps' roofline bounds
+  double peakFlops = 0.0, peakDramBytesPerSecond = 0.0;
+  int64_t spadBytes = 0;
+  double wallSeconds = 0.0;
+  std::string error;
+};
+
+/// The row of each task, in task order, from the records under `outDir`.
+std::vector<ResultRow> collectResults(const std::vector<Task> &tasks, const std::vector<Point> &points,
+                                      const std::string &outDir);
+
+/// The CSV text: a header, then one line per row (RFC 4180 quoting).
+std::string resultsCsv(const std::vector<std::string> &keys, const std::vector<ResultRow> &rows);
+
+/// Each varied key against time per model, the Pareto fronts of time against
+/// peak FLOP/s and scratchpad bytes, per-unit utilisation, and the table.
+report::HtmlPage sweepPage(const std::string &title, const std::vector<std::string> &keys,
+                           const std::vector<ResultRow> &rows);
+
+} // namespace npusim::sweep

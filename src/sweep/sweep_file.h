@@ -1,0 +1,58 @@
+#pragma once
+// A design-study sweep file (docs/sweeps.md): bundles, a base machine, the
+// hardware keys to vary as a grid of lists and/or ranges sampled at random or
+// by Latin hypercube, and the run mode.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npusim::sweep {
+
+/// One key varied over a range: `count` samples (SweepFile::samples) between
+/// min and max, on a linear or log scale, rounded to integers or powers of two.
+struct KeyRange {
+  std::string key;
+  double min = 0.0, max = 0.0;
+  bool log = false;
+  enum class Rounding { None, Integer, PowerOfTwo } rounding = Rounding::None;
+};
+
+struct SweepFile {
+  std::string path;
+  std::vector<std::string> bundles; // absolute paths (relative ones start from the file's folder)
+  std::string base = "tpuv3-like";  // a preset or a file (relative to the file's folder)
+  std::string mode = "timing";      // timing or full (cycles are what a sweep is for)
+  /// Grid keys with their values as YAML scalars, in file order: every combination runs.
+  std::vector<std::pair<std::string, std::vector<std::string>>> grid;
+  std::vector<KeyRange> ranges;
+  std::string sampling = "latin"; // "random" or "latin"
+  int samples = 0;
+  uint64_t seed = 0;
+};
+
+/// Reads and checks a sweep file: throws core::InputError naming the file, the
+/// line and the field (unknown field, a key that is not a configuration key,
+/// an empty list, a bad range, a missing bundle).
+SweepFile loadSweepFile(const std::string &path);
+
+/// One machine of the sweep: each varied key with its value as YAML text, in
+/// the order of variedKeys().
+using Point = std::vector<std::pair<std::string, std::string>>;
+
+/// "KEY=VALUE KEY=VALUE", for messages and hover titles.
+std::string describe(const Point &point);
+
+/// The grid keys, then the range keys.
+std::vector<std::string> variedKeys(const SweepFile &sweep);
+
+/// The grid's combinations (the last key varying fastest), each combined with
+/// every sample of the ranges. Samples depend only on the seed, the ranges and
+/// their order: the same file gives the same points on every machine.
+std::vector<Point> expandPoints(const SweepFile &sweep);
+
+/// The configuration file of one point: `base:` and the point's keys
+/// (`dram_timing.KEY` under a `dram_timing:` map).
+std::string configText(const SweepFile &sweep, const Point &point);
+
+} // namespace npusim::sweep

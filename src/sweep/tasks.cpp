@@ -1,0 +1,247 @@
+// Task keys, task records and the local process pool.
+#include "sweep/tasks.h"
+
+#include "config/hardware.h"
+#include "core/error.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace npusim::sweep {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Fnv {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  void add(std::string_view bytes) {
+    for (unsigned char c : bytes) {
+      h ^= c;
+      h *= 0x100000001b3ULL;
+    }
+    add8(bytes.size()); // so that "ab"+"c" and "a"+"bc" differ
+  }
+  void add8(uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 0x100000001b3ULL;
+    }
+  }
+};
+
+std::string slurp(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Every regular file of the bundle, by path relative to it, in sorted order.
+uint64_t bundleDigest(const std::string &bundle) {
+  std::vector<fs::path> files;
+  for (const fs::directory_entry &e : fs::recursive_directory_iterator(bundle))
+    if (e.is_regular_file())
+      files.push_back(fs::relative(e.path(), bundle));
+  std::sort(files.begin(), files.end());
+  Fnv f;
+  for (const fs::path &p : files) {
+    f.add(p.generic_string());
+    f.add(slurp(fs::path(bundle) / p));
+  }
+  return f.h;
+}
+
+std::string hex(uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+/// The last line of the log that says "error", else its last line.
+std::string errorLine(const std::string &log) {
+  std::istringstream lines(log);
+  std::string line, last, error;
+  while (std::getline(lines, line)) {
+    if (line.empty())
+      continue;
+    last = line;
+    if (line.find("error") != std::string::npos)
+      error = line;
+  }
+  return error.empty() ? last : error;
+}
+
+TaskStatus runOne(const Task &task, const std::string &outDir, const std::string &npusim) {
+  const fs::path folder = taskFolder(outDir, task);
+  fs::create_directories(folder);
+  const auto start = std::chrono::steady_clock::now();
+  TaskStatus status;
+  if (!task.configError.empty()) {
+    status.status = "failed";
+    status.exitCode = 1;
+    status.error = task.configError;
+    return status;
+  }
+  writeFileAtomically((folder / "config.yaml").string(), task.config);
+  const std::string report = (folder / "report.json.tmp").string(), log = (folder / "log.txt").string();
+  std::vector<std::string> args = runArguments(task, (folder / "config.yaml").string(), report);
+  args.insert(args.begin(), npusim);
+  std::vector<char *> argv;
+  for (std::string &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, npusim.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  int wstatus = 0;
+  if (spawned != 0) {
+    status.exitCode = 127;
+    status.error = "cannot start " + npusim;
+  } else {
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+    }
+    status.exitCode = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+  }
+  status.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::error_code ec;
+  if (fs::exists(report))
+    fs::rename(report, folder / "report.json", ec);
+  status.status = status.exitCode == 0 && fs::exists(folder / "report.json") ? "ok" : "failed";
+  if (status.status == "failed" && status.error.empty())
+    status.error = errorLine(slurp(log));
+  if (status.status == "failed" && status.error.empty())
+    status.error = "npusim run ended with status " + std::to_string(status.exitCode);
+  return status;
+}
+
+} // namespace
+
+void writeFileAtomically(const std::string &path, const std::string &text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out)
+      throw core::InputError(tmp + ": cannot write the file");
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec)
+    throw core::InputError(path + ": cannot write the file (" + ec.message() + ")");
+}
+
+std::vector<Task> makeTasks(const SweepFile &sweep, const std::vector<Point> &points,
+                            const std::string &version) {
+  std::map<std::string, uint64_t> digests;
+  for (const std::string &b : sweep.bundles)
+    digests.emplace(b, bundleDigest(b));
+  std::vector<Task> tasks;
+  for (size_t p = 0; p < points.size(); ++p) {
+    std::string config, error;
+    try {
+      config = config::toYaml(config::parseConfig(configText(sweep, points[p]), sweep.path));
+    } catch (const std::exception &e) {
+      error = e.what();
+    }
+    for (const std::string &bundle : sweep.bundles) {
+      Task t;
+      t.point = p;
+      t.bundle = bundle;
+      t.mode = sweep.mode;
+      t.config = config;
+      t.configError = error;
+      Fnv f;
+      f.add("npusim " + version);
+      f.add(sweep.mode);
+      f.add(config.empty() ? configText(sweep, points[p]) : config);
+      f.add8(digests.at(bundle));
+      t.key = hex(f.h);
+      tasks.push_back(std::move(t));
+    }
+  }
+  return tasks;
+}
+
+std::string taskFolder(const std::string &outDir, const Task &task) {
+  return (fs::path(outDir) / "tasks" / task.key).string();
+}
+
+std::optional<TaskStatus> readStatus(const std::string &outDir, const Task &task) {
+  const fs::path path = fs::path(taskFolder(outDir, task)) / "status.json";
+  if (!fs::exists(path))
+    return std::nullopt;
+  const nlohmann::json doc = nlohmann::json::parse(slurp(path), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object())
+    return std::nullopt; // an unreadable record: the task runs again
+  TaskStatus s;
+  s.status = doc.value("status", std::string("failed"));
+  s.exitCode = doc.value("exit_code", 1);
+  s.wallSeconds = doc.value("wall_s", 0.0);
+  s.error = doc.value("error", std::string());
+  return s;
+}
+
+void writeStatus(const std::string &outDir, const Task &task, const TaskStatus &status) {
+  const nlohmann::json doc = {{"key", task.key},
+                              {"bundle", task.bundle},
+                              {"status", status.status},
+                              {"exit_code", status.exitCode},
+                              {"wall_s", status.wallSeconds},
+                              {"error", status.error}};
+  writeFileAtomically((fs::path(taskFolder(outDir, task)) / "status.json").string(), doc.dump(2) + "\n");
+}
+
+std::vector<std::string> runArguments(const Task &task, const std::string &configPath,
+                                      const std::string &reportPath) {
+  return {"run",      task.bundle, "--mode",    task.mode, "--config", configPath, "--report",
+          reportPath, "--quiet",   "--threads", "1",       "--top",    "1"};
+}
+
+void runLocally(const std::vector<const Task *> &tasks, const std::string &outDir, const std::string &npusim,
+                int jobs, const TaskDone &onDone) {
+  std::atomic<size_t> next{0};
+  std::mutex lock;
+  size_t finished = 0;
+  const auto work = [&] {
+    for (size_t i = next++; i < tasks.size(); i = next++) {
+      TaskStatus status;
+      try {
+        status = runOne(*tasks[i], outDir, npusim);
+        writeStatus(outDir, *tasks[i], status);
+      } catch (const std::exception &e) {
+        // No record: the task runs again next time (a full disk, a removed folder).
+        status = {"failed", 1, 0.0, e.what()};
+      }
+      const std::lock_guard<std::mutex> hold(lock);
+      onDone(++finished, tasks.size(), *tasks[i], status);
+    }
+  };
+  std::vector<std::thread> threads;
+  const size_t n = std::min(static_cast<size_t>(std::max(jobs, 1)), tasks.size());
+  for (size_t i = 0; i < n; ++i)
+    threads.emplace_back(work);
+  for (std::thread &t : threads)
+    t.join();
+}
+
+} // namespace npusim::sweep

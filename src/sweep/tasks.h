@@ -1,0 +1,62 @@
+#pragma once
+// The tasks of a sweep, one per (machine, bundle), and their records under the
+// output folder: DIR/tasks/KEY/{config.yaml, report.json, log.txt, status.json}.
+// A task is finished when its status.json exists (written last, by rename), so
+// a rerun skips it and an interrupted sweep loses only the tasks in flight.
+#include "sweep/sweep_file.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npusim::sweep {
+
+struct Task {
+  /// 16 hex digits: FNV-1a of npusim's version, the mode, the resolved
+  /// configuration (every key, as `npusim presets FILE` prints it) and the
+  /// bundle's content. Equal keys are the same experiment.
+  std::string key;
+  size_t point = 0; // index into expandPoints()
+  std::string bundle;
+  std::string mode;
+  std::string config;      // the resolved configuration as YAML; empty when invalid
+  std::string configError; // why the point is not a valid machine
+};
+
+/// Every (point, bundle) pair, points outermost. Bundle contents are hashed
+/// once each.
+std::vector<Task> makeTasks(const SweepFile &sweep, const std::vector<Point> &points,
+                            const std::string &version);
+
+/// What a finished task left in its status.json.
+struct TaskStatus {
+  std::string status; // "ok" or "failed"
+  int exitCode = 0;
+  double wallSeconds = 0.0;
+  std::string error; // failed: the last error line of the run
+};
+
+std::string taskFolder(const std::string &outDir, const Task &task);
+/// The task's status, if it finished (ok or failed).
+std::optional<TaskStatus> readStatus(const std::string &outDir, const Task &task);
+/// Writes status.json through a temporary file and a rename.
+void writeStatus(const std::string &outDir, const Task &task, const TaskStatus &status);
+
+/// Writes `text` to `path` through a temporary file and a rename, so that a
+/// reader never sees half a file. Throws core::InputError naming the path.
+void writeFileAtomically(const std::string &path, const std::string &text);
+
+/// Runs the tasks on `jobs` processes of `npusim run` at a time (one thread
+/// each), writing each task's records. `onDone(finished, total, task,
+/// status)` is called under a lock as each ends.
+using TaskDone = std::function<void(size_t, size_t, const Task &, const TaskStatus &)>;
+void runLocally(const std::vector<const Task *> &tasks, const std::string &outDir, const std::string &npusim,
+                int jobs, const TaskDone &onDone);
+
+/// The arguments of `npusim run` for a task (after the program), reading the
+/// configuration at `configPath` and writing the report to `reportPath`.
+std::vector<std::string> runArguments(const Task &task, const std::string &configPath,
+                                      const std::string &reportPath);
+
+} // namespace npusim::sweep

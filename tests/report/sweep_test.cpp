@@ -1,0 +1,127 @@
+// The sweep module: sweep files, the machines they expand to, task keys and
+// the results CSV.
+#include "sweep/results.h"
+#include "sweep/sweep_file.h"
+#include "sweep/tasks.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace npusim::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SweepFileTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "npusim-sweep-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    fs::copy(std::string(NPUSIM_TEST_DATA) + "/bundles/tiny", dir_ / "tiny", fs::copy_options::recursive);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string write(const std::string &text) const {
+    const fs::path p = dir_ / "s.yaml";
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(SweepFileTest, GridExpandsLastKeyFastest) {
+  const SweepFile s =
+      loadSweepFile(write("bundles: [tiny]\ngrid:\n  lanes: [32, 64]\n  dram: [hbm2, hbm3, ddr4]\n"));
+  EXPECT_EQ(s.bundles.front(), fs::weakly_canonical(dir_ / "tiny").string());
+  const std::vector<Point> p = expandPoints(s);
+  ASSERT_EQ(p.size(), 6u); // 2 x 3
+  EXPECT_EQ(p[0], (Point{{"lanes", "32"}, {"dram", "hbm2"}}));
+  EXPECT_EQ(p[1], (Point{{"lanes", "32"}, {"dram", "hbm3"}}));
+  EXPECT_EQ(p[5], (Point{{"lanes", "64"}, {"dram", "ddr4"}}));
+  EXPECT_EQ(configText(s, p[0]), "base: tpuv3-like\nlanes: 32\ndram: hbm2\n");
+}
+
+TEST_F(SweepFileTest, LatinHypercubeUsesEveryStratumOnce) {
+  const SweepFile s = loadSweepFile(
+      write("bundles: tiny\nsamples: 8\nseed: 3\nranges:\n  core_freq_mhz: [100, 900]\n  "
+            "dram_timing.n_cl: [10, 50]\n  lanes: {min: 8, max: 256, scale: log, round: pow2}\n"));
+  const std::vector<Point> p = expandPoints(s);
+  ASSERT_EQ(p.size(), 8u);
+  std::set<int> strata;
+  for (const Point &point : p) {
+    const double f = std::stod(point[0].second);
+    strata.insert(static_cast<int>((f - 100.0) / 100.0)); // 8 strata of 100 MHz each
+    const int lanes = std::stoi(point[2].second);
+    EXPECT_EQ(lanes & (lanes - 1), 0) << lanes; // a power of two
+    EXPECT_GE(lanes, 8);
+    EXPECT_LE(lanes, 256);
+    EXPECT_EQ(point[1].second, std::to_string(std::stoi(point[1].second))); // an integer key, rounded
+  }
+  EXPECT_EQ(strata.size(), 8u);
+  EXPECT_EQ(expandPoints(s), p); // the seed alone decides
+  EXPECT_NE(configText(s, p[0]).find("dram_timing:\n  n_cl: "), std::string::npos);
+}
+
+TEST_F(SweepFileTest, ErrorsNameFileLineAndField) {
+  const auto message = [&](const std::string &text) {
+    try {
+      loadSweepFile(write(text));
+    } catch (const std::exception &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("bundles: [tiny]\ngrid:\n  lane: [1]\n").find("s.yaml:3: 'lane' is not a hardware"),
+            std::string::npos);
+  EXPECT_NE(message("bundles: [tiny]\nmodes: timing\n").find("s.yaml:2: unknown field 'modes'"),
+            std::string::npos);
+  EXPECT_NE(message("bundles: [nowhere]\n").find("bundle 'nowhere'"), std::string::npos);
+  EXPECT_NE(message("bundles: [tiny]\nmode: functional\n").find("expected timing or full"),
+            std::string::npos);
+  EXPECT_NE(message("bundles: [tiny]\nranges:\n  lanes: [1, 2]\n").find("need 'samples'"), std::string::npos);
+  EXPECT_NE(message("bundles: [tiny]\nsamples: 2\nranges:\n  lanes: [4, 2]\n").find("min <= max"),
+            std::string::npos);
+}
+
+TEST_F(SweepFileTest, TaskKeysFollowConfigBundleAndVersion) {
+  const SweepFile s = loadSweepFile(write("bundles: [tiny]\ngrid:\n  lanes: [64, 96, 64]\n"));
+  const std::vector<Point> p = expandPoints(s);
+  const std::vector<Task> a = makeTasks(s, p, "1.0");
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0].key, a[2].key); // the same machine and bundle: one experiment
+  EXPECT_NE(a[0].key, a[1].key);
+  EXPECT_NE(a[1].configError.find("power of two"), std::string::npos) << a[1].configError;
+  EXPECT_NE(a[0].config.find("lanes: 64"), std::string::npos);
+  EXPECT_NE(makeTasks(s, p, "1.1")[0].key, a[0].key);
+  std::ofstream(dir_ / "tiny" / "graph.json", std::ios::app) << " ";
+  EXPECT_NE(makeTasks(s, p, "1.0")[0].key, a[0].key); // the bundle changed
+}
+
+TEST_F(SweepFileTest, CsvQuotesAndReadsRecords) {
+  const SweepFile s = loadSweepFile(write("bundles: [tiny]\ngrid:\n  lanes: [64]\n"));
+  const std::vector<Point> p = expandPoints(s);
+  const std::vector<Task> tasks = makeTasks(s, p, "1.0");
+  const std::string out = (dir_ / "out").string();
+  std::vector<ResultRow> rows = collectResults(tasks, p, out);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].status, "pending");
+  fs::create_directories(taskFolder(out, tasks[0]));
+  writeStatus(out, tasks[0], {"failed", 1, 0.5, "bad, \"very\""});
+  rows = collectResults(tasks, p, out);
+  EXPECT_EQ(rows[0].status, "failed");
+  const std::string csv = resultsCsv(variedKeys(s), rows);
+  EXPECT_EQ(
+      csv.substr(0, csv.find('\n')).find("task,model,bundle,lanes,status,cycles,time_us,busy_scalar_percent"),
+      0u);
+  EXPECT_NE(csv.find(",\"bad, \"\"very\"\"\"\n"), std::string::npos) << csv;
+}
+
+} // namespace
+} // namespace npusim::sweep
