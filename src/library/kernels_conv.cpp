@@ -401,6 +401,7 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     shape.dilationW = dilation[1];
     shape.sxC = x.stride[1], shape.sxW = x.stride[3];
     shape.swO = w.stride[0], shape.swI = w.stride[1], shape.swH = w.stride[2];
+    shape.syC = y.stride[1], shape.syW = y.stride[3];
     shape.sameOperandType = x.dtype == w.dtype;
     shape.element = core::byteSize(shape.sameOperandType ? x.dtype : core::DType::Float32);
     shape.xType = tritonType(x.dtype), shape.wType = tritonType(w.dtype);

@@ -126,6 +126,12 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
       {{1, 40, 6, 5}, {20, 40, 5, 5}, 1, 2},
       {{1, 3, 12, 10}, {7, 3, 3, 3}, 1, 2, 1, 2, true, true},
       {{1, 64, 9, 9}, {64, 64, 3, 3}, 1, 1},
+      // Even widths: several output pixels per tile row (banded weights),
+      // two images, bias, output channels that are not a power of two.
+      {{2, 16, 6, 8}, {16, 16, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 64, 5, 12}, {64, 64, 3, 3}, 1, 1, 1, 1, true, false},
+      {{1, 12, 7, 4}, {10, 12, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 8, 6, 10}, {32, 8, 5, 5}, 1, 2, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
     expectConv(c);
@@ -151,6 +157,25 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
   };
   EXPECT_EQ(kernel(same, 1).rfind("npusim_conv_rows_", 0), 0u) << kernel(same, 1);
   EXPECT_NE(kernel(half, 2).rfind("npusim_conv_rows_", 0), 0u) << kernel(half, 2);
+  // ResNet-18's 56 x 56 x 64 -> 64: with one pixel per tile row each input
+  // element is read 3 x 3 = 9 times (7.2 MB); with PIX pixels per row
+  // (PIX + 2) / PIX x 3 times, and the 64 output channels of PIX pixels
+  // fill the arrays' columns. The plan takes several pixels per row.
+  const TensorRef x56 = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
+  const TensorRef w56 = f.tensor(DType::Float32, {64, 64, 3, 3}, channelsLast({64, 64, 3, 3}));
+  const TensorRef y56 = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
+  const std::vector<const TensorRef *> outs56 = {&y56};
+  const CallPlan p56 =
+      planCall("aten.convolution",
+               std::vector<CallArgument>{CallFixture::arg(x56), CallFixture::arg(w56), CallFixture::none(),
+                                         CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
+               outs56, MachineShape{});
+  ASSERT_EQ(p56.launches.size(), 1u);
+  const std::string name56 = p56.launches[0].kernelName;
+  EXPECT_EQ(name56.rfind("npusim_conv_rows_", 0), 0u) << name56;
+  EXPECT_NE(name56.find("_p"), std::string::npos) << name56;
 }
 
 TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
