@@ -177,6 +177,8 @@ namespace {
 
 /// At most this many row blocks per program: the body is unrolled.
 constexpr int64_t kMaxRowBlocks = 16;
+/// At most this many steps (kernel rows x blocks of j) per row block.
+constexpr int64_t kMaxRowSteps = 24;
 
 double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine);
 
@@ -203,7 +205,7 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   // channels) the measured layers ran slower than the gather kernel
   // (tpuv3-like: 14 x 14 x 256 23.9 k -> 27.5 k cycles, 7 x 7 x 512 53.4 k ->
   // 83.3 k), so they keep it.
-  if (steps > 9)
+  if (steps > kMaxRowSteps)
     return std::nullopt;
   const int64_t blockN = blockFor(pix * c.coutG, 16, 2 * laneBlock(machine));
   const int64_t budget = tileBudgetBytes(machine) / lanes; // half a lane's bank
@@ -224,15 +226,15 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   const int64_t cap =
       std::min<int64_t>(blockFor(c.strided ? c.outW : c.pixels / pix, 16, int64_t{1} << 20), 1024);
   if (!c.strided) {
-    // The pipelined body keeps two row blocks' tiles live (block i's dots
-    // and sum beside block i + 1's input tiles), three blocks' masks and
-    // every step's weights;
-    // among the block heights that fit, the cheapest by rowConvCycles.
+    // The pipelined body keeps live: every step's weights, two row blocks'
+    // input tiles (block i's until its dots, block i + 1's arriving), one
+    // block's products and their sum, and two blocks' masks (measured with
+    // compiler::compile: 31,808 bytes for 56 x 56 x 64 at PIX = 4, BLOCK_M =
+    // 128; this estimate 32,384). Among the block heights that fit, the
+    // cheapest by rowConvCycles.
     auto pipelinedBytes = [&](int64_t blockM) {
-      return steps * kSlots * blockN * c.element +
-             2 * (steps * kSlots * blockM * c.element + (steps + 1) * nSlots * blockM * 4) +
-             3 * (steps * kSlots * blockM + (c.kernelH + blocksJ + 1) * kSlots * blockM +
-                  3 * kSlots * blockM * 4);
+      return steps * kSlots * blockN * c.element + 2 * steps * kSlots * blockM * c.element +
+             (steps + 1) * nSlots * blockM * 4 + 2 * (steps + c.kernelH + blocksJ) * kSlots * blockM;
     };
     std::optional<RowConvTiles> best;
     double bestCycles = 0;
@@ -243,7 +245,7 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
       const int64_t total = ceilDiv(rowsA, m), programs = ceilDiv(total, kMaxRowBlocks);
       const RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, ceilDiv(total, programs)};
       const double cycles = rowConvCycles(c, tiles, machine);
-      if (!best || cycles < bestCycles)
+      if (!best || cycles <= bestCycles)
         best = tiles, bestCycles = cycles;
     }
     return best;
@@ -307,6 +309,9 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
       static_cast<double>(rowBlocks * steps * kSlots * nSlots * std::max<int64_t>(t.blockM, lanes)) /
       std::max(1, std::min(machine.systolicArrays, 2));
   const int64_t kwc = (t.pixelsPerRow + c.kernelW - 1) * c.cinG;
+  // DRAM at half its peak: these DMAs of 0.5 to 2 KB rows reach about 200
+  // GB/s of tpuv3-like's 481 (measured on 56 x 56 x 64 and 28 x 28 x 128).
+  const double rate = machine.dramBytesPerCycle / 2;
   const double bytes = static_cast<double>(nBlocks * c.groups * rowsA * c.kernelH * kwc * c.element +
                                            programs * steps * t.blockK * t.blockN * c.element +
                                            c.pixels * c.coutG * c.groups * 4);
@@ -316,8 +321,15 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
       static_cast<double>(rowBlocks * t.blockM *
                           ((2 * steps + 1) * nSlots + (c.kernelH + 2 * t.blocksJ + steps + 4) * kSlots)) /
       std::max(1, machine.vlenBits / 32);
-  return std::max({arrays, bytes / machine.dramBytesPerCycle, vector}) +
-         static_cast<double>(programs * (3 * lanes - 2 + 200));
+  // The pipeline's ends: a program's first step's operands arrive before its
+  // first dot, its last block's dots and sum come after its last load;
+  // each block's last dot fills and drains the array before its sum.
+  const double firstBlock = static_cast<double>((t.blockK * t.blockN + t.blockM * t.blockK) * c.element) / rate;
+  const double lastBlock = static_cast<double>(steps * kSlots * nSlots * std::max<int64_t>(t.blockM, lanes)) /
+                           std::max(1, std::min(machine.systolicArrays, 2));
+  return std::max({arrays, bytes / rate, vector}) +
+         static_cast<double>(programs) * (firstBlock + lastBlock + 3 * lanes - 2 + 200) +
+         static_cast<double>(rowBlocks * 2 * lanes);
 }
 
 } // namespace
@@ -430,10 +442,13 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
   if (pix > 1)
     head += "    n2_t = pid_n * BLOCK_N + (tl.arange(0, BLOCK_N)[:, None] + zero_k[None, :])\n"
             "    n2 = pid_n * BLOCK_N + (zero_k[:, None] + tl.arange(0, BLOCK_N)[None, :])\n";
+  // Step s's weights load just before the first block's input tile of step
+  // s, so that the first dot waits for one step's operands, not for all.
+  std::vector<std::string> weights;
   for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
     for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
-      head += pix == 1 ? weightLoad(std::to_string(step), b, kh * c.swH, cast)
-                       : bandedWeightLoad(std::to_string(step), b, kh * c.swH, cast);
+      weights.push_back(pix == 1 ? weightLoad(std::to_string(step), b, kh * c.swH, cast)
+                                 : bandedWeightLoad(std::to_string(step), b, kh * c.swH, cast));
   // The store's row mask straight in the [BLOCK_M, BLOCK_N] layout of the
   // product (no broadcast across the lanes), only where a block can reach
   // past the last row; the column mask only where BLOCK_N passes the
@@ -482,6 +497,8 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
         // Input pixel PIX * m + dh * IN_W - PAD_W (the kernel columns are in j).
         const int64_t rowOffset = ((kh * c.dilationH - c.padH) * c.inW - c.padW) * c.sxW;
         const std::string st = std::to_string(step);
+        if (i == 0)
+          code += weights[static_cast<size_t>(step)];
         code += "    x_" + st + s + " = tl.load(x_rows" + s + " + (" + std::to_string(rowOffset) + " + j_" +
                 std::to_string(b) + "[None, :] * SX_C), mask=mk_" + st + s + ", other=0.0)" + cast + "\n";
       }
