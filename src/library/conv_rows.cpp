@@ -33,6 +33,11 @@ namespace {
 // input tiles are issued before block b's dots, sum and store, so the
 // in-order DMA queue and vector unit never wait on block b's arrays before
 // they have block b + 1 in flight.
+// The strided pixels' extra constexprs (see sameSizeBody).
+constexpr const char *kStridedPixelParams =
+    " OUT_H: tl.constexpr, STRIDE_H: tl.constexpr, STRIDE_W: tl.constexpr, SX_N: tl.constexpr,"
+    " SX_H: tl.constexpr, BMC: tl.constexpr, R2: tl.constexpr, COLS: tl.constexpr,";
+
 constexpr std::string_view kRowConvSource = R"TRITON(
 import triton
 import triton.language as tl
@@ -45,7 +50,8 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
              SX_C: tl.constexpr, SX_W: tl.constexpr, SW_O: tl.constexpr, SW_I: tl.constexpr,
              S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
              HAS_BIAS: tl.constexpr, W_K_CONTIGUOUS: tl.constexpr, PIX: tl.constexpr, KW_CIN: tl.constexpr,
-             BLOCKS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+             PIX_STEP: tl.constexpr, BLOCKS: tl.constexpr,{{STRIDED_PARAMS}}
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     group = tl.program_id(2)
@@ -117,8 +123,9 @@ std::string columnMask(int64_t b) {
 
 /// Step s's banded weights for PIX output pixels per row (block b of j,
 /// `weightOffset` selecting the kernel row): product column n = p * COUT_G +
-/// oc, row j take kernel column j // CIN_G - p, at j * SW_I - p * CIN_G *
-/// SW_I (SW_W = CIN_G * SW_I), zero where j - p * CIN_G leaves [0, KW_CIN).
+/// oc, row j take kernel column j // CIN_G - p * STRIDE_W, at j * SW_I - p *
+/// PIX_STEP * SW_I (SW_W = CIN_G * SW_I, PIX_STEP = STRIDE_W * CIN_G), zero
+/// where j - p * PIX_STEP leaves [0, KW_CIN).
 /// The indices are [n, j] (or [j, n]) tiles of their own (`n2`, from the
 /// zeros): the address is a box access (n cut at COUT_G, no gather) and the
 /// band mask needs no broadcast across the lanes.
@@ -126,9 +133,9 @@ std::string bandedWeightLoad(const std::string &s, int64_t b, int64_t weightOffs
   const std::string bs = std::to_string(b), off = std::to_string(weightOffset);
   auto load = [&](const std::string &j, const std::string &n2) {
     const std::string q = "(" + n2 + " // COUT_G)";
-    return "tl.load(w_base + (" + off + " + (" + n2 + " % COUT_G) * SW_O - " + q + " * (CIN_G * SW_I) + " +
-           j + " * SW_I), mask=(" + j + " >= " + q + " * CIN_G) & (" + j + " < " + q +
-           " * CIN_G + KW_CIN) & (" + n2 + " < PIX * COUT_G), other=0.0)";
+    return "tl.load(w_base + (" + off + " + (" + n2 + " % COUT_G) * SW_O - " + q + " * (PIX_STEP * SW_I) + " +
+           j + " * SW_I), mask=(" + j + " >= " + q + " * PIX_STEP) & (" + j + " < " + q +
+           " * PIX_STEP + KW_CIN) & (" + n2 + " < PIX * COUT_G), other=0.0)";
   };
   return "    if W_K_CONTIGUOUS:\n        w_" + s + " = tl.trans(" + load("j_" + bs + "[None, :]", "n2_t") +
          ")" + cast + "\n    else:\n        w_" + s + " = " + load("j_" + bs + "[:, None]", "n2") + cast +
@@ -185,7 +192,7 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
 /// The tiles for `pix` output pixels per row (always 1 in the strided form).
 std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const MachineShape &machine, int64_t pix) {
   const int64_t lanes = machine.lanes;
-  const int64_t kwc = (pix + c.kernelW - 1) * c.cinG;
+  const int64_t kwc = ((pix - 1) * c.strideW + c.kernelW) * c.cinG;
   // One block of j wider than the array when it covers all of KWC and adds
   // no fold (ceil(KWC / lanes) K blocks, as with blocks of the array's
   // width); otherwise blocks of the array's width. (Several blocks wider
@@ -225,17 +232,41 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   };
   const int64_t cap =
       std::min<int64_t>(blockFor(c.strided ? c.outW : c.pixels / pix, 16, int64_t{1} << 20), 1024);
+  // The pipelined body keeps live: every step's weights, two row blocks'
+  // input tiles (block i's until its dots, block i + 1's arriving), one
+  // block's products and their sum, and two blocks' masks (measured with
+  // compiler::compile: 31,808 bytes for 56 x 56 x 64 at PIX = 4, BLOCK_M =
+  // 128; this estimate 32,384). Among the block heights that fit, the
+  // cheapest by rowConvCycles.
+  auto pipelinedBytes = [&](int64_t blockM) {
+    return steps * kSlots * blockN * c.element + 2 * steps * kSlots * blockM * c.element +
+           (steps + 1) * nSlots * blockM * 4 + 2 * (steps + c.kernelH + blocksJ) * kSlots * blockM;
+  };
+  if (c.strided && pix > 1) {
+    // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
+    // a block lies in one image) of BMC = next_pow2(OUT_W / PIX) column
+    // groups per block, BLOCKS a divisor of the blocks (no block past the
+    // end); the same live tiles and cost model as the same-size form.
+    const int64_t columnGroups = nextPowerOfTwo(c.outW / pix), outRows = c.pixels / c.outW;
+    std::optional<RowConvTiles> best;
+    double bestCycles = 0;
+    for (int64_t r2 = 1; r2 * columnGroups <= 1024; r2 *= 2) {
+      const int64_t m = r2 * columnGroups;
+      if (c.outH % r2 != 0 || m < 16 || pipelinedBytes(m) > budget)
+        continue;
+      const int64_t total = outRows / r2;
+      int64_t blocks = std::min(total, kMaxRowBlocks);
+      while (total % blocks != 0)
+        --blocks;
+      RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, blocks};
+      tiles.rowsPerBlock = r2, tiles.columnGroups = columnGroups;
+      const double cycles = rowConvCycles(c, tiles, machine);
+      if (!best || cycles <= bestCycles)
+        best = tiles, bestCycles = cycles;
+    }
+    return best;
+  }
   if (!c.strided) {
-    // The pipelined body keeps live: every step's weights, two row blocks'
-    // input tiles (block i's until its dots, block i + 1's arriving), one
-    // block's products and their sum, and two blocks' masks (measured with
-    // compiler::compile: 31,808 bytes for 56 x 56 x 64 at PIX = 4, BLOCK_M =
-    // 128; this estimate 32,384). Among the block heights that fit, the
-    // cheapest by rowConvCycles.
-    auto pipelinedBytes = [&](int64_t blockM) {
-      return steps * kSlots * blockN * c.element + 2 * steps * kSlots * blockM * c.element +
-             (steps + 1) * nSlots * blockM * 4 + 2 * (steps + c.kernelH + blocksJ) * kSlots * blockM;
-    };
     std::optional<RowConvTiles> best;
     double bestCycles = 0;
     const int64_t rowsA = c.pixels / pix;
@@ -299,7 +330,10 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
 /// output once).
 double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine) {
   const int64_t lanes = machine.lanes;
-  const int64_t rowsA = c.pixels / t.pixelsPerRow;
+  // Tile rows: all of them real in the same-size form; in the strided one
+  // COLS of every BMC.
+  const int64_t realRows = c.pixels / t.pixelsPerRow;
+  const int64_t rowsA = c.strided ? c.pixels / c.outW * t.columnGroups : realRows;
   const int64_t nBlocks = ceilDiv(t.pixelsPerRow * c.coutG, t.blockN);
   const int64_t programs = ceilDiv(ceilDiv(rowsA, t.blockM), t.blocks) * nBlocks * c.groups;
   const int64_t rowBlocks = programs * t.blocks; // the last program's blocks past the end included
@@ -308,11 +342,11 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
   const double arrays =
       static_cast<double>(rowBlocks * steps * kSlots * nSlots * std::max<int64_t>(t.blockM, lanes)) /
       std::max(1, std::min(machine.systolicArrays, 2));
-  const int64_t kwc = (t.pixelsPerRow + c.kernelW - 1) * c.cinG;
+  const int64_t kwc = ((t.pixelsPerRow - 1) * c.strideW + c.kernelW) * c.cinG;
   // DRAM at half its peak: these DMAs of 0.5 to 2 KB rows reach about 200
   // GB/s of tpuv3-like's 481 (measured on 56 x 56 x 64 and 28 x 28 x 128).
   const double rate = machine.dramBytesPerCycle / 2;
-  const double bytes = static_cast<double>(nBlocks * c.groups * rowsA * c.kernelH * kwc * c.element +
+  const double bytes = static_cast<double>(nBlocks * c.groups * realRows * c.kernelH * kwc * c.element +
                                            programs * steps * t.blockK * t.blockN * c.element +
                                            c.pixels * c.coutG * c.groups * 4);
   // Per row block: a zero tile per dot, the sum and the bias on the
@@ -332,26 +366,44 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
          static_cast<double>(rowBlocks * 2 * lanes);
 }
 
+/// Core cycles of the strided form with one pixel per row by the same
+/// model: one dot per output row and step, each at least an array width of
+/// rows; every output row's tiles from DRAM.
+double stridedRowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine) {
+  const int64_t lanes = machine.lanes, outRows = c.pixels / c.outW, steps = c.kernelH * t.blocksJ;
+  const double arrays = static_cast<double>(outRows * ceilDiv(c.outW, t.blockM) * steps *
+                                            slotsOf(t.blockK, lanes) * slotsOf(t.blockN, lanes) *
+                                            std::max<int64_t>(t.blockM, lanes)) /
+                        std::max(1, std::min(machine.systolicArrays, 2));
+  const double bytes = static_cast<double>(outRows * c.kernelH * c.outW * c.kernelW * c.cinG * c.element +
+                                           c.pixels * c.coutG * 4);
+  return std::max(arrays, bytes / (machine.dramBytesPerCycle / 2));
+}
+
 } // namespace
 
 std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const MachineShape &machine) {
   std::optional<RowConvTiles> best = rowConvTilesFor(c, machine, 1);
-  if (c.strided || c.dilationW != 1 || c.sxW != c.cinG * c.sxC || c.groups != 1 || c.syW != c.coutG * c.syC ||
-      !best)
+  if (c.dilationW != 1 || c.sxW != c.cinG * c.sxC || c.groups != 1 || c.syW != c.coutG * c.syC)
     return best;
-  // Several output pixels per row (of one image row, IN_W a multiple of
-  // PIX) while their output channels fill at most two array widths.
-  double bestCycles = rowConvCycles(c, *best, machine);
-  for (int64_t pix = 2; pix <= 4; pix *= 2) {
-    if (c.inW % pix != 0 || pix * c.coutG > 2 * laneBlock(machine))
+  // Several output pixels per row (of one image row, the output's width a
+  // multiple of PIX) while their output channels fill at most two array
+  // widths, when the estimate beats one pixel per row's.
+  std::optional<RowConvTiles> packed;
+  double packedCycles = 0;
+  for (int64_t pix = 2; pix <= (c.strided ? 8 : 4); pix *= 2) {
+    if (c.outW % pix != 0 || pix * c.coutG > 2 * laneBlock(machine))
       continue;
     const auto tiles = rowConvTilesFor(c, machine, pix);
     if (!tiles)
       continue;
     const double cycles = rowConvCycles(c, *tiles, machine);
-    if (cycles < bestCycles)
-      best = tiles, bestCycles = cycles;
+    if (!packed || cycles < packedCycles)
+      packed = tiles, packedCycles = cycles;
   }
+  if (packed && (!best || packedCycles < (c.strided ? stridedRowConvCycles(c, *best, machine)
+                                                     : rowConvCycles(c, *best, machine))))
+    return packed;
   return best;
 }
 
@@ -457,8 +509,49 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
   const bool ragged = rowsA % (t.blockM * t.blocks) != 0 || ceilDiv(rowsA, t.blockM) < t.blocks;
   const bool columnsRagged = pix * c.coutG < t.blockN;
   head += "    zero_n = tl.arange(0, BLOCK_N) // BLOCK_N\n";
+  if (c.strided) {
+    // Tile row m's output row m // BMC and column group m % BMC: index
+    // tiles for the masks (once per program), box terms for the addresses.
+    head += "    mm_t = tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :]\n"
+            "    mrs_t = (mm_t // BMC) * STRIDE_H\n"
+            "    iw_t = (mm_t % BMC) * (PIX * STRIDE_W)\n"
+            "    col_ok = (mm_t % BMC) < COLS\n"
+            "    rr = tl.arange(0, BLOCK_M)[:, None]\n"
+            "    x_box = (rr // BMC) * (STRIDE_H * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n"
+            "    y_box = (rr // BMC) * SY_H + (rr % BMC) * (PIX * SY_W)\n";
+    if (t.columnGroups * pix > c.outW)
+      head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
+    for (int64_t b = 0; b < t.blocksJ; ++b) {
+      const std::string bs = std::to_string(b);
+      head += "    w_ok_" + bs + " = col_ok & (iw_t + dw_" + bs + " >= 0) & (iw_t + dw_" + bs + " < IN_W) & jk_" +
+              bs + "\n";
+    }
+  }
   // Block i's pixel indices, masks and input tiles.
+  // Strided pixels: block i covers R2 output rows (n, oh) of one image,
+  // BMC column groups of PIX output columns each (tile row m: row m // BMC,
+  // group m % BMC, COLS of the BMC real); its input tile of kernel row kh is
+  // a box access (rows STRIDE_H input rows apart, groups PIX * STRIDE_W
+  // pixels apart).
+  auto stridedFront = [&](int64_t i) {
+    const std::string s = "_" + std::to_string(i);
+    std::string code = "    row0" + s + " = (pid_m * BLOCKS + " + std::to_string(i) + ") * R2\n    oh0" + s +
+                       " = row0" + s + " % OUT_H\n    xb" + s + " = x_ptr + ((row0" + s +
+                       " // OUT_H) * SX_N + oh0" + s + " * (STRIDE_H * SX_H))\n";
+    for (int64_t kh = 0; kh < c.kernelH; ++kh) {
+      const std::string k = std::to_string(kh), ih = "ih_" + k + s;
+      code += "    " + ih + " = mrs_t + (oh0" + s + " * STRIDE_H + (" + std::to_string(kh * c.dilationH - c.padH) +
+              "))\n    h_ok_" + k + s + " = (" + ih + " >= 0) & (" + ih + " < IN_H)\n";
+    }
+    for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
+      for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
+        code += "    mk_" + std::to_string(step) + s + " = h_ok_" + std::to_string(kh) + s + " & w_ok_" +
+                std::to_string(b) + "\n";
+    return code;
+  };
   auto front = [&](int64_t i) {
+    if (c.strided)
+      return stridedFront(i);
     const std::string s = "_" + std::to_string(i);
     std::string code = "    r0" + s + " = (pid_m * BLOCKS + " + std::to_string(i) + ") * BLOCK_M\n    rm" +
                        s + " = r0" + s + " + tl.arange(0, BLOCK_M)\n    rm_t" + s + " = (r0" + s +
@@ -499,6 +592,12 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
         const std::string st = std::to_string(step);
         if (i == 0)
           code += weights[static_cast<size_t>(step)];
+        if (c.strided) {
+          code += "    x_" + st + s + " = tl.load(xb" + s + " + (x_box + (" +
+                  std::to_string((kh * c.dilationH - c.padH) * c.sxH - c.padW * c.sxW) + " + j_" + std::to_string(b) +
+                  "[None, :] * SX_C)), mask=mk_" + st + s + ", other=0.0)" + cast + "\n";
+          continue;
+        }
         code += "    x_" + st + s + " = tl.load(x_rows" + s + " + (" + std::to_string(rowOffset) + " + j_" +
                 std::to_string(b) + "[None, :] * SX_C), mask=mk_" + st + s + ", other=0.0)" + cast + "\n";
       }
@@ -522,12 +621,16 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
     // product column n is at n * SY_C.
     const std::string columns = pix == 1 ? "channel[None, :] * SY_C" : "rn[None, :] * SY_C";
     std::string mask;
-    if (ragged)
+    if (ragged && !c.strided)
       mask = "((r0" + s + " + (tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :])) * PIX < PIXELS)";
+    if (c.strided && t.columnGroups * pix > c.outW)
+      mask = "y_cols";
     if (columnsRagged)
       mask += std::string(mask.empty() ? "" : " & ") + "n_mask[None, :]";
-    code += "    tl.store(y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns + ", acc" +
-            (mask.empty() ? "" : ", mask=" + mask) + ")\n";
+    const std::string address =
+        c.strided ? "(y_ptr + ((row0" + s + " // OUT_H) * SY_N + oh0" + s + " * SY_H)) + (y_box + " + columns + ")"
+                  : "y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns;
+    code += "    tl.store(" + address + ", acc" + (mask.empty() ? "" : ", mask=" + mask) + ")\n";
     return code;
   };
   // In program order: block i + 2's masks, block i's dots (their zero
@@ -549,6 +652,8 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
   const std::string cast = c.sameOperandType ? "" : ".to(tl.float32)";
   const int64_t pix = t.pixelsPerRow;
   const int64_t step = c.kernelH * t.blocksJ;
+  // The same-size form and the strided pixels share the pipelined body.
+  const bool pipelined = !c.strided || pix > 1;
   // Column n of the product: channel oc of pixel p = n // COUT_G when PIX > 1.
   const std::string columns =
       pix == 1 ? "    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = oc < COUT_G"
@@ -556,18 +661,18 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
                  "    oc = rn % COUT_G";
   const std::string name = std::string(c.strided ? "npusim_conv_strided_rows_" : "npusim_conv_rows_") +
                            types + "_k" + std::to_string(step) + (pix > 1 ? "_p" + std::to_string(pix) : "");
-  LaunchBuilder launch(name,
-                       instantiate(c.strided ? kStridedRowConvSource : kRowConvSource,
-                                   {{"NAME", name},
-                                    {"X", c.xType},
-                                    {"W", c.wType},
-                                    {"BIAS", c.biasType},
-                                    {"Y", c.yType},
-                                    {"BODY", c.strided ? stridedBody(c, t, cast) : sameSizeBody(c, t, cast)},
-                                    {"COLUMNS", columns}}));
+  LaunchBuilder launch(name, instantiate(pipelined ? kRowConvSource : kStridedRowConvSource,
+                                         {{"NAME", name},
+                                          {"X", c.xType},
+                                          {"W", c.wType},
+                                          {"BIAS", c.biasType},
+                                          {"Y", c.yType},
+                                          {"BODY", pipelined ? sameSizeBody(c, t, cast) : stridedBody(c, t, cast)},
+                                          {"STRIDED_PARAMS", pipelined && c.strided ? kStridedPixelParams : ""},
+                                          {"COLUMNS", columns}}));
   pointers(launch);
   const int64_t nBlocks = ceilDiv(c.coutG, t.blockN);
-  if (c.strided)
+  if (!pipelined)
     launch.constant("IN_H", c.inH)
         .constant("IN_W", c.inW)
         .constant("OUT_H", c.outH)
@@ -577,21 +682,36 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
   else
     launch.constant("PIXELS", c.pixels).constant("IN_H", c.inH).constant("IN_W", c.inW);
   launch.constant("CIN_G", c.cinG).constant("COUT_G", c.coutG);
-  if (c.strided)
+  if (!pipelined)
     launch.constant("N_BLOCKS", nBlocks);
-  launch.constant("KWC", (pix + c.kernelW - 1) * c.cinG);
-  if (c.strided)
+  launch.constant("KWC", ((pix - 1) * c.strideW + c.kernelW) * c.cinG);
+  if (!pipelined)
     launch.constant("STRIDE_H", c.strideH).constant("STRIDE_W", c.strideW);
   launch.constant("DIL_W", c.dilationW).constant("PAD_W", c.padW);
-  if (c.strided)
+  if (!pipelined)
     launch.constant("SX_N", c.sxN).constant("SX_H", c.sxH);
   launch.constant("SX_C", c.sxC).constant("SX_W", c.sxW).constant("SW_O", c.swO).constant("SW_I", c.swI);
   epilogue(launch);
   launch.constant("W_K_CONTIGUOUS", c.swI == 1 && c.swO != 1 ? 1 : 0);
-  if (!c.strided)
-    launch.constant("PIX", pix).constant("KW_CIN", c.kernelW * c.cinG).constant("BLOCKS", t.blocks);
+  if (pipelined) {
+    launch.constant("PIX", pix)
+        .constant("KW_CIN", c.kernelW * c.cinG)
+        .constant("PIX_STEP", c.strideW * c.cinG)
+        .constant("BLOCKS", t.blocks);
+    if (c.strided)
+      launch.constant("OUT_H", c.outH)
+          .constant("STRIDE_H", c.strideH)
+          .constant("STRIDE_W", c.strideW)
+          .constant("SX_N", c.sxN)
+          .constant("SX_H", c.sxH)
+          .constant("BMC", t.columnGroups)
+          .constant("R2", t.rowsPerBlock)
+          .constant("COLS", c.outW / pix);
+  }
   launch.constant("BLOCK_M", t.blockM).constant("BLOCK_N", t.blockN).constant("BLOCK_K", t.blockK);
-  if (c.strided)
+  if (c.strided && pipelined)
+    launch.grid(c.pixels / c.outW / (t.rowsPerBlock * t.blocks), 1, 1);
+  else if (c.strided)
     launch.grid(ceilDiv(c.pixels / c.outW, t.rows), ceilDiv(c.outW, t.blockM), c.groups * nBlocks);
   else
     launch.grid(ceilDiv(c.pixels / pix, t.blockM * t.blocks), ceilDiv(pix * c.coutG, t.blockN), c.groups);

@@ -38,7 +38,11 @@ struct RowConvTiles {
   int64_t blocksJ = 1;      // blocks of (kernel column, channel) per kernel row
   int64_t rows = 1;         // output rows per program (strided form)
   int64_t pixelsPerRow = 1; // output pixels per tile row (same-size form): PIX
-  int64_t blocks = 1;       // row blocks per program (same-size form): BLOCKS
+  int64_t blocks = 1;       // row blocks per program (same-size form, strided pixels): BLOCKS
+  // Strided form with PIX > 1 ("strided pixels", the same pipelined body):
+  // a row block is `rowsPerBlock` output rows of `columnGroups` groups of PIX
+  // output columns (BLOCK_M = their product).
+  int64_t rowsPerBlock = 1, columnGroups = 1; // R2, BMC
 };
 
 /// The tiles of a row convolution, or nothing when even the smallest do not

@@ -193,6 +193,10 @@ TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
       {{1, 5, 8, 40}, {6, 5, 3, 2}, 1, 0, 1, 1, true, false},
       {{2, 3, 33, 66}, {5, 3, 3, 3}, 2, 1, 1, 1, true, true},
       {{2, 3, 31, 70}, {5, 3, 3, 3}, 2, 1, 1, 1, true, false},
+      // Several output columns per tile row (banded weights with the stride),
+      // blocks of several output rows: a small stem, two images, bias.
+      {{2, 3, 32, 64}, {16, 3, 7, 7}, 2, 3, 1, 1, true, true},
+      {{1, 8, 16, 32}, {32, 8, 3, 3}, 2, 1, 1, 1, true, false},
   };
   for (const Conv &c : cases) {
     expectConv(c);
@@ -213,6 +217,11 @@ TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
     ASSERT_EQ(plan.launches.size(), 1u);
     EXPECT_EQ(plan.launches[0].kernelName.rfind("npusim_conv_strided_rows_", 0), 0u)
         << describe(c) << ": " << plan.launches[0].kernelName;
+    // The 7x7 stem-like case (32 output columns, K = 21 per kernel row)
+    // takes several output columns per tile row.
+    if (c.weight[2] == 7 && c.input[3] == 64) {
+      EXPECT_NE(plan.launches[0].kernelName.find("_p"), std::string::npos) << plan.launches[0].kernelName;
+    }
   }
 }
 
