@@ -347,12 +347,12 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     // masks and products the compiler keeps beside them, and the per-pixel
     // index vectors (measured with compiler::compile: 2.4 KB per row at
     // BLOCK_C = 64; this estimate is 4 KB).
-    const int64_t blockC = blockFor(outChannels, 16, lane);
     // Both forms also keep every kernel position's weights broadcast to
     // [BLOCK_M, BLOCK_C] and its masks: per row (positions + 6) fp32 and a
     // mask byte per position and channel besides the above.
     const int64_t positions = kernelH * kernelW;
-    const int64_t blockM =
+    const int64_t blockC = blockFor(outChannels, 16, lane);
+    int64_t blockM =
         blockMFor(pixels, blockC, 2048 + ((positions + 6) * 4 + positions) * blockC, blockC * 4, machine);
     // Pixels one strided axis in the input and the output (as for the 1x1
     // GEMM below), stride 1, the input's size kept: the row form.
@@ -361,6 +361,19 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     };
     const bool rows = stride[0] == 1 && stride[1] == 1 && outSize[0] == inH && outSize[1] == inW &&
                       pixelsOneAxis(x) && pixelsOneAxis(y);
+    // The compiler gives the tiles' lanes to their larger axis (the last of
+    // equals). With BLOCK_M > BLOCK_C the pixels take them and the channel
+    // vectors are stretched across the lanes once per program. The row form
+    // (its indices and bounds made in the tiles' layout) takes BLOCK_M =
+    // BLOCK_C when the program has fewer pixel blocks than kernel positions:
+    // the channels on the lanes, the weights broadcast along the pixels on
+    // the vector unit (mobilenet_v2's 3x3 at 14 x 14 x 384: 23.3 k -> 13.6 k
+    // cycles, at 56 x 56 x 144 93.5 k -> 83.5 k). The other form keeps the
+    // pixels on the lanes: its per-pixel index vectors would be stretched
+    // across them per position (its 3x3 stride 2 at 112 x 112 x 96: 87.5 k
+    // -> 227.7 k cycles with BLOCK_M = BLOCK_C).
+    if (rows && blockM > blockC && ceilDiv(pixels, blockM) < positions)
+      blockM = blockC;
     const std::string name =
         std::string(rows ? "npusim_conv_depthwise_rows_" : "npusim_conv_depthwise_") + types + "_k" +
         std::to_string(kernelH) + "x" + std::to_string(kernelW);

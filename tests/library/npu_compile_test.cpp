@@ -118,7 +118,7 @@ TEST(LibraryNpu, DepthwiseBlocksStretchNothingAcrossTheLanes) {
   // tiles have the pixels on the lanes, so every kernel position's weights
   // and the channel bounds, channel vectors, are stretched across the lanes
   // once per program, outside the loop over blocks of pixels (per block they
-  // took 246 k and 134 k cycles on tpuv3-like, 93.5 k and 87.5 k once).
+  // took 246 k and 134 k cycles on tpuv3-like, 83.5 k and 87.5 k once).
   const config::HardwareConfig hw = config::loadConfig("tpuv3-like");
   for (const auto &[channels, size, stride] : {std::tuple<int64_t, int64_t, int64_t>{144, 56, 1}, {96, 112, 2}}) {
     harness::CallFixture f;
