@@ -208,10 +208,10 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
       blockK = b;
   const int64_t blocksJ = ceilDiv(kwc, blockK);
   const int64_t steps = c.kernelH * blocksJ;
-  // Every step's tiles stay live until the dots: past 9 steps (3x3 at 128
-  // channels) the measured layers ran slower than the gather kernel
-  // (tpuv3-like: 14 x 14 x 256 23.9 k -> 27.5 k cycles, 7 x 7 x 512 53.4 k ->
-  // 83.3 k), so they keep it.
+  // A row block's tiles of every step stay live until its dots: past 24
+  // steps (3x3 at 512 channels, 36) the layers keep the gather kernel (with
+  // all blocks' tiles live, past 9 steps ran slower: tpuv3-like 14 x 14 x 256
+  // 23.9 k -> 27.5 k cycles; pipelined, 18 steps take 24.9 k).
   if (steps > kMaxRowSteps)
     return std::nullopt;
   const int64_t blockN = blockFor(pix * c.coutG, 16, 2 * laneBlock(machine));
