@@ -180,6 +180,18 @@ constexpr const char *kDepthwiseIndices = R"TRITON(        ow = rm % OUT_W
 constexpr const char *kDepthwiseStore =
     R"TRITON(        tl.store(y_ptr + (n * SY_N + oh * SY_H + ow * SY_W)[:, None] + oc[None, :] * SY_C, acc, mask=m_mask[:, None] & c_ok))TRITON";
 
+// The general form when the channels have the lanes (BLOCK_M <= BLOCK_C):
+// every index a tile of its own in the [BLOCK_M, BLOCK_C] layout, so that no
+// per-pixel vector is stretched across the lanes.
+constexpr const char *kDepthwiseIndices2d = R"TRITON(        zero_c = tl.arange(0, BLOCK_C) // BLOCK_C
+        rm2 = m0 + (tl.arange(0, BLOCK_M)[:, None] + zero_c[None, :])
+        ow2 = rm2 % OUT_W
+        oh2 = (rm2 // OUT_W) % OUT_H
+        n2 = rm2 // (OUT_W * OUT_H)
+        inside = (rm2 < BATCH * OUT_H * OUT_W) & c_ok)TRITON";
+constexpr const char *kDepthwiseStore2d = R"TRITON(        y_rows = n2 * SY_N + oh2 * SY_H + ow2 * SY_W
+        tl.store(y_ptr + y_rows + oc[None, :] * SY_C, acc, mask=inside))TRITON";
+
 // The row form (stride 1, the input's size kept, the input's and output's
 // pixels one strided axis each): output pixel m reads input pixel m + dh *
 // IN_W + dw, so every kernel position's tile is one affine DMA (no index
@@ -374,9 +386,12 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     // -> 227.7 k cycles with BLOCK_M = BLOCK_C).
     if (rows && blockM > blockC && ceilDiv(pixels, blockM) < positions)
       blockM = blockC;
-    const std::string name =
-        std::string(rows ? "npusim_conv_depthwise_rows_" : "npusim_conv_depthwise_") + types + "_k" +
-        std::to_string(kernelH) + "x" + std::to_string(kernelW);
+    // The other form with the channels on the lanes (few pixels) makes its
+    // indices as [BLOCK_M, BLOCK_C] tiles too (`_2d`).
+    const bool indices2d = !rows && blockM <= blockC;
+    const std::string form = rows ? "rows_" : indices2d ? "2d_" : "";
+    const std::string name = "npusim_conv_depthwise_" + form + types + "_k" + std::to_string(kernelH) + "x" +
+                             std::to_string(kernelW);
     // The row form's kernel positions, unrolled: every position's weights
     // broadcast once per program, then per block of pixels one affine load
     // and one multiply-add per position.
@@ -400,9 +415,26 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
         taps += std::string("        acc ") + (t == 0 ? "= " : "+= ") + "x_" + ts + " * w_" + ts + "\n";
       }
     if (!rows) {
+      // Per kernel position: the input pixel's address and bounds, as
+      // [BLOCK_M, BLOCK_C] tiles (`_2d`) or per row (a [BLOCK_M] vector,
+      // stretched along the channels only).
+      taps.clear();
+      const std::string v = indices2d ? "2" : "", rowsOf = indices2d ? "" : "[:, None]";
+      const std::string inside = indices2d ? "inside" : "m_mask", channelBounds = indices2d ? "" : " & c_ok";
+      for (int64_t kh = 0, t = 0; kh < kernelH; ++kh)
+        for (int64_t kw = 0; kw < kernelW; ++kw, ++t) {
+          const std::string ts = std::to_string(t);
+          taps += "        ih_" + ts + " = oh" + v + " * STRIDE_H + (" + std::to_string(kh) + " * DIL_H - PAD_H)\n" +
+                  "        iw_" + ts + " = ow" + v + " * STRIDE_W + (" + std::to_string(kw) + " * DIL_W - PAD_W)\n" +
+                  "        ok_" + ts + " = " + inside + " & (ih_" + ts + " >= 0) & (ih_" + ts + " < IN_H) & (iw_" +
+                  ts + " >= 0) & (iw_" + ts + " < IN_W)\n" + "        x_" + ts + " = tl.load(x_ptr + (n" + v +
+                  " * SX_N + ih_" + ts + " * SX_H + iw_" + ts + " * SX_W)" + rowsOf +
+                  " + ic[None, :] * SX_C, mask=ok_" + ts + rowsOf + channelBounds + ", other=0.0).to(tl.float32)\n";
+          taps += std::string("        acc ") + (t == 0 ? "= " : "+= ") + "x_" + ts + " * w_" + ts + "\n";
+        }
+    } else if (!rows) {
       // Per kernel position: the input pixel's address and bounds per row
       // (a [BLOCK_M] vector, stretched along the channels only).
-      taps.clear();
       for (int64_t kh = 0, t = 0; kh < kernelH; ++kh)
         for (int64_t kw = 0; kw < kernelW; ++kw, ++t) {
           const std::string ts = std::to_string(t);
@@ -419,9 +451,12 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     LaunchBuilder launch(name, instantiate(kDepthwiseSource, {{"NAME", name},
                                                               {"WEIGHTS", weights},
                                                               {"TAPS", taps},
-                                                              {"BLOCK_INDICES", rows ? kDepthwiseRowIndices
-                                                                                     : kDepthwiseIndices},
-                                                              {"STORE", rows ? kDepthwiseRowStore : kDepthwiseStore},
+                                                              {"BLOCK_INDICES", rows        ? kDepthwiseRowIndices
+                                                                                : indices2d ? kDepthwiseIndices2d
+                                                                                            : kDepthwiseIndices},
+                                                              {"STORE", rows        ? kDepthwiseRowStore
+                                                                        : indices2d ? kDepthwiseStore2d
+                                                                                    : kDepthwiseStore},
                                                               {"X", tritonType(x.dtype)},
                                                               {"W", tritonType(w.dtype)},
                                                               {"BIAS", tritonType(biasType)},
