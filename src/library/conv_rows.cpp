@@ -190,7 +190,8 @@ constexpr int64_t kMaxRowSteps = 24;
 double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine);
 
 /// The tiles for `pix` output pixels per row (always 1 in the strided form).
-std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const MachineShape &machine, int64_t pix) {
+std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const MachineShape &machine, int64_t pix,
+                                            bool boxRows) {
   const int64_t lanes = machine.lanes;
   const int64_t kwc = ((pix - 1) * c.strideW + c.kernelW) * c.cinG;
   // One block of j wider than the array when it covers all of KWC and adds
@@ -242,7 +243,7 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
     return steps * kSlots * blockN * c.element + 2 * steps * kSlots * blockM * c.element +
            (steps + 1) * nSlots * blockM * 4 + 2 * (steps + c.kernelH + blocksJ) * kSlots * blockM;
   };
-  if (c.strided && pix > 1) {
+  if (c.strided && boxRows) {
     // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
     // a block lies in one image) of BMC = next_pow2(OUT_W / PIX) column
     // groups per block, BLOCKS a divisor of the blocks (no block past the
@@ -259,7 +260,7 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
       while (total % blocks != 0)
         --blocks;
       RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, blocks};
-      tiles.rowsPerBlock = r2, tiles.columnGroups = columnGroups;
+      tiles.rowsPerBlock = r2, tiles.columnGroups = columnGroups, tiles.boxRows = true;
       const double cycles = rowConvCycles(c, tiles, machine);
       if (!best || cycles <= bestCycles)
         best = tiles, bestCycles = cycles;
@@ -383,7 +384,7 @@ double stridedRowConvCycles(const RowConvShape &c, const RowConvTiles &t, const 
 } // namespace
 
 std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const MachineShape &machine) {
-  std::optional<RowConvTiles> best = rowConvTilesFor(c, machine, 1);
+  std::optional<RowConvTiles> best = rowConvTilesFor(c, machine, 1, false);
   if (c.dilationW != 1 || c.sxW != c.cinG * c.sxC || c.groups != 1 || c.syW != c.coutG * c.syC)
     return best;
   // Several output pixels per row (of one image row, the output's width a
@@ -391,10 +392,12 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
   // widths, when the estimate beats one pixel per row's.
   std::optional<RowConvTiles> packed;
   double packedCycles = 0;
-  for (int64_t pix = 2; pix <= (c.strided ? 8 : 4); pix *= 2) {
+  // The strided form's box rows serve one column per row too (blocks of
+  // several output rows, where its rows are short).
+  for (int64_t pix = c.strided ? 1 : 2; pix <= (c.strided ? 8 : 4); pix *= 2) {
     if (c.outW % pix != 0 || pix * c.coutG > 2 * laneBlock(machine))
       continue;
-    const auto tiles = rowConvTilesFor(c, machine, pix);
+    const auto tiles = rowConvTilesFor(c, machine, pix, c.strided);
     if (!tiles)
       continue;
     const double cycles = rowConvCycles(c, *tiles, machine);
@@ -653,14 +656,15 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
   const int64_t pix = t.pixelsPerRow;
   const int64_t step = c.kernelH * t.blocksJ;
   // The same-size form and the strided pixels share the pipelined body.
-  const bool pipelined = !c.strided || pix > 1;
+  const bool pipelined = !c.strided || t.boxRows;
   // Column n of the product: channel oc of pixel p = n // COUT_G when PIX > 1.
   const std::string columns =
       pix == 1 ? "    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = oc < COUT_G"
                : "    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = rn < PIX * COUT_G\n"
                  "    oc = rn % COUT_G";
   const std::string name = std::string(c.strided ? "npusim_conv_strided_rows_" : "npusim_conv_rows_") +
-                           types + "_k" + std::to_string(step) + (pix > 1 ? "_p" + std::to_string(pix) : "");
+                           types + "_k" + std::to_string(step) +
+                           (pix > 1 || t.boxRows ? "_p" + std::to_string(pix) : "");
   LaunchBuilder launch(name, instantiate(pipelined ? kRowConvSource : kStridedRowConvSource,
                                          {{"NAME", name},
                                           {"X", c.xType},

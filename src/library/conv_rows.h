@@ -43,6 +43,7 @@ struct RowConvTiles {
   // a row block is `rowsPerBlock` output rows of `columnGroups` groups of PIX
   // output columns (BLOCK_M = their product).
   int64_t rowsPerBlock = 1, columnGroups = 1; // R2, BMC
+  bool boxRows = false; // the strided form through the pipelined body (also with PIX = 1)
 };
 
 /// The tiles of a row convolution, or nothing when even the smallest do not

@@ -510,8 +510,9 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   // stride_w pixels apart).
   const bool sameSize = outSize[0] == inH && outSize[1] == inW;
   const bool rowsMerge = stride[0] == 1 && stride[1] == 1 && sameSize && pixelsMerge(x) && pixelsMerge(y);
-  if (x.stride[3] * dilation[1] == cinG * x.stride[1] && w.stride[3] == cinG * w.stride[1] &&
-      (kernelH > 1 || kernelW > 1)) {
+  // (A kernel one column wide has no column stride to agree.)
+  if (x.stride[3] * dilation[1] == cinG * x.stride[1] && (kernelW == 1 || w.stride[3] == cinG * w.stride[1]) &&
+      (kernelH > 1 || kernelW > 1 || !rowsMerge)) {
     RowConvShape shape;
     shape.strided = !rowsMerge;
     shape.outH = outSize[0], shape.outW = outSize[1], shape.strideH = stride[0], shape.strideW = stride[1];

@@ -197,6 +197,8 @@ TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
       // blocks of several output rows: a small stem, two images, bias.
       {{2, 3, 32, 64}, {16, 3, 7, 7}, 2, 3, 1, 1, true, true},
       {{1, 8, 16, 32}, {32, 8, 3, 3}, 2, 1, 1, 1, true, false},
+      // A 1x1 kernel of stride 2 (ResNet's downsampling shortcut), two images.
+      {{2, 16, 8, 64}, {32, 16, 1, 1}, 2, 0, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
     expectConv(c);
