@@ -14,17 +14,30 @@ namespace npusim::library::detail {
 
 namespace {
 
-// Grid: (cdiv(PIXELS, BLOCK_M), cdiv(COUT_G, BLOCK_N), groups). Row m of the
-// tile is output pixel m (n, oh, ow in row-major order); because the output
-// has the input's height and width and the input's pixels are one strided
-// axis, output pixel m reads input pixel m + dh * IN_W + dw. Column j of the
-// reduction of kernel row kh is (kernel column j // CIN_G, channel j % CIN_G)
-// at input offset j * SX_C and weight offset j * SW_I: KWC = KERNEL_W * CIN_G
-// reduction rows per kernel row, loaded as BLOCK_K-wide blocks. {{MASKS}}
-// builds the bounds masks once per program (one per kernel row, one per
-// block of j), {{LOADS}} loads every step's operands before {{DOTS}} runs
-// them, so the DMA queue runs ahead of the arrays, and the dots alternate
-// between two accumulators (one per systolic array).
+// Grid: (cdiv(PIXELS, PIX * BLOCK_M * BLOCKS), cdiv(PIX * COUT_G, BLOCK_N),
+// groups). A program covers BLOCKS row blocks of BLOCK_M tile rows. With PIX
+// = 1, tile row m is output pixel m (n, oh, ow in row-major order); because
+// the output has the input's height and width and the input's pixels are one
+// strided axis, output pixel m reads input pixel m + dh * IN_W + dw. Column j
+// of the reduction of kernel row kh is (kernel column j // CIN_G, channel j %
+// CIN_G) at input offset j * SX_C and weight offset j * SW_I: KWC = KERNEL_W
+// * CIN_G reduction rows per kernel row, loaded as BLOCK_K-wide blocks. With
+// PIX > 1, tile row m covers the PIX output pixels PIX * m + p of one image
+// row: its im2col row of kernel row kh is the (PIX + KW - 1) * CIN_G = KWC
+// elements from input pixel PIX * m + dh * IN_W - PAD_W on (rows PIX pixels
+// apart, each input element read (PIX + KW - 1) / PIX times per kernel row
+// instead of KW times), and product column n = p * COUT_G + oc takes the
+// weights of kernel column j // CIN_G - p (zero outside the kernel): a
+// banded weight tile, one affine DMA. {{BODY}} loads every step's weights
+// once, then software-pipelines the row blocks: block b + 1's masks and
+// input tiles are issued before block b's dots, sum and store, so the
+// in-order DMA queue and vector unit never wait on block b's arrays before
+// they have block b + 1 in flight.
+// The strided pixels' extra constexprs (see sameSizeBody).
+constexpr const char *kStridedPixelParams =
+    " OUT_H: tl.constexpr, STRIDE_H: tl.constexpr, STRIDE_W: tl.constexpr, SX_N: tl.constexpr,"
+    " SX_H: tl.constexpr, BMC: tl.constexpr, R2: tl.constexpr, COLS: tl.constexpr,";
+
 constexpr std::string_view kRowConvSource = R"TRITON(
 import triton
 import triton.language as tl
@@ -36,36 +49,23 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
              COUT_G: tl.constexpr, KWC: tl.constexpr, DIL_W: tl.constexpr, PAD_W: tl.constexpr,
              SX_C: tl.constexpr, SX_W: tl.constexpr, SW_O: tl.constexpr, SW_I: tl.constexpr,
              S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
-             HAS_BIAS: tl.constexpr, W_K_CONTIGUOUS: tl.constexpr,
+             HAS_BIAS: tl.constexpr, W_K_CONTIGUOUS: tl.constexpr, PIX: tl.constexpr, KW_CIN: tl.constexpr,
+             PIX_STEP: tl.constexpr, BLOCKS: tl.constexpr,{{STRIDED_PARAMS}}
              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     group = tl.program_id(2)
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    m_mask = rm < PIXELS
-    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    n_mask = oc < COUT_G
+{{COLUMNS}}
     rk = tl.arange(0, BLOCK_K)
     # Pixel indices straight in the [BLOCK_M, BLOCK_K] shape and layout of
     # the operand tiles (the zeros make the sum a tile of its own).
     zero_k = rk // BLOCK_K
-    rm_t = pid_m * BLOCK_M + (tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :])
-    # Kernel row kh keeps the pixels whose offset p in their image lies in
-    # [-dh * IN_W, (IN_H - dh) * IN_W): no division for the row.
-    ow_t = rm_t % IN_W
-    if PIXELS == IN_H * IN_W:
-        p_t = rm_t
-    else:
-        p_t = rm_t % (IN_H * IN_W)
-    m_mask_t = rm_t < PIXELS
-    y_mask = m_mask[:, None] & n_mask[None, :]
-    x_rows = x_ptr + group * (CIN_G * SX_C) + rm[:, None] * SX_W
+    x_base = x_ptr + group * (CIN_G * SX_C)
     w_base = w_ptr + group * (COUT_G * SW_O)
-{{MASKS}}
-{{LOADS}}
-{{DOTS}}
-{{ADD_BIAS}}
-    tl.store(y_ptr + rm[:, None] * SY_W + channel[None, :] * SY_C, acc, mask=y_mask)
+    channel = group * COUT_G + oc
+    if HAS_BIAS:
+        bias = tl.load(bias_ptr + channel * S_BIAS, mask=n_mask, other=0.0).to(tl.float32)
+{{BODY}}
 )TRITON";
 
 // Grid: (cdiv(N * OUT_H, ROWS), cdiv(OUT_W, BLOCK_M), groups * N_BLOCKS). A
@@ -112,16 +112,6 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
 {{BODY}}
 )TRITON";
 
-/// Kernel row kh's mask: the pixels whose input row oh + dh is inside.
-std::string rowMask(int64_t kh, int64_t dh) {
-  std::string cond = "m_mask_t";
-  if (dh < 0)
-    cond += " & (p_t >= " + std::to_string(-dh) + " * IN_W)";
-  if (dh > 0)
-    cond += " & (p_t < (IN_H - " + std::to_string(dh) + ") * IN_W)";
-  return "    h_ok_" + std::to_string(kh) + " = " + cond + "\n";
-}
-
 /// Block b of j's mask: the pixels whose input column ow + kw * DIL_W -
 /// PAD_W is inside, for the kernel column kw of each j, and j < KWC.
 std::string columnMask(int64_t b) {
@@ -131,13 +121,25 @@ std::string columnMask(int64_t b) {
          " >= 0) & (ow_t + dw_" + s + " < IN_W) & (j_" + s + " < KWC)[None, :]\n";
 }
 
-/// Step s's input tile (kernel row kh, block b of j): the input rows shifted
-/// by `rowOffset` elements.
-std::string inputLoad(const std::string &s, int64_t kh, int64_t b, int64_t rowOffset,
-                      const std::string &cast) {
-  const std::string bs = std::to_string(b), k = std::to_string(kh);
-  return "    x_" + s + " = tl.load(x_rows + (" + std::to_string(rowOffset) + " + j_" + bs +
-         "[None, :] * SX_C), mask=h_ok_" + k + " & w_ok_" + bs + ", other=0.0)" + cast + "\n";
+/// Step s's banded weights for PIX output pixels per row (block b of j,
+/// `weightOffset` selecting the kernel row): product column n = p * COUT_G +
+/// oc, row j take kernel column j // CIN_G - p * STRIDE_W, at j * SW_I - p *
+/// PIX_STEP * SW_I (SW_W = CIN_G * SW_I, PIX_STEP = STRIDE_W * CIN_G), zero
+/// where j - p * PIX_STEP leaves [0, KW_CIN).
+/// The indices are [n, j] (or [j, n]) tiles of their own (`n2`, from the
+/// zeros): the address is a box access (n cut at COUT_G, no gather) and the
+/// band mask needs no broadcast across the lanes.
+std::string bandedWeightLoad(const std::string &s, int64_t b, int64_t weightOffset, const std::string &cast) {
+  const std::string bs = std::to_string(b), off = std::to_string(weightOffset);
+  auto load = [&](const std::string &j, const std::string &n2) {
+    const std::string q = "(" + n2 + " // COUT_G)";
+    return "tl.load(w_base + (" + off + " + (" + n2 + " % COUT_G) * SW_O - " + q + " * (PIX_STEP * SW_I) + " +
+           j + " * SW_I), mask=(" + j + " >= " + q + " * PIX_STEP) & (" + j + " < " + q +
+           " * PIX_STEP + KW_CIN) & (" + n2 + " < PIX * COUT_G), other=0.0)";
+  };
+  return "    if W_K_CONTIGUOUS:\n        w_" + s + " = tl.trans(" + load("j_" + bs + "[None, :]", "n2_t") +
+         ")" + cast + "\n    else:\n        w_" + s + " = " + load("j_" + bs + "[:, None]", "n2") + cast +
+         "\n";
 }
 
 /// Step s's weights (block b of j, `weightOffset` selecting the kernel row).
@@ -178,9 +180,20 @@ int64_t slotsOf(int64_t extent, int64_t lanes) {
 
 } // namespace
 
-std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const MachineShape &machine) {
+namespace {
+
+/// At most this many row blocks per program: the body is unrolled.
+constexpr int64_t kMaxRowBlocks = 16;
+/// At most this many steps (kernel rows x blocks of j) per row block.
+constexpr int64_t kMaxRowSteps = 24;
+
+double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine);
+
+/// The tiles for `pix` output pixels per row (always 1 in the strided form).
+std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const MachineShape &machine, int64_t pix,
+                                            bool boxRows) {
   const int64_t lanes = machine.lanes;
-  const int64_t kwc = c.kernelW * c.cinG;
+  const int64_t kwc = ((pix - 1) * c.strideW + c.kernelW) * c.cinG;
   // One block of j wider than the array when it covers all of KWC and adds
   // no fold (ceil(KWC / lanes) K blocks, as with blocks of the array's
   // width); otherwise blocks of the array's width. (Several blocks wider
@@ -188,18 +201,21 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
   // 14 x 14 x 256; not yet understood.)
   const int64_t folds = slotsOf(kwc, lanes);
   int64_t blockK = std::max<int64_t>(16, std::min(laneBlock(machine), nextPowerOfTwo(kwc)));
-  for (int64_t b = 2 * blockK; b <= 4 * laneBlock(machine) && b <= nextPowerOfTwo(kwc); b *= 2)
+  // (Banded weights, PIX > 1, stay within the array's width: a [BLOCK_N,
+  // BLOCK_K] box access cut along BLOCK_N keeps BLOCK_K on the lanes only
+  // up to the lane count.)
+  for (int64_t b = 2 * blockK; pix == 1 && b <= 4 * laneBlock(machine) && b <= nextPowerOfTwo(kwc); b *= 2)
     if (ceilDiv(kwc, b) * slotsOf(b, lanes) == folds && b >= kwc)
       blockK = b;
   const int64_t blocksJ = ceilDiv(kwc, blockK);
   const int64_t steps = c.kernelH * blocksJ;
-  // Every step's tiles stay live until the dots: past 9 steps (3x3 at 128
-  // channels) the measured layers ran slower than the gather kernel
-  // (tpuv3-like: 14 x 14 x 256 23.9 k -> 27.5 k cycles, 7 x 7 x 512 53.4 k ->
-  // 83.3 k), so they keep it.
-  if (steps > 9)
+  // A row block's tiles of every step stay live until its dots: past 24
+  // steps (3x3 at 512 channels, 36) the layers keep the gather kernel (with
+  // all blocks' tiles live, past 9 steps ran slower: tpuv3-like 14 x 14 x 256
+  // 23.9 k -> 27.5 k cycles; pipelined, 18 steps take 24.9 k).
+  if (steps > kMaxRowSteps)
     return std::nullopt;
-  const int64_t blockN = blockFor(c.coutG, 16, 2 * laneBlock(machine));
+  const int64_t blockN = blockFor(pix * c.coutG, 16, 2 * laneBlock(machine));
   const int64_t budget = tileBudgetBytes(machine) / lanes; // half a lane's bank
   const int64_t kSlots = slotsOf(blockK, lanes), nSlots = slotsOf(blockN, lanes);
   auto bytesPerLane = [&](int64_t blockM) {
@@ -215,7 +231,57 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
     const int64_t acc = 3 * nSlots * blockM * 4;
     return a + w + masks + acc;
   };
-  const int64_t cap = std::min<int64_t>(blockFor(c.strided ? c.outW : c.pixels, 16, int64_t{1} << 20), 1024);
+  const int64_t cap =
+      std::min<int64_t>(blockFor(c.strided ? c.outW : c.pixels / pix, 16, int64_t{1} << 20), 1024);
+  // The pipelined body keeps live: every step's weights, two row blocks'
+  // input tiles (block i's until its dots, block i + 1's arriving), one
+  // block's products and their sum, and two blocks' masks (measured with
+  // compiler::compile: 31,808 bytes for 56 x 56 x 64 at PIX = 4, BLOCK_M =
+  // 128; this estimate 32,384). Among the block heights that fit, the
+  // cheapest by rowConvCycles.
+  auto pipelinedBytes = [&](int64_t blockM) {
+    return steps * kSlots * blockN * c.element + 2 * steps * kSlots * blockM * c.element +
+           (steps + 1) * nSlots * blockM * 4 + 2 * (steps + c.kernelH + blocksJ) * kSlots * blockM;
+  };
+  if (c.strided && boxRows) {
+    // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
+    // a block lies in one image) of BMC = next_pow2(OUT_W / PIX) column
+    // groups per block, BLOCKS a divisor of the blocks (no block past the
+    // end); the same live tiles and cost model as the same-size form.
+    const int64_t columnGroups = nextPowerOfTwo(c.outW / pix), outRows = c.pixels / c.outW;
+    std::optional<RowConvTiles> best;
+    double bestCycles = 0;
+    for (int64_t r2 = 1; r2 * columnGroups <= 1024; r2 *= 2) {
+      const int64_t m = r2 * columnGroups;
+      if (c.outH % r2 != 0 || m < 16 || pipelinedBytes(m) > budget)
+        continue;
+      const int64_t total = outRows / r2;
+      int64_t blocks = std::min(total, kMaxRowBlocks);
+      while (total % blocks != 0)
+        --blocks;
+      RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, blocks};
+      tiles.rowsPerBlock = r2, tiles.columnGroups = columnGroups, tiles.boxRows = true;
+      const double cycles = rowConvCycles(c, tiles, machine);
+      if (!best || cycles <= bestCycles)
+        best = tiles, bestCycles = cycles;
+    }
+    return best;
+  }
+  if (!c.strided) {
+    std::optional<RowConvTiles> best;
+    double bestCycles = 0;
+    const int64_t rowsA = c.pixels / pix;
+    for (int64_t m = 16; m <= cap; m *= 2) {
+      if (pipelinedBytes(m) > budget)
+        continue;
+      const int64_t total = ceilDiv(rowsA, m), programs = ceilDiv(total, kMaxRowBlocks);
+      const RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, ceilDiv(total, programs)};
+      const double cycles = rowConvCycles(c, tiles, machine);
+      if (!best || cycles <= bestCycles)
+        best = tiles, bestCycles = cycles;
+    }
+    return best;
+  }
   int64_t blockM = 0;
   for (int64_t m = 16; m <= cap; m *= 2)
     if (bytesPerLane(m) <= budget)
@@ -255,7 +321,93 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
       while (rows < 16 && 2 * rows <= c.pixels / c.outW && stridedBytesPerLane(2 * rows) <= budget)
         rows *= 2;
   }
-  return RowConvTiles{blockM, blockN, blockK, blocksJ, rows};
+  return RowConvTiles{blockM, blockN, blockK, blocksJ, rows, pix};
+}
+
+/// Core cycles of the same-size form by the mapping search's model
+/// (docs/library-kernels.md, "Row convolutions"): the arrays' folds, each
+/// max(BLOCK_M, L) cycles on one of the arrays, against the DRAM bytes at
+/// the peak rate (the input tiles' real rows, every program's weights, the
+/// output once).
+double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine) {
+  const int64_t lanes = machine.lanes;
+  // Tile rows: all of them real in the same-size form; in the strided one
+  // COLS of every BMC.
+  const int64_t realRows = c.pixels / t.pixelsPerRow;
+  const int64_t rowsA = c.strided ? c.pixels / c.outW * t.columnGroups : realRows;
+  const int64_t nBlocks = ceilDiv(t.pixelsPerRow * c.coutG, t.blockN);
+  const int64_t programs = ceilDiv(ceilDiv(rowsA, t.blockM), t.blocks) * nBlocks * c.groups;
+  const int64_t rowBlocks = programs * t.blocks; // the last program's blocks past the end included
+  const int64_t steps = c.kernelH * t.blocksJ;
+  const int64_t kSlots = slotsOf(t.blockK, lanes), nSlots = slotsOf(t.blockN, lanes);
+  const double arrays =
+      static_cast<double>(rowBlocks * steps * kSlots * nSlots * std::max<int64_t>(t.blockM, lanes)) /
+      std::max(1, std::min(machine.systolicArrays, 2));
+  const int64_t kwc = ((t.pixelsPerRow - 1) * c.strideW + c.kernelW) * c.cinG;
+  // DRAM at half its peak: these DMAs of 0.5 to 2 KB rows reach about 200
+  // GB/s of tpuv3-like's 481 (measured on 56 x 56 x 64 and 28 x 28 x 128).
+  const double rate = machine.dramBytesPerCycle / 2;
+  const double bytes = static_cast<double>(nBlocks * c.groups * realRows * c.kernelH * kwc * c.element +
+                                           programs * steps * t.blockK * t.blockN * c.element +
+                                           c.pixels * c.coutG * c.groups * 4);
+  // Per row block: a zero tile per dot, the sum and the bias on the
+  // products; the masks and their conjunctions on the operand tiles.
+  const double vector =
+      static_cast<double>(rowBlocks * t.blockM *
+                          ((2 * steps + 1) * nSlots + (c.kernelH + 2 * t.blocksJ + steps + 4) * kSlots)) /
+      std::max(1, machine.vlenBits / 32);
+  // The pipeline's ends: a program's first step's operands arrive before its
+  // first dot, its last block's dots and sum come after its last load;
+  // each block's last dot fills and drains the array before its sum.
+  const double firstBlock = static_cast<double>((t.blockK * t.blockN + t.blockM * t.blockK) * c.element) / rate;
+  const double lastBlock = static_cast<double>(steps * kSlots * nSlots * std::max<int64_t>(t.blockM, lanes)) /
+                           std::max(1, std::min(machine.systolicArrays, 2));
+  return std::max({arrays, bytes / rate, vector}) +
+         static_cast<double>(programs) * (firstBlock + lastBlock + 3 * lanes - 2 + 200) +
+         static_cast<double>(rowBlocks * 2 * lanes);
+}
+
+/// Core cycles of the strided form with one pixel per row by the same
+/// model: one dot per output row and step, each at least an array width of
+/// rows; every output row's tiles from DRAM.
+double stridedRowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine) {
+  const int64_t lanes = machine.lanes, outRows = c.pixels / c.outW, steps = c.kernelH * t.blocksJ;
+  const double arrays = static_cast<double>(outRows * ceilDiv(c.outW, t.blockM) * steps *
+                                            slotsOf(t.blockK, lanes) * slotsOf(t.blockN, lanes) *
+                                            std::max<int64_t>(t.blockM, lanes)) /
+                        std::max(1, std::min(machine.systolicArrays, 2));
+  const double bytes = static_cast<double>(outRows * c.kernelH * c.outW * c.kernelW * c.cinG * c.element +
+                                           c.pixels * c.coutG * 4);
+  return std::max(arrays, bytes / (machine.dramBytesPerCycle / 2));
+}
+
+} // namespace
+
+std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const MachineShape &machine) {
+  std::optional<RowConvTiles> best = rowConvTilesFor(c, machine, 1, false);
+  if (c.dilationW != 1 || c.sxW != c.cinG * c.sxC || c.groups != 1 || c.syW != c.coutG * c.syC)
+    return best;
+  // Several output pixels per row (of one image row, the output's width a
+  // multiple of PIX) while their output channels fill at most two array
+  // widths, when the estimate beats one pixel per row's.
+  std::optional<RowConvTiles> packed;
+  double packedCycles = 0;
+  // The strided form's box rows serve one column per row too (blocks of
+  // several output rows, where its rows are short).
+  for (int64_t pix = c.strided ? 1 : 2; pix <= (c.strided ? 8 : 4); pix *= 2) {
+    if (c.outW % pix != 0 || pix * c.coutG > 2 * laneBlock(machine))
+      continue;
+    const auto tiles = rowConvTilesFor(c, machine, pix, c.strided);
+    if (!tiles)
+      continue;
+    const double cycles = rowConvCycles(c, *tiles, machine);
+    if (!packed || cycles < packedCycles)
+      packed = tiles, packedCycles = cycles;
+  }
+  if (packed && (!best || packedCycles < (c.strided ? stridedRowConvCycles(c, *best, machine)
+                                                     : rowConvCycles(c, *best, machine))))
+    return packed;
+  return best;
 }
 
 namespace {
@@ -331,51 +483,200 @@ std::string stridedBody(const RowConvShape &c, const RowConvTiles &t, const std:
   return head + loads + dots + tail;
 }
 
+/// The same-size form's body: every step's weights once, then the row
+/// blocks software-pipelined (block i + 1's masks and loads before block i's
+/// dots, sum, bias and store).
+std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast) {
+  const int64_t pix = t.pixelsPerRow, steps = c.kernelH * t.blocksJ;
+  std::string head;
+  for (int64_t b = 0; b < t.blocksJ; ++b) {
+    const std::string bs = std::to_string(b);
+    head += "    j_" + bs + " = " + bs + " * BLOCK_K + rk\n    dw_" + bs + " = ((j_" + bs +
+            " // CIN_G) * DIL_W - PAD_W)[None, :]\n    jk_" + bs + " = (j_" + bs + " < KWC)[None, :]\n";
+  }
+  if (pix > 1)
+    head += "    n2_t = pid_n * BLOCK_N + (tl.arange(0, BLOCK_N)[:, None] + zero_k[None, :])\n"
+            "    n2 = pid_n * BLOCK_N + (zero_k[:, None] + tl.arange(0, BLOCK_N)[None, :])\n";
+  // Step s's weights load just before the first block's input tile of step
+  // s, so that the first dot waits for one step's operands, not for all.
+  std::vector<std::string> weights;
+  for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
+    for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
+      weights.push_back(pix == 1 ? weightLoad(std::to_string(step), b, kh * c.swH, cast)
+                                 : bandedWeightLoad(std::to_string(step), b, kh * c.swH, cast));
+  // The store's row mask straight in the [BLOCK_M, BLOCK_N] layout of the
+  // product (no broadcast across the lanes), only where a block can reach
+  // past the last row; the column mask only where BLOCK_N passes the
+  // product's columns.
+  const int64_t rowsA = c.pixels / pix;
+  const bool ragged = rowsA % (t.blockM * t.blocks) != 0 || ceilDiv(rowsA, t.blockM) < t.blocks;
+  const bool columnsRagged = pix * c.coutG < t.blockN;
+  head += "    zero_n = tl.arange(0, BLOCK_N) // BLOCK_N\n";
+  if (c.strided) {
+    // Tile row m's output row m // BMC and column group m % BMC: index
+    // tiles for the masks (once per program), box terms for the addresses.
+    head += "    mm_t = tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :]\n"
+            "    mrs_t = (mm_t // BMC) * STRIDE_H\n"
+            "    iw_t = (mm_t % BMC) * (PIX * STRIDE_W)\n"
+            "    col_ok = (mm_t % BMC) < COLS\n"
+            "    rr = tl.arange(0, BLOCK_M)[:, None]\n"
+            "    x_box = (rr // BMC) * (STRIDE_H * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n"
+            "    y_box = (rr // BMC) * SY_H + (rr % BMC) * (PIX * SY_W)\n";
+    if (t.columnGroups * pix > c.outW)
+      head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
+    for (int64_t b = 0; b < t.blocksJ; ++b) {
+      const std::string bs = std::to_string(b);
+      head += "    w_ok_" + bs + " = col_ok & (iw_t + dw_" + bs + " >= 0) & (iw_t + dw_" + bs + " < IN_W) & jk_" +
+              bs + "\n";
+    }
+  }
+  // Block i's pixel indices, masks and input tiles.
+  // Strided pixels: block i covers R2 output rows (n, oh) of one image,
+  // BMC column groups of PIX output columns each (tile row m: row m // BMC,
+  // group m % BMC, COLS of the BMC real); its input tile of kernel row kh is
+  // a box access (rows STRIDE_H input rows apart, groups PIX * STRIDE_W
+  // pixels apart).
+  auto stridedFront = [&](int64_t i) {
+    const std::string s = "_" + std::to_string(i);
+    std::string code = "    row0" + s + " = (pid_m * BLOCKS + " + std::to_string(i) + ") * R2\n    oh0" + s +
+                       " = row0" + s + " % OUT_H\n    xb" + s + " = x_ptr + ((row0" + s +
+                       " // OUT_H) * SX_N + oh0" + s + " * (STRIDE_H * SX_H))\n";
+    for (int64_t kh = 0; kh < c.kernelH; ++kh) {
+      const std::string k = std::to_string(kh), ih = "ih_" + k + s;
+      code += "    " + ih + " = mrs_t + (oh0" + s + " * STRIDE_H + (" + std::to_string(kh * c.dilationH - c.padH) +
+              "))\n    h_ok_" + k + s + " = (" + ih + " >= 0) & (" + ih + " < IN_H)\n";
+    }
+    for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
+      for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
+        code += "    mk_" + std::to_string(step) + s + " = h_ok_" + std::to_string(kh) + s + " & w_ok_" +
+                std::to_string(b) + "\n";
+    return code;
+  };
+  auto front = [&](int64_t i) {
+    if (c.strided)
+      return stridedFront(i);
+    const std::string s = "_" + std::to_string(i);
+    std::string code = "    r0" + s + " = (pid_m * BLOCKS + " + std::to_string(i) + ") * BLOCK_M\n    rm" +
+                       s + " = r0" + s + " + tl.arange(0, BLOCK_M)\n    rm_t" + s + " = (r0" + s +
+                       " + (tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :])) * PIX\n    ow_t" + s +
+                       " = rm_t" + s + " % IN_W\n    m_mask_t" + s + " = rm_t" + s + " < PIXELS\n";
+    // Kernel row kh keeps the pixels whose offset p in their image lies in
+    // [-dh * IN_W, (IN_H - dh) * IN_W): no division for the row.
+    const std::string p = c.pixels == c.inH * c.inW ? "rm_t" + s : "(rm_t" + s + " % (IN_H * IN_W))";
+    for (int64_t kh = 0; kh < c.kernelH; ++kh) {
+      const int64_t dh = kh * c.dilationH - c.padH;
+      std::string cond = "m_mask_t" + s;
+      if (dh < 0)
+        cond += " & (" + p + " >= " + std::to_string(-dh) + " * IN_W)";
+      if (dh > 0)
+        cond += " & (" + p + " < (IN_H - " + std::to_string(dh) + ") * IN_W)";
+      code += "    h_ok_" + std::to_string(kh) + s + " = " + cond + "\n";
+    }
+    for (int64_t b = 0; b < t.blocksJ; ++b) {
+      const std::string bs = std::to_string(b);
+      code += "    w_ok_" + bs + s + " = (ow_t" + s + " + dw_" + bs + " >= 0) & (ow_t" + s + " + dw_" + bs +
+              " < IN_W) & jk_" + bs + "\n";
+    }
+    code += "    x_rows" + s + " = x_base + rm" + s + "[:, None] * (PIX * SX_W)\n";
+    for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
+      for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
+        code += "    mk_" + std::to_string(step) + s + " = h_ok_" + std::to_string(kh) + s + " & w_ok_" +
+                std::to_string(b) + s + "\n";
+    return code;
+  };
+  // Block i's input tiles (their masks made by `front`).
+  auto loads = [&](int64_t i) {
+    const std::string s = "_" + std::to_string(i);
+    std::string code;
+    for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
+      for (int64_t b = 0; b < t.blocksJ; ++b, ++step) {
+        // Input pixel PIX * m + dh * IN_W - PAD_W (the kernel columns are in j).
+        const int64_t rowOffset = ((kh * c.dilationH - c.padH) * c.inW - c.padW) * c.sxW;
+        const std::string st = std::to_string(step);
+        if (i == 0)
+          code += weights[static_cast<size_t>(step)];
+        if (c.strided) {
+          code += "    x_" + st + s + " = tl.load(xb" + s + " + (x_box + (" +
+                  std::to_string((kh * c.dilationH - c.padH) * c.sxH - c.padW * c.sxW) + " + j_" + std::to_string(b) +
+                  "[None, :] * SX_C)), mask=mk_" + st + s + ", other=0.0)" + cast + "\n";
+          continue;
+        }
+        code += "    x_" + st + s + " = tl.load(x_rows" + s + " + (" + std::to_string(rowOffset) + " + j_" +
+                std::to_string(b) + "[None, :] * SX_C), mask=mk_" + st + s + ", other=0.0)" + cast + "\n";
+      }
+    return code;
+  };
+  // Block i's dots (one tile each: no dot waits on another).
+  auto dots = [&](int64_t i) {
+    const std::string s = "_" + std::to_string(i);
+    std::string code;
+    for (int64_t step = 0; step < steps; ++step)
+      code += "    p" + s + "_" + std::to_string(step) + " = tl.dot(x_" + std::to_string(step) + s + ", w_" +
+              std::to_string(step) + ", allow_tf32=False, out_dtype=tl.float32)\n";
+    return code;
+  };
+  // Block i's sum, bias and store.
+  auto back = [&](int64_t i) {
+    const std::string s = "_" + std::to_string(i);
+    std::string code = sumTree("p" + s + "_", static_cast<size_t>(steps));
+    code += "    if HAS_BIAS:\n        acc = acc + bias[None, :]\n";
+    // PIX > 1: the output's pixels are contiguous (SY_W = COUT_G * SY_C), so
+    // product column n is at n * SY_C.
+    const std::string columns = pix == 1 ? "channel[None, :] * SY_C" : "rn[None, :] * SY_C";
+    std::string mask;
+    if (ragged && !c.strided)
+      mask = "((r0" + s + " + (tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :])) * PIX < PIXELS)";
+    if (c.strided && t.columnGroups * pix > c.outW)
+      mask = "y_cols";
+    if (columnsRagged)
+      mask += std::string(mask.empty() ? "" : " & ") + "n_mask[None, :]";
+    const std::string address =
+        c.strided ? "(y_ptr + ((row0" + s + " // OUT_H) * SY_N + oh0" + s + " * SY_H)) + (y_box + " + columns + ")"
+                  : "y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns;
+    code += "    tl.store(" + address + ", acc" + (mask.empty() ? "" : ", mask=" + mask) + ")\n";
+    return code;
+  };
+  // In program order: block i + 2's masks, block i's dots (their zero
+  // tiles on the vector unit), block i + 1's loads, block i's sum and store.
+  // A unit runs its queue in order, so a block's masks and loads never wait
+  // behind the sum of the block before, which waits for that block's arrays.
+  std::string body = head + front(0) + loads(0) + (t.blocks > 1 ? front(1) : "");
+  for (int64_t i = 0; i < t.blocks; ++i)
+    body +=
+        (i + 2 < t.blocks ? front(i + 2) : "") + dots(i) + (i + 1 < t.blocks ? loads(i + 1) : "") + back(i);
+  return body;
+}
+
 } // namespace
 
 KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const std::string &types,
                            const std::function<void(LaunchBuilder &)> &pointers,
                            const std::function<void(LaunchBuilder &)> &epilogue) {
   const std::string cast = c.sameOperandType ? "" : ".to(tl.float32)";
-  std::string masks, loads, dots;
-  int64_t step = 0;
-  if (c.strided) {
-    step = c.kernelH * t.blocksJ;
-  } else {
-    for (int64_t kh = 0; kh < c.kernelH; ++kh)
-      masks += rowMask(kh, kh * c.dilationH - c.padH);
-    for (int64_t b = 0; b < t.blocksJ; ++b)
-      masks += columnMask(b);
-    for (int64_t kh = 0; kh < c.kernelH; ++kh)
-      for (int64_t b = 0; b < t.blocksJ; ++b, ++step) {
-        const int64_t dh = kh * c.dilationH - c.padH;
-        // Input pixel m + dh * IN_W - PAD_W (the kernel columns are in j).
-        const int64_t rowOffset = (dh * c.inW - c.padW) * c.sxW;
-        loads += inputLoad(std::to_string(step), kh, b, rowOffset, cast) +
-                 weightLoad(std::to_string(step), b, kh * c.swH, cast);
-        const std::string acc = "acc_" + std::to_string(step % 2);
-        const std::string term = "tl.dot(x_" + std::to_string(step) + ", w_" + std::to_string(step) +
-                                 ", allow_tf32=False, out_dtype=tl.float32)";
-        dots += "    " + acc + (step < 2 ? " = " : " += ") + term + "\n";
-      }
-    dots += step > 1 ? "    acc = acc_0 + acc_1\n" : "    acc = acc_0\n";
-  }
+  const int64_t pix = t.pixelsPerRow;
+  const int64_t step = c.kernelH * t.blocksJ;
+  // The same-size form and the strided pixels share the pipelined body.
+  const bool pipelined = !c.strided || t.boxRows;
+  // Column n of the product: channel oc of pixel p = n // COUT_G when PIX > 1.
+  const std::string columns =
+      pix == 1 ? "    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = oc < COUT_G"
+               : "    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = rn < PIX * COUT_G\n"
+                 "    oc = rn % COUT_G";
   const std::string name = std::string(c.strided ? "npusim_conv_strided_rows_" : "npusim_conv_rows_") +
-                           types + "_k" + std::to_string(step);
-  LaunchBuilder launch(name, instantiate(c.strided ? kStridedRowConvSource : kRowConvSource,
+                           types + "_k" + std::to_string(step) +
+                           (pix > 1 || t.boxRows ? "_p" + std::to_string(pix) : "");
+  LaunchBuilder launch(name, instantiate(pipelined ? kRowConvSource : kStridedRowConvSource,
                                          {{"NAME", name},
                                           {"X", c.xType},
                                           {"W", c.wType},
                                           {"BIAS", c.biasType},
                                           {"Y", c.yType},
-                                          {"MASKS", masks},
-                                          {"BODY", c.strided ? stridedBody(c, t, cast) : ""},
-                                          {"LOADS", loads},
-                                          {"DOTS", dots},
-                                          {"ADD_BIAS", std::string(kConvBiasEpilogue)}}));
+                                          {"BODY", pipelined ? sameSizeBody(c, t, cast) : stridedBody(c, t, cast)},
+                                          {"STRIDED_PARAMS", pipelined && c.strided ? kStridedPixelParams : ""},
+                                          {"COLUMNS", columns}}));
   pointers(launch);
   const int64_t nBlocks = ceilDiv(c.coutG, t.blockN);
-  if (c.strided)
+  if (!pipelined)
     launch.constant("IN_H", c.inH)
         .constant("IN_W", c.inW)
         .constant("OUT_H", c.outH)
@@ -385,22 +686,39 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
   else
     launch.constant("PIXELS", c.pixels).constant("IN_H", c.inH).constant("IN_W", c.inW);
   launch.constant("CIN_G", c.cinG).constant("COUT_G", c.coutG);
-  if (c.strided)
+  if (!pipelined)
     launch.constant("N_BLOCKS", nBlocks);
-  launch.constant("KWC", c.kernelW * c.cinG);
-  if (c.strided)
+  launch.constant("KWC", ((pix - 1) * c.strideW + c.kernelW) * c.cinG);
+  if (!pipelined)
     launch.constant("STRIDE_H", c.strideH).constant("STRIDE_W", c.strideW);
   launch.constant("DIL_W", c.dilationW).constant("PAD_W", c.padW);
-  if (c.strided)
+  if (!pipelined)
     launch.constant("SX_N", c.sxN).constant("SX_H", c.sxH);
   launch.constant("SX_C", c.sxC).constant("SX_W", c.sxW).constant("SW_O", c.swO).constant("SW_I", c.swI);
   epilogue(launch);
   launch.constant("W_K_CONTIGUOUS", c.swI == 1 && c.swO != 1 ? 1 : 0);
+  if (pipelined) {
+    launch.constant("PIX", pix)
+        .constant("KW_CIN", c.kernelW * c.cinG)
+        .constant("PIX_STEP", c.strideW * c.cinG)
+        .constant("BLOCKS", t.blocks);
+    if (c.strided)
+      launch.constant("OUT_H", c.outH)
+          .constant("STRIDE_H", c.strideH)
+          .constant("STRIDE_W", c.strideW)
+          .constant("SX_N", c.sxN)
+          .constant("SX_H", c.sxH)
+          .constant("BMC", t.columnGroups)
+          .constant("R2", t.rowsPerBlock)
+          .constant("COLS", c.outW / pix);
+  }
   launch.constant("BLOCK_M", t.blockM).constant("BLOCK_N", t.blockN).constant("BLOCK_K", t.blockK);
-  if (c.strided)
+  if (c.strided && pipelined)
+    launch.grid(c.pixels / c.outW / (t.rowsPerBlock * t.blocks), 1, 1);
+  else if (c.strided)
     launch.grid(ceilDiv(c.pixels / c.outW, t.rows), ceilDiv(c.outW, t.blockM), c.groups * nBlocks);
   else
-    launch.grid(ceilDiv(c.pixels, t.blockM), nBlocks, c.groups);
+    launch.grid(ceilDiv(c.pixels / pix, t.blockM * t.blocks), ceilDiv(pix * c.coutG, t.blockN), c.groups);
   return launch.build();
 }
 

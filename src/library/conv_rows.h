@@ -23,6 +23,7 @@ struct RowConvShape {
   int64_t pixels = 0, inH = 0, inW = 0, cinG = 0, coutG = 0, groups = 1;
   int64_t kernelH = 1, kernelW = 1, padH = 0, padW = 0, dilationH = 1, dilationW = 1;
   int64_t sxC = 1, sxW = 1, swO = 1, swI = 1, swH = 1; // element strides of input and weight
+  int64_t syC = 1, syW = 1;                            // element strides of the output
   int64_t element = 4;                                 // bytes of a dot operand
   // Strided rows: any stride and output size; a program covers a block of
   // one output row, so the input pixels need not be one axis (sxN, sxH).
@@ -34,8 +35,15 @@ struct RowConvShape {
 
 struct RowConvTiles {
   int64_t blockM = 16, blockN = 16, blockK = 16;
-  int64_t blocksJ = 1; // blocks of (kernel column, channel) per kernel row
-  int64_t rows = 1;    // output rows per program (strided form)
+  int64_t blocksJ = 1;      // blocks of (kernel column, channel) per kernel row
+  int64_t rows = 1;         // output rows per program (strided form)
+  int64_t pixelsPerRow = 1; // output pixels per tile row (same-size form): PIX
+  int64_t blocks = 1;       // row blocks per program (same-size form, strided pixels): BLOCKS
+  // Strided form with PIX > 1 ("strided pixels", the same pipelined body):
+  // a row block is `rowsPerBlock` output rows of `columnGroups` groups of PIX
+  // output columns (BLOCK_M = their product).
+  int64_t rowsPerBlock = 1, columnGroups = 1; // R2, BMC
+  bool boxRows = false; // the strided form through the pipelined body (also with PIX = 1)
 };
 
 /// The tiles of a row convolution, or nothing when even the smallest do not

@@ -146,37 +146,64 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
              SW_O: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr,
              S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
              HAS_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_C: tl.constexpr):
-    pid_m = tl.program_id(0)
     pid_c = tl.program_id(1)
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    ow = rm % OUT_W
-    oh = (rm // OUT_W) % OUT_H
-    n = rm // (OUT_W * OUT_H)
-    m_mask = rm < BATCH * OUT_H * OUT_W
     oc = pid_c * BLOCK_C + tl.arange(0, BLOCK_C)
     c_mask = oc < COUT
     if MULTIPLIER == 1:
         ic = oc
     else:
         ic = oc // MULTIPLIER
-    acc = tl.zeros((BLOCK_M, BLOCK_C), dtype=tl.float32)
-    for kh in range(0, KERNEL_H):
-        ih = oh * STRIDE_H + (kh * DIL_H - PAD_H)
-        h_mask = m_mask & (ih >= 0) & (ih < IN_H)
-        for kw in range(0, KERNEL_W):
-            iw = ow * STRIDE_W + (kw * DIL_W - PAD_W)
-            row_mask = h_mask & (iw >= 0) & (iw < IN_W)
-            x_row = n * SX_N + ih * SX_H + iw * SX_W
-            x = tl.load(x_ptr + x_row[:, None] + ic[None, :] * SX_C,
-                        mask=row_mask[:, None] & c_mask[None, :], other=0.0).to(tl.float32)
-            w = tl.load(w_ptr + oc * SW_O + (kh * SW_H + kw * SW_W), mask=c_mask, other=0.0).to(tl.float32)
-            acc += x * w[None, :]
+    zero_m = tl.arange(0, BLOCK_M) // BLOCK_M
+    # The weights and channel bounds in the [BLOCK_M, BLOCK_C] layout, once
+    # per program: the tiles' lane axis is the pixels (the larger), and a
+    # channel vector would otherwise be stretched across the lanes per block.
+    c_ok = (zero_m[:, None] + oc[None, :]) < COUT
+    {{WEIGHTS}}
     if HAS_BIAS:
         bias = tl.load(bias_ptr + oc * S_BIAS, mask=c_mask, other=0.0).to(tl.float32)
-        acc = acc + bias[None, :]
-    y_row = n * SY_N + oh * SY_H + ow * SY_W
-    tl.store(y_ptr + y_row[:, None] + oc[None, :] * SY_C, acc, mask=m_mask[:, None] & c_mask[None, :])
+        bias_t = zero_m[:, None].to(tl.float32) + bias[None, :]
+    for m0 in range(0, BATCH * OUT_H * OUT_W, BLOCK_M):
+        rm = m0 + tl.arange(0, BLOCK_M)
+{{BLOCK_INDICES}}
+{{TAPS}}
+        if HAS_BIAS:
+            acc = acc + bias_t
+{{STORE}}
 )TRITON";
+
+// The general form's per-block pixel indices (a [BLOCK_M] vector per
+// coordinate, stretched along the channels only) and store.
+constexpr const char *kDepthwiseIndices = R"TRITON(        ow = rm % OUT_W
+        oh = (rm // OUT_W) % OUT_H
+        n = rm // (OUT_W * OUT_H)
+        m_mask = rm < BATCH * OUT_H * OUT_W)TRITON";
+constexpr const char *kDepthwiseStore =
+    R"TRITON(        tl.store(y_ptr + (n * SY_N + oh * SY_H + ow * SY_W)[:, None] + oc[None, :] * SY_C, acc, mask=m_mask[:, None] & c_ok))TRITON";
+
+// The general form when the channels have the lanes (BLOCK_M <= BLOCK_C):
+// every index a tile of its own in the [BLOCK_M, BLOCK_C] layout, so that no
+// per-pixel vector is stretched across the lanes.
+constexpr const char *kDepthwiseIndices2d = R"TRITON(        zero_c = tl.arange(0, BLOCK_C) // BLOCK_C
+        rm2 = m0 + (tl.arange(0, BLOCK_M)[:, None] + zero_c[None, :])
+        ow2 = rm2 % OUT_W
+        oh2 = (rm2 // OUT_W) % OUT_H
+        n2 = rm2 // (OUT_W * OUT_H)
+        inside = (rm2 < BATCH * OUT_H * OUT_W) & c_ok)TRITON";
+constexpr const char *kDepthwiseStore2d = R"TRITON(        y_rows = n2 * SY_N + oh2 * SY_H + ow2 * SY_W
+        tl.store(y_ptr + y_rows + oc[None, :] * SY_C, acc, mask=inside))TRITON";
+
+// The row form (stride 1, the input's size kept, the input's and output's
+// pixels one strided axis each): output pixel m reads input pixel m + dh *
+// IN_W + dw, so every kernel position's tile is one affine DMA (no index
+// tile), and the bounds are made in the tile's own [BLOCK_M, BLOCK_C] layout:
+// p = m % (IN_H * IN_W) inside [-dh * IN_W, (IN_H - dh) * IN_W), 0 <= m %
+// IN_W + dw < IN_W.
+constexpr const char *kDepthwiseRowIndices = R"TRITON(        rm2 = m0 + (tl.arange(0, BLOCK_M)[:, None] + (tl.arange(0, BLOCK_C) // BLOCK_C)[None, :])
+        p2 = rm2 % (IN_H * IN_W)
+        ow2 = rm2 % IN_W
+        inside = (rm2 < BATCH * IN_H * IN_W) & c_ok)TRITON";
+constexpr const char *kDepthwiseRowStore =
+    R"TRITON(        tl.store(y_ptr + rm[:, None] * SY_W + oc[None, :] * SY_C, acc, mask=inside))TRITON";
 
 /// A per-axis parameter list: one value per spatial axis, or one for all.
 std::array<int64_t, 2> perAxis(const CallArgs &call, size_t index, const char *name, int64_t fallback,
@@ -332,10 +359,104 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     // masks and products the compiler keeps beside them, and the per-pixel
     // index vectors (measured with compiler::compile: 2.4 KB per row at
     // BLOCK_C = 64; this estimate is 4 KB).
+    // Both forms also keep every kernel position's weights broadcast to
+    // [BLOCK_M, BLOCK_C] and its masks: per row (positions + 6) fp32 and a
+    // mask byte per position and channel besides the above.
+    const int64_t positions = kernelH * kernelW;
     const int64_t blockC = blockFor(outChannels, 16, lane);
-    const int64_t blockM = blockMFor(pixels, blockC, 2048 + 8 * blockC * 4, blockC * 4, machine);
-    const std::string name = "npusim_conv_depthwise_" + types;
+    int64_t blockM =
+        blockMFor(pixels, blockC, 2048 + ((positions + 6) * 4 + positions) * blockC, blockC * 4, machine);
+    // Pixels one strided axis in the input and the output (as for the 1x1
+    // GEMM below), stride 1, the input's size kept: the row form.
+    auto pixelsOneAxis = [](const TensorRef &t) {
+      return t.stride[2] == t.shape[3] * t.stride[3] && (t.shape[0] == 1 || t.stride[0] == t.shape[2] * t.stride[2]);
+    };
+    const bool rows = stride[0] == 1 && stride[1] == 1 && outSize[0] == inH && outSize[1] == inW &&
+                      pixelsOneAxis(x) && pixelsOneAxis(y);
+    // The compiler gives the tiles' lanes to their larger axis (the last of
+    // equals). With BLOCK_M > BLOCK_C the pixels take them and the channel
+    // vectors are stretched across the lanes once per program. The row form
+    // (its indices and bounds made in the tiles' layout) takes BLOCK_M =
+    // BLOCK_C when the program has fewer pixel blocks than kernel positions:
+    // the channels on the lanes, the weights broadcast along the pixels on
+    // the vector unit (mobilenet_v2's 3x3 at 14 x 14 x 384: 23.3 k -> 13.6 k
+    // cycles, at 56 x 56 x 144 93.5 k -> 83.5 k). The other form keeps the
+    // pixels on the lanes: its per-pixel index vectors would be stretched
+    // across them per position (its 3x3 stride 2 at 112 x 112 x 96: 87.5 k
+    // -> 227.7 k cycles with BLOCK_M = BLOCK_C).
+    if (rows && blockM > blockC && ceilDiv(pixels, blockM) < positions)
+      blockM = blockC;
+    // The other form with the channels on the lanes (few pixels) makes its
+    // indices as [BLOCK_M, BLOCK_C] tiles too (`_2d`).
+    const bool indices2d = !rows && blockM <= blockC;
+    const std::string form = rows ? "rows_" : indices2d ? "2d_" : "";
+    const std::string name = "npusim_conv_depthwise_" + form + types + "_k" + std::to_string(kernelH) + "x" +
+                             std::to_string(kernelW);
+    // The row form's kernel positions, unrolled: every position's weights
+    // broadcast once per program, then per block of pixels one affine load
+    // and one multiply-add per position.
+    std::string weights, taps;
+    for (int64_t kh = 0, t = 0; kh < kernelH; ++kh)
+      for (int64_t kw = 0; kw < kernelW; ++kw, ++t) {
+        const std::string ts = std::to_string(t), dh = "dh_" + ts, dw = "dw_" + ts;
+        weights += "w_" + ts + " = zero_m[:, None].to(tl.float32) + tl.load(w_ptr + oc * SW_O + (" +
+                   std::to_string(kh) + " * SW_H + " + std::to_string(kw) +
+                   " * SW_W), mask=c_mask, other=0.0).to(tl.float32)[None, :]\n    ";
+        // Only the bounds a position can cross (constexpr tests).
+        taps += "        " + dh + " = " + std::to_string(kh) + " * DIL_H - PAD_H\n        " + dw + " = " +
+                std::to_string(kw) + " * DIL_W - PAD_W\n        ok_" + ts + " = inside\n";
+        taps += "        if " + dh + " < 0:\n            ok_" + ts + " = ok_" + ts + " & (p2 >= -" + dh +
+                " * IN_W)\n        if " + dh + " > 0:\n            ok_" + ts + " = ok_" + ts + " & (p2 < (IN_H - " +
+                dh + ") * IN_W)\n        if " + dw + " < 0:\n            ok_" + ts + " = ok_" + ts + " & (ow2 >= -" +
+                dw + ")\n        if " + dw + " > 0:\n            ok_" + ts + " = ok_" + ts + " & (ow2 < IN_W - " + dw +
+                ")\n";
+        taps += "        x_" + ts + " = tl.load(x_ptr + rm[:, None] * SX_W + ((" + dh + " * IN_W + " + dw +
+                ") * SX_W + ic[None, :] * SX_C), mask=ok_" + ts + ", other=0.0).to(tl.float32)\n";
+        taps += std::string("        acc ") + (t == 0 ? "= " : "+= ") + "x_" + ts + " * w_" + ts + "\n";
+      }
+    if (!rows) {
+      // Per kernel position: the input pixel's address and bounds, as
+      // [BLOCK_M, BLOCK_C] tiles (`_2d`) or per row (a [BLOCK_M] vector,
+      // stretched along the channels only).
+      taps.clear();
+      const std::string v = indices2d ? "2" : "", rowsOf = indices2d ? "" : "[:, None]";
+      const std::string inside = indices2d ? "inside" : "m_mask", channelBounds = indices2d ? "" : " & c_ok";
+      for (int64_t kh = 0, t = 0; kh < kernelH; ++kh)
+        for (int64_t kw = 0; kw < kernelW; ++kw, ++t) {
+          const std::string ts = std::to_string(t);
+          taps += "        ih_" + ts + " = oh" + v + " * STRIDE_H + (" + std::to_string(kh) + " * DIL_H - PAD_H)\n" +
+                  "        iw_" + ts + " = ow" + v + " * STRIDE_W + (" + std::to_string(kw) + " * DIL_W - PAD_W)\n" +
+                  "        ok_" + ts + " = " + inside + " & (ih_" + ts + " >= 0) & (ih_" + ts + " < IN_H) & (iw_" +
+                  ts + " >= 0) & (iw_" + ts + " < IN_W)\n" + "        x_" + ts + " = tl.load(x_ptr + (n" + v +
+                  " * SX_N + ih_" + ts + " * SX_H + iw_" + ts + " * SX_W)" + rowsOf +
+                  " + ic[None, :] * SX_C, mask=ok_" + ts + rowsOf + channelBounds + ", other=0.0).to(tl.float32)\n";
+          taps += std::string("        acc ") + (t == 0 ? "= " : "+= ") + "x_" + ts + " * w_" + ts + "\n";
+        }
+    } else if (!rows) {
+      // Per kernel position: the input pixel's address and bounds per row
+      // (a [BLOCK_M] vector, stretched along the channels only).
+      for (int64_t kh = 0, t = 0; kh < kernelH; ++kh)
+        for (int64_t kw = 0; kw < kernelW; ++kw, ++t) {
+          const std::string ts = std::to_string(t);
+          taps += "        ih_" + ts + " = oh * STRIDE_H + (" + std::to_string(kh) + " * DIL_H - PAD_H)\n" +
+                  "        iw_" + ts + " = ow * STRIDE_W + (" + std::to_string(kw) + " * DIL_W - PAD_W)\n" +
+                  "        ok_" + ts + " = m_mask & (ih_" + ts + " >= 0) & (ih_" + ts + " < IN_H) & (iw_" + ts +
+                  " >= 0) & (iw_" + ts + " < IN_W)\n" + "        x_" + ts +
+                  " = tl.load(x_ptr + (n * SX_N + ih_" + ts + " * SX_H + iw_" + ts +
+                  " * SX_W)[:, None] + ic[None, :] * SX_C, mask=ok_" + ts +
+                  "[:, None] & c_ok, other=0.0).to(tl.float32)\n";
+          taps += std::string("        acc ") + (t == 0 ? "= " : "+= ") + "x_" + ts + " * w_" + ts + "\n";
+        }
+    }
     LaunchBuilder launch(name, instantiate(kDepthwiseSource, {{"NAME", name},
+                                                              {"WEIGHTS", weights},
+                                                              {"TAPS", taps},
+                                                              {"BLOCK_INDICES", rows        ? kDepthwiseRowIndices
+                                                                                : indices2d ? kDepthwiseIndices2d
+                                                                                            : kDepthwiseIndices},
+                                                              {"STORE", rows        ? kDepthwiseRowStore
+                                                                        : indices2d ? kDepthwiseStore2d
+                                                                                    : kDepthwiseStore},
                                                               {"X", tritonType(x.dtype)},
                                                               {"W", tritonType(w.dtype)},
                                                               {"BIAS", tritonType(biasType)},
@@ -346,7 +467,7 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     launch.constant("SW_O", w.stride[0]).constant("SW_H", w.stride[2]).constant("SW_W", w.stride[3]);
     epilogue(launch);
     launch.constant("BLOCK_M", blockM).constant("BLOCK_C", blockC);
-    launch.grid(ceilDiv(pixels, blockM), ceilDiv(outChannels, blockC), 1);
+    launch.grid(1, ceilDiv(outChannels, blockC), 1);
     plan.launches.push_back(launch.build());
     return plan;
   }
@@ -389,8 +510,9 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   // stride_w pixels apart).
   const bool sameSize = outSize[0] == inH && outSize[1] == inW;
   const bool rowsMerge = stride[0] == 1 && stride[1] == 1 && sameSize && pixelsMerge(x) && pixelsMerge(y);
-  if (x.stride[3] * dilation[1] == cinG * x.stride[1] && w.stride[3] == cinG * w.stride[1] &&
-      (kernelH > 1 || kernelW > 1)) {
+  // (A kernel one column wide has no column stride to agree.)
+  if (x.stride[3] * dilation[1] == cinG * x.stride[1] && (kernelW == 1 || w.stride[3] == cinG * w.stride[1]) &&
+      (kernelH > 1 || kernelW > 1 || !rowsMerge)) {
     RowConvShape shape;
     shape.strided = !rowsMerge;
     shape.outH = outSize[0], shape.outW = outSize[1], shape.strideH = stride[0], shape.strideW = stride[1];
@@ -401,6 +523,7 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     shape.dilationW = dilation[1];
     shape.sxC = x.stride[1], shape.sxW = x.stride[3];
     shape.swO = w.stride[0], shape.swI = w.stride[1], shape.swH = w.stride[2];
+    shape.syC = y.stride[1], shape.syW = y.stride[3];
     shape.sameOperandType = x.dtype == w.dtype;
     shape.element = core::byteSize(shape.sameOperandType ? x.dtype : core::DType::Float32);
     shape.xType = tritonType(x.dtype), shape.wType = tritonType(w.dtype);

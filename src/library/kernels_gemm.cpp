@@ -34,6 +34,13 @@ def {{NAME}}({{GEMM_PARAMETERS}}
     rk = tl.arange(0, BLOCK_K)
     m_mask = rm < M
     n_mask = rn < N
+    if not FULL_TILES:
+        # The row and column bounds of ragged tiles made in the tile's own
+        # shape and layout (a sum with a zero vector is a tile of its own),
+        # so that no mask is stretched across the lanes.
+        a_rows_ok = (rm[:, None] + (rk // BLOCK_K)[None, :]) < M
+        b_cols_ok = (rn[:, None] + (rk // BLOCK_K)[None, :]) < N
+        c_rows_ok = (rm[:, None] + (tl.arange(0, BLOCK_N) // BLOCK_N)[None, :]) < M
     a_base = a_ptr + batch * STRIDE_AB
     b_base = b_ptr + batch * STRIDE_BB
 {{INIT}}
@@ -44,7 +51,10 @@ def {{NAME}}({{GEMM_PARAMETERS}}
     # Epilogue on the vector unit.
     if SCALE_PRODUCT:
         acc = acc * alpha
-    c_mask = m_mask[:, None] & n_mask[None, :]
+    if FULL_TILES:
+        c_mask = m_mask[:, None] & n_mask[None, :]
+    else:
+        c_mask = c_rows_ok & n_mask[None, :]
     if HAS_BIAS:
         bias = tl.load(bias_ptr + batch * STRIDE_BIASB + rm[:, None] * STRIDE_BIASM + rn[None, :] * STRIDE_BIASN,
                        mask=c_mask, other=0.0).to(tl.float32)
@@ -71,13 +81,13 @@ constexpr std::string_view kGemmStep = R"TRITON(
                 a{{S}} = tl.load(a_base + rm[:, None] * STRIDE_AM + ka{{S}}[None, :] * STRIDE_AK){{A_CAST}}
             else:
                 a{{S}} = tl.load(a_base + rm[:, None] * STRIDE_AM + ka{{S}}[None, :] * STRIDE_AK,
-                         mask=m_mask[:, None] & (ka{{S}}[None, :] < K), other=0.0){{A_CAST}}
+                         mask=a_rows_ok & (ka{{S}}[None, :] < K), other=0.0){{A_CAST}}
         if B_K_CONTIGUOUS:
             if FULL_TILES:
                 b{{S}} = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka{{S}}[None, :] * STRIDE_BK)){{B_CAST}}
             else:
                 b{{S}} = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka{{S}}[None, :] * STRIDE_BK,
-                         mask=n_mask[:, None] & (ka{{S}}[None, :] < K), other=0.0)){{B_CAST}}
+                         mask=b_cols_ok & (ka{{S}}[None, :] < K), other=0.0)){{B_CAST}}
         else:
             if FULL_TILES:
                 b{{S}} = tl.load(b_base + ka{{S}}[:, None] * STRIDE_BK + rn[None, :] * STRIDE_BN){{B_CAST}}

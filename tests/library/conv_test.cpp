@@ -126,6 +126,12 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
       {{1, 40, 6, 5}, {20, 40, 5, 5}, 1, 2},
       {{1, 3, 12, 10}, {7, 3, 3, 3}, 1, 2, 1, 2, true, true},
       {{1, 64, 9, 9}, {64, 64, 3, 3}, 1, 1},
+      // Even widths: several output pixels per tile row (banded weights),
+      // two images, bias, output channels that are not a power of two.
+      {{2, 16, 6, 8}, {16, 16, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 64, 5, 12}, {64, 64, 3, 3}, 1, 1, 1, 1, true, false},
+      {{1, 12, 7, 4}, {10, 12, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 8, 6, 10}, {32, 8, 5, 5}, 1, 2, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
     expectConv(c);
@@ -151,6 +157,25 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
   };
   EXPECT_EQ(kernel(same, 1).rfind("npusim_conv_rows_", 0), 0u) << kernel(same, 1);
   EXPECT_NE(kernel(half, 2).rfind("npusim_conv_rows_", 0), 0u) << kernel(half, 2);
+  // ResNet-18's 56 x 56 x 64 -> 64: with one pixel per tile row each input
+  // element is read 3 x 3 = 9 times (7.2 MB); with PIX pixels per row
+  // (PIX + 2) / PIX x 3 times, and the 64 output channels of PIX pixels
+  // fill the arrays' columns. The plan takes several pixels per row.
+  const TensorRef x56 = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
+  const TensorRef w56 = f.tensor(DType::Float32, {64, 64, 3, 3}, channelsLast({64, 64, 3, 3}));
+  const TensorRef y56 = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
+  const std::vector<const TensorRef *> outs56 = {&y56};
+  const CallPlan p56 =
+      planCall("aten.convolution",
+               std::vector<CallArgument>{CallFixture::arg(x56), CallFixture::arg(w56), CallFixture::none(),
+                                         CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
+               outs56, MachineShape{});
+  ASSERT_EQ(p56.launches.size(), 1u);
+  const std::string name56 = p56.launches[0].kernelName;
+  EXPECT_EQ(name56.rfind("npusim_conv_rows_", 0), 0u) << name56;
+  EXPECT_NE(name56.find("_p"), std::string::npos) << name56;
 }
 
 TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
@@ -168,6 +193,12 @@ TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
       {{1, 5, 8, 40}, {6, 5, 3, 2}, 1, 0, 1, 1, true, false},
       {{2, 3, 33, 66}, {5, 3, 3, 3}, 2, 1, 1, 1, true, true},
       {{2, 3, 31, 70}, {5, 3, 3, 3}, 2, 1, 1, 1, true, false},
+      // Several output columns per tile row (banded weights with the stride),
+      // blocks of several output rows: a small stem, two images, bias.
+      {{2, 3, 32, 64}, {16, 3, 7, 7}, 2, 3, 1, 1, true, true},
+      {{1, 8, 16, 32}, {32, 8, 3, 3}, 2, 1, 1, 1, true, false},
+      // A 1x1 kernel of stride 2 (ResNet's downsampling shortcut), two images.
+      {{2, 16, 8, 64}, {32, 16, 1, 1}, 2, 0, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
     expectConv(c);
@@ -188,6 +219,11 @@ TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
     ASSERT_EQ(plan.launches.size(), 1u);
     EXPECT_EQ(plan.launches[0].kernelName.rfind("npusim_conv_strided_rows_", 0), 0u)
         << describe(c) << ": " << plan.launches[0].kernelName;
+    // The 7x7 stem-like case (32 output columns, K = 21 per kernel row)
+    // takes several output columns per tile row.
+    if (c.weight[2] == 7 && c.input[3] == 64) {
+      EXPECT_NE(plan.launches[0].kernelName.find("_p"), std::string::npos) << plan.launches[0].kernelName;
+    }
   }
 }
 
