@@ -5,6 +5,9 @@ namespace npusim::transform {
 
 const std::vector<Pass> &passes() {
   static const std::vector<Pass> kPasses = {
+      {"unwrap-rem",
+       "versions the body on a run-time test that `(s + arange) % C` does not wrap, the copy without the `%`",
+       [](ir::Function &function, const config::HardwareConfig &) { unwrapRemainders(function); }},
       {"layout", "chooses the lane axis of every tile value for the machine (lane=N after its type)",
        chooseLaneAxes},
       {"hoist-invariants", "moves loop-invariant pure ops of a loop body before the loop",

@@ -55,6 +55,13 @@ int defaultLaneAxis(const ir::Shape &shape);
 /// axis `fromLane`, or -1 when none does. `prefer` is tried first.
 int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes);
 
+/// Where the body's top level computes `(s + arange(0, B)) % C` (i32, B <= C)
+/// and a load or store in a loop uses it, the rest of the body from the first
+/// such remainder becomes `if (every s >= 0 and s % C <= C - B) {copy} else
+/// {original}`, the copy computing `s % C + arange(0, B)` instead: affine
+/// offsets in every instance whose rows do not wrap.
+void unwrapRemainders(ir::Function &function);
+
 /// A pure op equal to an earlier visible one (same opcode, attributes,
 /// operands and result types) is removed and its uses take the earlier results.
 void eliminateCommonSubexpressions(ir::Function &function);
