@@ -25,6 +25,8 @@ constexpr Stage kPipeline[] = {
      "keeping the cheapest estimate that fits the scratchpad"},
     {"unwrap-rem", Kind::TileIRPass, true,
      "versions the body where `(s + arange) % C` does not wrap (transform/unwrap_rem.cpp)"},
+    {"sink-broadcasts", Kind::TileIRPass, true,
+     "moves a loop's expand_dims and broadcasts onto its invariant values (transform/sink_broadcasts.cpp)"},
     {"layout", Kind::TileIRPass, false, "the lane axis of every tile value (transform/layout.cpp)"},
     {"cse", Kind::TileIRPass, false, "removes pure ops equal to an earlier visible one (transform/cse.cpp)"},
     {"hoist-invariants", Kind::TileIRPass, true,

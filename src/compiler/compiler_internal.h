@@ -161,6 +161,9 @@ private:
   /// materialising lazy forms and relayouting as needed; cached per value and
   /// layout within the current scope. Pointers give their i64 element offsets.
   int tileOf(const ir::Value *v, int laneAxis);
+  /// Materialises, before the loop `op`, the broadcasts defined before it
+  /// that its body uses, in the layouts the `layout` pass gave them.
+  void stretchBroadcastsBefore(const ir::Op &loop);
   int relayout(int tile, int laneAxis, const std::string &name);
   /// The value's tile in whatever layout it already has (else `laneAxis`).
   int anyTileOf(const ir::Value *v, int laneAxis);

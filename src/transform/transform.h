@@ -62,6 +62,13 @@ int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to
 /// offsets in every instance whose rows do not wrap.
 void unwrapRemainders(ir::Function &function);
 
+/// In a loop body, an expand_dims or broadcast of a value the body computes
+/// by elementwise ops (and shape ops) from splats, aranges, constants and
+/// values defined before the loop is replaced by those ops in the result's
+/// shape, the shape ops applied to the loop-invariant values instead (which
+/// hoisting then takes out of the loop). The result keeps its value.
+void sinkBroadcasts(ir::Function &function);
+
 /// A pure op equal to an earlier visible one (same opcode, attributes,
 /// operands and result types) is removed and its uses take the earlier results.
 void eliminateCommonSubexpressions(ir::Function &function);
