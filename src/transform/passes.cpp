@@ -11,6 +11,8 @@ const std::vector<Pass> &passes() {
       {"sink-broadcasts",
        "in loops, moves expand_dims and broadcasts through elementwise ops onto loop-invariant values",
        [](ir::Function &function, const config::HardwareConfig &) { sinkBroadcasts(function); }},
+      {"unroll-dots", "runs four iterations per body of a loop whose dot is narrower than the systolic array",
+       unrollDotLoops},
       {"layout", "chooses the lane axis of every tile value for the machine (lane=N after its type)",
        chooseLaneAxes},
       {"hoist-invariants", "moves loop-invariant pure ops of a loop body before the loop",

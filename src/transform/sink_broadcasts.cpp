@@ -178,11 +178,11 @@ void sinkInLoop(ir::Function &function, ir::Block &body) {
   Sinker sinker(function, inside);
   std::vector<std::unique_ptr<ir::Op>> ops;
   for (auto &op : body.ops) {
-    const bool rewrite = isShapeOp(*op) && inside.count(op->operands[0]) &&
-                         elements(op->result()->type.shape) <=
-                             kMaxGrowth * elements(op->operands[0]->type.shape) && op->operands[0]->definingOp &&
-                         !isShapeOp(*op->operands[0]->definingOp) && op->operands[0]->type.isTile() &&
-                         sinker.sinkable(op->operands[0], 0);
+    const bool rewrite =
+        isShapeOp(*op) && inside.count(op->operands[0]) &&
+        elements(op->result()->type.shape) <= kMaxGrowth * elements(op->operands[0]->type.shape) &&
+        op->operands[0]->definingOp && !isShapeOp(*op->operands[0]->definingOp) &&
+        op->operands[0]->type.isTile() && sinker.sinkable(op->operands[0], 0);
     if (!rewrite) {
       ops.push_back(std::move(op));
       continue;

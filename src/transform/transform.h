@@ -69,6 +69,12 @@ void unwrapRemainders(ir::Function &function);
 /// hoisting then takes out of the loop). The result keeps its value.
 void sinkBroadcasts(ir::Function &function);
 
+/// A `for` whose body has a dot narrower than the systolic array (K or N
+/// below the lane count) and whose trip count n >= 4 is known from constants
+/// becomes a loop over the first n - n % 4 iterations with four copies of the
+/// body, followed by the original loop for the n % 4 left (when any).
+void unrollDotLoops(ir::Function &function, const config::HardwareConfig &machine);
+
 /// A pure op equal to an earlier visible one (same opcode, attributes,
 /// operands and result types) is removed and its uses take the earlier results.
 void eliminateCommonSubexpressions(ir::Function &function);
