@@ -10,7 +10,7 @@ const std::vector<Pass> &passes() {
        [](ir::Function &function, const config::HardwareConfig &) { unwrapRemainders(function); }},
       {"sink-broadcasts",
        "in loops, moves expand_dims and broadcasts through elementwise ops onto loop-invariant values",
-       [](ir::Function &function, const config::HardwareConfig &) { sinkBroadcasts(function); }},
+       sinkBroadcasts},
       {"unroll-dots", "runs four iterations per body of a loop whose dot is narrower than the systolic array",
        unrollDotLoops},
       {"layout", "chooses the lane axis of every tile value for the machine (lane=N after its type)",

@@ -8,6 +8,7 @@
 #include "transform/transform.h"
 #include "transform/transform_internal.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -172,7 +173,19 @@ int64_t elements(const ir::Shape &shape) {
 // longer with it; the templates' [64, 1] -> [64, 16] run 1.6x faster).
 constexpr int64_t kMaxGrowth = 32;
 
-void sinkInLoop(ir::Function &function, ir::Block &body) {
+// The stretched invariant values live through the loop once hoisted: each
+// may take at most this fraction of a lane's bank (spread evenly over the
+// lanes). On edge-8lane, ResNet-18's library convolutions otherwise pass
+// half the bank, which their plans keep for a second instance in flight.
+constexpr int64_t kBankFraction = 64;
+
+bool smallEnough(const ir::Type &type, const config::HardwareConfig &machine) {
+  const int64_t bytes = elements(type.shape) * (type.isPointer ? 8 : core::byteSize(type.dtype));
+  const int64_t lanes = std::max(1, machine.lanes);
+  return (bytes + lanes - 1) / lanes <= machine.spadBytesPerLane() / kBankFraction;
+}
+
+void sinkInLoop(ir::Function &function, ir::Block &body, const config::HardwareConfig &machine) {
   std::set<const ir::Value *> inside;
   collectDefinitions(body, inside);
   Sinker sinker(function, inside);
@@ -181,8 +194,9 @@ void sinkInLoop(ir::Function &function, ir::Block &body) {
     const bool rewrite =
         isShapeOp(*op) && inside.count(op->operands[0]) &&
         elements(op->result()->type.shape) <= kMaxGrowth * elements(op->operands[0]->type.shape) &&
-        op->operands[0]->definingOp && !isShapeOp(*op->operands[0]->definingOp) &&
-        op->operands[0]->type.isTile() && sinker.sinkable(op->operands[0], 0);
+        smallEnough(op->result()->type, machine) && op->operands[0]->definingOp &&
+        !isShapeOp(*op->operands[0]->definingOp) && op->operands[0]->type.isTile() &&
+        sinker.sinkable(op->operands[0], 0);
     if (!rewrite) {
       ops.push_back(std::move(op));
       continue;
@@ -203,19 +217,19 @@ void sinkInLoop(ir::Function &function, ir::Block &body) {
   removeUnusedPureOps(body);
 }
 
-void visit(ir::Function &function, ir::Block &block) {
+void visit(ir::Function &function, ir::Block &block, const config::HardwareConfig &machine) {
   for (auto &op : block.ops) {
     for (auto &region : op->regions)
-      visit(function, *region);
+      visit(function, *region, machine);
     if (op->code == ir::OpCode::For && op->regions.size() == 1)
-      sinkInLoop(function, op->region(0));
+      sinkInLoop(function, op->region(0), machine);
   }
 }
 
 } // namespace
 
-void sinkBroadcasts(ir::Function &function) {
-  visit(function, function.body());
+void sinkBroadcasts(ir::Function &function, const config::HardwareConfig &machine) {
+  visit(function, function.body(), machine);
 }
 
 } // namespace npusim::transform

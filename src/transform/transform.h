@@ -66,8 +66,10 @@ void unwrapRemainders(ir::Function &function);
 /// by elementwise ops (and shape ops) from splats, aranges, constants and
 /// values defined before the loop is replaced by those ops in the result's
 /// shape, the shape ops applied to the loop-invariant values instead (which
-/// hoisting then takes out of the loop). The result keeps its value.
-void sinkBroadcasts(ir::Function &function);
+/// hoisting then takes out of the loop), where the result is at most 32
+/// times its operand and takes at most 1/64 of a lane's bank. The result
+/// keeps its value.
+void sinkBroadcasts(ir::Function &function, const config::HardwareConfig &machine);
 
 /// A `for` whose body has a dot narrower than the systolic array (K or N
 /// below the lane count) and whose trip count n >= 4 is known from constants
