@@ -1,4 +1,5 @@
-// Copies of ops for the passes that rewrite ops into new ones.
+// Copies of ops, and the values a block defines, for the passes that
+// rewrite ops into new ones.
 #include "transform/transform_internal.h"
 
 namespace npusim::transform {
@@ -25,6 +26,15 @@ std::unique_ptr<ir::Op> copyOpShell(const ir::Op &op) {
   return copy;
 }
 
+void collectDefinitions(const ir::Block &block, std::set<const ir::Value *> &defined) {
+  defined.insert(block.arguments.begin(), block.arguments.end());
+  for (const auto &op : block.ops) {
+    defined.insert(op->results.begin(), op->results.end());
+    for (const auto &region : op->regions)
+      collectDefinitions(*region, defined);
+  }
+}
+
 void copyOps(ir::Function &function, const std::vector<const ir::Op *> &from, ir::Block &to,
              std::map<const ir::Value *, ir::Value *> &renamed) {
   auto name = [&](ir::Value *v) {
@@ -35,22 +45,23 @@ void copyOps(ir::Function &function, const std::vector<const ir::Op *> &from, ir
     std::unique_ptr<ir::Op> copy = copyOpShell(*op);
     for (ir::Value *operand : op->operands)
       copy->operands.push_back(name(operand));
+    // A fresh value for `old`, its copy from now on.
+    auto fresh = [&](const ir::Value *old) {
+      ir::Value *v = function.newValue(old->type, old->nameHint);
+      v->index = old->index;
+      renamed[old] = v;
+      return v;
+    };
     for (const ir::Value *result : op->results) {
-      ir::Value *v = function.newValue(result->type, result->nameHint);
-      v->definingOp = copy.get();
-      v->index = result->index;
-      renamed[result] = v;
-      copy->results.push_back(v);
+      copy->results.push_back(fresh(result));
+      copy->results.back()->definingOp = copy.get();
     }
     for (const auto &region : op->regions) {
       auto block = std::make_unique<ir::Block>();
       block->parentOp = copy.get();
       for (const ir::Value *argument : region->arguments) {
-        ir::Value *v = function.newValue(argument->type, argument->nameHint);
-        v->ownerBlock = block.get();
-        v->index = argument->index;
-        renamed[argument] = v;
-        block->arguments.push_back(v);
+        block->arguments.push_back(fresh(argument));
+        block->arguments.back()->ownerBlock = block.get();
       }
       std::vector<const ir::Op *> inner;
       for (const auto &innerOp : region->ops)

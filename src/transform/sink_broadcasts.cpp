@@ -121,15 +121,6 @@ private:
   core::SourceLocation location_;
 };
 
-void collectDefinitions(const ir::Block &block, std::set<const ir::Value *> &defined) {
-  defined.insert(block.arguments.begin(), block.arguments.end());
-  for (const auto &op : block.ops) {
-    defined.insert(op->results.begin(), op->results.end());
-    for (const auto &region : op->regions)
-      collectDefinitions(*region, defined);
-  }
-}
-
 void countUses(const ir::Block &block, std::map<const ir::Value *, int> &uses) {
   for (const auto &op : block.ops) {
     for (const ir::Value *operand : op->operands)

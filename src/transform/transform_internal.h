@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace npusim::transform {
@@ -11,6 +12,10 @@ namespace npusim::transform {
 /// A new op with `op`'s code, location and attributes, and no operands,
 /// results or regions.
 std::unique_ptr<ir::Op> copyOpShell(const ir::Op &op);
+
+/// Adds every value `block` defines (its arguments, its ops' results, and
+/// those of their regions) to `defined`.
+void collectDefinitions(const ir::Block &block, std::set<const ir::Value *> &defined);
 
 /// Copies `from`'s ops (with their regions) to the end of `to`, with fresh
 /// values; operands are renamed through `renamed` (a value not in it stands
