@@ -23,6 +23,12 @@ constexpr Stage kPipeline[] = {
      "searchBlockSizes (tiling.cpp, cost_model.cpp): block sizes are constexprs of the Triton kernel, so the "
      "caller's front end lowers the kernel once per candidate and the search runs the stages below on each, "
      "keeping the cheapest estimate that fits the scratchpad"},
+    {"unwrap-rem", Kind::TileIRPass, true,
+     "versions the body where `(s + arange) % C` does not wrap (transform/unwrap_rem.cpp)"},
+    {"sink-broadcasts", Kind::TileIRPass, true,
+     "moves a loop's expand_dims and broadcasts onto its invariant values (transform/sink_broadcasts.cpp)"},
+    {"unroll-dots", Kind::TileIRPass, true,
+     "four iterations per body of a loop whose dot is narrower than the arrays (transform/unroll_dots.cpp)"},
     {"layout", Kind::TileIRPass, false, "the lane axis of every tile value (transform/layout.cpp)"},
     {"cse", Kind::TileIRPass, false, "removes pure ops equal to an earlier visible one (transform/cse.cpp)"},
     {"hoist-invariants", Kind::TileIRPass, true,

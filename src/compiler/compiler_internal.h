@@ -120,6 +120,10 @@ private:
     std::map<std::string, int> lazyTiles; // materialised splats and iotas by content
     std::vector<std::vector<std::string>> lazyTileScopes;
     int64_t dots = 0; // dots lowered so far: the next one runs on array `dots % arrays`
+    // Sums of dots accumulated in place: value id -> the carried value whose
+    // home holds them; and the array of each such chain, by the carried id.
+    std::map<int, const ir::Value *> accumulatorRoots;
+    std::map<int, int> chainArrays;
   };
 
   // emit.cpp: registers, tiles, instructions, materialisation.
@@ -161,6 +165,9 @@ private:
   /// materialising lazy forms and relayouting as needed; cached per value and
   /// layout within the current scope. Pointers give their i64 element offsets.
   int tileOf(const ir::Value *v, int laneAxis);
+  /// Materialises, before the loop `op`, the broadcasts defined before it
+  /// that its body uses, in the layouts the `layout` pass gave them.
+  void stretchBroadcastsBefore(const ir::Op &loop);
   int relayout(int tile, int laneAxis, const std::string &name);
   /// The value's tile in whatever layout it already has (else `laneAxis`).
   int anyTileOf(const ir::Value *v, int laneAxis);
@@ -240,9 +247,11 @@ private:
 
   // lower_dot.cpp
   void lowerDot(const ir::Op &op);
-  /// For `acc = acc + dot(a, b, 0)` carried by the enclosing loop: the home of
-  /// acc, which the matmuls then accumulate into in place; -1 otherwise.
-  int accumulateInPlace(const ir::Op &dot);
+  /// For `acc = acc + dot(a, b, 0)` carried by the enclosing loop (or a
+  /// chain `acc + dot + dot ...` of an unrolled body): the home of acc, which
+  /// the matmuls then accumulate into in place, with `root` the carried
+  /// value; -1 otherwise.
+  int accumulateInPlace(const ir::Op &dot, const ir::Value *&root);
 
   // lower_memory.cpp: DMA walks in another axis order.
   /// `tile` seen with its axes in `order`: a view of the same bytes, or a relayout.

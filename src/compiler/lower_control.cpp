@@ -179,7 +179,33 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
   }
 }
 
+void Lowering::stretchBroadcastsBefore(const ir::Op &loop) {
+  // A broadcast is done where a user asks for it (docs/compiler.md, "Values");
+  // a user in the body would stretch it again in every iteration.
+  std::set<const ir::Value *> inside;
+  std::vector<const ir::Value *> used;
+  auto scan = [&](auto &self, const ir::Block &block) -> void {
+    inside.insert(block.arguments.begin(), block.arguments.end());
+    for (const auto &inner : block.ops) {
+      used.insert(used.end(), inner->operands.begin(), inner->operands.end());
+      inside.insert(inner->results.begin(), inner->results.end());
+      for (const auto &region : inner->regions)
+        self(self, *region);
+    }
+  };
+  for (const auto &region : loop.regions)
+    scan(scan, *region);
+  for (const ir::Value *v : used) {
+    if (inside.count(v) || v->type.isScalar())
+      continue;
+    const ValueState &st = state(v);
+    if (st.kind == ValueState::Kind::Tile && st.tile < 0 && !st.lazy && st.broadcastOf)
+      tileOf(v, laneAxisOf(v));
+  }
+}
+
 void Lowering::lowerFor(const ir::Op &op) {
+  stretchBroadcastsBefore(op);
   const size_t n = op.results.size();
   std::vector<CarriedForm> forms(n);
   for (size_t i = 0; i < n; ++i)

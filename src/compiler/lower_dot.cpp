@@ -25,7 +25,8 @@ void Lowering::lowerDot(const ir::Op &op) {
   const int aTile = tileOf(a, 1);
   const int bTile = tileOf(b, 0);
   // C is written in place, so it is a tile of its own (never a shared splat).
-  int c = accumulateInPlace(op);
+  const ir::Value *root = nullptr;
+  int c = accumulateInPlace(op, root);
   if (c < 0 && isLazy(acc) && state(acc).lazy->uniform()) {
     c = newTile(r->type.dtype, r->type.shape, 1, nameOf(r));
     npu::Instruction &splat = emit(npu::Opcode::VSplat);
@@ -39,7 +40,15 @@ void Lowering::lowerDot(const ir::Op &op) {
   const int64_t kBlocks = (k + lanes - 1) / lanes;
   const int64_t nBlocks = (n + lanes - 1) / lanes;
   const int arrays = std::max(1, machine.systolicArraysPerCore);
-  const int array = static_cast<int>(s.dots++ % arrays);
+  // The dots of one accumulation chain share an array: their matmuls
+  // accumulate into the one home without waiting for each other.
+  int array = static_cast<int>(s.dots % arrays);
+  if (auto it = root ? s.chainArrays.find(root->id) : s.chainArrays.end(); it != s.chainArrays.end())
+    array = it->second;
+  else
+    ++s.dots;
+  if (root)
+    s.chainArrays[root->id] = array;
   for (int64_t nb = 0; nb < nBlocks; ++nb) {
     for (int64_t kb = 0; kb < kBlocks; ++kb) {
       npu::Instruction &weights = emit(npu::Opcode::MLoadWeights);
@@ -61,9 +70,39 @@ void Lowering::lowerDot(const ir::Op &op) {
   setTile(r, c);
 }
 
-int Lowering::accumulateInPlace(const ir::Op &dot) {
+namespace {
+
+/// A dot whose acc is a zero constant (or a splat of one) and whose result
+/// has one use: the form `acc + tl.dot(a, b)` takes in TileIR.
+bool zeroAccDot(const ir::Value *v, const std::vector<int> &uses) {
+  const ir::Op *dot = v->definingOp;
+  if (!dot || dot->code != ir::OpCode::Dot || uses.at(v->id) != 1)
+    return false;
+  const ir::Op *acc = dot->operands[2]->definingOp;
+  if (acc && acc->code == ir::OpCode::Splat)
+    acc = acc->operands[0]->definingOp;
+  return acc && acc->code == ir::OpCode::Constant && acc->constant.intValue == 0 &&
+         acc->constant.floatValue == 0.0;
+}
+
+/// The op of `block` that uses `v`, when exactly one does (nested blocks
+/// included, as the use count is).
+const ir::Op *onlyUser(const ir::Block &block, const ir::Value *v, const std::vector<int> &uses) {
+  if (uses.at(v->id) != 1)
+    return nullptr;
+  for (const auto &op : block.ops)
+    for (const ir::Value *operand : op->operands)
+      if (operand == v)
+        return op.get();
+  return nullptr;
+}
+
+} // namespace
+
+int Lowering::accumulateInPlace(const ir::Op &dot, const ir::Value *&root) {
   const ir::Value *acc = dot.operands[2];
   const ir::Value *d = dot.result();
+  root = nullptr;
   if (!isLazy(acc) || !state(acc).lazy->uniform() || !state(acc).lazy->base.isImmediateInt(0) ||
       (core::isFloat(d->type.dtype) && state(acc).lazy->base.operand.floatValue != 0.0) ||
       uses.at(d->id) != 1)
@@ -72,28 +111,46 @@ int Lowering::accumulateInPlace(const ir::Op &dot) {
   if (!block || !block->parentOp || block->parentOp->code != ir::OpCode::For)
     return -1;
   // The one user: add(x, d) or add(d, x) later in this block.
-  const ir::Op *add = nullptr;
-  for (const auto &candidate : block->ops)
-    for (const ir::Value *operand : candidate->operands)
-      if (operand == d)
-        add = candidate.get();
+  const ir::Op *add = onlyUser(*block, d, uses);
   if (!add || add->code != ir::OpCode::Add || add->result()->type != d->type)
     return -1;
   const ir::Value *x = add->operands[0] == d ? add->operands[1] : add->operands[0];
-  // x is a carried value used only here, and the sum is what the loop carries on.
-  if (x->ownerBlock != block || x->index == 0 || uses.at(x->id) != 1)
+  if (uses.at(x->id) != 1)
     return -1;
+  // x is a carried value used only here, or the sum of an earlier dot of this
+  // chain (an unrolled loop: x = carried + dot0, then x + dot1, ...), which is
+  // already in the carried value's home.
+  if (x->ownerBlock == block && x->index != 0) {
+    root = x;
+  } else if (auto it = s.accumulatorRoots.find(x->id); it != s.accumulatorRoots.end()) {
+    root = it->second;
+  } else {
+    return -1;
+  }
+  // The sum goes on through further `+ dot` of the chain to what the loop
+  // carries on in the root's place.
   const ir::Op &yield = *block->ops.back();
-  const size_t carried = static_cast<size_t>(x->index - 1);
-  if (carried >= yield.operands.size() || yield.operands[carried] != add->result())
+  const size_t carried = static_cast<size_t>(root->index - 1);
+  if (carried >= yield.operands.size())
     return -1;
-  const ValueState &home = state(x);
+  const ir::Value *sum = add->result();
+  while (yield.operands[carried] != sum) {
+    const ir::Op *next = onlyUser(*block, sum, uses);
+    if (!next || next->code != ir::OpCode::Add || next->result()->type != sum->type)
+      return -1;
+    const ir::Value *other = next->operands[0] == sum ? next->operands[1] : next->operands[0];
+    if (other == sum || !zeroAccDot(other, uses))
+      return -1;
+    sum = next->result();
+  }
+  const ValueState &home = state(root);
   if (home.kind != ValueState::Kind::Tile || home.lazy || home.tile < 0 ||
       s.tiles.at(home.tile).layout.laneAxis != 1 || s.tiles.at(home.tile).layout.shape != d->type.shape)
     return -1;
   // The add is done by the matmuls: its result is the home.
   s.lowered.insert(add);
-  s.canonical[add->result()->id] = idOf(x);
+  s.canonical[add->result()->id] = idOf(root);
+  s.accumulatorRoots[add->result()->id] = root;
   return home.tile;
 }
 

@@ -113,6 +113,7 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
       kernel->constexprs = bindingsOf(best.blocks);
       kernel->function = std::move(best.function);
       kernel->program = std::move(best.program);
+      kernel->program.blockSizes = best.blocks.values;
       kernel->cost = best.cost;
       kernel->blocksChosen = true;
       return kernel;

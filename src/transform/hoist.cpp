@@ -4,20 +4,12 @@
 // outer loop too. The compiler's pipeline relies on exactly this placement
 // (docs/compiler.md, "Loop invariants").
 #include "transform/transform.h"
+#include "transform/transform_internal.h"
 
 #include <set>
 
 namespace npusim::transform {
 namespace {
-
-void collectDefinitions(const ir::Block &block, std::set<const ir::Value *> &defined) {
-  defined.insert(block.arguments.begin(), block.arguments.end());
-  for (const auto &op : block.ops) {
-    defined.insert(op->results.begin(), op->results.end());
-    for (const auto &region : op->regions)
-      collectDefinitions(*region, defined);
-  }
-}
 
 /// Moves the invariant ops of loop's body to `block` before position `at`;
 /// returns how many moved.

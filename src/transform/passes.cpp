@@ -5,6 +5,14 @@ namespace npusim::transform {
 
 const std::vector<Pass> &passes() {
   static const std::vector<Pass> kPasses = {
+      {"unwrap-rem",
+       "versions the body on a run-time test that `(s + arange) % C` does not wrap, the copy without the `%`",
+       [](ir::Function &function, const config::HardwareConfig &) { unwrapRemainders(function); }},
+      {"sink-broadcasts",
+       "in loops, moves expand_dims and broadcasts through elementwise ops onto loop-invariant values",
+       sinkBroadcasts},
+      {"unroll-dots", "runs four iterations per body of a loop whose dot is narrower than the systolic array",
+       unrollDotLoops},
       {"layout", "chooses the lane axis of every tile value for the machine (lane=N after its type)",
        chooseLaneAxes},
       {"hoist-invariants", "moves loop-invariant pure ops of a loop body before the loop",

@@ -55,6 +55,28 @@ int defaultLaneAxis(const ir::Shape &shape);
 /// axis `fromLane`, or -1 when none does. `prefer` is tried first.
 int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes);
 
+/// Where the body's top level computes `(s + arange(0, B)) % C` (i32, B <= C)
+/// and a load or store in a loop uses it, the rest of the body from the first
+/// such remainder becomes `if (every s >= 0 and s % C <= C - B) {copy} else
+/// {original}`, the copy computing `s % C + arange(0, B)` instead: affine
+/// offsets in every instance whose rows do not wrap.
+void unwrapRemainders(ir::Function &function);
+
+/// In a loop body, an expand_dims or broadcast of a value the body computes
+/// by elementwise ops (and shape ops) from splats, aranges, constants and
+/// values defined before the loop is replaced by those ops in the result's
+/// shape, the shape ops applied to the loop-invariant values instead (which
+/// hoisting then takes out of the loop), where the result is at most 32
+/// times its operand and takes at most 1/64 of a lane's bank. The result
+/// keeps its value.
+void sinkBroadcasts(ir::Function &function, const config::HardwareConfig &machine);
+
+/// A `for` whose body has a dot narrower than the systolic array (K or N
+/// below the lane count) and whose trip count n >= 4 is known from constants
+/// becomes a loop over the first n - n % 4 iterations with four copies of the
+/// body, followed by the original loop for the n % 4 left (when any).
+void unrollDotLoops(ir::Function &function, const config::HardwareConfig &machine);
+
 /// A pure op equal to an earlier visible one (same opcode, attributes,
 /// operands and result types) is removed and its uses take the earlier results.
 void eliminateCommonSubexpressions(ir::Function &function);

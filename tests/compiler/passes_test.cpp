@@ -107,8 +107,8 @@ TEST(Pipeline, ListsEveryStageInOrder) {
     else
       EXPECT_FALSE(stage.droppedOnOverflow) << stage.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"block-sizes", "layout", "cse", "hoist-invariants", "lowering",
-                                             "scratchpad"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"block-sizes", "unwrap-rem", "sink-broadcasts", "unroll-dots", "layout", "cse",
+                                             "hoist-invariants", "lowering", "scratchpad"}));
   EXPECT_EQ(compiler::pipeline().front().kind, compiler::Stage::Kind::BlockSizes);
   EXPECT_EQ(compiler::pipeline().back().kind, compiler::Stage::Kind::ScratchpadPlan);
 }

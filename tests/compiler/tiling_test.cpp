@@ -2,6 +2,7 @@
 // from their index arithmetic (docs/compiler.md "Cost model").
 #include "compiler/kernel_support.h"
 #include "compiler/tiling.h"
+#include "npu/program.h"
 
 #include <gtest/gtest.h>
 
@@ -125,6 +126,31 @@ TEST(Tiling, TransposeWalksBothSidesInDramOrder) {
   }
   EXPECT_GE(k.program.tiles.at(loads[0]->dsts.at(0)).layout.shape[1], 128);
   EXPECT_GE(k.program.tiles.at(stores[0]->srcs.at(0)).layout.shape[1], 128);
+}
+
+// The chosen block sizes travel with the program: `npusim compile --dump`
+// prints them as its `blocks:` line. The transpose's search keeps YBLOCK and
+// XBLOCK (its two block axes); a template keeps the launch's values and has
+// no line.
+TEST(Tiling, ProgramNamesTheChosenBlockSizes) {
+  const fs::path kernel = fs::path(NPUSIM_TEST_DATA) / "kernels" / "triton_poi_fused_clone_transpose_0.py";
+  const testing::CompiledKernel k =
+      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  ASSERT_EQ(k.program.blockSizes.size(), 2u);
+  std::string line = "blocks:";
+  for (const auto &[name, size] : k.program.blockSizes) {
+    auto bound = k.constexprs.find(name);
+    ASSERT_NE(bound, k.constexprs.end()) << name;
+    EXPECT_EQ(std::get<int64_t>(bound->second), size) << name;
+    line += " " + name + "=" + std::to_string(size);
+  }
+  EXPECT_NE(npu::print(k.program).find(line + "\n"), std::string::npos) << line;
+  EXPECT_TRUE(k.program.blockSizes[0].first == "YBLOCK" || k.program.blockSizes[1].first == "YBLOCK");
+  const testing::CompiledKernel t = testing::compileKernelFile(
+      (kExamples / "gpt2-templates" / "kernels" / "triton_tem_fused_bmm_split_transpose_view_2.py").string(),
+      config::loadConfig("tpuv3-like"));
+  EXPECT_TRUE(t.program.blockSizes.empty());
+  EXPECT_EQ(npu::print(t.program).find("blocks:"), std::string::npos);
 }
 
 // Cost model closed forms on the transpose with YBLOCK = 128, XBLOCK = 256 on

@@ -1,0 +1,79 @@
+// A Triton GEMM template's K loop on the NPU (docs/compiler.md, "Unwrapped
+// remainders", "Dot-loop unrolling"): GPT-2's MLP down projection as Inductor
+// captured it, M = 32, N = 768, K = 3072 with BLOCK_M = BLOCK_N = 32, BLOCK_K =
+// 128, rows `(pid_m * 32 + arange(32)) % 32` and columns `% 768`.
+#include "compiler/kernel_support.h"
+#include "npu/program.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace npusim::compiler {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<const npu::Instruction *> ofOpcode(const std::vector<npu::Instruction> &body,
+                                               npu::Opcode opcode) {
+  std::vector<const npu::Instruction *> found;
+  for (const npu::Instruction &i : body)
+    if (i.opcode == opcode)
+      found.push_back(&i);
+  return found;
+}
+
+// Expected, by hand: the body is versioned on the rows and columns not
+// wrapping; the then branch has the K loop over 3072 / 128 = 24 iterations
+// run four per body (24 % 4 = 0: no loop for a rest), `loop r = 0, 24, 4`.
+// Each copy loads A [32, 128] and B [128, 32] with strided DMAs (no index
+// tile) into tiles of its own (8 loads, 8 distinct tiles), then one weight
+// load and one matmul (K = 128 and N = 32 are one array block each): 4 + 4,
+// all on one array, all accumulating into the one carried tile (no vector
+// add left in the loop). The else branch keeps the gathers.
+TEST(DotLoop, TemplateKLoopIsUnwrappedAndRunsFourStepsPerBody) {
+  const fs::path kernel = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples" /
+                          "gpt2-templates" / "kernels" / "triton_tem_fused_add_addmm_mul_pow_tanh_view_10.py";
+  const testing::CompiledKernel k =
+      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  const auto ifs = ofOpcode(k.program.body, npu::Opcode::If);
+  ASSERT_EQ(ifs.size(), 1u);
+  const auto loops = ofOpcode(ifs[0]->body, npu::Opcode::Loop);
+  ASSERT_EQ(loops.size(), 1u);
+  const npu::Instruction &loop = *loops[0];
+  ASSERT_EQ(loop.scalars.size(), 3u);
+  EXPECT_EQ(loop.scalars[0].intValue, 0);
+  EXPECT_EQ(loop.scalars[1].intValue, 24);
+  EXPECT_EQ(loop.scalars[2].intValue, 4);
+  EXPECT_FALSE(loop.scalars[1].isRegister());
+
+  const auto loads = ofOpcode(loop.body, npu::Opcode::DmaLoad);
+  ASSERT_EQ(loads.size(), 8u);
+  std::set<int> loaded;
+  for (const npu::Instruction *load : loads) {
+    EXPECT_FALSE(load->dma.gathered());
+    loaded.insert(load->dsts.at(0));
+  }
+  EXPECT_EQ(loaded.size(), 8u);
+  const auto weights = ofOpcode(loop.body, npu::Opcode::MLoadWeights);
+  const auto matmuls = ofOpcode(loop.body, npu::Opcode::MMatmul);
+  ASSERT_EQ(weights.size(), 4u);
+  ASSERT_EQ(matmuls.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(weights[i]->array, matmuls[0]->array);
+    EXPECT_EQ(matmuls[i]->array, matmuls[0]->array);
+    EXPECT_TRUE(matmuls[i]->accumulate);
+    EXPECT_EQ(matmuls[i]->dsts.at(0), matmuls[0]->dsts.at(0));
+  }
+  for (const npu::Instruction &i : loop.body)
+    EXPECT_NE(i.opcode, npu::Opcode::VElementwise) << "a vector op left in the K loop";
+
+  bool gathers = false;
+  for (const npu::Instruction &i : ifs[0]->elseBody)
+    for (const npu::Instruction *load : ofOpcode(i.body, npu::Opcode::DmaLoad))
+      gathers = gathers || load->dma.gathered();
+  EXPECT_TRUE(gathers);
+}
+
+} // namespace
+} // namespace npusim::compiler
