@@ -163,11 +163,9 @@ void Machine::clearWrittenShadow() {
   // Tiles with disjoint lifetimes share bytes: clear the union of the written
   // tiles' byte ranges, each byte once per lane.
   clearRanges_.clear();
-  for (size_t t = 0; t < tileWritten_.size(); ++t) {
-    if (!tileWritten_[t])
-      continue;
-    tileWritten_[t] = 0;
-    const npu::Tile &tile = program_.tiles[t];
+  for (const int t : writtenList_) {
+    tileWritten_[static_cast<size_t>(t)] = 0;
+    const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
     const int64_t begin = tile.bankOffset + shift_;
     clearRanges_.emplace_back(begin, begin + tile.layout.bytesPerLane(program_.lanes));
   }
@@ -180,6 +178,7 @@ void Machine::clearWrittenShadow() {
       clearRanges_[merged++] = {begin, end};
   }
   clearRanges_.resize(merged);
+  writtenList_.clear();
   for (int lane = 0; lane < program_.lanes; ++lane)
     for (const auto &[begin, end] : clearRanges_)
       std::memset(written_.data() + lane * bankStride_ + begin, 0, static_cast<size_t>(end - begin));
@@ -333,6 +332,16 @@ bool Machine::writesAddressTile(const Instruction &in) const {
 void Machine::forgetTile(int t) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const int64_t begin = tile.bankOffset + shift_, bytes = tile.layout.bytesPerLane(program_.lanes);
+  // Only tiles marked written in this instance have set shadow bytes (an
+  // instance starts with a clear shadow): when none of them overlaps this
+  // tile, its shadow bytes are clear already and no tile's completeness changes.
+  const bool overlapsWritten = std::any_of(writtenList_.begin(), writtenList_.end(), [&](int w) {
+    const npu::Tile &other = program_.tiles[static_cast<size_t>(w)];
+    return other.bankOffset < tile.bankOffset + bytes &&
+           tile.bankOffset < other.bankOffset + other.layout.bytesPerLane(program_.lanes);
+  });
+  if (!overlapsWritten)
+    return;
   for (int lane = 0; lane < program_.lanes; ++lane)
     std::memset(written_.data() + lane * bankStride_ + begin, 0, static_cast<size_t>(bytes));
   // Tiles over the same bytes (views, reused offsets) are not known here, so
@@ -511,7 +520,7 @@ void Machine::markWritten(int t, int64_t e) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const int64_t p = tile.bankOffset + shift_ + positionsOf(t)[e];
   std::memset(written_.data() + p, 1, static_cast<size_t>(core::byteSize(tile.layout.dtype)));
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
 }
 
 Scalar Machine::readElement(int t, int64_t e) {
@@ -708,7 +717,7 @@ void Machine::writeElements(int t, const int64_t *elems, int64_t n, const Values
   encode(
       tile.layout.dtype, spad_.data() + begin, written_.data() + begin,
       [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
 }
 
 void Machine::writeTile(int t, const Values &v) {
@@ -758,7 +767,7 @@ void Machine::checkLaneWritten(int t, int lane, int64_t count) {
 
 void Machine::markTileWritten(int t) {
   forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) { markLaneWritten(t, lane, count); });
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
   complete_[static_cast<size_t>(t)] = 1;
 }
 
@@ -781,7 +790,7 @@ void Machine::fillTile(int t, uint64_t bits) {
     }
     markLaneWritten(t, lane, count);
   });
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
   current_.elements = layout(t).numElements();
 }
 
@@ -789,7 +798,7 @@ void Machine::markLaneWritten(int t, int lane, int64_t count) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   std::memset(written_.data() + tile.bankOffset + shift_ + lane * bankStride_, 1,
               static_cast<size_t>(count * core::byteSize(tile.layout.dtype)));
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
 }
 
 void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {

@@ -155,6 +155,13 @@ public:
   void checkTileWritten(int t);
   /// Records that every element of tile t is written (its shadow bytes all set).
   void markComplete(int t) { complete_[static_cast<size_t>(t)] = 1; }
+  /// Notes that tile t's shadow bytes may be set in this instance.
+  void noteTileWritten(int t) {
+    uint8_t &marked = tileWritten_[static_cast<size_t>(t)];
+    if (!marked)
+      writtenList_.push_back(t);
+    marked = 1;
+  }
   /// The row-major elements elems[0..n) of tile t into v[0..n); with
   /// `check`, each is checked in order as readElement does.
   void readElements(int t, const int64_t *elems, int64_t n, Values &v, bool check);
@@ -172,7 +179,7 @@ public:
   };
   TileBytes tileBytes(int t) {
     const int64_t begin = program_.tiles[static_cast<size_t>(t)].bankOffset + shift_;
-    tileWritten_[static_cast<size_t>(t)] = 1; // conservatively: the caller may write
+    noteTileWritten(t); // conservatively: the caller may write
     return TileBytes{spad_.data() + begin, written_.data() + begin, positionsOf(t)};
   }
   /// Where each element of tile t (row-major) lies relative to the tile's
@@ -291,9 +298,10 @@ private:
   Workspace::Storage ownStorage_;
   Workspace::Storage &storage_; // ownStorage_ or the options' workspace
   std::vector<uint8_t> &spad_, &written_;
-  std::vector<std::vector<int64_t>> &positions_;         // per tile, per element: see positionsOf
-  std::vector<uint8_t> positionsReady_;                  // per tile: positions_ computed in this launch
-  std::vector<uint8_t> tileWritten_;                     // per tile: written in this instance
+  std::vector<std::vector<int64_t>> &positions_; // per tile, per element: see positionsOf
+  std::vector<uint8_t> positionsReady_;          // per tile: positions_ computed in this launch
+  std::vector<uint8_t> tileWritten_;             // per tile: written in this instance
+  std::vector<int> writtenList_;                 // the tiles of tileWritten_, in the order they were marked
   std::vector<std::pair<int64_t, int64_t>> clearRanges_; // clearWrittenShadow's byte ranges, kept to reuse
   std::vector<uint8_t> complete_;                        // per tile: every element written in this instance
   // An address-only run of a program with masked DMA still computes, on the
