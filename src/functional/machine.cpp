@@ -69,7 +69,8 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
   // every lane would otherwise map to the same cache set.
   int64_t stored = 0;
   for (const npu::Tile &tile : program_.tiles)
-    stored = std::max(stored, std::max<int64_t>(0, tile.bankOffset) + tile.layout.bytesPerLane(program_.lanes));
+    stored =
+        std::max(stored, std::max<int64_t>(0, tile.bankOffset) + tile.layout.bytesPerLane(program_.lanes));
   stored += std::max<int64_t>(0, program_.instanceBankStride);
   bankStride_ = (stored + 63) / 64 * 64 + 64;
   const size_t spadSize = static_cast<size_t>(bankStride_) * static_cast<size_t>(program_.lanes);
@@ -152,18 +153,35 @@ void Machine::runInstance(int64_t linear, int64_t x, int64_t y, int64_t z) {
   // Forget what this instance wrote: the next one must not read it.
   std::fill(complete_.begin(), complete_.end(), 0);
   if (!written_.empty())
-    for (size_t t = 0; t < tileWritten_.size(); ++t) {
-      if (!tileWritten_[t])
-        continue;
-      tileWritten_[t] = 0;
-      const npu::Tile &tile = program_.tiles[t];
-      const int64_t begin = tile.bankOffset + shift_, bytes = tile.layout.bytesPerLane(program_.lanes);
-      for (int lane = 0; lane < program_.lanes; ++lane)
-        std::memset(written_.data() + lane * bankStride_ + begin, 0, static_cast<size_t>(bytes));
-    }
+    clearWrittenShadow();
   ++stats_.instances;
   if (options_.listener)
     options_.listener->instanceDone(std::move(trace_));
+}
+
+void Machine::clearWrittenShadow() {
+  // Tiles with disjoint lifetimes share bytes: clear the union of the written
+  // tiles' byte ranges, each byte once per lane.
+  clearRanges_.clear();
+  for (const int t : writtenList_) {
+    tileWritten_[static_cast<size_t>(t)] = 0;
+    const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+    const int64_t begin = tile.bankOffset + shift_;
+    clearRanges_.emplace_back(begin, begin + tile.layout.bytesPerLane(program_.lanes));
+  }
+  std::sort(clearRanges_.begin(), clearRanges_.end());
+  size_t merged = 0;
+  for (const auto &[begin, end] : clearRanges_) {
+    if (merged > 0 && begin <= clearRanges_[merged - 1].second)
+      clearRanges_[merged - 1].second = std::max(clearRanges_[merged - 1].second, end);
+    else
+      clearRanges_[merged++] = {begin, end};
+  }
+  clearRanges_.resize(merged);
+  writtenList_.clear();
+  for (int lane = 0; lane < program_.lanes; ++lane)
+    for (const auto &[begin, end] : clearRanges_)
+      std::memset(written_.data() + lane * bankStride_ + begin, 0, static_cast<size_t>(end - begin));
 }
 
 void Machine::execute(const std::vector<Instruction> &body) {
@@ -178,8 +196,8 @@ void Machine::executeOne(const Instruction &in) {
   current_.instruction = &in;
   const npu::Unit unit = npu::unitOf(in.opcode);
   if (maskValues_)
-    valuesNow_ =
-        (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && writesAddressTile(in) && operandsAvailable(in);
+    valuesNow_ = (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && writesAddressTile(in) &&
+                 operandsAvailable(in);
   if (valuesNow_ || unit == npu::Unit::Scalar || unit == npu::Unit::Control || unit == npu::Unit::Dma) {
     if (valuesNow_ || unit == npu::Unit::Dma)
       for (int t : npu::readTiles(in))
@@ -217,7 +235,9 @@ void Machine::executeOne(const Instruction &in) {
   instruction_ = nullptr;
 }
 
-bool Machine::tileAvailable(int t) { return firstUnwritten(t) < 0; }
+bool Machine::tileAvailable(int t) {
+  return firstUnwritten(t) < 0;
+}
 
 int64_t Machine::firstUnwritten(int t) {
   if (complete_[static_cast<size_t>(t)])
@@ -312,6 +332,16 @@ bool Machine::writesAddressTile(const Instruction &in) const {
 void Machine::forgetTile(int t) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const int64_t begin = tile.bankOffset + shift_, bytes = tile.layout.bytesPerLane(program_.lanes);
+  // Only tiles marked written in this instance have set shadow bytes (an
+  // instance starts with a clear shadow): when none of them overlaps this
+  // tile, its shadow bytes are clear already and no tile's completeness changes.
+  const bool overlapsWritten = std::any_of(writtenList_.begin(), writtenList_.end(), [&](int w) {
+    const npu::Tile &other = program_.tiles[static_cast<size_t>(w)];
+    return other.bankOffset < tile.bankOffset + bytes &&
+           tile.bankOffset < other.bankOffset + other.layout.bytesPerLane(program_.lanes);
+  });
+  if (!overlapsWritten)
+    return;
   for (int lane = 0; lane < program_.lanes; ++lane)
     std::memset(written_.data() + lane * bankStride_ + begin, 0, static_cast<size_t>(bytes));
   // Tiles over the same bytes (views, reused offsets) are not known here, so
@@ -351,7 +381,8 @@ Scalar Machine::scalarAs(const npu::ScalarOperand &operand, DType d) const {
   if (core::isFloatType(d)) {
     s.f = core::roundFloatTo(d, s.f);
   } else {
-    if (operand.isRegister() && core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
+    if (operand.isRegister() &&
+        core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
       s.i = core::floatToInt<DType::Int64>(s.f);
     s.i = d == DType::Bool ? (s.i != 0 ? 1 : 0) : core::wrapIntTo(d, static_cast<uint64_t>(s.i));
   }
@@ -360,7 +391,9 @@ Scalar Machine::scalarAs(const npu::ScalarOperand &operand, DType d) const {
 
 void Machine::scalarUnit(const Instruction &in) {
   const auto regType = [&](int r) { return program_.scalarRegs[static_cast<size_t>(r)].dtype; };
-  auto set = [&](const Scalar &v) { regs_[static_cast<size_t>(in.dstReg)] = scalarValue(v, regType(in.dstReg)); };
+  auto set = [&](const Scalar &v) {
+    regs_[static_cast<size_t>(in.dstReg)] = scalarValue(v, regType(in.dstReg));
+  };
   switch (in.opcode) {
   case npu::Opcode::SMove: set(scalarAs(in.scalars.at(0), regType(in.dstReg))); return;
   case npu::Opcode::SArgument: {
@@ -437,9 +470,7 @@ void Machine::control(const Instruction &in) {
     }
     return;
   }
-  case npu::Opcode::If:
-    execute(scalarInt(in.scalars.at(0)) != 0 ? in.body : in.elseBody);
-    return;
+  case npu::Opcode::If: execute(scalarInt(in.scalars.at(0)) != 0 ? in.body : in.elseBody); return;
   case npu::Opcode::Barrier: return;
   case npu::Opcode::Assert: {
     if (!options_.computeValues)
@@ -449,8 +480,8 @@ void Machine::control(const Instruction &in) {
       readTile(in.srcs[0], v);
       for (int64_t e = 0; e < v.size; ++e)
         if (!v.i[static_cast<size_t>(e)])
-          fail("assertion failed at element " + std::to_string(e) + " of tile t" + std::to_string(in.srcs[0]) +
-               ": " + in.message);
+          fail("assertion failed at element " + std::to_string(e) + " of tile t" +
+               std::to_string(in.srcs[0]) + ": " + in.message);
     } else if (scalarInt(in.scalars.at(0)) == 0) {
       fail("assertion failed: " + in.message);
     }
@@ -469,8 +500,7 @@ Scalar scalarValue(const Scalar &v, DType d) {
 // ------------------------------------------------------------ scratchpad
 
 uint8_t *Machine::elementBytes(int t, int64_t e) {
-  return spad_.data() + program_.tiles[static_cast<size_t>(t)].bankOffset + shift_ +
-         positionsOf(t)[e];
+  return spad_.data() + program_.tiles[static_cast<size_t>(t)].bankOffset + shift_ + positionsOf(t)[e];
 }
 
 void Machine::checkWritten(int t, int64_t e) {
@@ -490,7 +520,7 @@ void Machine::markWritten(int t, int64_t e) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const int64_t p = tile.bankOffset + shift_ + positionsOf(t)[e];
   std::memset(written_.data() + p, 1, static_cast<size_t>(core::byteSize(tile.layout.dtype)));
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
 }
 
 Scalar Machine::readElement(int t, int64_t e) {
@@ -517,7 +547,9 @@ template <class T> T load(const uint8_t *p) {
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-template <class T> void store(uint8_t *p, T v) { std::memcpy(p, &v, sizeof v); }
+template <class T> void store(uint8_t *p, T v) {
+  std::memcpy(p, &v, sizeof v);
+}
 
 } // namespace
 
@@ -582,7 +614,8 @@ template <class Pos> void decode(DType d, const uint8_t *base, Pos pos, int64_t 
 
 /// Encodes n slots as dtype d at base + pos(e) and marks them in the shadow
 /// (unless that is null: the caller marks them).
-template <class Pos> void encode(DType d, uint8_t *base, uint8_t *shadow, Pos pos, int64_t n, const Values &v) {
+template <class Pos>
+void encode(DType d, uint8_t *base, uint8_t *shadow, Pos pos, int64_t n, const Values &v) {
   const double *f = v.f.data();
   const int64_t *iv = v.i.data();
   switch (d) {
@@ -645,7 +678,8 @@ void Machine::readTile(int t, Values &v) {
   const int64_t *pos = positionsOf(t);
   const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
   checkTileWritten(t);
-  decode(d, base, [pos](int64_t e) { return pos[e]; }, n, v);
+  decode(
+      d, base, [pos](int64_t e) { return pos[e]; }, n, v);
 }
 
 void Machine::checkTileWritten(int t) {
@@ -672,16 +706,18 @@ void Machine::readElements(int t, const int64_t *elems, int64_t n, Values &v, bo
         }
     }
   }
-  decode(d, spad_.data() + begin, [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
+  decode(
+      d, spad_.data() + begin, [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
 }
 
 void Machine::writeElements(int t, const int64_t *elems, int64_t n, const Values &v) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const int64_t *pos = positionsOf(t);
   const int64_t begin = tile.bankOffset + shift_;
-  encode(tile.layout.dtype, spad_.data() + begin, written_.data() + begin,
-         [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  encode(
+      tile.layout.dtype, spad_.data() + begin, written_.data() + begin,
+      [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
+  noteTileWritten(t);
 }
 
 void Machine::writeTile(int t, const Values &v) {
@@ -689,7 +725,8 @@ void Machine::writeTile(int t, const Values &v) {
   const int64_t n = tile.layout.numElements();
   const int64_t *pos = positionsOf(t);
   const int64_t begin = tile.bankOffset + shift_;
-  encode(tile.layout.dtype, spad_.data() + begin, nullptr, [pos](int64_t e) { return pos[e]; }, n, v);
+  encode(
+      tile.layout.dtype, spad_.data() + begin, nullptr, [pos](int64_t e) { return pos[e]; }, n, v);
   markTileWritten(t);
   current_.elements = n;
 }
@@ -701,7 +738,8 @@ void Machine::readLane(int t, int lane, int64_t count, Values &v) {
   const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
   checkLaneWritten(t, lane, count);
   const int size = core::byteSize(d);
-  decode(d, spad_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
+  decode(
+      d, spad_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
 }
 
 void Machine::checkLaneWritten(int t, int lane, int64_t count) {
@@ -729,7 +767,7 @@ void Machine::checkLaneWritten(int t, int lane, int64_t count) {
 
 void Machine::markTileWritten(int t) {
   forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) { markLaneWritten(t, lane, count); });
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
   complete_[static_cast<size_t>(t)] = 1;
 }
 
@@ -752,7 +790,7 @@ void Machine::fillTile(int t, uint64_t bits) {
     }
     markLaneWritten(t, lane, count);
   });
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
   current_.elements = layout(t).numElements();
 }
 
@@ -760,7 +798,7 @@ void Machine::markLaneWritten(int t, int lane, int64_t count) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   std::memset(written_.data() + tile.bankOffset + shift_ + lane * bankStride_, 1,
               static_cast<size_t>(count * core::byteSize(tile.layout.dtype)));
-  tileWritten_[static_cast<size_t>(t)] = 1;
+  noteTileWritten(t);
 }
 
 void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {
@@ -768,7 +806,8 @@ void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {
   const DType d = tile.layout.dtype;
   const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
   const int size = core::byteSize(d);
-  encode(d, spad_.data() + begin, nullptr, [size](int64_t e) { return e * size; }, count, v);
+  encode(
+      d, spad_.data() + begin, nullptr, [size](int64_t e) { return e * size; }, count, v);
   markLaneWritten(t, lane, count);
 }
 

@@ -8,6 +8,8 @@
 #include "functional/simulator.h"
 
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace npusim::functional::detail {
 
@@ -153,6 +155,13 @@ public:
   void checkTileWritten(int t);
   /// Records that every element of tile t is written (its shadow bytes all set).
   void markComplete(int t) { complete_[static_cast<size_t>(t)] = 1; }
+  /// Notes that tile t's shadow bytes may be set in this instance.
+  void noteTileWritten(int t) {
+    uint8_t &marked = tileWritten_[static_cast<size_t>(t)];
+    if (!marked)
+      writtenList_.push_back(t);
+    marked = 1;
+  }
   /// The row-major elements elems[0..n) of tile t into v[0..n); with
   /// `check`, each is checked in order as readElement does.
   void readElements(int t, const int64_t *elems, int64_t n, Values &v, bool check);
@@ -170,7 +179,7 @@ public:
   };
   TileBytes tileBytes(int t) {
     const int64_t begin = program_.tiles[static_cast<size_t>(t)].bankOffset + shift_;
-    tileWritten_[static_cast<size_t>(t)] = 1; // conservatively: the caller may write
+    noteTileWritten(t); // conservatively: the caller may write
     return TileBytes{spad_.data() + begin, written_.data() + begin, positionsOf(t)};
   }
   /// Where each element of tile t (row-major) lies relative to the tile's
@@ -207,17 +216,17 @@ public:
   RunStats &stats() { return stats_; }
 
   // ---- per-unit handlers
-  void vectorUnit(const Instruction &in);    // vector.cpp
+  void vectorUnit(const Instruction &in); // vector.cpp
   /// A v.broadcast lane by lane when source and destination put every
   /// element in the same lane and share no bytes; false (nothing done) when
   /// that does not apply.
   bool broadcastByLane(const Instruction &in);
-  void reduceUnit(const Instruction &in);    // reduce.cpp
+  void reduceUnit(const Instruction &in); // reduce.cpp
   void combine(const Instruction &in, const Split &split, bool isScan);
-  void dmaUnit(const Instruction &in);       // dma.cpp
+  void dmaUnit(const Instruction &in); // dma.cpp
   /// Element count and DMA bytes of the current instruction.
   void countDma(npu::Opcode opcode, int64_t active, int size);
-  void systolicUnit(const Instruction &in);  // matmul.cpp
+  void systolicUnit(const Instruction &in); // matmul.cpp
   /// An MMatmul with fp32 C: the block's operands gathered densely and
   /// multiplied by multiplyFloat32.
   void multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N, int64_t K,
@@ -268,6 +277,8 @@ private:
   /// Marks tile t's bytes unwritten in this instance (an address-only run's
   /// DMA load or skipped instruction leaves no values there).
   void forgetTile(int t);
+  /// Clears the shadow bytes of every tile this instance wrote (end of an instance).
+  void clearWrittenShadow();
   bool operandsAvailable(const Instruction &in);
   /// The first row-major element of tile t with a byte not written in this
   /// instance, or -1 (then the tile is remembered as complete).
@@ -289,8 +300,10 @@ private:
   std::vector<uint8_t> &spad_, &written_;
   std::vector<std::vector<int64_t>> &positions_; // per tile, per element: see positionsOf
   std::vector<uint8_t> positionsReady_;          // per tile: positions_ computed in this launch
-  std::vector<uint8_t> tileWritten_;            // per tile: written in this instance
-  std::vector<uint8_t> complete_;               // per tile: every element written in this instance
+  std::vector<uint8_t> tileWritten_;             // per tile: written in this instance
+  std::vector<int> writtenList_;                 // the tiles of tileWritten_, in the order they were marked
+  std::vector<std::pair<int64_t, int64_t>> clearRanges_; // clearWrittenShadow's byte ranges, kept to reuse
+  std::vector<uint8_t> complete_;                        // per tile: every element written in this instance
   // An address-only run of a program with masked DMA still computes, on the
   // vector and cross-lane units, every tile whose operands it computed itself
   // (program ids, constants, iotas and what follows from them), so that each
@@ -306,7 +319,7 @@ private:
   std::vector<uint8_t> addressTile_;
   void findAddressTiles();
   bool writesAddressTile(const Instruction &in) const;
-  int64_t shift_ = 0;                           // instanceBankStride placement of this instance
+  int64_t shift_ = 0; // instanceBankStride placement of this instance
   std::vector<Scalar> regs_;
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);
   std::unordered_map<const Instruction *, int> positionOf_;

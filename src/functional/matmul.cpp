@@ -35,6 +35,24 @@ void Machine::systolicUnit(const Instruction &in) {
     // B is checked whole, as a read of the tile would be, but only the held
     // block is decoded: a tile holds many blocks.
     checkTileWritten(in.srcs[0]);
+    if (b.dtype == DType::Float32) {
+      // The common case, read straight from the tile's bytes (what
+      // readElements decodes, without its element list and copy).
+      const npu::Tile &tile = program_.tiles[static_cast<size_t>(in.srcs[0])];
+      const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
+      const int64_t *pos = positionsOf(in.srcs[0]);
+      array.weights.define(DType::Float32, int64_t{L} * L);
+      for (int64_t k = 0; k < array.rows; ++k) {
+        const int64_t *row = pos + (in.kBlock * L + k) * N + in.nBlock * L;
+        double *to = array.weights.f.data() + k * L;
+        for (int64_t n = 0; n < array.cols; ++n) {
+          float v;
+          std::memcpy(&v, base + row[n], sizeof v);
+          to[n] = v;
+        }
+      }
+      return;
+    }
     std::vector<int64_t> &elems = elemsA;
     elems.clear();
     for (int64_t k = 0; k < array.rows; ++k)
@@ -59,9 +77,9 @@ void Machine::systolicUnit(const Instruction &in) {
   if (!array.loaded)
     fail("systolic array " + std::to_string(in.array) + " multiplies before any m.load_weights");
   if (array.kBlock != in.kBlock || array.nBlock != in.nBlock)
-    fail("systolic array " + std::to_string(in.array) + " holds block (k " + std::to_string(array.kBlock) + ", n " +
-         std::to_string(array.nBlock) + "), the matmul names (k " + std::to_string(in.kBlock) + ", n " +
-         std::to_string(in.nBlock) + ")");
+    fail("systolic array " + std::to_string(in.array) + " holds block (k " + std::to_string(array.kBlock) +
+         ", n " + std::to_string(array.nBlock) + "), the matmul names (k " + std::to_string(in.kBlock) +
+         ", n " + std::to_string(in.nBlock) + ")");
   const int c = in.dsts.at(0), a = in.srcs.at(0);
   const npu::TileLayout &cl = layout(c), &al = layout(a);
   const int64_t M = cl.shape.at(0), N = cl.shape.at(1), K = al.shape.at(1);
@@ -196,12 +214,18 @@ void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &arra
     for (size_t e = 0; e < a32.size(); ++e)
       a32[e] = input(static_cast<float>(converted.f[e]));
   }
-  Values &w = scratch(3);
-  w.define(DType::Float32, int64_t{L} * L);
-  core::castValues(array.weights.dtype, DType::Float32, array.weights.in(), w.out(), int64_t{L} * L);
+  // fp32 weights are floats already (the cast to fp32 is the identity on them).
+  const std::vector<double> *weights = &array.weights.f;
+  if (array.weights.dtype != DType::Float32) {
+    Values &w = scratch(3);
+    w.define(DType::Float32, int64_t{L} * L);
+    core::castValues(array.weights.dtype, DType::Float32, array.weights.in(), w.out(), int64_t{L} * L);
+    weights = &w.f;
+  }
   for (int64_t k = 0; k < rows; ++k)
     for (int64_t n = 0; n < cols; ++n)
-      b32[static_cast<size_t>(k * ld + n)] = input(static_cast<float>(w.f[static_cast<size_t>(k * L + n)]));
+      b32[static_cast<size_t>(k * ld + n)] =
+          input(static_cast<float>((*weights)[static_cast<size_t>(k * L + n)]));
 
   multiplyFloat32(a32.data(), b32.data(), c32.data(), M, rows, ld);
   for (int64_t m = 0; m < M; ++m) {

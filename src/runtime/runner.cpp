@@ -4,11 +4,12 @@
 #include "runtime/runner_internal.h"
 
 #include "core/npy.h"
-#include "reference/interpreter.h"
 #include "reference/host_calls.h"
+#include "reference/interpreter.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -153,6 +154,40 @@ const ir::Function &Runner::lowered(const Step &step) {
   std::unique_ptr<ir::Function> function = triton::lowerKernel(*step.kernel, step.constexprs);
   report_.lowerMs += millisecondsSince(start);
   return *compiled_.emplace(key, std::move(function)).first->second;
+}
+
+void Runner::fillStorages() {
+  // Each storage is filled on its own (its inputs in bundle order), so the
+  // storages can be split among threads without changing a byte: by bytes,
+  // each to the least loaded thread.
+  std::vector<std::vector<const Input *>> inputsOf(buffers_.size());
+  for (const Input &in : bundle_.inputs)
+    inputsOf[static_cast<size_t>(in.tensor.storage)].push_back(&in);
+  const auto fill = [&](size_t storage) {
+    if (inputsOf[storage].empty())
+      fillUnwritten(*buffers_[storage]);
+    for (const Input *in : inputsOf[storage])
+      fillInput(*buffers_[storage], in->init, bundle_.seed);
+  };
+  const size_t threads = static_cast<size_t>(std::max(1, effectiveThreads(options_)));
+  std::vector<std::vector<size_t>> share(threads);
+  std::vector<size_t> load(threads, 0);
+  for (size_t storage = 0; storage < buffers_.size(); ++storage) {
+    const size_t t = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    share[t].push_back(storage);
+    load[t] += buffers_[storage]->bytes.size();
+  }
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t)
+    if (!share[t].empty())
+      helpers.emplace_back([&, t] {
+        for (size_t storage : share[t])
+          fill(storage);
+      });
+  for (size_t storage : share[0])
+    fill(storage);
+  for (std::thread &helper : helpers)
+    helper.join();
 }
 
 std::vector<reference::Argument> Runner::launchArguments(const Step &step, const ir::Function &function) {
@@ -323,14 +358,7 @@ RunReport Runner::run() {
       report_.peakRssKiB = peakRssKiB();
       return report_;
     }
-    std::vector<bool> isInput(bundle_.storages.size(), false);
-    for (const Input &in : bundle_.inputs)
-      isInput[static_cast<size_t>(in.tensor.storage)] = true;
-    for (size_t i = 0; i < buffers_.size(); ++i)
-      if (!isInput[i])
-        fillUnwritten(*buffers_[i]);
-    for (const Input &in : bundle_.inputs)
-      fillInput(*buffers_[static_cast<size_t>(in.tensor.storage)], in.init, bundle_.seed);
+    fillStorages();
   }
 
   bool failed = false;

@@ -2,8 +2,8 @@
 // The runner's classes (internal to the runtime module): Runner walks the
 // bundle's steps; NpuSteps runs a step on the NPU (compile, functional and
 // timing simulation, comparison with the reference).
-#include "reference/interpreter.h"
 #include "reference/host_calls.h"
+#include "reference/interpreter.h"
 #include "runtime/npu_steps.h"
 #include "runtime/runner.h"
 
@@ -37,6 +37,9 @@ private:
   }
   const ir::Function &lowered(const Step &step);
   std::vector<reference::Argument> launchArguments(const Step &step, const ir::Function &function);
+  /// Generates every input storage from the bundle's seed and poisons the
+  /// others (on the run's threads; the bytes do not depend on their number).
+  void fillStorages();
   void runLaunch(const Step &step, StepResult &result, bool computeValues);
   void runCall(const Step &step, StepResult &result, std::vector<bool> &defined, bool computeValues);
   /// Timing mode: which steps must compute values (their own addresses or

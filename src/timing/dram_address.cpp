@@ -16,9 +16,8 @@ namespace {
 
 DramAddressMapper::DramAddressMapper(const config::DramConfig &dram) {
   const config::DramTiming &timing = dram.timing;
-  if (dram.channels <= 0 || timing.bankGroups <= 0 || timing.banksPerGroup <= 0 ||
-      timing.rows <= 0 || timing.columns <= 0 || timing.prefetch <= 0 ||
-      timing.busWidthBits <= 0 || timing.busWidthBits % 8 != 0)
+  if (dram.channels <= 0 || timing.bankGroups <= 0 || timing.banksPerGroup <= 0 || timing.rows <= 0 ||
+      timing.columns <= 0 || timing.prefetch <= 0 || timing.busWidthBits <= 0 || timing.busWidthBits % 8 != 0)
     throw core::InputError("dram: channels, bank groups, banks, rows, columns, prefetch and bus "
                            "width must be positive (bus width a multiple of 8 bits)");
   if (timing.columns % timing.prefetch != 0)
@@ -43,8 +42,8 @@ DramAddressMapper::DramAddressMapper(const config::DramConfig &dram) {
     if (token == "Ro")
       digit = {Field::Row, static_cast<uint64_t>(timing.rows)};
     else if (token == "Ba")
-      digit = {Field::Bank, static_cast<uint64_t>(separateBankGroup_ ? banksPerGroup_
-                                                                      : bankGroups_ * banksPerGroup_)};
+      digit = {Field::Bank,
+               static_cast<uint64_t>(separateBankGroup_ ? banksPerGroup_ : bankGroups_ * banksPerGroup_)};
     else if (token == "Bg")
       digit = {Field::BankGroup, static_cast<uint64_t>(bankGroups_)};
     else if (token == "Ra")
@@ -66,10 +65,43 @@ DramAddressMapper::DramAddressMapper(const config::DramConfig &dram) {
   for (Field required : {Field::Row, Field::Bank, Field::Rank, Field::Column, Field::Channel})
     if (!seen[static_cast<size_t>(required)])
       badMapping(mapping, "every one of Ro, Ba, Ra, Co, Ch must appear");
+  // Every radix a power of two (the usual organisation): each field is a bit
+  // field of the granule number, read with one shift and one mask.
+  bitFields_ = std::has_single_bit(granuleBytes_) && std::has_single_bit(static_cast<unsigned>(bankGroups_));
+  int offset = 0;
+  for (int i = 0; i < digitCount_; ++i) {
+    const Digit &digit = digits_[static_cast<size_t>(i)];
+    bitFields_ = bitFields_ && digit.shift >= 0;
+    fieldOffset_[static_cast<size_t>(digit.field)] = offset;
+    fieldMask_[static_cast<size_t>(digit.field)] = digit.radix - 1;
+    offset += digit.shift;
+  }
+  granuleShift_ = std::countr_zero(granuleBytes_);
+  bankGroupShift_ = std::countr_zero(static_cast<unsigned>(bankGroups_));
 }
 
 DramLocation DramAddressMapper::decode(uint64_t address) const {
   DramLocation location;
+  if (bitFields_) {
+    const uint64_t granule = address >> granuleShift_;
+    const auto field = [&](Field f) {
+      const auto index = static_cast<size_t>(f);
+      return (granule >> fieldOffset_[index]) & fieldMask_[index];
+    };
+    location.row = static_cast<int64_t>(field(Field::Row));
+    location.rank = static_cast<int>(field(Field::Rank));
+    location.column = static_cast<int>(field(Field::Column));
+    location.channel = static_cast<int>(field(Field::Channel));
+    const auto bankDigit = static_cast<int>(field(Field::Bank));
+    if (separateBankGroup_) {
+      location.bankGroup = static_cast<int>(field(Field::BankGroup));
+      location.bank = bankDigit;
+    } else {
+      location.bankGroup = bankDigit & (bankGroups_ - 1);
+      location.bank = bankDigit >> bankGroupShift_;
+    }
+    return location;
+  }
   uint64_t rest = address / granuleBytes_;
   int bankDigit = 0;
   for (int i = 0; i < digitCount_; ++i) {

@@ -47,6 +47,13 @@ private:
   bool separateBankGroup_ = false;
   std::array<Digit, 6> digits_{}; // least significant first
   int digitCount_ = 0;
+  // When every radix, the granule size and the bank group count are powers of
+  // two, decode() reads each field as bits [offset, offset + log2 radix) of the
+  // granule number; a field that is absent (Bg without a Bg digit) has mask 0.
+  bool bitFields_ = false;
+  int granuleShift_ = 0, bankGroupShift_ = 0;
+  std::array<int, 6> fieldOffset_{};    // [Field]
+  std::array<uint64_t, 6> fieldMask_{}; // [Field]
 };
 
 } // namespace npusim::timing

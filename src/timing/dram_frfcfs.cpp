@@ -30,7 +30,8 @@ public:
   /// bank stop passing it (and stop keeping the row open against it).
   static constexpr int64_t kStarvationCycles = 1024;
 
-  explicit FrFcfsScheduler(const config::DramConfig &dram) {
+  explicit FrFcfsScheduler(const config::DramConfig &dram)
+      : banks_(static_cast<size_t>(dram.timing.banks())) {
     for (std::vector<Bank> &queue : summary_)
       queue.resize(static_cast<size_t>(dram.timing.banks()));
     for (std::vector<uint64_t> &queue : queuedBanks_)
@@ -43,20 +44,27 @@ public:
     // row) takes that bank back: younger hits there wait, and they no longer keep
     // the row open against it. Other banks go on as before.
     starvedBank_ = cycle - oldest.arrivalCycle > kStarvationCycles ? oldest.bankIndex : -1;
-    const auto starved = static_cast<size_t>(starvedBank_); // no bank when -1
-    Bank starvedSummary = isHit(channel, oldest) ? Bank{0, kNone} : Bank{kNone, 0};
-    derive(starvedSummary, channel.openRow[static_cast<size_t>(oldest.bankIndex)] == kNoOpenRow,
-           channel.writes);
-    const std::vector<Bank> &summary = summary_[channel.writes];
+    std::vector<Bank> &summary = summary_[channel.writes];
+    // The starved bank's summary stands in for its own during the pass.
+    Bank starvedSaved;
+    if (starvedBank_ >= 0) {
+      Bank &starved = summary[static_cast<size_t>(starvedBank_)];
+      starvedSaved = starved;
+      starved = isHit(channel, oldest) ? Bank{0, kNone} : Bank{kNone, 0};
+      derive(starved, channel.openRow[static_cast<size_t>(oldest.bankIndex)] == kNoOpenRow, channel.writes,
+             static_cast<size_t>(starvedBank_));
+    }
     // One pass over the banks with requests, deciding without branching on the
     // data (the banks' states are as good as random, and a mispredicted branch
     // costs more than the work).
+    // Activate is command 0: its row starts the table of every command's bounds.
+    const int64_t *earliest = channel.timing.earliestOfBanks(DramCommand::Activate);
     size_t bestHit = kNone, bestOther = kNone;
     bool otherCloses = false;
     int64_t soonest = kNever;
     forEachQueuedBank(channel.writes, [&](size_t b) {
-      const Bank &bank = b == starved ? starvedSummary : summary[b];
-      const int64_t ready = channel.timing.earliestOfBank(bank.command, b);
+      const Bank &bank = summary[b];
+      const int64_t ready = earliest[bank.readyIndex];
       soonest = std::min(soonest, ready);
       const bool now = ready <= cycle;
       // First ready: the oldest row hit whose column command may go now.
@@ -66,6 +74,8 @@ public:
       bestOther = betterOther ? bank.candidate : bestOther;
       otherCloses = betterOther ? bank.command == DramCommand::Precharge : otherCloses;
     });
+    if (starvedBank_ >= 0)
+      summary[static_cast<size_t>(starvedBank_)] = starvedSaved;
     soonest_ = soonest;
     if (bestHit != kNone)
       return {DramChoice::Kind::Column, bestHit};
@@ -90,7 +100,8 @@ public:
     size_t &first = isHit(channel, entry) ? bank.firstHit : bank.firstOther;
     if (first == kNone)
       first = index;
-    derive(bank, channel.openRow[static_cast<size_t>(entry.bankIndex)] == kNoOpenRow, channel.writes);
+    derive(bank, channel.openRow[static_cast<size_t>(entry.bankIndex)] == kNoOpenRow, channel.writes,
+           static_cast<size_t>(entry.bankIndex));
     queuedBanks_[channel.writes][static_cast<size_t>(entry.bankIndex) / 64] |= uint64_t{1}
                                                                                << (entry.bankIndex % 64);
   }
@@ -110,7 +121,8 @@ public:
       bank.firstHit = findFrom(channel, index, bankIndex, true);
     if (bank.firstOther == index)
       bank.firstOther = findFrom(channel, index, bankIndex, false);
-    derive(bank, channel.openRow[static_cast<size_t>(bankIndex)] == kNoOpenRow, channel.writes);
+    derive(bank, channel.openRow[static_cast<size_t>(bankIndex)] == kNoOpenRow, channel.writes,
+           static_cast<size_t>(bankIndex));
     if (bank.firstHit == kNone && bank.firstOther == kNone)
       queuedBanks_[channel.writes][static_cast<size_t>(bankIndex) / 64] &= ~(uint64_t{1} << (bankIndex % 64));
   }
@@ -125,15 +137,16 @@ public:
         bank.firstHit = findFrom(*channel, 0, bankIndex, true);
         bank.firstOther = findFrom(*channel, 0, bankIndex, false);
       }
-      derive(bank, isClosed, channel->writes);
+      derive(bank, isClosed, channel->writes, static_cast<size_t>(bankIndex));
     }
   }
 
   void allRowsClosed() override {
     for (size_t writes = 0; writes < 2; ++writes)
-      for (Bank &bank : summary_[writes]) {
+      for (size_t b = 0; b < banks_; ++b) {
+        Bank &bank = summary_[writes][b];
         bank = closed(bank);
-        derive(bank, true, writes == 1);
+        derive(bank, true, writes == 1, b);
       }
   }
 
@@ -150,6 +163,8 @@ private:
     size_t candidate = kNone;
     DramCommand command = DramCommand::Activate;
     bool hit = false;
+    size_t readyIndex =
+        0; // of the candidate command's bound in DramTimingState::earliestOfBanks(first command)
   };
 
   static bool isHit(const DramChannelView &channel, const DramQueueEntry &entry) {
@@ -157,11 +172,12 @@ private:
   }
   /// With its row closed every request of a bank needs an ACT.
   static Bank closed(const Bank &bank) { return Bank{kNone, std::min(bank.firstHit, bank.firstOther)}; }
-  static void derive(Bank &bank, bool rowClosed, bool writes) {
+  void derive(Bank &bank, bool rowClosed, bool writes, size_t bankIndex) const {
     bank.hit = bank.firstHit != kNone;
     bank.candidate = bank.hit ? bank.firstHit : bank.firstOther;
     bank.command = bank.hit ? (writes ? DramCommand::Write : DramCommand::Read)
                             : (rowClosed ? DramCommand::Activate : DramCommand::Precharge);
+    bank.readyIndex = static_cast<size_t>(bank.command) * banks_ + bankIndex;
   }
   /// The oldest request of `bankIndex` at or after `from` that hits (or misses) its open row.
   static size_t findFrom(const DramChannelView &channel, size_t from, int bankIndex, bool hit) {
@@ -181,6 +197,7 @@ private:
         f(w * 64 + static_cast<size_t>(std::countr_zero(bits)));
   }
 
+  size_t banks_;
   std::array<std::vector<Bank>, 2> summary_; // [writes][bank index]
   std::array<std::vector<uint64_t>, 2>
       queuedBanks_;          // [writes]: bit b of word b / 64 when bank b has requests

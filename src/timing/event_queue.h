@@ -5,8 +5,9 @@
 // clocks; a unit with nothing to do schedules nothing and costs nothing.
 //
 // Millions of events run per simulated kernel, so an event costs no heap
-// allocation: its callback lives inline in a slot of a slab (EventAction), and
-// events wait in per-time FIFOs of slot numbers that never move a callback.
+// allocation: its callback is constructed inline in a slot of a slab
+// (EventAction), runs there, and events wait in per-time FIFOs of slot numbers:
+// a callback is never moved.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -37,15 +38,7 @@ public:
   EventAction() = default;
   template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, EventAction>>>
   EventAction(F &&f) { // NOLINT: implicit, as std::function
-    using Stored = std::decay_t<F>;
-    if constexpr (sizeof(Stored) <= kInlineBytes && alignof(Stored) <= alignof(std::max_align_t) &&
-                  std::is_nothrow_move_constructible_v<Stored>) {
-      ::new (static_cast<void *>(storage_)) Stored(std::forward<F>(f));
-      ops_ = &kInlineOps<Stored>;
-    } else {
-      ::new (static_cast<void *>(storage_)) Stored *(new Stored(std::forward<F>(f)));
-      ops_ = &kHeapOps<Stored>;
-    }
+    emplace(std::forward<F>(f));
   }
   EventAction(EventAction &&other) noexcept : ops_(other.ops_) {
     if (ops_)
@@ -68,6 +61,29 @@ public:
 
   explicit operator bool() const { return ops_ != nullptr; }
   void operator()() { ops_->invoke(storage_); }
+  /// Destroys the callable held, if any.
+  void reset() {
+    if (ops_)
+      ops_->destroy(storage_);
+    ops_ = nullptr;
+  }
+  /// Replaces the callable with `f`, constructed in place (no move of a temporary).
+  template <class F> void emplace(F &&f) {
+    using Stored = std::decay_t<F>;
+    if constexpr (std::is_same_v<Stored, EventAction>) {
+      *this = std::move(f);
+    } else {
+      reset();
+      if constexpr (sizeof(Stored) <= kInlineBytes && alignof(Stored) <= alignof(std::max_align_t) &&
+                    std::is_nothrow_move_constructible_v<Stored>) {
+        ::new (static_cast<void *>(storage_)) Stored(std::forward<F>(f));
+        ops_ = &kInlineOps<Stored>;
+      } else {
+        ::new (static_cast<void *>(storage_)) Stored *(new Stored(std::forward<F>(f)));
+        ops_ = &kHeapOps<Stored>;
+      }
+    }
+  }
 
 private:
   struct Ops {
@@ -88,12 +104,6 @@ private:
       [](void *p) { (**std::launder(static_cast<F **>(p)))(); },
       [](void *from, void *to) { ::new (to) F *(*std::launder(static_cast<F **>(from))); },
       [](void *p) { delete *std::launder(static_cast<F **>(p)); }};
-
-  void reset() {
-    if (ops_)
-      ops_->destroy(storage_);
-    ops_ = nullptr;
-  }
 
   alignas(std::max_align_t) unsigned char storage_[kInlineBytes];
   const Ops *ops_ = nullptr;
@@ -117,9 +127,11 @@ public:
   EventQueue &operator=(const EventQueue &) = delete;
 
   TimePs now() const { return now_; }
-  /// Runs `action` at time `at` (not before now()).
-  void schedule(TimePs at, Action action) {
-    const uint32_t slot = allocate(std::move(action));
+  /// Runs `action` (any void() callable, or an Action) at time `at` (not
+  /// before now()). The callable is constructed in its slot: no move.
+  template <class F> void schedule(TimePs at, F &&action) {
+    const uint32_t slot = allocate();
+    actionAt(slot).emplace(std::forward<F>(action));
     if (at <= now_) {
       append(current_, slot);
       return;
@@ -172,10 +184,13 @@ public:
       current_.head = next_[slot];
       if (current_.head == kNone)
         current_.tail = kNone;
-      // Moved out first: the action may schedule events, which may grow the slab.
-      Action action = std::move(actions_[slot]);
-      freeSlots_.push_back(slot);
+      // Run in place: slots never move (the slab grows by whole chunks), and
+      // the slot is freed only after the action, so the action's own events
+      // take other slots.
+      Action &action = actionAt(slot);
       action();
+      action.reset();
+      freeSlots_.push_back(slot);
     }
     return now_;
   }
@@ -208,16 +223,19 @@ private:
     // Pending times are mostly multiples of a clock period: mix before masking.
     return static_cast<size_t>((static_cast<uint64_t>(at) * 0x9E3779B97F4A7C15ull) >> 56) % kRecentSize;
   }
-  uint32_t allocate(Action &&action) {
+  static constexpr uint32_t kChunkBits = 10; // slots per chunk: 1024
+  Action &actionAt(uint32_t slot) { return chunks_[slot >> kChunkBits][slot & ((1u << kChunkBits) - 1)]; }
+  /// A free slot, its action empty and its FIFO link cleared.
+  uint32_t allocate() {
     uint32_t slot = 0;
     if (freeSlots_.empty()) {
-      slot = static_cast<uint32_t>(actions_.size());
-      actions_.push_back(std::move(action));
+      slot = static_cast<uint32_t>(next_.size());
+      if ((slot >> kChunkBits) == chunks_.size())
+        chunks_.push_back(std::make_unique<Action[]>(size_t{1} << kChunkBits));
       next_.push_back(kNone);
     } else {
       slot = freeSlots_.back();
       freeSlots_.pop_back();
-      actions_[slot] = std::move(action);
     }
     next_[slot] = kNone;
     return slot;
@@ -234,9 +252,9 @@ private:
   std::vector<Bucket> buckets_;
   std::vector<uint32_t> freeBuckets_;
   std::array<Recent, kRecentSize> recent_;
-  List current_; // the events of now()
-  std::vector<Action> actions_;
-  std::vector<uint32_t> next_; // [slot]: the next event of the slot's FIFO
+  List current_;                                  // the events of now()
+  std::vector<std::unique_ptr<Action[]>> chunks_; // the slab: slot s is chunks_[s >> kChunkBits][s % 1024]
+  std::vector<uint32_t> next_;                    // [slot]: the next event of the slot's FIFO
   std::vector<uint32_t> freeSlots_;
   TimePs now_ = 0;
   uint64_t bucketsCreated_ = 0;

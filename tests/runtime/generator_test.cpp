@@ -90,6 +90,13 @@ TEST(Generator, UniformValuesRoundOnceToTheDtype) {
     const double u = std::ldexp(static_cast<double>(referenceH(0, 0, static_cast<uint64_t>(i)) >> 11), -53);
     EXPECT_EQ(reference::loadElement(f64, i), -0.25 + 0.5 * u);
   }
+  // fp32 (written without storeElement): the double rounded once to float, element by element.
+  reference::Buffer many = storage(core::DType::Float32, 4096);
+  fillInput(many, init, 0);
+  for (int64_t i = 0; i < 4096; ++i) {
+    const double u = std::ldexp(static_cast<double>(referenceH(0, 0, static_cast<uint64_t>(i)) >> 11), -53);
+    ASSERT_EQ(reference::loadElement(many, i), static_cast<double>(static_cast<float>(-0.25 + 0.5 * u))) << i;
+  }
   // fp16 and bf16: nearest even of the double, one rounding.
   for (core::DType t : {core::DType::Float16, core::DType::BFloat16}) {
     reference::Buffer b = storage(t, 64);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace npusim::timing {
 namespace {
 
@@ -61,6 +63,75 @@ TEST(DramAddressMapping, ChannelsNeedNotBeAPowerOfTwo) {
   for (uint64_t g = 0; g < 6; ++g)
     EXPECT_EQ(mapper.decode(g * 32).channel, static_cast<int>(g % 3));
   EXPECT_EQ(mapper.decode(3 * 32).column, 1);
+}
+
+// Field by field, by mixed-radix division of the granule number (least
+// significant field last in the mapping string): the statement of the mapping,
+// for every mapping below whether its radices are powers of two (decode() reads
+// bit fields) or not (decode() divides).
+TEST(DramAddressMapping, RandomAddressesMatchMixedRadixDivision) {
+  struct Case {
+    int channels;
+    std::string mapping;
+    int bankGroups;
+  };
+  const Case cases[] = {{16, "RoBaRaCoCh", 4}, {16, "RoBaRaCoBgCh", 4}, {8, "RoCoBaRaCh", 4},
+                        {3, "RoBaRaCoCh", 4},  {16, "RoBaRaCoCh", 3},   {6, "RoBaRaCoBgCh", 2}};
+  uint64_t state = 12345;
+  auto next = [&state] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 11;
+  };
+  for (const Case &c : cases) {
+    config::DramConfig dram = hbm2(c.channels, c.mapping);
+    dram.timing.bankGroups = c.bankGroups;
+    const DramAddressMapper mapper(dram);
+    const bool separate = c.mapping.find("Bg") != std::string::npos;
+    const int groups = c.bankGroups, perGroup = dram.timing.banksPerGroup;
+    for (int trial = 0; trial < 2000; ++trial) {
+      const uint64_t address = next() % (uint64_t{1} << 40);
+      uint64_t rest = address / 32;
+      int64_t row = 0;
+      int bankNumber = 0, group = 0, column = 0, channel = 0;
+      for (size_t pos = c.mapping.size(); pos >= 2; pos -= 2) {
+        const std::string field = c.mapping.substr(pos - 2, 2);
+        uint64_t radix = 1;
+        if (field == "Ro")
+          radix = 65536;
+        else if (field == "Ba")
+          radix = static_cast<uint64_t>(separate ? perGroup : groups * perGroup);
+        else if (field == "Bg")
+          radix = static_cast<uint64_t>(groups);
+        else if (field == "Co")
+          radix = 32;
+        else if (field == "Ch")
+          radix = static_cast<uint64_t>(c.channels);
+        const uint64_t digit = rest % radix;
+        rest /= radix;
+        if (field == "Ro")
+          row = static_cast<int64_t>(digit);
+        else if (field == "Ba")
+          bankNumber = static_cast<int>(digit);
+        else if (field == "Bg")
+          group = static_cast<int>(digit);
+        else if (field == "Co")
+          column = static_cast<int>(digit);
+        else if (field == "Ch")
+          channel = static_cast<int>(digit);
+      }
+      const DramLocation l = mapper.decode(address);
+      SCOPED_TRACE(c.mapping + " with " + std::to_string(c.channels) + " channels, " +
+                   std::to_string(groups) + " bank groups, address " + std::to_string(address));
+      EXPECT_EQ(l.row, row);
+      EXPECT_EQ(l.column, column);
+      EXPECT_EQ(l.channel, channel);
+      EXPECT_EQ(l.rank, 0);
+      EXPECT_EQ(l.bankGroup, separate ? group : bankNumber % groups);
+      EXPECT_EQ(l.bank, separate ? bankNumber : bankNumber / groups);
+      if (::testing::Test::HasFailure())
+        return;
+    }
+  }
 }
 
 TEST(DramAddressMapping, RejectsMalformedMappings) {
