@@ -41,23 +41,28 @@ def fake_compile(fn):
     return call
 
 
-out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-s = capture.capture(spec, out, train=train, seed=3, compile_fn=fake_compile, log=lambda m: None)
+out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] != "0"
+opts = dict(optimizer=sys.argv[3], trace="compile") if sys.argv[3] in ("sgd", "adamw") else \
+    dict(trace="make_fx")
+s = capture.capture(spec, out, train=train, seed=3, compile_fn=fake_compile, log=lambda m: None,
+                    **opts)
 r = replay.replay(out, device="cpu")
 print(json.dumps({"summary": s, "replay": r}))
 '''
 
 
-@pytest.mark.parametrize("spec,train", [("mlp,dims=12-8-3,batch=4", False),
-                                        ("mlp,dims=12-8-3,batch=4", True),
-                                        ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", False)],
-                         ids=["mlp", "mlp-train", "moe"])
+@pytest.mark.parametrize("spec,train", [("mlp,dims=12-8-3,batch=4", "0"),
+                                        ("mlp,dims=12-8-3,batch=4", "make_fx"),
+                                        ("mlp,dims=12-8-3,batch=4", "adamw"),
+                                        ("cnn,batch=2,image=6,channels=2,classes=3", "sgd"),
+                                        ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", "0")],
+                         ids=["mlp", "mlp-train-make_fx", "mlp-train-adamw", "cnn-train-sgd", "moe"])
 def test_capture_plumbing(tmp_path, spec, train):
     import json
 
     out = str(tmp_path / "b")
     env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1")
-    p = subprocess.run([sys.executable, "-c", SCRIPT, out, spec, "1" if train else "0"], env=env,
+    p = subprocess.run([sys.executable, "-c", SCRIPT, out, spec, train], env=env,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     res = json.loads(p.stdout.strip().splitlines()[-1])
@@ -70,6 +75,21 @@ def test_capture_plumbing(tmp_path, spec, train):
     g = bundle.load_graph(out)
     assert g["seed"] == 3
     assert g["model"]["regenerated_inputs_checked"] == len(g["inputs"])
-    if train:
+    if train != "0":
         assert g["outputs"][0]["name"] == "loss"
         assert any(o["name"] == "updated.0.weight" for o in g["outputs"])
+    if train in ("sgd", "adamw"):
+        assert g["model"]["optimizer"]["name"] == train
+        assert [x["region"] for x in g["model"]["graphs"]] == ["forward", "optimizer"]
+        names = {i["name"] for i in g["inputs"]}
+        # The optimizer's state is generated (zeros): AdamW's moments and step counts,
+        # SGD's momentum buffers.
+        want = {"exp_avg", "exp_avg_sq", "step"} if train == "adamw" else {"momentum_buffer"}
+        assert {n.rsplit(".", 1)[1] for n in names if n.startswith("optimizer.")} == want
+        # BatchNorm's running statistics are outputs when training (torch 1.x's schema of
+        # native_batch_norm does not mark them written, so they are not seen there).
+        if spec.startswith("cnn") and not g["model"]["torch"].startswith("1."):
+            assert any(o["name"] == "updated.1.running_mean" for o in g["outputs"])
+        # The optimizer moved every parameter: each output differs from its input.
+        for o in g["outputs"][1:]:
+            assert o["tensor"]["storage"] in {i["tensor"]["storage"] for i in g["inputs"]}
