@@ -453,6 +453,17 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     else:
         named = flatten_outputs(out)
 
+    # A step that draws random numbers (dropout: Inductor's seeds from aten.randint, masks
+    # from tl.rand in kernels) cannot be reproduced by eager PyTorch, whose generator runs
+    # differently: the reference values are then the compiled run's own.
+    random_steps = [n for n, st in enumerate(rec.steps) if "values" in st]
+    reference_from = "eager"
+    if random_steps:
+        reference_from = "compiled"
+        rec.warnings.append(f"steps {random_steps[:8]} draw random numbers: the outputs' reference "
+                            "values are the compiled run's")
+        ref_values = [(n, t.detach().clone()) for n, t in named]
+
     # Completeness: each graph's straight-line wrapper launches each kernel as NAME.run(.
     for gi, g in enumerate(rec.graphs[:1] if not compiled_train else rec.graphs):
         src = g["source"]
@@ -590,6 +601,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         "inputs": {e["name"]: e["role"] for e in known.entries},
         "compiled_vs_eager": checks,
         "regenerated_inputs_checked": regen_checked,
+        "reference_values": reference_from,
         "timings": timings,
     }
     if train:

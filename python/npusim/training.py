@@ -77,8 +77,11 @@ class CompiledStep:
             pos, kw = split_call_args(list(flat[:n_in]))
             return loss_of_output(model(*pos, **kw), *flat[n_in:])
 
+        def optimizer_step():
+            optimizer.step()
+
         self.compiled_loss = compile_fn(forward_loss)
-        self.compiled_step = compile_fn(optimizer.step)
+        self.compiled_step = compile_fn(optimizer_step)
 
     def run(self, rec=None):
         """One step; with a recorder in record mode, every graph and eager call is recorded."""
