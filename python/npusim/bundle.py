@@ -389,9 +389,12 @@ def validate(bundle_dir, check_files=True):
         kind = st.get("kind")
         if kind == "launch":
             keys = {"kind", "kernel", "grid", "constexprs", "args", "writes", "fingerprints"}
-            if set(st) != keys:
-                err(w, f"launch keys must be {sorted(keys)}: {sorted(st)}")
+            if set(st) - {"num_warps", "num_stages"} != keys:
+                err(w, f"launch keys must be {sorted(keys)} [and num_warps, num_stages]: {sorted(st)}")
                 continue
+            for key in ("num_warps", "num_stages"):
+                if key in st and not (_is_int(st[key]) and st[key] >= 1):
+                    err(w, f"{key} must be a positive integer: {st[key]!r}")
             kname = st["kernel"]
             if not isinstance(kname, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", kname):
                 err(w, f"bad kernel name {kname!r}")

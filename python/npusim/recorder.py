@@ -361,9 +361,15 @@ class Recorder:
             self.graphs[-1]["launches"][name] += 1
         bname = self.bundle_kernel_name(name, src)
         self.written.update(jargs[i]["tensor"]["storage"] for i in writes)
-        self.steps.append({"kind": "launch", "kernel": bname, "grid": grid,
-                           "constexprs": constexprs, "args": jargs, "writes": writes,
-                           "fingerprints": fps})
+        step = {"kind": "launch", "kernel": bname, "grid": grid, "constexprs": constexprs,
+                "args": jargs, "writes": writes, "fingerprints": fps}
+        # The GPU launch configuration: a reduction's order across threads depends on it,
+        # so a replay that reproduces the values must launch with it.
+        for key in ("num_warps", "num_stages"):
+            v = getattr(cfg, key, None)
+            if isinstance(v, int):
+                step[key] = int(v)
+        self.steps.append(step)
 
     def bundle_kernel_name(self, name, src):
         """The kernel's name in the bundle: Inductor's, unless another graph of the step
@@ -575,8 +581,12 @@ def wrap_graph_instances():
 
     n = 0
     for obj in gc.get_objects():
-        if isinstance(obj, CompiledFxGraph) and not getattr(obj, "_npusim_wrapped", False):
-            inner = obj.current_callable
+        # type(), not isinstance(): the heap holds dead weak proxies, on which any attribute
+        # access (isinstance reads __class__) raises ReferenceError.
+        if not issubclass(type(obj), CompiledFxGraph):
+            continue
+        inner = getattr(obj, "current_callable", None)
+        if inner is not None and not getattr(obj, "_npusim_wrapped", False):
 
             def wrapped(inputs, _inner=inner, _graph=obj):
                 rec = CURRENT

@@ -172,7 +172,8 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
             fn = _kernel(bundle_dir, s["kernel"])
             args = [_view(torch, storages, a["tensor"]) if "tensor" in a else a["value"]
                     for a in s["args"]]
-            fn[tuple(s["grid"])](*args, **s["constexprs"])
+            launch = {k: s[k] for k in ("num_warps", "num_stages") if k in s}
+            fn[tuple(s["grid"])](*args, **s["constexprs"], **launch)
             written = [(fp, args[fp["arg"]]) for fp in s["fingerprints"]]
         else:
             ov = ops[s["op"]]

@@ -81,7 +81,9 @@ int64_t scalarInteger(const json::Node &value, const triton::ParameterSpec &p) {
 }
 
 void parseLaunch(const json::Node &node, Bundle &bundle, Step &step) {
-  node.allowKeys({"kind", "kernel", "grid", "constexprs", "args", "writes", "fingerprints"});
+  // num_warps and num_stages (the GPU's launch configuration) do not apply to the NPU.
+  node.allowKeys(
+      {"kind", "kernel", "grid", "constexprs", "args", "writes", "fingerprints", "num_warps", "num_stages"});
   const triton::KernelFile &kernel = loadKernel(node.at("kernel"), bundle);
   const triton::KernelMetadata &meta = kernel.metadata;
   step.kernel = &kernel;

@@ -277,6 +277,17 @@ TEST_F(RunTest, RandomCallWithTooFewValuesIsRejected) {
   }
 }
 
+TEST_F(RunTest, GpuLaunchConfigurationIsAcceptedAndIgnored) {
+  const fs::path bundle = mutatedCopy([](json &g) {
+    g["steps"][0]["num_warps"] = 8;
+    g["steps"][0]["num_stages"] = 1;
+  });
+  RunOptions options;
+  options.verify = true;
+  const RunReport r = runBundle(loadBundle(bundle), options);
+  EXPECT_TRUE(r.verified) << r.failure;
+}
+
 TEST_F(RunTest, LaunchWithASpecialisedConstantArgument) {
   // out[0] = 2 * x[0], x[0] = fp32(-1 + 2 * u(h(7, 0, 0))) = 0.21878905594348907 (worked out in Python).
   const fs::path bundle = mutatedCopy([](json &g) {
