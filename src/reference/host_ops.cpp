@@ -1,6 +1,6 @@
 // The aten fallbacks other than matrix products, convolution and attention:
 // copy_, _softmax, _log_softmax, cumsum, native_layer_norm, sort, topk,
-// max_pool2d_with_indices, scatter_add, embedding_dense_backward, index,
+// max_pool2d_with_indices, scatter_add, scatter, embedding_dense_backward, index,
 // index_put.
 #include "reference/host_calls_internal.h"
 
@@ -336,28 +336,38 @@ std::vector<bool> callMaxPool2d(const CallArgs &c) {
   return {true, true};
 }
 
-// scatter_add(self, dim, index, src) -> out: out = self; out[... index ...] += src.
-std::vector<bool> callScatterAdd(const CallArgs &c) {
+// scatter_add(self, dim, index, src), scatter(self, dim, index, src) and
+// scatter(self, dim, index, value) -> out: out = self, then along dim
+// out[... index ...] += src, = src or = value. A repeated target of an
+// assignment keeps the last value in index's logical order.
+std::vector<bool> callScatter(const CallArgs &c, ScatterKind kind) {
   const TensorView &self = c.tensor(0, "self");
   const TensorView &index = c.tensor(2, "index");
-  const TensorView &src = c.tensor(3, "src");
   checkView(self, std::string(c.op()) + ": self");
   checkView(index, std::string(c.op()) + ": index");
-  checkView(src, std::string(c.op()) + ": src");
   const int64_t rank = self.dim();
   const int64_t dim = wrapDim(c.integer(1, "dim"), rank, c.op());
-  if (index.dim() != rank || src.dim() != rank)
-    fail(c.op(), "self, index and src must have the same number of dimensions");
-  for (int64_t a = 0; a < rank; ++a) {
-    const size_t i = static_cast<size_t>(a);
-    if (index.shape[i] > src.shape[i] || (a != dim && index.shape[i] > self.shape[i]))
-      fail(c.op(), "index " + shapeString(index.shape) + " is larger than src " + shapeString(src.shape) +
-                       " or self " + shapeString(self.shape));
+  if (index.dim() != rank)
+    fail(c.op(), "self and index must have the same number of dimensions");
+  std::vector<double> put;
+  if (kind == ScatterKind::Value) {
+    put.assign(static_cast<size_t>(index.numel()), c.number(3, "value"));
+  } else {
+    const TensorView &src = c.tensor(3, "src");
+    checkView(src, std::string(c.op()) + ": src");
+    if (src.dim() != rank)
+      fail(c.op(), "self, index and src must have the same number of dimensions");
+    for (size_t i = 0; i < static_cast<size_t>(rank); ++i)
+      if (index.shape[i] > src.shape[i])
+        fail(c.op(), "index " + shapeString(index.shape) + " is larger than src " + shapeString(src.shape));
+    TensorView srcPart = src; // src restricted to index's shape
+    srcPart.shape = index.shape;
+    put = readValues(srcPart);
   }
-  TensorView srcPart = src; // src restricted to index's shape
-  srcPart.shape = index.shape;
+  for (int64_t a = 0; a < rank; ++a)
+    if (a != dim && index.shape[static_cast<size_t>(a)] > self.shape[static_cast<size_t>(a)])
+      fail(c.op(), "index " + shapeString(index.shape) + " is larger than self " + shapeString(self.shape));
   const std::vector<int64_t> idx = readIntegers(index);
-  const std::vector<double> add = readValues(srcPart);
   std::vector<double> result = readValues(self);
   std::vector<int64_t> pos(static_cast<size_t>(rank), 0), contiguous(static_cast<size_t>(rank), 1);
   for (int64_t a = rank - 2; a >= 0; --a)
@@ -374,7 +384,10 @@ std::vector<bool> callScatterAdd(const CallArgs &c) {
     int64_t at = 0;
     for (int64_t a = 0; a < rank; ++a)
       at += (a == dim ? target : pos[static_cast<size_t>(a)]) * contiguous[static_cast<size_t>(a)];
-    result[static_cast<size_t>(at)] += add[e];
+    if (kind == ScatterKind::Add)
+      result[static_cast<size_t>(at)] += put[e];
+    else
+      result[static_cast<size_t>(at)] = put[e];
     for (int64_t a = rank - 1; a >= 0; --a) { // next position in index's logical order
       if (++pos[static_cast<size_t>(a)] < index.shape[static_cast<size_t>(a)])
         break;

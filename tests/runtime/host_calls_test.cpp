@@ -574,6 +574,40 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
   }
 }
 
+TEST(LibraryOps, ScatterAssignsSourceOrValueAlongADim) {
+  // self [2, 3] = 0.5 * i; index [2, 2] = {{2, 0}, {1, 1}} along dim 1:
+  // row 0 gets columns 2 and 0, row 1 gets column 1 twice (the second wins).
+  Buffer self = filled(6, 0), src = filled(6, 0), index = filled(4, 0, DType::Int64), out = filled(6, -1);
+  for (int i = 0; i < 6; ++i) {
+    storeElement(self, i, 0.5 * i);
+    storeElement(src, i, 10.0 + i); // src [2, 3]; only its [2, 2] corner is read
+  }
+  const int64_t ix[] = {2, 0, 1, 1};
+  for (int i = 0; i < 4; ++i)
+    storeIntegerElement(index, i, ix[i]);
+  const TensorView o = view(out, 0, {2, 3}, {3, 1});
+  const std::vector<const TensorView *> outs = {&o};
+  runHostCall("aten.scatter.src",
+              std::vector<HostCallValue>{tensorValue(view(self, 0, {2, 3}, {3, 1})), intValue(1),
+                                         tensorValue(view(index, 0, {2, 2}, {2, 1})),
+                                         tensorValue(view(src, 0, {2, 3}, {3, 1}))},
+              outs);
+  // src corner: row 0 = 10, 11; row 1 = 13, 14.
+  const double fromSource[] = {11.0, 0.5, 10.0, 1.5, 14.0, 2.5};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(el(out, i), fromSource[i]) << "src, element " << i;
+  // In place with a value, along dim -1.
+  const TensorView s = view(self, 0, {2, 3}, {3, 1});
+  const std::vector<const TensorView *> inPlace = {&s};
+  runHostCall("aten.scatter_.value",
+              std::vector<HostCallValue>{tensorValue(s), intValue(-1),
+                                         tensorValue(view(index, 0, {2, 2}, {2, 1})), floatValue(-3.0)},
+              inPlace);
+  const double fromValue[] = {-3.0, 0.5, -3.0, 1.5, -3.0, 2.5};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(el(self, i), fromValue[i]) << "value, element " << i;
+}
+
 TEST(LibraryOps, IndexPutAssignsAndAccumulatesInIndexOrder) {
   // self [4, 2] = 0..7 (as 0.5 * i); rows {2, 0, 2} get values [3, 2] (rows 10, 20, 30
   // plus column): accumulate sums rows 2's two contributions onto its old value.
