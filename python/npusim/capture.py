@@ -441,8 +441,9 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     if compiled_train:
         named = ([("loss", out.detach())] + [(f"updated.{n}", t) for n, t in params]
                  + [(f"updated.{n}", b) for n, b in float_buffers])
-        # A buffer no recorded step updates (a mutation applied outside the graphs) is no output.
-        stale = {f"updated.{n}" for n, b in float_buffers
+        # A buffer no recorded step updates (a mutation applied outside the graphs) and a
+        # parameter the optimizer skipped (no gradient) are no outputs.
+        stale = {f"updated.{n}" for n, b in float_buffers + params
                  if not rec.storages.known(b) or rec.storages.ref(b)["storage"] not in rec.written}
         for n in sorted(stale):
             rec.warnings.append(f"{n}: no recorded step writes it; not an output")
