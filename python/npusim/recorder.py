@@ -70,6 +70,7 @@ RANDOM_OPS = {
     "aten.randint", "aten.randint_like", "aten.rand", "aten.rand_like", "aten.randn",
     "aten.randn_like", "aten.random_", "aten.uniform_", "aten.normal_", "aten.bernoulli",
     "aten.bernoulli_", "aten.randperm", "aten.exponential_", "aten.multinomial",
+    "aten.native_dropout", "aten.normal", "aten.poisson", "aten.rrelu_with_noise",
 }
 
 _TRITON_CALL = re.compile(

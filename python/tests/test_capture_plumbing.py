@@ -51,17 +51,37 @@ print(json.dumps({"summary": s, "replay": r}))
 '''
 
 
+# An MLP with dropout: in training its mask is random, so the bundle must carry it.
+DROPOUT_MODEL = """
+import torch.nn as nn
+import torch.nn.functional as F
+from npusim.models import Built, InputSpec
+
+
+def build():
+    model = nn.Sequential(nn.Linear(12, 16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 3))
+    inputs = [InputSpec("x", (4, 12), "fp32", {"kind": "uniform", "low": -1.0, "high": 1.0}),
+              InputSpec("labels", (4,), "i64", {"kind": "randint", "low": 0, "high": 3}, target=True)]
+    return Built(model, inputs, loss=lambda out, y: F.cross_entropy(out, y))
+"""
+
+
 @pytest.mark.parametrize("spec,train", [("mlp,dims=12-8-3,batch=4", "0"),
                                         ("mlp,dims=12-8-3,batch=4", "make_fx"),
                                         ("mlp,dims=12-8-3,batch=4", "adamw"),
                                         ("cnn,batch=2,image=6,channels=2,classes=3", "sgd"),
-                                        ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", "0")],
-                         ids=["mlp", "mlp-train-make_fx", "mlp-train-adamw", "cnn-train-sgd", "moe"])
+                                        ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", "0"),
+                                        ("dropout_model:build", "sgd")],
+                         ids=["mlp", "mlp-train-make_fx", "mlp-train-adamw", "cnn-train-sgd", "moe",
+                              "dropout-train"])
 def test_capture_plumbing(tmp_path, spec, train):
     import json
 
     out = str(tmp_path / "b")
     env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1")
+    if spec.startswith("dropout_model"):
+        (tmp_path / "dropout_model.py").write_text(DROPOUT_MODEL)
+        env["PYTHONPATH"] = PYDIR + os.pathsep + str(tmp_path)
     p = subprocess.run([sys.executable, "-c", SCRIPT, out, spec, train], env=env,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
@@ -78,6 +98,16 @@ def test_capture_plumbing(tmp_path, spec, train):
     if train != "0":
         assert g["outputs"][0]["name"] == "loss"
         assert any(o["name"] == "updated.0.weight" for o in g["outputs"])
+    if spec.startswith("dropout_model"):
+        # The dropout step carries the mask it drew; the reference is the run's own.
+        drops = [st for st in g["steps"] if st["kind"] == "call" and "values" in st]
+        # (aten.native_dropout, or its bernoulli_ where torch decomposes it)
+        assert drops and all(st["op"] in ("aten.native_dropout", "aten.bernoulli_.float")
+                             for st in drops)
+        assert g["model"]["reference_values"] == "compiled"
+        mask = drops[0]["values"][-1]["data"]  # the keep mask, 0 or 1 per element
+        assert set(mask) == {0, 1} and len(mask) == 64
+        return
     if train in ("sgd", "adamw"):
         assert g["model"]["optimizer"]["name"] == train
         assert [x["region"] for x in g["model"]["graphs"]] == ["forward", "optimizer"]
