@@ -179,6 +179,14 @@ def main(argv=None):
                 r["validation_errors"] = bundle.validate(bdir)[:20]
             except Exception as e:  # noqa: BLE001
                 r["summary_error"] = repr(e)
+        try:  # the capture's own replay on the GPU (npusim.capture's self-replay)
+            with open(os.path.join(work, name, "log.txt"), errors="replace") as f:
+                lines = [ln.strip() for ln in f if "self-replay on" in ln
+                         or "own replay does not reproduce" in ln]
+            if lines:
+                r["self_replay"] = lines[-1]
+        except OSError:
+            pass
         if r["status"] != "ok":
             try:
                 with open(os.path.join(work, name, "log.txt"), errors="replace") as f:
@@ -188,7 +196,8 @@ def main(argv=None):
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(results, f, indent=1)
     for name, r in results.items():
-        print(f"{name:20s} {r['status']:24s} replay={r.get('replay')} launches={r.get('launches')} "
+        print(f"{name:20s} {r['status']:24s} replay={r.get('replay') or r.get('self_replay')} "
+              f"launches={r.get('launches')} "
               f"kernels={r.get('kernels')} calls={r.get('calls')} bytes={r.get('bytes')} ops={r.get('ops')}")
     return 0 if all(r["status"] == "ok" and r.get("replay", "ok") == "ok"
                     for r in results.values()) else 1
