@@ -41,11 +41,51 @@ def fake_compile(fn):
     return call
 
 
+def fake_aot_compile(fn):
+    """Like AOTAutograd: the loss function's forward and its backward are two graph calls
+    (an autograd.Function whose backward is a second graph), other callables one."""
+    if getattr(fn, "__name__", "") != "forward_loss":
+        return fake_compile(fn)
+    model = fn.__closure__[[c.cell_contents.__class__.__name__ for c in fn.__closure__].index("Sequential")].cell_contents
+    params = list(model.parameters())
+
+    class Step(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, *flat):
+            args = flat[len(params):]
+            rec = recorder.CURRENT
+
+            def run(g, i):
+                with torch.enable_grad():
+                    leaves = [p.detach().requires_grad_(True) for p in params]
+                    state = dict(zip([n for n, _ in model.named_parameters()], leaves))
+                    loss = torch.func.functional_call(model, state, args[:1]) if hasattr(torch, "func") \
+                        else __import__("torch.nn.utils.stateless", fromlist=["x"]).functional_call(model, state, args[:1])
+                    loss = torch.nn.functional.cross_entropy(loss, args[1])
+                ctx.saved = (loss, leaves)
+                return loss.detach()
+            return rec.on_graph_call(FakeGraph(), list(flat), run) if rec else run(None, None)
+
+        @staticmethod
+        def backward(ctx, grad):
+            loss, leaves = ctx.saved
+            rec = recorder.CURRENT
+            run = lambda g, i: torch.autograd.grad(loss, leaves, grad)
+            grads = rec.on_graph_call(FakeGraph(), [grad], run) if rec else run(None, None)
+            return tuple(grads) + (None,) * 2
+
+    return lambda *args: Step.apply(*params, *args)
+
+
 out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] != "0"
+if sys.argv[3] == "aot-sgd":
+    fake_compile_train, sys.argv[3] = fake_aot_compile, "sgd"
+else:
+    fake_compile_train = fake_compile
 opts = dict(optimizer=sys.argv[3], trace="compile") if sys.argv[3] in ("sgd", "adamw") else \
     dict(trace="make_fx")
-s = capture.capture(spec, out, train=train, seed=3, compile_fn=fake_compile, log=lambda m: None,
-                    **opts)
+s = capture.capture(spec, out, train=train, seed=3, compile_fn=fake_compile_train,
+                    log=lambda m: None, **opts)
 r = replay.replay(out, device="cpu")
 print(json.dumps({"summary": s, "replay": r}))
 '''
@@ -71,9 +111,10 @@ def build():
                                         ("mlp,dims=12-8-3,batch=4", "adamw"),
                                         ("cnn,batch=2,image=6,channels=2,classes=3", "sgd"),
                                         ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", "0"),
-                                        ("dropout_model:build", "sgd")],
+                                        ("dropout_model:build", "sgd"),
+                                        ("mlp,dims=12-8-3,batch=4", "aot-sgd")],
                          ids=["mlp", "mlp-train-make_fx", "mlp-train-adamw", "cnn-train-sgd", "moe",
-                              "dropout-train"])
+                              "dropout-train", "mlp-train-two-graphs"])
 def test_capture_plumbing(tmp_path, spec, train):
     import json
 
@@ -107,6 +148,14 @@ def test_capture_plumbing(tmp_path, spec, train):
         assert g["model"]["reference_values"] == "compiled"
         mask = drops[0]["values"][-1]["data"]  # the keep mask, 0 or 1 per element
         assert set(mask) == {0, 1} and len(mask) == 64
+        return
+    if train == "aot-sgd":
+        # Forward graph, autograd's gradient of the loss (an eager call), the backward
+        # graph, the optimizer; the backward reads the seed gradient the eager call wrote.
+        graphs = g["model"]["graphs"]
+        assert [x["region"] for x in graphs] == ["forward", "backward", "optimizer"]
+        between = g["steps"][graphs[0]["first_step"] + graphs[0]["steps"]:graphs[1]["first_step"]]
+        assert [st["op"] for st in between] == ["aten.ones_like"]
         return
     if train in ("sgd", "adamw"):
         assert g["model"]["optimizer"]["name"] == train
