@@ -46,8 +46,13 @@ def fake_aot_compile(fn):
     (an autograd.Function whose backward is a second graph), other callables one."""
     if getattr(fn, "__name__", "") != "forward_loss":
         return fake_compile(fn)
-    model = fn.__closure__[[c.cell_contents.__class__.__name__ for c in fn.__closure__].index("Sequential")].cell_contents
+    model = next(c.cell_contents for c in fn.__closure__
+                 if isinstance(c.cell_contents, torch.nn.Module))
     params = list(model.parameters())
+    if hasattr(torch, "func"):
+        functional_call = torch.func.functional_call
+    else:
+        from torch.nn.utils.stateless import functional_call
 
     class Step(torch.autograd.Function):
         @staticmethod
@@ -59,9 +64,8 @@ def fake_aot_compile(fn):
                 with torch.enable_grad():
                     leaves = [p.detach().requires_grad_(True) for p in params]
                     state = dict(zip([n for n, _ in model.named_parameters()], leaves))
-                    loss = torch.func.functional_call(model, state, args[:1]) if hasattr(torch, "func") \
-                        else __import__("torch.nn.utils.stateless", fromlist=["x"]).functional_call(model, state, args[:1])
-                    loss = torch.nn.functional.cross_entropy(loss, args[1])
+                    logits = functional_call(model, state, args[:1])
+                    loss = torch.nn.functional.cross_entropy(logits, args[1])
                 ctx.saved = (loss, leaves)
                 return loss.detach()
             return rec.on_graph_call(FakeGraph(), list(flat), run) if rec else run(None, None)
