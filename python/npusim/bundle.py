@@ -487,8 +487,9 @@ def validate(bundle_dir, check_files=True):
                 n_el = view_elements(outs[o]["tensor"])
                 if len(v["data"]) != n_el:
                     err(f"{w}.values", f"{len(v['data'])} values for out {o} of {n_el} elements")
-                elif not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v["data"]):
-                    err(f"{w}.values", "values must be numbers")
+                elif not all((isinstance(x, (int, float)) and not isinstance(x, bool))
+                             or x in ("nan", "inf", "-inf") for x in v["data"]):
+                    err(f"{w}.values", "values must be numbers (or \"nan\", \"inf\", \"-inf\")")
             for fp in st["fingerprints"]:
                 o = fp.get("out") if isinstance(fp, dict) else None
                 if not _is_int(o) or not 0 <= o < len(outs):
