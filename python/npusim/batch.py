@@ -1,9 +1,12 @@
 """Capture several bundles in parallel processes (each its own Inductor cache).
 
     PYTHONPATH=python python3 -m npusim.batch --out DIR [--work DIR] [--jobs N]
-        [--deadline SECONDS] [--only a,b] [NAME=SPEC[+train][+templates] ...]
+        [--deadline SECONDS] [--only a,b] [--suite] [NAME=SPEC[+train][+templates] ...]
 
-Without NAME=SPEC arguments it captures the example bundles of examples/ (EXAMPLES).
+Without NAME=SPEC arguments it captures the example bundles of examples/ (EXAMPLES), or
+with --suite the suite's other models and training steps (SUITE). In NAME=SPEC, each
++FLAG becomes --FLAG (``+train+optimizer=adamw``). Every capture replays its own bundle
+(npusim.capture's self-replay); a job with +no-self-replay is replayed afterwards instead.
 Each bundle is written to OUT/NAME; logs and debug records to WORK/NAME. A capture that
 fails or passes the deadline is reported and the others go on. At the end
 OUT/summary.json lists, per bundle, the status, launches, kernels, calls by op and size.
@@ -36,6 +39,29 @@ EXAMPLES = [
 ]
 
 
+# The models of the suite not in EXAMPLES, and training steps as people write them
+# (torch.compile, loss.backward(), a compiled optimizer step). Small configurations.
+_LM = "layers=2,hidden=64,heads=4,vocab=512,seq=16"
+SUITE = [
+    ("mobilenet_v2-train", "mobilenet_v2,image=32,batch=2,num_classes=10", ["--train"], 2),
+    ("resnet18-train", "resnet18,image=32,batch=2,num_classes=10", ["--train"], 2),
+    ("unet", "unet", [], 2),
+    ("swinv2", "swinv2", [], 2),
+    ("gpt2-train", f"gpt2,{_LM},positions=32", ["--train", "--optimizer=adamw"], 2),
+    ("llama-train", f"llama,{_LM},kv_heads=2,intermediate=128,positions=32",
+     ["--train", "--optimizer=adamw"], 2),
+    ("clip", "clip", [], 2),
+    ("mistral", "mistral", [], 2),
+    ("mistral-plain", "mistral-plain", [], 2),
+    ("deepseek_v3", "deepseek_v3", [], 2),
+    ("deepseek_v3-hf", "deepseek_v3-hf", [], 2),
+    ("convnextv2", "convnextv2", [], 2),
+    ("cnn-train", "cnn", ["--train"], 1),
+    ("mlp-train-sgd", "mlp,dims=64-32-10,batch=8", ["--train"], 1),
+    ("mlp-train-adamw", "mlp,dims=64-32-10,batch=8", ["--train", "--optimizer=adamw"], 1),
+]
+
+
 def parse_job(text):
     name, spec = text.split("=", 1)
     flags = []
@@ -53,11 +79,14 @@ def main(argv=None):
     ap.add_argument("--jobs", type=int, default=len(EXAMPLES))
     ap.add_argument("--deadline", type=float, default=540)
     ap.add_argument("--only", default="")
+    ap.add_argument("--suite", action="store_true",
+                    help="capture SUITE (the suite's other models and training steps) "
+                         "instead of EXAMPLES")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-replay", dest="replay", action="store_false",
                     help="do not replay each captured bundle (npusim.replay) afterwards")
     args = ap.parse_args(argv)
-    todo = [parse_job(j) for j in args.jobs_list] or list(EXAMPLES)
+    todo = [parse_job(j) for j in args.jobs_list] or list(SUITE if args.suite else EXAMPLES)
     if args.only:
         keep = args.only.split(",")
         todo = [j for j in todo if j[0] in keep]
@@ -88,7 +117,9 @@ def main(argv=None):
                 pass
         else:
             results[name] = {"status": how, "seconds": round(time.time() - t0, 1)}
-            if how == "ok" and args.replay:
+            job_flags = next((j[2] for j in todo if j[0] == name), [])
+            if how == "ok" and args.replay and "--no-self-replay" in job_flags:
+                # (a capture replays its bundle itself unless told not to)
                 pending.append(("replay:" + name, None, [], 1))
         print(f"[{time.time() - t_begin:6.1f}s] done  {name:20s} {how} "
               f"({round(time.time() - t0, 1)} s)", flush=True)
@@ -148,6 +179,14 @@ def main(argv=None):
                 r["validation_errors"] = bundle.validate(bdir)[:20]
             except Exception as e:  # noqa: BLE001
                 r["summary_error"] = repr(e)
+        try:  # the capture's own replay on the GPU (npusim.capture's self-replay)
+            with open(os.path.join(work, name, "log.txt"), errors="replace") as f:
+                lines = [ln.strip() for ln in f if "self-replay on" in ln
+                         or "own replay does not reproduce" in ln]
+            if lines:
+                r["self_replay"] = lines[-1]
+        except OSError:
+            pass
         if r["status"] != "ok":
             try:
                 with open(os.path.join(work, name, "log.txt"), errors="replace") as f:
@@ -157,7 +196,8 @@ def main(argv=None):
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(results, f, indent=1)
     for name, r in results.items():
-        print(f"{name:20s} {r['status']:24s} replay={r.get('replay')} launches={r.get('launches')} "
+        print(f"{name:20s} {r['status']:24s} replay={r.get('replay') or r.get('self_replay')} "
+              f"launches={r.get('launches')} "
               f"kernels={r.get('kernels')} calls={r.get('calls')} bytes={r.get('bytes')} ops={r.get('ops')}")
     return 0 if all(r["status"] == "ok" and r.get("replay", "ok") == "ok"
                     for r in results.values()) else 1

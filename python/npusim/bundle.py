@@ -389,9 +389,12 @@ def validate(bundle_dir, check_files=True):
         kind = st.get("kind")
         if kind == "launch":
             keys = {"kind", "kernel", "grid", "constexprs", "args", "writes", "fingerprints"}
-            if set(st) != keys:
-                err(w, f"launch keys must be {sorted(keys)}: {sorted(st)}")
+            if set(st) - {"num_warps", "num_stages"} != keys:
+                err(w, f"launch keys must be {sorted(keys)} [and num_warps, num_stages]: {sorted(st)}")
                 continue
+            for key in ("num_warps", "num_stages"):
+                if key in st and not (_is_int(st[key]) and st[key] >= 1):
+                    err(w, f"{key} must be a positive integer: {st[key]!r}")
             kname = st["kernel"]
             if not isinstance(kname, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", kname):
                 err(w, f"bad kernel name {kname!r}")
@@ -445,8 +448,8 @@ def validate(bundle_dir, check_files=True):
                 check_fp(f"{w}.fingerprints", fp, "arg", storages[t["storage"]]["dtype"], view_elements(t))
         elif kind == "call":
             keys = {"kind", "op", "args", "out", "fingerprints"}
-            if set(st) != keys:
-                err(w, f"call keys must be {sorted(keys)}: {sorted(st)}")
+            if set(st) - {"values"} != keys:
+                err(w, f"call keys must be {sorted(keys)} [and values]: {sorted(st)}")
                 continue
             if not isinstance(st["op"], str) or not re.fullmatch(r"[a-z_]+\.[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)?", st["op"]):
                 err(w, f"bad op {st['op']!r}")
@@ -475,6 +478,18 @@ def validate(bundle_dir, check_files=True):
                     err(f"{w}.out[{m}]", f"bad out {o!r}")
                 else:
                     check_ref(f"{w}.out[{m}]", o["tensor"])
+            for v in st.get("values", []):
+                o = v.get("out") if isinstance(v, dict) else None
+                if not isinstance(v, dict) or set(v) != {"out", "data"} or not _is_int(o) \
+                        or not 0 <= o < len(outs) or not isinstance(v["data"], list):
+                    err(f"{w}.values", f"bad values entry (want out, data) {str(v)[:80]!r}")
+                    continue
+                n_el = view_elements(outs[o]["tensor"])
+                if len(v["data"]) != n_el:
+                    err(f"{w}.values", f"{len(v['data'])} values for out {o} of {n_el} elements")
+                elif not all((isinstance(x, (int, float)) and not isinstance(x, bool))
+                             or x in ("nan", "inf", "-inf") for x in v["data"]):
+                    err(f"{w}.values", "values must be numbers (or \"nan\", \"inf\", \"-inf\")")
             for fp in st["fingerprints"]:
                 o = fp.get("out") if isinstance(fp, dict) else None
                 if not _is_int(o) or not 0 <= o < len(outs):

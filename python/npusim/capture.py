@@ -1,6 +1,7 @@
 """Capture a PyTorch model compiled by TorchInductor into an npusim bundle.
 
-    PYTHONPATH=python python3 -m npusim.capture SPEC OUT_DIR [--templates [--config CFG]] [--train] [--seed N]
+    PYTHONPATH=python python3 -m npusim.capture SPEC OUT_DIR [--templates [--config CFG]]
+        [--train [--optimizer sgd|adamw] [--trace compile|make_fx]] [--seed N] [--no-self-replay]
 
 SPEC is a built-in model with optional overrides (``resnet18``, ``mlp,dims=784-512-10``,
 see ``npusim.models``) or ``module.path:factory``. The model is compiled with
@@ -14,10 +15,21 @@ time under ``npusim.recorder`` (Triton launches and aten library calls, with
 fingerprints after every step). Finally the graph inputs the compiled graph received are
 checked against the generator, and the bundle is validated.
 
-``--train`` captures one forward + backward + SGD step (lr 0.01) as one compiled
-function: the step is traced with ``make_fx`` (forward, ``torch.autograd.grad``, in-place
-parameter update) and the traced graph is compiled. The outputs are the loss and the
-updated parameters (written in place into the parameter storages).
+``--train`` captures one training step as people write it (``npusim.training``): the
+model and its loss under ``torch.compile``, ``loss.backward()``, and the optimizer's step
+(``--optimizer``: SGD with momentum 0.9, or AdamW; lr 0.01) under ``torch.compile`` too.
+The bundle holds AOTAutograd's forward graph, its backward graph and the optimizer's
+graph in the order they ran, with the eager aten calls between them (the loss gradient,
+gradient accumulation) as library calls. The outputs are the loss, the updated parameters
+and the updated float buffers (BatchNorm's running statistics), each in its own storage
+(a graph input the step updates in place). ``--trace make_fx`` is the older way: the
+step (forward, ``torch.autograd.grad``, SGD without momentum) traced with ``make_fx`` and
+compiled as one graph; it fails on models whose Python depends on data.
+
+Captures are made deterministic (``torch.use_deterministic_algorithms``, cuDNN
+deterministic, a fixed cuBLAS workspace), and every capture replays its own bundle on
+the capturing device (``npusim.replay``) and fails when a step's fingerprints or an
+output do not reproduce (``--no-self-replay`` skips that).
 
 ``--templates`` sets Inductor's max_autotune with Triton GEMM/convolution templates
 (two candidate configurations per shape). With ``--config CFG`` (an NPU preset,
@@ -52,6 +64,7 @@ def setup_env():
     os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
     os.environ["TORCHINDUCTOR_FX_GRAPH_CACHE"] = "0"
     os.environ["TORCHINDUCTOR_AUTOGRAD_CACHE"] = "0"
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS
 
 
 def _set_cfg(path, value, log):
@@ -66,6 +79,17 @@ def _set_cfg(path, value, log):
         return True
     log(f"  inductor config {path} does not exist in this torch; skipped")
     return False
+
+
+def _deterministic(torch, log):
+    """Deterministic kernels where PyTorch has them (Inductor then also avoids atomic
+    accumulation); an operator without one only warns, and the self-replay judges."""
+    try:
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        torch.backends.cudnn.deterministic = True
+        torch.backends.cudnn.benchmark = False
+    except Exception as e:  # noqa: BLE001
+        log(f"  could not make the capture deterministic: {e!r}")
 
 
 def _no_tf32(torch, log):
@@ -191,10 +215,15 @@ def _functional_call(torch, mod, state, args, kwargs):
 
 
 def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None, log=print,
-            compile_fn=None, npu_config=None):
+            compile_fn=None, npu_config=None, optimizer="sgd", trace="compile", self_replay=True):
     """Captures SPEC into the bundle directory out_dir; returns bundle.summary(out_dir).
     compile_fn replaces torch.compile(fn, dynamic=False) (tests of the plumbing only).
-    npu_config: path of an NPU preset whose block sizes the templates use (needs templates)."""
+    npu_config: path of an NPU preset whose block sizes the templates use (needs templates).
+    train: one training step (trace "compile": torch.compile + backward + the optimizer
+    step, optimizer "sgd" or "adamw"; trace "make_fx": the older single traced graph).
+    self_replay: replay the bundle on the capturing device and fail if it differs."""
+    if trace not in ("compile", "make_fx"):
+        raise ValueError(f"trace {trace!r}: compile or make_fx")
     t_start = time.time()
     npu_json = None
     if npu_config is not None:
@@ -207,16 +236,21 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     import numpy as np
     import torch
 
+    # A stand-in for torch.compile (tests of the plumbing) runs autograd eagerly: no
+    # backward graph then.
+    want_backward_graph = compile_fn is None
     if compile_fn is None:
         def compile_fn(fn):
             return torch.compile(fn, dynamic=False)
 
-    from . import bundle, generator, models, recorder
+    from . import bundle, generator, models, recorder, training
     from .recorder import TORCH_TO_BUNDLE, BUNDLE_TO_TORCH, CaptureError
 
     timings = {}
     torch.manual_seed(0)
     _no_tf32(torch, log)
+    _deterministic(torch, log)
+    compiled_train = bool(train) and trace == "compile"
     if DEV == "cuda":
         _set_cfg("fx_graph_cache", False, log)
         _set_cfg("triton.cudagraphs", False, log)
@@ -303,8 +337,22 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                 + [b for _, b in mod.named_buffers()])
         return step, flat
 
+    def loss_of_output(out, *tgts):
+        return built.loss(out, *tgts) if built.loss else default_loss(out)
+
+    opt_spec = training.OptimizerSpec(name=optimizer, lr=built.lr) if compiled_train else None
+    params_by_id = {id(p): n for n, p in params}
+    float_buffers = [(n, b) for n, b in model.named_buffers() if b.is_floating_point()]
+
     t0 = time.time()
-    if train:
+    if compiled_train:
+        opt = training.make_optimizer(torch, opt_spec, model.parameters())
+        tstep = training.CompiledStep(torch, model, loss_of_output, split_call_args, ins, targets,
+                                      opt, compile_fn)
+
+        def run_compiled(rec=None):
+            return tstep.run(rec)
+    elif train:
         from torch.fx.experimental.proxy_tensor import make_fx
 
         step, flat_params = make_step(model)
@@ -312,31 +360,41 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         gm = make_fx(step)(*[t.clone() for t in flat])
         compiled = compile_fn(gm)
 
-        def run_compiled():
+        def run_compiled(rec=None):
             return compiled(*flat)
     else:
         compiled = compile_fn(model)
         pos, kw = split_call_args(ins)
 
-        def run_compiled():
+        def run_compiled(rec=None):
             with torch.no_grad():
                 return compiled(*pos, **kw)
 
     if DEV == "cuda":
         recorder.install()
     rec = recorder.Recorder()
+    rec.device = DEV
+    rec.model_tensor = known.lookup
+    if compiled_train:
+        rec.allow_graphs = 1 << 30
     recorder.CURRENT = rec
     try:
         rec.mode = "warmup"
         run_compiled()
+        if compiled_train:  # the optimizer's state exists now: compile its steady state too
+            run_compiled()
         _sync(torch)
         rec.mode = None
         timings["compile_and_first_run_s"] = round(time.time() - t0, 1)
-        if DEV == "cuda" and rec.warm_graph_calls == 0:
+        if DEV == "cuda" and (rec.warm_graph_calls == 0 or compiled_train):
             n = recorder.wrap_graph_instances()
-            log(f"  CompiledFxGraph.__call__ was not used; wrapped current_callable of {n} graphs")
-        log(f"  compiled and ran once in {timings['compile_and_first_run_s']} s "
+            if rec.warm_graph_calls == 0:
+                log(f"  CompiledFxGraph.__call__ was not used; wrapped current_callable of {n} graphs")
+        log(f"  compiled and ran in {timings['compile_and_first_run_s']} s "
             f"({rec.warm_graph_calls} compiled graph call(s))")
+        if compiled_train:
+            for name, t, init, role in training.state_inits(torch, opt, params_by_id):
+                known.add(name, t, init, role)
 
         # The same generated values again (the warm-up of --train updated the parameters).
         _fill(known.entries, seed)
@@ -347,7 +405,14 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         ref_model = copy.deepcopy(model)
         ref_ins = [t.clone() for t in ins]
         ref_targets = [t.clone() for t in targets]
-        if train:
+        if compiled_train:
+            loss_e = training.eager_step(torch, ref_model, loss_of_output, split_call_args, ref_ins,
+                                         ref_targets, opt_spec)
+            ref_named = ([("loss", loss_e)]
+                         + [(f"updated.{n}", t) for n, t in ref_model.named_parameters()]
+                         + [(f"updated.{n}", t) for n, t in ref_model.named_buffers()
+                            if t.is_floating_point()])
+        elif train:
             step_e, flat_e = make_step(ref_model)
             loss_e = step_e(*(flat_e + ref_ins + ref_targets))
             ref_named = [("loss", loss_e)] + [
@@ -364,7 +429,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         # The recorded run.
         t0 = time.time()
         rec.mode = "record"
-        out = run_compiled()
+        out = run_compiled(rec)
         _sync(torch)
         rec.mode = None
         timings["recorded_run_s"] = round(time.time() - t0, 1)
@@ -372,56 +437,89 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         rec.mode = None
         recorder.CURRENT = None
 
-    if train:
+    problems = list(rec.errors) + list(rec.storages.conflicts)
+    if compiled_train:
+        named = ([("loss", out.detach())] + [(f"updated.{n}", t) for n, t in params]
+                 + [(f"updated.{n}", b) for n, b in float_buffers])
+        # A buffer no recorded step updates (a mutation applied outside the graphs) and a
+        # parameter the optimizer skipped (no gradient) are no outputs.
+        stale = {f"updated.{n}" for n, b in float_buffers + params
+                 if not rec.storages.known(b) or rec.storages.ref(b)["storage"] not in rec.written}
+        for n in sorted(stale):
+            rec.warnings.append(f"{n}: no recorded step writes it; not an output")
+        named = [x for x in named if x[0] not in stale]
+        ref_values = [x for x in ref_values if x[0] not in stale]
+    elif train:
         named = [("loss", out)] + [(f"updated.{n}", t) for (n, _), t in zip(params, flat[:len(params)])]
     else:
         named = flatten_outputs(out)
 
-    problems = list(rec.errors) + list(rec.storages.conflicts)
-    # Completeness: the output code's straight-line wrapper launches each kernel as NAME.run(.
-    launched = {}
-    for st in rec.steps:
-        if st["kind"] == "launch":
-            launched[st["kernel"]] = launched.get(st["kernel"], 0) + 1
-    for src in rec.wrapper_sources[:1]:
-        counts = {k: len(re.findall(r"\b" + re.escape(k) + r"\.run\(", src))
-                  for k in rec.kernel_sources}
+    # A step that draws random numbers (dropout: Inductor's seeds from aten.randint, masks
+    # from tl.rand in kernels) cannot be reproduced by eager PyTorch, whose generator runs
+    # differently: the reference values are then the compiled run's own.
+    random_steps = [n for n, st in enumerate(rec.steps) if "values" in st]
+    reference_from = "eager"
+    if random_steps:
+        reference_from = "compiled"
+        rec.warnings.append(f"steps {random_steps[:8]} draw random numbers: the outputs' reference "
+                            "values are the compiled run's")
+        ref_values = [(n, t.detach().clone()) for n, t in named]
+
+    # Completeness: each graph's straight-line wrapper launches each kernel as NAME.run(.
+    for gi, g in enumerate(rec.graphs[:1] if not compiled_train else rec.graphs):
+        src = g["source"]
+        names = set(recorder.extract_kernels(src)) if src else set()
+        counts = {k: len(re.findall(r"\b" + re.escape(k) + r"\.run\(", src)) for k in names}
         if not any(counts.values()):
-            rec.warnings.append("no NAME.run( in the output code: launch counts not checked")
+            if names or g["launches"]:
+                rec.warnings.append(f"graph {gi}: no NAME.run( in the output code: launch counts "
+                                    "not checked")
             continue
         for kname, n_src in counts.items():
-            if n_src != launched.get(kname, 0):
-                problems.append(f"kernel {kname}: {launched.get(kname, 0)} launches recorded, "
-                                f"{n_src} in the output code")
-    if rec.graph_calls != 1:
+            if n_src != g["launches"].get(kname, 0):
+                problems.append(f"graph {gi} ({g['region']}): kernel {kname}: "
+                                f"{g['launches'].get(kname, 0)} launches recorded, {n_src} in the "
+                                "output code")
+    if compiled_train:
+        regions = [g["region"] for g in rec.graphs]
+        for want in ("forward", "backward", "optimizer"):
+            if want not in regions and (want != "backward" or want_backward_graph):
+                problems.append(f"no compiled {want} graph ran in the recorded step (graph calls: "
+                                f"{regions})")
+    elif rec.graph_calls != 1:
         problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step (want 1)")
     if [n for n, _ in named] != [n for n, _ in ref_values]:
         problems.append(f"compiled outputs {[n for n, _ in named]} != eager {[n for n, _ in ref_values]}")
 
-    # Graph inputs.
+    # Graph inputs: those no earlier recorded step wrote must be generated tensors.
     inputs_json = []
     regen_checked = 0
     for n, t in enumerate(rec.graph_inputs or []):
         if not isinstance(t, torch.Tensor):
             problems.append(f"graph input {n} is not a tensor: {t!r}")
-            continue
+    for gi, n, t, snap in rec.fresh_inputs:
+        if gi is None:
+            where = n
+        elif gi == 0:
+            where = f"graph input {n}"
+        else:
+            where = f"input {n} of graph {gi} ({rec.graphs[gi]['region']})"
         e = known.lookup(t)
         if e is None:
-            problems.append(f"graph input {n} (shape {tuple(t.shape)}, {t.dtype}) is no parameter, "
-                            "buffer, attribute or input of the model")
+            problems.append(f"{where} (shape {tuple(t.shape)}, {t.dtype}) is no parameter, buffer, "
+                            "attribute, optimizer state or input of the model, and no earlier "
+                            "recorded step wrote it")
             continue
         if e["tensor"].dtype != t.dtype:
-            problems.append(f"graph input {n} views {e['name']} as {t.dtype}")
+            problems.append(f"{where} views {e['name']} as {t.dtype}")
             continue
-        inputs_json.append({"name": e["name"], "tensor": rec.storages.ref(t, f"input {n}"),
+        inputs_json.append({"name": e["name"], "tensor": rec.storages.ref(t, where),
                             "init": e["init"]})
-        # Regenerate from the recorded init and compare with what the graph received.
-        snap = rec.input_snapshots[n]
         dtype = TORCH_TO_BUNDLE[t.dtype]
         arr = generator.generate(e["init"], dtype, snap.numel(), seed)
         got = _storage_bytes(snap)
         if not np.array_equal(got, np.ascontiguousarray(arr).view(np.uint8)):
-            problems.append(f"graph input {n} ({e['name']}) is not what its init regenerates")
+            problems.append(f"{where} ({e['name']}) is not what its init regenerates")
         regen_checked += 1
 
     # Outputs.
@@ -504,8 +602,16 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         "inputs": {e["name"]: e["role"] for e in known.entries},
         "compiled_vs_eager": checks,
         "regenerated_inputs_checked": regen_checked,
+        "reference_values": reference_from,
         "timings": timings,
     }
+    if train:
+        model_json["trace"] = trace
+        model_json["optimizer"] = (opt_spec.describe() if compiled_train
+                                   else {"name": "sgd", "lr": built.lr, "momentum": 0.0})
+    if len(rec.graphs) > 1:
+        model_json["graphs"] = [{"region": g["region"], "first_step": g["first_step"],
+                                 "steps": g["steps"]} for g in rec.graphs]
     if npu_json is not None:
         model_json["npu_config"] = npu_json
     graph = {"format": "npusim-bundle", "version": 1, "model": model_json, "seed": int(seed),
@@ -546,6 +652,17 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     errs = bundle.validate(out_dir)
     if errs:
         raise CaptureError("the bundle does not validate:\n  " + "\n  ".join(errs[:40]))
+    if self_replay:
+        from . import replay
+
+        t0 = time.time()
+        r = replay.replay(out_dir, log=log, device=DEV)
+        bad = r["fingerprint_mismatches"] + r["output_mismatches"]
+        log(f"  self-replay on {DEV}: {r['steps']} steps, {len(bad)} mismatches "
+            f"({time.time() - t0:.1f} s)")
+        if bad:
+            raise CaptureError("the bundle's own replay does not reproduce the capture:\n  "
+                               + "\n  ".join(bad[:40]))
     return bundle.summary(out_dir)
 
 
@@ -562,7 +679,15 @@ def main(argv=None):
                          "convolution templates get block sizes for it (N on the lanes). "
                          "Default: Inductor's own choices")
     ap.add_argument("--train", action="store_true",
-                    help="one forward + backward + SGD step as one compiled function")
+                    help="one training step: torch.compile'd forward and loss, backward, "
+                         "compiled optimizer step")
+    ap.add_argument("--optimizer", choices=("sgd", "adamw"), default="sgd",
+                    help="with --train: SGD (momentum 0.9) or AdamW, lr 0.01")
+    ap.add_argument("--trace", choices=("compile", "make_fx"), default="compile",
+                    help="with --train: torch.compile as users write it (default), or the older "
+                         "make_fx trace of the whole step")
+    ap.add_argument("--no-self-replay", dest="self_replay", action="store_false",
+                    help="do not replay the bundle on the capturing device afterwards")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--debug-dir", help="also write the output code and a capture record here")
     args = ap.parse_args(argv)
@@ -571,10 +696,12 @@ def main(argv=None):
     setup_env()
     t0 = time.time()
     print(f"capture {args.spec} -> {args.out_dir} (templates={args.templates}, "
-          f"train={args.train}, seed={args.seed}, config={args.config})", flush=True)
+          f"train={args.train}, optimizer={args.optimizer}, trace={args.trace}, seed={args.seed}, "
+          f"config={args.config})", flush=True)
     try:
         s = capture(args.spec, args.out_dir, templates=args.templates, train=args.train,
                     seed=args.seed, debug_dir=args.debug_dir, npu_config=args.config,
+                    optimizer=args.optimizer, trace=args.trace, self_replay=args.self_replay,
                     log=lambda m: print(m, flush=True))
     except Exception:  # noqa: BLE001
         traceback.print_exc()

@@ -65,6 +65,14 @@ SKIP_OPS = {
     "aten.record_stream", "aten.resize_", "aten.set_",
 }
 
+# Operators whose results come from a random generator: their steps carry the values.
+RANDOM_OPS = {
+    "aten.randint", "aten.randint_like", "aten.rand", "aten.rand_like", "aten.randn",
+    "aten.randn_like", "aten.random_", "aten.uniform_", "aten.normal_", "aten.bernoulli",
+    "aten.bernoulli_", "aten.randperm", "aten.exponential_", "aten.multinomial",
+    "aten.native_dropout", "aten.normal", "aten.poisson", "aten.rrelu_with_noise",
+}
+
 _TRITON_CALL = re.compile(
     r"async_compile\.triton\((['\"])(\w+)\1,\s*'''(.*?)''',\s*device_str=", re.S)
 
@@ -164,6 +172,22 @@ class Recorder:
         self.graph_inputs = None
         self.input_snapshots = None
         self.wrapper_sources = []
+        # Several graphs (training: forward, backward, optimizer): one record per call.
+        self.allow_graphs = 1  # more calls than this are an error
+        self.region = None  # label of the graph calls now ("forward", "backward", ...)
+        self.graphs = []  # {"region", "first_step", "steps", "source", "launches": {name: n}}
+        self.written = set()  # storage ids some recorded step wrote
+        # Inputs of graph calls that no recorded step wrote before: (graph index, position,
+        # tensor, snapshot of its storage when the graph received it).
+        self.fresh_inputs = []
+        self._snapped = set()
+        self._graph_kernels = {}  # kernel name -> source, of the graph call running now
+        self.renamed = {}  # (graph index, Inductor's kernel name) -> bundle kernel name
+        self.device = None  # eager (gap) calls on another device type are not recorded
+        # lookup(tensor) -> entry or None: the model's generated tensors. A library call
+        # that reads one no step wrote before makes it a bundle input (when a graph does
+        # not pass it: a stand-in for torch.compile, eager code between graphs).
+        self.model_tensor = None
         self.skipped = collections.Counter()
         self.warnings = []
         self.errors = []
@@ -185,32 +209,72 @@ class Recorder:
                 self.warm_graph_calls += 1
             return orig(graph, inputs)
         self.graph_calls += 1
-        if self.graph_calls > 1:
+        if self.graph_calls > self.allow_graphs:
             self.errors.append("the step ran more than one compiled graph (graph breaks?): "
                                "eager code between graphs is not recorded")
-        src = getattr(graph, "source_code", None)
+        src = getattr(graph, "source_code", None) or ""
         if src:
             self.wrapper_sources.append(src)
-            for name, s in extract_kernels(src).items():
-                if name in self.kernel_sources and self.kernel_sources[name] != s:
-                    self.errors.append(f"two graphs define different kernels named {name}")
-                self.kernel_sources.setdefault(name, s)
+        self._graph_kernels = extract_kernels(src) if src else {}
+        for name, ksrc in self._graph_kernels.items():
+            self.kernel_sources.setdefault(name, ksrc)
         ins = list(inputs)
-        if self.graph_calls == 1:
-            self.graph_inputs = ins
-            with self.suspend():
-                if torch.cuda.is_available():
-                    torch.cuda.synchronize()
-                snaps = []
-                for n, t in enumerate(ins):
-                    if isinstance(t, torch.Tensor):
-                        self.storages.ref(t, f"graph input {n}")
-                        snaps.append(flat_storage_view(t).clone())
+        with self.suspend():
+            if torch.cuda.is_available():
+                torch.cuda.synchronize()
+            snaps = []
+            for n, t in enumerate(ins):
+                if isinstance(t, torch.Tensor):
+                    ref = self.storages.ref(t, f"graph {self.graph_calls - 1} input {n}")
+                    sid = ref["storage"]
+                    if sid not in self.written and sid not in self._snapped:
+                        self._snapped.add(sid)
+                        snap = flat_storage_view(t).clone()
+                        self.fresh_inputs.append((self.graph_calls - 1, n, t, snap))
+                        snaps.append(snap)
                     else:
-                        snaps.append(t)
+                        snaps.append(None)
+                else:
+                    snaps.append(t)
+            if self.graph_calls == 1:
+                self.graph_inputs = ins
                 self.input_snapshots = snaps
-        with RecordingMode(self):
-            return orig(graph, inputs)
+        self.graphs.append({"region": self.region, "first_step": len(self.steps), "steps": 0,
+                            "source": src, "launches": collections.Counter()})
+        try:
+            # The eager recording mode of a training step (if any) is popped: every op of
+            # the graph is seen once, by the graph's own mode.
+            with _disable_current_modes(), RecordingMode(self):
+                return orig(graph, inputs)
+        finally:
+            g = self.graphs[-1]
+            g["steps"] = len(self.steps) - g["first_step"]
+            self._graph_kernels = {}
+
+    @contextlib.contextmanager
+    def eager_region(self, region):
+        """Records the aten calls of eager code (a training step's autograd and glue between
+        compiled graphs) as library calls; compiled callables run inside it must be entered
+        through compiled_region."""
+        prev = self.region
+        self.region = region
+        try:
+            with RecordingMode(self, eager=True):
+                yield
+        finally:
+            self.region = prev
+
+    @contextlib.contextmanager
+    def compiled_region(self, region):
+        """Runs a torch.compile'd callable: no dispatch mode may be active while Dynamo
+        runs its frame (it would fall back to eager); the graph calls record themselves."""
+        prev = self.region
+        self.region = region
+        try:
+            with _disable_current_modes():
+                yield
+        finally:
+            self.region = prev
 
     # ---- Triton launches -----------------------------------------------------------
 
@@ -227,6 +291,8 @@ class Recorder:
         return ret
 
     def kernel_source(self, name, autotuner):
+        if name in self._graph_kernels:
+            return self._graph_kernels[name]
         if name in self.kernel_sources:
             return self.kernel_sources[name]
         fn = getattr(autotuner, "filename", None)
@@ -292,23 +358,80 @@ class Recorder:
         for i in writes:
             fps.append({"arg": i, **tensor_fingerprint(args[i])})
         src = self.kernel_source(name, at)
+        if self.graphs:
+            self.graphs[-1]["launches"][name] += 1
+        bname = self.bundle_kernel_name(name, src)
+        self.written.update(jargs[i]["tensor"]["storage"] for i in writes)
+        step = {"kind": "launch", "kernel": bname, "grid": grid, "constexprs": constexprs,
+                "args": jargs, "writes": writes, "fingerprints": fps}
+        # The GPU launch configuration: a reduction's order across threads depends on it,
+        # so a replay that reproduces the values must launch with it.
+        for key in ("num_warps", "num_stages"):
+            v = getattr(cfg, key, None)
+            if isinstance(v, int):
+                step[key] = int(v)
+        self.steps.append(step)
+
+    def bundle_kernel_name(self, name, src):
+        """The kernel's name in the bundle: Inductor's, unless another graph of the step
+        launched a different kernel of that name; then NAME_gK (K: this graph's index),
+        renamed in the source too, since a kernel file's @triton.jit function has the
+        file's name."""
+        g = len(self.graphs) - 1
+        key = (g, name)
+        if key in self.renamed:
+            return self.renamed[key]
+        bname = name
         if name in self.kernels and self.kernels[name] != src:
-            raise CaptureError(f"kernel {name} launched with two different sources")
-        self.kernels[name] = src
-        self.steps.append({"kind": "launch", "kernel": name, "grid": grid,
-                           "constexprs": constexprs, "args": jargs, "writes": writes,
-                           "fingerprints": fps})
+            bname = f"{name}_g{g}"
+            src = re.sub(r"\b" + re.escape(name) + r"\b", bname, src)
+            if bname in self.kernels and self.kernels[bname] != src:
+                raise CaptureError(f"kernel {name} launched with two different sources in graph {g}")
+            self.warnings.append(f"graph {g}: kernel {name} is {bname} in the bundle (another "
+                                 "graph has a different kernel of that name)")
+        self.kernels[bname] = src
+        self.renamed[key] = bname
+        return bname
 
     # ---- aten calls ----------------------------------------------------------------
 
-    def on_aten(self, func, args, kwargs, out):
+    def note_reads(self, func, args, kwargs):
+        """Before a library call runs: snapshots the model tensors it reads that no recorded
+        step wrote and no graph received yet."""
+        if self.model_tensor is None:
+            return
+        schema = func._schema
+        for i, a in enumerate(schema.arguments):
+            if a.kwarg_only and a.alias_info is not None and a.alias_info.is_write:
+                continue  # out=: written, not read (an in-place self is read)
+            v = args[i] if not a.kwarg_only and i < len(args) else kwargs.get(a.name)
+            for t in _tensors(v):
+                key = Storages.key(t)
+                if key is None or self.model_tensor(t) is None:
+                    continue
+                e = self.storages.by_key.get(key)
+                if e is not None and (e["id"] in self.written or e["id"] in self._snapped):
+                    continue
+                sid = self.storages.ref(t, f"{func} {a.name}")["storage"]
+                self._snapped.add(sid)
+                self.fresh_inputs.append((None, f"argument {a.name} of step {len(self.steps)} "
+                                          f"({func})", t, flat_storage_view(t).clone()))
+
+    def on_aten(self, func, args, kwargs, out, eager=False):
         qual = f"{func.namespace}.{func.overloadpacket.__name__}"
+        if eager and self.device is not None:
+            devs = {t.device.type for t in _tensors(list(args) + list(kwargs.values())) + _tensors(out)}
+            if devs and devs != {self.device}:
+                self.skipped[qual] = self.skipped.get(qual, 0) + 1
+                if self.device in devs:
+                    self.errors.append(f"eager {func} mixes devices {sorted(devs)}: not recorded")
+                return
         schema = func._schema
         op = qual if _same_args_as_default(func) else f"{qual}.{func._overloadname}"
         written_args = [a for a in schema.arguments
                         if a.alias_info is not None and a.alias_info.is_write]
         is_view = (any(r.alias_info is not None for r in schema.returns) and not written_args)
-        if qual in SKIP_OPS or is_view:
+        if qual in SKIP_OPS or is_view or func.namespace == "profiler":
             self.skipped[qual] = self.skipped.get(qual, 0) + 1
             return
         jargs, outs = [], []
@@ -340,8 +463,12 @@ class Recorder:
         jout = [{"tensor": self.storages.ref(t, f"{qual} out")} for t in outs]
         fps = [{"out": k, **tensor_fingerprint(t)} for k, t in enumerate(outs)
                if _view_key(t) not in unspecified]
-        self.steps.append({"kind": "call", "op": op, "args": jargs, "out": jout,
-                           "fingerprints": fps})
+        step = {"kind": "call", "op": op, "args": jargs, "out": jout, "fingerprints": fps}
+        if qual in RANDOM_OPS:
+            # What the generator drew (Inductor's seeds for tl.rand): replay writes these.
+            step["values"] = [{"out": k, "data": _logical_values(t)} for k, t in enumerate(outs)]
+        self.written.update(o["tensor"]["storage"] for o in jout)
+        self.steps.append(step)
 
     def encode(self, v, where):
         if isinstance(v, torch.Tensor):
@@ -378,6 +505,16 @@ def _same_args_as_default(func):
     return _inputs_signature(default._schema) == _inputs_signature(func._schema)
 
 
+def _logical_values(t):
+    """The values of a view in row-major order, as JSON numbers (bool as 0/1)."""
+    x = t.detach()
+    if x.dtype == torch.bool:
+        x = x.to(torch.uint8)
+    if x.dtype in (torch.bfloat16, torch.float16):
+        x = x.float()
+    return x.cpu().reshape(-1).tolist()
+
+
 def _view_key(t):
     return (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), tuple(t.stride()),
             t.dtype)
@@ -404,18 +541,25 @@ def _tensors(v):
 
 
 class RecordingMode(TorchDispatchMode):
-    def __init__(self, rec):
+    def __init__(self, rec, eager=False):
         super().__init__()
         self.rec = rec
+        self.eager = eager
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        out = func(*args, **kwargs)
         rec = self.rec
         if rec.mode == "record" and not rec.suspended:
             with rec.suspend():
                 try:
-                    rec.on_aten(func, args, kwargs, out)
+                    rec.note_reads(func, args, kwargs)
+                except Exception as e:  # noqa: BLE001
+                    rec.errors.append(f"{func}: {type(e).__name__}: {e}")
+        out = func(*args, **kwargs)
+        if rec.mode == "record" and not rec.suspended:
+            with rec.suspend():
+                try:
+                    rec.on_aten(func, args, kwargs, out, eager=self.eager)
                 except Exception as e:  # noqa: BLE001
                     rec.errors.append(f"{func}: {type(e).__name__}: {e}")
         return out
@@ -438,8 +582,12 @@ def wrap_graph_instances():
 
     n = 0
     for obj in gc.get_objects():
-        if isinstance(obj, CompiledFxGraph) and not getattr(obj, "_npusim_wrapped", False):
-            inner = obj.current_callable
+        # type(), not isinstance(): the heap holds dead weak proxies, on which any attribute
+        # access (isinstance reads __class__) raises ReferenceError.
+        if not issubclass(type(obj), CompiledFxGraph):
+            continue
+        inner = getattr(obj, "current_callable", None)
+        if inner is not None and not getattr(obj, "_npusim_wrapped", False):
 
             def wrapped(inputs, _inner=inner, _graph=obj):
                 rec = CURRENT

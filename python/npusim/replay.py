@@ -172,7 +172,8 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
             fn = _kernel(bundle_dir, s["kernel"])
             args = [_view(torch, storages, a["tensor"]) if "tensor" in a else a["value"]
                     for a in s["args"]]
-            fn[tuple(s["grid"])](*args, **s["constexprs"])
+            launch = {k: s[k] for k in ("num_warps", "num_stages") if k in s}
+            fn[tuple(s["grid"])](*args, **s["constexprs"], **launch)
             written = [(fp, args[fp["arg"]]) for fp in s["fingerprints"]]
         else:
             ov = ops[s["op"]]
@@ -190,17 +191,30 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
                 else:
                     pos.append(x)
             outs = [_view(torch, storages, o["tensor"]) for o in s["out"]]
-            # outs: the written (mutable) arguments, then the results that are new tensors.
-            n_written = 0
-            for a, v in zip(fargs, s["args"]):
-                if a.alias_info is not None and a.alias_info.is_write:
-                    n_written += len(_refs(v))
-            res = ov(*pos, **kw)
-            res_list = list(res) if isinstance(res, (tuple, list)) else [res]
-            fresh = [r for r, ret in zip(res_list, schema.returns)
-                     if isinstance(r, torch.Tensor) and ret.alias_info is None]
-            for o, r in zip(outs[n_written:], fresh):
-                o.copy_(r)
+            if "values" in s:
+                # A random operator: write what the capture's generator drew.
+                for v in s["values"]:
+                    o = outs[v["out"]]
+                    o.copy_(torch.tensor(v["data"], dtype=o.dtype).reshape(o.shape).to(o.device))
+            else:
+                # outs: the written (mutable) arguments in schema order (an out= argument
+                # among them, passed by keyword), then the results that are new tensors.
+                n_written, j = 0, 0
+                for a in schema.arguments:
+                    is_out = a.kwarg_only and a.alias_info is not None and a.alias_info.is_write
+                    if is_out:
+                        kw[a.name] = outs[n_written]
+                        n_written += 1
+                        continue
+                    if a.alias_info is not None and a.alias_info.is_write:
+                        n_written += len(_refs(s["args"][j]))
+                    j += 1
+                res = ov(*pos, **kw)
+                res_list = list(res) if isinstance(res, (tuple, list)) else [res]
+                fresh = [r for r, ret in zip(res_list, schema.returns)
+                         if isinstance(r, torch.Tensor) and ret.alias_info is None]
+                for o, r in zip(outs[n_written:], fresh):
+                    o.copy_(r)
             written = [(fp, outs[fp["out"]]) for fp in s["fingerprints"]]
         if check_every_step:
             for fp, t in written:

@@ -41,23 +41,93 @@ def fake_compile(fn):
     return call
 
 
-out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
-s = capture.capture(spec, out, train=train, seed=3, compile_fn=fake_compile, log=lambda m: None)
+def fake_aot_compile(fn):
+    """Like AOTAutograd: the loss function's forward and its backward are two graph calls
+    (an autograd.Function whose backward is a second graph), other callables one."""
+    if getattr(fn, "__name__", "") != "forward_loss":
+        return fake_compile(fn)
+    model = next(c.cell_contents for c in fn.__closure__
+                 if isinstance(c.cell_contents, torch.nn.Module))
+    params = list(model.parameters())
+    if hasattr(torch, "func"):
+        functional_call = torch.func.functional_call
+    else:
+        from torch.nn.utils.stateless import functional_call
+
+    class Step(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, *flat):
+            args = flat[len(params):]
+            rec = recorder.CURRENT
+
+            def run(g, i):
+                with torch.enable_grad():
+                    leaves = [p.detach().requires_grad_(True) for p in params]
+                    state = dict(zip([n for n, _ in model.named_parameters()], leaves))
+                    logits = functional_call(model, state, args[:1])
+                    loss = torch.nn.functional.cross_entropy(logits, args[1])
+                ctx.saved = (loss, leaves)
+                return loss.detach()
+            return rec.on_graph_call(FakeGraph(), list(flat), run) if rec else run(None, None)
+
+        @staticmethod
+        def backward(ctx, grad):
+            loss, leaves = ctx.saved
+            rec = recorder.CURRENT
+            run = lambda g, i: torch.autograd.grad(loss, leaves, grad)
+            grads = rec.on_graph_call(FakeGraph(), [grad], run) if rec else run(None, None)
+            return tuple(grads) + (None,) * 2
+
+    return lambda *args: Step.apply(*params, *args)
+
+
+out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] != "0"
+if sys.argv[3] == "aot-sgd":
+    fake_compile_train, sys.argv[3] = fake_aot_compile, "sgd"
+else:
+    fake_compile_train = fake_compile
+opts = dict(optimizer=sys.argv[3], trace="compile") if sys.argv[3] in ("sgd", "adamw") else \
+    dict(trace="make_fx")
+s = capture.capture(spec, out, train=train, seed=3, compile_fn=fake_compile_train,
+                    log=lambda m: None, **opts)
 r = replay.replay(out, device="cpu")
 print(json.dumps({"summary": s, "replay": r}))
 '''
 
 
-@pytest.mark.parametrize("spec,train", [("mlp,dims=12-8-3,batch=4", False),
-                                        ("mlp,dims=12-8-3,batch=4", True),
-                                        ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", False)],
-                         ids=["mlp", "mlp-train", "moe"])
+# An MLP with dropout: in training its mask is random, so the bundle must carry it.
+DROPOUT_MODEL = """
+import torch.nn as nn
+import torch.nn.functional as F
+from npusim.models import Built, InputSpec
+
+
+def build():
+    model = nn.Sequential(nn.Linear(12, 16), nn.ReLU(), nn.Dropout(0.5), nn.Linear(16, 3))
+    inputs = [InputSpec("x", (4, 12), "fp32", {"kind": "uniform", "low": -1.0, "high": 1.0}),
+              InputSpec("labels", (4,), "i64", {"kind": "randint", "low": 0, "high": 3}, target=True)]
+    return Built(model, inputs, loss=lambda out, y: F.cross_entropy(out, y))
+"""
+
+
+@pytest.mark.parametrize("spec,train", [("mlp,dims=12-8-3,batch=4", "0"),
+                                        ("mlp,dims=12-8-3,batch=4", "make_fx"),
+                                        ("mlp,dims=12-8-3,batch=4", "adamw"),
+                                        ("cnn,batch=2,image=6,channels=2,classes=3", "sgd"),
+                                        ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", "0"),
+                                        ("dropout_model:build", "sgd"),
+                                        ("mlp,dims=12-8-3,batch=4", "aot-sgd")],
+                         ids=["mlp", "mlp-train-make_fx", "mlp-train-adamw", "cnn-train-sgd", "moe",
+                              "dropout-train", "mlp-train-two-graphs"])
 def test_capture_plumbing(tmp_path, spec, train):
     import json
 
     out = str(tmp_path / "b")
     env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1")
-    p = subprocess.run([sys.executable, "-c", SCRIPT, out, spec, "1" if train else "0"], env=env,
+    if spec.startswith("dropout_model"):
+        (tmp_path / "dropout_model.py").write_text(DROPOUT_MODEL)
+        env["PYTHONPATH"] = PYDIR + os.pathsep + str(tmp_path)
+    p = subprocess.run([sys.executable, "-c", SCRIPT, out, spec, train], env=env,
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     res = json.loads(p.stdout.strip().splitlines()[-1])
@@ -70,6 +140,39 @@ def test_capture_plumbing(tmp_path, spec, train):
     g = bundle.load_graph(out)
     assert g["seed"] == 3
     assert g["model"]["regenerated_inputs_checked"] == len(g["inputs"])
-    if train:
+    if train != "0":
         assert g["outputs"][0]["name"] == "loss"
         assert any(o["name"] == "updated.0.weight" for o in g["outputs"])
+    if spec.startswith("dropout_model"):
+        # The dropout step carries the mask it drew; the reference is the run's own.
+        drops = [st for st in g["steps"] if st["kind"] == "call" and "values" in st]
+        # (aten.native_dropout, or its bernoulli_ where torch decomposes it)
+        assert drops and all(st["op"] in ("aten.native_dropout", "aten.bernoulli_.float")
+                             for st in drops)
+        assert g["model"]["reference_values"] == "compiled"
+        mask = drops[0]["values"][-1]["data"]  # the keep mask, 0 or 1 per element
+        assert set(mask) == {0, 1} and len(mask) == 64
+        return
+    if train == "aot-sgd":
+        # Forward graph, autograd's gradient of the loss (an eager call), the backward
+        # graph, the optimizer; the backward reads the seed gradient the eager call wrote.
+        graphs = g["model"]["graphs"]
+        assert [x["region"] for x in graphs] == ["forward", "backward", "optimizer"]
+        between = g["steps"][graphs[0]["first_step"] + graphs[0]["steps"]:graphs[1]["first_step"]]
+        assert [st["op"] for st in between] == ["aten.ones_like"]
+        return
+    if train in ("sgd", "adamw"):
+        assert g["model"]["optimizer"]["name"] == train
+        assert [x["region"] for x in g["model"]["graphs"]] == ["forward", "optimizer"]
+        names = {i["name"] for i in g["inputs"]}
+        # The optimizer's state is generated (zeros): AdamW's moments and step counts,
+        # SGD's momentum buffers.
+        want = {"exp_avg", "exp_avg_sq", "step"} if train == "adamw" else {"momentum_buffer"}
+        assert {n.rsplit(".", 1)[1] for n in names if n.startswith("optimizer.")} == want
+        # BatchNorm's running statistics are outputs when training (torch 1.x's schema of
+        # native_batch_norm does not mark them written, so they are not seen there).
+        if spec.startswith("cnn") and not g["model"]["torch"].startswith("1."):
+            assert any(o["name"] == "updated.1.running_mean" for o in g["outputs"])
+        # The optimizer moved every parameter: each output differs from its input.
+        for o in g["outputs"][1:]:
+            assert o["tensor"]["storage"] in {i["tensor"]["storage"] for i in g["inputs"]}

@@ -1,5 +1,7 @@
 """Spec parsing and the built-in model builders (CPU; torchvision/transformers where present)."""
 
+import math
+
 import pytest
 
 from npusim import models
@@ -46,3 +48,123 @@ def test_param_init_roles():
     bn = torch.nn.BatchNorm2d(4)
     assert models.buffer_init("bn.running_var", bn.running_var)[0]["low"] == 0.5
     assert models.buffer_init("bn.num_batches_tracked", bn.num_batches_tracked)[0] == {"kind": "constant", "value": 0}
+
+
+def _inputs(torch, built, gen):
+    """Random values for the model inputs of a Built (targets left out)."""
+    out = []
+    for s in built.inputs:
+        if s.target:
+            continue
+        lo, hi = s.init["low"], s.init["high"]
+        if s.dtype == "fp32":
+            out.append(lo + (hi - lo) * torch.rand(s.shape, generator=gen))
+        else:
+            out.append(torch.randint(lo, hi, s.shape, generator=gen))
+    return out
+
+
+@pytest.mark.parametrize("spec,shapes", [
+    ("clip", [(2, 2), (2, 2)]), ("mistral-plain", [(1, 32, 512)]), ("deepseek_v3", [(1, 16, 512)]),
+    ("unet", [(1, 4, 16, 16)]), ("convnextv2", [(1, 10)]), ("swinv2", [(1, 10)]),
+    ("cnn", [(4, 10)])])
+def test_suite_models_run_eagerly(spec, shapes):
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    b = models.build(spec)
+    out = b.model(*_inputs(torch, b, torch.Generator().manual_seed(1)))
+    outs = list(out) if isinstance(out, tuple) else [out]
+    assert [tuple(o.shape) for o in outs] == shapes
+    assert all(bool(torch.isfinite(o).all()) for o in outs)
+    for mname, m in b.model.named_modules():  # no table the generator would overwrite
+        if not isinstance(m, torch.nn.BatchNorm2d):
+            assert not list(m.named_buffers(recurse=False)), mname
+
+
+def test_clip_logits_are_scaled_cosines():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    b = models.build("clip,batch=3")
+    with torch.no_grad():
+        b.model.logit_scale.fill_(math.log(2.0))
+        per_image, per_text = b.model(*_inputs(torch, b, torch.Generator().manual_seed(2)))
+    assert torch.equal(per_text, per_image.t())
+    # Cosines of unit vectors scaled by exp(log 2) = 2: within [-2, 2], not all equal.
+    assert float(per_image.abs().max()) <= 2.0 + 1e-6
+    assert float(per_image.std()) > 0
+
+
+def test_mistral_sliding_window_limits_the_receptive_field():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    b = models.build("mistral-plain,layers=1,window=4,seq=12")
+    (ids,) = _inputs(torch, b, torch.Generator().manual_seed(3))
+    other = ids.clone()
+    other[0, 0] = (ids[0, 0] + 1) % 512
+    with torch.no_grad():
+        d = (b.model(ids) - b.model(other)).abs().amax(dim=-1)[0]
+    # One layer, window 4: token 0 is seen by queries 0..3 only.
+    assert bool((d[:4] > 0).all()) and float(d[4:].max()) == 0.0
+
+
+def test_deepseek_routing_picks_top_k_in_top_groups():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    b = models.build("deepseek_v3,experts=8,groups=4,topk_group=2,top_k=3,scaling=2.5")
+    moe = b.model.layers[1].mlp
+    h = torch.randn(20, 64, generator=torch.Generator().manual_seed(4))
+    with torch.no_grad():
+        gates = moe.route(h)
+        scores = torch.sigmoid(moe.router(h))
+    nz = gates != 0
+    assert nz.sum(dim=1).tolist() == [3] * 20
+    assert torch.allclose(gates.sum(dim=1), torch.full((20,), 2.5))
+    for t in range(20):  # by hand: the two groups of two experts with the best pair sums
+        pair = scores[t].view(4, 2).sum(dim=1)
+        allowed = set()
+        for g in pair.topk(2).indices.tolist():
+            allowed |= {2 * g, 2 * g + 1}
+        chosen = set(nz[t].nonzero().flatten().tolist())
+        assert chosen <= allowed
+        best = sorted(allowed, key=lambda e: -float(scores[t, e]))[:3]
+        assert chosen == set(best)
+
+
+def test_swin_relative_tables_by_hand():
+    torch = pytest.importorskip("torch")
+    table, index = models.swin_relative_tables(2)
+    # Offsets (-1..1)^2 scaled to +-8: sign * log2(9) / 3, and 0 for a zero offset.
+    v = math.log2(9) / 3
+    assert table.shape == (9, 2)
+    assert torch.allclose(table[0], torch.tensor([-v, -v])) and torch.equal(table[4], torch.zeros(2))
+    # Positions (0,0),(0,1),(1,0),(1,1); the offset p - q + 1 in rows of 3.
+    assert index.tolist() == [[4, 3, 1, 0], [5, 4, 2, 1], [7, 6, 4, 3], [8, 7, 5, 4]]
+    mask = models.swin_shift_mask(4, 4, 2, 1)
+    # 4 windows; the first window lies in one region, the last in four.
+    assert mask.shape == (4, 4, 4)
+    assert float(mask[0].abs().max()) == 0.0
+    assert int((mask[3] == 0).sum()) == 4
+
+
+def test_convnextv2_grn_closed_form():
+    torch = pytest.importorskip("torch")
+    b = models.build("convnextv2")
+    grn = b.model.stages[0][0].grn
+    with torch.no_grad():
+        grn.gamma.fill_(0.5)
+        grn.beta.fill_(0.25)
+        x = torch.full((1, 3, 3, grn.gamma.shape[-1]), 2.0)
+        # Every channel has the same L2 norm (6), so N(x) = 6 / (6 + 1e-6) ~ 1.
+        y = grn(x)
+    assert torch.allclose(y, torch.full_like(x, 0.5 * 2.0 + 0.25 + 2.0), atol=1e-5)
+
+
+def test_unet_uses_timestep_and_context():
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    b = models.build("unet")
+    sample, t, ctx = _inputs(torch, b, torch.Generator().manual_seed(5))
+    with torch.no_grad():
+        base = b.model(sample, t, ctx)
+        assert float((b.model(sample, t + 1, ctx) - base).abs().max()) > 0
+        assert float((b.model(sample, t, ctx * 0.5) - base).abs().max()) > 0

@@ -25,8 +25,10 @@ def run(args, timeout=400):
 
 
 @pytest.mark.parametrize("spec,flags", [("mlp,dims=32-16-4,batch=4", []),
-                                        ("mlp,dims=24-8-3,batch=5", ["--train"])],
-                         ids=["mlp", "mlp-train"])
+                                        ("mlp,dims=24-8-3,batch=5", ["--train"]),
+                                        ("mlp,dims=24-8-3,batch=5", ["--train", "--optimizer=adamw"]),
+                                        ("mlp,dims=24-8-3,batch=5", ["--train", "--trace=make_fx"])],
+                         ids=["mlp", "mlp-train", "mlp-train-adamw", "mlp-train-make_fx"])
 def test_capture_validate_replay(tmp_path, spec, flags):
     out = str(tmp_path / "bundle")
     rc, log = run(["npusim.capture", spec, out, "--debug-dir", str(tmp_path / "debug")] + flags)
@@ -43,6 +45,9 @@ def test_capture_validate_replay(tmp_path, spec, flags):
         assert [o["name"] for o in g["outputs"]][0] == "loss"
         assert any(o["name"] == "updated.0.weight" for o in g["outputs"])
         assert "labels" in names
+    if flags and "--trace=make_fx" not in flags:
+        # forward, backward and optimizer graphs, in that order
+        assert [x["region"] for x in g["model"]["graphs"]] == ["forward", "backward", "optimizer"]
     rc, log = run(["npusim.replay", out])
     assert rc == 0, log
     r = json.loads(log.strip().splitlines()[-1])

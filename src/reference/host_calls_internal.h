@@ -106,9 +106,11 @@ std::vector<bool> callLayerNorm(const CallArgs &call);
 std::vector<bool> callSort(const CallArgs &call);
 std::vector<bool> callTopk(const CallArgs &call);
 std::vector<bool> callMaxPool2d(const CallArgs &call);
-std::vector<bool> callScatterAdd(const CallArgs &call);
+enum class ScatterKind { Add, Source, Value };
+std::vector<bool> callScatter(const CallArgs &call, ScatterKind kind);
 std::vector<bool> callEmbeddingBackward(const CallArgs &call);
 std::vector<bool> callIndex(const CallArgs &call);
+std::vector<bool> callIndexPut(const CallArgs &call);
 /// aten.convolution_backward (host_conv_backward.cpp).
 std::vector<bool> callConvolutionBackward(const CallArgs &call);
 /// aten._grouped_mm and transformers.grouped_mm_fallback (host_grouped_mm.cpp).

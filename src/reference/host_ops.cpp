@@ -1,11 +1,13 @@
 // The aten fallbacks other than matrix products, convolution and attention:
 // copy_, _softmax, _log_softmax, cumsum, native_layer_norm, sort, topk,
-// max_pool2d_with_indices, scatter_add, embedding_dense_backward, index.
+// max_pool2d_with_indices, scatter_add, scatter, embedding_dense_backward, index,
+// index_put.
 #include "reference/host_calls_internal.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 
 namespace npusim::reference::host {
@@ -334,28 +336,38 @@ std::vector<bool> callMaxPool2d(const CallArgs &c) {
   return {true, true};
 }
 
-// scatter_add(self, dim, index, src) -> out: out = self; out[... index ...] += src.
-std::vector<bool> callScatterAdd(const CallArgs &c) {
+// scatter_add(self, dim, index, src), scatter(self, dim, index, src) and
+// scatter(self, dim, index, value) -> out: out = self, then along dim
+// out[... index ...] += src, = src or = value. A repeated target of an
+// assignment keeps the last value in index's logical order.
+std::vector<bool> callScatter(const CallArgs &c, ScatterKind kind) {
   const TensorView &self = c.tensor(0, "self");
   const TensorView &index = c.tensor(2, "index");
-  const TensorView &src = c.tensor(3, "src");
   checkView(self, std::string(c.op()) + ": self");
   checkView(index, std::string(c.op()) + ": index");
-  checkView(src, std::string(c.op()) + ": src");
   const int64_t rank = self.dim();
   const int64_t dim = wrapDim(c.integer(1, "dim"), rank, c.op());
-  if (index.dim() != rank || src.dim() != rank)
-    fail(c.op(), "self, index and src must have the same number of dimensions");
-  for (int64_t a = 0; a < rank; ++a) {
-    const size_t i = static_cast<size_t>(a);
-    if (index.shape[i] > src.shape[i] || (a != dim && index.shape[i] > self.shape[i]))
-      fail(c.op(), "index " + shapeString(index.shape) + " is larger than src " + shapeString(src.shape) +
-                       " or self " + shapeString(self.shape));
+  if (index.dim() != rank)
+    fail(c.op(), "self and index must have the same number of dimensions");
+  std::vector<double> put;
+  if (kind == ScatterKind::Value) {
+    put.assign(static_cast<size_t>(index.numel()), c.number(3, "value"));
+  } else {
+    const TensorView &src = c.tensor(3, "src");
+    checkView(src, std::string(c.op()) + ": src");
+    if (src.dim() != rank)
+      fail(c.op(), "self, index and src must have the same number of dimensions");
+    for (size_t i = 0; i < static_cast<size_t>(rank); ++i)
+      if (index.shape[i] > src.shape[i])
+        fail(c.op(), "index " + shapeString(index.shape) + " is larger than src " + shapeString(src.shape));
+    TensorView srcPart = src; // src restricted to index's shape
+    srcPart.shape = index.shape;
+    put = readValues(srcPart);
   }
-  TensorView srcPart = src; // src restricted to index's shape
-  srcPart.shape = index.shape;
+  for (int64_t a = 0; a < rank; ++a)
+    if (a != dim && index.shape[static_cast<size_t>(a)] > self.shape[static_cast<size_t>(a)])
+      fail(c.op(), "index " + shapeString(index.shape) + " is larger than self " + shapeString(self.shape));
   const std::vector<int64_t> idx = readIntegers(index);
-  const std::vector<double> add = readValues(srcPart);
   std::vector<double> result = readValues(self);
   std::vector<int64_t> pos(static_cast<size_t>(rank), 0), contiguous(static_cast<size_t>(rank), 1);
   for (int64_t a = rank - 2; a >= 0; --a)
@@ -372,7 +384,10 @@ std::vector<bool> callScatterAdd(const CallArgs &c) {
     int64_t at = 0;
     for (int64_t a = 0; a < rank; ++a)
       at += (a == dim ? target : pos[static_cast<size_t>(a)]) * contiguous[static_cast<size_t>(a)];
-    result[static_cast<size_t>(at)] += add[e];
+    if (kind == ScatterKind::Add)
+      result[static_cast<size_t>(at)] += put[e];
+    else
+      result[static_cast<size_t>(at)] = put[e];
     for (int64_t a = rank - 1; a >= 0; --a) { // next position in index's logical order
       if (++pos[static_cast<size_t>(a)] < index.shape[static_cast<size_t>(a)])
         break;
@@ -427,27 +442,36 @@ std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
 }
 
 // index(self, indices: Tensor?[]): advanced indexing with integer index tensors.
-std::vector<bool> callIndex(const CallArgs &c) {
-  const TensorView &self = c.tensor(0, "self");
-  checkView(self, std::string(c.op()) + ": self");
-  const std::vector<HostCallValue> &list = c.list(1, "indices");
-  if (list.size() > self.shape.size())
-    c.fail(1, "indices", "too many indices for a tensor of shape " + shapeString(self.shape));
+namespace {
+
+/// Advanced indexing of `target` by the index tensors of argument `at` (a list
+/// of integer tensors or None, as aten.index takes them): the shape of the
+/// result and, for each result element in row-major order, the element of
+/// target's buffer it names. `target` has the shape of the operator's self.
+struct IndexedElements {
+  std::vector<int64_t> shape;
+  std::vector<int64_t> addresses;
+};
+
+IndexedElements indexedElements(const CallArgs &c, const TensorView &target, size_t at) {
+  const std::vector<HostCallValue> &list = c.list(at, "indices");
+  if (list.size() > target.shape.size())
+    c.fail(at, "indices", "too many indices for a tensor of shape " + shapeString(target.shape));
   std::vector<size_t> indexed;
   std::vector<const TensorView *> tensors;
   for (size_t i = 0; i < list.size(); ++i) {
     if (list[i].kind == HostCallValue::Kind::None)
       continue;
     if (list[i].kind != HostCallValue::Kind::Tensor)
-      c.fail(1, "indices", "element " + std::to_string(i) + " is not a tensor or None");
+      c.fail(at, "indices", "element " + std::to_string(i) + " is not a tensor or None");
     if (!integral(list[i].tensor) || list[i].tensor.dtype() == core::DType::Bool)
-      c.fail(1, "indices", "element " + std::to_string(i) + ": only integer index tensors are supported");
+      c.fail(at, "indices", "element " + std::to_string(i) + ": only integer index tensors are supported");
     checkView(list[i].tensor, std::string(c.op()) + ": indices[" + std::to_string(i) + "]");
     indexed.push_back(i);
     tensors.push_back(&list[i].tensor);
   }
   if (indexed.empty())
-    c.fail(1, "indices", "no index tensor");
+    c.fail(at, "indices", "no index tensor");
   // The broadcast shape of the index tensors.
   std::vector<int64_t> bshape;
   for (const TensorView *t : tensors) {
@@ -459,7 +483,7 @@ std::vector<bool> callIndex(const CallArgs &c) {
       if (b == 1)
         b = t->shape[a];
       else if (t->shape[a] != 1 && t->shape[a] != b)
-        c.fail(1, "indices", "index shapes do not broadcast together");
+        c.fail(at, "indices", "index shapes do not broadcast together");
     }
   }
   std::vector<std::vector<int64_t>> idx;
@@ -468,60 +492,115 @@ std::vector<bool> callIndex(const CallArgs &c) {
   const bool adjacent = indexed.back() - indexed.front() + 1 == indexed.size();
   // Result axes: the kept axes before the indexed block, the broadcast axes,
   // the kept axes after (or the broadcast axes first when not adjacent).
-  std::vector<int64_t> before, after; // kept self axes
-  for (size_t a = 0; a < self.shape.size(); ++a) {
+  std::vector<int64_t> before, after; // kept target axes
+  for (size_t a = 0; a < target.shape.size(); ++a) {
     if (std::find(indexed.begin(), indexed.end(), a) != indexed.end())
       continue;
     (adjacent && a < indexed.front() ? before : after).push_back(static_cast<int64_t>(a));
   }
-  std::vector<int64_t> shape;
+  IndexedElements r;
   for (int64_t a : before)
-    shape.push_back(self.shape[static_cast<size_t>(a)]);
-  shape.insert(shape.end(), bshape.begin(), bshape.end());
+    r.shape.push_back(target.shape[static_cast<size_t>(a)]);
+  r.shape.insert(r.shape.end(), bshape.begin(), bshape.end());
   for (int64_t a : after)
-    shape.push_back(self.shape[static_cast<size_t>(a)]);
-  const TensorView &out = c.out(0);
-  checkView(out, std::string(c.op()) + ": out");
-  expectShape(out, shape, c.op(), "out");
+    r.shape.push_back(target.shape[static_cast<size_t>(a)]);
 
   const int64_t bcount = std::accumulate(bshape.begin(), bshape.end(), int64_t{1}, std::multiplies<>());
-  int64_t outCount = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
-  std::vector<int64_t> pos(shape.size(), 0);
-  std::vector<double> values;
-  std::vector<int64_t> ints;
-  const bool asInts = integral(self);
-  for (int64_t e = 0; e < outCount; ++e) {
-    int64_t at = self.offset;
+  const int64_t count = std::accumulate(r.shape.begin(), r.shape.end(), int64_t{1}, std::multiplies<>());
+  std::vector<int64_t> pos(r.shape.size(), 0);
+  r.addresses.reserve(static_cast<size_t>(count));
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t address = target.offset;
     size_t p = 0;
     for (int64_t a : before)
-      at += pos[p++] * self.stride[static_cast<size_t>(a)];
+      address += pos[p++] * target.stride[static_cast<size_t>(a)];
     int64_t b = 0;
     for (size_t k = 0; k < bshape.size(); ++k)
       b = b * bshape[k] + pos[p++];
     for (int64_t a : after)
-      at += pos[p++] * self.stride[static_cast<size_t>(a)];
+      address += pos[p++] * target.stride[static_cast<size_t>(a)];
     for (size_t k = 0; k < indexed.size() && bcount > 0; ++k) {
-      const int64_t size = self.shape[indexed[k]];
+      const int64_t size = target.shape[indexed[k]];
       int64_t i = idx[k][static_cast<size_t>(b)];
       if (i < -size || i >= size)
         fail(c.op(), "index " + std::to_string(i) + " is out of bounds for dimension " +
                          std::to_string(indexed[k]) + " of size " + std::to_string(size));
-      at += (i < 0 ? i + size : i) * self.stride[indexed[k]];
+      address += (i < 0 ? i + size : i) * target.stride[indexed[k]];
     }
-    if (asInts)
-      ints.push_back(loadIntegerElement(*self.buffer, at));
-    else
-      values.push_back(loadElement(*self.buffer, at));
-    for (size_t a = shape.size(); a-- > 0;) {
-      if (++pos[a] < shape[a])
+    r.addresses.push_back(address);
+    for (size_t a = r.shape.size(); a-- > 0;) {
+      if (++pos[a] < r.shape[a])
         break;
       pos[a] = 0;
     }
   }
-  if (asInts)
+  return r;
+}
+
+} // namespace
+
+std::vector<bool> callIndex(const CallArgs &c) {
+  const TensorView &self = c.tensor(0, "self");
+  checkView(self, std::string(c.op()) + ": self");
+  const IndexedElements e = indexedElements(c, self, 1);
+  const TensorView &out = c.out(0);
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, e.shape, c.op(), "out");
+  if (integral(self)) {
+    std::vector<int64_t> ints;
+    for (int64_t a : e.addresses)
+      ints.push_back(loadIntegerElement(*self.buffer, a));
     writeIntegers(out, ints);
-  else
+  } else {
+    std::vector<double> values;
+    for (int64_t a : e.addresses)
+      values.push_back(loadElement(*self.buffer, a));
     writeValues(out, values);
+  }
+  return {true};
+}
+
+std::vector<bool> callIndexPut(const CallArgs &c) {
+  // out = self (the in-place form writes self itself), then out[indices] =
+  // values, or += with accumulate: contributions to one element are summed in
+  // double in index order onto its old value and rounded once; without
+  // accumulate a repeated element keeps its last value.
+  const TensorView &self = c.tensor(0, "self");
+  checkView(self, std::string(c.op()) + ": self");
+  const TensorView &out = c.out(0);
+  checkView(out, std::string(c.op()) + ": out");
+  expectShape(out, self.shape, c.op(), "out");
+  const TensorView &values = c.tensor(2, "values");
+  checkView(values, std::string(c.op()) + ": values");
+  const bool accumulate = c.boolean(3, "accumulate");
+  const bool ints = integral(out);
+  // Everything is read before out is written: self, values and the indices may alias it.
+  const std::vector<double> selfValues = ints ? std::vector<double>{} : readValues(self);
+  const std::vector<int64_t> selfInts = ints ? readIntegers(self) : std::vector<int64_t>{};
+  const IndexedElements e = indexedElements(c, out, 1);
+  const TensorView put = broadcastTo(values, e.shape, c.op(), "values");
+  const std::vector<double> putValues = ints ? std::vector<double>{} : readValues(put);
+  const std::vector<int64_t> putInts = ints ? readIntegers(put) : std::vector<int64_t>{};
+  if (ints)
+    writeIntegers(out, selfInts);
+  else
+    writeValues(out, selfValues);
+  std::map<int64_t, double> sums;
+  std::map<int64_t, int64_t> intSums;
+  for (size_t k = 0; k < e.addresses.size(); ++k) {
+    const int64_t a = e.addresses[k];
+    if (ints) {
+      auto [it, fresh] = intSums.try_emplace(a, accumulate ? loadIntegerElement(*out.buffer, a) : 0);
+      it->second = accumulate ? it->second + putInts[k] : putInts[k];
+    } else {
+      auto [it, fresh] = sums.try_emplace(a, accumulate ? loadElement(*out.buffer, a) : 0.0);
+      it->second = accumulate ? it->second + putValues[k] : putValues[k];
+    }
+  }
+  for (const auto &[a, v] : sums)
+    storeElement(*out.buffer, a, v);
+  for (const auto &[a, v] : intSums)
+    storeIntegerElement(*out.buffer, a, v);
   return {true};
 }
 

@@ -85,6 +85,15 @@ struct LaunchArg {
 /// An argument of a library call, as the bundle spells it (core/operator_call.h).
 using CallValue = core::CallValue<TensorRef>;
 
+/// The values a random operator drew into one of a call's outputs during the capture
+/// (`values` of a call step), in the view's logical order: integers for an integer or
+/// bool storage, floats otherwise.
+struct RecordedValues {
+  size_t out = 0;
+  std::vector<int64_t> integers;
+  std::vector<double> floats;
+};
+
 struct Step {
   enum class Kind { Launch, Call };
   Kind kind = Kind::Launch;
@@ -102,6 +111,8 @@ struct Step {
   // Call.
   std::vector<CallValue> callArgs;
   std::vector<std::optional<TensorRef>> out; // null: a result the bundle does not record
+  /// Non-empty for a random operator: the run writes these instead of drawing.
+  std::vector<RecordedValues> recorded;
 
   std::vector<Fingerprint> fingerprints;
 };

@@ -301,7 +301,8 @@ void checkCallsImplemented(const Bundle &bundle) {
   std::vector<std::pair<std::string, std::vector<size_t>>> missing;
   for (size_t i = 0; i < bundle.steps.size(); ++i) {
     const Step &step = bundle.steps[i];
-    if (step.kind != Step::Kind::Call || reference::isHostCall(step.name))
+    // A random operator's recorded values are written, whatever the operator.
+    if (step.kind != Step::Kind::Call || reference::isHostCall(step.name) || !step.recorded.empty())
       continue;
     auto it =
         std::find_if(missing.begin(), missing.end(), [&](const auto &m) { return m.first == step.name; });

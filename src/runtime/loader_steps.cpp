@@ -81,7 +81,9 @@ int64_t scalarInteger(const json::Node &value, const triton::ParameterSpec &p) {
 }
 
 void parseLaunch(const json::Node &node, Bundle &bundle, Step &step) {
-  node.allowKeys({"kind", "kernel", "grid", "constexprs", "args", "writes", "fingerprints"});
+  // num_warps and num_stages (the GPU's launch configuration) do not apply to the NPU.
+  node.allowKeys(
+      {"kind", "kernel", "grid", "constexprs", "args", "writes", "fingerprints", "num_warps", "num_stages"});
   const triton::KernelFile &kernel = loadKernel(node.at("kernel"), bundle);
   const triton::KernelMetadata &meta = kernel.metadata;
   step.kernel = &kernel;
@@ -216,8 +218,38 @@ void parseLaunch(const json::Node &node, Bundle &bundle, Step &step) {
   }
 }
 
+/// `values` of a call: [{"out": k, "data": [...]}], one number per element of out[k].
+void parseRecordedValues(const json::Node &values, const Bundle &bundle, Step &step) {
+  values.expectArray();
+  for (size_t i = 0; i < values.size(); ++i) {
+    const json::Node v = values[i];
+    v.expectObject();
+    v.allowKeys({"out", "data"});
+    const json::Node out = v.at("out");
+    const int64_t k = out.integerAtLeast(0);
+    if (k >= static_cast<int64_t>(step.out.size()) || !step.out[static_cast<size_t>(k)])
+      out.fail("names out[" + std::to_string(k) + "], which the call does not write");
+    const TensorRef &ref = *step.out[static_cast<size_t>(k)];
+    const json::Node data = v.at("data");
+    data.expectArray();
+    if (static_cast<int64_t>(data.size()) != ref.numel())
+      data.fail(std::to_string(data.size()) + " values for out[" + std::to_string(k) + "] of " +
+                std::to_string(ref.numel()) + " elements");
+    RecordedValues r;
+    r.out = static_cast<size_t>(k);
+    const bool integral = !core::isFloat(bundle.storages[static_cast<size_t>(ref.storage)].dtype);
+    for (size_t e = 0; e < data.size(); ++e) {
+      if (integral)
+        r.integers.push_back(data[e].integer());
+      else
+        r.floats.push_back(data[e].number());
+    }
+    step.recorded.push_back(std::move(r));
+  }
+}
+
 void parseCall(const json::Node &node, Bundle &bundle, Step &step) {
-  node.allowKeys({"kind", "op", "args", "out", "fingerprints"});
+  node.allowKeys({"kind", "op", "args", "out", "fingerprints", "values"});
   const json::Node op = node.at("op");
   step.name = op.string();
   if (step.name.empty())
@@ -237,6 +269,8 @@ void parseCall(const json::Node &node, Bundle &bundle, Step &step) {
     o.allowKeys({"tensor"});
     step.out.emplace_back(parseTensorRef(o.at("tensor"), bundle.storages));
   }
+  if (auto values = node.find("values"))
+    parseRecordedValues(*values, bundle, step);
   if (auto fingerprints = node.find("fingerprints")) {
     fingerprints->expectArray();
     for (size_t i = 0; i < fingerprints->size(); ++i)

@@ -245,6 +245,22 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
       outs[i] = &outViews[i];
     }
   const auto start = Clock::now();
+  if (!step.recorded.empty()) {
+    // A random operator: what the capture drew (Inductor's seeds for tl.rand).
+    for (const RecordedValues &r : step.recorded) {
+      if (!r.integers.empty())
+        reference::writeIntegers(outViews[r.out], r.integers);
+      else
+        reference::writeValues(outViews[r.out], r.floats);
+    }
+    defined.assign(step.out.size(), true);
+    if (onNpu())
+      result.executedOn = "host";
+    result.message = "wrote the values the capture's generator drew";
+    result.wallMs = millisecondsSince(start);
+    report_.callMs += result.wallMs;
+    return;
+  }
   std::optional<std::vector<bool>> onDevice;
   if (onNpu() && NpuSteps::callOnNpu(step.name)) {
     const bool compare = options_.verify && options_.mode != Mode::Timing;

@@ -36,15 +36,14 @@ std::vector<std::string> Runner::valueReasons() {
   for (size_t i = 0; i < n; ++i) {
     const Step &step = bundle_.steps[i];
     if (step.kind == Step::Kind::Launch) {
-      const auto &mutated = step.kernel->metadata.mutatedArgNames;
-      for (size_t a = 0; a < step.args.size(); ++a) {
-        if (!step.args[a].isTensor)
-          continue;
-        reads[i].insert(step.args[a].tensor.storage);
-        const bool written = mutated.empty() || std::find(mutated.begin(), mutated.end(), step.argNames[a]) != mutated.end();
-        if (written)
-          writes[i].insert(step.args[a].tensor.storage);
-      }
+      // The written arguments are the bundle's `writes` (mutated_arg_names and the
+      // out_ptr parameters): mutated_arg_names alone names only the in-place ones.
+      for (size_t a = 0; a < step.args.size(); ++a)
+        if (step.args[a].isTensor)
+          reads[i].insert(step.args[a].tensor.storage);
+      for (int64_t a : step.writes)
+        if (step.args[static_cast<size_t>(a)].isTensor)
+          writes[i].insert(step.args[static_cast<size_t>(a)].tensor.storage);
       const ir::Function &function = lowered(step);
       std::map<std::string, int64_t> scalars;
       const std::vector<reference::Argument> args = launchArguments(step, function);

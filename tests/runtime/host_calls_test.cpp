@@ -574,6 +574,84 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
   }
 }
 
+TEST(LibraryOps, ScatterAssignsSourceOrValueAlongADim) {
+  // self [2, 3] = 0.5 * i; index [2, 2] = {{2, 0}, {1, 1}} along dim 1:
+  // row 0 gets columns 2 and 0, row 1 gets column 1 twice (the second wins).
+  Buffer self = filled(6, 0), src = filled(6, 0), index = filled(4, 0, DType::Int64), out = filled(6, -1);
+  for (int i = 0; i < 6; ++i) {
+    storeElement(self, i, 0.5 * i);
+    storeElement(src, i, 10.0 + i); // src [2, 3]; only its [2, 2] corner is read
+  }
+  const int64_t ix[] = {2, 0, 1, 1};
+  for (int i = 0; i < 4; ++i)
+    storeIntegerElement(index, i, ix[i]);
+  const TensorView o = view(out, 0, {2, 3}, {3, 1});
+  const std::vector<const TensorView *> outs = {&o};
+  runHostCall("aten.scatter.src",
+              std::vector<HostCallValue>{tensorValue(view(self, 0, {2, 3}, {3, 1})), intValue(1),
+                                         tensorValue(view(index, 0, {2, 2}, {2, 1})),
+                                         tensorValue(view(src, 0, {2, 3}, {3, 1}))},
+              outs);
+  // src corner: row 0 = 10, 11; row 1 = 13, 14.
+  const double fromSource[] = {11.0, 0.5, 10.0, 1.5, 14.0, 2.5};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(el(out, i), fromSource[i]) << "src, element " << i;
+  // In place with a value, along dim -1.
+  const TensorView s = view(self, 0, {2, 3}, {3, 1});
+  const std::vector<const TensorView *> inPlace = {&s};
+  runHostCall("aten.scatter_.value",
+              std::vector<HostCallValue>{tensorValue(s), intValue(-1),
+                                         tensorValue(view(index, 0, {2, 2}, {2, 1})), floatValue(-3.0)},
+              inPlace);
+  const double fromValue[] = {-3.0, 0.5, -3.0, 1.5, -3.0, 2.5};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(el(self, i), fromValue[i]) << "value, element " << i;
+}
+
+TEST(LibraryOps, IndexPutAssignsAndAccumulatesInIndexOrder) {
+  // self [4, 2] = 0..7 (as 0.5 * i); rows {2, 0, 2} get values [3, 2] (rows 10, 20, 30
+  // plus column): accumulate sums rows 2's two contributions onto its old value.
+  Buffer self = filled(8, 0), vals = filled(6, 0), rows = filled(3, 0, DType::Int64), out = filled(8, -1);
+  for (int i = 0; i < 8; ++i)
+    storeElement(self, i, 0.5 * i);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 2; ++c)
+      storeElement(vals, r * 2 + c, 10.0 * (r + 1) + c);
+  const int64_t rr[] = {2, 0, 2};
+  for (int i = 0; i < 3; ++i)
+    storeIntegerElement(rows, i, rr[i]);
+  const auto args = [&](bool accumulate) {
+    return std::vector<HostCallValue>{tensorValue(view(self, 0, {4, 2}, {2, 1})),
+                                      listValue({tensorValue(view(rows, 0, {3}, {1}))}),
+                                      tensorValue(view(vals, 0, {3, 2}, {2, 1})), boolValue(accumulate)};
+  };
+  const TensorView o = view(out, 0, {4, 2}, {2, 1});
+  const std::vector<const TensorView *> outs = {&o};
+  runHostCall("aten.index_put", args(true), outs);
+  // Row 0: 0.0 + 20, 0.5 + 21; row 2: 2.0 + 10 + 30, 2.5 + 11 + 31; rows 1, 3 unchanged.
+  const double accumulated[] = {20.0, 21.5, 1.0, 1.5, 42.0, 44.5, 3.0, 3.5};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(el(out, i), accumulated[i]) << "accumulate, element " << i;
+  runHostCall("aten.index_put", args(false), outs);
+  // Without accumulate the last write to row 2 wins (30, 31).
+  const double assigned[] = {20.0, 21.0, 1.0, 1.5, 30.0, 31.0, 3.0, 3.5};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(el(out, i), assigned[i]) << "assign, element " << i;
+  // In place: self is the output; a broadcast value [2] goes to every indexed row.
+  const TensorView s = view(self, 0, {4, 2}, {2, 1});
+  const std::vector<const TensorView *> inPlace = {&s};
+  runHostCall("aten.index_put_",
+              std::vector<HostCallValue>{tensorValue(s), listValue({tensorValue(view(rows, 0, {3}, {1}))}),
+                                         tensorValue(view(vals, 0, {2}, {1})), boolValue(true)},
+              inPlace);
+  const double inPlaceWant[] = {10.0, 11.5, 1.0, 1.5, 22.0, 24.5, 3.0, 3.5};
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(el(self, i), inPlaceWant[i]) << "in place, element " << i;
+  // An index out of range is an error naming the operator.
+  storeIntegerElement(rows, 1, 4);
+  EXPECT_THROW(runHostCall("aten.index_put", args(false), outs), core::RuntimeError);
+}
+
 TEST(LibraryOps, CopyBroadcastsAndConvertsExactly) {
   Buffer src = filled(3, 0, DType::Int64), dst = filled(6, 0, DType::Int64);
   for (int i = 0; i < 3; ++i)

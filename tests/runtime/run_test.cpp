@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -219,6 +220,72 @@ TEST_F(RunTest, GroupedMmCallRunsOnTheNpuAndMatchesTheReference) {
   EXPECT_NE(r.out.find("4 of 4 steps ran (1 launches, 3 calls)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("host_calls=0"), std::string::npos) << "a call fell back to the host:\n" << r.out;
   EXPECT_NE(r.out.find("verification: passed"), std::string::npos) << r.out;
+}
+
+/// Appends to the tiny bundle a call of aten.randint.low_out into a new i64
+/// storage of 3 elements, with recorded values `data` and a fingerprint of
+/// [5, -7, 1234567890123] written by hand.
+void addRandomCall(json &g, const json &data) {
+  const json view = {{"storage", 9}, {"offset", 0}, {"shape", {3}}, {"stride", {1}}};
+  g["storages"].push_back({{"id", 9}, {"dtype", "i64"}, {"elements", 3}});
+  g["steps"].push_back(
+      {{"kind", "call"},
+       {"op", "aten.randint.low_out"},
+       {"args", {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), {3}}},
+       {"out", {{{"tensor", view}}}},
+       {"values", {{{"out", 0}, {"data", data}}}},
+       {"fingerprints",
+        {{{"out", 0},
+          {"elements", 3},
+          {"sum", 5 - 7 + 1234567890123},
+          {"abs_sum", 5 + 7 + 1234567890123},
+          {"nan", 0},
+          {"inf", 0},
+          {"samples", {{0, 5}, {1, -7}, {2, 1234567890123}}}}}}});
+}
+
+TEST_F(RunTest, RandomCallWritesTheRecordedValues) {
+  // npusim has no aten.randint: the step is run by writing what the capture drew.
+  const fs::path bundle = mutatedCopy([](json &g) { addRandomCall(g, {5, -7, 1234567890123}); });
+  RunOptions options;
+  options.verify = true;
+  const RunReport r = runBundle(loadBundle(bundle), options);
+  EXPECT_TRUE(r.verified) << r.failure;
+  ASSERT_EQ(r.steps.size(), 4u);
+  EXPECT_EQ(r.steps[3].result, Outcome::Verified) << r.steps[3].message;
+}
+
+TEST_F(RunTest, RandomCallWithOtherValuesFailsItsFingerprint) {
+  const fs::path bundle = mutatedCopy([](json &g) { addRandomCall(g, {5, -8, 1234567890123}); });
+  RunOptions options;
+  options.verify = true;
+  const RunReport r = runBundle(loadBundle(bundle), options);
+  EXPECT_FALSE(r.verified);
+  ASSERT_EQ(r.steps.size(), 4u);
+  EXPECT_EQ(r.steps[3].result, Outcome::Diverged) << r.steps[3].message;
+}
+
+TEST_F(RunTest, RandomCallWithTooFewValuesIsRejected) {
+  const fs::path bundle = mutatedCopy([](json &g) { addRandomCall(g, {5, -7}); });
+  try {
+    loadBundle(bundle);
+    ADD_FAILURE() << "the bundle was accepted";
+  } catch (const core::InputError &e) {
+    EXPECT_NE(std::string(e.what()).find("steps[3].values[0].data: 2 values for out[0] of 3 elements"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(RunTest, GpuLaunchConfigurationIsAcceptedAndIgnored) {
+  const fs::path bundle = mutatedCopy([](json &g) {
+    g["steps"][0]["num_warps"] = 8;
+    g["steps"][0]["num_stages"] = 1;
+  });
+  RunOptions options;
+  options.verify = true;
+  const RunReport r = runBundle(loadBundle(bundle), options);
+  EXPECT_TRUE(r.verified) << r.failure;
 }
 
 TEST_F(RunTest, LaunchWithASpecialisedConstantArgument) {

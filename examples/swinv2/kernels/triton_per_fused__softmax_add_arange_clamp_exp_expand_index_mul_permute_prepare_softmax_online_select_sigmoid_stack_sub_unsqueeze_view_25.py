@@ -1,0 +1,56 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 256, 'r0_': 16},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__softmax_add_arange_clamp_exp_expand_index_mul_permute_prepare_softmax_online_select_sigmoid_stack_sub_unsqueeze_view_25', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 3, 'num_store': 1, 'num_reduction': 4, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': True, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': True, 'has_loadstore_with_contiguous_rdim': True, 'tiling_scores': {'x': 0, 'r0_': 53248}}
+)
+@triton.jit
+def triton_per_fused__softmax_add_arange_clamp_exp_expand_index_mul_permute_prepare_softmax_online_select_sigmoid_stack_sub_unsqueeze_view_25(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 256
+    r0_numel = 16
+    R0_BLOCK: tl.constexpr = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_3 = r0_index
+    x4 = xindex
+    x1 = ((xindex // 16) % 4)
+    x5 = (xindex % 64)
+    tmp0 = tl.load(in_out_ptr0 + (r0_3 + 16*x4), xmask, other=0.0)
+    tmp1 = tl.load(in_ptr0 + (x1), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr1 + (r0_3 + 16*x5), xmask, eviction_policy='evict_last', other=0.0)
+    tmp2 = tl.full([1, 1], 4.605170185988092, tl.float32)
+    tmp3 = triton_helpers.minimum(tmp1, tmp2)
+    tmp4 = libdevice.exp(tmp3)
+    tmp5 = tmp0 * tmp4
+    tmp7 = tmp5 + tmp6
+    tmp8 = tl.broadcast_to(tmp7, [XBLOCK, R0_BLOCK])
+    tmp10 = tl.broadcast_to(tmp8, [XBLOCK, R0_BLOCK])
+    tmp12 = tl.where(xmask, tmp10, float("-inf"))
+    tmp13 = triton_helpers.max2(tmp12, 1)[:, None].to(tl.float32)
+    tmp14 = tmp8 - tmp13
+    tmp15 = libdevice.exp(tmp14)
+    tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
+    tmp18 = tl.where(xmask, tmp16, 0)
+    tmp19 = tl.sum(tmp18, 1)[:, None].to(tl.float32)
+    tmp20 = tmp7 - tmp13
+    tmp21 = libdevice.exp(tmp20)
+    tmp22 = (tmp21 / tmp19)
+    tl.store(in_out_ptr0 + (r0_3 + 16*x4), tmp22, xmask)
