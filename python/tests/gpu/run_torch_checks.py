@@ -249,7 +249,7 @@ def _debug(log, command, env):
                       f"{'no cuda-gdb' if gdb is None else 'out of time'})\n")
         return
     sh(log, [gdb, "-batch", "-nx", "-ex", "set pagination off", "-ex", "set print thread-events off",
-             "-ex", "run", "-ex", "bt", "-ex", "info sharedlibrary", "--args", *command], env=env,
+             "-ex", "run", "-ex", "bt", "--args", *command], env=env,
        timeout=DEBUG_TIMEOUT_S)
 
 
