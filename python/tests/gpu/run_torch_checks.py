@@ -262,7 +262,7 @@ def _fields(output, marker):
 def _jobs(env_base):
     """(name, gpu_visible, command, env, parse): the quick and telling ones first."""
     source_env = dict(env_base, PYTHONPATH=os.path.join(REPO, "python"))
-    jobs = [("pytest", True, _python("-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "python/tests"),
+    jobs = [("pytest", True, _python("-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"),
              source_env, lambda out, rc: {"summary": (out.strip().splitlines() or ["?"])[-1]})]
     order = ["triton_kernel", "capture_and_verify", "forward_mlp", "train_mlp", "entry_point", "verify_option",
              "forward_resnet18", "forward_gpt2", "example_resnet18", "example_gpt2"]
