@@ -151,8 +151,8 @@ class _Array:
         tensor = value.detach()
         flat = tensor.as_strided((_span(tensor.shape, tensor.stride(), 1),), (1,))
         if flat.device.type != "cpu":
-            staged = flat.to("cpu")
-            self.write_back = lambda: flat.copy_(staged)
+            device_span, staged = flat, flat.to("cpu")
+            self.write_back = lambda: device_span.copy_(staged)
             flat = staged
         if flat.dtype == torch.bfloat16:
             self.array = flat.view(torch.int16).numpy().view(np.uint16)

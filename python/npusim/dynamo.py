@@ -224,11 +224,30 @@ def _library_call(func, args, kwargs):
         return None
     if func._overloadname == "out":
         return name, values, kwargs["out"]
-    # The result's shape and strides from the operator's meta function (no values computed).
-    meta = func(*[v.to("meta") if isinstance(v, torch.Tensor) else v for v in args],
-                **{k: (v.to("meta") if isinstance(v, torch.Tensor) else v) for k, v in kwargs.items()})
+    meta = _result_layout(func, args, kwargs)
     out = torch.empty_strided(meta.shape, meta.stride(), dtype=meta.dtype, device=tensors[0].device)
     return name, values, out
+
+
+def _result_layout(func, args, kwargs):
+    """The result's shape, strides and dtype, no values computed: from fake tensors of the
+    arguments' own device, whose rules (a convolution's channels-last output on CUDA and
+    CPU) Inductor's generated code asserts; the meta device's where fake tensors fail."""
+    import torch
+
+    try:
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        with FakeTensorMode(allow_non_fake_inputs=True) as mode:
+            def fake(v):
+                return mode.from_tensor(v) if isinstance(v, torch.Tensor) else v
+
+            return func(*[fake(v) for v in args], **{k: fake(v) for k, v in kwargs.items()})
+    except Exception:  # noqa: BLE001 - an op fake tensors do not take: the meta device's layout
+        def meta(v):
+            return v.to("meta") if isinstance(v, torch.Tensor) else v
+
+        return func(*[meta(v) for v in args], **{k: meta(v) for k, v in kwargs.items()})
 
 
 _library = None
@@ -340,5 +359,13 @@ def npusim_backend(gm, example_inputs, options=None, mode=None):
 
     # Triton kernels for CPU tensors too (npusim's Triton "cpu" driver makes Inductor
     # take them), compiled in this process, where the hooks are.
-    patches = {"cpu_backend": "triton", "compile_threads": 1}
-    return compile_fx(gm, example_inputs, inner_compile=inner_compile, config_patches=patches)
+    # No compiled graph from Inductor's FX graph cache or AOT autograd's cache: a graph
+    # from there does not come through inner_compile, and would run off npusim.
+    patches = {"cpu_backend": "triton", "compile_threads": 1, "fx_graph_cache": False,
+               "fx_graph_remote_cache": False}
+    import torch._functorch.config as functorch_config
+
+    caches = {name: False for name in ("enable_autograd_cache", "enable_remote_autograd_cache")
+              if hasattr(functorch_config, name)}
+    with functorch_config.patch(caches):
+        return compile_fx(gm, example_inputs, inner_compile=inner_compile, config_patches=patches)
