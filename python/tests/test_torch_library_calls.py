@@ -52,3 +52,14 @@ def test_convolution_result_has_the_devices_layout():
     assert npusim.last_report()["calls_run"] == 1
     assert out.stride() == eager.stride() == (288, 1, 48, 8)  # NHWC of 8 x 6 x 6
     torch.testing.assert_close(out, eager, rtol=1e-4, atol=1e-4)
+
+
+def test_staged_span_is_written_back_to_the_device_tensor():
+    """A CUDA tensor's span runs on a host copy; the write-back puts the copy's new
+    values into the device tensor (a CPU tensor stands in for it here)."""
+    device_span = torch.zeros(6)
+    host, write_back = npusim.api._staged(device_span)
+    host += torch.arange(6.0)  # what the launch wrote
+    assert device_span.sum().item() == 0.0  # a copy, not a view
+    write_back()
+    assert device_span.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
