@@ -22,26 +22,22 @@ __version__ = "0.1.0"  # keep in step with project(... VERSION ...) in CMakeList
 from .api import last_report, load_config, presets, run_bundle, run_call, run_graph, run_kernel, trace  # noqa: E402
 
 
-def _exception_classes():
-    """npusim.Error, CompileError, InputError, SimulationError, VerificationError come
-    from the extension; without it they are looked up when first used."""
-    from . import _native_loader
-
-    try:
-        native = _native_loader.load()
-    except ImportError:
-        return {}
-    return {name: getattr(native, name)
-            for name in ("Error", "CompileError", "InputError", "SimulationError", "VerificationError", "Config")}
+_NATIVE_NAMES = ("Error", "CompileError", "InputError", "SimulationError", "VerificationError", "Config")
 
 
 def __getattr__(name):
-    classes = _exception_classes()
-    if name in classes:
-        return classes[name]
+    """npusim.Error, CompileError, InputError, SimulationError, VerificationError and
+    Config come from the extension, loaded when one is first asked for: `import npusim`
+    loads no C++ (capture, replay and batch, and Triton's discovery of the ``cpu``
+    backend, import the package without ever needing it)."""
+    from . import _native_loader
+
     if name == "native_available":
-        return bool(classes)
+        try:
+            _native_loader.load()
+        except ImportError:
+            return False
+        return True
+    if name in _NATIVE_NAMES:
+        return getattr(_native_loader.load(), name)
     raise AttributeError(f"module 'npusim' has no attribute {name!r}")
-
-
-globals().update(_exception_classes())

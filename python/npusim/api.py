@@ -151,13 +151,17 @@ class _Array:
         tensor = value.detach()
         flat = tensor.as_strided((_span(tensor.shape, tensor.stride(), 1),), (1,))
         if flat.device.type != "cpu":
-            staged = flat.to("cpu")
-            self.write_back = lambda: flat.copy_(staged)
-            flat = staged
+            flat, self.write_back = _staged(flat)
         if flat.dtype == torch.bfloat16:
             self.array = flat.view(torch.int16).numpy().view(np.uint16)
         else:
             self.array = flat.numpy()
+
+
+def _staged(device_span):
+    """A host copy of a device tensor's span, and the function that writes the copy back."""
+    host = device_span.to("cpu", copy=True)
+    return host, lambda: device_span.copy_(host)
 
 
 def _span(shape, strides, unit):

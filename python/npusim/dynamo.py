@@ -69,14 +69,70 @@ def _launch_names(autotuner):
 
 
 def _pinned_constexprs(autotuner):
-    """Block sizes npusim must keep: a template's (its grid follows from them). For
-    pointwise and reduction kernels npusim chooses its own, as for a bundle."""
+    """Block sizes npusim must keep: a template's and a combo kernel's (the grid follows
+    from them). For pointwise and reduction kernels npusim chooses its own, as for a
+    bundle."""
     kind = str(getattr(autotuner, "heuristic_type", "")).lower()
-    if "template" not in kind:
+    if "template" not in kind and not _is_combo(autotuner):
         return {}
     launchers = getattr(autotuner, "launchers", None) or []
     config = launchers[0].config if launchers else autotuner.configs[0]
     return dict(config.kwargs)
+
+
+def _is_combo(autotuner):
+    return "combo_grid_meta" in (getattr(autotuner, "inductor_meta", None) or {})
+
+
+def _ceildiv(a, b):
+    return -(-int(a) // int(b))
+
+
+def _combo_grid(autotuner, launch_args, consts):
+    """The grid of a combo kernel (horizontal fusion) as Inductor's ComboKernelGrid
+    computes it (torch/_inductor/runtime/triton_heuristics.py): Sequential gives x the
+    sum of the sub-kernels' block counts, RoundRobin the largest times their number; a
+    sub-kernel without an x dimension counts its numel; y and z cover the largest y and
+    z numels. A numel the metadata leaves None is the launch argument xnumel_I."""
+    meta = autotuner.inductor_meta
+    combo = meta["combo_grid_meta"]
+    blocks = {**(combo.get("default_config") or {}), **consts}
+    kernel_name = meta.get("kernel_name", "?")
+
+    def numel(axis, index):
+        value = combo.get(f"{axis}numel_{index}") or launch_args.get(f"{axis}numel_{index}")
+        if value is None:
+            raise api._native().InputError(f"{kernel_name}: combo kernel without {axis}numel_{index}")
+        return int(value)
+
+    def block(name):
+        if name not in blocks:
+            raise api._native().InputError(f"{kernel_name}: combo kernel grid needs {name}, not in {blocks}")
+        return blocks[name]
+
+    count = int(combo["num_kernels"])
+    flat = [bool(combo.get(f"no_x_dim_{i}")) for i in range(count)]
+    xnumels = [numel("x", i) for i in range(count)]
+    grid_type = meta.get("grid_type", "")
+    if grid_type == "SequentialComboKernelGrid":
+        x = sum(n if no_x else _ceildiv(n, block("XBLOCK")) for n, no_x in zip(xnumels, flat))
+    elif grid_type == "RoundRobinComboKernelGrid":
+        parts = [n for n, no_x in zip(xnumels, flat) if no_x]
+        tiled = [n for n, no_x in zip(xnumels, flat) if not no_x]
+        if tiled:
+            parts.append(_ceildiv(max(tiled), block("XBLOCK")))
+        x = max(parts) * count
+    else:
+        raise api._native().InputError(f"{kernel_name}: combo kernel with grid type {grid_type!r}; npusim knows "
+                                       "SequentialComboKernelGrid and RoundRobinComboKernelGrid")
+    if combo.get("min_blocks"):
+        x = max(x, int(combo["min_blocks"]))
+    grid = [x, 1, 1]
+    for position, axis in ((1, "y"), (2, "z")):
+        present = [i for i in range(count) if f"{axis}numel_{i}" in combo]
+        if present:
+            grid[position] = _ceildiv(max(numel(axis, i) for i in present), block(axis.upper() + "BLOCK"))
+    return tuple(grid)
 
 
 def _copy(value):
@@ -115,13 +171,14 @@ def _run_on_npusim(autotuner, args, session):
                                        "parameters")
     launch_args = dict(zip(names, args))
     consts = _pinned_constexprs(autotuner)
+    grid = _combo_grid(autotuner, launch_args, consts) if _is_combo(autotuner) else None
     options = session.options
     expected = None
     if options["verify"]:
         expected = {n: _copy(v) for n, v in launch_args.items()}
-        api.run_kernel(autotuner.filename, args=expected, consts=consts, mode="reference")
-    _, report = api.run_kernel(autotuner.filename, args=launch_args, consts=consts, config=options["config"],
-                               mode=options["mode"])
+        api.run_kernel(autotuner.filename, grid=grid, args=expected, consts=consts, mode="reference")
+    _, report = api.run_kernel(autotuner.filename, grid=grid, args=launch_args, consts=consts,
+                               config=options["config"], mode=options["mode"])
     if expected is not None:
         for name, value in launch_args.items():
             if expected[name] is value:
@@ -167,11 +224,30 @@ def _library_call(func, args, kwargs):
         return None
     if func._overloadname == "out":
         return name, values, kwargs["out"]
-    # The result's shape and strides from the operator's meta function (no values computed).
-    meta = func(*[v.to("meta") if isinstance(v, torch.Tensor) else v for v in args],
-                **{k: (v.to("meta") if isinstance(v, torch.Tensor) else v) for k, v in kwargs.items()})
+    meta = _result_layout(func, args, kwargs)
     out = torch.empty_strided(meta.shape, meta.stride(), dtype=meta.dtype, device=tensors[0].device)
     return name, values, out
+
+
+def _result_layout(func, args, kwargs):
+    """The result's shape, strides and dtype, no values computed: from fake tensors of the
+    arguments' own device, whose rules (a convolution's channels-last output on CUDA and
+    CPU) Inductor's generated code asserts; the meta device's where fake tensors fail."""
+    import torch
+
+    try:
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        with FakeTensorMode(allow_non_fake_inputs=True) as mode:
+            def fake(v):
+                return mode.from_tensor(v) if isinstance(v, torch.Tensor) else v
+
+            return func(*[fake(v) for v in args], **{k: fake(v) for k, v in kwargs.items()})
+    except Exception:  # noqa: BLE001 - an op fake tensors do not take: the meta device's layout
+        def meta(v):
+            return v.to("meta") if isinstance(v, torch.Tensor) else v
+
+        return func(*[meta(v) for v in args], **{k: meta(v) for k, v in kwargs.items()})
 
 
 _library = None
@@ -210,8 +286,12 @@ def _library_mode(session):
 
 
 def _on_cpu(autotuner):
-    device = autotuner.triton_meta.get("device")
-    return getattr(device, "type", None) == "cpu"
+    """Whether the kernel is for CPU tensors: triton_meta's "device" (DeviceProperties)
+    names it, or, where Inductor leaves that None (torch 2.11 for CPU kernels), its
+    "device_type"."""
+    meta = autotuner.triton_meta
+    kind = getattr(meta.get("device"), "type", None) or meta.get("device_type")
+    return kind == "cpu"
 
 
 def _install_launch_hook():
@@ -279,5 +359,13 @@ def npusim_backend(gm, example_inputs, options=None, mode=None):
 
     # Triton kernels for CPU tensors too (npusim's Triton "cpu" driver makes Inductor
     # take them), compiled in this process, where the hooks are.
-    patches = {"cpu_backend": "triton", "compile_threads": 1}
-    return compile_fx(gm, example_inputs, inner_compile=inner_compile, config_patches=patches)
+    # No compiled graph from Inductor's FX graph cache or AOT autograd's cache: a graph
+    # from there does not come through inner_compile, and would run off npusim.
+    patches = {"cpu_backend": "triton", "compile_threads": 1, "fx_graph_cache": False,
+               "fx_graph_remote_cache": False}
+    import torch._functorch.config as functorch_config
+
+    caches = {name: False for name in ("enable_autograd_cache", "enable_remote_autograd_cache")
+              if hasattr(functorch_config, name)}
+    with functorch_config.patch(caches):
+        return compile_fx(gm, example_inputs, inner_compile=inner_compile, config_patches=patches)

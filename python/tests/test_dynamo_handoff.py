@@ -113,3 +113,63 @@ def test_trace_of_a_compiled_graph_call_puts_its_launches_one_after_another(tmp_
     shifted = [e for e in two if e.get("ph") != "M"][len(timed):]
     offset = single["timing"]["time_us"]
     assert [e.get("ts") for e in shifted] == [e["ts"] + offset if "ts" in e else None for e in timed]
+
+
+FOREACH = os.path.join(REPO, "tests", "data", "inductor_kernels", "op_foreach", "triton_for_fused_0.py")
+
+
+def test_combo_kernel_grid_is_inductors():
+    """A foreach kernel (SequentialComboKernelGrid): four sub-kernels of 16, 256, 64 and
+    1000 elements, XBLOCK 1024 from the combo metadata's default config, so the grid is
+    1 + 1 + 1 + 1 blocks; sub-kernel i writes in[2i] + in[2i+1] and in[2i] * 0.5."""
+    import ast
+    import re
+
+    with open(FOREACH) as f:
+        text = f.read()
+    inductor_meta = ast.literal_eval(re.search(r"inductor_meta=(\{.*\}),\n\)", text).group(1))
+    sizes = [16, 256, 64, 1000]
+    names = [f"in_ptr{i}" for i in range(8)] + [f"out_ptr{i}" for i in range(8)]
+    tuner = types.SimpleNamespace(
+        filename=FOREACH, heuristic_type="HeuristicType.TEMPLATE", launchers=[],
+        configs=[types.SimpleNamespace(kwargs={})],
+        triton_meta={"signature": {n: "*fp32" for n in names}, "device": None, "device_type": "cpu"},
+        inductor_meta=inductor_meta)
+    assert dynamo._on_cpu(tuner)
+    rng = np.random.default_rng(5)
+    inputs = [rng.uniform(-1, 1, sizes[i // 2]).astype(np.float32) for i in range(8)]
+    outputs = [np.zeros(sizes[i // 2], np.float32) for i in range(8)]
+    session = dynamo._Session(dynamo._checked({"mode": "functional"}))
+    dynamo._run_on_npusim(tuner, tuple(inputs + outputs), session)
+    assert session.launches[0]["grid"] == (4, 1, 1)
+    for i in range(4):
+        np.testing.assert_array_equal(outputs[2 * i], inputs[2 * i] + inputs[2 * i + 1])
+        np.testing.assert_array_equal(outputs[2 * i + 1], inputs[2 * i] * np.float32(0.5))
+
+
+def test_combo_grid_rules():
+    """Inductor's two combo rules on numels from the metadata and from the launch:
+    Sequential: ceil(100/64) + 7 (no x dim) + ceil(300/64) = 2 + 7 + 5 = 14;
+    RoundRobin: max(7, ceil(max(100, 300)/64) = 5) * 3 = 21; y: ceil(40/16) = 3."""
+    combo = {"num_kernels": 3, "min_blocks": None, "default_config": None, "no_x_dim_0": False, "xnumel_0": 100,
+             "no_x_dim_1": True, "xnumel_1": 7, "no_x_dim_2": False, "xnumel_2": None, "ynumel_2": None}
+    tuner = types.SimpleNamespace(inductor_meta={"grid_type": "SequentialComboKernelGrid", "combo_grid_meta": combo})
+    launch_args = {"xnumel_2": 300, "ynumel_2": 40}
+    assert dynamo._combo_grid(tuner, launch_args, {"XBLOCK": 64, "YBLOCK": 16}) == (14, 3, 1)
+    tuner.inductor_meta["grid_type"] = "RoundRobinComboKernelGrid"
+    assert dynamo._combo_grid(tuner, launch_args, {"XBLOCK": 64, "YBLOCK": 16}) == (21, 3, 1)
+    with pytest.raises(npusim.InputError, match="needs YBLOCK"):
+        dynamo._combo_grid(tuner, launch_args, {"XBLOCK": 64})
+
+
+def test_import_npusim_loads_no_extension():
+    """Capture, replay and batch import the package (and Triton imports its "cpu"
+    backend from it): none of them may load the C++ extension."""
+    import subprocess
+    import sys
+
+    code = ("import sys, npusim, npusim.bundle, npusim.triton_source; "
+            "print('npusim._native' in sys.modules); npusim.presets(); print('npusim._native' in sys.modules)")
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.split() == ["False", "True"]

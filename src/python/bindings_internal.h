@@ -7,7 +7,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h> // in every file: one set of type casters for the module
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace npusim::python {
 
@@ -44,6 +46,38 @@ runtime::Mode modeFrom(const std::string &mode);
 /// options.tracePath from a `trace` argument (a path or None); raises
 /// InputError when options.mode has no cycles.
 void setTrace(runtime::RunOptions &options, const py::object &trace);
+
+/// A numpy array's memory through the Python buffer protocol (PEP 3118), which
+/// is the same in every numpy and pybind11 version: pybind11's py::array reads
+/// numpy's structs, whose layout numpy 2 changed. `dtype` is numpy's `dtype.str`.
+class HostArray {
+public:
+  /// Raises InputError (as `where` + message) for an object that is not a
+  /// numpy array or does not export its memory.
+  HostArray(const py::handle &value, const std::string &where);
+  ~HostArray();
+  HostArray(const HostArray &) = delete;
+  HostArray &operator=(const HostArray &) = delete;
+
+  const std::string &dtype() const { return dtype_; }
+  int64_t elements() const { return elements_; }
+  size_t bytes() const { return static_cast<size_t>(view_.len); }
+  bool contiguous() const { return contiguous_; }
+  bool writeable() const { return !view_.readonly; }
+  const uint8_t *data() const { return static_cast<const uint8_t *>(view_.buf); }
+  /// Copies `bytes` back into the array; raises InputError when it is
+  /// read-only or the sizes differ.
+  void write(const std::vector<uint8_t> &bytes, const std::string &where);
+
+private:
+  Py_buffer view_{};
+  std::string dtype_;
+  int64_t elements_ = 0;
+  bool contiguous_ = false;
+};
+
+/// Whether `value` is a numpy array (or exposes __array_interface__).
+bool isArray(const py::handle &value);
 
 /// The runtime's JSON text as a Python dict (through the json module).
 py::object jsonToPython(const std::string &text);

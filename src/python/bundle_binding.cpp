@@ -1,12 +1,12 @@
 // npusim.run_bundle(): `npusim run BUNDLE` from Python, the report as a dict.
 #include "bindings_internal.h"
 
+#include "report/run_page.h"
+
 #include "runtime/loader.h"
 #include "runtime/mapping_file.h"
 
 #include "core/error.h"
-
-#include <pybind11/numpy.h>
 
 #include <algorithm>
 #include <cstring>
@@ -52,7 +52,12 @@ py::object runBundle(const py::object &path, const py::object &config, const std
     py::gil_scoped_release unlocked;
     const runtime::Bundle loaded = runtime::loadBundle(bundle);
     const runtime::RunReport report = runtime::runBundle(loaded, options);
-    reportText = runtime::reportJson(report, bundle);
+    // As `npusim run --report` writes it: the machine's summary and roofs on
+    // the NPU modes.
+    nlohmann::json doc = nlohmann::json::parse(runtime::reportJson(report, bundle));
+    if (report.mode != runtime::Mode::Reference)
+      doc["machine_config"] = report::machineJson(options.machine);
+    reportText = doc.dump();
     failure = report.failure;
     diverged = report.completed ||
                (!report.steps.empty() && report.steps.back().result == runtime::Outcome::Diverged);
@@ -69,22 +74,17 @@ py::object runBundle(const py::object &path, const py::object &config, const std
 std::unique_ptr<reference::Buffer> storageFrom(size_t index, const runtime::Storage &storage,
                                                const py::handle &value) {
   const std::string where = "storages[" + std::to_string(index) + "]: ";
-  if (!py::isinstance<py::array>(value))
-    throw core::InputError(where + "expected a numpy array, got " +
-                           py::str(py::type::of(value).attr("__name__")).cast<std::string>());
-  py::array array = py::reinterpret_borrow<py::array>(value);
+  const HostArray array(value, where);
   const std::string expected(core::numpyDescriptor(storage.dtype));
-  const std::string got = py::str(array.dtype().attr("str")).cast<std::string>();
-  if (got != expected || !(array.flags() & py::array::c_style) || array.size() != storage.elements)
+  if (array.dtype() != expected || !array.contiguous() || array.elements() != storage.elements)
     throw core::InputError(where + "the graph declares " + std::to_string(storage.elements) +
                            " elements of " + std::string(core::tritonName(storage.dtype)) + " (numpy " +
-                           expected + "), got " + std::to_string(array.size()) + " of " + got +
-                           ((array.flags() & py::array::c_style) ? "" : ", not contiguous"));
+                           expected + "), got " + std::to_string(array.elements()) + " of " + array.dtype() +
+                           (array.contiguous() ? "" : ", not contiguous"));
   auto buffer = std::make_unique<reference::Buffer>();
   buffer->name = "storage " + std::to_string(index);
   buffer->dtype = storage.dtype;
-  const auto *data = static_cast<const uint8_t *>(array.data());
-  buffer->bytes.assign(data, data + array.nbytes());
+  buffer->bytes.assign(array.data(), array.data() + array.bytes());
   return buffer;
 }
 
@@ -114,9 +114,10 @@ py::object runGraph(const std::string &graph, const py::list &storages, const py
     }
     if (options.mode != runtime::Mode::Timing)
       for (size_t i = 0; i < buffers.size(); ++i) {
-        py::array array = py::reinterpret_borrow<py::array>(storages[i]);
+        const std::string where = "storages[" + std::to_string(i) + "]: ";
+        HostArray array(storages[i], where);
         if (array.writeable())
-          std::memcpy(array.mutable_data(), buffers[i]->bytes.data(), buffers[i]->bytes.size());
+          array.write(buffers[i]->bytes, where);
       }
     reportText = runtime::reportJson(report, "<graph>");
     failure = report.failure;

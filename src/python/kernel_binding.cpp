@@ -8,8 +8,6 @@
 #include "core/error.h"
 #include "runtime/kernels.h"
 
-#include <pybind11/numpy.h>
-
 #include <chrono>
 #include <cstring>
 
@@ -62,7 +60,7 @@ triton::ConstexprBindings bindConstexprs(const triton::KernelMetadata &meta, con
 reference::Scalar scalarFrom(const triton::ParameterSpec &p, const py::handle &value) {
   const std::string where = "args['" + p.name + "']: ";
   reference::Scalar s;
-  if (py::isinstance<py::array>(value) || py::hasattr(value, "__array_interface__"))
+  if (isArray(value))
     fail(where + p.name + " is a scalar (" + p.typeString + "), got an array");
   if (core::isFloat(p.dtype)) {
     if (!py::isinstance<py::float_>(value) && !py::isinstance<py::int_>(value))
@@ -93,22 +91,20 @@ reference::Scalar scalarFrom(const triton::ParameterSpec &p, const py::handle &v
 /// A pointer argument: a C-contiguous array of exactly the signature's dtype.
 std::unique_ptr<reference::Buffer> bufferFrom(const triton::ParameterSpec &p, const py::handle &value) {
   const std::string where = "args['" + p.name + "']: ";
-  if (!py::isinstance<py::array>(value))
+  if (!isArray(value))
     fail(where + p.name + " is a pointer (" + p.typeString + "); expected a numpy array or a tensor, got " +
          typeName(value));
-  py::array array = py::reinterpret_borrow<py::array>(value);
+  const HostArray array(value, where);
   const std::string expected(core::numpyDescriptor(p.dtype));
-  const std::string got = py::str(array.dtype().attr("str")).cast<std::string>();
-  if (got != expected)
-    fail(where + "the array holds " + got + " elements but " + p.name + " is " + p.typeString + " (numpy " +
-         expected + ")");
-  if (!(array.flags() & py::array::c_style))
+  if (array.dtype() != expected)
+    fail(where + "the array holds " + array.dtype() + " elements but " + p.name + " is " + p.typeString +
+         " (numpy " + expected + ")");
+  if (!array.contiguous())
     fail(where + "the array is not contiguous; pass numpy.ascontiguousarray(...) (npusim.run_kernel does)");
   auto buffer = std::make_unique<reference::Buffer>();
   buffer->name = p.name;
   buffer->dtype = p.dtype;
-  const auto *data = static_cast<const uint8_t *>(array.data());
-  buffer->bytes.assign(data, data + array.nbytes());
+  buffer->bytes.assign(array.data(), array.data() + array.bytes());
   if (p.dtype == core::DType::Bool)
     for (uint8_t &b : buffer->bytes)
       b = b != 0 ? 1 : 0;
@@ -296,10 +292,12 @@ py::tuple runKernel(const std::string &source, const std::string &fileName, cons
     py::dict outputs;
     if (options.mode != runtime::Mode::Timing)
       for (auto &[spec, buffer] : bound.pointers) {
-        py::array array = py::reinterpret_borrow<py::array>(args[spec->name.c_str()]);
+        const py::handle value = args[spec->name.c_str()];
+        const std::string where = "args['" + spec->name + "']: ";
+        HostArray array(value, where);
         if (array.writeable())
-          std::memcpy(array.mutable_data(), buffer->bytes.data(), buffer->bytes.size());
-        outputs[spec->name.c_str()] = array;
+          array.write(buffer->bytes, where);
+        outputs[spec->name.c_str()] = value;
       }
     py::dict report;
     report["kernel"] = meta.kernelName;

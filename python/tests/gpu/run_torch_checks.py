@@ -4,17 +4,26 @@
 
 Builds npusim and its extension (build-gpu/, -DNPUSIM_PYTHON=ON, this Python), installs
 the package with `pip install --no-build-isolation` into a scratch target (for the
-entry point), then runs each check in a subprocess, once with the GPU visible and once
-with CUDA_VISIBLE_DEVICES="", and writes $OUT/torch_checks.log (every command and its
-output) and $OUT/torch_checks.json (one line per check: name, device, passed, seconds,
-max difference from eager, cycles, the error's last line).
+entry points), logs the versions (pip show pybind11 numpy torch triton, torch's pybind11
+ABI) and what `import npusim` loads, then runs python/tests and each check in its own
+`python -X faulthandler` process, several at a time, once with the GPU visible and once
+with CUDA_VISIBLE_DEVICES="". A check that dies of a signal runs once more under
+`cuda-gdb -batch -ex run -ex bt`. Writes $OUT/torch_checks.log (every command and its
+output), $OUT/torch_checks.json (one line per check: name, device, passed, rc, seconds,
+max difference from eager, cycles, the crash's signal, the error's line) and
+$OUT/summary.txt; the whole run stays within BUDGET_S.
 """
 
+import concurrent.futures
 import json
 import os
+import re
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -154,40 +163,6 @@ def check_entry_point():
     return {"max_diff": (f(a) - (a * 2).sin()).abs().max().item(), "cycles": 0, "device": _device(torch)}
 
 
-def check_triton_kernel():
-    """examples/python/triton_kernel.py: a @triton.jit kernel through npusim.run_kernel."""
-    out = subprocess.run([sys.executable, os.path.join(REPO, "examples", "python", "triton_kernel.py")],
-                         capture_output=True, text=True, check=True).stdout
-    print(out, file=sys.stderr)
-    fields = dict(w.split("=", 1) for w in out.split() if "=" in w)
-    return {"max_diff": float(fields["max_diff"]), "cycles": int(fields["cycles"]), "device": "npusim"}
-
-
-def check_example(model):
-    """examples/python/torch_compile.py --model MODEL, as a user runs it."""
-    out = subprocess.run([sys.executable, os.path.join(REPO, "examples", "python", "torch_compile.py"), "--model",
-                          model], capture_output=True, text=True, check=True).stdout
-    print(out, file=sys.stderr)
-    fields = dict(w.split("=", 1) for w in out.split() if "=" in w)
-    return {"max_diff": float(fields["max_diff"]), "cycles": int(fields["cycles"]), "device": fields["device"]}
-
-
-def check_capture_and_verify():
-    """A capture made here, then `npusim run --verify` on it."""
-    bundle = os.path.join(OUT, f"capture-mlp-{os.environ.get('CUDA_VISIBLE_DEVICES', 'gpu') or 'cpu'}")
-    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
-    import torch
-
-    if not torch.cuda.is_available():
-        env["NPUSIM_DEVICE"] = "cpu"
-    subprocess.run([sys.executable, "-m", "npusim.capture", "mlp", bundle], env=env, check=True)
-    run = subprocess.run([os.path.join(BUILD, "npusim"), "run", bundle, "--verify"], capture_output=True, text=True)
-    print(run.stdout + run.stderr, file=sys.stderr)
-    assert run.returncode == 0, run.stderr
-    cycles = [w for w in run.stdout.split() if w.startswith("cycles=")]
-    return {"max_diff": 0.0, "cycles": int(cycles[0].split("=")[1]) if cycles else 0, "device": "capture"}
-
-
 CHECKS = {
     "forward_mlp": lambda: check_forward("mlp"),
     "forward_resnet18": lambda: check_forward("resnet18"),
@@ -195,10 +170,6 @@ CHECKS = {
     "train_mlp": check_train,
     "verify_option": check_verify_option,
     "entry_point": check_entry_point,
-    "triton_kernel": check_triton_kernel,
-    "example_resnet18": lambda: check_example("resnet18"),
-    "example_gpt2": lambda: check_example("gpt2"),
-    "capture_and_verify": check_capture_and_verify,
 }
 
 
@@ -210,30 +181,199 @@ def child(name):
 
 
 # ---- the driver ------------------------------------------------------------------------
+# One run on the GPU machine answers every question within BUDGET_S: the checks run
+# several at a time, every Python under -X faulthandler (its traceback names the Python
+# frame of a crash), and a check that dies of a signal runs once more under cuda-gdb,
+# whose backtrace names the C++ frame.
 
-def sh(log, command, env=None, timeout=1800):
-    log.write(f"\n$ {' '.join(command)}\n")
-    log.flush()
+BUDGET_S = 470  # the whole run, the build included
+CHECK_TIMEOUT_S = 200
+DEBUG_TIMEOUT_S = 170
+WORKERS = 5
+T0 = time.time()
+_log_lock = threading.Lock()
+
+
+def _left():
+    return BUDGET_S - (time.time() - T0)
+
+
+def _text(value):
+    return value.decode(errors="replace") if isinstance(value, bytes) else (value or "")
+
+
+def sh(log, command, env=None, timeout=600):
+    """Runs `command` (stdout and stderr in one stream, in order) and writes the command
+    and its output to the log in one piece. Returns (rc, output)."""
+    timeout = max(5.0, min(timeout, _left()))
     start = time.time()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPO, timeout=timeout)
-        output, rc = done.stdout + done.stderr, done.returncode
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                              cwd=REPO, timeout=timeout)
+        output, rc = done.stdout, done.returncode
     except subprocess.TimeoutExpired as e:
-        output, rc = f"{e.stdout or ''}{e.stderr or ''}\ntimed out after {timeout} s", 124
-    log.write(output[-20000:] + f"\n[rc={rc}, {time.time() - start:.1f} s]\n")
-    log.flush()
+        output, rc = _text(e.stdout) + f"\ntimed out after {timeout:.0f} s", 124
+    shown = output if len(output) <= 40000 else output[:8000] + "\n[...]\n" + output[-30000:]
+    with _log_lock:
+        log.write(f"\n$ {shlex.join(command)}\n{shown}\n[rc={rc}, {time.time() - start:.1f} s, "
+                  f"at {time.time() - T0:.0f} s]\n")
+        log.flush()
     return rc, output
+
+
+def _crashed(rc):
+    return rc < 0 or rc in (128 + signal.SIGSEGV, 128 + signal.SIGABRT, 128 + signal.SIGBUS)
+
+
+def _error_line(output):
+    """The line that says what went wrong: the fatal error, the exception or the last line."""
+    lines = [x for x in output.strip().splitlines() if x.strip()]
+    for pattern in ("Fatal Python error", "free(): ", "double free"):
+        hits = [x for x in lines if pattern in x]
+        if hits:
+            return hits[-1][-300:]
+    errors = [x for x in lines if re.search(r"(Error|error:|Exception|assert)", x)]
+    return (errors or lines or ["?"])[-1][-300:]
+
+
+def _python(*args):
+    return [sys.executable, "-X", "faulthandler", *args]
+
+
+def _debug(log, command, env):
+    """The crashing command once more under cuda-gdb (it debugs host code): a C++ backtrace."""
+    gdb = shutil.which("cuda-gdb")
+    if gdb is None or _left() < 60:
+        with _log_lock:
+            log.write(f"\n(no debugger rerun of {shlex.join(command)}: "
+                      f"{'no cuda-gdb' if gdb is None else 'out of time'})\n")
+        return
+    sh(log, [gdb, "-batch", "-nx", "-ex", "set pagination off", "-ex", "set print thread-events off",
+             "-ex", "run", "-ex", "bt", "--args", *command], env=env,
+       timeout=DEBUG_TIMEOUT_S)
+
+
+def _fields(output, marker):
+    """key=value words of the last output line holding `marker`."""
+    lines = [x for x in output.splitlines() if marker in x]
+    return dict(w.split("=", 1) for w in lines[-1].split() if "=" in w) if lines else {}
+
+
+def _jobs(env_base):
+    """(name, gpu_visible, command, env, parse): the quick and telling ones first."""
+    source_env = dict(env_base, PYTHONPATH=os.path.join(REPO, "python"))
+    jobs = [("pytest", True, _python("-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"),
+             source_env, lambda out, rc: {"summary": (out.strip().splitlines() or ["?"])[-1]})]
+    order = ["triton_kernel", "capture_and_verify", "forward_mlp", "train_mlp", "entry_point", "verify_option",
+             "forward_resnet18", "forward_gpt2", "example_resnet18", "example_gpt2"]
+    for name in order:
+        for visible in (True, False):
+            env = dict(env_base)
+            if not visible:
+                env["CUDA_VISIBLE_DEVICES"] = ""
+            if name == "triton_kernel":
+                command = _python(os.path.join(REPO, "examples", "python", "triton_kernel.py"))
+                parse = _parse_example
+            elif name.startswith("example_"):
+                command = _python(os.path.join(REPO, "examples", "python", "torch_compile.py"), "--model",
+                                  name.split("_", 1)[1])
+                parse = _parse_example
+            elif name == "capture_and_verify":
+                # the capture tool as it was used before the package existed: from the checkout
+                env = dict(env, PYTHONPATH=os.path.join(REPO, "python"))
+                if not visible:
+                    env["NPUSIM_DEVICE"] = "cpu"
+                bundle = os.path.join(OUT, f"capture-mlp-{'gpu' if visible else 'cpu'}")
+                command = _python("-m", "npusim.capture", "mlp", bundle)
+                parse = _capture_verifier(bundle)
+            else:
+                command = _python(os.path.abspath(__file__), "--check", name)
+                parse = _parse_child
+            jobs.append((name, visible, command, env, parse))
+    return jobs
+
+
+def _parse_child(output, rc):
+    lines = [x for x in output.splitlines() if x.startswith("RESULT ")]
+    return json.loads(lines[-1][7:]) if lines else {}
+
+
+def _parse_example(output, rc):
+    fields = _fields(output, "max_diff=")
+    result = {k: fields[k] for k in ("device", "kernel") if k in fields}
+    if "max_diff" in fields:
+        result["max_diff"] = float(fields["max_diff"])
+    if "cycles" in fields:
+        result["cycles"] = int(fields["cycles"])
+    return result
+
+
+def _capture_verifier(bundle):
+    def parse(output, rc):
+        if rc != 0:
+            return {}
+        run = subprocess.run([os.path.join(BUILD, "npusim"), "run", bundle, "--verify"], capture_output=True,
+                             text=True, timeout=120)
+        cycles = [w for w in run.stdout.split() if w.startswith("cycles=")]
+        result = {"verify_rc": run.returncode, "verify_output": (run.stdout + run.stderr)[-600:],
+                  "cycles": int(cycles[0].split("=")[1].replace(",", "")) if cycles else 0}
+        result["max_diff"] = 0.0 if run.returncode == 0 else 1.0
+        return result
+
+    return parse
+
+
+def _run_job(log, job):
+    name, visible, command, env, parse = job
+    if _left() < 25:
+        return {"name": name, "gpu_visible": visible, "passed": False, "error": "not run: out of time"}
+    start = time.time()
+    rc, output = sh(log, command, env=env, timeout=CHECK_TIMEOUT_S)
+    try:
+        result = parse(output, rc)
+    except Exception as e:  # noqa: BLE001 - a parse failure is a result too
+        result = {"parse_error": repr(e)}
+    result.update(name=name, gpu_visible=visible, rc=rc, seconds=round(time.time() - start, 1))
+    result["passed"] = rc == 0 and result.get("max_diff", 0.0 if name == "pytest" else 1.0) <= TOLERANCE
+    result["error"] = "" if result["passed"] else _error_line(output)
+    if _crashed(rc):
+        result["crash"] = f"signal {-rc if rc < 0 else rc - 128}"
+        _debug(log, command, env)
+    with _log_lock:
+        log.write("SUMMARY " + json.dumps(result) + "\n")
+    return result
+
+
+PROBE = """
+import sys
+import npusim
+print("after import npusim: npusim._native loaded:", "npusim._native" in sys.modules)
+import torch, triton, numpy
+print("torch", torch.__version__, "triton", triton.__version__, "numpy", numpy.__version__,
+      "cuda", torch.cuda.is_available())
+print("torch's pybind11:", getattr(torch._C, "_PYBIND11_COMPILER_TYPE", "?"),
+      getattr(torch._C, "_PYBIND11_STDLIB", "?"), getattr(torch._C, "_PYBIND11_BUILD_ABI", "?"))
+try:
+    import pybind11
+    print("pip pybind11", pybind11.__version__)
+except ImportError:
+    print("no pip pybind11")
+import triton.backends
+print("triton backends:", sorted(triton.backends.backends))
+print("after triton's backends: npusim._native loaded:", "npusim._native" in sys.modules)
+print("presets:", npusim.presets())
+print("after presets(): npusim._native loaded:", "npusim._native" in sys.modules)
+print("native loaded from", sys.modules["npusim._native"].__file__)
+"""
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
     results = []
     with open(os.path.join(OUT, "torch_checks.log"), "w") as log:
-        sh(log, [sys.executable, "-c", "import torch, triton; print(torch.__version__, triton.__version__, "
-                 "torch.cuda.is_available())"])
-        jobs = str(os.cpu_count() or 4)
-        sh(log, ["sh", "-c", "command -v cmake g++ ninja; ls /usr/include/yaml-cpp/yaml.h "
-                 "/usr/include/nlohmann/json.hpp /usr/include/pybind11/pybind11.h"])
+        sh(log, [sys.executable, "-m", "pip", "show", "pybind11", "numpy", "torch", "triton"])
+        sh(log, ["sh", "-c", "command -v cmake g++ ninja cuda-gdb; g++ --version | head -1; "
+                 "cuda-gdb --version | head -2; ls /usr/include/yaml-cpp/yaml.h /usr/include/nlohmann/json.hpp"])
         configure = ["cmake", "-S", REPO, "-B", BUILD, "-DCMAKE_BUILD_TYPE=Release", "-DNPUSIM_PYTHON=ON",
                      "-DNPUSIM_TESTS=OFF", "-DNPUSIM_BENCH=OFF", f"-DPython_EXECUTABLE={sys.executable}"]
         if shutil.which("ninja"):
@@ -245,33 +385,34 @@ def main():
         except ImportError:
             pass
         sh(log, configure)
-        rc, _ = sh(log, ["cmake", "--build", BUILD, "--target", "npusim", "npusim_python", "-j", jobs])
+        rc, _ = sh(log, ["cmake", "--build", BUILD, "--target", "npusim", "npusim_python", "-j",
+                         str(os.cpu_count() or 4)])
         if rc != 0:
             return 1
+        sh(log, ["sh", "-c", f"ldd {BUILD}/python/npusim/_native*.so; echo exported symbols: "
+                 f"$(nm -D --defined-only {BUILD}/python/npusim/_native*.so | wc -l)"])
         sh(log, [sys.executable, "-m", "pip", "install", "--no-build-isolation", "--no-deps", "--target", SITE,
                  os.path.join(REPO, "python")], env=dict(os.environ, NPUSIM_PIP_BUILD_DIR=BUILD))
-        env_base = dict(os.environ, NPUSIM_BUILD_DIR=BUILD, PYTHONPATH=SITE)
-        sh(log, [sys.executable, "-m", "pytest", "-q", "python/tests"],
-           env=dict(env_base, PYTHONPATH=os.path.join(REPO, "python")))
-        for visible in (None, ""):
-            env = dict(env_base)
-            if visible is not None:
-                env["CUDA_VISIBLE_DEVICES"] = visible
-            for name in CHECKS:
-                rc, output = sh(log, [sys.executable, os.path.abspath(__file__), "--check", name], env=env, timeout=900)
-                line = [x for x in output.splitlines() if x.startswith("RESULT ")]
-                result = json.loads(line[-1][7:]) if line else {}
-                result.update(name=name, gpu_visible=visible is None,
-                              passed=rc == 0 and result.get("max_diff", 1.0) <= TOLERANCE,
-                              error="" if rc == 0 else (output.strip().splitlines() or ["?"])[-1][-300:])
-                results.append(result)
-                log.write("SUMMARY " + json.dumps(result) + "\n")
+        # One compile thread: no worker processes, so a crash is in the process the
+        # debugger runs; PYTHONFAULTHANDLER for the processes the checks start.
+        env_base = dict(os.environ, NPUSIM_BUILD_DIR=BUILD, PYTHONPATH=SITE, PYTHONFAULTHANDLER="1",
+                        TORCHINDUCTOR_COMPILE_THREADS="1")
+        rc, _ = sh(log, _python("-c", PROBE), env=env_base, timeout=120)
+        if _crashed(rc):
+            _debug(log, _python("-c", PROBE), env_base)
+        with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
+            results = list(pool.map(lambda job: _run_job(log, job), _jobs(env_base)))
+        log.write(f"\n[total {time.time() - T0:.0f} s]\n")
     with open(os.path.join(OUT, "torch_checks.json"), "w") as f:
         for r in results:
             f.write(json.dumps(r) + "\n")
-    for r in results:
-        print(f"{'PASS' if r['passed'] else 'FAIL'} {r['name']:<20} gpu_visible={r['gpu_visible']!s:<5} "
-              f"max_diff={r.get('max_diff', '-')} cycles={r.get('cycles', '-')} {r['error']}")
+    lines = [f"{'PASS' if r['passed'] else 'FAIL'} {r['name']:<20} gpu_visible={r['gpu_visible']!s:<5} "
+             f"rc={r.get('rc', '-')} {r.get('seconds', '-')}s max_diff={r.get('max_diff', '-')} "
+             f"cycles={r.get('cycles', '-')} {r.get('crash', '')} {r['error']}" for r in results]
+    lines.append(f"total {time.time() - T0:.0f} s")
+    with open(os.path.join(OUT, "summary.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
     return 0 if all(r["passed"] for r in results) else 1
 
 
