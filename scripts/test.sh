@@ -14,7 +14,9 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 echo "screenshots of the HTML pages (headless Chromium): build/report-pages/*.png"
 
 echo "== Python package and API (python/tests, against build/) =="
-NPUSIM_BUILD_DIR=build python3 -m pytest -q python/tests
+# Debian's interpreter, where install-deps.sh put numpy and pytest (a python3
+# earlier on PATH, a pyenv one say, has neither); NPUSIM_TEST_PYTHON overrides.
+NPUSIM_BUILD_DIR=build "${NPUSIM_TEST_PYTHON:-/usr/bin/python3}" -m pytest -q python/tests
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer =="
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPUSIM_WERROR=ON \
