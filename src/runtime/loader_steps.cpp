@@ -248,6 +248,40 @@ void parseRecordedValues(const json::Node &values, const Bundle &bundle, Step &s
   }
 }
 
+/// A call whose `output_mask` leaves some results out returns None for them, and
+/// the capture lists only the tensors the call writes: `out` then holds one entry
+/// per selected result, in result order. Places those entries on their result
+/// positions (null for the others), renumbering the fingerprints and recorded
+/// values that name them, so that every reader of the step sees one layout.
+void placeMaskedResults(Step &step) {
+  const core::OperatorSchema *schema = core::findSchema(step.name);
+  if (!schema)
+    return;
+  size_t maskArg = schema->arguments.size();
+  for (size_t i = 0; i < schema->arguments.size(); ++i)
+    if (schema->arguments[i].name == "output_mask")
+      maskArg = i;
+  if (maskArg >= step.callArgs.size() || step.callArgs[maskArg].kind != CallValue::Kind::List)
+    return;
+  const std::vector<CallValue> &mask = step.callArgs[maskArg].list;
+  if (mask.size() != schema->results.size() || step.out.size() >= mask.size())
+    return;
+  std::vector<size_t> position; // out index as recorded -> result position
+  for (size_t r = 0; r < mask.size(); ++r)
+    if (mask[r].kind == CallValue::Kind::Bool && mask[r].boolValue)
+      position.push_back(r);
+  if (position.size() != step.out.size())
+    return; // neither layout: the operator reports the mismatch when it runs
+  std::vector<std::optional<TensorRef>> placed(mask.size());
+  for (size_t k = 0; k < position.size(); ++k)
+    placed[position[k]] = std::move(step.out[k]);
+  step.out = std::move(placed);
+  for (Fingerprint &f : step.fingerprints)
+    f.target = static_cast<int64_t>(position[static_cast<size_t>(f.target)]);
+  for (RecordedValues &v : step.recorded)
+    v.out = position[v.out];
+}
+
 void parseCall(const json::Node &node, Bundle &bundle, Step &step) {
   node.allowKeys({"kind", "op", "args", "out", "fingerprints", "values"});
   const json::Node op = node.at("op");
@@ -281,6 +315,7 @@ void parseCall(const json::Node &node, Bundle &bundle, Step &step) {
           },
           bundle.storages));
   }
+  placeMaskedResults(step);
 }
 
 } // namespace

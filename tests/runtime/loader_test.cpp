@@ -273,6 +273,31 @@ TEST_F(LoaderTest, RejectsMalformedKernelFiles) {
   }
 }
 
+TEST_F(LoaderTest, MaskedResultsTakeTheirResultPositions) {
+  // aten.convolution_backward with output_mask [false, true, false] returns
+  // (None, grad_weight, None); the capture lists the one tensor it writes, so
+  // out[0] and fingerprint 0 of the file name grad_weight, result 1.
+  json g = graph_;
+  json call = g["steps"][1];
+  const json t = call["out"][0]["tensor"];
+  const json ref = {{"tensor", t}};
+  call["op"] = "aten.convolution_backward";
+  call["args"] =
+      json::array({ref, ref, ref, json::array({0}), json::array({1, 1}), json::array({0, 0}),
+                   json::array({1, 1}), false, json::array({0, 0}), 1, json::array({false, true, false})});
+  g["steps"].push_back(call);
+  std::ofstream(dir_ / "graph.json") << g.dump(1);
+  const Bundle b = loadBundle(dir_);
+  const Step &step = b.steps.back();
+  ASSERT_EQ(step.out.size(), 3u);
+  EXPECT_FALSE(step.out[0].has_value());
+  ASSERT_TRUE(step.out[1].has_value());
+  EXPECT_EQ(step.out[1]->storage, t["storage"].get<int64_t>());
+  EXPECT_FALSE(step.out[2].has_value());
+  ASSERT_EQ(step.fingerprints.size(), 1u);
+  EXPECT_EQ(step.fingerprints[0].target, 1);
+}
+
 TEST_F(LoaderTest, RejectsMalformedSteps) {
   expectRejected([](json &g) { g["steps"][1]["kind"] = "kernel"; },
                  "steps[1].kind: unknown step kind 'kernel' (launch or call)");
