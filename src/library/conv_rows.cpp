@@ -8,6 +8,7 @@
 #include "library/plan_support.h"
 
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 namespace npusim::library::detail {
@@ -172,6 +173,19 @@ std::string sumTree(const std::string &prefix, size_t n) {
     level = up;
   }
   return code + "    acc = " + prefix + std::to_string(level[0]) + "\n";
+}
+
+/// Eight hex digits of the 64-bit FNV-1a hash of `text`: a name suffix that
+/// differs between the bodies of differently shaped layers.
+std::string textDigest(std::string_view text) {
+  uint64_t h = 14695981039346656037ull;
+  for (const char ch : text)
+    h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string digits(8, '0');
+  for (size_t i = 0; i < digits.size(); ++i)
+    digits[i] = kHex[(h >> (60 - 4 * i)) & 0xf];
+  return digits;
 }
 
 int64_t slotsOf(int64_t extent, int64_t lanes) {
@@ -359,7 +373,8 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
   // The pipeline's ends: a program's first step's operands arrive before its
   // first dot, its last block's dots and sum come after its last load;
   // each block's last dot fills and drains the array before its sum.
-  const double firstBlock = static_cast<double>((t.blockK * t.blockN + t.blockM * t.blockK) * c.element) / rate;
+  const double firstBlock =
+      static_cast<double>((t.blockK * t.blockN + t.blockM * t.blockK) * c.element) / rate;
   const double lastBlock = static_cast<double>(steps * kSlots * nSlots * std::max<int64_t>(t.blockM, lanes)) /
                            std::max(1, std::min(machine.systolicArrays, 2));
   return std::max({arrays, bytes / rate, vector}) +
@@ -372,10 +387,10 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
 /// rows; every output row's tiles from DRAM.
 double stridedRowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine) {
   const int64_t lanes = machine.lanes, outRows = c.pixels / c.outW, steps = c.kernelH * t.blocksJ;
-  const double arrays = static_cast<double>(outRows * ceilDiv(c.outW, t.blockM) * steps *
-                                            slotsOf(t.blockK, lanes) * slotsOf(t.blockN, lanes) *
-                                            std::max<int64_t>(t.blockM, lanes)) /
-                        std::max(1, std::min(machine.systolicArrays, 2));
+  const double arrays =
+      static_cast<double>(outRows * ceilDiv(c.outW, t.blockM) * steps * slotsOf(t.blockK, lanes) *
+                          slotsOf(t.blockN, lanes) * std::max<int64_t>(t.blockM, lanes)) /
+      std::max(1, std::min(machine.systolicArrays, 2));
   const double bytes = static_cast<double>(outRows * c.kernelH * c.outW * c.kernelW * c.cinG * c.element +
                                            c.pixels * c.coutG * 4);
   return std::max(arrays, bytes / (machine.dramBytesPerCycle / 2));
@@ -405,7 +420,7 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
       packed = tiles, packedCycles = cycles;
   }
   if (packed && (!best || packedCycles < (c.strided ? stridedRowConvCycles(c, *best, machine)
-                                                     : rowConvCycles(c, *best, machine))))
+                                                    : rowConvCycles(c, *best, machine))))
     return packed;
   return best;
 }
@@ -526,8 +541,8 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
       head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
     for (int64_t b = 0; b < t.blocksJ; ++b) {
       const std::string bs = std::to_string(b);
-      head += "    w_ok_" + bs + " = col_ok & (iw_t + dw_" + bs + " >= 0) & (iw_t + dw_" + bs + " < IN_W) & jk_" +
-              bs + "\n";
+      head += "    w_ok_" + bs + " = col_ok & (iw_t + dw_" + bs + " >= 0) & (iw_t + dw_" + bs +
+              " < IN_W) & jk_" + bs + "\n";
     }
   }
   // Block i's pixel indices, masks and input tiles.
@@ -543,8 +558,9 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
                        " // OUT_H) * SX_N + oh0" + s + " * (STRIDE_H * SX_H))\n";
     for (int64_t kh = 0; kh < c.kernelH; ++kh) {
       const std::string k = std::to_string(kh), ih = "ih_" + k + s;
-      code += "    " + ih + " = mrs_t + (oh0" + s + " * STRIDE_H + (" + std::to_string(kh * c.dilationH - c.padH) +
-              "))\n    h_ok_" + k + s + " = (" + ih + " >= 0) & (" + ih + " < IN_H)\n";
+      code += "    " + ih + " = mrs_t + (oh0" + s + " * STRIDE_H + (" +
+              std::to_string(kh * c.dilationH - c.padH) + "))\n    h_ok_" + k + s + " = (" + ih +
+              " >= 0) & (" + ih + " < IN_H)\n";
     }
     for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
       for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
@@ -597,8 +613,8 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
           code += weights[static_cast<size_t>(step)];
         if (c.strided) {
           code += "    x_" + st + s + " = tl.load(xb" + s + " + (x_box + (" +
-                  std::to_string((kh * c.dilationH - c.padH) * c.sxH - c.padW * c.sxW) + " + j_" + std::to_string(b) +
-                  "[None, :] * SX_C)), mask=mk_" + st + s + ", other=0.0)" + cast + "\n";
+                  std::to_string((kh * c.dilationH - c.padH) * c.sxH - c.padW * c.sxW) + " + j_" +
+                  std::to_string(b) + "[None, :] * SX_C)), mask=mk_" + st + s + ", other=0.0)" + cast + "\n";
           continue;
         }
         code += "    x_" + st + s + " = tl.load(x_rows" + s + " + (" + std::to_string(rowOffset) + " + j_" +
@@ -630,9 +646,9 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
       mask = "y_cols";
     if (columnsRagged)
       mask += std::string(mask.empty() ? "" : " & ") + "n_mask[None, :]";
-    const std::string address =
-        c.strided ? "(y_ptr + ((row0" + s + " // OUT_H) * SY_N + oh0" + s + " * SY_H)) + (y_box + " + columns + ")"
-                  : "y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns;
+    const std::string address = c.strided ? "(y_ptr + ((row0" + s + " // OUT_H) * SY_N + oh0" + s +
+                                                " * SY_H)) + (y_box + " + columns + ")"
+                                          : "y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns;
     code += "    tl.store(" + address + ", acc" + (mask.empty() ? "" : ", mask=" + mask) + ")\n";
     return code;
   };
@@ -662,18 +678,25 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
       pix == 1 ? "    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = oc < COUT_G"
                : "    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = rn < PIX * COUT_G\n"
                  "    oc = rn % COUT_G";
+  const std::string body = pipelined ? sameSizeBody(c, t, cast) : stridedBody(c, t, cast);
+  // The body bakes in the geometry (the kernel rows' input offsets, which
+  // masks exist), which the constexprs do not all carry: kernels are cached
+  // by name, so the name ends in a digest of the body. (Without it, two
+  // layers of one bundle with the same types, steps and PIX but other
+  // channel counts, widths or padding ran each other's program.)
   const std::string name = std::string(c.strided ? "npusim_conv_strided_rows_" : "npusim_conv_rows_") +
                            types + "_k" + std::to_string(step) +
-                           (pix > 1 || t.boxRows ? "_p" + std::to_string(pix) : "");
-  LaunchBuilder launch(name, instantiate(pipelined ? kRowConvSource : kStridedRowConvSource,
-                                         {{"NAME", name},
-                                          {"X", c.xType},
-                                          {"W", c.wType},
-                                          {"BIAS", c.biasType},
-                                          {"Y", c.yType},
-                                          {"BODY", pipelined ? sameSizeBody(c, t, cast) : stridedBody(c, t, cast)},
-                                          {"STRIDED_PARAMS", pipelined && c.strided ? kStridedPixelParams : ""},
-                                          {"COLUMNS", columns}}));
+                           (pix > 1 || t.boxRows ? "_p" + std::to_string(pix) : "") + "_" + textDigest(body);
+  LaunchBuilder launch(name,
+                       instantiate(pipelined ? kRowConvSource : kStridedRowConvSource,
+                                   {{"NAME", name},
+                                    {"X", c.xType},
+                                    {"W", c.wType},
+                                    {"BIAS", c.biasType},
+                                    {"Y", c.yType},
+                                    {"BODY", body},
+                                    {"STRIDED_PARAMS", pipelined && c.strided ? kStridedPixelParams : ""},
+                                    {"COLUMNS", columns}}));
   pointers(launch);
   const int64_t nBlocks = ceilDiv(c.coutG, t.blockN);
   if (!pipelined)

@@ -8,11 +8,14 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <optional>
+
 namespace npusim::library {
 namespace {
 
-using harness::CallFixture;
 using core::DType;
+using harness::CallFixture;
 
 /// Channels-last strides of an [N, C, H, W] (or [O, I, KH, KW]) tensor.
 std::vector<int64_t> channelsLast(const std::vector<int64_t> &s) {
@@ -103,7 +106,8 @@ TEST(LibraryConv, RandomGeometriesGroupsAndLayouts) {
     c.dilation = 1 + rng.below(2);
     c.bias = rng.below(2) == 1;
     c.channelsLastLayout = rng.below(2) == 1;
-    const int64_t h = c.dilation * (kh - 1) + 1 + rng.below(14), w = c.dilation * (kw - 1) + 1 + rng.below(14);
+    const int64_t h = c.dilation * (kh - 1) + 1 + rng.below(14),
+                  w = c.dilation * (kw - 1) + 1 + rng.below(14);
     c.input = {1 + rng.below(2), cinG * c.groups, h, w};
     c.weight = {coutG * c.groups, cinG, kh, kw};
     if (trial % 6 == 5) { // 1-d
@@ -178,6 +182,74 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
   EXPECT_NE(name56.find("_p"), std::string::npos) << name56;
 }
 
+/// The plan of a channels-last convolution with per-axis padding and
+/// dilation, and the fixture's comparison of it with the host call.
+struct PlannedConv {
+  std::vector<KernelLaunch> launches;
+  std::string mismatch;
+};
+
+PlannedConv planAndCompare(const std::vector<int64_t> &input, const std::vector<int64_t> &weight,
+                           const std::vector<int64_t> &padding, const std::vector<int64_t> &dilation,
+                           const std::optional<config::HardwareConfig> &npu) {
+  CallFixture f;
+  if (npu)
+    f.useNpu(*npu);
+  const std::vector<int64_t> out = {input[0], weight[0], input[2], input[3]};
+  const TensorRef x = f.tensor(DType::Float32, input, channelsLast(input));
+  const TensorRef w = f.tensor(DType::Float32, weight, channelsLast(weight));
+  const TensorRef y = f.tensor(DType::Float32, out, channelsLast(out));
+  const std::vector<CallArgument> args = {CallFixture::arg(x),
+                                          CallFixture::arg(w),
+                                          CallFixture::none(),
+                                          CallFixture::integers({1, 1}),
+                                          CallFixture::integers(padding),
+                                          CallFixture::integers(dilation),
+                                          CallFixture::boolean(false),
+                                          CallFixture::integers({0, 0}),
+                                          CallFixture::integer(1)};
+  const std::vector<const TensorRef *> outs = {&y};
+  const MachineShape shape =
+      npu ? MachineShape{npu->lanes, npu->spadBytesPerLane(), npu->vlenBits} : MachineShape{};
+  return {planCall("aten.convolution", args, outs, shape).launches,
+          f.compare("aten.convolution", args, {y}, shape)};
+}
+
+TEST(LibraryConv, RowConvolutionsOfOtherGeometriesGetOtherKernels) {
+  // Kernels are cached by name (and constexprs), but the row kernel's body
+  // bakes in each kernel row's input offset ((dh * W - pad_w) * SX_W) and
+  // which masks exist. Layers with the same types, steps and pixels per row
+  // but another channel count, width or padding must get another name,
+  // whatever their constexprs: a 3x3 "same" layer at 4 and at 32 channels
+  // on 16 x 16 (two pixels per row, 3 steps each on the default machine;
+  // kernel row 1 starts at input element -PAD_W * SX_W = -4 resp. -32), and
+  // two layers whose constexprs all agree but whose kernel rows do not:
+  // dilation 1 and 2 along the height (input offsets of kernel row 0: -1
+  // and -2 rows). Each one compared with the host call, the later ones
+  // after the earlier have been run (and cached), on the interpreter and
+  // compiled for the default NPU.
+  const std::vector<std::vector<std::vector<int64_t>>> layers = {
+      {{1, 4, 16, 16}, {32, 4, 3, 3}, {1, 1}, {1, 1}},
+      {{1, 32, 16, 16}, {32, 32, 3, 3}, {1, 1}, {1, 1}},
+      {{1, 16, 12, 8}, {16, 16, 3, 3}, {1, 1}, {1, 1}},
+      {{1, 16, 12, 8}, {16, 16, 3, 3}, {2, 1}, {2, 1}},
+  };
+  for (const auto &npu : {std::optional<config::HardwareConfig>{}, std::optional(config::defaultConfig())}) {
+    std::map<std::string, std::string> sources; // by kernel name
+    for (const auto &l : layers) {
+      const PlannedConv p = planAndCompare(l[0], l[1], l[2], l[3], npu);
+      EXPECT_EQ(p.mismatch, "") << "input " << l[0][1] << " x " << l[0][2] << " x " << l[0][3] << ", padding "
+                                << l[2][0] << ", dilation " << l[3][0];
+      ASSERT_EQ(p.launches.size(), 1u);
+      const KernelLaunch &k = p.launches[0];
+      EXPECT_EQ(k.kernelName.rfind("npusim_conv_rows_", 0), 0u) << k.kernelName;
+      const auto [it, fresh] = sources.emplace(k.kernelName, k.source);
+      EXPECT_TRUE(fresh || it->second == k.source) << k.kernelName << " names two different sources";
+    }
+    EXPECT_EQ(sources.size(), layers.size());
+  }
+}
+
 TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
   // Channels-last with (kernel column, channel) one strided axis, but strides
   // or padding that change the output's size: the strided row kernel, whose
@@ -243,9 +315,9 @@ TEST(LibraryConv, UnbatchedInputAndHalfPrecision) {
   const TensorRef w = f.tensor(DType::Float32, {7, 5, 3, 3});
   const TensorRef y = f.tensor(DType::Float32, {7, 9, 9});
   EXPECT_EQ(f.compare("aten.convolution",
-                      {CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(), CallFixture::integers({1}),
-                       CallFixture::integers({1}), CallFixture::integers({1}), CallFixture::boolean(false),
-                       CallFixture::integers({0}), CallFixture::integer(1)},
+                      {CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                       CallFixture::integers({1}), CallFixture::integers({1}), CallFixture::integers({1}),
+                       CallFixture::boolean(false), CallFixture::integers({0}), CallFixture::integer(1)},
                       {y}),
             "");
 }
@@ -285,10 +357,10 @@ TEST(LibraryConv, UnsupportedConvolutionsAreErrors) {
   auto message = [&](const TensorRef &input, const TensorRef &weight, bool transposed) -> std::string {
     try {
       planCall("aten.convolution",
-               std::vector<CallArgument>{CallFixture::arg(input), CallFixture::arg(weight), CallFixture::none(),
-                                         CallFixture::integers({1}), CallFixture::integers({0}),
-                                         CallFixture::integers({1}), CallFixture::boolean(transposed),
-                                         CallFixture::integers({0}), CallFixture::integer(1)},
+               std::vector<CallArgument>{
+                   CallFixture::arg(input), CallFixture::arg(weight), CallFixture::none(),
+                   CallFixture::integers({1}), CallFixture::integers({0}), CallFixture::integers({1}),
+                   CallFixture::boolean(transposed), CallFixture::integers({0}), CallFixture::integer(1)},
                outs, MachineShape{});
     } catch (const core::RuntimeError &e) {
       return e.what();
@@ -297,7 +369,8 @@ TEST(LibraryConv, UnsupportedConvolutionsAreErrors) {
   };
   EXPECT_NE(message(x, w, true).find("aten.convolution: argument 6 (transposed)"), std::string::npos);
   EXPECT_NE(message(x3, w3, false).find("3-d"), std::string::npos);
-  EXPECT_NE(message(x, w, false).find("out has shape [1, 4, 8, 8], expected [1, 4, 4, 4]"), std::string::npos);
+  EXPECT_NE(message(x, w, false).find("out has shape [1, 4, 8, 8], expected [1, 4, 4, 4]"),
+            std::string::npos);
 }
 
 } // namespace
