@@ -102,7 +102,12 @@ struct NpuSteps::Impl {
   const RunOptions &options;
   RunReport &report;
   std::map<std::string, std::unique_ptr<NpuKernel>> kernels;
-  std::map<std::string, std::unique_ptr<triton::KernelFile>> libraryFiles;
+  /// A library kernel's file by its name, with the source it was parsed from.
+  struct LibraryFile {
+    std::string source;
+    std::unique_ptr<triton::KernelFile> file;
+  };
+  std::map<std::string, LibraryFile> libraryFiles;
   std::map<const reference::Buffer *, uint64_t> addresses;
   uint64_t nextAddress = kBufferAlignment;
   std::unique_ptr<NpuTimer> timer;
@@ -272,9 +277,17 @@ NpuSteps::PlannedCall NpuSteps::planFor(const Step &step,
 }
 
 const NpuKernel &NpuSteps::libraryKernel(const library::KernelLaunch &launch) {
-  auto &file = impl_->libraryFiles[launch.kernelName];
-  if (!file)
+  auto &[source, file] = impl_->libraryFiles[launch.kernelName];
+  if (!file) {
     file = std::make_unique<triton::KernelFile>(triton::loadKernel(launch.source, launch.kernelName + ".py"));
+    source = launch.source;
+  } else if (source != launch.source) {
+    // Compiled programs are cached by name and constexprs: a planner that gave
+    // two different sources one name would run the first for both.
+    throw core::RuntimeError("library kernel " + launch.kernelName +
+                             ": two different sources carry this name (a planner must name every "
+                             "source it generates uniquely)");
+  }
   triton::ConstexprBindings constexprs;
   for (const auto &[name, value] : launch.constexprs)
     constexprs[name] = value;
@@ -382,7 +395,7 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
   for (const library::KernelLaunch &launch : plan.launches) {
     const NpuKernel *kernel = &libraryKernel(launch);
     if (result.blockSizes.empty())
-      result.blockSizes = describeBlocks(*kernel, impl_->libraryFiles.at(launch.kernelName)->metadata);
+      result.blockSizes = describeBlocks(*kernel, impl_->libraryFiles.at(launch.kernelName).file->metadata);
     LaunchBuffers used;
     std::vector<functional::LaunchArgument> launchArgs;
     for (const library::KernelArgument &a : launch.arguments) {
@@ -465,7 +478,9 @@ KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
   return run;
 }
 
-bool NpuSteps::timingFailed() const { return impl_->timer && impl_->timer->failed(); }
+bool NpuSteps::timingFailed() const {
+  return impl_->timer && impl_->timer->failed();
+}
 
 std::optional<NpuSteps::TimingFailure> NpuSteps::collectTimings(std::vector<StepResult> &steps) {
   if (!impl_->timer)
