@@ -14,6 +14,7 @@ namespace npusim::cli {
 
 const char *const kServeUsage =
     R"(usage: npusim serve SCENARIO.yaml [--report OUT.json] [--trace OUT.json]
+                    [--html OUT.html]
 
 Serves the scenario's tenants (each a bundle with a request stream: fixed
 arrival times, Poisson arrivals or a closed loop) together on one NPU
@@ -30,12 +31,16 @@ options:
                       per core utilisation; for every placement
   --trace OUT.json    a Perfetto trace: per placement and core one track per tenant,
                       the requests, and each tenant's DRAM bandwidth
+  --html OUT.html     a self-contained page: the scenario and machine, per placement a
+                      sortable tenant table, core utilisation, each tenant's DRAM
+                      bandwidth over time and every request's latency (docs/reports.md)
   --help              show this help
 )";
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"--report", true, false}, {"--trace", true, false}};
+constexpr OptionSpec kOptions[] = {
+    {"--report", true, false}, {"--trace", true, false}, {"--html", true, false}};
 
 std::string fixed(double value, int digits) {
   char text[64];
@@ -100,6 +105,8 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
       serving::writeReport(scenario, workloads, results, *report);
     if (auto trace = options.get("--trace"))
       serving::writeTrace(scenario, workloads, results, *trace);
+    if (auto html = options.get("--html"))
+      serving::writePage(scenario, workloads, results, *html);
     return kExitOk;
   } catch (const std::exception &e) {
     err << path << ": error: " << e.what() << "\n";

@@ -33,26 +33,10 @@ std::string text(const json &object, const char *key) {
 
 /// The machine summary lines, from "machine_config" when the report has it.
 std::vector<std::pair<std::string, std::string>> machineLines(const json &report) {
-  std::vector<std::pair<std::string, std::string>> lines;
   const auto it = report.find("machine_config");
-  if (it == report.end()) {
-    lines.emplace_back("machine", text(report, "machine").empty() ? "-" : text(report, "machine"));
-    return lines;
-  }
-  const json &m = *it;
-  lines.emplace_back("machine", text(m, "name"));
-  lines.emplace_back("cores", shortNumber(number(m, "num_cores")) + " at " +
-                                  shortNumber(number(m, "core_freq_mhz")) + " MHz");
-  lines.emplace_back("lanes, arrays", shortNumber(number(m, "lanes")) + " lanes, " +
-                                          shortNumber(number(m, "systolic_arrays_per_core")) +
-                                          " systolic arrays per core");
-  lines.emplace_back("scratchpad", shortNumber(number(m, "spad_kib_per_lane")) + " KiB per lane, " +
-                                       shortNumber(number(m, "spad_bytes") / 1048576.0) + " MiB in all");
-  lines.emplace_back("DRAM", text(m, "dram") + ", " + shortNumber(number(m, "dram_channels")) +
-                                 " channels at " + shortNumber(number(m, "dram_freq_mhz")) + " MHz");
-  lines.emplace_back("peaks", format("%.1f TFLOP/s", number(m, "peak_flops_per_s") / 1e12) + ", " +
-                                  format("%.1f GB/s", number(m, "peak_dram_bytes_per_s") / 1e9));
-  return lines;
+  if (it == report.end())
+    return {{"machine", text(report, "machine").empty() ? "-" : text(report, "machine")}};
+  return machineDefinitions(*it);
 }
 
 std::string verificationLine(const json &report) {
@@ -151,6 +135,23 @@ void roofline(const json &report, HtmlPage &page) {
 }
 
 } // namespace
+
+std::vector<std::pair<std::string, std::string>> machineDefinitions(const json &m) {
+  std::vector<std::pair<std::string, std::string>> lines;
+  lines.emplace_back("machine", text(m, "name"));
+  lines.emplace_back("cores", shortNumber(number(m, "num_cores")) + " at " +
+                                  shortNumber(number(m, "core_freq_mhz")) + " MHz");
+  lines.emplace_back("lanes, arrays", shortNumber(number(m, "lanes")) + " lanes, " +
+                                          shortNumber(number(m, "systolic_arrays_per_core")) +
+                                          " systolic arrays per core");
+  lines.emplace_back("scratchpad", shortNumber(number(m, "spad_kib_per_lane")) + " KiB per lane, " +
+                                       shortNumber(number(m, "spad_bytes") / 1048576.0) + " MiB in all");
+  lines.emplace_back("DRAM", text(m, "dram") + ", " + shortNumber(number(m, "dram_channels")) +
+                                 " channels at " + shortNumber(number(m, "dram_freq_mhz")) + " MHz");
+  lines.emplace_back("peaks", format("%.1f TFLOP/s", number(m, "peak_flops_per_s") / 1e12) + ", " +
+                                  format("%.1f GB/s", number(m, "peak_dram_bytes_per_s") / 1e9));
+  return lines;
+}
 
 json machineJson(const config::HardwareConfig &m) {
   return {{"name", m.name},

@@ -9,6 +9,8 @@
 
 #include <iosfwd>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace npusim::report {
 
@@ -16,6 +18,9 @@ namespace npusim::report {
 /// (cores, lanes, arrays, clocks, scratchpad, DRAM) and the two roofs,
 /// peak_flops_per_s and peak_dram_bytes_per_s.
 nlohmann::json machineJson(const config::HardwareConfig &machine);
+/// The name/value lines of a page's machine summary (cores, lanes, arrays,
+/// scratchpad, DRAM, peaks) from a machineJson object.
+std::vector<std::pair<std::string, std::string>> machineDefinitions(const nlohmann::json &machineConfig);
 
 /// Reads a report written by `npusim run --report`; throws core::InputError
 /// naming the file for a missing, unreadable or malformed one.

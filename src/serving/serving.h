@@ -121,6 +121,11 @@ void writeReport(const Scenario &scenario, const std::vector<Workload> &workload
 void writeTrace(const Scenario &scenario, const std::vector<Workload> &workloads,
                 const std::vector<PlacementResult> &results, const std::string &path);
 
+/// The self-contained HTML page of every placement (docs/reports.md, "Serve
+/// page"); throws core::InputError naming the file when it cannot be written.
+void writePage(const Scenario &scenario, const std::vector<Workload> &workloads,
+               const std::vector<PlacementResult> &results, const std::string &path);
+
 /// The value below which `fraction` of the sorted values lie (nearest rank:
 /// the ceil(fraction x n)-th smallest).
 double percentile(std::vector<double> sorted, double fraction);

@@ -3,7 +3,7 @@
 script ran (body data-sortable-tables), the charts drew as many elements as the
 data behind the page says, and a screenshot is saved (a CI artifact).
 
-    browser_check.py --npusim BIN --chromium BIN --data DIR --out DIR [--page run|compare|sweep ...]
+    browser_check.py --npusim BIN --chromium BIN --data DIR --out DIR [--page run|compare|sweep|serve ...]
 
 The pages are checked at the same time: each check mostly waits on Chromium.
 """
@@ -63,6 +63,18 @@ def build_page(options, name):
         npusim(options, "compare", a, b, "--html", page)
         timed = [s for s in json.load(open(a))["steps"] if "timing" in s]
         return page, {"svg.chart": 1, "circle.point": len(timed), "polyline.series": 1, "table": 1}
+    if name == "serve":
+        scenario = os.path.normpath(os.path.join(options.data, "..", "..", "examples", "serving", "mlp-tiny.yaml"))
+        page, report = os.path.join(out, "serve.html"), os.path.join(out, "serve.json")
+        npusim(options, "serve", scenario, "--html", page, "--report", report)
+        placements = json.load(open(report))["placements"]
+        # Per placement a bandwidth chart (a line per tenant with buckets), a
+        # latency chart (a point per request), the tenant and core tables;
+        # and the scenario's tenant table.
+        return page, {"svg.chart": 2 * len(placements),
+                      "circle.point": sum(len(p["requests"]) for p in placements),
+                      "polyline.series": sum(1 for p in placements for t in p["tenants"] if t["dram_gbs_over_time"]),
+                      "table": 1 + 2 * len(placements)}
     folder = os.path.join(out, "sweep")
     shutil.rmtree(folder, ignore_errors=True)
     npusim(options, "sweep", os.path.join(options.data, "sweeps", "small.yaml"), "--out", folder, "--quiet")
@@ -116,13 +128,13 @@ def main():
     parser = argparse.ArgumentParser()
     for name in ("--npusim", "--chromium", "--data", "--out"):
         parser.add_argument(name, required=True)
-    parser.add_argument("--page", action="append", choices=["run", "compare", "sweep"])
+    parser.add_argument("--page", action="append", choices=["run", "compare", "sweep", "serve"])
     options = parser.parse_args()
     if not shutil.which(options.chromium) and not os.path.exists(options.chromium):
         sys.exit("browser check: no Chromium at '%s' (scripts/install-deps.sh installs Debian's chromium)"
                  % options.chromium)
     os.makedirs(options.out, exist_ok=True)
-    pages = options.page or ["run", "compare", "sweep"]
+    pages = options.page or ["run", "compare", "sweep", "serve"]
     with concurrent.futures.ThreadPoolExecutor(len(pages)) as pool:
         results = list(pool.map(lambda name: check(options, name), pages))
     failures = [f for failed, _ in results for f in failed]

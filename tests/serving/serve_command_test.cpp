@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace npusim::serving {
 namespace {
@@ -86,6 +87,61 @@ TEST(ServeCommand, ReportAndTraceOfTheSmallExample) {
       tracks.emplace(event["pid"].get<int>(), event["tid"].get<int>());
   EXPECT_EQ(tracks, (std::set<std::pair<int, int>>{
                         {0, 0}, {1, 1}, {4, 0}, {4, 1}, {5, 0}, {5, 1}, {8, 0}, {8, 1}, {9, 0}, {9, 1}}));
+  fs::remove_all(dir);
+}
+
+// Occurrences of `needle` in `text`.
+size_t count(const std::string &text, const std::string &needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size()))
+    ++n;
+  return n;
+}
+
+TEST(ServeCommand, PageOfTheSmallExample) {
+  const fs::path dir = fs::temp_directory_path() / "npusim_serve_page_test";
+  fs::create_directories(dir);
+  ASSERT_EQ(runServe(std::string(NPUSIM_SOURCE_DIR) + "/examples/serving/mlp-tiny.yaml --report " +
+                     (dir / "r.json").string() + " --html " + (dir / "p.html").string()),
+            0);
+  const json report = readJson(dir / "r.json");
+  std::ifstream in(dir / "p.html");
+  const std::string page(std::istreambuf_iterator<char>(in), {});
+  ASSERT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  for (const json &tenant : report["tenants"])
+    EXPECT_NE(page.find(tenant["name"].get<std::string>()), std::string::npos) << tenant["name"];
+  // The page's placement sections, in report order; each is checked against
+  // the report's own counts.
+  const json &placements = report["placements"];
+  std::vector<size_t> starts;
+  for (const json &placement : placements) {
+    std::string heading = "<h2>Placement " + placement["placement"].get<std::string>();
+    if (const std::string policy = placement.value("policy", ""); !policy.empty())
+      heading += " (" + policy + ")";
+    const size_t at = page.find(heading + "</h2>", starts.empty() ? 0 : starts.back() + 1);
+    ASSERT_NE(at, std::string::npos) << heading;
+    starts.push_back(at);
+  }
+  starts.push_back(page.size());
+  for (size_t p = 0; p < placements.size(); ++p) {
+    const std::string section = page.substr(starts[p], starts[p + 1] - starts[p]);
+    const json &placement = placements[p];
+    // Two charts: bandwidth (a line per tenant with buckets) and latency (a
+    // point per request); two tables: tenants and cores.
+    EXPECT_EQ(count(section, "<svg class=\"chart\""), 2u) << p;
+    EXPECT_EQ(count(section, "<table"), 2u) << p;
+    EXPECT_EQ(count(section, "<circle class=\"point\""), placement["requests"].size()) << p;
+    size_t lines = 0;
+    for (const json &tenant : placement["tenants"]) {
+      lines += tenant["dram_gbs_over_time"].empty() ? 0 : 1;
+      // One legend entry and series group per chart.
+      EXPECT_EQ(count(section, "data-name=\"" + tenant["name"].get<std::string>() + "\""), 2u) << p;
+    }
+    EXPECT_GT(lines, 0u) << p;
+    EXPECT_EQ(count(section, "<polyline class=\"series\""), lines) << p;
+    // The two heading rows, a row per tenant and a row per core.
+    EXPECT_EQ(count(section, "<tr>"), 2 + placement["tenants"].size() + placement["cores"].size()) << p;
+  }
   fs::remove_all(dir);
 }
 
