@@ -164,7 +164,10 @@ std::string residentGemmSource(const std::string &name, const ResidentKernel &k,
 }
 
 std::string residentVariant(const ResidentKernel &k, const ResidentTiles &t, int64_t tiles) {
-  return "p" + std::to_string(t.panels) + "_t" + std::to_string(tiles) + (k.mRagged ? "m" : "") +
+  // Everything residentGemmSource's text depends on besides the element
+  // types (in the caller's prefix): two calls with one name must be one kernel.
+  return "p" + std::to_string(t.panels) + "_t" + std::to_string(tiles) + "_m" + std::to_string(t.blockM) +
+         "_f" + std::to_string(std::min(tiles, t.firstTiles)) + (k.mRagged ? "m" : "") +
          (k.nRagged ? "n" : "") + (k.kRagged ? "k" : "") + (k.aMContiguous ? "_at" : "") +
          (k.bKContiguous ? "_bt" : "") + (k.scaleProduct ? "_alpha" : "") + (k.hasBias ? "_bias" : "") +
          (k.scaleBias ? "_beta" : "");

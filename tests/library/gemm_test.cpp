@@ -2,6 +2,7 @@
 // run on the reference interpreter, against the host call's
 // double-precision products, for the shapes the committed bundles use and for
 // random shapes, strides, offsets, broadcasts and dtypes.
+#include "library/gemm_resident.h"
 #include "library/plan_harness.h"
 
 #include "config/hardware.h"
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <limits>
 
 namespace npusim::library {
@@ -251,6 +253,40 @@ TEST(LibraryGemm, ResidentBGemm) {
       EXPECT_NE(plan.launches[0].source.find("for m0 in range("), std::string::npos);
     }
   }
+}
+
+TEST(LibraryGemm, ResidentVariantNamesTellEveryDistinctSourceApart) {
+  // The runtime refuses two sources under one kernel name, so a name must
+  // change whenever the generated text does. Sweep what the text depends on
+  // (tile rows, first-step tiles, panels, row tiles, masks, transposes,
+  // epilogue) and check: equal names imply equal texts.
+  std::map<std::string, std::string> sourceOfVariant;
+  int distinct = 0;
+  for (int64_t blockM : {32, 64, 128})
+    for (int64_t firstTiles : {1, 2, 4})
+      for (int64_t panels : {1, 2})
+        for (int64_t tiles : {2, 3, 4, 7})
+          for (int flags = 0; flags < 16; ++flags) {
+            detail::ResidentTiles t;
+            t.blockM = blockM;
+            t.firstTiles = firstTiles;
+            t.panels = panels;
+            detail::ResidentKernel k;
+            k.mRagged = flags & 1;
+            k.bKContiguous = flags & 2;
+            k.hasBias = flags & 4;
+            k.aMContiguous = flags & 8;
+            k.aType = k.bType = k.biasType = k.cType = "fp32";
+            const std::string variant = detail::residentVariant(k, t, tiles);
+            const std::string source = detail::residentGemmSource("kernel", k, t, tiles);
+            const auto [it, added] = sourceOfVariant.emplace(variant, source);
+            distinct += added;
+            EXPECT_EQ(it->second, source) << "two texts named " << variant;
+          }
+  // Sources that differ only in blockM (the A tiles' row offsets) are among
+  // them: 3 x 16 flag sets x 2 panels x 4 row-tile counts, times the distinct
+  // first-step counts min(tiles, firstTiles) per tile count (2:2, 3:3, 4:3, 7:3).
+  EXPECT_EQ(distinct, 3 * 16 * 2 * (2 + 3 + 3 + 3));
 }
 
 TEST(LibraryGemm, ErrorsNameTheOperatorAndTheArgument) {
