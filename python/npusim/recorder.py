@@ -313,19 +313,16 @@ class Recorder:
         if nargs != len(params):
             raise CaptureError(f"{len(args)} run arguments ({len(extra)} extra) for the "
                                f"{len(params)} run-time parameters {params}")
-        (launcher,) = at.launchers
-        cfg = launcher.config
-        try:
-            _, grid = at._interpret_args_grid(tuple(args), cfg)
-        except Exception as e:  # noqa: BLE001
-            from torch._inductor.runtime.triton_heuristics import GridExpr
-
-            self.warnings.append(f"{name}: _interpret_args_grid failed ({e!r}); GridExpr used")
-            grid = GridExpr.from_meta(meta, cfg).eval_slow(dict(zip(params + extra, args)))
+        if at.launchers:
+            cfg = at.launchers[0].config
+            grid, blocks = self._launched_grid(at, args, cfg, params + extra, name), cfg.kwargs
+        else:  # run by npusim (backend="npusim"; Triton compiled nothing)
+            cfg = None
+            grid, blocks = _npusim_launch(name)
         grid = [int(g) for g in grid] + [1] * (3 - len(grid))
         constexprs = {k: (int(v) if not isinstance(v, bool) else v)
-                      for k, v in cfg.kwargs.items() if k in arg_names}
-        ignored = sorted(k for k in cfg.kwargs if k not in arg_names)
+                      for k, v in blocks.items() if k in arg_names}
+        ignored = sorted(k for k in blocks if k not in arg_names)
         if ignored:
             self.warnings.append(f"{name}: config kwargs {ignored} are not parameters")
         mutated = set(at.mutated_arg_names or ())
@@ -366,11 +363,21 @@ class Recorder:
                 "args": jargs, "writes": writes, "fingerprints": fps}
         # The GPU launch configuration: a reduction's order across threads depends on it,
         # so a replay that reproduces the values must launch with it.
-        for key in ("num_warps", "num_stages"):
+        for key in ("num_warps", "num_stages") if cfg is not None else ():
             v = getattr(cfg, key, None)
             if isinstance(v, int):
                 step[key] = int(v)
         self.steps.append(step)
+
+    def _launched_grid(self, at, args, cfg, names, name):
+        """The grid Triton's launcher computes for the winning config."""
+        try:
+            return at._interpret_args_grid(tuple(args), cfg)[1]
+        except Exception as e:  # noqa: BLE001
+            from torch._inductor.runtime.triton_heuristics import GridExpr
+
+            self.warnings.append(f"{name}: _interpret_args_grid failed ({e!r}); GridExpr used")
+            return GridExpr.from_meta(at.inductor_meta, cfg).eval_slow(dict(zip(names, args)))
 
     def bundle_kernel_name(self, name, src):
         """The kernel's name in the bundle: Inductor's, unless another graph of the step
@@ -451,6 +458,10 @@ class Recorder:
             jargs.append(self.encode(v, f"{qual}.{a.name}"))
         # Results that are not the written arguments themselves are written too.
         _add_unique(outs, _tensors(out))
+        # Arguments written without the schema saying so are no outputs of the call (the
+        # operator writes them itself, as npusim's library does), but written all the same.
+        unmarked = [self.storages.ref(t, f"{qual} (written in place)")["storage"]
+                    for t in hidden_writes(qual, args, kwargs, schema)]
         # Results whose values PyTorch leaves unspecified get no fingerprint: the philox
         # seed and offset of the attention kernels (uninitialised when dropout_p = 0).
         res_list = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -468,6 +479,7 @@ class Recorder:
             # What the generator drew (Inductor's seeds for tl.rand): replay writes these.
             step["values"] = [{"out": k, "data": _logical_values(t)} for k, t in enumerate(outs)]
         self.written.update(o["tensor"]["storage"] for o in jout)
+        self.written.update(unmarked)
         self.steps.append(step)
 
     def encode(self, v, where):
@@ -486,6 +498,45 @@ class Recorder:
         if isinstance(v, torch.SymFloat):
             return float(v)
         raise CaptureError(f"{where}: cannot write an argument of type {type(v).__name__}")
+
+
+def _npusim_launch(name):
+    """(grid, block sizes) of the launch npusim just ran for the kernel ``name`` (the
+    last run_kernel report): with backend="npusim", Triton has no launcher, npusim
+    chooses the block sizes and the grid follows from them."""
+    from . import api
+
+    report = api.last_report() or {}
+    if report.get("kernel") != name or "grid" not in report:
+        raise CaptureError(f"kernel {name} has no Triton launcher and npusim's last launch was "
+                           f"{report.get('kernel')!r}: was it launched outside backend=\"npusim\"?")
+    return list(report["grid"]), dict(report.get("constexprs", {}))
+
+
+# Operators that write arguments their schema does not mark as written: (argument
+# positions, the position of the bool argument that turns the writes on). Batch norm
+# in training updates its running statistics in place (torch's eager batch_norm calls
+# native_batch_norm, whose schema has plain "Tensor? running_mean").
+HIDDEN_WRITES = {
+    "aten.native_batch_norm": ((3, 4), 5),
+    "aten.cudnn_batch_norm": ((3, 4), 5),
+    "aten.miopen_batch_norm": ((3, 4), 5),
+}
+
+
+def hidden_writes(qual, args, kwargs, schema):
+    """The tensors an operator of HIDDEN_WRITES writes although its schema does not say so."""
+    if qual not in HIDDEN_WRITES:
+        return []
+    positions, switch = HIDDEN_WRITES[qual]
+
+    def arg(i):
+        a = schema.arguments[i]
+        return args[i] if i < len(args) else kwargs.get(a.name, a.default_value if a.has_default_value() else None)
+
+    if not arg(switch):
+        return []
+    return [t for i in positions for t in _tensors(arg(i))]
 
 
 def _inputs_signature(schema):
