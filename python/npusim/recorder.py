@@ -318,7 +318,7 @@ class Recorder:
             grid, blocks = self._launched_grid(at, args, cfg, params + extra, name), cfg.kwargs
         else:  # run by npusim (backend="npusim"; Triton compiled nothing)
             cfg = None
-            grid, blocks = _npusim_launch(name)
+            grid, blocks = _npusim_launch(name, at)
         grid = [int(g) for g in grid] + [1] * (3 - len(grid))
         constexprs = {k: (int(v) if not isinstance(v, bool) else v)
                       for k, v in blocks.items() if k in arg_names}
@@ -500,17 +500,22 @@ class Recorder:
         raise CaptureError(f"{where}: cannot write an argument of type {type(v).__name__}")
 
 
-def _npusim_launch(name):
+def _npusim_launch(name, at):
     """(grid, block sizes) of the launch npusim just ran for the kernel ``name`` (the
     last run_kernel report): with backend="npusim", Triton has no launcher, npusim
-    chooses the block sizes and the grid follows from them."""
+    chooses the block sizes and the grid follows from them. The block sizes are those
+    of the function's ``tl.constexpr`` parameters that Triton did not specialise into
+    constants (as a GPU launch's config names them)."""
     from . import api
 
     report = api.last_report() or {}
     if report.get("kernel") != name or "grid" not in report:
         raise CaptureError(f"kernel {name} has no Triton launcher and npusim's last launch was "
                            f"{report.get('kernel')!r}: was it launched outside backend=\"npusim\"?")
-    return list(report["grid"]), dict(report.get("constexprs", {}))
+    declared = {at.fn.arg_names[i] for i in at.fn.constexprs}
+    constants = set((at.triton_meta.get("constants") or {}))
+    blocks = {k: v for k, v in report.get("constexprs", {}).items() if k in declared and k not in constants}
+    return list(report["grid"]), blocks
 
 
 # Operators that write arguments their schema does not mark as written: (argument
