@@ -698,8 +698,8 @@ def npusim_compile(torch, log):
     dynamo.install_launch_hook()  # beneath the recorder's, which then records npusim's launches
     log("  no GPU: compiling with backend=\"npusim\" (mode reference); fingerprints from npusim's reference")
 
-    def compile_fn(fn):
-        return torch.compile(fn, dynamic=False, backend="npusim", options={"mode": "reference"})
+    def compile_fn(fn):  # the backend itself, not its name: no installed entry point needed
+        return torch.compile(fn, dynamic=False, backend=dynamo.npusim_backend, options={"mode": "reference"})
 
     return compile_fn
 

@@ -251,6 +251,9 @@ def install_launch_hook():
     global _installed
     if _installed:
         return
+    from . import triton_cpu
+
+    triton_cpu.register()  # a checkout on PYTHONPATH has no entry point for Triton to find
     from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
     original_run = CachingAutotuner.run
