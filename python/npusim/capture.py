@@ -495,6 +495,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                                 f"{regions})")
     elif rec.graph_calls != 1:
         problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step (want 1)")
+    if on_npusim:
+        problems += npusim_capture_problems(rec)
     if [n for n, _ in named] != [n for n, _ in ref_values]:
         problems.append(f"compiled outputs {[n for n, _ in named]} != eager {[n for n, _ in ref_values]}")
 
@@ -693,10 +695,16 @@ def npusim_compile(torch, log):
     GPU. Inductor writes Triton kernels for the CPU tensors (npusim's Triton "cpu"
     backend), npusim's reference interpreter runs them and its host library the library
     calls, so the fingerprints are npusim's (the bundle's fingerprint_source says so)."""
-    from . import dynamo
+    import triton.backends
+    from torch.utils._triton import has_triton
 
+    from . import dynamo, triton_cpu
+
+    registered = triton_cpu.register()
     dynamo.install_launch_hook()  # beneath the recorder's, which then records npusim's launches
-    log("  no GPU: compiling with backend=\"npusim\" (mode reference); fingerprints from npusim's reference")
+    log("  no GPU: compiling with backend=\"npusim\" (mode reference); fingerprints from npusim's reference; "
+        f"Triton backends {sorted(triton.backends.backends)} (cpu registered here: {registered}), "
+        f"torch has_triton() {has_triton()}")
 
     def compile_fn(fn):  # the backend itself, not its name: no installed entry point needed
         return torch.compile(fn, dynamic=False, backend=dynamo.npusim_backend, options={"mode": "reference"})
@@ -719,6 +727,20 @@ def replay_on_npusim(out_dir, log):
     totals = report["totals"]
     log(f"  self-replay on npusim (functional, verify): {totals['steps_run']} steps, "
         f"{totals['fingerprints_compared']} fingerprints compared, {report['result']} ({time.time() - t0:.1f} s)")
+
+
+def npusim_capture_problems(rec):
+    """What a capture through backend="npusim" can get wrong: Inductor wrote C++ kernels
+    for the CPU (its Triton "cpu" backend was not found), or no launch ran on npusim."""
+    sources = "\n".join(rec.wrapper_sources)
+    launches = sum(st["kind"] == "launch" for st in rec.steps)
+    if launches:
+        return []
+    if "async_compile.cpp" in sources or "cpp_fused" in sources:
+        return ["Inductor wrote C++ kernels (cpp_fused_*), not Triton: Triton has no \"cpu\" backend here "
+                "(npusim.triton_cpu.register) or Inductor's cpu_backend is not \"triton\""]
+    return [f"no launch recorded ({rec.graph_calls} graph calls, {len(rec.steps)} steps): the Triton "
+            "launches did not go through the recorder's CachingAutotuner.run hook"]
 
 
 def unrecorded_updates(before, buffers, stale):

@@ -428,7 +428,7 @@ def _capture_verifier(bundle, mode, fingerprint_source):
     def parse(output, rc):
         tail = "\n".join(output.strip().splitlines()[-25:])
         if rc != 0:
-            return {"failed": "the capture", "capture_tail": tail}
+            return {"failed": f"the capture exited {rc}: {_error_line(output)}", "capture_tail": tail}
         with open(os.path.join(bundle, "graph.json")) as f:
             graph = json.load(f)
         steps = graph["steps"]
