@@ -443,14 +443,7 @@ class Recorder:
             return
         jargs, outs = [], []
         for i, a in enumerate(schema.arguments):
-            if not a.kwarg_only and i < len(args):
-                v = args[i]
-            elif a.name in kwargs:
-                v = kwargs[a.name]
-            elif a.has_default_value():
-                v = a.default_value
-            else:
-                v = None
+            v = argument_value(a, i, args, kwargs)
             if a.alias_info is not None and a.alias_info.is_write:
                 _add_unique(outs, _tensors(v))
                 if a.kwarg_only:  # out= arguments are not inputs of the operator
@@ -536,12 +529,26 @@ def hidden_writes(qual, args, kwargs, schema):
     positions, switch = HIDDEN_WRITES[qual]
 
     def arg(i):
-        a = schema.arguments[i]
-        return args[i] if i < len(args) else kwargs.get(a.name, a.default_value if a.has_default_value() else None)
+        return argument_value(schema.arguments[i], i, args, kwargs)
 
     if not arg(switch):
         return []
     return [t for i in positions for t in _tensors(arg(i))]
+
+
+_MISSING = object()
+
+
+def argument_value(argument, position, args, kwargs, missing=None):
+    """The value an aten call passes for the schema argument at ``position``: given
+    positionally, by keyword, or its default; ``missing`` where none is."""
+    if not argument.kwarg_only and position < len(args):
+        return args[position]
+    if argument.name in kwargs:
+        return kwargs[argument.name]
+    if argument.has_default_value():
+        return argument.default_value
+    return missing
 
 
 def _inputs_signature(schema):

@@ -94,6 +94,8 @@ def library_call(func, args, kwargs):
     left to the host."""
     import torch
 
+    from .recorder import _MISSING, argument_value
+
     name = _op_name(func)
     if name is None:
         return "not in npusim's library (docs/library-calls.md)"
@@ -101,13 +103,8 @@ def library_call(func, args, kwargs):
     values, writes, by_alias = [], [], {}
     try:
         for position, argument in enumerate(schema.arguments):
-            if not argument.kwarg_only and position < len(args):
-                value = args[position]
-            elif argument.name in kwargs:
-                value = kwargs[argument.name]
-            elif argument.has_default_value():
-                value = argument.default_value
-            else:
+            value = argument_value(argument, position, args, kwargs, missing=_MISSING)
+            if value is _MISSING:
                 return f"argument {argument.name} not given"
             alias = argument.alias_info
             if alias is not None and alias.is_write:
