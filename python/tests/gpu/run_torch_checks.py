@@ -398,7 +398,7 @@ def _jobs(env_base):
                 env = dict(env, PYTHONPATH=os.path.join(REPO, "python"))
                 bundle = os.path.join(OUT, "capture-mlp-gpu")
                 command = _python("-m", "npusim.capture", "mlp", bundle)
-                parse = _capture_verifier(bundle, "reference", "device")
+                parse = _capture_verifier(bundle, "full", "device")
             else:
                 command = _python(os.path.abspath(__file__), "--check", name)
                 parse = _parse_child
