@@ -424,7 +424,25 @@ class Recorder:
                 self.fresh_inputs.append((None, f"argument {a.name} of step {len(self.steps)} "
                                           f"({func})", t, flat_storage_view(t).clone()))
 
-    def on_aten(self, func, args, kwargs, out, eager=False):
+    def watch_unmarked(self, func, args, kwargs):
+        """Before a call: copies of the model's float buffers (not its parameters or
+        inputs) it takes as arguments its schema does not mark written, to see afterwards
+        whether it wrote them anyway (an operator HIDDEN_WRITES does not know yet)."""
+        if self.model_tensor is None:
+            return []
+        watched = []
+        for i, a in enumerate(func._schema.arguments):
+            if a.alias_info is not None and a.alias_info.is_write:
+                continue
+            for t in _tensors(argument_value(a, i, args, kwargs)):
+                if not t.is_floating_point() or Storages.key(t) is None:
+                    continue
+                entry = self.model_tensor(t)
+                if entry is not None and entry["role"].removeprefix("attribute ") not in _NOT_BUFFERS:
+                    watched.append((a.name, t, t.detach().clone()))
+        return watched
+
+    def on_aten(self, func, args, kwargs, out, eager=False, watched=()):
         qual = f"{func.namespace}.{func.overloadpacket.__name__}"
         if eager and self.device is not None:
             devs = {t.device.type for t in _tensors(list(args) + list(kwargs.values())) + _tensors(out)}
@@ -453,8 +471,13 @@ class Recorder:
         _add_unique(outs, _tensors(out))
         # Arguments written without the schema saying so are no outputs of the call (the
         # operator writes them itself, as npusim's library does), but written all the same.
-        unmarked = [self.storages.ref(t, f"{qual} (written in place)")["storage"]
-                    for t in hidden_writes(qual, args, kwargs, schema)]
+        hidden = hidden_writes(qual, args, kwargs, schema)
+        for name, t, before in watched:
+            if not any(t is h for h in hidden) and not torch.equal(t.detach(), before):
+                self.warnings.append(f"{qual} wrote its argument {name} although its schema does not mark it "
+                                     "written (seen by comparing values; add it to recorder.HIDDEN_WRITES)")
+                hidden.append(t)
+        unmarked = [self.storages.ref(t, f"{qual} (written in place)")["storage"] for t in hidden]
         # Results whose values PyTorch leaves unspecified get no fingerprint: the philox
         # seed and offset of the attention kernels (uninitialised when dropout_p = 0).
         res_list = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -537,6 +560,8 @@ def hidden_writes(qual, args, kwargs, schema):
 
 
 _MISSING = object()
+# Roles of the model's tensors (npusim.models) that are no buffers.
+_NOT_BUFFERS = {"weight", "bias", "norm weight", "norm bias", "parameter", "input", "target"}
 
 
 def argument_value(argument, position, args, kwargs, missing=None):
@@ -618,11 +643,15 @@ class RecordingMode(TorchDispatchMode):
                     rec.note_reads(func, args, kwargs)
                 except Exception as e:  # noqa: BLE001
                     rec.errors.append(f"{func}: {type(e).__name__}: {e}")
+        watched = []
+        if rec.mode == "record" and not rec.suspended:
+            with rec.suspend():
+                watched = rec.watch_unmarked(func, args, kwargs)
         out = func(*args, **kwargs)
         if rec.mode == "record" and not rec.suspended:
             with rec.suspend():
                 try:
-                    rec.on_aten(func, args, kwargs, out, eager=self.eager)
+                    rec.on_aten(func, args, kwargs, out, eager=self.eager, watched=watched)
                 except Exception as e:  # noqa: BLE001
                     rec.errors.append(f"{func}: {type(e).__name__}: {e}")
         return out

@@ -66,3 +66,35 @@ def test_launch_npusim_ran_is_recorded_with_its_grid_and_fingerprints(monkeypatc
     (fp,) = step["fingerprints"]
     ok, why = bundle.match_fingerprint(fp, bundle.fingerprint(want.astype(np.float32), "fp32"))
     assert fp["arg"] == 2 and ok, why
+
+
+def test_a_buffer_written_without_the_schema_saying_so_is_seen(monkeypatch):
+    """An operator that writes a model buffer although its schema does not mark it
+    written (as native_batch_norm writes its running statistics): the recorder compares
+    the buffer's values around the call, warns, and counts its storage as written."""
+    import torch
+
+    if not hasattr(torch.Tensor, "untyped_storage"):  # torch 1.x: its name then
+        monkeypatch.setattr(torch.Tensor, "untyped_storage", lambda t: t.storage()._storage, raising=False)
+    lib = torch.library.Library("npusim_recorder_test", "DEF")
+    lib.define("bump(Tensor x, Tensor y) -> Tensor")
+
+    def bump(x, y):
+        x.add_(1.0)  # the unmarked write
+        return y * 2.0
+
+    lib.impl("bump", bump, "CPU")
+    buffer, weight, other = torch.zeros(3), torch.ones(3), torch.ones(3)
+    roles = {buffer.data_ptr(): "running_mean", weight.data_ptr(): "weight"}
+    rec = recorder.Recorder()
+    rec.model_tensor = lambda t: {"role": roles[t.data_ptr()]} if t.data_ptr() in roles else None
+    rec.mode = "record"
+    with recorder.RecordingMode(rec):
+        torch.ops.npusim_recorder_test.bump(buffer, weight)
+        torch.ops.npusim_recorder_test.bump(other, weight)  # not a model tensor: not watched
+    assert rec.errors == []
+    assert buffer.tolist() == [1.0, 1.0, 1.0]
+    assert rec.storages.ref(buffer)["storage"] in rec.written
+    assert rec.storages.ref(other)["storage"] not in rec.written
+    warned = [w for w in rec.warnings if "wrote its argument x although its schema does not mark it" in w]
+    assert len(warned) == 1, rec.warnings
