@@ -428,7 +428,7 @@ class Recorder:
         """Before a call: copies of the model's float buffers (not its parameters or
         inputs) it takes as arguments its schema does not mark written, to see afterwards
         whether it wrote them anyway (an operator HIDDEN_WRITES does not know yet)."""
-        if self.model_tensor is None:
+        if self.model_tensor is None or f"{func.namespace}.{func.overloadpacket.__name__}" in SKIP_OPS:
             return []
         watched = []
         for i, a in enumerate(func._schema.arguments):
