@@ -16,10 +16,6 @@ import contextlib
 
 from . import api
 
-# Reads a value to the host (``.item()``): no computation to place.
-_NOT_COMPUTATIONS = {"aten._local_scalar_dense"}
-
-
 class Call:
     """One aten call as npusim's library takes it: ``name`` (the bundle's op name),
     ``values`` (the arguments in schema order, ``out=`` left out), ``writes`` (the
@@ -53,15 +49,18 @@ def _op_name(func):
 
 
 def is_computation(func):
-    """False for the allocation, view and metadata operators (no fallback to report)."""
+    """False for the allocation, view and metadata operators and for those that compute
+    no tensor (asserts, ``.item()``): no fallback to report."""
     from .recorder import SKIP_OPS
 
     qual = f"{func.namespace}.{func.overloadpacket.__name__}"
-    if qual in SKIP_OPS or qual in _NOT_COMPUTATIONS or func.namespace == "profiler":
+    if qual in SKIP_OPS or func.namespace == "profiler":
         return False
     schema = func._schema
-    writes = any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments)
-    return writes or not any(r.alias_info is not None for r in schema.returns)
+    if any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments):
+        return True
+    returns_tensors = any("Tensor" in str(r.type) for r in schema.returns)
+    return returns_tensors and not any(r.alias_info is not None for r in schema.returns)
 
 
 def _encoded(value, torch):
