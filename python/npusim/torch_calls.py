@@ -125,7 +125,10 @@ def library_call(func, args, kwargs):
             results.append(by_alias[frozenset(alias.before_set)])
             continue
         if layouts is None:
-            layouts = _result_layout(func, args, kwargs)
+            try:
+                layouts = _result_layout(func, args, kwargs)
+            except ValueError as why:
+                return str(why)
             layouts = list(layouts) if isinstance(layouts, (tuple, list)) else [layouts]
         layout = layouts[index]
         if isinstance(layout, (list, tuple)):
@@ -172,7 +175,9 @@ def _result_layout(func, args, kwargs):
                 return mode.from_tensor(v) if isinstance(v, torch.Tensor) else v
 
             return func(*[fake(v) for v in args], **{k: fake(v) for k, v in kwargs.items()})
-    except Exception:  # noqa: BLE001 - an op fake tensors do not take: the meta device's layout
+    except Exception as error:  # noqa: BLE001 - an op fake tensors do not take: the meta device's layout
+        if "DynamicOutputShape" in type(error).__name__ or "DataDependent" in type(error).__name__:
+            raise ValueError("its results' shapes depend on its values") from error
         def meta(v):
             return v.to("meta") if isinstance(v, torch.Tensor) else v
 

@@ -151,3 +151,19 @@ def test_modes_already_active_see_the_calls_npusim_runs():
     assert names == ["aten.mm.default", "aten.sin.default"], names
     np.testing.assert_allclose(seen[0][1], (a.double() @ b.double()).numpy(), atol=1e-5)
     np.testing.assert_array_equal(seen[1][1], after.numpy())
+
+
+def test_a_call_npusim_refuses_runs_as_it_would_and_is_reported(monkeypatch):
+    """A call npusim's loader refuses before any step runs (InputError: an argument form
+    its library lacks) runs in torch instead, reported with npusim's message."""
+    def refuse(op, *args, **kwargs):
+        raise npusim.InputError(f"<graph>: error: {op}: argument 0 (self): a form npusim lacks\nmore")
+
+    monkeypatch.setattr(npusim.api, "run_call", refuse)
+    a, b = torch.ones(2, 3), torch.full((3, 4), 2.0)
+    with dynamo._active(dynamo._checked({"mode": "functional"})) as session, dynamo._library_mode(session):
+        product = torch.mm(a, b)
+    report = npusim.last_report()
+    assert report["calls"] == [] and product.tolist() == [[6.0] * 4] * 2  # 3 * (1 * 2)
+    assert report["fallbacks"] == [{"op": "aten.mm.default", "count": 1, "reason": "npusim's library refused it: "
+                                    "<graph>: error: aten.mm: argument 0 (self): a form npusim lacks"}]
