@@ -474,7 +474,8 @@ class Recorder:
         hidden = hidden_writes(qual, args, kwargs, schema)
         for name, t, before in watched:
             now = t.detach()
-            if not any(t is h for h in hidden) and not bool(((now == before) | (now.isnan() & before.isnan())).all()):
+            same = now.shape == before.shape and bool(((now == before) | (now.isnan() & before.isnan())).all())
+            if not same and not any(t is h for h in hidden):
                 self.warnings.append(f"{qual} wrote its argument {name} although its schema does not mark it "
                                      "written (seen by comparing values; add it to recorder.HIDDEN_WRITES)")
                 hidden.append(t)
