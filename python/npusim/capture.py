@@ -624,7 +624,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     if npu_json is not None:
         model_json["npu_config"] = npu_json
     if on_npusim:
-        model_json["fingerprints"] = "npusim's reference interpreter and host library (backend=\"npusim\", mode reference)"
+        model_json["fingerprints"] = ("npusim's reference interpreter and host library "
+                                      "(backend=\"npusim\", mode reference)")
     graph = {"format": "npusim-bundle", "version": 1, "model": model_json, "seed": int(seed),
              "storages": rec.storages.entries, "inputs": inputs_json, "steps": rec.steps,
              "outputs": outputs_json}
