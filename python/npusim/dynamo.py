@@ -21,6 +21,7 @@ npusim ("fallbacks": operator, reason, count).
 
 import contextlib
 import threading
+import warnings
 
 from . import api
 
@@ -226,13 +227,17 @@ def _library_mode(session):
             try:
                 _, report = api.run_call(call.name, call.values, call.writes, config=options["config"],
                                          mode=options["mode"], verify=verify)
-            except native.InputError as error:
-                # Refused before any step ran (an argument form npusim's library lacks):
-                # the call runs as it would, reported with npusim's reason.
-                session.add_fallback(func, f"npusim's library refused it: {str(error).splitlines()[0]}")
-                return func(*args, **kwargs)
-            except native.Error as error:
+            except native.VerificationError as error:
                 raise type(error)(f"{call.name} (from {func}): {error}") from error
+            except (native.InputError, native.SimulationError) as error:
+                # Refused (an argument form npusim's library lacks, found when the call
+                # is loaded or when it runs): the call runs as it would, reported with
+                # npusim's message, and warned about once per operator.
+                reason = f"npusim's library refused it: {str(error).splitlines()[0]}"
+                if not any(op == str(func) for op, _ in session.fallbacks):
+                    warnings.warn(f"backend 'npusim': {func} runs off npusim: {reason}", stacklevel=2)
+                session.add_fallback(func, reason)
+                return func(*args, **kwargs)
             report["op"] = call.name
             session.calls.append(report)
             session.add_trace(report["totals"]["time_us"])

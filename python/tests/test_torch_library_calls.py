@@ -161,9 +161,23 @@ def test_a_call_npusim_refuses_runs_as_it_would_and_is_reported(monkeypatch):
 
     monkeypatch.setattr(npusim.api, "run_call", refuse)
     a, b = torch.ones(2, 3), torch.full((3, 4), 2.0)
-    with dynamo._active(dynamo._checked({"mode": "functional"})) as session, dynamo._library_mode(session):
-        product = torch.mm(a, b)
+    with pytest.warns(UserWarning, match="aten.mm.default runs off npusim"):
+        with dynamo._active(dynamo._checked({"mode": "functional"})) as session, dynamo._library_mode(session):
+            product = torch.mm(a, b)
     report = npusim.last_report()
     assert report["calls"] == [] and product.tolist() == [[6.0] * 4] * 2  # 3 * (1 * 2)
     assert report["fallbacks"] == [{"op": "aten.mm.default", "count": 1, "reason": "npusim's library refused it: "
                                     "<graph>: error: aten.mm: argument 0 (self): a form npusim lacks"}]
+
+
+def test_a_call_npusim_fails_on_runs_as_it_would_with_a_warning():
+    """A boolean index (npusim's aten.index takes integer index tensors only) fails when
+    npusim runs it: torch computes it, the report names the operator and npusim's
+    message, and a warning says so."""
+    x, mask = torch.arange(6.0).reshape(2, 3), torch.tensor([True, False])
+    with pytest.warns(UserWarning, match="aten.index.Tensor runs off npusim"):
+        with dynamo._active(dynamo._checked({"mode": "functional"})) as session, dynamo._library_mode(session):
+            picked = x[mask]
+    assert picked.tolist() == [[0.0, 1.0, 2.0]]
+    (fallback,) = npusim.last_report()["fallbacks"]
+    assert fallback["op"] == "aten.index.Tensor" and "only integer index tensors are supported" in fallback["reason"]
