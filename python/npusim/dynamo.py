@@ -227,17 +227,20 @@ def _library_mode(session):
             try:
                 _, report = api.run_call(call.name, call.values, call.writes, config=options["config"],
                                          mode=options["mode"], verify=verify)
-            except native.VerificationError as error:
-                raise type(error)(f"{call.name} (from {func}): {error}") from error
             except (native.InputError, native.SimulationError) as error:
                 # Refused (an argument form npusim's library lacks, found when the call
                 # is loaded or when it runs): the call runs as it would, reported with
-                # npusim's message, and warned about once per operator.
+                # npusim's message, and warned about once per operator. Not where a
+                # failed run may have written some of the caller's tensors already.
+                if isinstance(error, native.SimulationError) and call.mutates_arguments:
+                    raise type(error)(f"{call.name} (from {func}): {error}") from error
                 reason = f"npusim's library refused it: {str(error).splitlines()[0]}"
                 if not any(op == str(func) for op, _ in session.fallbacks):
                     warnings.warn(f"backend 'npusim': {func} runs off npusim: {reason}", stacklevel=2)
                 session.add_fallback(func, reason)
                 return func(*args, **kwargs)
+            except native.Error as error:
+                raise type(error)(f"{call.name} (from {func}): {error}") from error
             report["op"] = call.name
             session.calls.append(report)
             session.add_trace(report["totals"]["time_us"])

@@ -19,11 +19,12 @@ from . import api
 class Call:
     """One aten call as npusim's library takes it: ``name`` (the bundle's op name),
     ``values`` (the arguments in schema order, ``out=`` left out), ``writes`` (the
-    tensors it writes, in the bundle's order) and ``result`` (what the operator
-    returns to its caller)."""
+    tensors it writes, in the bundle's order), ``result`` (what the operator returns
+    to its caller) and whether it writes tensors of the caller (``out=``, in place)."""
 
-    def __init__(self, name, values, writes, result):
+    def __init__(self, name, values, writes, result, mutates_arguments):
         self.name, self.values, self.writes, self.result = name, values, writes, result
+        self.mutates_arguments = mutates_arguments  # out= or in place: the caller's tensors
 
 
 def _library_names():
@@ -116,6 +117,7 @@ def library_call(func, args, kwargs):
             values.append(_encoded(value, torch))
     except ValueError as why:
         return f"{why} ({name} takes tensors of the bundle dtypes, numbers, lists and dtypes)"
+    mutates_arguments = bool(writes)
     results, layouts = [], None
     for index, returned in enumerate(schema.returns):
         alias = returned.alias_info
@@ -143,7 +145,7 @@ def library_call(func, args, kwargs):
     if not writes:
         return "writes no tensor"
     result = None if not results else results[0] if len(results) == 1 else tuple(results)
-    return Call(name, values, writes, result)
+    return Call(name, values, writes, result, mutates_arguments)
 
 
 def _flat(values):

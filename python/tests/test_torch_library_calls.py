@@ -181,3 +181,12 @@ def test_a_call_npusim_fails_on_runs_as_it_would_with_a_warning():
     assert picked.tolist() == [[0.0, 1.0, 2.0]]
     (fallback,) = npusim.last_report()["fallbacks"]
     assert fallback["op"] == "aten.index.Tensor" and "only integer index tensors are supported" in fallback["reason"]
+
+
+def test_an_in_place_call_npusim_fails_on_raises():
+    """In place, a failed run may have written some of the caller's tensor: no fallback
+    then, the error names the operator."""
+    target, mask = torch.zeros(3), torch.tensor([True, False, True])
+    with pytest.raises(npusim.SimulationError, match=r"aten.index_put_ \(from aten.index_put_.default\): .*integer"):
+        with dynamo._active(dynamo._checked({"mode": "functional"})) as session, dynamo._library_mode(session):
+            target.index_put_((mask,), torch.tensor(1.0))
