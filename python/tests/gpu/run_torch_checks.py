@@ -100,7 +100,8 @@ def check_forward(name):
     report = npusim.last_report()
     return {"max_diff": _compare(torch, eager, compiled), "cycles": report["cycles"],
             "kernels_run": report["kernels_run"], "calls_run": report["calls_run"],
-            "calls_on_host": sum(c["steps"][0].get("executed_on") == "host" for c in report["calls"]), "device": dev}
+            "calls_on_host": sum(c["steps"][0].get("executed_on") == "host" for c in report["calls"]), "device": dev,
+            "calls_by_op": _ops(report)["calls_on_npusim"], "fallbacks": report.get("fallbacks")}
 
 
 def check_train():
