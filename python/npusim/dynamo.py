@@ -224,16 +224,16 @@ def _library_mode(session):
             options = session.options
             verify = options["verify"] and options["mode"] != "timing"
             native = api._native()
+            before = [t.clone() for t in call.updated]  # what a failed run may have changed
             try:
                 _, report = api.run_call(call.name, call.values, call.writes, config=options["config"],
                                          mode=options["mode"], verify=verify)
             except (native.InputError, native.SimulationError) as error:
                 # Refused (an argument form npusim's library lacks, found when the call
-                # is loaded or when it runs): the call runs as it would, reported with
-                # npusim's message, and warned about once per operator. Not where a
-                # failed run may have written some of the caller's tensors already.
-                if isinstance(error, native.SimulationError) and call.mutates_arguments:
-                    raise type(error)(f"{call.name} (from {func}): {error}") from error
+                # is loaded or when it runs): the call runs as it would on the tensors it
+                # read, reported with npusim's message and warned about once per operator.
+                for tensor, old in zip(call.updated, before):
+                    tensor.copy_(old)
                 reason = f"npusim's library refused it: {str(error).splitlines()[0]}"
                 if not any(op == str(func) for op, _ in session.fallbacks):
                     warnings.warn(f"backend 'npusim': {func} runs off npusim: {reason}", stacklevel=2)

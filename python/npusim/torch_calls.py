@@ -20,11 +20,12 @@ class Call:
     """One aten call as npusim's library takes it: ``name`` (the bundle's op name),
     ``values`` (the arguments in schema order, ``out=`` left out), ``writes`` (the
     tensors it writes, in the bundle's order), ``result`` (what the operator returns
-    to its caller) and whether it writes tensors of the caller (``out=``, in place)."""
+    to its caller) and ``updated`` (those it reads and writes: ``self`` of an in-place
+    operator)."""
 
-    def __init__(self, name, values, writes, result, mutates_arguments):
+    def __init__(self, name, values, writes, result, updated):
         self.name, self.values, self.writes, self.result = name, values, writes, result
-        self.mutates_arguments = mutates_arguments  # out= or in place: the caller's tensors
+        self.updated = updated  # the tensors it reads and writes (self of an in-place operator)
 
 
 def _library_names():
@@ -100,7 +101,7 @@ def library_call(func, args, kwargs):
     if name is None:
         return "not in npusim's library (docs/library-calls.md)"
     schema = func._schema
-    values, writes, by_alias = [], [], {}
+    values, writes, updated, by_alias = [], [], [], {}
     try:
         for position, argument in enumerate(schema.arguments):
             value = argument_value(argument, position, args, kwargs, missing=_MISSING)
@@ -114,10 +115,10 @@ def library_call(func, args, kwargs):
                 by_alias[frozenset(alias.before_set)] = value
                 if argument.kwarg_only:
                     continue  # out=: written, no input
+                updated.extend(tensors)
             values.append(_encoded(value, torch))
     except ValueError as why:
         return f"{why} ({name} takes tensors of the bundle dtypes, numbers, lists and dtypes)"
-    mutates_arguments = bool(writes)
     results, layouts = [], None
     for index, returned in enumerate(schema.returns):
         alias = returned.alias_info
@@ -145,7 +146,7 @@ def library_call(func, args, kwargs):
     if not writes:
         return "writes no tensor"
     result = None if not results else results[0] if len(results) == 1 else tuple(results)
-    return Call(name, values, writes, result, mutates_arguments)
+    return Call(name, values, writes, result, updated)
 
 
 def _flat(values):
