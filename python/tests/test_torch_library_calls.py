@@ -171,16 +171,16 @@ def test_a_call_npusim_refuses_runs_as_it_would_and_is_reported(monkeypatch):
 
 
 def test_a_call_npusim_fails_on_runs_as_it_would_with_a_warning():
-    """A boolean index (npusim's aten.index takes integer index tensors only) fails when
+    """A boolean index (npusim's index_put takes integer index tensors only) fails when
     npusim runs it: torch computes it, the report names the operator and npusim's
     message, and a warning says so."""
-    x, mask = torch.arange(6.0).reshape(2, 3), torch.tensor([True, False])
-    with pytest.warns(UserWarning, match="aten.index.Tensor runs off npusim"):
+    x, mask = torch.zeros(3), torch.tensor([True, False, True])
+    with pytest.warns(UserWarning, match="aten.index_put.default runs off npusim"):
         with dynamo._active(dynamo._checked({"mode": "functional"})) as session, dynamo._library_mode(session):
-            picked = x[mask]
-    assert picked.tolist() == [[0.0, 1.0, 2.0]]
+            put = torch.ops.aten.index_put(x, [mask], torch.tensor(5.0))
+    assert put.tolist() == [5.0, 0.0, 5.0] and x.tolist() == [0.0, 0.0, 0.0]
     (fallback,) = npusim.last_report()["fallbacks"]
-    assert fallback["op"] == "aten.index.Tensor" and "only integer index tensors are supported" in fallback["reason"]
+    assert fallback["op"] == "aten.index_put.default" and "only integer index tensors" in fallback["reason"]
 
 
 def test_an_in_place_call_npusim_fails_on_runs_in_torch_on_its_own_input():
