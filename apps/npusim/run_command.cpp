@@ -151,7 +151,9 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
   for (const runtime::OutputResult &o : r.outputs)
     outputsOk += o.result == runtime::Outcome::Verified ? 1 : 0;
   out << "verification: " << (r.verified ? "passed" : "FAILED") << " (" << r.fingerprintsCompared
-      << " fingerprints compared, " << r.fingerprintsSkipped << " skipped as unspecified; ";
+      << (r.fingerprintSource == "npusim-reference" ? " fingerprints (from npusim's reference) compared, "
+                                                    : " fingerprints compared, ")
+      << r.fingerprintsSkipped << " skipped as unspecified; ";
   if (r.completed)
     out << outputsOk << " of " << r.outputs.size() << " outputs match)\n";
   else

@@ -12,6 +12,7 @@ Modules (pure Python, no extension needed):
   models      built-in model specifications (resnet18, bert, llama, moe, mlp, ...)
   capture     `python3 -m npusim.capture SPEC OUT_DIR [--templates] [--train] [--seed N]`
   recorder    the instrumentation used by capture (Inductor launches, aten library calls)
+  dynamo      the torch.compile backend "npusim"; torch_calls, its library calls (run_call)
   batch       runs several captures in parallel processes (used to make examples/)
 """
 

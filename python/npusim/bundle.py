@@ -17,6 +17,10 @@ SAMPLES = 64
 RTOL = ATOL = 1e-4
 
 TOP_KEYS = ("format", "version", "model", "seed", "storages", "inputs", "steps", "outputs")
+OPTIONAL_TOP_KEYS = ("fingerprint_source",)
+# Where the fingerprints come from: the capturing device's run of the compiled model
+# (the default), or npusim's reference interpreter and host library (no GPU).
+FINGERPRINT_SOURCES = ("device", "npusim-reference")
 ITEMSIZE = {"fp32": 4, "fp16": 2, "bf16": 2, "fp64": 8, "i1": 1, "i8": 1, "i16": 2, "i32": 4,
             "i64": 8, "u8": 1}
 
@@ -265,7 +269,7 @@ def validate(bundle_dir, check_files=True):
     if not isinstance(g, dict):
         return ["graph.json: not an object"]
     for k in g:
-        if k not in TOP_KEYS:
+        if k not in TOP_KEYS + OPTIONAL_TOP_KEYS:
             err("graph.json", f"unknown key {k!r}")
     for k in TOP_KEYS:
         if k not in g:
@@ -280,6 +284,8 @@ def validate(bundle_dir, check_files=True):
         err("model", "not an object")
     if not _is_int(g["seed"]) or g["seed"] < 0:
         err("seed", "not a non-negative integer")
+    if g.get("fingerprint_source", "device") not in FINGERPRINT_SOURCES:
+        err("fingerprint_source", f"{g['fingerprint_source']!r}: one of {', '.join(FINGERPRINT_SOURCES)}")
 
     storages = g["storages"]
     for n, s in enumerate(storages):

@@ -51,7 +51,9 @@ import tempfile
 import time
 import traceback
 
-DEV = os.environ.get("NPUSIM_DEVICE", "cuda")  # "cpu" only for tests of the plumbing
+# The capturing device: NPUSIM_DEVICE, else CUDA where torch sees a GPU, else the CPU
+# (``on_device``), where the model runs through backend="npusim" (``npusim_compile``).
+DEV = os.environ.get("NPUSIM_DEVICE", "cuda")
 
 
 def setup_env():
@@ -239,6 +241,9 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     # A stand-in for torch.compile (tests of the plumbing) runs autograd eagerly: no
     # backward graph then.
     want_backward_graph = compile_fn is None
+    on_npusim = compile_fn is None and on_device(torch) == "cpu"
+    if on_npusim:
+        compile_fn = npusim_compile(torch, log)
     if compile_fn is None:
         def compile_fn(fn):
             return torch.compile(fn, dynamic=False)
@@ -370,7 +375,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
             with torch.no_grad():
                 return compiled(*pos, **kw)
 
-    if DEV == "cuda":
+    if DEV == "cuda" or on_npusim:
         recorder.install()
     rec = recorder.Recorder()
     rec.device = DEV
@@ -386,7 +391,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         _sync(torch)
         rec.mode = None
         timings["compile_and_first_run_s"] = round(time.time() - t0, 1)
-        if DEV == "cuda" and (rec.warm_graph_calls == 0 or compiled_train):
+        if (DEV == "cuda" or on_npusim) and (rec.warm_graph_calls == 0 or compiled_train):
             n = recorder.wrap_graph_instances()
             if rec.warm_graph_calls == 0:
                 log(f"  CompiledFxGraph.__call__ was not used; wrapped current_callable of {n} graphs")
@@ -428,6 +433,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
 
         # The recorded run.
         t0 = time.time()
+        buffers_before = [(n, b.detach().clone()) for n, b in float_buffers]
         rec.mode = "record"
         out = run_compiled(rec)
         _sync(torch)
@@ -447,6 +453,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                  if not rec.storages.known(b) or rec.storages.ref(b)["storage"] not in rec.written}
         for n in sorted(stale):
             rec.warnings.append(f"{n}: no recorded step writes it; not an output")
+        problems += unrecorded_updates(buffers_before, dict(float_buffers), stale)
         named = [x for x in named if x[0] not in stale]
         ref_values = [x for x in ref_values if x[0] not in stale]
     elif train:
@@ -488,6 +495,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                                 f"{regions})")
     elif rec.graph_calls != 1:
         problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step (want 1)")
+    if on_npusim:
+        problems += npusim_capture_problems(rec)
     if [n for n, _ in named] != [n for n, _ in ref_values]:
         problems.append(f"compiled outputs {[n for n, _ in named]} != eager {[n for n, _ in ref_values]}")
 
@@ -554,7 +563,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
 
     # Written storages of the outputs that are graph inputs (--train): must be written by a step.
     input_sids = {i["tensor"]["storage"] for i in inputs_json}
-    written = set()
+    written = set(rec.written)  # also the arguments operators write unmarked (recorder.HIDDEN_WRITES)
     for s in rec.steps:
         if s["kind"] == "launch":
             written.update(s["args"][w]["tensor"]["storage"] for w in s["writes"])
@@ -614,9 +623,14 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                                  "steps": g["steps"]} for g in rec.graphs]
     if npu_json is not None:
         model_json["npu_config"] = npu_json
+    if on_npusim:
+        model_json["fingerprints"] = ("npusim's reference interpreter and host library "
+                                      "(backend=\"npusim\", mode reference)")
     graph = {"format": "npusim-bundle", "version": 1, "model": model_json, "seed": int(seed),
              "storages": rec.storages.entries, "inputs": inputs_json, "steps": rec.steps,
              "outputs": outputs_json}
+    if on_npusim:
+        graph["fingerprint_source"] = "npusim-reference"
 
     # Debug record (not part of the bundle).
     if debug_dir:
@@ -652,7 +666,9 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     errs = bundle.validate(out_dir)
     if errs:
         raise CaptureError("the bundle does not validate:\n  " + "\n  ".join(errs[:40]))
-    if self_replay:
+    if self_replay and on_npusim:
+        replay_on_npusim(out_dir, log)
+    elif self_replay:
         from . import replay
 
         t0 = time.time()
@@ -664,6 +680,93 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
             raise CaptureError("the bundle's own replay does not reproduce the capture:\n  "
                                + "\n  ".join(bad[:40]))
     return bundle.summary(out_dir)
+
+
+def on_device(torch):
+    """The capturing device: NPUSIM_DEVICE where set, else "cuda" where torch sees a GPU,
+    else "cpu" (sets DEV)."""
+    global DEV
+    if "NPUSIM_DEVICE" not in os.environ:
+        DEV = "cuda" if torch.cuda.is_available() else "cpu"
+    return DEV
+
+
+def npusim_compile(torch, log):
+    """torch.compile through backend="npusim" in its reference mode: the capture without a
+    GPU. Inductor writes Triton kernels for the CPU tensors (npusim's Triton "cpu"
+    backend), npusim's reference interpreter runs them and its host library the library
+    calls, so the fingerprints are npusim's (the bundle's fingerprint_source says so)."""
+    import triton.backends
+    from torch.utils._triton import has_triton
+
+    from . import dynamo, triton_cpu
+
+    registered = triton_cpu.register()
+    dynamo.install_launch_hook()  # beneath the recorder's, which then records npusim's launches
+    log("  no GPU: compiling with backend=\"npusim\" (mode reference); fingerprints from npusim's reference; "
+        f"Triton backends {sorted(triton.backends.backends)} (cpu registered here: {registered}), "
+        f"torch has_triton() {has_triton()}")
+
+    def compile_fn(fn):  # the backend itself, not its name: no installed entry point needed
+        return torch.compile(fn, dynamic=False, backend=dynamo.npusim_backend, options={"mode": "reference"})
+
+    return compile_fn
+
+
+def replay_on_npusim(out_dir, log):
+    """The self-replay of a capture without a GPU: npusim runs the bundle in its functional
+    mode (the NPU compiler's code, not the reference that made the fingerprints) and
+    verifies every fingerprint and output (the outputs' references are eager PyTorch's)."""
+    from . import api
+    from .recorder import CaptureError
+
+    t0 = time.time()
+    try:
+        report = api.run_bundle(out_dir, mode="functional", verify=True)
+    except Exception as e:  # noqa: BLE001 - every failure of the run names its step
+        raise CaptureError(f"npusim run {out_dir} --mode functional --verify fails: {type(e).__name__}: {e}")
+    totals = report["totals"]
+    log(f"  self-replay on npusim (functional, verify): {totals['steps_run']} steps, "
+        f"{totals['fingerprints_compared']} fingerprints compared, {report['result']} ({time.time() - t0:.1f} s)")
+
+
+def npusim_capture_problems(rec):
+    """What a capture through backend="npusim" can get wrong: Inductor wrote C++ kernels
+    for the CPU (its Triton "cpu" backend was not found), or its Triton kernels' launches
+    were not recorded."""
+    sources = "\n".join(rec.wrapper_sources)
+    launches = sum(st["kind"] == "launch" for st in rec.steps)
+    if launches:
+        return []
+    if "async_compile.cpp" in sources or "cpp_fused" in sources:
+        return ["Inductor wrote C++ kernels (cpp_fused_*), not Triton: Triton has no \"cpu\" backend here "
+                "(npusim.triton_cpu.register) or Inductor's cpu_backend is not \"triton\""]
+    if "async_compile.triton" in sources:
+        return [f"no launch recorded ({rec.graph_calls} graph calls, {len(rec.steps)} steps) although the "
+                "output code has Triton kernels: their launches did not go through the recorder's "
+                "CachingAutotuner.run hook"]
+    return []
+
+
+def unrecorded_updates(before, buffers, stale):
+    """Problems for the float buffers the recorded step changed although no recorded step
+    writes them: an operator that writes an argument without its schema saying so
+    (recorder.HIDDEN_WRITES lists the known ones), or eager code outside the recording."""
+    out = []
+    for name, old in before:
+        key = f"updated.{name}"
+        if key in stale and not _same_values(old, buffers[name]):
+            out.append(f"buffer {name} changed during the recorded step, but no recorded step writes it "
+                       "(an operator wrote it without its schema marking the argument written? see "
+                       "npusim.recorder.HIDDEN_WRITES)")
+    return out
+
+
+def _same_values(a, b):
+    import torch
+
+    a, b = a.detach().cpu(), b.detach().cpu()
+    return a.shape == b.shape and bool(torch.isclose(a, b, rtol=0, atol=0, equal_nan=True).all())
 
 
 def main(argv=None):

@@ -3,9 +3,9 @@
 The graph is compiled by TorchInductor; every Triton kernel it launches runs on npusim
 instead (``npusim.run_kernel`` on the kernel file Inductor wrote, block sizes chosen for
 the NPU as ``npusim run`` chooses them), its results written back into the tensors, and
-so does every library call npusim implements that writes one tensor (mm, addmm, bmm,
-baddbmm, convolution, ...: ``npusim.run_call``, through a dispatch mode while the
-graph runs).
+so does every library call npusim implements (mm, addmm, bmm, convolution, attention,
+sort, topk, batch norm, in-place copy_ ...: ``npusim.run_call``, through a dispatch mode
+while the graph runs; npusim.torch_calls).
 Forward and backward graphs (AOT autograd) and compiled optimizer steps go the same way,
 because the hook sits on Inductor's inner compilation. Options:
 
@@ -14,12 +14,14 @@ because the hook sits on Inductor's inner compilation. Options:
   verify   also run every launch on npusim's reference interpreter and compare every
            buffer it writes (rtol = atol = 1e-4); a mismatch raises VerificationError
 
-``npusim.last_report()`` then gives every launch of the last compiled-graph call, with
-its cycles, and the total.
+``npusim.last_report()`` then gives every launch and library call of the last
+compiled-graph call, with its cycles, the total, and every aten call that ran off
+npusim ("fallbacks": operator, reason, count).
 """
 
 import contextlib
 import threading
+import warnings
 
 from . import api
 
@@ -38,6 +40,11 @@ class _Session:
         self.launches = []  # run_kernel reports
         self.calls = []  # run_call reports, with the operator's name
         self.traces = []  # (trace file, simulated us) of each, in order, for npusim.trace()
+        self.fallbacks = {}  # (op, reason) -> calls that ran off npusim, on the tensors' device
+
+    def add_fallback(self, func, reason):
+        key = (str(func), reason)
+        self.fallbacks[key] = self.fallbacks.get(key, 0) + 1
 
     def add_trace(self, time_us):
         path = api._take_trace()
@@ -48,7 +55,10 @@ class _Session:
         cycles = sum(r.get("cycles", 0) for r in self.launches) + sum(r["totals"]["cycles"] for r in self.calls)
         return {"backend": "npusim", "mode": self.options["mode"], "config": str(self.options["config"]),
                 "launches": self.launches, "kernels_run": len(self.launches), "calls": self.calls,
-                "calls_run": len(self.calls), "cycles": cycles}
+                "calls_run": len(self.calls), "cycles": cycles,
+                "fallbacks": [{"op": op, "reason": reason, "count": count}
+                              for (op, reason), count in self.fallbacks.items()],
+                "fallbacks_run": sum(self.fallbacks.values())}
 
 
 @contextlib.contextmanager
@@ -192,97 +202,51 @@ def _run_on_npusim(autotuner, args, session):
     session.add_trace(report.get("timing", {}).get("time_us", 0.0))
 
 
-def _library_call(func, args, kwargs):
-    """``(bundle op name, positional arguments with every default spelled out, out)``
-    of an aten call npusim's library implements and that writes one tensor (its
-    ``out=`` or its one result), or None for any other call."""
-    import torch
-
-    schema = func._schema
-    name = schema.name.replace("::", ".")
-    if func._overloadname not in ("default", "out") or name not in _library_names() or name.endswith("_"):
-        return None  # in-place operators write their input: left to the host
-    returns = [r for r in schema.returns]
-    if len(returns) != 1 or str(returns[0].type) != "Tensor":
-        return None
-    values = []
-    given = list(args)
-    for position, argument in enumerate(a for a in schema.arguments if a.name != "out"):
-        if position < len(given) and not argument.kwarg_only:
-            value = given[position]
-        elif argument.name in kwargs:
-            value = kwargs[argument.name]
-        elif argument.has_default_value():
-            value = argument.default_value
-        else:
-            return None
-        if isinstance(value, (torch.dtype, torch.memory_format, torch.layout, torch.device)):
-            return None  # not a value the bundle format spells
-        values.append(value)
-    tensors = [v for v in values if isinstance(v, torch.Tensor)]
-    if not tensors or any(t.is_sparse or t.is_quantized for t in tensors):
-        return None
-    if func._overloadname == "out":
-        return name, values, kwargs["out"]
-    meta = _result_layout(func, args, kwargs)
-    out = torch.empty_strided(meta.shape, meta.stride(), dtype=meta.dtype, device=tensors[0].device)
-    return name, values, out
-
-
-def _result_layout(func, args, kwargs):
-    """The result's shape, strides and dtype, no values computed: from fake tensors of the
-    arguments' own device, whose rules (a convolution's channels-last output on CUDA and
-    CPU) Inductor's generated code asserts; the meta device's where fake tensors fail."""
-    import torch
-
-    try:
-        from torch._subclasses.fake_tensor import FakeTensorMode
-
-        with FakeTensorMode(allow_non_fake_inputs=True) as mode:
-            def fake(v):
-                return mode.from_tensor(v) if isinstance(v, torch.Tensor) else v
-
-            return func(*[fake(v) for v in args], **{k: fake(v) for k, v in kwargs.items()})
-    except Exception:  # noqa: BLE001 - an op fake tensors do not take: the meta device's layout
-        def meta(v):
-            return v.to("meta") if isinstance(v, torch.Tensor) else v
-
-        return func(*[meta(v) for v in args], **{k: meta(v) for k, v in kwargs.items()})
-
-
-_library = None
-
-
-def _library_names():
-    global _library
-    if _library is None:
-        _library = set(api._native().library_operators())
-    return _library
-
-
 def _library_mode(session):
     """A dispatch mode that runs the library calls of a compiled graph (Inductor's
-    extern_kernels.mm, addmm, bmm, convolution, ...) on npusim (run_call); every other
-    op runs as it would."""
+    extern_kernels.mm, addmm, bmm, convolution, its aten fallbacks, in-place operators)
+    on npusim (run_call, npusim.torch_calls); every other call runs as it would and is
+    counted in the session's fallbacks, with the reason. It is entered beneath the modes
+    already active, so that they see each call with its results."""
     from torch.utils._python_dispatch import TorchDispatchMode
+
+    from . import torch_calls
 
     class LibraryCalls(TorchDispatchMode):
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
-            call = _library_call(func, args, kwargs)
-            if call is None:
+            if not torch_calls.is_computation(func):
                 return func(*args, **kwargs)
-            name, values, out = call
+            call = torch_calls.library_call(func, args, kwargs)
+            if isinstance(call, str):
+                session.add_fallback(func, call)
+                return func(*args, **kwargs)
             options = session.options
             verify = options["verify"] and options["mode"] != "timing"
-            _, report = api.run_call(name, values, out, config=options["config"], mode=options["mode"],
-                                     verify=verify)
-            report["op"] = name
+            native = api._native()
+            before = [t.clone() for t in call.updated]  # what a failed run may have changed
+            try:
+                _, report = api.run_call(call.name, call.values, call.writes, config=options["config"],
+                                         mode=options["mode"], verify=verify)
+            except (native.InputError, native.SimulationError) as error:
+                # Refused (an argument form npusim's library lacks, found when the call
+                # is loaded or when it runs): the call runs as it would on the tensors it
+                # read, reported with npusim's message and warned about once per operator.
+                for tensor, old in zip(call.updated, before):
+                    tensor.copy_(old)
+                reason = f"npusim's library refused it: {str(error).splitlines()[0]}"
+                if not any(op == str(func) for op, _ in session.fallbacks):
+                    warnings.warn(f"backend 'npusim': {func} runs off npusim: {reason}", stacklevel=2)
+                session.add_fallback(func, reason)
+                return func(*args, **kwargs)
+            except native.Error as error:
+                raise type(error)(f"{call.name} (from {func}): {error}") from error
+            report["op"] = call.name
             session.calls.append(report)
             session.add_trace(report["totals"]["time_us"])
-            return out
+            return call.result
 
-    return LibraryCalls()
+    return torch_calls.beneath_current_modes(LibraryCalls())
 
 
 def _on_cpu(autotuner):
@@ -294,13 +258,16 @@ def _on_cpu(autotuner):
     return kind == "cpu"
 
 
-def _install_launch_hook():
+def install_launch_hook():
     """Routes CachingAutotuner.run to npusim while a npusim-compiled graph runs, and
     skips Triton's own compilation of kernels for CPU tensors (npusim compiles them from
     the kernel file; Triton has no CPU code generator here, only npusim's driver)."""
     global _installed
     if _installed:
         return
+    from . import triton_cpu
+
+    triton_cpu.register()  # a checkout on PYTHONPATH has no entry point for Triton to find
     from torch._inductor.runtime.triton_heuristics import CachingAutotuner
 
     original_run = CachingAutotuner.run
@@ -344,7 +311,7 @@ def npusim_backend(gm, example_inputs, options=None, mode=None):
     checked = _checked(options)
     from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
-    _install_launch_hook()
+    install_launch_hook()
 
     def inner_compile(*args, **kwargs):
         compiled = compile_fx_inner(*args, **kwargs)

@@ -313,19 +313,16 @@ class Recorder:
         if nargs != len(params):
             raise CaptureError(f"{len(args)} run arguments ({len(extra)} extra) for the "
                                f"{len(params)} run-time parameters {params}")
-        (launcher,) = at.launchers
-        cfg = launcher.config
-        try:
-            _, grid = at._interpret_args_grid(tuple(args), cfg)
-        except Exception as e:  # noqa: BLE001
-            from torch._inductor.runtime.triton_heuristics import GridExpr
-
-            self.warnings.append(f"{name}: _interpret_args_grid failed ({e!r}); GridExpr used")
-            grid = GridExpr.from_meta(meta, cfg).eval_slow(dict(zip(params + extra, args)))
+        if at.launchers:
+            cfg = at.launchers[0].config
+            grid, blocks = self._launched_grid(at, args, cfg, params + extra, name), cfg.kwargs
+        else:  # run by npusim (backend="npusim"; Triton compiled nothing)
+            cfg = None
+            grid, blocks = _npusim_launch(name, at)
         grid = [int(g) for g in grid] + [1] * (3 - len(grid))
         constexprs = {k: (int(v) if not isinstance(v, bool) else v)
-                      for k, v in cfg.kwargs.items() if k in arg_names}
-        ignored = sorted(k for k in cfg.kwargs if k not in arg_names)
+                      for k, v in blocks.items() if k in arg_names}
+        ignored = sorted(k for k in blocks if k not in arg_names)
         if ignored:
             self.warnings.append(f"{name}: config kwargs {ignored} are not parameters")
         mutated = set(at.mutated_arg_names or ())
@@ -366,11 +363,21 @@ class Recorder:
                 "args": jargs, "writes": writes, "fingerprints": fps}
         # The GPU launch configuration: a reduction's order across threads depends on it,
         # so a replay that reproduces the values must launch with it.
-        for key in ("num_warps", "num_stages"):
+        for key in ("num_warps", "num_stages") if cfg is not None else ():
             v = getattr(cfg, key, None)
             if isinstance(v, int):
                 step[key] = int(v)
         self.steps.append(step)
+
+    def _launched_grid(self, at, args, cfg, names, name):
+        """The grid Triton's launcher computes for the winning config."""
+        try:
+            return at._interpret_args_grid(tuple(args), cfg)[1]
+        except Exception as e:  # noqa: BLE001
+            from torch._inductor.runtime.triton_heuristics import GridExpr
+
+            self.warnings.append(f"{name}: _interpret_args_grid failed ({e!r}); GridExpr used")
+            return GridExpr.from_meta(at.inductor_meta, cfg).eval_slow(dict(zip(names, args)))
 
     def bundle_kernel_name(self, name, src):
         """The kernel's name in the bundle: Inductor's, unless another graph of the step
@@ -417,7 +424,25 @@ class Recorder:
                 self.fresh_inputs.append((None, f"argument {a.name} of step {len(self.steps)} "
                                           f"({func})", t, flat_storage_view(t).clone()))
 
-    def on_aten(self, func, args, kwargs, out, eager=False):
+    def watch_unmarked(self, func, args, kwargs):
+        """Before a call: copies of the model's float buffers (not its parameters or
+        inputs) it takes as arguments its schema does not mark written, to see afterwards
+        whether it wrote them anyway (an operator HIDDEN_WRITES does not know yet)."""
+        if self.model_tensor is None or f"{func.namespace}.{func.overloadpacket.__name__}" in SKIP_OPS:
+            return []
+        watched = []
+        for i, a in enumerate(func._schema.arguments):
+            if a.alias_info is not None and a.alias_info.is_write:
+                continue
+            for t in _tensors(argument_value(a, i, args, kwargs)):
+                if not t.is_floating_point() or Storages.key(t) is None:
+                    continue
+                entry = self.model_tensor(t)
+                if entry is not None and entry["role"].removeprefix("attribute ") not in _NOT_BUFFERS:
+                    watched.append((a.name, t, t.detach().clone()))
+        return watched
+
+    def on_aten(self, func, args, kwargs, out, eager=False, watched=()):
         qual = f"{func.namespace}.{func.overloadpacket.__name__}"
         if eager and self.device is not None:
             devs = {t.device.type for t in _tensors(list(args) + list(kwargs.values())) + _tensors(out)}
@@ -436,14 +461,7 @@ class Recorder:
             return
         jargs, outs = [], []
         for i, a in enumerate(schema.arguments):
-            if not a.kwarg_only and i < len(args):
-                v = args[i]
-            elif a.name in kwargs:
-                v = kwargs[a.name]
-            elif a.has_default_value():
-                v = a.default_value
-            else:
-                v = None
+            v = argument_value(a, i, args, kwargs)
             if a.alias_info is not None and a.alias_info.is_write:
                 _add_unique(outs, _tensors(v))
                 if a.kwarg_only:  # out= arguments are not inputs of the operator
@@ -451,6 +469,17 @@ class Recorder:
             jargs.append(self.encode(v, f"{qual}.{a.name}"))
         # Results that are not the written arguments themselves are written too.
         _add_unique(outs, _tensors(out))
+        # Arguments written without the schema saying so are no outputs of the call (the
+        # operator writes them itself, as npusim's library does), but written all the same.
+        hidden = hidden_writes(qual, args, kwargs, schema)
+        for name, t, before in watched:
+            now = t.detach()
+            same = now.shape == before.shape and bool(((now == before) | (now.isnan() & before.isnan())).all())
+            if not same and not any(t is h for h in hidden):
+                self.warnings.append(f"{qual} wrote its argument {name} although its schema does not mark it "
+                                     "written (seen by comparing values; add it to recorder.HIDDEN_WRITES)")
+                hidden.append(t)
+        unmarked = [self.storages.ref(t, f"{qual} (written in place)")["storage"] for t in hidden]
         # Results whose values PyTorch leaves unspecified get no fingerprint: the philox
         # seed and offset of the attention kernels (uninitialised when dropout_p = 0).
         res_list = list(out) if isinstance(out, (tuple, list)) else [out]
@@ -468,6 +497,7 @@ class Recorder:
             # What the generator drew (Inductor's seeds for tl.rand): replay writes these.
             step["values"] = [{"out": k, "data": _logical_values(t)} for k, t in enumerate(outs)]
         self.written.update(o["tensor"]["storage"] for o in jout)
+        self.written.update(unmarked)
         self.steps.append(step)
 
     def encode(self, v, where):
@@ -486,6 +516,66 @@ class Recorder:
         if isinstance(v, torch.SymFloat):
             return float(v)
         raise CaptureError(f"{where}: cannot write an argument of type {type(v).__name__}")
+
+
+def _npusim_launch(name, at):
+    """(grid, block sizes) of the launch npusim just ran for the kernel ``name`` (the
+    last run_kernel report): with backend="npusim", Triton has no launcher, npusim
+    chooses the block sizes and the grid follows from them. The block sizes are those
+    of the function's ``tl.constexpr`` parameters that Triton did not specialise into
+    constants (as a GPU launch's config names them)."""
+    from . import api
+
+    report = api.last_report() or {}
+    if report.get("kernel") != name or "grid" not in report:
+        raise CaptureError(f"kernel {name} has no Triton launcher and npusim's last launch was "
+                           f"{report.get('kernel')!r}: was it launched outside backend=\"npusim\"?")
+    declared = {at.fn.arg_names[i] for i in at.fn.constexprs}
+    constants = set((at.triton_meta.get("constants") or {}))
+    blocks = {k: v for k, v in report.get("constexprs", {}).items() if k in declared and k not in constants}
+    return list(report["grid"]), blocks
+
+
+# Operators that write arguments their schema does not mark as written: (argument
+# positions, the position of the bool argument that turns the writes on). Batch norm
+# in training updates its running statistics in place (torch's eager batch_norm calls
+# native_batch_norm, whose schema has plain "Tensor? running_mean").
+HIDDEN_WRITES = {
+    "aten.native_batch_norm": ((3, 4), 5),
+    "aten.cudnn_batch_norm": ((3, 4), 5),
+    "aten.miopen_batch_norm": ((3, 4), 5),
+}
+
+
+def hidden_writes(qual, args, kwargs, schema):
+    """The tensors an operator of HIDDEN_WRITES writes although its schema does not say so."""
+    if qual not in HIDDEN_WRITES:
+        return []
+    positions, switch = HIDDEN_WRITES[qual]
+
+    def arg(i):
+        return argument_value(schema.arguments[i], i, args, kwargs)
+
+    if not arg(switch):
+        return []
+    return [t for i in positions for t in _tensors(arg(i))]
+
+
+_MISSING = object()
+# Roles of the model's tensors (npusim.models) that are no buffers.
+_NOT_BUFFERS = {"weight", "bias", "norm weight", "norm bias", "parameter", "input", "target"}
+
+
+def argument_value(argument, position, args, kwargs, missing=None):
+    """The value an aten call passes for the schema argument at ``position``: given
+    positionally, by keyword, or its default; ``missing`` where none is."""
+    if not argument.kwarg_only and position < len(args):
+        return args[position]
+    if argument.name in kwargs:
+        return kwargs[argument.name]
+    if argument.has_default_value():
+        return argument.default_value
+    return missing
 
 
 def _inputs_signature(schema):
@@ -555,11 +645,15 @@ class RecordingMode(TorchDispatchMode):
                     rec.note_reads(func, args, kwargs)
                 except Exception as e:  # noqa: BLE001
                     rec.errors.append(f"{func}: {type(e).__name__}: {e}")
+        watched = []
+        if rec.mode == "record" and not rec.suspended:
+            with rec.suspend():
+                watched = rec.watch_unmarked(func, args, kwargs)
         out = func(*args, **kwargs)
         if rec.mode == "record" and not rec.suspended:
             with rec.suspend():
                 try:
-                    rec.on_aten(func, args, kwargs, out, eager=self.eager)
+                    rec.on_aten(func, args, kwargs, out, eager=self.eager, watched=watched)
                 except Exception as e:  # noqa: BLE001
                     rec.errors.append(f"{func}: {type(e).__name__}: {e}")
         return out

@@ -101,6 +101,31 @@ def test_run_bundle_verifies(tmp_path):
     assert all(o["result"] == "verified" for o in report["outputs"])
 
 
+def test_bundle_says_where_its_fingerprints_come_from(tmp_path):
+    """A capture without a GPU marks its fingerprints as npusim's reference's: the bundle
+    validates, runs and verifies, the report and the command line say so; another value
+    is rejected by the validator and the loader, naming the field."""
+    import shutil
+
+    from npusim import bundle
+
+    assert npusim.run_bundle(MLP, mode="reference", verify=True)["fingerprint_source"] == "device"
+    copy = tmp_path / "mlp"
+    shutil.copytree(MLP, copy)
+    graph = json.loads((copy / "graph.json").read_text())
+    graph["fingerprint_source"] = "npusim-reference"
+    (copy / "graph.json").write_text(json.dumps(graph))
+    assert bundle.validate(str(copy)) == []
+    report = npusim.run_bundle(copy, mode="reference", verify=True)
+    assert (report["result"], report["fingerprint_source"]) == ("verified", "npusim-reference")
+    assert "fingerprints (from npusim's reference) compared" in cli("run", str(copy), "--verify").stdout
+    graph["fingerprint_source"] = "gpu"
+    (copy / "graph.json").write_text(json.dumps(graph))
+    assert any("fingerprint_source" in e for e in bundle.validate(str(copy)))
+    with pytest.raises(npusim.InputError, match=r"graph.json: fingerprint_source: expected \"device\" or"):
+        npusim.run_bundle(copy)
+
+
 def test_run_bundle_trace_after_the_run(tmp_path):
     npusim.run_bundle(MLP, mode="timing")
     path = npusim.trace(tmp_path / "trace.json")

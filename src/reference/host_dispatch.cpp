@@ -101,6 +101,7 @@ const core::OperatorTable<Handler> &table() {
          [](const CallArgs &c) { return host::callScatter(c, host::ScatterKind::Value); }},
         {"aten.embedding_dense_backward", host::callEmbeddingBackward},
         {"aten.index", host::callIndex},
+        {"aten.index.Tensor", host::callIndex}, // the overload torch calls: self, indices as aten.index
         {"aten.index_put", host::callIndexPut},
         {"aten.index_put_", host::callIndexPut},
         {"aten._unsafe_index_put", host::callIndexPut},

@@ -129,6 +129,10 @@ struct Bundle {
   std::filesystem::path dir;
   std::string graphFile; // the graph.json path as messages name it
   uint64_t seed = 0;
+  /// Where the fingerprints come from: "device", the capturing device's run of the
+  /// compiled model (model.device), or "npusim-reference", npusim's reference
+  /// interpreter and host library (a capture without a GPU).
+  std::string fingerprintSource = "device";
   std::vector<Storage> storages;
   std::vector<Input> inputs;
   std::vector<Step> steps;

@@ -335,7 +335,8 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
     throw core::InputError(graphFile + ": not valid JSON: " + e.what());
   }
   const json::Node root(document, "", graphFile);
-  root.allowKeys({"format", "version", "model", "seed", "storages", "inputs", "steps", "outputs"});
+  root.allowKeys(
+      {"format", "version", "model", "seed", "fingerprint_source", "storages", "inputs", "steps", "outputs"});
   const json::Node format = root.at("format");
   if (format.string() != "npusim-bundle")
     format.fail("expected \"npusim-bundle\", got " + format.describe());
@@ -349,6 +350,11 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
   bundle.dir = dir;
   bundle.graphFile = graphFile;
   bundle.seed = root.at("seed").unsignedInteger();
+  if (auto source = root.find("fingerprint_source")) {
+    bundle.fingerprintSource = source->string();
+    if (bundle.fingerprintSource != "device" && bundle.fingerprintSource != "npusim-reference")
+      source->fail("expected \"device\" or \"npusim-reference\", got " + source->describe());
+  }
   bundle.storages = parseStorages(root.at("storages"));
 
   const json::Node inputs = root.at("inputs");

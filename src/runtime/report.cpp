@@ -117,6 +117,7 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
       {"bundle", bundleName},
       {"mode", name(report.mode)},
       {"verify", report.verify},
+      {"fingerprint_source", report.fingerprintSource},
       {"result", result},
       {"steps", std::move(steps)},
       {"outputs", std::move(outputs)},

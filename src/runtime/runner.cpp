@@ -336,6 +336,7 @@ RunReport Runner::run() {
   const auto start = Clock::now();
   report_.totalSteps = bundle_.steps.size();
   report_.verify = options_.verify;
+  report_.fingerprintSource = bundle_.fingerprintSource;
   report_.mode = options_.mode;
   report_.threads = effectiveThreads(options_);
   // Refuse what cannot fit rather than let the kernel's OOM killer end the process.

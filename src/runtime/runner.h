@@ -150,6 +150,7 @@ struct RunReport {
   double npuCheckMs = 0.0;   // running the reference for the NPU-vs-reference comparison
   int64_t buffersCompared = 0; // NPU-vs-reference buffer comparisons
   bool verify = false;
+  std::string fingerprintSource; // the bundle's fingerprint_source: what verify compares with
   bool completed = false; // every step ran (and, with verify, matched its fingerprints)
   bool verified = false;  // verify and nothing diverged
   std::string failure;    // the first error or divergence

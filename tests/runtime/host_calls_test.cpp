@@ -3,6 +3,7 @@
 // the definition, in double, over the same strided storage.
 #include "core/error.h"
 #include "core/float16.h"
+#include "core/operator_call.h"
 #include "reference/host_calls.h"
 #include "runtime/host_call_values.h"
 
@@ -22,6 +23,13 @@ using core::DType;
 using namespace test;
 
 // ---------------------------------------------------------------- matrix products
+
+// Every operator name the call schemas accept (what the Python package offers
+// torch.compile's calls under) is one the host runs, aliases and overloads included.
+TEST(LibraryOperators, EverySchemaNameIsImplemented) {
+  for (std::string_view op : core::schemaOperators())
+    EXPECT_TRUE(reference::isHostCall(op)) << op << " has a schema but no host implementation";
+}
 
 TEST(LibraryMatmul, MmWithTransposedAndPaddedOperands) {
   const int64_t M = 5, K = 7, N = 3;

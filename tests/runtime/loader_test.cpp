@@ -129,6 +129,17 @@ TEST_F(LoaderTest, RejectsUnknownKeys) {
   EXPECT_NO_THROW(loadBundle(dir_));
 }
 
+TEST_F(LoaderTest, ReadsWhereTheFingerprintsComeFrom) {
+  EXPECT_EQ(loadBundle(kTiny).fingerprintSource, "device"); // absent: the capturing device's
+  json g = graph_;
+  g["fingerprint_source"] = "npusim-reference";
+  std::ofstream(dir_ / "graph.json") << g.dump();
+  EXPECT_EQ(loadBundle(dir_).fingerprintSource, "npusim-reference");
+  expectRejected([](json &b) { b["fingerprint_source"] = "gpu"; },
+                 "fingerprint_source: expected \"device\" or \"npusim-reference\", got the string \"gpu\"");
+  expectRejected([](json &b) { b["fingerprint_source"] = 1; }, "fingerprint_source: expected a string");
+}
+
 TEST_F(LoaderTest, RejectsBadStorages) {
   expectRejected([](json &g) { g["storages"][2]["dtype"] = "fp8"; },
                  "storages[2].dtype: unknown dtype 'fp8'");

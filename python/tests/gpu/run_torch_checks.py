@@ -100,7 +100,8 @@ def check_forward(name):
     report = npusim.last_report()
     return {"max_diff": _compare(torch, eager, compiled), "cycles": report["cycles"],
             "kernels_run": report["kernels_run"], "calls_run": report["calls_run"],
-            "calls_on_host": sum(c["steps"][0].get("executed_on") == "host" for c in report["calls"]), "device": dev}
+            "calls_on_host": sum(c["steps"][0].get("executed_on") == "host" for c in report["calls"]), "device": dev,
+            "calls_by_op": _ops(report)["calls_on_npusim"], "fallbacks": report.get("fallbacks")}
 
 
 def check_train():
@@ -163,6 +164,108 @@ def check_entry_point():
     return {"max_diff": (f(a) - (a * 2).sin()).abs().max().item(), "cycles": 0, "device": _device(torch)}
 
 
+def _ops(report):
+    """What ran where: the library calls npusim ran (op -> count) and the fallbacks."""
+    ran = {}
+    for call in report["calls"]:
+        ran[call["op"]] = ran.get(call["op"], 0) + 1
+    return {"calls_on_npusim": ran, "fallbacks": report.get("fallbacks", "MISSING: no 'fallbacks' key"),
+            "kernels_run": report["kernels_run"]}
+
+
+def check_library_calls():
+    """Calls with several results (sort, topk, max with indices, attention with its
+    log-sum-exp, batch norm in training with its running statistics) and in-place
+    updates of graph inputs under torch.compile(backend="npusim"), each part compiled on
+    its own (one failing part does not hide the others): results, running statistics
+    and the mutated input match eager; every aten call the dispatch mode saw either ran
+    on npusim (report "calls") or is reported as a fallback ("fallbacks": op, reason,
+    count). Prints per part what ran where."""
+    import copy
+    import traceback
+
+    import torch
+
+    import npusim
+    from npusim import torch_calls
+
+    dev = _device(torch)
+    torch.manual_seed(0)
+    x = torch.randn(4, 64, device=dev)
+    q = torch.randn(1, 2, 16, 8, device=dev)
+    seen = []
+    original = torch_calls.library_call
+
+    def counted(func, args, kwargs):
+        seen.append(str(func))
+        return original(func, args, kwargs)
+
+    torch_calls.library_call = counted
+
+    wide = torch.randn(4, 3000, device=dev)  # rows too long for Inductor's Triton sort: aten.sort
+
+    def sort_topk_max(x):
+        values, indices = torch.sort(wide, dim=1, stable=True)
+        top, top_at = torch.topk(x, 5, dim=1)
+        largest, largest_at = torch.max(x, dim=1)
+        return values, indices, top, top_at, largest, largest_at
+
+    def attention(q):
+        return torch.nn.functional.scaled_dot_product_attention(q, q * 0.5, q + 1.0)
+
+    bn = torch.nn.BatchNorm1d(64).to(dev).train()
+    bn_eager = copy.deepcopy(bn)
+
+    def in_place(buf, x):
+        buf.add_(x)
+        buf.mul_(2.0)
+        return buf.sum()
+
+    parts = {}
+
+    def part(name, run):
+        seen.clear()
+        try:
+            diffs = run()
+            report = npusim.last_report()
+            accounted = len(report["calls"]) + report.get("fallbacks_run", 0)
+            entry = {"max_diff": max(diffs.values()), "diffs": diffs, **_ops(report), "cycles": report["cycles"]}
+            if accounted != len(seen):
+                entry["error"] = f"{len(seen)} aten calls seen, {accounted} in the report: {seen}"
+        except Exception as e:  # noqa: BLE001 - each part's failure is a result
+            traceback.print_exc()
+            entry = {"error": f"{type(e).__name__}: {e}"[:1500], "max_diff": 1.0}
+        print(f"part {name}: {json.dumps(entry)}", flush=True)
+        parts[name] = entry
+
+    compiled = torch.compile(sort_topk_max, backend="npusim", options={"mode": "full"})
+    part("sort_topk_max", lambda: {"results": _compare(torch, sort_topk_max(x), compiled(x))})
+    compiled = torch.compile(attention, backend="npusim", options={"mode": "full"})
+    part("attention", lambda: {"results": _compare(torch, attention(q), compiled(q))})
+
+    def batch_norm():
+        eager = bn_eager(x)
+        out = torch.compile(bn, backend="npusim", options={"mode": "full"})(x)
+        return {"results": _compare(torch, eager, out),
+                "running_mean": _compare(torch, bn_eager.running_mean, bn.running_mean),
+                "running_var": _compare(torch, bn_eager.running_var, bn.running_var)}
+
+    part("batch_norm_train", batch_norm)
+
+    def mutated_input():
+        buf_eager, buf = torch.ones(4, 64, device=dev), torch.ones(4, 64, device=dev)
+        total_eager = in_place(buf_eager, x)
+        total = torch.compile(in_place, backend="npusim", options={"mode": "full"})(buf, x)
+        return {"input": _compare(torch, buf_eager, buf), "sum": _compare(torch, total_eager, total)}
+
+    part("in_place", mutated_input)
+    failed = {k: v["error"] for k, v in parts.items() if "error" in v}
+    if failed:
+        raise AssertionError(f"parts failed: {json.dumps(failed)}")
+    return {"max_diff": max(v["max_diff"] for v in parts.values()), "parts": parts, "device": dev,
+            "cycles": sum(v.get("cycles", 0) for v in parts.values())}
+
+
 CHECKS = {
     "forward_mlp": lambda: check_forward("mlp"),
     "forward_resnet18": lambda: check_forward("resnet18"),
@@ -170,6 +273,7 @@ CHECKS = {
     "train_mlp": check_train,
     "verify_option": check_verify_option,
     "entry_point": check_entry_point,
+    "library_calls": check_library_calls,
 }
 
 
@@ -264,10 +368,24 @@ def _jobs(env_base):
     source_env = dict(env_base, PYTHONPATH=os.path.join(REPO, "python"))
     jobs = [("pytest", True, _python("-m", "pytest", "-q", "-p", "no:cacheprovider", "python/tests"),
              source_env, lambda out, rc: {"summary": (out.strip().splitlines() or ["?"])[-1]})]
-    order = ["triton_kernel", "capture_and_verify", "forward_mlp", "train_mlp", "entry_point", "verify_option",
-             "forward_resnet18", "forward_gpt2", "example_resnet18", "example_gpt2"]
+    # The BatchNorm training capture with the eager stand-in (running statistics as outputs).
+    jobs.append(("plumbing_cnn_train", True, _python("-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                                     "python/tests/test_capture_plumbing.py", "-k", "cnn-train-sgd"),
+                 source_env, lambda out, rc: {"summary": (out.strip().splitlines() or ["?"])[-1],
+                                              "max_diff": 0.0 if rc == 0 else 1.0}))
+    # Captures without a GPU (backend="npusim", fingerprints from npusim's reference), then
+    # `npusim run --mode full --verify` on the bundle.
+    for name, extra in (("capture_cpu_and_verify", []), ("capture_cpu_train", ["--train"])):
+        env = dict(env_base, PYTHONPATH=os.path.join(REPO, "python"), CUDA_VISIBLE_DEVICES="")
+        bundle = os.path.join(OUT, name)
+        command = _python("-m", "npusim.capture", "mlp", bundle, *extra, "--debug-dir", bundle + "-debug")
+        jobs.append((name, False, command, env, _capture_verifier(bundle, "full", "npusim-reference")))
+    order = ["triton_kernel", "capture_and_verify", "library_calls", "forward_mlp", "train_mlp", "entry_point",
+             "verify_option", "forward_resnet18", "forward_gpt2", "example_resnet18", "example_gpt2"]
     for name in order:
         for visible in (True, False):
+            if name == "capture_and_verify" and not visible:
+                continue  # capture_cpu_and_verify
             env = dict(env_base)
             if not visible:
                 env["CUDA_VISIBLE_DEVICES"] = ""
@@ -281,11 +399,9 @@ def _jobs(env_base):
             elif name == "capture_and_verify":
                 # the capture tool as it was used before the package existed: from the checkout
                 env = dict(env, PYTHONPATH=os.path.join(REPO, "python"))
-                if not visible:
-                    env["NPUSIM_DEVICE"] = "cpu"
-                bundle = os.path.join(OUT, f"capture-mlp-{'gpu' if visible else 'cpu'}")
+                bundle = os.path.join(OUT, "capture-mlp-gpu")
                 command = _python("-m", "npusim.capture", "mlp", bundle)
-                parse = _capture_verifier(bundle)
+                parse = _capture_verifier(bundle, "full", "device")
             else:
                 command = _python(os.path.abspath(__file__), "--check", name)
                 parse = _parse_child
@@ -308,16 +424,37 @@ def _parse_example(output, rc):
     return result
 
 
-def _capture_verifier(bundle):
+def _capture_verifier(bundle, mode, fingerprint_source):
+    """After the capture: what the bundle holds (launches, calls, fingerprint_source, the
+    capture's own warnings), then `npusim run BUNDLE --mode MODE --verify` on it. Every
+    failure says which of the two failed and why (the tails of their outputs)."""
     def parse(output, rc):
+        tail = "\n".join(output.strip().splitlines()[-25:])
         if rc != 0:
-            return {}
-        run = subprocess.run([os.path.join(BUILD, "npusim"), "run", bundle, "--verify"], capture_output=True,
-                             text=True, timeout=120)
+            return {"failed": f"the capture exited {rc}: {_error_line(output)}", "capture_tail": tail}
+        with open(os.path.join(bundle, "graph.json")) as f:
+            graph = json.load(f)
+        steps = graph["steps"]
+        result = {"launches": sum(st["kind"] == "launch" for st in steps),
+                  "calls": sorted({st["op"] for st in steps if st["kind"] == "call"}),
+                  "fingerprint_source": graph.get("fingerprint_source", "device (absent)"),
+                  "capture_warnings": [x.strip() for x in output.splitlines() if "warning:" in x][:20]}
+        command = [os.path.join(BUILD, "npusim"), "run", bundle, "--mode", mode, "--verify"]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=150)
         cycles = [w for w in run.stdout.split() if w.startswith("cycles=")]
-        result = {"verify_rc": run.returncode, "verify_output": (run.stdout + run.stderr)[-600:],
-                  "cycles": int(cycles[0].split("=")[1].replace(",", "")) if cycles else 0}
-        result["max_diff"] = 0.0 if run.returncode == 0 else 1.0
+        result.update(verify_command=shlex.join(command), verify_rc=run.returncode,
+                      verify_output=(run.stdout + run.stderr)[-1500:],
+                      cycles=int(cycles[0].split("=")[1].replace(",", "")) if cycles else 0)
+        problems = []
+        if run.returncode != 0:
+            problems.append(f"`{shlex.join(command)}` exited {run.returncode}")
+        if result["fingerprint_source"] != fingerprint_source and not (
+                fingerprint_source == "device" and "fingerprint_source" not in graph):
+            problems.append(f"fingerprint_source {result['fingerprint_source']!r}, want {fingerprint_source!r}")
+        if result["launches"] == 0:
+            problems.append("no launch recorded")
+        result["failed"] = "; ".join(problems)
+        result["max_diff"] = 1.0 if problems else 0.0
         return result
 
     return parse
@@ -335,7 +472,7 @@ def _run_job(log, job):
         result = {"parse_error": repr(e)}
     result.update(name=name, gpu_visible=visible, rc=rc, seconds=round(time.time() - start, 1))
     result["passed"] = rc == 0 and result.get("max_diff", 0.0 if name == "pytest" else 1.0) <= TOLERANCE
-    result["error"] = "" if result["passed"] else _error_line(output)
+    result["error"] = "" if result["passed"] else (result.get("failed") or _error_line(output))
     if _crashed(rc):
         result["crash"] = f"signal {-rc if rc < 0 else rc - 128}"
         _debug(log, command, env)
