@@ -223,21 +223,22 @@ TEST(Loops, CarriedHomesWidenWhenTheYieldDoesNotFit) {
       {"%11 starts gathered (in_ptr0 + loaded indices: the index tile and a base register) but the body "
        "advances it by the indices again, not by a splat: its i64 offsets need a tile of their own",
        R"(tile.func @k(%0 in_ptr0: *fp32, %1 in_ptr1: *i32, %2 n: i32) {
-  %3 = constant 0 : i32
-  %4 = constant 1 : i32
-  %5 = splat %1 : *i32[64]
-  %6 = arange 0, 64 : i32[64]
-  %7 = addptr %5, %6 : *i32[64]
-  %8 = load %7 : i32[64]
-  %9 = splat %0 : *fp32[64]
-  %10 = addptr %9, %8 : *fp32[64]
-  %11 = for %12 = %3 to %2 step %4 iter_args(%13 = %10) : *fp32[64] {
+  %3 = arange 0, 64 : i32[64]
+  %4 = splat %1 : *i32[64]
+  %5 = addptr %4, %3 : *i32[64]
+  %6 = load %5 : i32[64]
+  %7 = splat %0 : *fp32[64]
+  %8 = addptr %7, %6 : *fp32[64]
+  %9 = constant 0 : i32
+  %10 = constant 1 : i32
+  %11 = for %12 = %9 to %2 step %10 iter_args(%13 = %8) : *fp32[64] {
     %14 = load %13 : fp32[64]
-    %15 = addptr %13, %8 : *fp32[64]
+    %15 = addptr %13, %6 : *fp32[64]
     yield %15
   }
   %16 = load %11 : fp32[64]
-  store %11, %16
+  %17 = addptr %7, %3 : *fp32[64]
+  store %17, %16
 }
 )",
        "%11",
@@ -246,13 +247,13 @@ TEST(Loops, CarriedHomesWidenWhenTheYieldDoesNotFit) {
       {"%7 starts as the immediate 0.0 but yields the result of an inner loop, whose own carried value "
        "widens to a [1] tile (it adds sum(x)): both homes are [1] tiles",
        R"(tile.func @k(%0 in_ptr0: *fp32, %1 out_ptr0: *fp32, %2 n: i32) {
-  %3 = constant 0.0 : fp32
+  %3 = splat %0 : *fp32[64]
   %4 = constant 0 : i32
   %5 = constant 1 : i32
-  %6 = splat %0 : *fp32[64]
-  %7 = for %8 = %4 to %2 step %5 iter_args(%9 = %3) : fp32 {
+  %6 = constant 0.0 : fp32
+  %7 = for %8 = %4 to %2 step %5 iter_args(%9 = %6) : fp32 {
     %10 = for %11 = %4 to %2 step %5 iter_args(%12 = %9) : fp32 {
-      %13 = load %6 : fp32[64]
+      %13 = load %3 : fp32[64]
       %14 = reduce sum axis=0 %13 : fp32
       %15 = add %12, %14 : fp32
       yield %15
