@@ -45,8 +45,8 @@ public:
   static std::unique_ptr<Interface> make(std::string_view chooser, const std::string &name, Args... args) {
     const auto it = table().find(name);
     if (it == table().end())
-      throw InputError(std::string(chooser) + ": '" + name + "' is not registered (registered: " + namesText() +
-                       ")");
+      throw InputError(std::string(chooser) + ": '" + name +
+                       "' is not registered (registered: " + namesText() + ")");
     return it->second(std::forward<Args>(args)...);
   }
   /// The registered names, sorted.

@@ -86,8 +86,8 @@ TensorRef parseTensorRef(const json::Node &node, const std::vector<Storage> &sto
     overflow |= __builtin_add_overflow(step < 0 ? lo : hi, step, step < 0 ? &lo : &hi);
   }
   if (empty ? t.offset > elements : (overflow || lo < 0 || hi >= elements))
-    node.fail("the view (offset " + std::to_string(t.offset) + ", shape " + core::shapeString(t.shape) + ", stride " +
-              core::shapeString(t.stride) + ") addresses " +
+    node.fail("the view (offset " + std::to_string(t.offset) + ", shape " + core::shapeString(t.shape) +
+              ", stride " + core::shapeString(t.stride) + ") addresses " +
               (overflow ? std::string("elements past 2^63") : "element " + std::to_string(lo < 0 ? lo : hi)) +
               ", outside storage " + std::to_string(t.storage) + " of " + std::to_string(elements) +
               " elements");

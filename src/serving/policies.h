@@ -8,9 +8,9 @@
 // - placements: which cores each tenant may use (partitioned, shared);
 // - scheduling policies: which tenant's instance a shared core runs next
 //   (fifo, round_robin, priority).
+#include "core/registry.h"
 #include "serving/scenario.h"
 #include "timing/event_queue.h"
-#include "core/registry.h"
 
 #include <cstdint>
 #include <optional>

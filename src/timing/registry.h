@@ -17,8 +17,8 @@ template <class Interface, class... Args> class Registry : public core::Registry
 public:
   /// An unknown name throws core::InputError naming the config key and every registered name.
   static std::unique_ptr<Interface> make(std::string_view configKey, const std::string &name, Args... args) {
-    return core::Registry<Interface, Args...>::make("hardware config key '" + std::string(configKey) + "'", name,
-                                                    std::forward<Args>(args)...);
+    return core::Registry<Interface, Args...>::make("hardware config key '" + std::string(configKey) + "'",
+                                                    name, std::forward<Args>(args)...);
   }
 };
 

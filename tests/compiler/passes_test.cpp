@@ -107,14 +107,16 @@ TEST(Pipeline, ListsEveryStageInOrder) {
       EXPECT_NE(transform::findPass(stage.name), nullptr) << stage.name;
       EXPECT_EQ(stage.module, "transform") << stage.name;
     } else {
-      EXPECT_EQ(stage.module, stage.kind == compiler::Stage::Kind::Mapping ? "library" : "compiler") << stage.name;
+      EXPECT_EQ(stage.module, stage.kind == compiler::Stage::Kind::Mapping ? "library" : "compiler")
+          << stage.name;
     }
     if (stage.kind != compiler::Stage::Kind::TileIRPass) {
       EXPECT_FALSE(stage.droppedOnOverflow) << stage.name;
     }
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"mapping", "block-sizes", "unwrap-rem", "sink-broadcasts", "unroll-dots", "layout", "cse",
-                                             "hoist-invariants", "lowering", "scratchpad"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"mapping", "block-sizes", "unwrap-rem", "sink-broadcasts",
+                                             "unroll-dots", "layout", "cse", "hoist-invariants", "lowering",
+                                             "scratchpad"}));
   EXPECT_EQ(compiler::pipeline()[0].kind, compiler::Stage::Kind::Mapping);
   EXPECT_EQ(compiler::pipeline()[1].kind, compiler::Stage::Kind::BlockSizes);
   EXPECT_EQ(compiler::pipeline().back().kind, compiler::Stage::Kind::ScratchpadPlan);
