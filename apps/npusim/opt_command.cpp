@@ -2,6 +2,7 @@
 // result, so that each pass can be tested on small hand-written functions.
 #include "cli.h"
 
+#include "compiler/compiler.h"
 #include "ir/ir.h"
 #include "transform/transform.h"
 
@@ -14,6 +15,7 @@ namespace npusim::cli {
 const char *const kOptUsage =
     R"(usage: npusim opt [--pass=NAME ...] [--config NAME|FILE] FILE.tileir
        npusim opt --list
+       npusim opt --stages
 
 Reads one TileIR function in its text form (docs/tileir.md), verifies it, runs
 the passes in the order given (each result verified again) and prints the
@@ -24,6 +26,8 @@ options:
   --config C    the machine the passes compile for (a preset name or a YAML
                 file, default tpuv3-like); `layout` depends on its lanes
   --list        list the passes, one per line: NAME  SUMMARY
+  --stages      list every stage of compiling a kernel, in order, one per
+                line: NAME  MODULE  SUMMARY (the passes among them)
   --help        show this help
 
 exit status: 0 success; 1 the file cannot be read or is not valid TileIR
@@ -37,6 +41,7 @@ constexpr OptionSpec kOptions[] = {
     {"--pass", true, true},
     {"--config", true, false},
     {"--list", false, false},
+    {"--stages", false, false},
 };
 
 } // namespace
@@ -52,6 +57,13 @@ int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &e
       throw UsageError("--list takes no file and no --pass");
     for (const transform::Pass &pass : transform::passes())
       out << pass.name << "  " << pass.summary << "\n";
+    return kExitOk;
+  }
+  if (options.has("--stages")) {
+    if (!options.positionals.empty() || options.has("--pass") || options.has("--list"))
+      throw UsageError("--stages takes no file, no --pass and no --list");
+    for (const compiler::Stage &stage : compiler::pipeline())
+      out << stage.name << "  " << stage.module << "  " << stage.summary << "\n";
     return kExitOk;
   }
   if (options.positionals.size() != 1)

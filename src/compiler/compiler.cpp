@@ -1,6 +1,6 @@
 // The compiler driver (docs/compiler.md, "Stages"): the one list of every
-// stage from a kernel's block sizes to its NPU program, and compile, which
-// runs the stages after the block sizes.
+// stage from a library call's mapping and a kernel's block sizes to its NPU
+// program, and compile, which runs the stages after the block sizes.
 #include "compiler/compiler_internal.h"
 #include "transform/transform.h"
 
@@ -19,28 +19,33 @@ using Kind = Stage::Kind;
 // invariants' tiles live through the loop, and computing them in every
 // iteration may fit where that does not.
 constexpr Stage kPipeline[] = {
-    {"block-sizes", Kind::BlockSizes, false,
+    {"mapping", Kind::Mapping, "library", false,
+     "library calls only: the tiles of the GEMM-shaped kernels, by the mapping strategy the run names "
+     "(registered by name, library/mapping*.cpp); library::planCall bakes them into the kernel source as "
+     "constexprs, so they precede the front end, and the block-size search keeps them"},
+    {"block-sizes", Kind::BlockSizes, "compiler", false,
      "searchBlockSizes (tiling.cpp, cost_model.cpp): block sizes are constexprs of the Triton kernel, so the "
      "caller's front end lowers the kernel once per candidate and the search runs the stages below on each, "
      "keeping the cheapest estimate that fits the scratchpad"},
-    {"unwrap-rem", Kind::TileIRPass, true,
+    {"unwrap-rem", Kind::TileIRPass, "transform", true,
      "versions the body where `(s + arange) % C` does not wrap (transform/unwrap_rem.cpp)"},
-    {"sink-broadcasts", Kind::TileIRPass, true,
+    {"sink-broadcasts", Kind::TileIRPass, "transform", true,
      "moves a loop's expand_dims and broadcasts onto its invariant values (transform/sink_broadcasts.cpp)"},
-    {"unroll-dots", Kind::TileIRPass, true,
+    {"unroll-dots", Kind::TileIRPass, "transform", true,
      "four iterations per body of a loop whose dot is narrower than the arrays (transform/unroll_dots.cpp)"},
-    {"layout", Kind::TileIRPass, false, "the lane axis of every tile value (transform/layout.cpp)"},
-    {"cse", Kind::TileIRPass, false, "removes pure ops equal to an earlier visible one (transform/cse.cpp)"},
-    {"hoist-invariants", Kind::TileIRPass, true,
+    {"layout", Kind::TileIRPass, "transform", false,
+     "the lane axis of every tile value (transform/layout.cpp)"},
+    {"cse", Kind::TileIRPass, "transform", false,
+     "removes pure ops equal to an earlier visible one (transform/cse.cpp)"},
+    {"hoist-invariants", Kind::TileIRPass, "transform", true,
      "moves loop-invariant pure ops before their loop (transform/hoist.cpp)"},
-    {"lowering", Kind::Lowering, false,
+    {"lowering", Kind::Lowering, "compiler", false,
      "TileIR ops -> NPU instructions, scalar registers and unplaced tiles (class Lowering: lower_*.cpp, "
-     "emit.cpp)"},
-    {"scratchpad", Kind::ScratchpadPlan, false,
+     "carried_forms.cpp, emit.cpp)"},
+    {"scratchpad", Kind::ScratchpadPlan, "compiler", false,
      "tile lifetimes and bank offsets (scratchpad.cpp); on overflow the stages from the first TileIR pass "
-     "run "
-     "again without those dropped on overflow, and then the overflow is the caller's (the block-size search "
-     "rejects the candidate)"},
+     "run again without those dropped on overflow, and then the overflow is the caller's (the block-size "
+     "search rejects the candidate)"},
 };
 
 npu::Program compileOnce(const ir::Function &function, const config::HardwareConfig &machine) {
@@ -55,7 +60,9 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
     bool overflowed = false;
     for (const Stage &stage : kPipeline) {
       switch (stage.kind) {
-      case Kind::BlockSizes: break; // the caller's, before the function exists
+      case Kind::Mapping:    // the library's, before the kernel source exists
+      case Kind::BlockSizes: // the caller's, before the function exists
+        break;
       case Kind::TileIRPass: {
         if (!allPasses && stage.droppedOnOverflow)
           break;

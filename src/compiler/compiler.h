@@ -27,19 +27,26 @@ public:
 
 /// One stage of turning a kernel into an NPU program.
 struct Stage {
-  enum class Kind { BlockSizes, TileIRPass, Lowering, ScratchpadPlan };
+  /// Mapping: the library's tile choice for a library call's GEMM-shaped
+  /// kernels, before their source exists; BlockSizes: the block-size search,
+  /// before TileIR exists (both run by their callers); the others run by compile.
+  enum class Kind { Mapping, BlockSizes, TileIRPass, Lowering, ScratchpadPlan };
   std::string_view name; // a TileIR pass: its name in transform::findPass
   Kind kind;
+  /// The module whose code runs the stage ("library", "compiler", "transform").
+  std::string_view module;
   /// Left out when the scratchpad plan overflows (the stages then run again
   /// without it).
   bool droppedOnOverflow;
   std::string_view summary;
 };
 
-/// Every stage, in order (docs/compiler.md, "Stages"): first the block-size
-/// search, which the caller drives (searchBlockSizes, with the front end
-/// lowering each candidate) because block sizes are constexprs fixed before
-/// TileIR exists; then the stages compile runs.
+/// Every stage, in order (docs/compiler.md, "Stages"): first those the
+/// callers run before TileIR exists, the mapping of a library call's GEMMs
+/// (library::planCall bakes the tiles of its registered mapping strategy into
+/// the kernel source) and the block-size search (searchBlockSizes, with the
+/// front end lowering each candidate, since block sizes are constexprs); then
+/// the stages compile runs.
 std::span<const Stage> pipeline();
 
 /// Compiles one kernel: the stages of pipeline() after the block sizes, on a

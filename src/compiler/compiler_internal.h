@@ -4,9 +4,11 @@
 //   tiling.cpp        the block-size search (cost_model.cpp, blocks.cpp)
 //   (src/transform)   the TileIR passes, lane axes included
 //   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
+//   carried_forms.cpp the homes of loop-carried values, before a loop is lowered
 //   scratchpad.cpp    liveness and bank offsets of the tiles
 #include "compiler/compiler.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -85,9 +87,17 @@ struct ValueState {
   bool hasGatherBase() const { return !gatherBase.isImmediateInt(0); }
 };
 
-/// What a for loop carries, decided before its body is lowered and revised
-/// when the body yields something the first guess cannot hold.
+/// What a for loop carries: the form of each carried value's home.
 enum class CarriedForm { Register, ScalarTile, Tile, AffinePointer, GatherPointer };
+
+/// How the lowering holds a value defined before a loop.
+using ValueStateOf = std::function<const ValueState &(const ir::Value *)>;
+
+/// The homes of `loop`'s carried values, decided before the loop is lowered
+/// (carried_forms.cpp): the narrowest form that holds the init, as `outside`
+/// gives the lowering's state of a value defined before the loop, and that
+/// certainly holds what the body yields.
+std::vector<CarriedForm> chooseCarriedForms(const ir::Op &loop, const ValueStateOf &outside);
 
 /// TileIR ops -> NPU instructions, one pass over the ops in program order
 /// (docs/compiler.md, "Stages"). Its parts are spread over
@@ -100,8 +110,7 @@ public:
   npu::Program run(std::vector<int> &storageRoot);
 
 private:
-  // Everything the lowering has decided so far besides instructions; the
-  // state before a loop, to lower the loop again with other carried forms.
+  // Everything the lowering has decided so far besides instructions.
   struct State {
     std::vector<npu::ScalarRegister> registers;
     std::vector<npu::Tile> tiles;
@@ -260,19 +269,8 @@ private:
   void permuteDma(npu::DmaDescriptor &dma, const std::vector<int> &order);
 
   // lower_control.cpp
-  /// A carried value whose yield its home cannot hold, and the home to try next.
-  struct CarriedRevision {
-    size_t index;
-    CarriedForm form;
-  };
-  /// Decides the carried forms: lowers the loop with the forms guessed from
-  /// the inits, and again from the state before the loop while lowerLoop
-  /// asks for a more general home.
+  /// Lowers the loop once, with the homes chooseCarriedForms decides.
   void lowerFor(const ir::Op &op);
-  /// Lowers the loop with the given carried forms; the first carried value
-  /// whose yielded form does not fit its home, with nothing emitted into the
-  /// enclosing code, or nothing when the loop is done.
-  std::optional<CarriedRevision> lowerLoop(const ir::Op &op, const std::vector<CarriedForm> &forms);
   void lowerIf(const ir::Op &op);
   /// Carried-value plumbing: `targets` receive `sources` at once (a parallel copy).
   void assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,

@@ -1,16 +1,15 @@
 // Structured control flow (docs/compiler.md "Control flow"). A for loop becomes
 // a Loop whose induction variable is a scalar register; each carried value
 // gets a fixed home (a register, a tile, or for a pointer tile advanced by a
-// scalar each iteration an affine form whose base register is the home), the
-// inits are copied there before the loop and the yielded values at the end of
-// the body, as one parallel copy. The home is a guess made from the init; when
-// the body yields something the guess cannot hold, the lowering goes back to
-// the state before the loop and lowers it again with a more general home for
-// that value (lowerFor decides, lowerLoop tries one set of homes). An if
-// becomes an If whose branches copy their yielded values into the result homes.
+// scalar each iteration an affine form whose base register is the home),
+// chosen before the loop from its init and what its body yields
+// (carried_forms.cpp); the inits are copied there before the loop and the
+// yielded values at the end of the body, as one parallel copy. An if becomes
+// an If whose branches copy their yielded values into the result homes.
 #include "compiler/compiler_internal.h"
 
 #include <set>
+#include <stdexcept>
 
 namespace npusim::compiler {
 
@@ -22,16 +21,6 @@ bool sameOperand(const Scalar &a, const Scalar &b) {
   if (a.isImmediate() != b.isImmediate())
     return false;
   return a.isImmediate() ? a.operand.intValue == b.operand.intValue : a.operand.reg == b.operand.reg;
-}
-
-CarriedForm guessForm(const ValueState &init, const ir::Value *v) {
-  if (v->type.isScalar())
-    return init.kind == Kind::ScalarTile ? CarriedForm::ScalarTile : CarriedForm::Register;
-  if (v->type.isPointer && init.kind == Kind::Tile && init.lazy)
-    return CarriedForm::AffinePointer;
-  if (v->type.isPointer && init.kind == Kind::Tile && init.tile >= 0 && !init.broadcastOf)
-    return CarriedForm::GatherPointer;
-  return CarriedForm::Tile;
 }
 
 } // namespace
@@ -206,28 +195,8 @@ void Lowering::stretchBroadcastsBefore(const ir::Op &loop) {
 
 void Lowering::lowerFor(const ir::Op &op) {
   stretchBroadcastsBefore(op);
-  const size_t n = op.results.size();
-  std::vector<CarriedForm> forms(n);
-  for (size_t i = 0; i < n; ++i)
-    forms[i] = guessForm(state(op.operands[3 + i]), op.results[i]);
-  // Each revision makes one carried value's home more general (a register
-  // becomes a [1] tile, a pointer form a tile of offsets), so this ends.
-  for (size_t attempt = 0; attempt <= 2 * n + 1; ++attempt) {
-    const State beforeLoop = s;
-    const size_t codeBefore = out->size();
-    const std::optional<CarriedRevision> revision = lowerLoop(op, forms);
-    if (!revision)
-      return;
-    s = beforeLoop;
-    out->resize(codeBefore);
-    currentOp = &op;
-    forms[revision->index] = revision->form;
-  }
-  unsupported("this loop's carried values");
-}
-
-std::optional<Lowering::CarriedRevision> Lowering::lowerLoop(const ir::Op &op,
-                                                             const std::vector<CarriedForm> &forms) {
+  const std::vector<CarriedForm> forms =
+      chooseCarriedForms(op, [this](const ir::Value *v) -> const ValueState & { return state(v); });
   const size_t n = op.results.size();
   const Scalar lower = scalarOf(op.operands[0]);
   const Scalar upper = scalarOf(op.operands[1]);
@@ -294,23 +263,19 @@ std::optional<Lowering::CarriedRevision> Lowering::lowerLoop(const ir::Op &op,
     const ValueState &y = state(yielded[i]);
     if (op.results[i]->type.isPointer && y.argument != homes[i].argument)
       unsupported("a loop-carried pointer that moves to another argument");
-    std::optional<CarriedForm> wider;
-    if (forms[i] == CarriedForm::Register && y.kind != Kind::Scalar)
-      wider = CarriedForm::ScalarTile;
-    if (forms[i] == CarriedForm::GatherPointer &&
-        (y.kind != Kind::Tile || y.lazy || y.broadcastOf || y.tile != homes[i].tile))
-      wider = CarriedForm::Tile;
+    bool fits = true;
+    if (forms[i] == CarriedForm::Register)
+      fits = y.kind == Kind::Scalar;
+    if (forms[i] == CarriedForm::GatherPointer)
+      fits = y.kind == Kind::Tile && !y.lazy && !y.broadcastOf && y.tile == homes[i].tile;
     if (forms[i] == CarriedForm::AffinePointer) {
-      bool same = y.kind == Kind::Tile && y.lazy && y.lazy->strides.size() == homes[i].lazy->strides.size();
-      for (size_t a = 0; same && a < y.lazy->strides.size(); ++a)
-        same = sameOperand(y.lazy->strides[a], homes[i].lazy->strides[a]);
-      if (!same)
-        wider = CarriedForm::Tile;
+      fits = y.kind == Kind::Tile && y.lazy && y.lazy->strides.size() == homes[i].lazy->strides.size();
+      for (size_t a = 0; fits && a < y.lazy->strides.size(); ++a)
+        fits = sameOperand(y.lazy->strides[a], homes[i].lazy->strides[a]);
     }
-    if (wider) {
-      out = outer; // the caller drops what this attempt emitted and decided
-      return CarriedRevision{i, *wider};
-    }
+    if (!fits) // chooseCarriedForms answers "fits" only where it is sure
+      throw std::logic_error("the home chosen for carried value " + nameOf(op.results[i]) +
+                             " cannot hold what the loop body yields");
   }
   currentOp = &yield;
   assignCarried(yielded, homes, forms);
@@ -326,7 +291,6 @@ std::optional<Lowering::CarriedRevision> Lowering::lowerLoop(const ir::Op &op,
     if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
       setTile(op.results[i], homes[i].tile);
   }
-  return std::nullopt;
 }
 
 void Lowering::lowerIf(const ir::Op &op) {

@@ -247,4 +247,26 @@ private:
   std::span<const Tensor *const> outs_;
 };
 
+/// The operands of a grouped matrix product, read alike by both
+/// implementations: aten._grouped_mm (self, mat2, offs, bias) and
+/// transformers.grouped_mm_fallback (input, weight, offs) are one operator in
+/// two schemas. A bias is refused, as PyTorch refuses it.
+template <typename Tensor> struct GroupedMmOperands {
+  bool fallback;             // transformers.grouped_mm_fallback
+  const char *aName, *bName; // the schema's names of a and b
+  const Tensor &a, &b;
+  const Tensor *offs; // group offsets; null when not given
+  const Tensor &out;
+};
+
+template <typename Tensor> GroupedMmOperands<Tensor> groupedMmOperands(const CallArgs<Tensor> &call) {
+  const bool fallback = call.op().starts_with("transformers.");
+  const char *aName = fallback ? "input" : "self", *bName = fallback ? "weight" : "mat2";
+  const Tensor &a = call.tensor(0, aName), &b = call.tensor(1, bName);
+  const Tensor *offs = call.optionalTensor(2, "offs");
+  if (!fallback && call.optionalTensor(3, "bias"))
+    call.fail(3, "bias", "a bias is not supported (PyTorch: \"Bias not supported yet\")");
+  return {fallback, aName, bName, a, b, offs, call.out(0)};
+}
+
 } // namespace npusim::core

@@ -2,6 +2,7 @@
 // cross-lane unit's data movement (broadcast along the lane axis, relayout).
 #include "functional/machine.h"
 
+#include "core/shape.h"
 #include "npu/layout.h"
 
 #include <algorithm>
@@ -30,10 +31,8 @@ core::BinaryOp binaryOf(ElementOp op) {
 }
 
 std::string shapeText(const npu::TileLayout &l) {
-  std::string s = std::string(core::tritonName(l.dtype)) + "[";
-  for (size_t a = 0; a < l.shape.size(); ++a)
-    s += (a ? ", " : "") + std::to_string(l.shape[a]);
-  return s + "] lane axis " + std::to_string(l.laneAxis);
+  return std::string(core::tritonName(l.dtype)) + core::shapeString(l.shape) + " lane axis " +
+         std::to_string(l.laneAxis);
 }
 
 /// The row-major source element of every destination element of a

@@ -65,13 +65,10 @@ def {{NAME}}(a_ptr: "*{{A}}", b_ptr: "*{{B}}", offs_ptr: "*{{OFFS}}", c_ptr: "*{
 
 CallPlan planGroupedMm(const CallArgs &call, const MachineShape &machine) {
   const std::string op(call.op());
-  const bool fallback = op.starts_with("transformers.");
-  const char *aName = fallback ? "input" : "self", *bName = fallback ? "weight" : "mat2";
-  const TensorRef &a = call.tensor(0, aName), &b = call.tensor(1, bName);
-  const TensorRef *offs = call.optionalTensor(2, "offs");
-  if (!fallback && call.optionalTensor(3, "bias"))
-    call.fail(3, "bias", "a bias is not supported (PyTorch: \"Bias not supported yet\")");
-  const TensorRef &c = call.out(0);
+  const auto operands = core::groupedMmOperands(call);
+  const char *aName = operands.aName, *bName = operands.bName;
+  const TensorRef &a = operands.a, &b = operands.b, &c = operands.out;
+  const TensorRef *offs = operands.offs;
   expectFloat(op, a, aName);
   expectFloat(op, b, bName);
   expectFloat(op, c, "out");

@@ -1,6 +1,6 @@
 // The cost model of the GEMM-shaped kernels' mappings (the machine's systolic
-// arrays, DMA and vector unit), the registry of mapping strategies and the
-// choice among them (docs/library-kernels.md, "Mapping search").
+// arrays, DMA and vector unit) and the choice among the registered mapping
+// strategies (docs/library-kernels.md, "Mapping search").
 #include "library/mapping.h"
 
 #include "library/mapping_strategy.h"
@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace npusim::library::detail {
 
@@ -81,47 +80,14 @@ double mappingCycles(const ConvMapping &t, const GemmProblem &p, const MachineSh
   return static_cast<double>(programs) * perProgram;
 }
 
-namespace {
-
-std::map<std::string, const MappingStrategy *, std::less<>> &strategies() {
-  static std::map<std::string, const MappingStrategy *, std::less<>> table;
-  return table;
-}
-
-} // namespace
-
 int64_t mappingBudgetPerLane(const MachineShape &machine) {
   return tileBudgetBytes(machine) / machine.lanes;
 }
 
-bool registerMappingStrategy(std::string_view name, const MappingStrategy &strategy) {
-  if (!strategies().emplace(std::string(name), &strategy).second)
-    throw core::InputError("library: two mapping strategies registered as '" + std::string(name) + "'");
-  return true;
-}
-
-std::vector<std::string> mappingStrategyNames() {
-  std::vector<std::string> names;
-  for (const auto &entry : strategies())
-    names.push_back(entry.first);
-  return names;
-}
-
-const MappingStrategy &findMappingStrategy(const std::string &name) {
-  const auto it = strategies().find(name);
-  if (it == strategies().end()) {
-    std::string known;
-    for (const std::string &n : mappingStrategyNames())
-      known += (known.empty() ? "" : ", ") + n;
-    throw core::InputError("mapping strategy '" + name + "' is not registered (registered: " + known + ")");
-  }
-  return *it->second;
-}
-
 ConvMapping chooseMapping(const GemmProblem &p, const MachineShape &machine) {
-  if (auto tiles = findMappingStrategy("external").choose(p, machine))
+  if (auto tiles = MappingStrategies::make("mapping strategy", "external")->choose(p, machine))
     return *tiles;
-  if (auto tiles = findMappingStrategy(machine.mappingStrategy).choose(p, machine))
+  if (auto tiles = MappingStrategies::make("mapping strategy", machine.mappingStrategy)->choose(p, machine))
     return *tiles;
   // Nothing fits: the smallest tiles, for the caller's overflow retry to judge.
   ConvMapping t{16, blockFor(p.n, 16, laneBlock(machine)), blockFor(p.k, 16, laneBlock(machine)), 1, 0};

@@ -2,7 +2,9 @@
 // The mapping of the GEMM-shaped kernels (internal): which tiles a GEMM or an
 // implicit-GEMM convolution runs with on this machine, chosen by a registered
 // mapping strategy (mapping_strategy.h; docs/library-kernels.md, "Mapping
-// search" and "Mapping strategies").
+// search" and "Mapping strategies"). This is the `mapping` stage of the
+// compiler's pipeline (docs/compiler.md, "Stages"), which the planners run
+// before the kernel source exists.
 #include "library/library.h"
 
 namespace npusim::library::detail {

@@ -5,13 +5,11 @@
 
 #include "library/plan_support.h"
 
+#include <bit>
+
 namespace npusim::library::detail {
 
 namespace {
-
-bool powerOfTwo(int64_t v) {
-  return v > 0 && (v & (v - 1)) == 0;
-}
 
 class ExternalMapping final : public MappingStrategy {
 public:
@@ -23,7 +21,7 @@ public:
     const GemmTiles &e = it->second;
     for (const auto &[value, field] :
          {std::pair{e.tileM, "TILE_M"}, {e.tileN, "TILE_N"}, {e.tileK, "TILE_K"}})
-      if (!powerOfTwo(value) || value < 16)
+      if (value < 16 || !std::has_single_bit(static_cast<uint64_t>(value)))
         throw core::InputError(e.where + "." + field + ": " + std::to_string(value) +
                                " is not a power of two of at least 16 (Triton blocks are)");
     ConvMapping t{e.tileM, e.tileN, e.tileK, ceilDiv(p.k, e.tileK) > 1 ? 2 : 1, 0};
@@ -40,8 +38,7 @@ public:
   }
 };
 
-const ExternalMapping kExternal;
-const bool kRegistered = registerMappingStrategy("external", kExternal);
+const bool kRegistered = MappingStrategies::add<ExternalMapping>("external");
 
 } // namespace
 

@@ -31,8 +31,7 @@ public:
   }
 };
 
-const FirstFitMapping kFirstFit;
-const bool kRegistered = registerMappingStrategy("first_fit", kFirstFit);
+const bool kRegistered = MappingStrategies::add<FirstFitMapping>("first_fit");
 
 } // namespace
 

@@ -43,8 +43,7 @@ public:
   }
 };
 
-const MappingSearch kSearch;
-const bool kRegistered = registerMappingStrategy("search", kSearch);
+const bool kRegistered = MappingStrategies::add<MappingSearch>("search");
 
 } // namespace
 

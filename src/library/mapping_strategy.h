@@ -1,12 +1,14 @@
 #pragma once
 // Mapping strategies (internal): interchangeable ways of choosing the tiles of
 // a GEMM-shaped kernel, registered by name (docs/library-kernels.md, "Mapping
-// strategies"). Each implementation registers itself in one line next to its
-// definition, at namespace scope of its .cpp:
+// strategies"), the pipeline's `mapping` stage (docs/compiler.md, "Stages").
+// Each implementation registers itself in one line next to its definition, at
+// namespace scope of its .cpp (core/registry.h):
 //
-//   const bool kRegistered = registerMappingStrategy("my_strategy", kMyStrategy);
+//   const bool kRegistered = MappingStrategies::add<MyStrategy>("my_strategy");
 //
 // MachineShape::mappingStrategy names the one the calls use.
+#include "core/registry.h"
 #include "library/mapping.h"
 
 #include <optional>
@@ -27,13 +29,8 @@ public:
                                             const MachineShape &machine) const = 0;
 };
 
-/// Registers `strategy` (an object of static storage duration) as `name`;
-/// a name registered twice throws core::InputError. Returns true.
-bool registerMappingStrategy(std::string_view name, const MappingStrategy &strategy);
-/// The strategy registered as `name`; an unknown name throws core::InputError
-/// listing the registered ones.
-const MappingStrategy &findMappingStrategy(const std::string &name);
-/// The registered names, sorted.
-std::vector<std::string> mappingStrategyNames();
+/// The registered strategies; make("mapping strategy", name) throws
+/// core::InputError for an unknown name, listing the registered ones.
+using MappingStrategies = core::Registry<MappingStrategy>;
 
 } // namespace npusim::library::detail

@@ -49,7 +49,7 @@ CallPlan planCall(std::string_view op, std::span<const CallArgument> args,
 }
 
 std::vector<std::string> mappingStrategies() {
-  return detail::mappingStrategyNames();
+  return detail::MappingStrategies::names();
 }
 
 bool isPlanned(std::string_view op) {

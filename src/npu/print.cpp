@@ -2,6 +2,8 @@
 // program gives the same bytes.
 #include "npu/program.h"
 
+#include "core/shape.h"
+
 #include <cstdio>
 #include <sstream>
 
@@ -46,10 +48,8 @@ public:
     out_ << "tiles:\n";
     for (size_t t = 0; t < p_.tiles.size(); ++t) {
       const Tile &tile = p_.tiles[t];
-      out_ << "  t" << t << " " << tile.name << ": " << core::tritonName(tile.layout.dtype) << "[";
-      for (size_t a = 0; a < tile.layout.shape.size(); ++a)
-        out_ << (a ? ", " : "") << tile.layout.shape[a];
-      out_ << "] lane_axis=" << tile.layout.laneAxis << " bank" << range(static_cast<int>(t)) << "\n";
+      out_ << "  t" << t << " " << tile.name << ": " << core::tritonName(tile.layout.dtype)
+           << core::shapeString(tile.layout.shape) << " lane_axis=" << tile.layout.laneAxis << " bank" << range(static_cast<int>(t)) << "\n";
     }
     out_ << "body:\n";
     body(p_.body, 1);

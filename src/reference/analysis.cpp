@@ -153,6 +153,14 @@ private:
       fail(&op, "has " + std::to_string(op.regions.size()) + " regions, expected " + std::to_string(regions));
   }
 
+  /// The operand counts ir::opTraits gives `op`'s opcode (a fixed range), and
+  /// `results` results and `regions` regions.
+  void traitCounts(const ir::Op &op, size_t results, size_t regions) const {
+    const ir::OpTraits &traits = ir::opTraits(op.code);
+    counts(op, static_cast<size_t>(traits.minOperands), static_cast<size_t>(traits.maxOperands), results,
+           regions);
+  }
+
   void need(bool ok, const ir::Op &op, const std::string &what) const {
     if (!ok)
       fail(&op, what);
@@ -214,7 +222,7 @@ private:
     const auto &in = op.operands;
     auto T = [&](size_t i) -> const Type & { return in[i]->type; };
     if (const ir::OpTraits &traits = ir::opTraits(op.code); traits.arithmetic) {
-      counts(op, static_cast<size_t>(traits.minOperands), static_cast<size_t>(traits.maxOperands), 1, 0);
+      traitCounts(op, 1, 0);
       if (traits.maxOperands == 2) {
         expectType(op, T(1), T(0), "second operand");
         need(!T(0).isPointer, op, "operands are pointers");
@@ -223,14 +231,14 @@ private:
     }
     switch (op.code) {
     case OpCode::Constant:
-    case OpCode::Barrier: counts(op, 0, 0, op.code == OpCode::Constant ? 1 : 0, 0); return;
+    case OpCode::Barrier: traitCounts(op, op.code == OpCode::Constant ? 1 : 0, 0); return;
     case OpCode::ProgramId:
     case OpCode::NumPrograms:
-      counts(op, 0, 0, 1, 0);
+      traitCounts(op, 1, 0);
       need(op.axis >= 0 && op.axis <= 2, op, "axis must be 0, 1 or 2");
       return;
     case OpCode::Arange:
-      counts(op, 0, 0, 1, 0);
+      traitCounts(op, 1, 0);
       need(op.end > op.start, op, "arange needs end > start");
       return;
     case OpCode::Splat:
@@ -239,7 +247,7 @@ private:
     case OpCode::Reshape:
     case OpCode::Permute:
     case OpCode::Cast:
-    case OpCode::Bitcast: counts(op, 1, 1, 1, 0); return;
+    case OpCode::Bitcast: traitCounts(op, 1, 0); return;
     case OpCode::Math:
       need(static_cast<uint8_t>(op.mathFn) <= static_cast<uint8_t>(ir::MathFn::Fma), op,
            "unknown math function");
@@ -249,23 +257,23 @@ private:
       need(isFloatT(T(0)), op, "math on " + T(0).str() + " (float operands expected)");
       return;
     case OpCode::AddPtr:
-      counts(op, 2, 2, 1, 0);
+      traitCounts(op, 1, 0);
       need(T(0).isPointer, op, "first operand is not a pointer");
       need(isInt(T(1)) && T(1).shape == T(0).shape, op, "offset is " + T(1).str());
       return;
     case OpCode::Cmp:
-      counts(op, 2, 2, 1, 0);
+      traitCounts(op, 1, 0);
       expectType(op, T(1), T(0), "second operand");
       need(static_cast<uint8_t>(op.predicate) <= static_cast<uint8_t>(ir::CmpPredicate::Ge), op,
            "unknown predicate");
       return;
     case OpCode::Select:
-      counts(op, 3, 3, 1, 0);
+      traitCounts(op, 1, 0);
       expectType(op, T(0), Type::tile(DType::Bool, T(1).shape), "condition");
       expectType(op, T(2), T(1), "third operand");
       return;
     case OpCode::Load:
-      counts(op, 1, 3, 1, 0);
+      traitCounts(op, 1, 0);
       need(T(0).isPointer, op, "load from a non-pointer");
       if (in.size() > 1)
         expectType(op, T(1), Type::tile(DType::Bool, T(0).shape), "mask");
@@ -273,14 +281,14 @@ private:
         expectType(op, T(2), Type::tile(T(0).dtype, T(0).shape), "other");
       return;
     case OpCode::Store:
-      counts(op, 2, 3, 0, 0);
+      traitCounts(op, 0, 0);
       need(T(0).isPointer, op, "store to a non-pointer");
       expectType(op, T(1), Type::tile(T(0).dtype, T(0).shape), "stored value");
       if (in.size() > 2)
         expectType(op, T(2), Type::tile(DType::Bool, T(0).shape), "mask");
       return;
     case OpCode::AtomicRMW:
-      counts(op, 2, 3, 1, 0);
+      traitCounts(op, 1, 0);
       need(T(0).isPointer, op, "atomic on a non-pointer");
       need(static_cast<uint8_t>(op.atomicKind) <= static_cast<uint8_t>(ir::AtomicKind::Exchange), op,
            "unknown atomic kind");
@@ -295,7 +303,7 @@ private:
     case OpCode::Reduce:
     case OpCode::Scan: checkReduce(op, depth); return;
     case OpCode::Sort:
-      counts(op, 1, 3, std::min<size_t>(in.size(), 2), 0); // (keys[, values[, valid]])
+      traitCounts(op, std::min<size_t>(in.size(), 2), 0); // (keys[, values[, valid]])
       need(T(0).rank() >= 1 && op.axis >= 0 && op.axis < T(0).rank(), op, "axis out of range");
       need(!T(0).isPointer, op, "sort keys are pointers");
       if (in.size() > 1)
@@ -305,7 +313,7 @@ private:
              "the valid mask is not i1 of the keys' shape");
       return;
     case OpCode::Dot: {
-      counts(op, 3, 3, 1, 0);
+      traitCounts(op, 1, 0);
       const int r = T(0).rank();
       need((r == 2 || r == 3) && T(1).rank() == r && T(2).rank() == r, op, "dot operands must be 2-D or 3-D");
       const auto &a = T(0).shape, &b = T(1).shape, &c = T(2).shape;
@@ -351,7 +359,7 @@ private:
       return;
     }
     case OpCode::Assert:
-      counts(op, 1, 1, 0, 0);
+      traitCounts(op, 0, 0);
       need(isBoolT(T(0)), op, "assert condition is " + T(0).str());
       return;
     case OpCode::Yield: return;

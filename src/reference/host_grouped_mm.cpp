@@ -27,13 +27,11 @@ struct Operand {
 } // namespace
 
 std::vector<bool> callGroupedMm(const CallArgs &c) {
-  const bool fallback = c.op().starts_with("transformers.");
-  const char *aName = fallback ? "input" : "self", *bName = fallback ? "weight" : "mat2";
-  const TensorView &a = c.tensor(0, aName), &b = c.tensor(1, bName);
-  const TensorView *offsView = c.optionalTensor(2, "offs");
-  if (!fallback && c.optionalTensor(3, "bias"))
-    c.fail(3, "bias", "a bias is not supported (PyTorch: \"Bias not supported yet\")");
-  const TensorView &out = c.out(0);
+  const auto operands = core::groupedMmOperands(c);
+  const bool fallback = operands.fallback;
+  const char *aName = operands.aName, *bName = operands.bName;
+  const TensorView &a = operands.a, &b = operands.b, &out = operands.out;
+  const TensorView *offsView = operands.offs;
   const std::string op(c.op());
   for (const auto &[view, what] : {std::pair{&a, aName}, std::pair{&b, bName}}) {
     if (view->dim() != 2 && view->dim() != 3)

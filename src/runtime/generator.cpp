@@ -7,13 +7,6 @@
 
 namespace npusim::runtime {
 
-uint64_t splitmix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 uint64_t generatorBits(uint64_t seed, uint64_t stream, uint64_t index) {
   return splitmix64(splitmix64(splitmix64(seed) + stream) + index);
 }

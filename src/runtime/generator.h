@@ -2,6 +2,7 @@
 // The input generator of bundles (docs/bundle-format.md, "Inputs"): element i
 // of an input's storage is a function of (seed, stream, i) only, identical in
 // the Python capture tool and here.
+#include "core/random.h"
 #include "reference/interpreter.h"
 #include "runtime/bundle.h"
 
@@ -9,9 +10,7 @@
 
 namespace npusim::runtime {
 
-/// The SplitMix64 finaliser: z += 0x9e3779b97f4a7c15, then two xor-shift-multiply
-/// rounds and a final xor-shift, all modulo 2^64.
-uint64_t splitmix64(uint64_t z);
+using core::splitmix64;
 
 /// h(seed, stream, i) = splitmix64(splitmix64(splitmix64(seed) + stream) + i).
 uint64_t generatorBits(uint64_t seed, uint64_t stream, uint64_t index);

@@ -2,6 +2,7 @@
 #include "runtime/loader.h"
 
 #include "core/npy.h"
+#include "core/shape.h"
 #include "reference/host_calls.h"
 #include "runtime/json_node.h"
 #include "runtime/loader_internal.h"
@@ -38,13 +39,6 @@ namespace {
 /// from describing more work than any model does.
 constexpr int64_t kMaxViewElements = int64_t{1} << 48;
 } // namespace
-
-std::string shapeText(const std::vector<int64_t> &v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
 
 namespace {
 
@@ -92,8 +86,8 @@ TensorRef parseTensorRef(const json::Node &node, const std::vector<Storage> &sto
     overflow |= __builtin_add_overflow(step < 0 ? lo : hi, step, step < 0 ? &lo : &hi);
   }
   if (empty ? t.offset > elements : (overflow || lo < 0 || hi >= elements))
-    node.fail("the view (offset " + std::to_string(t.offset) + ", shape " + shapeText(t.shape) + ", stride " +
-              shapeText(t.stride) + ") addresses " +
+    node.fail("the view (offset " + std::to_string(t.offset) + ", shape " + core::shapeString(t.shape) +
+              ", stride " + core::shapeString(t.stride) + ") addresses " +
               (overflow ? std::string("elements past 2^63") : "element " + std::to_string(lo < 0 ? lo : hi)) +
               ", outside storage " + std::to_string(t.storage) + " of " + std::to_string(elements) +
               " elements");
@@ -126,7 +120,7 @@ Fingerprint parseFingerprint(const json::Node &node, const char *targetKey, int6
   const json::Node elements = node.at("elements");
   f.elements = elements.integerAtLeast(0);
   if (f.elements != view->numel())
-    elements.fail(std::to_string(f.elements) + " elements, but the tensor " + shapeText(view->shape) +
+    elements.fail(std::to_string(f.elements) + " elements, but the tensor " + core::shapeString(view->shape) +
                   " has " + std::to_string(view->numel()));
   const json::Node sum = node.at("sum");
   f.sum = sum.number();
@@ -422,7 +416,7 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
       }
       if (array.numElements() != output.tensor.numel())
         ref->fail(file.string() + " holds " + std::to_string(array.numElements()) +
-                  " elements, but the output " + detail::shapeText(output.tensor.shape) + " has " +
+                  " elements, but the output " + core::shapeString(output.tensor.shape) + " has " +
                   std::to_string(output.tensor.numel()));
     }
     const TensorRef *view = &output.tensor;

@@ -15,9 +15,6 @@ namespace npusim::runtime::detail {
 /// element count from overflowing, not a promise that it fits in memory.
 inline constexpr int64_t kMaxStorageBytes = int64_t{1} << 40;
 
-/// "[2, 3, 4]".
-std::string shapeText(const std::vector<int64_t> &values);
-
 /// {"storage", "offset", "shape", "stride"}, with the view checked to lie inside its storage.
 TensorRef parseTensorRef(const json::Node &node, const std::vector<Storage> &storages);
 

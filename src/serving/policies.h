@@ -1,6 +1,6 @@
 #pragma once
 // The interchangeable parts of serving, each registered by name in one line
-// next to its definition (the registry of timing/registry.h):
+// next to its definition (core/registry.h):
 //
 //   const bool kRegistered = RequestStreams::add<MyStream>("my_stream");
 //
@@ -8,9 +8,9 @@
 // - placements: which cores each tenant may use (partitioned, shared);
 // - scheduling policies: which tenant's instance a shared core runs next
 //   (fifo, round_robin, priority).
+#include "core/registry.h"
 #include "serving/scenario.h"
 #include "timing/event_queue.h"
-#include "timing/registry.h"
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +32,7 @@ public:
   /// (closed loop), or nothing.
   virtual std::optional<TimePs> afterCompletion(TimePs now) = 0;
 };
-using RequestStreams = timing::Registry<RequestStream, const StreamSpec &>;
+using RequestStreams = core::Registry<RequestStream, const StreamSpec &>;
 
 /// Which cores each tenant may run on (by tenant index).
 class Placement {
@@ -42,7 +42,7 @@ public:
   /// Whether tenants share cores, so that the policy decides.
   virtual bool shared() const = 0;
 };
-using Placements = timing::Registry<Placement>;
+using Placements = core::Registry<Placement>;
 
 /// The oldest ready instance of one tenant that may run on the core.
 struct Candidate {
@@ -60,22 +60,13 @@ public:
   /// order. Returns an index into it.
   virtual size_t pick(int core, std::span<const Candidate> candidates) = 0;
 };
-using SchedulingPolicies = timing::Registry<SchedulingPolicy>;
+using SchedulingPolicies = core::Registry<SchedulingPolicy>;
 
 /// make() of the registry, with the scenario's own error ("FILE:LINE: key
 /// 'KEY': 'NAME' is not registered (registered: ...)").
 template <class Registry, class... Args>
 auto makeNamed(const std::string &where, const std::string &key, const std::string &name, Args &&...args) {
-  bool known = false;
-  std::string names;
-  for (const std::string &registered : Registry::names()) {
-    known = known || registered == name;
-    names += (names.empty() ? "" : ", ") + registered;
-  }
-  if (!known)
-    throw core::InputError(where + ": key '" + key + "': '" + name +
-                           "' is not registered (registered: " + names + ")");
-  return Registry::make(key, name, std::forward<Args>(args)...);
+  return Registry::make(where + ": key '" + key + "'", name, std::forward<Args>(args)...);
 }
 
 /// Picoseconds of a time in microseconds, rounded to the nearest.

@@ -3,6 +3,7 @@
 
 #include "config/hardware.h"
 #include "core/error.h"
+#include "core/random.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -130,15 +131,10 @@ KeyRange keyRange(const std::string &file, const std::string &key, const YAML::N
   return r;
 }
 
-/// splitmix64: a stream of well-mixed 64-bit values from one seed.
+/// A stream of well-mixed 64-bit values from one seed (SplitMix64).
 struct Random {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
+  core::SplitMix64Stream bits;
+  uint64_t next() { return bits.next(); }
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; } // [0, 1)
 };
 
@@ -264,7 +260,7 @@ std::vector<std::string> variedKeys(const SweepFile &sweep) {
 std::vector<Point> expandPoints(const SweepFile &sweep) {
   // The samples first: each range key gets one value per sample.
   std::vector<Point> samples(static_cast<size_t>(std::max(sweep.samples, 1)));
-  Random random{sweep.seed};
+  Random random{{sweep.seed}};
   const size_t n = static_cast<size_t>(sweep.samples);
   for (const KeyRange &r : sweep.ranges) {
     // Latin hypercube: each key's range cut in n strata, each stratum used

@@ -1,123 +1,12 @@
 // The `tl` namespace and Python builtins: creation, memory, shapes, casts, dot,
 // checks. Reductions live in lower_reduce.cpp, library math in lower_helpers.cpp.
-#include "triton/lowering.h"
+#include "triton/builtins_internal.h"
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
 namespace npusim::triton::lowering {
-
-namespace {
-
-constexpr int64_t kMaxTileElements = 1 << 20; // Triton's TRITON_MAX_TENSOR_NUMEL
-
-bool isPowerOfTwo(int64_t v) {
-  return v > 0 && (v & (v - 1)) == 0;
-}
-
-/// Argument access with messages that name the function and the parameter.
-class Args {
-public:
-  Args(Lowerer &l, const std::string &fn, CallArguments &a, ast::Position pos)
-      : l_(l), fn_(fn), a_(a), pos_(pos) {}
-
-  const SemaValue *get(size_t index, const std::string &keyword) const {
-    return argument(a_, index, keyword);
-  }
-  bool has(size_t index, const std::string &keyword) const {
-    const SemaValue *v = get(index, keyword);
-    return v && v->kind != SemaValue::Kind::None;
-  }
-  const SemaValue &required(size_t index, const std::string &keyword) const {
-    const SemaValue *v = get(index, keyword);
-    if (!v)
-      l_.fail(pos_, fn_ + "() is missing argument '" + keyword + "'");
-    return *v;
-  }
-  ir::Value *tensor(size_t index, const std::string &keyword) const {
-    const SemaValue &v = required(index, keyword);
-    if (v.isTensor())
-      return v.tensor;
-    if (v.isNumber())
-      return l_.toTensor(v, pos_);
-    l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a tensor, got " + v.describe());
-  }
-  int64_t integer(size_t index, const std::string &keyword) const {
-    const SemaValue &v = required(index, keyword);
-    if (v.kind == SemaValue::Kind::Int)
-      return v.intValue;
-    if (v.kind == SemaValue::Kind::Bool)
-      return v.boolValue;
-    l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a compile-time int, got " + v.describe());
-  }
-  bool flag(size_t index, const std::string &keyword, bool fallback) const {
-    const SemaValue *v = get(index, keyword);
-    if (!v || v->kind == SemaValue::Kind::None)
-      return fallback;
-    if (v->kind == SemaValue::Kind::Bool)
-      return v->boolValue;
-    if (v->kind == SemaValue::Kind::Int)
-      return v->intValue != 0;
-    l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a compile-time bool, got " + v->describe());
-  }
-  core::DType dtype(size_t index, const std::string &keyword) const {
-    const SemaValue &v = required(index, keyword);
-    if (v.kind != SemaValue::Kind::DType)
-      l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a dtype, got " + v.describe());
-    return v.dtype;
-  }
-  /// A shape: a tuple/list of ints, or the remaining positional ints (x.reshape(2, 4)).
-  ir::Shape shape(size_t index, const std::string &keyword) const {
-    const SemaValue &v = required(index, keyword);
-    std::vector<SemaValue> dims;
-    if (v.kind == SemaValue::Kind::Tuple)
-      dims = v.elements;
-    else
-      for (size_t i = index; i < a_.positional.size(); ++i)
-        dims.push_back(a_.positional[i]);
-    ir::Shape shape;
-    for (const SemaValue &d : dims) {
-      if (d.kind != SemaValue::Kind::Int)
-        l_.fail(pos_, fn_ + "() shape entries must be compile-time ints, got " + d.describe());
-      shape.push_back(d.intValue);
-    }
-    return shape;
-  }
-  void checkShape(const ir::Shape &shape) const {
-    int64_t n = 1;
-    for (size_t i = 0; i < shape.size(); ++i) {
-      if (!isPowerOfTwo(shape[i]))
-        l_.fail(pos_, fn_ + "(): shape entry " + std::to_string(i) + " is " + std::to_string(shape[i]) +
-                          ", not a power of 2");
-      n *= shape[i];
-      if (n > kMaxTileElements)
-        l_.fail(pos_, fn_ + "(): a tile of " + ir::shapeString(shape) + " exceeds " +
-                          std::to_string(kMaxTileElements) + " elements");
-    }
-  }
-  void noExtra(size_t maxPositional, std::initializer_list<const char *> keywords) const {
-    if (a_.positional.size() > maxPositional)
-      l_.fail(pos_, fn_ + "() takes at most " + std::to_string(maxPositional) + " positional arguments");
-    for (const auto &[name, value] : a_.keywords) {
-      bool ok = false;
-      for (const char *k : keywords)
-        ok |= name == k;
-      if (!ok)
-        l_.fail(pos_, fn_ + "() got an unexpected keyword argument '" + name + "'");
-    }
-  }
-  const std::string &name() const { return fn_; }
-  ast::Position pos() const { return pos_; }
-
-private:
-  Lowerer &l_;
-  const std::string &fn_;
-  CallArguments &a_;
-  ast::Position pos_;
-};
-
-} // namespace
 
 namespace {
 
@@ -156,19 +45,6 @@ ir::Value *storedValue(Lowerer &l, const Args &args, ir::Value *ptr, const SemaV
   v = memoryOperand(l, args, ptr, v, "the value");
   return l.castTo(v, ptr->type.dtype);
 }
-
-/// What a builtin's handler gets: the lowerer, the qualified name it was
-/// called by, the arguments (raw and with checked access) and the builder.
-struct BuiltinCall {
-  Lowerer &l;
-  const std::string &name;
-  CallArguments &arguments;
-  const Args &args;
-  ast::Position pos;
-  ir::Builder &b;
-};
-
-using BuiltinHandler = SemaValue (*)(BuiltinCall &);
 
 /// min, max
 SemaValue pyMinMax(BuiltinCall &c) {
@@ -613,17 +489,6 @@ SemaValue tlAbs(BuiltinCall &c) {
   return tensorValue(c.b.unary(ir::OpCode::Abs, x));
 }
 
-/// tl.sigmoid
-SemaValue tlSigmoid(BuiltinCall &c) {
-  // Triton defines it as 1 / (1 + exp(-x)).
-  SemaValue x = c.args.required(0, "x");
-  CallArguments expArgs;
-  expArgs.positional.push_back(
-      c.l.unary(ast::UnaryOperator::Neg, SemaValue::ofTensor(c.l.toTensor(x, c.pos)), c.pos));
-  SemaValue e = c.l.callMath("tl.math", "exp", expArgs, c.pos);
-  return c.l.binary(ast::BinaryOperator::Div, SemaValue::ofInt(1),
-                    c.l.binary(ast::BinaryOperator::Add, SemaValue::ofInt(1), e, c.pos), c.pos);
-}
 /// tl.randint, tl.randint4x, tl.rand, tl.rand4x, tl.randn, tl.randn4x
 SemaValue tlRandom(BuiltinCall &c) {
   return c.l.callRandom(c.name.substr(3), c.arguments, c.pos);
@@ -639,11 +504,11 @@ SemaValue tlMath(BuiltinCall &c) {
   return c.l.callMath("tl", c.name.substr(3), c.arguments, c.pos);
 }
 
-/// Every builtin by the name a kernel calls it by: a new builtin is one handler
-/// and one row. Names without a dot are Python builtins; a null handler is a
-/// name a kernel may mention but not call.
-const std::unordered_map<std::string, BuiltinHandler> &builtins() {
-  static const std::unordered_map<std::string, BuiltinHandler> kTable = {
+/// Every builtin by the name a kernel calls it by: the rows of this file, and
+/// those other files register (registerBuiltin). Names without a dot are
+/// Python builtins; a null handler is a name a kernel may mention but not call.
+std::unordered_map<std::string, BuiltinHandler> &builtins() {
+  static std::unordered_map<std::string, BuiltinHandler> kTable = {
       {"min", pyMinMax},
       {"max", pyMinMax},
       {"float", pyNumberConversion},
@@ -697,7 +562,6 @@ const std::unordered_map<std::string, BuiltinHandler> &builtins() {
       {"tl.dot", tlDot},
       {"tl.constexpr", tlConstexpr},
       {"tl.abs", tlAbs},
-      {"tl.sigmoid", tlSigmoid},
       {"isinstance", nullptr},
       {"tl.randint", tlRandom},
       {"tl.randint4x", tlRandom},
@@ -740,6 +604,12 @@ const std::unordered_map<std::string, BuiltinHandler> &builtins() {
 }
 
 } // namespace
+
+bool registerBuiltin(std::string_view name, BuiltinHandler handler) {
+  if (!builtins().emplace(std::string(name), handler).second)
+    throw core::InputError("triton front end: two builtins registered as '" + std::string(name) + "'");
+  return true;
+}
 
 bool isPythonBuiltin(const std::string &name) {
   return name.find('.') == std::string::npos && builtins().count(name) > 0;

@@ -94,22 +94,31 @@ TEST(PassText, EveryPassHasTests) {
   }
 }
 
-// The one list of stages: block sizes first (before TileIR exists), the
-// TileIR passes, each a registered pass, then lowering and scratchpad plan, in
-// the order docs/compiler.md gives.
+// The one list of stages: the library's mapping and the block sizes first
+// (before TileIR exists), the TileIR passes, each a registered pass of
+// `transform`, then lowering and scratchpad plan, in the order
+// docs/compiler.md gives.
 TEST(Pipeline, ListsEveryStageInOrder) {
   std::vector<std::string> names;
   for (const compiler::Stage &stage : compiler::pipeline()) {
     names.emplace_back(stage.name);
     EXPECT_FALSE(stage.summary.empty()) << stage.name;
-    if (stage.kind == compiler::Stage::Kind::TileIRPass)
+    if (stage.kind == compiler::Stage::Kind::TileIRPass) {
       EXPECT_NE(transform::findPass(stage.name), nullptr) << stage.name;
-    else
+      EXPECT_EQ(stage.module, "transform") << stage.name;
+    } else {
+      EXPECT_EQ(stage.module, stage.kind == compiler::Stage::Kind::Mapping ? "library" : "compiler")
+          << stage.name;
+    }
+    if (stage.kind != compiler::Stage::Kind::TileIRPass) {
       EXPECT_FALSE(stage.droppedOnOverflow) << stage.name;
+    }
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"block-sizes", "unwrap-rem", "sink-broadcasts", "unroll-dots", "layout", "cse",
-                                             "hoist-invariants", "lowering", "scratchpad"}));
-  EXPECT_EQ(compiler::pipeline().front().kind, compiler::Stage::Kind::BlockSizes);
+  EXPECT_EQ(names, (std::vector<std::string>{"mapping", "block-sizes", "unwrap-rem", "sink-broadcasts",
+                                             "unroll-dots", "layout", "cse", "hoist-invariants", "lowering",
+                                             "scratchpad"}));
+  EXPECT_EQ(compiler::pipeline()[0].kind, compiler::Stage::Kind::Mapping);
+  EXPECT_EQ(compiler::pipeline()[1].kind, compiler::Stage::Kind::BlockSizes);
   EXPECT_EQ(compiler::pipeline().back().kind, compiler::Stage::Kind::ScratchpadPlan);
 }
 
@@ -159,6 +168,17 @@ TEST(OptCommand, ListsEveryPass) {
   for (const transform::Pass &pass : transform::passes())
     expected += std::string(pass.name) + "  " + std::string(pass.summary) + "\n";
   EXPECT_EQ(output, expected);
+}
+
+// The stages as the product lists them: the library's mapping first, the
+// scratchpad plan last, one line per stage.
+TEST(OptCommand, ListsEveryStage) {
+  const auto [status, output] = runNpusim("opt --stages");
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(output.rfind("mapping  library  library calls only", 0), 0u) << output;
+  EXPECT_NE(output.find("\nblock-sizes  compiler  "), std::string::npos) << output;
+  EXPECT_NE(output.find("\nscratchpad  compiler  "), std::string::npos) << output;
+  EXPECT_EQ(static_cast<size_t>(std::count(output.begin(), output.end(), '\n')), compiler::pipeline().size());
 }
 
 TEST(OptCommand, ErrorsNameTheFileAndTheirExitStatus) {

@@ -161,7 +161,7 @@ TEST(Loops, PointerAdvancedByScalarStaysStrided) {
 /// try's register home must be gone.
 const npu::Tile *widenedHome(const npu::Program &program, const std::string &name) {
   for (const npu::ScalarRegister &r : program.scalarRegs)
-    EXPECT_NE(r.name, name) << "a register of the first try is left";
+    EXPECT_NE(r.name, name) << "a register home is left";
   for (const npu::Tile &t : program.tiles)
     if (t.name == name)
       return &t;
@@ -175,6 +175,7 @@ TEST(Loops, CarriedHomesWidenWhenTheYieldDoesNotFit) {
     const char *value; // the loop result whose home widens
     ir::Shape shape;
     core::DType dtype;
+    size_t loops = 1;
   };
   const Case cases[] = {
       {"%7 starts as the immediate 0.0 (a register home) but the body yields 0.0 + sum(x), a scalar the "
@@ -219,10 +220,57 @@ TEST(Loops, CarriedHomesWidenWhenTheYieldDoesNotFit) {
        "%10",
        {64},
        core::DType::Int64},
+      {"%11 starts gathered (in_ptr0 + loaded indices: the index tile and a base register) but the body "
+       "advances it by the indices again, not by a splat: its i64 offsets need a tile of their own",
+       R"(tile.func @k(%0 in_ptr0: *fp32, %1 in_ptr1: *i32, %2 n: i32) {
+  %3 = arange 0, 64 : i32[64]
+  %4 = splat %1 : *i32[64]
+  %5 = addptr %4, %3 : *i32[64]
+  %6 = load %5 : i32[64]
+  %7 = splat %0 : *fp32[64]
+  %8 = addptr %7, %6 : *fp32[64]
+  %9 = constant 0 : i32
+  %10 = constant 1 : i32
+  %11 = for %12 = %9 to %2 step %10 iter_args(%13 = %8) : *fp32[64] {
+    %14 = load %13 : fp32[64]
+    %15 = addptr %13, %6 : *fp32[64]
+    yield %15
+  }
+  %16 = load %11 : fp32[64]
+  %17 = addptr %7, %3 : *fp32[64]
+  store %17, %16
+}
+)",
+       "%11",
+       {64},
+       core::DType::Int64},
+      {"%7 starts as the immediate 0.0 but yields the result of an inner loop, whose own carried value "
+       "widens to a [1] tile (it adds sum(x)): both homes are [1] tiles",
+       R"(tile.func @k(%0 in_ptr0: *fp32, %1 out_ptr0: *fp32, %2 n: i32) {
+  %3 = splat %0 : *fp32[64]
+  %4 = constant 0 : i32
+  %5 = constant 1 : i32
+  %6 = constant 0.0 : fp32
+  %7 = for %8 = %4 to %2 step %5 iter_args(%9 = %6) : fp32 {
+    %10 = for %11 = %4 to %2 step %5 iter_args(%12 = %9) : fp32 {
+      %13 = load %3 : fp32[64]
+      %14 = reduce sum axis=0 %13 : fp32
+      %15 = add %12, %14 : fp32
+      yield %15
+    }
+    yield %10
+  }
+  store %1, %7
+}
+)",
+       "%7",
+       {1},
+       core::DType::Float32,
+       2},
   };
   for (const Case &c : cases) {
     const npu::Program program = compile(*ir::parse(c.text), defaultMachine());
-    EXPECT_EQ(find(program, npu::Opcode::Loop).size(), 1u) << c.why;
+    EXPECT_EQ(find(program, npu::Opcode::Loop).size(), c.loops) << c.why;
     const npu::Tile *home = widenedHome(program, c.value);
     ASSERT_NE(home, nullptr) << c.why;
     EXPECT_EQ(home->layout.shape, c.shape) << c.why;

@@ -390,6 +390,22 @@ TEST(Errors, MalformedIrIsRefused) {
     EXPECT_TRUE(contains(launchError(fn, Grid{}, {}), "not defined"));
   }
   {
+    // docs/tileir.md: store takes a pointer, a value and an optional mask.
+    ir::Function fn("store_without_value");
+    Builder b(fn);
+    Value *p = b.constantInt(DType::Int64, 0);
+    b.create(OpCode::Store, {p}, {});
+    EXPECT_TRUE(contains(launchError(fn, Grid{}, {}), "takes 2 to 3 operands, has 1"));
+  }
+  {
+    // dot(a, b, acc): exactly three operands.
+    ir::Function fn("dot_without_accumulator");
+    Builder b(fn);
+    Value *a = b.constantFloat(DType::Float32, 1.0, {16, 16});
+    b.create(OpCode::Dot, {a, a}, {a->type});
+    EXPECT_TRUE(contains(launchError(fn, Grid{}, {}), "takes 3 operands, has 2"));
+  }
+  {
     ir::Function fn("huge_tile");
     Builder b(fn);
     b.constantFloat(DType::Float32, 1.0, {int64_t{1} << 20, int64_t{1} << 20});

@@ -1,0 +1,141 @@
+#pragma once
+// The builtins of kernels (internal to the front end, docs/frontend.md): the
+// `tl` functions and the Python builtins, each a handler registered under the
+// name a kernel calls it by. Most are rows of the table in lower_builtins.cpp;
+// a builtin of its own file registers itself in one line at namespace scope
+// there (builtin_sigmoid.cpp shows one):
+//
+//   const bool kRegistered = registerBuiltin("tl.my_function", tlMyFunction);
+#include "core/error.h"
+#include "triton/lowering.h"
+
+#include <string>
+#include <string_view>
+
+namespace npusim::triton::lowering {
+
+inline constexpr int64_t kMaxTileElements = 1 << 20; // Triton's TRITON_MAX_TENSOR_NUMEL
+
+inline bool isPowerOfTwo(int64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+/// Argument access with messages that name the function and the parameter.
+class Args {
+public:
+  Args(Lowerer &l, const std::string &fn, CallArguments &a, ast::Position pos)
+      : l_(l), fn_(fn), a_(a), pos_(pos) {}
+
+  const SemaValue *get(size_t index, const std::string &keyword) const {
+    return argument(a_, index, keyword);
+  }
+  bool has(size_t index, const std::string &keyword) const {
+    const SemaValue *v = get(index, keyword);
+    return v && v->kind != SemaValue::Kind::None;
+  }
+  const SemaValue &required(size_t index, const std::string &keyword) const {
+    const SemaValue *v = get(index, keyword);
+    if (!v)
+      l_.fail(pos_, fn_ + "() is missing argument '" + keyword + "'");
+    return *v;
+  }
+  ir::Value *tensor(size_t index, const std::string &keyword) const {
+    const SemaValue &v = required(index, keyword);
+    if (v.isTensor())
+      return v.tensor;
+    if (v.isNumber())
+      return l_.toTensor(v, pos_);
+    l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a tensor, got " + v.describe());
+  }
+  int64_t integer(size_t index, const std::string &keyword) const {
+    const SemaValue &v = required(index, keyword);
+    if (v.kind == SemaValue::Kind::Int)
+      return v.intValue;
+    if (v.kind == SemaValue::Kind::Bool)
+      return v.boolValue;
+    l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a compile-time int, got " + v.describe());
+  }
+  bool flag(size_t index, const std::string &keyword, bool fallback) const {
+    const SemaValue *v = get(index, keyword);
+    if (!v || v->kind == SemaValue::Kind::None)
+      return fallback;
+    if (v->kind == SemaValue::Kind::Bool)
+      return v->boolValue;
+    if (v->kind == SemaValue::Kind::Int)
+      return v->intValue != 0;
+    l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a compile-time bool, got " + v->describe());
+  }
+  core::DType dtype(size_t index, const std::string &keyword) const {
+    const SemaValue &v = required(index, keyword);
+    if (v.kind != SemaValue::Kind::DType)
+      l_.fail(pos_, fn_ + "() argument '" + keyword + "' must be a dtype, got " + v.describe());
+    return v.dtype;
+  }
+  /// A shape: a tuple/list of ints, or the remaining positional ints (x.reshape(2, 4)).
+  ir::Shape shape(size_t index, const std::string &keyword) const {
+    const SemaValue &v = required(index, keyword);
+    std::vector<SemaValue> dims;
+    if (v.kind == SemaValue::Kind::Tuple)
+      dims = v.elements;
+    else
+      for (size_t i = index; i < a_.positional.size(); ++i)
+        dims.push_back(a_.positional[i]);
+    ir::Shape shape;
+    for (const SemaValue &d : dims) {
+      if (d.kind != SemaValue::Kind::Int)
+        l_.fail(pos_, fn_ + "() shape entries must be compile-time ints, got " + d.describe());
+      shape.push_back(d.intValue);
+    }
+    return shape;
+  }
+  void checkShape(const ir::Shape &shape) const {
+    int64_t n = 1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (!isPowerOfTwo(shape[i]))
+        l_.fail(pos_, fn_ + "(): shape entry " + std::to_string(i) + " is " + std::to_string(shape[i]) +
+                          ", not a power of 2");
+      n *= shape[i];
+      if (n > kMaxTileElements)
+        l_.fail(pos_, fn_ + "(): a tile of " + ir::shapeString(shape) + " exceeds " +
+                          std::to_string(kMaxTileElements) + " elements");
+    }
+  }
+  void noExtra(size_t maxPositional, std::initializer_list<const char *> keywords) const {
+    if (a_.positional.size() > maxPositional)
+      l_.fail(pos_, fn_ + "() takes at most " + std::to_string(maxPositional) + " positional arguments");
+    for (const auto &[name, value] : a_.keywords) {
+      bool ok = false;
+      for (const char *k : keywords)
+        ok |= name == k;
+      if (!ok)
+        l_.fail(pos_, fn_ + "() got an unexpected keyword argument '" + name + "'");
+    }
+  }
+  const std::string &name() const { return fn_; }
+  ast::Position pos() const { return pos_; }
+
+private:
+  Lowerer &l_;
+  const std::string &fn_;
+  CallArguments &a_;
+  ast::Position pos_;
+};
+
+/// What a builtin's handler gets: the lowerer, the qualified name it was
+/// called by, the arguments (raw and with checked access) and the builder.
+struct BuiltinCall {
+  Lowerer &l;
+  const std::string &name;
+  CallArguments &arguments;
+  const Args &args;
+  ast::Position pos;
+  ir::Builder &b;
+};
+
+using BuiltinHandler = SemaValue (*)(BuiltinCall &);
+
+/// Registers `handler` as the builtin `name`; a name registered twice (or a
+/// row of the table) throws core::InputError. Returns true.
+bool registerBuiltin(std::string_view name, BuiltinHandler handler);
+
+} // namespace npusim::triton::lowering
