@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 #include <type_traits>
 
 namespace npusim::functional::detail {
@@ -382,6 +383,34 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   if (values && isLoad)
     markComplete(data); // loaded or filled, every element
   countDma(in.opcode, active, size);
+}
+
+// ------------------------------------------------------------ DRAM pointers
+
+Machine::Pointer Machine::pointer(int argument) const {
+  const LaunchArgument &a = arguments_[static_cast<size_t>(argument)];
+  Pointer p;
+  p.buffer = &buffers_[static_cast<size_t>(a.buffer)];
+  p.elementBytes = core::byteSize(program_.arguments[static_cast<size_t>(argument)].dtype);
+  p.byteOffset = a.elementOffset * p.elementBytes;
+  return p;
+}
+
+void Machine::outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const {
+  const int64_t size = static_cast<int64_t>(p.buffer->bytes->size());
+  // In the buffer's terms: the pointer's own offset plus the element's.
+  const int64_t element = static_cast<int64_t>(static_cast<uint64_t>(p.byteOffset / p.elementBytes) +
+                                               static_cast<uint64_t>(elementOffset));
+  const uint64_t byte = static_cast<uint64_t>(element) * static_cast<uint64_t>(p.elementBytes);
+  std::ostringstream s;
+  if (tileElement >= 0)
+    s << "element " << tileElement << " of the data tile";
+  else
+    s << "the scalar access";
+  s << " is outside buffer '" << p.buffer->name << "' (" << size / p.elementBytes << " elements of "
+    << p.elementBytes << " bytes): element offset " << element << ", byte offset "
+    << static_cast<int64_t>(byte) << ", address 0x" << std::hex << (p.buffer->address + byte);
+  fail(s.str());
 }
 
 } // namespace npusim::functional::detail
