@@ -77,9 +77,21 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
       written_.resize(spadSize, 0);
     }
     storage_.clean = false; // until the launch ends normally
-    if (positions_.size() < program_.tiles.size())
-      positions_.resize(program_.tiles.size());
-    positionsReady_.assign(program_.tiles.size(), 0);
+    // Positions depend on the layout alone: tiles of one layout share them.
+    std::vector<int> representative; // per layout class, its first tile
+    layoutClass_.resize(program_.tiles.size());
+    for (size_t t = 0; t < program_.tiles.size(); ++t) {
+      size_t c = 0;
+      while (c < representative.size() &&
+             !(program_.tiles[static_cast<size_t>(representative[c])].layout == program_.tiles[t].layout))
+        ++c;
+      if (c == representative.size())
+        representative.push_back(static_cast<int>(t));
+      layoutClass_[t] = static_cast<int>(c);
+    }
+    if (positions_.size() < representative.size())
+      positions_.resize(representative.size());
+    positionsReady_.assign(representative.size(), 0);
   }
   tileWritten_.assign(program_.tiles.size(), 0);
   complete_.assign(program_.tiles.size(), 0);
@@ -91,8 +103,9 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
 Machine::~Machine() = default;
 
 void Machine::computePositions(int t) {
-  npu::elementPositions(layout(t), program_.lanes, bankStride_, positions_[static_cast<size_t>(t)]);
-  positionsReady_[static_cast<size_t>(t)] = 1;
+  const auto c = static_cast<size_t>(layoutClass_[static_cast<size_t>(t)]);
+  npu::elementPositions(layout(t), program_.lanes, bankStride_, positions_[c]);
+  positionsReady_[c] = 1;
 }
 
 void Machine::number(const std::vector<Instruction> &body, int &next) {

@@ -185,9 +185,9 @@ public:
   /// Where each element of tile t (row-major) lies relative to the tile's
   /// bytes: lane * bank stride + slot * size; computed on first use in a launch.
   const int64_t *positionsOf(int t) {
-    if (!positionsReady_[static_cast<size_t>(t)])
+    if (!positionsReady_[static_cast<size_t>(layoutClass_[static_cast<size_t>(t)])])
       computePositions(t);
-    return positions_[static_cast<size_t>(t)].data();
+    return positions_[static_cast<size_t>(layoutClass_[static_cast<size_t>(t)])].data();
   }
   /// One element, checked to be written / marked written.
   Scalar readElement(int t, int64_t e);
@@ -298,8 +298,9 @@ private:
   Workspace::Storage ownStorage_;
   Workspace::Storage &storage_; // ownStorage_ or the options' workspace
   std::vector<uint8_t> &spad_, &written_;
-  std::vector<std::vector<int64_t>> &positions_; // per tile, per element: see positionsOf
-  std::vector<uint8_t> positionsReady_;          // per tile: positions_ computed in this launch
+  std::vector<std::vector<int64_t>> &positions_; // per layout class, per element: see positionsOf
+  std::vector<int> layoutClass_;                 // per tile: its layout's index in positions_
+  std::vector<uint8_t> positionsReady_;          // per layout class: positions_ computed in this launch
   std::vector<uint8_t> tileWritten_;             // per tile: written in this instance
   std::vector<int> writtenList_;                 // the tiles of tileWritten_, in the order they were marked
   std::vector<std::pair<int64_t, int64_t>> clearRanges_; // clearWrittenShadow's byte ranges, kept to reuse
