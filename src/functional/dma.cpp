@@ -108,12 +108,9 @@ void Machine::dmaUnit(const Instruction &in) {
   // An address-only run uses the mask when it computed it (from program ids
   // and constants); a mask computed from DRAM contents makes the program need
   // values (npu::timingValueNeed), so it never reaches here unknown.
-  const int64_t *mask = nullptr;
-  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile))) {
-    Values &m = scratch(2);
-    readTile(dma.maskTile, m);
-    mask = m.i.data();
-  }
+  const uint8_t *mask = nullptr;
+  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile)))
+    mask = readMask(dma.maskTile);
 
   uint8_t *dram = p.buffer->bytes->data();
   const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
@@ -257,12 +254,9 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
   for (int a = 0; a < rank; ++a)
     stride[static_cast<size_t>(a)] = scalarInt(dma.strides.at(static_cast<size_t>(a)));
-  const int64_t *mask = nullptr;
-  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile))) {
-    Values &m = scratch(2);
-    readTile(dma.maskTile, m);
-    mask = m.i.data();
-  }
+  const uint8_t *mask = nullptr;
+  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile)))
+    mask = readMask(dma.maskTile);
   uint64_t fillBits = 0;
   if (values && isLoad && mask) {
     const Scalar fill = scalarAs(dma.fill, l.dtype);
@@ -367,7 +361,7 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
         activeRun(e0, offset, 0, inner);
       else
         for (int64_t j = 0; j < inner;) {
-          const int64_t *m = mask + e0;
+          const uint8_t *m = mask + e0;
           int64_t k = j;
           while (k < inner && (m[k] != 0) == (m[j] != 0))
             ++k;

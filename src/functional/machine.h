@@ -130,6 +130,9 @@ public:
 
   /// Reads a whole tile (row-major) into v, checking every byte was written.
   void readTile(int t, Values &v);
+  /// A DMA mask (a bool tile): one byte per element in row-major order,
+  /// nonzero where true, checked written as readTile; valid until the next call.
+  const uint8_t *readMask(int t);
   /// Writes v (row-major, the tile's dtype) into a tile and marks it written.
   void writeTile(int t, const Values &v);
   /// The first `count` slots of one lane of a tile (its elements in slot
@@ -323,6 +326,7 @@ private:
   int64_t shift_ = 0; // instanceBankStride placement of this instance
   std::vector<Scalar> regs_;
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);
+  std::vector<uint8_t> mask_; // readMask's bytes
   std::unordered_map<const Instruction *, int> positionOf_;
   std::vector<int64_t> offsets_;
   std::vector<int64_t> sourceIndex_; // per element of a broadcast or relayout

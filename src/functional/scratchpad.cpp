@@ -245,6 +245,44 @@ void Machine::readTile(int t, Values &v) {
       d, base, [pos](int64_t e) { return pos[e]; }, n, v);
 }
 
+const uint8_t *Machine::readMask(int t) {
+  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+  const npu::TileLayout &l = tile.layout;
+  const int64_t n = l.numElements();
+  mask_.resize(static_cast<size_t>(n));
+  if (core::byteSize(l.dtype) != 1) { // not a bool (validation rejects it): the general path
+    Values &v = scratch(kScratch - 1);
+    readTile(t, v);
+    for (int64_t e = 0; e < n; ++e)
+      mask_[static_cast<size_t>(e)] =
+          v.isFloat() ? v.f[static_cast<size_t>(e)] != 0.0 : v.i[static_cast<size_t>(e)] != 0;
+    return mask_.data();
+  }
+  checkTileWritten(t);
+  const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
+  const int64_t lanes = program_.lanes;
+  if (l.rank() == 1) { // element e in slot e / lanes of lane e % lanes: each lane's bytes in turn
+    for (int64_t lane = 0; lane < std::min(lanes, n); ++lane) {
+      const uint8_t *from = base + lane * bankStride_;
+      for (int64_t e = lane, slot = 0; e < n; e += lanes, ++slot)
+        mask_[static_cast<size_t>(e)] = from[slot];
+    }
+    return mask_.data();
+  }
+  const int64_t *pos = positionsOf(t);
+  const int64_t inner = l.rank() == 0 ? 1 : l.shape.back();
+  // Along the last axis consecutive elements take consecutive slots of one
+  // lane unless that axis is the lane axis: a row is one copy.
+  if (inner > 1 && l.laneAxis != l.rank() - 1) {
+    for (int64_t e0 = 0; e0 < n; e0 += inner)
+      std::memcpy(mask_.data() + e0, base + pos[e0], static_cast<size_t>(inner));
+  } else {
+    for (int64_t e = 0; e < n; ++e)
+      mask_[static_cast<size_t>(e)] = base[pos[e]];
+  }
+  return mask_.data();
+}
+
 void Machine::checkTileWritten(int t) {
   if (const int64_t e = firstUnwritten(t); e >= 0)
     checkWritten(t, e);
