@@ -234,6 +234,11 @@ public:
   /// multiplied by multiplyFloat32.
   void multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N, int64_t K,
                             int64_t rows, int64_t cols);
+  /// The same block when A and C have their lane axis last (each column one
+  /// run of floats in a lane): multiplied transposed from whole columns;
+  /// false (nothing done) for other layouts or a column of C not written.
+  bool multiplyFloat32Lanes(const Instruction &in, const ArrayState &array, int64_t M, int64_t rows,
+                            int64_t cols);
   /// The matmul's block of A (M x rows, row-major) converted to C's dtype.
   void convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted);
   /// Applies an element function to n elements (vector.cpp).
