@@ -134,28 +134,34 @@ TEST(Dma, AtomicMaxOnIntegers) {
 }
 
 TEST(Dma, MaskedRowsInEveryLaneLayout) {
-  // A [6, 10] bool mask and masked load (fill 0.5) and masked store, with the
-  // lane axis first (a row of the mask lies in one lane) and last (a row
-  // spans the lanes), and as a [60] tile on 4 lanes: out[i, j] = mask[i, j] ? x[i, j] : -1 (the store skips
+  // A bool mask, a masked load (fill 0.5) and a masked store of 60 elements
+  // in four layouts: out[k] = mask[k] ? x[k] : -1 (the store skips
   // masked-off elements, which keep out's -1).
   const int64_t R = 6, C = 10;
   std::vector<float> x(R * C);
   std::vector<uint8_t> mask(R * C);
   for (int64_t k = 0; k < R * C; ++k) {
     x[static_cast<size_t>(k)] = 0.5f * static_cast<float>(k) + 1.0f;
-    mask[static_cast<size_t>(k)] = (k * 7 % 5) < 3 ? 1 : 0;
+    mask[static_cast<size_t>(k)] = (k * 7 % 11) < 6 ? 1 : 0; // differs from row to row
   }
-  for (int laneAxis : {0, 1, -1}) { // -1: the same elements as one row, a 1-D tile
+  // Layouts: 0 and 1 the lane axis of [6, 10]; 2 a [60] tile; 3 a [60, 1]
+  // tile with the lane axis first (rows of one element).
+  for (int variant : {0, 1, 2, 3}) {
+    const int laneAxis = variant == 1 ? 1 : 0;
     ProgramBuilder b("masked_rows", 4, 1024);
-    const std::vector<int64_t> shape =
-        laneAxis < 0 ? std::vector<int64_t>{R * C} : std::vector<int64_t>{R, C};
-    const std::vector<npu::ScalarOperand> strides = laneAxis < 0
-                                                        ? std::vector<npu::ScalarOperand>{imm(1)}
-                                                        : std::vector<npu::ScalarOperand>{imm(C), imm(1)};
+    std::vector<int64_t> shape = {R, C};
+    std::vector<npu::ScalarOperand> strides = {imm(C), imm(1)};
+    if (variant == 2) {
+      shape = {R * C};
+      strides = {imm(1)};
+    } else if (variant == 3) {
+      shape = {R * C, 1};
+      strides = {imm(1), imm(1)};
+    }
     const int ax = b.pointerArgument("x", DType::Float32), am = b.pointerArgument("mask", DType::Bool),
               ao = b.pointerArgument("out", DType::Float32);
-    const int tm = b.tile("mask", DType::Bool, shape, std::max(laneAxis, 0)),
-              tx = b.tile("x", DType::Float32, shape, std::max(laneAxis, 0));
+    const int tm = b.tile("mask", DType::Bool, shape, laneAxis),
+              tx = b.tile("x", DType::Float32, shape, laneAxis);
     b.dmaLoad(tm, am, imm(0), strides);
     b.dmaLoad(tx, ax, imm(0), strides, tm, immf(0.5));
     b.dmaStore(tx, ao, imm(0), strides, tm);
@@ -168,7 +174,7 @@ TEST(Dma, MaskedRowsInEveryLaneLayout) {
     h.run(b.finish());
     const auto out = h.contents<float>(bo);
     for (size_t k = 0; k < out.size(); ++k)
-      EXPECT_EQ(out[k], mask[k] ? x[k] : -1.0f) << "lane axis " << laneAxis << ", element " << k;
+      EXPECT_EQ(out[k], mask[k] ? x[k] : -1.0f) << "layout " << variant << ", element " << k;
   }
 }
 
