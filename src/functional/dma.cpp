@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 #include <type_traits>
 
 namespace npusim::functional::detail {
@@ -107,12 +108,9 @@ void Machine::dmaUnit(const Instruction &in) {
   // An address-only run uses the mask when it computed it (from program ids
   // and constants); a mask computed from DRAM contents makes the program need
   // values (npu::timingValueNeed), so it never reaches here unknown.
-  const int64_t *mask = nullptr;
-  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile))) {
-    Values &m = scratch(2);
-    readTile(dma.maskTile, m);
-    mask = m.i.data();
-  }
+  const uint8_t *mask = nullptr;
+  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile)))
+    mask = readMask(dma.maskTile);
 
   uint8_t *dram = p.buffer->bytes->data();
   const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
@@ -256,12 +254,9 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
   for (int a = 0; a < rank; ++a)
     stride[static_cast<size_t>(a)] = scalarInt(dma.strides.at(static_cast<size_t>(a)));
-  const int64_t *mask = nullptr;
-  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile))) {
-    Values &m = scratch(2);
-    readTile(dma.maskTile, m);
-    mask = m.i.data();
-  }
+  const uint8_t *mask = nullptr;
+  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile)))
+    mask = readMask(dma.maskTile);
   uint64_t fillBits = 0;
   if (values && isLoad && mask) {
     const Scalar fill = scalarAs(dma.fill, l.dtype);
@@ -366,7 +361,7 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
         activeRun(e0, offset, 0, inner);
       else
         for (int64_t j = 0; j < inner;) {
-          const int64_t *m = mask + e0;
+          const uint8_t *m = mask + e0;
           int64_t k = j;
           while (k < inner && (m[k] != 0) == (m[j] != 0))
             ++k;
@@ -382,6 +377,34 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   if (values && isLoad)
     markComplete(data); // loaded or filled, every element
   countDma(in.opcode, active, size);
+}
+
+// ------------------------------------------------------------ DRAM pointers
+
+Machine::Pointer Machine::pointer(int argument) const {
+  const LaunchArgument &a = arguments_[static_cast<size_t>(argument)];
+  Pointer p;
+  p.buffer = &buffers_[static_cast<size_t>(a.buffer)];
+  p.elementBytes = core::byteSize(program_.arguments[static_cast<size_t>(argument)].dtype);
+  p.byteOffset = a.elementOffset * p.elementBytes;
+  return p;
+}
+
+void Machine::outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const {
+  const int64_t size = static_cast<int64_t>(p.buffer->bytes->size());
+  // In the buffer's terms: the pointer's own offset plus the element's.
+  const int64_t element = static_cast<int64_t>(static_cast<uint64_t>(p.byteOffset / p.elementBytes) +
+                                               static_cast<uint64_t>(elementOffset));
+  const uint64_t byte = static_cast<uint64_t>(element) * static_cast<uint64_t>(p.elementBytes);
+  std::ostringstream s;
+  if (tileElement >= 0)
+    s << "element " << tileElement << " of the data tile";
+  else
+    s << "the scalar access";
+  s << " is outside buffer '" << p.buffer->name << "' (" << size / p.elementBytes << " elements of "
+    << p.elementBytes << " bytes): element offset " << element << ", byte offset "
+    << static_cast<int64_t>(byte) << ", address 0x" << std::hex << (p.buffer->address + byte);
+  fail(s.str());
 }
 
 } // namespace npusim::functional::detail

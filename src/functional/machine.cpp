@@ -1,4 +1,5 @@
-// The launch loop, control flow, the scalar unit and scratchpad access.
+// The launch loop: instances, dispatch of instructions to their units,
+// control flow, and which tiles an address-only run must compute.
 #include "functional/machine.h"
 
 #include "npu/layout.h"
@@ -7,23 +8,11 @@
 #include <cstring>
 #include <functional>
 #include <sstream>
-#include <type_traits>
 
 namespace npusim::functional {
 namespace detail {
 
 namespace {
-
-/// Calls fn(lane, count) for each lane of a tile's layout with elements in
-/// it: they fill a prefix of `count` slots of the lane (docs/npu.md §2).
-template <class Fn> void forEachLane(const npu::TileLayout &l, int lanes, Fn &&fn) {
-  const int64_t n = l.numElements();
-  const int64_t laneExtent = l.shape[static_cast<size_t>(l.laneAxis)];
-  if (n == 0)
-    return;
-  for (int lane = 0; lane < std::min<int64_t>(lanes, laneExtent); ++lane)
-    fn(lane, (laneExtent - lane + lanes - 1) / lanes * (n / laneExtent));
-}
 
 bool dmaReadsTiles(const std::vector<Instruction> &body) {
   for (const Instruction &in : body) {
@@ -88,9 +77,21 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
       written_.resize(spadSize, 0);
     }
     storage_.clean = false; // until the launch ends normally
-    if (positions_.size() < program_.tiles.size())
-      positions_.resize(program_.tiles.size());
-    positionsReady_.assign(program_.tiles.size(), 0);
+    // Positions depend on the layout alone: tiles of one layout share them.
+    std::vector<int> representative; // per layout class, its first tile
+    layoutClass_.resize(program_.tiles.size());
+    for (size_t t = 0; t < program_.tiles.size(); ++t) {
+      size_t c = 0;
+      while (c < representative.size() &&
+             !(program_.tiles[static_cast<size_t>(representative[c])].layout == program_.tiles[t].layout))
+        ++c;
+      if (c == representative.size())
+        representative.push_back(static_cast<int>(t));
+      layoutClass_[t] = static_cast<int>(c);
+    }
+    if (positions_.size() < representative.size())
+      positions_.resize(representative.size());
+    positionsReady_.assign(representative.size(), 0);
   }
   tileWritten_.assign(program_.tiles.size(), 0);
   complete_.assign(program_.tiles.size(), 0);
@@ -102,8 +103,9 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
 Machine::~Machine() = default;
 
 void Machine::computePositions(int t) {
-  npu::elementPositions(layout(t), program_.lanes, bankStride_, positions_[static_cast<size_t>(t)]);
-  positionsReady_[static_cast<size_t>(t)] = 1;
+  const auto c = static_cast<size_t>(layoutClass_[static_cast<size_t>(t)]);
+  npu::elementPositions(layout(t), program_.lanes, bankStride_, positions_[c]);
+  positionsReady_[c] = 1;
 }
 
 void Machine::number(const std::vector<Instruction> &body, int &next) {
@@ -235,34 +237,6 @@ void Machine::executeOne(const Instruction &in) {
   instruction_ = nullptr;
 }
 
-bool Machine::tileAvailable(int t) {
-  return firstUnwritten(t) < 0;
-}
-
-int64_t Machine::firstUnwritten(int t) {
-  if (complete_[static_cast<size_t>(t)])
-    return -1;
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const uint8_t *shadow = written_.data() + tile.bankOffset + shift_;
-  const int size = core::byteSize(tile.layout.dtype);
-  bool complete = true;
-  forEachLane(tile.layout, program_.lanes, [&](int lane, int64_t count) {
-    complete = complete && !std::memchr(shadow + lane * bankStride_, 0, static_cast<size_t>(count * size));
-  });
-  if (complete) {
-    complete_[static_cast<size_t>(t)] = 1;
-    return -1;
-  }
-  // Name the first unwritten element in row-major order: the zero byte lies
-  // in some element's bytes.
-  const int64_t *pos = positionsOf(t);
-  for (int64_t e = 0; e < tile.layout.numElements(); ++e)
-    for (int b = 0; b < size; ++b)
-      if (!shadow[pos[e] + b])
-        return e;
-  return 0;
-}
-
 bool Machine::operandsAvailable(const Instruction &in) {
   for (int t : npu::readTiles(in)) {
     checkTileInBank(t);
@@ -349,107 +323,6 @@ void Machine::forgetTile(int t) {
   std::fill(complete_.begin(), complete_.end(), 0);
 }
 
-void Machine::checkTileInBank(int t) const {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t begin = tile.bankOffset + shift_, end = begin + tile.layout.bytesPerLane(program_.lanes);
-  if (begin < 0 || end > bankBytes_)
-    fail("scratchpad overflow: tile t" + std::to_string(t) + " (" + tile.name + ") occupies bank bytes [" +
-         std::to_string(begin) + ", " + std::to_string(end) + ") of a " + std::to_string(bankBytes_) +
-         "-byte bank" + (shift_ ? " (odd instance, placed instanceBankStride higher)" : ""));
-}
-
-// ------------------------------------------------------------ scalars
-
-Scalar Machine::scalar(const npu::ScalarOperand &operand) const {
-  if (operand.isRegister()) {
-    const Scalar &r = regs_[static_cast<size_t>(operand.reg)];
-    if (core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
-      return Scalar{core::floatToInt<DType::Int64>(r.f), r.f};
-    return Scalar{r.i, static_cast<double>(r.i)};
-  }
-  return Scalar{operand.intValue, operand.floatValue};
-}
-
-int64_t Machine::scalarInt(const npu::ScalarOperand &operand) const {
-  if (operand.isRegister() && core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
-    return core::floatToInt<DType::Int64>(regs_[static_cast<size_t>(operand.reg)].f);
-  return scalar(operand).i;
-}
-
-Scalar Machine::scalarAs(const npu::ScalarOperand &operand, DType d) const {
-  Scalar s = scalar(operand);
-  if (core::isFloatType(d)) {
-    s.f = core::roundFloatTo(d, s.f);
-  } else {
-    if (operand.isRegister() &&
-        core::isFloatType(program_.scalarRegs[static_cast<size_t>(operand.reg)].dtype))
-      s.i = core::floatToInt<DType::Int64>(s.f);
-    s.i = d == DType::Bool ? (s.i != 0 ? 1 : 0) : core::wrapIntTo(d, static_cast<uint64_t>(s.i));
-  }
-  return s;
-}
-
-void Machine::scalarUnit(const Instruction &in) {
-  const auto regType = [&](int r) { return program_.scalarRegs[static_cast<size_t>(r)].dtype; };
-  auto set = [&](const Scalar &v) {
-    regs_[static_cast<size_t>(in.dstReg)] = scalarValue(v, regType(in.dstReg));
-  };
-  switch (in.opcode) {
-  case npu::Opcode::SMove: set(scalarAs(in.scalars.at(0), regType(in.dstReg))); return;
-  case npu::Opcode::SArgument: {
-    const LaunchArgument &a = arguments_[static_cast<size_t>(in.argument)];
-    set(Scalar{a.intValue, a.floatValue});
-    return;
-  }
-  case npu::Opcode::SProgramId: set(Scalar{pid_[in.axis], 0.0}); return;
-  case npu::Opcode::SNumPrograms: {
-    const int64_t sizes[3] = {grid_.x, grid_.y, grid_.z};
-    set(Scalar{sizes[in.axis], 0.0});
-    return;
-  }
-  case npu::Opcode::SElementwise: {
-    const npu::ElementFunction &f = in.function;
-    Scalar operands[3];
-    core::ConstSlots slots[3];
-    for (int k = 0; k < f.arity(); ++k) {
-      const DType d = (f.op == npu::ElementOp::Select && k == 0) ? DType::Bool : f.operandType;
-      operands[k] = scalarAs(in.scalars.at(static_cast<size_t>(k)), d);
-      slots[k] = core::ConstSlots{&operands[k].f, &operands[k].i};
-    }
-    Values &result = scratch(0);
-    result.define(f.op == npu::ElementOp::Cmp ? DType::Bool : f.resultType, 1);
-    apply(f, slots, result, 1);
-    set(result.isFloat() ? Scalar{0, result.f[0]} : Scalar{result.i[0], 0.0});
-    return;
-  }
-  case npu::Opcode::SLoad:
-  case npu::Opcode::SStore: {
-    const Pointer p = pointer(in.argument);
-    const int64_t element = scalarInt(in.scalars.at(0));
-    const int64_t byte = dramByte(p, element, -1);
-    uint8_t *q = p.buffer->bytes->data() + byte;
-    const DType d = program_.arguments[static_cast<size_t>(in.argument)].dtype;
-    const bool write = in.opcode == npu::Opcode::SStore;
-    addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(p.elementBytes), write);
-    (write ? stats_.dmaBytesWritten : stats_.dmaBytesRead) += p.elementBytes;
-    if (!write) {
-      uint64_t bits = 0;
-      std::memcpy(&bits, q, static_cast<size_t>(p.elementBytes));
-      Scalar v;
-      core::fromBits(d, bits, v.f, v.i);
-      set(v);
-    } else if (options_.computeValues) {
-      const Scalar v = scalarAs(in.scalars.at(1), d);
-      const uint64_t bits = core::toBits(d, v.f, v.i);
-      std::memcpy(q, &bits, static_cast<size_t>(p.elementBytes));
-    }
-    current_.elements = 1;
-    return;
-  }
-  default: fail("internal: not a scalar instruction");
-  }
-}
-
 void Machine::control(const Instruction &in) {
   switch (in.opcode) {
   case npu::Opcode::Loop: {
@@ -489,354 +362,6 @@ void Machine::control(const Instruction &in) {
   }
   default: fail("internal: not a control instruction");
   }
-}
-
-Scalar scalarValue(const Scalar &v, DType d) {
-  if (core::isFloatType(d))
-    return Scalar{0, core::roundFloatTo(d, v.f)};
-  return Scalar{d == DType::Bool ? (v.i != 0 ? 1 : 0) : core::wrapIntTo(d, static_cast<uint64_t>(v.i)), 0.0};
-}
-
-// ------------------------------------------------------------ scratchpad
-
-uint8_t *Machine::elementBytes(int t, int64_t e) {
-  return spad_.data() + program_.tiles[static_cast<size_t>(t)].bankOffset + shift_ + positionsOf(t)[e];
-}
-
-void Machine::checkWritten(int t, int64_t e) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t p = tile.bankOffset + shift_ + positionsOf(t)[e];
-  const int size = core::byteSize(tile.layout.dtype);
-  for (int b = 0; b < size; ++b)
-    if (!written_[static_cast<size_t>(p + b)]) {
-      const int64_t lane = p / bankStride_;
-      fail("reads scratchpad bytes nothing wrote in this instance: tile t" + std::to_string(t) + " (" +
-           tile.name + ") element " + std::to_string(e) + ", lane " + std::to_string(lane) + " bank byte " +
-           std::to_string(p - lane * bankStride_ + b));
-    }
-}
-
-void Machine::markWritten(int t, int64_t e) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t p = tile.bankOffset + shift_ + positionsOf(t)[e];
-  std::memset(written_.data() + p, 1, static_cast<size_t>(core::byteSize(tile.layout.dtype)));
-  noteTileWritten(t);
-}
-
-Scalar Machine::readElement(int t, int64_t e) {
-  checkWritten(t, e);
-  const DType d = layout(t).dtype;
-  uint64_t bits = 0;
-  std::memcpy(&bits, elementBytes(t, e), static_cast<size_t>(core::byteSize(d)));
-  Scalar v;
-  core::fromBits(d, bits, v.f, v.i);
-  return v;
-}
-
-void Machine::writeElement(int t, int64_t e, const Scalar &v) {
-  const DType d = layout(t).dtype;
-  const uint64_t bits = core::toBits(d, v.f, v.i);
-  std::memcpy(elementBytes(t, e), &bits, static_cast<size_t>(core::byteSize(d)));
-  markWritten(t, e);
-}
-
-namespace {
-
-template <class T> T load(const uint8_t *p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <class T> void store(uint8_t *p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
-} // namespace
-
-namespace {
-
-/// Decodes n elements of dtype d at base + pos(e) into slots.
-template <class Pos> void decode(DType d, const uint8_t *base, Pos pos, int64_t n, Values &v) {
-  double *f = v.f.data();
-  int64_t *iv = v.i.data();
-  switch (d) {
-  case DType::Float32:
-    for (int64_t e = 0; e < n; ++e)
-      f[e] = load<float>(base + pos(e));
-    break;
-  case DType::Float64:
-    for (int64_t e = 0; e < n; ++e)
-      f[e] = load<double>(base + pos(e));
-    break;
-  case DType::Float16:
-    for (int64_t e = 0; e < n; ++e)
-      f[e] = core::halfToFloat(load<uint16_t>(base + pos(e)));
-    break;
-  case DType::BFloat16:
-    for (int64_t e = 0; e < n; ++e)
-      f[e] = core::bfloat16ToFloat(load<uint16_t>(base + pos(e)));
-    break;
-  case DType::Bool:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = base[pos(e)] != 0 ? 1 : 0;
-    break;
-  case DType::Int8:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<int8_t>(base + pos(e));
-    break;
-  case DType::UInt8:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = base[pos(e)];
-    break;
-  case DType::Int16:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<int16_t>(base + pos(e));
-    break;
-  case DType::UInt16:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<uint16_t>(base + pos(e));
-    break;
-  case DType::Int32:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<int32_t>(base + pos(e));
-    break;
-  case DType::UInt32:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<uint32_t>(base + pos(e));
-    break;
-  case DType::Int64:
-  case DType::UInt64:
-    for (int64_t e = 0; e < n; ++e)
-      iv[e] = load<int64_t>(base + pos(e));
-    break;
-  }
-}
-
-/// Encodes n slots as dtype d at base + pos(e) and marks them in the shadow
-/// (unless that is null: the caller marks them).
-template <class Pos>
-void encode(DType d, uint8_t *base, uint8_t *shadow, Pos pos, int64_t n, const Values &v) {
-  const double *f = v.f.data();
-  const int64_t *iv = v.i.data();
-  switch (d) {
-  case DType::Float32:
-    for (int64_t e = 0; e < n; ++e)
-      store<float>(base + pos(e), static_cast<float>(f[e]));
-    break;
-  case DType::Float64:
-    for (int64_t e = 0; e < n; ++e)
-      store<double>(base + pos(e), f[e]);
-    break;
-  case DType::Float16:
-    for (int64_t e = 0; e < n; ++e)
-      store<uint16_t>(base + pos(e), core::floatToHalf(static_cast<float>(f[e])));
-    break;
-  case DType::BFloat16:
-    for (int64_t e = 0; e < n; ++e)
-      store<uint16_t>(base + pos(e), core::floatToBFloat16(static_cast<float>(f[e])));
-    break;
-  case DType::Bool:
-  case DType::Int8:
-  case DType::UInt8:
-    for (int64_t e = 0; e < n; ++e)
-      base[pos(e)] = static_cast<uint8_t>(iv[e]);
-    break;
-  case DType::Int16:
-  case DType::UInt16:
-    for (int64_t e = 0; e < n; ++e)
-      store<uint16_t>(base + pos(e), static_cast<uint16_t>(iv[e]));
-    break;
-  case DType::Int32:
-  case DType::UInt32:
-    for (int64_t e = 0; e < n; ++e)
-      store<uint32_t>(base + pos(e), static_cast<uint32_t>(iv[e]));
-    break;
-  case DType::Int64:
-  case DType::UInt64:
-    for (int64_t e = 0; e < n; ++e)
-      store<int64_t>(base + pos(e), iv[e]);
-    break;
-  }
-  if (!shadow)
-    return;
-  const int size = core::byteSize(d);
-  if (size == 4)
-    for (int64_t e = 0; e < n; ++e)
-      store<uint32_t>(shadow + pos(e), 0x01010101u);
-  else
-    for (int64_t e = 0; e < n; ++e)
-      std::memset(shadow + pos(e), 1, static_cast<size_t>(size));
-}
-
-} // namespace
-
-void Machine::readTile(int t, Values &v) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const DType d = tile.layout.dtype;
-  const int64_t n = tile.layout.numElements();
-  v.define(d, n);
-  const int64_t *pos = positionsOf(t);
-  const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
-  checkTileWritten(t);
-  decode(
-      d, base, [pos](int64_t e) { return pos[e]; }, n, v);
-}
-
-void Machine::checkTileWritten(int t) {
-  if (const int64_t e = firstUnwritten(t); e >= 0)
-    checkWritten(t, e);
-}
-
-void Machine::readElements(int t, const int64_t *elems, int64_t n, Values &v, bool check) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const DType d = tile.layout.dtype;
-  v.define(d, n);
-  const int64_t *pos = positionsOf(t);
-  const int64_t begin = tile.bankOffset + shift_;
-  if (check) {
-    const uint8_t *shadow = written_.data() + begin;
-    const int size = core::byteSize(d);
-    for (int64_t e = 0; e < n; ++e) {
-      const uint8_t *s = shadow + pos[elems[e]];
-      // All bytes, as readElement checks them.
-      for (int b = 0; b < size; ++b)
-        if (!s[b]) {
-          checkWritten(t, elems[e]);
-          break;
-        }
-    }
-  }
-  decode(
-      d, spad_.data() + begin, [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
-}
-
-void Machine::writeElements(int t, const int64_t *elems, int64_t n, const Values &v) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t *pos = positionsOf(t);
-  const int64_t begin = tile.bankOffset + shift_;
-  encode(
-      tile.layout.dtype, spad_.data() + begin, written_.data() + begin,
-      [pos, elems](int64_t e) { return pos[elems[e]]; }, n, v);
-  noteTileWritten(t);
-}
-
-void Machine::writeTile(int t, const Values &v) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const int64_t n = tile.layout.numElements();
-  const int64_t *pos = positionsOf(t);
-  const int64_t begin = tile.bankOffset + shift_;
-  encode(
-      tile.layout.dtype, spad_.data() + begin, nullptr, [pos](int64_t e) { return pos[e]; }, n, v);
-  markTileWritten(t);
-  current_.elements = n;
-}
-
-void Machine::readLane(int t, int lane, int64_t count, Values &v) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const DType d = tile.layout.dtype;
-  v.define(d, count);
-  const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
-  checkLaneWritten(t, lane, count);
-  const int size = core::byteSize(d);
-  decode(
-      d, spad_.data() + begin, [size](int64_t e) { return e * size; }, count, v);
-}
-
-void Machine::checkLaneWritten(int t, int lane, int64_t count) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  if (complete_[static_cast<size_t>(t)]) {
-    // Within the lane's own elements a complete tile has nothing unwritten.
-    const npu::TileLayout &l = tile.layout;
-    const int64_t laneExtent = l.shape[static_cast<size_t>(l.laneAxis)];
-    const int64_t own = lane < laneExtent ? (laneExtent - lane + program_.lanes - 1) / program_.lanes *
-                                                (l.numElements() / laneExtent)
-                                          : 0;
-    if (count <= own)
-      return;
-  }
-  const int64_t bytes = count * core::byteSize(tile.layout.dtype);
-  const uint8_t *shadow = written_.data() + tile.bankOffset + shift_ + lane * bankStride_;
-  if (bytes > 0 && (std::memchr(shadow, 0, static_cast<size_t>(bytes)) != nullptr)) {
-    // Name the first unwritten element in row-major terms.
-    const int64_t *pos = positionsOf(t);
-    for (int64_t e = 0; e < tile.layout.numElements(); ++e)
-      if (pos[e] / bankStride_ == lane)
-        checkWritten(t, e);
-  }
-}
-
-void Machine::markTileWritten(int t) {
-  forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) { markLaneWritten(t, lane, count); });
-  noteTileWritten(t);
-  complete_[static_cast<size_t>(t)] = 1;
-}
-
-void Machine::fillTile(int t, uint64_t bits) {
-  const int size = core::byteSize(layout(t).dtype);
-  forEachLane(layout(t), program_.lanes, [&](int lane, int64_t count) {
-    uint8_t *p = laneBytes(t, lane);
-    // The element size as a constant, so that the copies compile to moves;
-    // little-endian: an element's bytes are the low bytes of `bits`.
-    auto fill = [&](auto sizeTag) {
-      constexpr size_t S = decltype(sizeTag)::value;
-      for (int64_t k = 0; k < count; ++k)
-        std::memcpy(p + k * static_cast<int64_t>(S), &bits, S);
-    };
-    switch (size) {
-    case 1: fill(std::integral_constant<size_t, 1>{}); break;
-    case 2: fill(std::integral_constant<size_t, 2>{}); break;
-    case 4: fill(std::integral_constant<size_t, 4>{}); break;
-    default: fill(std::integral_constant<size_t, 8>{}); break;
-    }
-    markLaneWritten(t, lane, count);
-  });
-  noteTileWritten(t);
-  current_.elements = layout(t).numElements();
-}
-
-void Machine::markLaneWritten(int t, int lane, int64_t count) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  std::memset(written_.data() + tile.bankOffset + shift_ + lane * bankStride_, 1,
-              static_cast<size_t>(count * core::byteSize(tile.layout.dtype)));
-  noteTileWritten(t);
-}
-
-void Machine::writeLane(int t, int lane, int64_t count, const Values &v) {
-  const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
-  const DType d = tile.layout.dtype;
-  const int64_t begin = tile.bankOffset + shift_ + lane * bankStride_;
-  const int size = core::byteSize(d);
-  encode(
-      d, spad_.data() + begin, nullptr, [size](int64_t e) { return e * size; }, count, v);
-  markLaneWritten(t, lane, count);
-}
-
-// ------------------------------------------------------------ DRAM
-
-Machine::Pointer Machine::pointer(int argument) const {
-  const LaunchArgument &a = arguments_[static_cast<size_t>(argument)];
-  Pointer p;
-  p.buffer = &buffers_[static_cast<size_t>(a.buffer)];
-  p.elementBytes = core::byteSize(program_.arguments[static_cast<size_t>(argument)].dtype);
-  p.byteOffset = a.elementOffset * p.elementBytes;
-  return p;
-}
-
-void Machine::outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const {
-  const int64_t size = static_cast<int64_t>(p.buffer->bytes->size());
-  // In the buffer's terms: the pointer's own offset plus the element's.
-  const int64_t element = static_cast<int64_t>(static_cast<uint64_t>(p.byteOffset / p.elementBytes) +
-                                               static_cast<uint64_t>(elementOffset));
-  const uint64_t byte = static_cast<uint64_t>(element) * static_cast<uint64_t>(p.elementBytes);
-  std::ostringstream s;
-  if (tileElement >= 0)
-    s << "element " << tileElement << " of the data tile";
-  else
-    s << "the scalar access";
-  s << " is outside buffer '" << p.buffer->name << "' (" << size / p.elementBytes << " elements of "
-    << p.elementBytes << " bytes): element offset " << element << ", byte offset "
-    << static_cast<int64_t>(byte) << ", address 0x" << std::hex << (p.buffer->address + byte);
-  fail(s.str());
 }
 
 } // namespace detail

@@ -130,6 +130,9 @@ public:
 
   /// Reads a whole tile (row-major) into v, checking every byte was written.
   void readTile(int t, Values &v);
+  /// A DMA mask (a bool tile): one byte per element in row-major order,
+  /// nonzero where true, checked written as readTile; valid until the next call.
+  const uint8_t *readMask(int t);
   /// Writes v (row-major, the tile's dtype) into a tile and marks it written.
   void writeTile(int t, const Values &v);
   /// The first `count` slots of one lane of a tile (its elements in slot
@@ -185,9 +188,9 @@ public:
   /// Where each element of tile t (row-major) lies relative to the tile's
   /// bytes: lane * bank stride + slot * size; computed on first use in a launch.
   const int64_t *positionsOf(int t) {
-    if (!positionsReady_[static_cast<size_t>(t)])
+    if (!positionsReady_[static_cast<size_t>(layoutClass_[static_cast<size_t>(t)])])
       computePositions(t);
-    return positions_[static_cast<size_t>(t)].data();
+    return positions_[static_cast<size_t>(layoutClass_[static_cast<size_t>(t)])].data();
   }
   /// One element, checked to be written / marked written.
   Scalar readElement(int t, int64_t e);
@@ -231,6 +234,11 @@ public:
   /// multiplied by multiplyFloat32.
   void multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N, int64_t K,
                             int64_t rows, int64_t cols);
+  /// The same block when A and C have their lane axis last (each column one
+  /// run of floats in a lane): multiplied transposed from whole columns;
+  /// false (nothing done) for other layouts or a column of C not written.
+  bool multiplyFloat32Lanes(const Instruction &in, const ArrayState &array, int64_t M, int64_t rows,
+                            int64_t cols);
   /// The matmul's block of A (M x rows, row-major) converted to C's dtype.
   void convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted);
   /// Applies an element function to n elements (vector.cpp).
@@ -298,8 +306,9 @@ private:
   Workspace::Storage ownStorage_;
   Workspace::Storage &storage_; // ownStorage_ or the options' workspace
   std::vector<uint8_t> &spad_, &written_;
-  std::vector<std::vector<int64_t>> &positions_; // per tile, per element: see positionsOf
-  std::vector<uint8_t> positionsReady_;          // per tile: positions_ computed in this launch
+  std::vector<std::vector<int64_t>> &positions_; // per layout class, per element: see positionsOf
+  std::vector<int> layoutClass_;                 // per tile: its layout's index in positions_
+  std::vector<uint8_t> positionsReady_;          // per layout class: positions_ computed in this launch
   std::vector<uint8_t> tileWritten_;             // per tile: written in this instance
   std::vector<int> writtenList_;                 // the tiles of tileWritten_, in the order they were marked
   std::vector<std::pair<int64_t, int64_t>> clearRanges_; // clearWrittenShadow's byte ranges, kept to reuse
@@ -322,6 +331,7 @@ private:
   int64_t shift_ = 0; // instanceBankStride placement of this instance
   std::vector<Scalar> regs_;
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);
+  std::vector<uint8_t> mask_; // readMask's bytes
   std::unordered_map<const Instruction *, int> positionOf_;
   std::vector<int64_t> offsets_;
   std::vector<int64_t> sourceIndex_; // per element of a broadcast or relayout

@@ -177,6 +177,8 @@ void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &arra
   b32.assign(static_cast<size_t>(rows * ld), 0.0f);
   c32.resize(static_cast<size_t>(M * ld));
 
+  if (multiplyFloat32Lanes(in, array, M, rows, cols))
+    return;
   // Only the block's columns of C are read (when accumulating) and written.
   const TileBytes ct = tileBytes(c);
   constexpr uint32_t kWritten = 0x01010101u; // all four shadow bytes set
@@ -236,6 +238,57 @@ void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &arra
       std::memcpy(ct.shadow + pos[n], &kWritten, sizeof kWritten);
     }
   }
+}
+
+bool Machine::multiplyFloat32Lanes(const Instruction &in, const ArrayState &array, int64_t M, int64_t rows,
+                                   int64_t cols) {
+  const int L = lanes();
+  const int c = in.dsts.at(0), a = in.srcs.at(0);
+  const npu::TileLayout &la = layout(a), &lc = layout(c);
+  // [M, K] and [M, N] with the lane axis last: column j of either lies in lane
+  // j % L, its M elements in consecutive slots (npu::elementPositions: m * 4 +
+  // the column's part), so each column is one run of M floats.
+  if (la.dtype != DType::Float32 || la.rank() != 2 || la.laneAxis != 1 || lc.rank() != 2 ||
+      lc.laneAxis != 1 || la.shape[0] != M || array.weights.dtype != DType::Float32)
+    return false;
+  const int64_t k0 = in.kBlock * L, n0 = in.nBlock * L;
+  const TileBytes at = tileBytes(a), ct = tileBytes(c);
+  // Every column of C the block reads must be written; otherwise the element
+  // path names the first unwritten element.
+  if (in.accumulate)
+    for (int64_t n = 0; n < cols; ++n)
+      if (std::memchr(ct.shadow + ct.pos[n0 + n], 0, static_cast<size_t>(M) * sizeof(float)))
+        return false;
+  checkTileWritten(a);
+  const bool tf32 = in.precision == core::InputPrecision::TF32;
+  // Transposed: ct32[n * ld + m] = C[m, n0 + n] = sum over k of bt32[n * rows
+  // + k] * at32[k * ld + m], the same products and sums in the same order.
+  const int64_t ld = (M + kFloat32GemmWidth - 1) / kFloat32GemmWidth * kFloat32GemmWidth;
+  std::vector<float> &bt32 = floatsA, &at32 = floatsB, &ct32 = floatsC;
+  bt32.resize(static_cast<size_t>(cols * rows));
+  at32.assign(static_cast<size_t>(rows * ld), 0.0f);
+  ct32.assign(static_cast<size_t>(cols * ld), 0.0f);
+  for (int64_t k = 0; k < rows; ++k) {
+    float *row = at32.data() + k * ld;
+    std::memcpy(row, at.data + at.pos[k0 + k], static_cast<size_t>(M) * sizeof(float));
+    if (tf32)
+      for (int64_t m = 0; m < M; ++m)
+        row[m] = core::roundToTF32(row[m]);
+  }
+  for (int64_t n = 0; n < cols; ++n)
+    for (int64_t k = 0; k < rows; ++k) {
+      const auto w = static_cast<float>(array.weights.f[static_cast<size_t>(k * L + n)]);
+      bt32[static_cast<size_t>(n * rows + k)] = tf32 ? core::roundToTF32(w) : w;
+    }
+  if (in.accumulate)
+    for (int64_t n = 0; n < cols; ++n)
+      std::memcpy(ct32.data() + n * ld, ct.data + ct.pos[n0 + n], static_cast<size_t>(M) * sizeof(float));
+  multiplyFloat32(bt32.data(), at32.data(), ct32.data(), cols, rows, ld);
+  for (int64_t n = 0; n < cols; ++n) {
+    std::memcpy(ct.data + ct.pos[n0 + n], ct32.data() + n * ld, static_cast<size_t>(M) * sizeof(float));
+    std::memset(ct.shadow + ct.pos[n0 + n], 1, static_cast<size_t>(M) * sizeof(float));
+  }
+  return true;
 }
 
 } // namespace npusim::functional::detail

@@ -20,7 +20,8 @@ TEST(Dma, StridedTransposeAndOffsetPointer) {
   b.dmaLoad(t, ax, imm(0), {imm(1), imm(C)});
   b.dmaStore(t, ao, imm(0), {imm(R), imm(1)});
   Harness h;
-  const int bx = h.buffer("x", DType::Int32, x), bo = h.buffer("out", DType::Int32, std::vector<int32_t>(R * C));
+  const int bx = h.buffer("x", DType::Int32, x),
+            bo = h.buffer("out", DType::Int32, std::vector<int32_t>(R * C));
   h.pointer(bx, 3);
   h.pointer(bo);
   h.run(b.finish());
@@ -51,7 +52,8 @@ TEST(Dma, MaskedGatherWithFill) {
   b.dmaStore(tv, ao, imm(0), {imm(1)});
   Harness h;
   const int bx = h.buffer("x", DType::Float32, x), bi = h.buffer("idx", DType::Int64, idx),
-            bm = h.buffer("mask", DType::Bool, mask), bo = h.buffer("out", DType::Float32, std::vector<float>(8));
+            bm = h.buffer("mask", DType::Bool, mask),
+            bo = h.buffer("out", DType::Float32, std::vector<float>(8));
   h.pointer(bx);
   h.pointer(bi);
   h.pointer(bm);
@@ -129,6 +131,51 @@ TEST(Dma, AtomicMaxOnIntegers) {
   h.pointer(bacc);
   h.run(b.finish());
   EXPECT_EQ(h.contents<uint8_t>(bacc), (std::vector<uint8_t>{200, 255})); // unsigned comparison
+}
+
+TEST(Dma, MaskedRowsInEveryLaneLayout) {
+  // A bool mask, a masked load (fill 0.5) and a masked store of 60 elements
+  // in four layouts: out[k] = mask[k] ? x[k] : -1 (the store skips
+  // masked-off elements, which keep out's -1).
+  const int64_t R = 6, C = 10;
+  std::vector<float> x(R * C);
+  std::vector<uint8_t> mask(R * C);
+  for (int64_t k = 0; k < R * C; ++k) {
+    x[static_cast<size_t>(k)] = 0.5f * static_cast<float>(k) + 1.0f;
+    mask[static_cast<size_t>(k)] = (k * 7 % 11) < 6 ? 1 : 0; // differs from row to row
+  }
+  // Layouts: 0 and 1 the lane axis of [6, 10]; 2 a [60] tile; 3 a [60, 1]
+  // tile with the lane axis first (rows of one element).
+  for (int variant : {0, 1, 2, 3}) {
+    const int laneAxis = variant == 1 ? 1 : 0;
+    ProgramBuilder b("masked_rows", 4, 1024);
+    std::vector<int64_t> shape = {R, C};
+    std::vector<npu::ScalarOperand> strides = {imm(C), imm(1)};
+    if (variant == 2) {
+      shape = {R * C};
+      strides = {imm(1)};
+    } else if (variant == 3) {
+      shape = {R * C, 1};
+      strides = {imm(1), imm(1)};
+    }
+    const int ax = b.pointerArgument("x", DType::Float32), am = b.pointerArgument("mask", DType::Bool),
+              ao = b.pointerArgument("out", DType::Float32);
+    const int tm = b.tile("mask", DType::Bool, shape, laneAxis),
+              tx = b.tile("x", DType::Float32, shape, laneAxis);
+    b.dmaLoad(tm, am, imm(0), strides);
+    b.dmaLoad(tx, ax, imm(0), strides, tm, immf(0.5));
+    b.dmaStore(tx, ao, imm(0), strides, tm);
+    Harness h;
+    const int bx = h.buffer("x", DType::Float32, x), bm = h.buffer("mask", DType::Bool, mask),
+              bo = h.buffer("out", DType::Float32, std::vector<float>(R * C, -1.0f));
+    h.pointer(bx);
+    h.pointer(bm);
+    h.pointer(bo);
+    h.run(b.finish());
+    const auto out = h.contents<float>(bo);
+    for (size_t k = 0; k < out.size(); ++k)
+      EXPECT_EQ(out[k], mask[k] ? x[k] : -1.0f) << "layout " << variant << ", element " << k;
+  }
 }
 
 } // namespace

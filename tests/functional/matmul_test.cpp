@@ -15,15 +15,16 @@ struct MatmulCase {
   int64_t M, K, N;
   int lanes;
   DType inputType;
+  int laneAxisA = 1, laneAxisC = 1; // 1: each column of A and C one run in a lane (multiplyFloat32Lanes)
 };
 
 npu::Program blockedMatmul(const MatmulCase &c) {
   ProgramBuilder b("matmul", c.lanes, 8192);
   const int aa = b.pointerArgument("a", c.inputType), ab = b.pointerArgument("b", c.inputType),
             ac = b.pointerArgument("c", DType::Float32);
-  const int ta = b.tile("a", c.inputType, {c.M, c.K}, 1);
+  const int ta = b.tile("a", c.inputType, {c.M, c.K}, c.laneAxisA);
   const int tb = b.tile("b", c.inputType, {c.K, c.N}, 1);
-  const int tc = b.tile("c", DType::Float32, {c.M, c.N}, 1);
+  const int tc = b.tile("c", DType::Float32, {c.M, c.N}, c.laneAxisC);
   b.dmaLoad(ta, aa, imm(0), {imm(c.K), imm(1)});
   b.dmaLoad(tb, ab, imm(0), {imm(c.N), imm(1)});
   b.dmaLoad(tc, ac, imm(0), {imm(c.N), imm(1)}); // the initial accumulator
@@ -63,6 +64,39 @@ TEST(Matmul, BlockedKAndNNotMultiplesOfTheLanesMatchTheReferenceOrder) {
         x = x + p;
       }
       EXPECT_EQ(out[static_cast<size_t>(m * c.N + n)], x) << m << "," << n;
+    }
+}
+
+TEST(Matmul, EveryLaneAxisOfAAndCGivesTheReferenceOrder) {
+  // M = 37 rows: columns of 37 floats, padded to whole vectors in the
+  // transposed product; the element path (lane axis 0) and the column path
+  // (lane axis 1) must both give the plain loop's bits.
+  for (int laneAxisA : {0, 1})
+    for (int laneAxisC : {0, 1}) {
+      const MatmulCase c{37, 10, 7, 4, DType::Float32, laneAxisA, laneAxisC};
+      std::vector<float> a(static_cast<size_t>(c.M * c.K)), bm(static_cast<size_t>(c.K * c.N)),
+          acc(static_cast<size_t>(c.M * c.N));
+      for (size_t k = 0; k < a.size(); ++k)
+        a[k] = std::cos(static_cast<float>(k) * 0.7f) * 1.3f;
+      for (size_t k = 0; k < bm.size(); ++k)
+        bm[k] = std::sin(static_cast<float>(k) * 0.3f) + 0.01f;
+      for (size_t k = 0; k < acc.size(); ++k)
+        acc[k] = static_cast<float>(k % 7) * 0.375f;
+      Harness h;
+      h.pointer(h.buffer("a", DType::Float32, a));
+      h.pointer(h.buffer("b", DType::Float32, bm));
+      const int bc = h.buffer("c", DType::Float32, acc);
+      h.pointer(bc);
+      h.run(blockedMatmul(c));
+      const auto out = h.contents<float>(bc);
+      for (int64_t m = 0; m < c.M; ++m)
+        for (int64_t n = 0; n < c.N; ++n) {
+          float x = acc[static_cast<size_t>(m * c.N + n)];
+          for (int64_t k = 0; k < c.K; ++k)
+            x = x + a[static_cast<size_t>(m * c.K + k)] * bm[static_cast<size_t>(k * c.N + n)];
+          ASSERT_EQ(out[static_cast<size_t>(m * c.N + n)], x)
+              << "lane axes " << laneAxisA << ", " << laneAxisC << ": " << m << "," << n;
+        }
     }
 }
 

@@ -50,6 +50,24 @@ TEST(LibraryMatmul, MmWithTransposedAndPaddedOperands) {
     }
 }
 
+TEST(LibraryMatmul, MmWiderThanOnePanelOfTheSecondOperand) {
+  // 1024 x 1100 doubles are more than the 2^20 read at once (host_matmul.cpp):
+  // columns come in panels of 1024 and 76. b is stored transposed, as a
+  // linear layer's weight; each element sums its products in order, as here.
+  const int64_t M = 3, K = 1024, N = 1100;
+  Buffer a = floats(M * K, 3);
+  Buffer b = floats(N * K, 4); // b[k, j] at j * K + k
+  Buffer out = filled(M * N, -77.0);
+  matmul(view(a, 0, {M, K}, {K, 1}), view(b, 0, {K, N}, {1, K}), view(out, 0, {M, N}, {N, 1}));
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += el(a, i * K + k) * el(b, j * K + k);
+      ASSERT_EQ(el(out, i * N + j), static_cast<double>(static_cast<float>(s))) << "mm " << i << "," << j;
+    }
+}
+
 TEST(LibraryMatmul, AddmmBroadcastsBiasWithBetaAndAlpha) {
   const int64_t M = 4, K = 6, N = 5;
   Buffer a = floats(M * K, 3), b = floats(K * N, 4), bias = floats(N, 5), out = filled(M * N, 0);
