@@ -215,6 +215,42 @@ PlannedConv planAndCompare(const std::vector<int64_t> &input, const std::vector<
           f.compare("aten.convolution", args, {y}, shape)};
 }
 
+TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
+  // On 32 lanes with 64 KiB each, these same-size convolutions have enough
+  // dots per kernel row for the loop over kernel rows (one accumulator per
+  // row block and block of j, carried by the loop): two images (the pixel's
+  // offset in its image by a remainder), row blocks past the last pixel,
+  // output channels short of BLOCK_N, a last block of j past KWC, bias,
+  // several programs, two pixels per tile row (banded weights) and one.
+  const MachineShape machine{32, 65536, 256};
+  const std::vector<Conv> cases = {
+      {{2, 16, 14, 14}, {30, 16, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 64, 14, 14}, {64, 64, 3, 3}, 1, 1},
+      {{1, 40, 20, 20}, {48, 40, 3, 3}, 1, 1, 1, 1, true, true},
+      {{2, 24, 10, 10}, {16, 24, 5, 5}, 1, 2},
+  };
+  for (const Conv &c : cases) {
+    CallFixture f;
+    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+    const std::vector<int64_t> out = outputShape(c);
+    const TensorRef y = f.tensor(DType::Float32, out, channelsLast(out));
+    const std::vector<const TensorRef *> outs = {&y};
+    const CallPlan plan =
+        planCall("aten.convolution",
+                 std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                           CallFixture::integers({1, 1}),
+                                           CallFixture::integers({c.padding, c.padding}),
+                                           CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                           CallFixture::integers({0, 0}), CallFixture::integer(1)},
+                 outs, machine);
+    ASSERT_EQ(plan.launches.size(), 1u) << describe(c);
+    EXPECT_NE(plan.launches[0].source.find("for kh in range("), std::string::npos)
+        << describe(c) << ": " << plan.launches[0].kernelName;
+    expectConv(c, machine);
+  }
+}
+
 TEST(LibraryConv, RowConvolutionsOfOtherGeometriesGetOtherKernels) {
   // Kernels are cached by name (and constexprs), but the row kernel's body
   // bakes in each kernel row's input offset ((dh * W - pad_w) * SX_W) and
