@@ -206,6 +206,18 @@ constexpr int64_t kMaxRowSteps = 24;
 
 double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine);
 
+/// Whether candidate `a` (estimated `aCycles`) ranks before `b`: a kernel-row
+/// loop before the unrolled blocks, whose estimate does not see their
+/// scratchpad stalls (the stem's unrolled PIX = 2 tiles, estimated 37.8 k
+/// cycles, ran 86.8 k; the loop with PIX = 4, estimated 38.9 k, 54.3 k),
+/// then the cheaper estimate (`orEqual`: the later of equals).
+bool ranksBefore(const RowConvTiles &a, double aCycles, const std::optional<RowConvTiles> &b, double bCycles,
+                 bool orEqual) {
+  if (!b || a.kernelRowLoop != b->kernelRowLoop)
+    return !b || a.kernelRowLoop;
+  return orEqual ? aCycles <= bCycles : aCycles < bCycles;
+}
+
 /// The tiles for `pix` output pixels per row (always 1 in the strided form).
 std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const MachineShape &machine, int64_t pix,
                                             bool boxRows) {
@@ -263,30 +275,6 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
     return steps * kSlots * blockN * c.element + 2 * steps * kSlots * blockM * c.element +
            (steps + 1) * nSlots * blockM * 4 + 2 * (steps + c.kernelH + blocksJ) * kSlots * blockM;
   };
-  if (c.strided && boxRows) {
-    // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
-    // a block lies in one image) of BMC = next_pow2(OUT_W / PIX) column
-    // groups per block, BLOCKS a divisor of the blocks (no block past the
-    // end); the same live tiles and cost model as the same-size form.
-    const int64_t columnGroups = nextPowerOfTwo(c.outW / pix), outRows = c.pixels / c.outW;
-    std::optional<RowConvTiles> best;
-    double bestCycles = 0;
-    for (int64_t r2 = 1; r2 * columnGroups <= 1024; r2 *= 2) {
-      const int64_t m = r2 * columnGroups;
-      if (c.outH % r2 != 0 || m < 16 || pipelinedBytes(m) > budget)
-        continue;
-      const int64_t total = outRows / r2;
-      int64_t blocks = std::min(total, kMaxRowBlocks);
-      while (total % blocks != 0)
-        --blocks;
-      RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, blocks};
-      tiles.rowsPerBlock = r2, tiles.columnGroups = columnGroups, tiles.boxRows = true;
-      const double cycles = rowConvCycles(c, tiles, machine);
-      if (!best || cycles <= bestCycles)
-        best = tiles, bestCycles = cycles;
-    }
-    return best;
-  }
   // The kernel-row loop keeps live: one kernel row's weights, every row
   // block's input tiles, masks and three index tiles, one accumulator per
   // row block and block of j, and a block's sum after the loop (measured
@@ -298,28 +286,66 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
            chains * nSlots * blockM * 4 + (2 * chains + blocks) * kSlots * blockM +
            3 * blocks * kSlots * blockM * 4 + 2 * nSlots * blockM * 4;
   };
+  // Whether a kernel row's rows streamed through the arrays outlast a dot's
+  // fill and drain and a DRAM round trip: then the kernel-row loop (its
+  // loads of a kernel row wait for the dots of the row before on the same
+  // tiles; unet's small layers, one block of one step or 16 blocks of 16
+  // rows, ran 0.7 k to 2.7 k cycles slower in the loop).
+  auto loopPays = [&](int64_t blockM, int64_t blocks) {
+    const double rowDots = static_cast<double>(blocks * blocksJ * kSlots * nSlots * blockM) /
+                           std::max(1, std::min(machine.systolicArrays, 2));
+    return loopBytes(blockM, blocks) <= budget && rowDots >= 3 * lanes - 2 + 200;
+  };
+  if (c.strided && boxRows) {
+    // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
+    // a block lies in one image) of BMC = next_pow2(OUT_W / PIX) column
+    // groups per block, BLOCKS a divisor of the blocks (no block past the
+    // end); the same live tiles and cost model as the same-size form.
+    const int64_t columnGroups = nextPowerOfTwo(c.outW / pix), outRows = c.pixels / c.outW;
+    std::optional<RowConvTiles> best;
+    double bestCycles = 0;
+    for (int64_t r2 = 1; r2 * columnGroups <= 1024; r2 *= 2) {
+      const int64_t m = r2 * columnGroups;
+      if (c.outH % r2 != 0 || m < 16)
+        continue;
+      const int64_t total = outRows / r2;
+      int64_t blocks = std::min(total, kMaxRowBlocks);
+      while (total % blocks != 0)
+        --blocks;
+      // The kernel-row loop with the most blocks that fit (a divisor of the
+      // blocks), else the unrolled blocks.
+      int64_t loopBlocks = blocks;
+      while (loopBlocks > 1 && (total % loopBlocks != 0 || loopBytes(m, loopBlocks) > budget))
+        --loopBlocks;
+      const bool loop = loopPays(m, loopBlocks);
+      if (!loop && pipelinedBytes(m) > budget)
+        continue;
+      RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, loop ? loopBlocks : blocks};
+      tiles.rowsPerBlock = r2, tiles.columnGroups = columnGroups, tiles.boxRows = true;
+      tiles.kernelRowLoop = loop;
+      const double cycles = rowConvCycles(c, tiles, machine);
+      if (ranksBefore(tiles, cycles, best, bestCycles, true))
+        best = tiles, bestCycles = cycles;
+    }
+    return best;
+  }
+
   if (!c.strided) {
     std::optional<RowConvTiles> best;
     double bestCycles = 0;
     const int64_t rowsA = c.pixels / pix;
     auto consider = [&](const RowConvTiles &tiles) {
       const double cycles = rowConvCycles(c, tiles, machine);
-      if (!best || cycles <= bestCycles)
+      if (ranksBefore(tiles, cycles, best, bestCycles, true))
         best = tiles, bestCycles = cycles;
     };
     for (int64_t m = 16; m <= cap; m *= 2) {
       const int64_t total = ceilDiv(rowsA, m);
-      // The kernel-row loop, with as many row blocks as fit: its loads of a
-      // kernel row wait for the dots of the row before on the same tiles,
-      // so it pays where a kernel row's dots on the arrays outlast a dot's
-      // fill and drain and a DRAM round trip (unet's small layers, one
-      // block of one step, ran 0.7 k cycles slower in the loop).
+      // The kernel-row loop, with as many row blocks as fit.
       int64_t blocks = std::min(total, kMaxRowBlocks);
       while (blocks > 1 && loopBytes(m, blocks) > budget)
         --blocks;
-      const double rowDots = static_cast<double>(blocks * blocksJ * kSlots * nSlots * std::max(m, lanes)) /
-                             std::max(1, std::min(machine.systolicArrays, 2));
-      if (loopBytes(m, blocks) <= budget && rowDots >= 3 * lanes - 2 + 200) {
+      if (loopPays(m, blocks)) {
         RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, ceilDiv(total, ceilDiv(total, blocks))};
         tiles.kernelRowLoop = true;
         consider(tiles);
@@ -452,11 +478,14 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
     if (!tiles)
       continue;
     const double cycles = rowConvCycles(c, *tiles, machine);
-    if (!packed || cycles < packedCycles)
+    if (ranksBefore(*tiles, cycles, packed, packedCycles, false))
       packed = tiles, packedCycles = cycles;
   }
-  if (packed && (!best || packedCycles < (c.strided ? stridedRowConvCycles(c, *best, machine)
-                                                    : rowConvCycles(c, *best, machine))))
+  // (The strided form's one column per row is another kernel: its estimate
+  // against the packed one's decides.)
+  if (packed && (!best || (c.strided ? packedCycles < stridedRowConvCycles(c, *best, machine)
+                                     : ranksBefore(*packed, packedCycles, best,
+                                                   rowConvCycles(c, *best, machine), false))))
     return packed;
   return best;
 }
@@ -550,6 +579,43 @@ std::string columnIndices(const RowConvTiles &t) {
   return head;
 }
 
+/// The strided pixels' per-program tiles: tile row m's output row m // BMC
+/// and column group m % BMC as index tiles for the masks, box terms for the
+/// addresses, the store's column mask and each block of j's column mask.
+std::string stridedPixelsHead(const RowConvShape &c, const RowConvTiles &t) {
+  std::string head = "    mm_t = tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :]\n"
+                     "    mrs_t = (mm_t // BMC) * STRIDE_H\n"
+                     "    iw_t = (mm_t % BMC) * (PIX * STRIDE_W)\n"
+                     "    col_ok = (mm_t % BMC) < COLS\n"
+                     "    rr = tl.arange(0, BLOCK_M)[:, None]\n"
+                     "    x_box = (rr // BMC) * (STRIDE_H * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n"
+                     "    y_box = (rr // BMC) * SY_H + (rr % BMC) * (PIX * SY_W)\n";
+  if (t.columnGroups * t.pixelsPerRow > c.outW)
+    head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
+  for (int64_t b = 0; b < t.blocksJ; ++b) {
+    const std::string bs = std::to_string(b);
+    head += "    w_ok_" + bs + " = col_ok & (iw_t + dw_" + bs + " >= 0) & (iw_t + dw_" + bs +
+            " < IN_W) & jk_" + bs + "\n";
+  }
+  return head;
+}
+
+/// Block i's sum over its `n` accumulators `acc_i_b`, the bias and the store
+/// of the strided pixels (a box access of R2 output rows).
+std::string stridedPixelsStore(const RowConvShape &c, const RowConvTiles &t, int64_t i,
+                               const std::string &sum) {
+  const std::string s = "_" + std::to_string(i);
+  std::string code = sum + "    if HAS_BIAS:\n        acc = acc + bias[None, :]\n";
+  std::string mask;
+  if (t.columnGroups * t.pixelsPerRow > c.outW)
+    mask = "y_cols";
+  if (t.pixelsPerRow * c.coutG < t.blockN)
+    mask += std::string(mask.empty() ? "" : " & ") + "n_mask[None, :]";
+  const std::string columns = t.pixelsPerRow == 1 ? "channel[None, :] * SY_C" : "rn[None, :] * SY_C";
+  return code + "    tl.store((y_ptr + ((row0" + s + " // OUT_H) * SY_N + oh0" + s + " * SY_H)) + (y_box + " +
+         columns + "), acc" + (mask.empty() ? "" : ", mask=" + mask) + ")\n";
+}
+
 /// The same-size form's body: every step's weights once, then the row
 /// blocks software-pipelined (block i + 1's masks and loads before block i's
 /// dots, sum, bias and store).
@@ -572,24 +638,8 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
   const bool ragged = rowsA % (t.blockM * t.blocks) != 0 || ceilDiv(rowsA, t.blockM) < t.blocks;
   const bool columnsRagged = pix * c.coutG < t.blockN;
   head += "    zero_n = tl.arange(0, BLOCK_N) // BLOCK_N\n";
-  if (c.strided) {
-    // Tile row m's output row m // BMC and column group m % BMC: index
-    // tiles for the masks (once per program), box terms for the addresses.
-    head += "    mm_t = tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :]\n"
-            "    mrs_t = (mm_t // BMC) * STRIDE_H\n"
-            "    iw_t = (mm_t % BMC) * (PIX * STRIDE_W)\n"
-            "    col_ok = (mm_t % BMC) < COLS\n"
-            "    rr = tl.arange(0, BLOCK_M)[:, None]\n"
-            "    x_box = (rr // BMC) * (STRIDE_H * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n"
-            "    y_box = (rr // BMC) * SY_H + (rr % BMC) * (PIX * SY_W)\n";
-    if (t.columnGroups * pix > c.outW)
-      head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
-    for (int64_t b = 0; b < t.blocksJ; ++b) {
-      const std::string bs = std::to_string(b);
-      head += "    w_ok_" + bs + " = col_ok & (iw_t + dw_" + bs + " >= 0) & (iw_t + dw_" + bs +
-              " < IN_W) & jk_" + bs + "\n";
-    }
-  }
+  if (c.strided)
+    head += stridedPixelsHead(c, t);
   // Block i's pixel indices, masks and input tiles.
   // Strided pixels: block i covers R2 output rows (n, oh) of one image,
   // BMC column groups of PIX output columns each (tile row m: row m // BMC,
@@ -679,22 +729,20 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
   // Block i's sum, bias and store.
   auto back = [&](int64_t i) {
     const std::string s = "_" + std::to_string(i);
-    std::string code = sumTree("p" + s + "_", static_cast<size_t>(steps));
-    code += "    if HAS_BIAS:\n        acc = acc + bias[None, :]\n";
+    const std::string sum = sumTree("p" + s + "_", static_cast<size_t>(steps));
+    if (c.strided)
+      return stridedPixelsStore(c, t, i, sum);
+    std::string code = sum + "    if HAS_BIAS:\n        acc = acc + bias[None, :]\n";
     // PIX > 1: the output's pixels are contiguous (SY_W = COUT_G * SY_C), so
     // product column n is at n * SY_C.
     const std::string columns = pix == 1 ? "channel[None, :] * SY_C" : "rn[None, :] * SY_C";
     std::string mask;
-    if (ragged && !c.strided)
+    if (ragged)
       mask = "((r0" + s + " + (tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :])) * PIX < PIXELS)";
-    if (c.strided && t.columnGroups * pix > c.outW)
-      mask = "y_cols";
     if (columnsRagged)
       mask += std::string(mask.empty() ? "" : " & ") + "n_mask[None, :]";
-    const std::string address = c.strided ? "(y_ptr + ((row0" + s + " // OUT_H) * SY_N + oh0" + s +
-                                                " * SY_H)) + (y_box + " + columns + ")"
-                                          : "y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns;
-    code += "    tl.store(" + address + ", acc" + (mask.empty() ? "" : ", mask=" + mask) + ")\n";
+    code += "    tl.store(y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns + ", acc" +
+            (mask.empty() ? "" : ", mask=" + mask) + ")\n";
     return code;
   };
   // In program order: block i + 2's masks, block i's dots (their zero
@@ -750,6 +798,31 @@ std::string kernelRowLoopBody(const RowConvShape &c, const RowConvTiles &t, cons
     const std::string offset = "kh * " + std::to_string(c.swH);
     loop += indented(pix == 1 ? weightLoad(std::to_string(b), b, offset, cast)
                               : bandedWeightLoad(std::to_string(b), b, offset, cast));
+  }
+  if (c.strided) {
+    // Strided pixels: block i's R2 output rows start at output row oh0_i of
+    // one image; kernel row kh reads input rows oh * STRIDE_H + dh.
+    head += stridedPixelsHead(c, t);
+    loop += "        x_dh = " + dh + " * SX_H - PAD_W * SX_W\n";
+    for (int64_t i = 0; i < t.blocks; ++i) {
+      const std::string s = "_" + std::to_string(i);
+      head += "    row0" + s + " = (pid_m * BLOCKS + " + std::to_string(i) + ") * R2\n    oh0" + s +
+              " = row0" + s + " % OUT_H\n    xb" + s + " = x_ptr + ((row0" + s + " // OUT_H) * SX_N + oh0" +
+              s + " * (STRIDE_H * SX_H))\n";
+      masks += "        ih" + s + " = mrs_t + (oh0" + s + " * STRIDE_H + " + dh + ")\n        h_ok" + s +
+               " = (ih" + s + " >= 0) & (ih" + s + " < IN_H)\n";
+      for (int64_t b = 0; b < t.blocksJ; ++b) {
+        const std::string bs = std::to_string(b), x = "x" + s + "_" + bs, mk = "mk" + s + "_" + bs;
+        head += "    acc" + s + "_" + bs + " = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
+        masks += "        " + mk + " = h_ok" + s + " & w_ok_" + bs + "\n";
+        loads += "        " + x + " = tl.load(xb" + s + " + (x_box + (x_dh + j_" + bs +
+                 "[None, :] * SX_C)), mask=" + mk + ", other=0.0)" + cast + "\n";
+        dots += "        acc" + s + "_" + bs + " += tl.dot(" + x + ", w_" + bs +
+                ", allow_tf32=False, out_dtype=tl.float32)\n";
+      }
+      tail += stridedPixelsStore(c, t, i, sumTree("acc" + s + "_", static_cast<size_t>(t.blocksJ)));
+    }
+    return head + loop + masks + loads + dots + tail;
   }
   loop += "        x_dh = " + dh + " * (IN_W * SX_W) - PAD_W * SX_W\n";
   // Block b of j's column tests, only those that can fail: ow = PIX * m %

@@ -216,7 +216,7 @@ PlannedConv planAndCompare(const std::vector<int64_t> &input, const std::vector<
 }
 
 TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
-  // On 32 lanes with 64 KiB each, these same-size convolutions have enough
+  // On 32 lanes with 64 KiB each, these row convolutions have enough
   // dots per kernel row for the loop over kernel rows (one accumulator per
   // row block and block of j, carried by the loop): two images (the pixel's
   // offset in its image by a remainder), row blocks past the last pixel,
@@ -228,6 +228,8 @@ TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
       {{1, 64, 14, 14}, {64, 64, 3, 3}, 1, 1},
       {{1, 40, 20, 20}, {48, 40, 3, 3}, 1, 1, 1, 1, true, true},
       {{2, 24, 10, 10}, {16, 24, 5, 5}, 1, 2},
+      // A 7x7 stride-2 stem of two images: the strided pixels' box rows.
+      {{2, 3, 48, 48}, {16, 3, 7, 7}, 2, 3, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
     CallFixture f;
@@ -239,7 +241,7 @@ TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
     const CallPlan plan =
         planCall("aten.convolution",
                  std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                           CallFixture::integers({1, 1}),
+                                           CallFixture::integers({c.stride, c.stride}),
                                            CallFixture::integers({c.padding, c.padding}),
                                            CallFixture::integers({1, 1}), CallFixture::boolean(false),
                                            CallFixture::integers({0, 0}), CallFixture::integer(1)},
