@@ -855,11 +855,11 @@ std::string kernelRowLoopBody(const RowConvShape &c, const RowConvTiles &t, cons
     head += i == 0 ? "    rm_t_0 = (r0_0 + (tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :])) * PIX\n"
                    : "    rm_t" + s + " = rm_t_0 + " + std::to_string(i * t.blockM * pix) + "\n";
     if (anyColumnTest)
-      head += "    ow_t" + s + " = rm_t" + s + " % IN_W\n";
+      masks += "        ow_t" + s + " = rm_t" + s + " % IN_W\n";
     if (ragged)
-      head += "    m_mask_t" + s + " = rm_t" + s + " < PIXELS\n";
-    head += "    pp" + s + " = " +
-            (c.pixels == c.inH * c.inW ? "rm_t" + s : "rm_t" + s + " % (IN_H * IN_W)") + "\n";
+      masks += "        m_mask_t" + s + " = rm_t" + s + " < PIXELS\n";
+    masks += "        pp" + s + " = " +
+             (c.pixels == c.inH * c.inW ? "rm_t" + s : "rm_t" + s + " % (IN_H * IN_W)") + "\n";
     for (int64_t b = 0; b < t.blocksJ; ++b) {
       const std::string bs = std::to_string(b);
       const auto &tests = columnTests[static_cast<size_t>(b)];
@@ -867,7 +867,7 @@ std::string kernelRowLoopBody(const RowConvShape &c, const RowConvTiles &t, cons
         std::string conjunction;
         for (const std::string &test : tests)
           conjunction += (conjunction.empty() ? "" : " & ") + instantiate(test, {{"I", s}});
-        head += "    w_ok_" + bs + s + " = " + conjunction + "\n";
+        masks += "        w_ok_" + bs + s + " = " + conjunction + "\n";
       }
       head += "    acc" + s + "_" + bs + " = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
     }
