@@ -290,11 +290,13 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   // fill and drain and a DRAM round trip: then the kernel-row loop (its
   // loads of a kernel row wait for the dots of the row before on the same
   // tiles; unet's small layers, one block of one step or 16 blocks of 16
-  // rows, ran 0.7 k to 2.7 k cycles slower in the loop).
+  // rows, ran 0.7 k to 2.7 k cycles slower in the loop). A kernel one row
+  // high has nothing to overlap in the loop (a 1x1 stride-2 layer: 3.1 k ->
+  // 4.3 k cycles).
   auto loopPays = [&](int64_t blockM, int64_t blocks) {
     const double rowDots = static_cast<double>(blocks * blocksJ * kSlots * nSlots * blockM) /
                            std::max(1, std::min(machine.systolicArrays, 2));
-    return loopBytes(blockM, blocks) <= budget && rowDots >= 3 * lanes - 2 + 200;
+    return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDots >= 3 * lanes - 2 + 200;
   };
   if (c.strided && boxRows) {
     // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
@@ -481,11 +483,10 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
     if (ranksBefore(*tiles, cycles, packed, packedCycles, false))
       packed = tiles, packedCycles = cycles;
   }
-  // (The strided form's one column per row is another kernel: its estimate
-  // against the packed one's decides.)
-  if (packed && (!best || (c.strided ? packedCycles < stridedRowConvCycles(c, *best, machine)
-                                     : ranksBefore(*packed, packedCycles, best,
-                                                   rowConvCycles(c, *best, machine), false))))
+  if (packed && (!best || ranksBefore(*packed, packedCycles, best,
+                                      c.strided ? stridedRowConvCycles(c, *best, machine)
+                                                : rowConvCycles(c, *best, machine),
+                                      false)))
     return packed;
   return best;
 }
