@@ -293,10 +293,10 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   // rows, ran 0.7 k to 2.7 k cycles slower in the loop). A kernel one row
   // high has nothing to overlap in the loop (a 1x1 stride-2 layer: 3.1 k ->
   // 4.3 k cycles).
-  auto loopPays = [&](int64_t blockM, int64_t blocks) {
+  auto loopPays = [&](int64_t blockM, int64_t blocks, int64_t margin = 1) {
     const double rowDots = static_cast<double>(blocks * blocksJ * kSlots * nSlots * blockM) /
                            std::max(1, std::min(machine.systolicArrays, 2));
-    return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDots >= 3 * lanes - 2 + 200;
+    return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDots >= margin * (3 * lanes - 2 + 200);
   };
   if (c.strided && boxRows) {
     // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
@@ -316,9 +316,16 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
         --blocks;
       // The kernel-row loop with the most blocks that fit (a divisor of the
       // blocks), else the unrolled blocks.
-      int64_t loopBlocks = blocks;
-      while (loopBlocks > 1 && (total % loopBlocks != 0 || loopBytes(m, loopBlocks) > budget))
-        --loopBlocks;
+      auto fitting = [&](int64_t most) {
+        int64_t b = std::min(blocks, most);
+        while (b > 1 && (total % b != 0 || loopBytes(m, b) > budget))
+          --b;
+        return b;
+      };
+      int64_t loopBlocks = fitting(blocks);
+      const int64_t spread = fitting(ceilDiv(total, std::max(1, machine.cores)));
+      if (spread < loopBlocks && loopPays(m, spread, 2))
+        loopBlocks = spread;
       const bool loop = loopPays(m, loopBlocks);
       if (!loop && pipelinedBytes(m) > budget)
         continue;
@@ -343,10 +350,21 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
     };
     for (int64_t m = 16; m <= cap; m *= 2) {
       const int64_t total = ceilDiv(rowsA, m);
-      // The kernel-row loop, with as many row blocks as fit.
-      int64_t blocks = std::min(total, kMaxRowBlocks);
-      while (blocks > 1 && loopBytes(m, blocks) > budget)
-        --blocks;
+      // The kernel-row loop, with as many row blocks as fit; on several
+      // cores at least one program per core where a kernel row's dots of a
+      // program still outlast twice the fill, drain and round trip (2 cores:
+      // 56 x 56 x 64 23.1 k -> 16.5 k cycles; 14 x 14 x 256, one block per
+      // program, 15.8 k -> 20.5 k, each program reading all the weights).
+      auto fitting = [&](int64_t most) {
+        int64_t b = std::min(total, most);
+        while (b > 1 && loopBytes(m, b) > budget)
+          --b;
+        return b;
+      };
+      int64_t blocks = fitting(kMaxRowBlocks);
+      const int64_t spread = fitting(std::min(kMaxRowBlocks, ceilDiv(total, std::max(1, machine.cores))));
+      if (spread < blocks && loopPays(m, spread, 2))
+        blocks = spread;
       if (loopPays(m, blocks)) {
         RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, ceilDiv(total, ceilDiv(total, blocks))};
         tiles.kernelRowLoop = true;
@@ -441,9 +459,16 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
       static_cast<double>((t.blockK * t.blockN + t.blockM * t.blockK) * c.element) / rate;
   const double lastBlock = static_cast<double>(steps * kSlots * nSlots * std::max<int64_t>(t.blockM, lanes)) /
                            std::max(1, std::min(machine.systolicArrays, 2));
-  return std::max({arrays, bytes / rate, vector}) +
-         static_cast<double>(programs) * (firstBlock + lastBlock + 3 * lanes - 2 + 200) +
-         static_cast<double>(rowBlocks * 2 * lanes);
+  // The same-size form's programs spread over the cores, each with its
+  // share of the DRAM's rate in `rate`. (Counted for the strided pixels too,
+  // it took 16-row blocks for ResNet's 3x3 stride-2 layer at 56 x 56 on 2
+  // cores: 10.1 k -> 20.1 k cycles.)
+  const double cores =
+      c.strided ? 1.0 : static_cast<double>(std::min<int64_t>(programs, std::max(1, machine.cores)));
+  return (std::max({arrays, bytes / rate, vector}) +
+          static_cast<double>(programs) * (firstBlock + lastBlock + 3 * lanes - 2 + 200) +
+          static_cast<double>(rowBlocks * 2 * lanes)) /
+         cores;
 }
 
 /// Core cycles of the strided form with one pixel per row by the same

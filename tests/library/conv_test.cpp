@@ -253,6 +253,34 @@ TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
   }
 }
 
+TEST(LibraryConv, KernelRowLoopSpreadsOverCores) {
+  // ResNet-18's 56 x 56 x 64 -> 64: one program of 7 row blocks on one core
+  // (784 tile rows of 4 pixels, 128 per block); on two cores at least two
+  // programs, each still a kernel-row loop.
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
+  const TensorRef w = f.tensor(DType::Float32, {64, 64, 3, 3}, channelsLast({64, 64, 3, 3}));
+  const TensorRef y = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
+  const std::vector<const TensorRef *> outs = {&y};
+  auto plan = [&](int cores) {
+    MachineShape machine;
+    machine.cores = cores;
+    return planCall("aten.convolution",
+                    std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                              CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+                                              CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                              CallFixture::integers({0, 0}), CallFixture::integer(1)},
+                    outs, machine);
+  };
+  const CallPlan one = plan(1), two = plan(2);
+  ASSERT_EQ(one.launches.size(), 1u);
+  ASSERT_EQ(two.launches.size(), 1u);
+  EXPECT_EQ(one.launches[0].grid[0] * one.launches[0].grid[1], 1);
+  EXPECT_GE(two.launches[0].grid[0] * two.launches[0].grid[1], 2);
+  for (const CallPlan *p : {&one, &two})
+    EXPECT_NE(p->launches[0].source.find("for kh in range("), std::string::npos) << p->launches[0].kernelName;
+}
+
 TEST(LibraryConv, RowConvolutionsOfOtherGeometriesGetOtherKernels) {
   // Kernels are cached by name (and constexprs), but the row kernel's body
   // bakes in each kernel row's input offset ((dh * W - pad_w) * SX_W) and
