@@ -29,8 +29,10 @@ namespace {
 // apart, each input element read (PIX + KW - 1) / PIX times per kernel row
 // instead of KW times), and product column n = p * COUT_G + oc takes the
 // weights of kernel column j // CIN_G - p (zero outside the kernel): a
-// banded weight tile, one affine DMA. {{BODY}} loads every step's weights
-// once, then software-pipelines the row blocks: block b + 1's masks and
+// banded weight tile, one affine DMA. {{BODY}} either loops over the kernel
+// rows with one accumulator per row block and block of j carried by the
+// loop (kernelRowLoopBody), or loads every step's weights once and
+// software-pipelines the row blocks (sameSizeBody): block b + 1's masks and
 // input tiles are issued before block b's dots, sum and store, so the
 // in-order DMA queue and vector unit never wait on block b's arrays before
 // they have block b + 1 in flight.
@@ -130,8 +132,9 @@ std::string columnMask(int64_t b) {
 /// The indices are [n, j] (or [j, n]) tiles of their own (`n2`, from the
 /// zeros): the address is a box access (n cut at COUT_G, no gather) and the
 /// band mask needs no broadcast across the lanes.
-std::string bandedWeightLoad(const std::string &s, int64_t b, int64_t weightOffset, const std::string &cast) {
-  const std::string bs = std::to_string(b), off = std::to_string(weightOffset);
+std::string bandedWeightLoad(const std::string &s, int64_t b, const std::string &off,
+                             const std::string &cast) {
+  const std::string bs = std::to_string(b);
   auto load = [&](const std::string &j, const std::string &n2) {
     const std::string q = "(" + n2 + " // COUT_G)";
     return "tl.load(w_base + (" + off + " + (" + n2 + " % COUT_G) * SW_O - " + q + " * (PIX_STEP * SW_I) + " +
@@ -144,8 +147,8 @@ std::string bandedWeightLoad(const std::string &s, int64_t b, int64_t weightOffs
 }
 
 /// Step s's weights (block b of j, `weightOffset` selecting the kernel row).
-std::string weightLoad(const std::string &s, int64_t b, int64_t weightOffset, const std::string &cast) {
-  const std::string bs = std::to_string(b), off = std::to_string(weightOffset);
+std::string weightLoad(const std::string &s, int64_t b, const std::string &off, const std::string &cast) {
+  const std::string bs = std::to_string(b);
   return "    if W_K_CONTIGUOUS:\n" + std::string("        w_") + s + " = tl.trans(tl.load(w_base + (" + off +
          " + oc[:, None] * SW_O + j_" + bs + "[None, :] * SW_I), mask=n_mask[:, None] & (j_" + bs +
          " < KWC)[None, :], other=0.0))" + cast + "\n" + "    else:\n" + "        w_" + s +
@@ -203,6 +206,18 @@ constexpr int64_t kMaxRowSteps = 24;
 
 double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine);
 
+/// Whether candidate `a` (estimated `aCycles`) ranks before `b`: a kernel-row
+/// loop before the unrolled blocks, whose estimate does not see their
+/// scratchpad stalls (the stem's unrolled PIX = 2 tiles, estimated 37.8 k
+/// cycles, ran 86.8 k; the loop with PIX = 4, estimated 38.9 k, 54.3 k),
+/// then the cheaper estimate (`orEqual`: the later of equals).
+bool ranksBefore(const RowConvTiles &a, double aCycles, const std::optional<RowConvTiles> &b, double bCycles,
+                 bool orEqual) {
+  if (!b || a.kernelRowLoop != b->kernelRowLoop)
+    return !b || a.kernelRowLoop;
+  return orEqual ? aCycles <= bCycles : aCycles < bCycles;
+}
+
 /// The tiles for `pix` output pixels per row (always 1 in the strided form).
 std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const MachineShape &machine, int64_t pix,
                                             bool boxRows) {
@@ -226,7 +241,10 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   // A row block's tiles of every step stay live until its dots: past 24
   // steps (3x3 at 512 channels, 36) the layers keep the gather kernel (with
   // all blocks' tiles live, past 9 steps ran slower: tpuv3-like 14 x 14 x 256
-  // 23.9 k -> 27.5 k cycles; pipelined, 18 steps take 24.9 k).
+  // 23.9 k -> 27.5 k cycles; pipelined, 18 steps take 24.9 k). The kernel-row
+  // loop holds one kernel row's steps, but at 7 x 7 x 512 its weight rows of
+  // BLOCK_K = 128 (512-byte runs) took 49.4 k cycles against the gather's
+  // 33.7 k with 2 KB runs.
   if (steps > kMaxRowSteps)
     return std::nullopt;
   const int64_t blockN = blockFor(pix * c.coutG, 16, 2 * laneBlock(machine));
@@ -257,6 +275,29 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
     return steps * kSlots * blockN * c.element + 2 * steps * kSlots * blockM * c.element +
            (steps + 1) * nSlots * blockM * 4 + 2 * (steps + c.kernelH + blocksJ) * kSlots * blockM;
   };
+  // The kernel-row loop keeps live: one kernel row's weights, every row
+  // block's input tiles, masks and three index tiles, one accumulator per
+  // row block and block of j, and a block's sum after the loop (measured
+  // with compiler::compile: 40,640 bytes for 56 x 56 x 64 at PIX = 4,
+  // BLOCK_M = 128, 7 blocks; this estimate 52,352).
+  auto loopBytes = [&](int64_t blockM, int64_t blocks) {
+    const int64_t chains = blocks * blocksJ;
+    return blocksJ * kSlots * blockN * c.element + chains * kSlots * blockM * c.element +
+           chains * nSlots * blockM * 4 + (2 * chains + blocks) * kSlots * blockM +
+           3 * blocks * kSlots * blockM * 4 + 2 * nSlots * blockM * 4;
+  };
+  // Whether a kernel row's rows streamed through the arrays outlast a dot's
+  // fill and drain and a DRAM round trip: then the kernel-row loop (its
+  // loads of a kernel row wait for the dots of the row before on the same
+  // tiles; unet's small layers, one block of one step or 16 blocks of 16
+  // rows, ran 0.7 k to 2.7 k cycles slower in the loop). A kernel one row
+  // high has nothing to overlap in the loop (a 1x1 stride-2 layer: 3.1 k ->
+  // 4.3 k cycles).
+  auto loopPays = [&](int64_t blockM, int64_t blocks, int64_t margin = 1) {
+    const double rowDots = static_cast<double>(blocks * blocksJ * kSlots * nSlots * blockM) /
+                           std::max(1, std::min(machine.systolicArrays, 2));
+    return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDots >= margin * (3 * lanes - 2 + 200);
+  };
   if (c.strided && boxRows) {
     // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
     // a block lies in one image) of BMC = next_pow2(OUT_W / PIX) column
@@ -267,32 +308,73 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
     double bestCycles = 0;
     for (int64_t r2 = 1; r2 * columnGroups <= 1024; r2 *= 2) {
       const int64_t m = r2 * columnGroups;
-      if (c.outH % r2 != 0 || m < 16 || pipelinedBytes(m) > budget)
+      if (c.outH % r2 != 0 || m < 16)
         continue;
       const int64_t total = outRows / r2;
       int64_t blocks = std::min(total, kMaxRowBlocks);
       while (total % blocks != 0)
         --blocks;
-      RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, blocks};
+      // The kernel-row loop with the most blocks that fit (a divisor of the
+      // blocks), else the unrolled blocks.
+      auto fitting = [&](int64_t most) {
+        int64_t b = std::min(blocks, most);
+        while (b > 1 && (total % b != 0 || loopBytes(m, b) > budget))
+          --b;
+        return b;
+      };
+      int64_t loopBlocks = fitting(blocks);
+      const int64_t spread = fitting(ceilDiv(total, std::max(1, machine.cores)));
+      if (spread < loopBlocks && loopPays(m, spread, 2))
+        loopBlocks = spread;
+      const bool loop = loopPays(m, loopBlocks);
+      if (!loop && pipelinedBytes(m) > budget)
+        continue;
+      RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, loop ? loopBlocks : blocks};
       tiles.rowsPerBlock = r2, tiles.columnGroups = columnGroups, tiles.boxRows = true;
+      tiles.kernelRowLoop = loop;
       const double cycles = rowConvCycles(c, tiles, machine);
-      if (!best || cycles <= bestCycles)
+      if (ranksBefore(tiles, cycles, best, bestCycles, true))
         best = tiles, bestCycles = cycles;
     }
     return best;
   }
+
   if (!c.strided) {
     std::optional<RowConvTiles> best;
     double bestCycles = 0;
     const int64_t rowsA = c.pixels / pix;
+    auto consider = [&](const RowConvTiles &tiles) {
+      const double cycles = rowConvCycles(c, tiles, machine);
+      if (ranksBefore(tiles, cycles, best, bestCycles, true))
+        best = tiles, bestCycles = cycles;
+    };
     for (int64_t m = 16; m <= cap; m *= 2) {
+      const int64_t total = ceilDiv(rowsA, m);
+      // The kernel-row loop, with as many row blocks as fit; on several
+      // cores at least one program per core where a kernel row's dots of a
+      // program still outlast twice the fill, drain and round trip (2 cores:
+      // 56 x 56 x 64 23.1 k -> 16.5 k cycles; 14 x 14 x 256, one block per
+      // program, 15.8 k -> 20.5 k, each program reading all the weights).
+      auto fitting = [&](int64_t most) {
+        int64_t b = std::min(total, most);
+        while (b > 1 && loopBytes(m, b) > budget)
+          --b;
+        return b;
+      };
+      int64_t blocks = fitting(kMaxRowBlocks);
+      const int64_t spread = fitting(std::min(kMaxRowBlocks, ceilDiv(total, std::max(1, machine.cores))));
+      if (spread < blocks && loopPays(m, spread, 2))
+        blocks = spread;
+      if (loopPays(m, blocks)) {
+        RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, ceilDiv(total, ceilDiv(total, blocks))};
+        tiles.kernelRowLoop = true;
+        consider(tiles);
+        continue;
+      }
       if (pipelinedBytes(m) > budget)
         continue;
-      const int64_t total = ceilDiv(rowsA, m), programs = ceilDiv(total, kMaxRowBlocks);
-      const RowConvTiles tiles{m, blockN, blockK, blocksJ, 1, pix, ceilDiv(total, programs)};
-      const double cycles = rowConvCycles(c, tiles, machine);
-      if (!best || cycles <= bestCycles)
-        best = tiles, bestCycles = cycles;
+      const int64_t programs = ceilDiv(total, kMaxRowBlocks);
+      consider(RowConvTiles{m, blockN, blockK, blocksJ, 1, pix, ceilDiv(total, programs)});
     }
     return best;
   }
@@ -377,9 +459,16 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
       static_cast<double>((t.blockK * t.blockN + t.blockM * t.blockK) * c.element) / rate;
   const double lastBlock = static_cast<double>(steps * kSlots * nSlots * std::max<int64_t>(t.blockM, lanes)) /
                            std::max(1, std::min(machine.systolicArrays, 2));
-  return std::max({arrays, bytes / rate, vector}) +
-         static_cast<double>(programs) * (firstBlock + lastBlock + 3 * lanes - 2 + 200) +
-         static_cast<double>(rowBlocks * 2 * lanes);
+  // The same-size form's programs spread over the cores, each with its
+  // share of the DRAM's rate in `rate`. (Counted for the strided pixels too,
+  // it took 16-row blocks for ResNet's 3x3 stride-2 layer at 56 x 56 on 2
+  // cores: 10.1 k -> 20.1 k cycles.)
+  const double cores =
+      c.strided ? 1.0 : static_cast<double>(std::min<int64_t>(programs, std::max(1, machine.cores)));
+  return (std::max({arrays, bytes / rate, vector}) +
+          static_cast<double>(programs) * (firstBlock + lastBlock + 3 * lanes - 2 + 200) +
+          static_cast<double>(rowBlocks * 2 * lanes)) /
+         cores;
 }
 
 /// Core cycles of the strided form with one pixel per row by the same
@@ -416,11 +505,13 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
     if (!tiles)
       continue;
     const double cycles = rowConvCycles(c, *tiles, machine);
-    if (!packed || cycles < packedCycles)
+    if (ranksBefore(*tiles, cycles, packed, packedCycles, false))
       packed = tiles, packedCycles = cycles;
   }
-  if (packed && (!best || packedCycles < (c.strided ? stridedRowConvCycles(c, *best, machine)
-                                                    : rowConvCycles(c, *best, machine))))
+  if (packed && (!best || ranksBefore(*packed, packedCycles, best,
+                                      c.strided ? stridedRowConvCycles(c, *best, machine)
+                                                : rowConvCycles(c, *best, machine),
+                                      false)))
     return packed;
   return best;
 }
@@ -435,7 +526,7 @@ std::string stridedBody(const RowConvShape &c, const RowConvTiles &t, const std:
     head += columnMask(b);
   for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
     for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
-      head += weightLoad(std::to_string(step), b, kh * c.swH, cast);
+      head += weightLoad(std::to_string(step), b, std::to_string(kh * c.swH), cast);
   const bool partial = (c.pixels / c.outW) % t.rows != 0;
   // When a program's rows lie in one image (OUT_H a multiple of ROWS),
   // output row r's kernel row kh reads input row oh_0 * STRIDE_H + q - PAD_H
@@ -498,27 +589,73 @@ std::string stridedBody(const RowConvShape &c, const RowConvTiles &t, const std:
   return head + loads + dots + tail;
 }
 
-/// The same-size form's body: every step's weights once, then the row
-/// blocks software-pipelined (block i + 1's masks and loads before block i's
-/// dots, sum, bias and store).
-std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast) {
-  const int64_t pix = t.pixelsPerRow, steps = c.kernelH * t.blocksJ;
+/// The pipelined bodies' per-program column indices: block b of j (`j_b`),
+/// its kernel columns' offsets `dw_b` and bound `jk_b`; with PIX > 1 the
+/// banded weights' [n, j] and [j, n] index tiles.
+std::string columnIndices(const RowConvTiles &t) {
   std::string head;
   for (int64_t b = 0; b < t.blocksJ; ++b) {
     const std::string bs = std::to_string(b);
     head += "    j_" + bs + " = " + bs + " * BLOCK_K + rk\n    dw_" + bs + " = ((j_" + bs +
             " // CIN_G) * DIL_W - PAD_W)[None, :]\n    jk_" + bs + " = (j_" + bs + " < KWC)[None, :]\n";
   }
-  if (pix > 1)
+  if (t.pixelsPerRow > 1)
     head += "    n2_t = pid_n * BLOCK_N + (tl.arange(0, BLOCK_N)[:, None] + zero_k[None, :])\n"
             "    n2 = pid_n * BLOCK_N + (zero_k[:, None] + tl.arange(0, BLOCK_N)[None, :])\n";
+  return head;
+}
+
+/// The strided pixels' per-program tiles: tile row m's output row m // BMC
+/// and column group m % BMC as index tiles for the masks, box terms for the
+/// addresses, the store's column mask and each block of j's column mask.
+std::string stridedPixelsHead(const RowConvShape &c, const RowConvTiles &t) {
+  std::string head = "    mm_t = tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :]\n"
+                     "    mrs_t = (mm_t // BMC) * STRIDE_H\n"
+                     "    iw_t = (mm_t % BMC) * (PIX * STRIDE_W)\n"
+                     "    col_ok = (mm_t % BMC) < COLS\n"
+                     "    rr = tl.arange(0, BLOCK_M)[:, None]\n"
+                     "    x_box = (rr // BMC) * (STRIDE_H * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n"
+                     "    y_box = (rr // BMC) * SY_H + (rr % BMC) * (PIX * SY_W)\n";
+  if (t.columnGroups * t.pixelsPerRow > c.outW)
+    head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
+  for (int64_t b = 0; b < t.blocksJ; ++b) {
+    const std::string bs = std::to_string(b);
+    head += "    w_ok_" + bs + " = col_ok & (iw_t + dw_" + bs + " >= 0) & (iw_t + dw_" + bs +
+            " < IN_W) & jk_" + bs + "\n";
+  }
+  return head;
+}
+
+/// Block i's sum over its `n` accumulators `acc_i_b`, the bias and the store
+/// of the strided pixels (a box access of R2 output rows).
+std::string stridedPixelsStore(const RowConvShape &c, const RowConvTiles &t, int64_t i,
+                               const std::string &sum) {
+  const std::string s = "_" + std::to_string(i);
+  std::string code = sum + "    if HAS_BIAS:\n        acc = acc + bias[None, :]\n";
+  std::string mask;
+  if (t.columnGroups * t.pixelsPerRow > c.outW)
+    mask = "y_cols";
+  if (t.pixelsPerRow * c.coutG < t.blockN)
+    mask += std::string(mask.empty() ? "" : " & ") + "n_mask[None, :]";
+  const std::string columns = t.pixelsPerRow == 1 ? "channel[None, :] * SY_C" : "rn[None, :] * SY_C";
+  return code + "    tl.store((y_ptr + ((row0" + s + " // OUT_H) * SY_N + oh0" + s + " * SY_H)) + (y_box + " +
+         columns + "), acc" + (mask.empty() ? "" : ", mask=" + mask) + ")\n";
+}
+
+/// The same-size form's body: every step's weights once, then the row
+/// blocks software-pipelined (block i + 1's masks and loads before block i's
+/// dots, sum, bias and store).
+std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast) {
+  const int64_t pix = t.pixelsPerRow, steps = c.kernelH * t.blocksJ;
+  std::string head = columnIndices(t);
   // Step s's weights load just before the first block's input tile of step
   // s, so that the first dot waits for one step's operands, not for all.
   std::vector<std::string> weights;
   for (int64_t kh = 0, step = 0; kh < c.kernelH; ++kh)
     for (int64_t b = 0; b < t.blocksJ; ++b, ++step)
-      weights.push_back(pix == 1 ? weightLoad(std::to_string(step), b, kh * c.swH, cast)
-                                 : bandedWeightLoad(std::to_string(step), b, kh * c.swH, cast));
+      weights.push_back(pix == 1
+                            ? weightLoad(std::to_string(step), b, std::to_string(kh * c.swH), cast)
+                            : bandedWeightLoad(std::to_string(step), b, std::to_string(kh * c.swH), cast));
   // The store's row mask straight in the [BLOCK_M, BLOCK_N] layout of the
   // product (no broadcast across the lanes), only where a block can reach
   // past the last row; the column mask only where BLOCK_N passes the
@@ -527,24 +664,8 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
   const bool ragged = rowsA % (t.blockM * t.blocks) != 0 || ceilDiv(rowsA, t.blockM) < t.blocks;
   const bool columnsRagged = pix * c.coutG < t.blockN;
   head += "    zero_n = tl.arange(0, BLOCK_N) // BLOCK_N\n";
-  if (c.strided) {
-    // Tile row m's output row m // BMC and column group m % BMC: index
-    // tiles for the masks (once per program), box terms for the addresses.
-    head += "    mm_t = tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :]\n"
-            "    mrs_t = (mm_t // BMC) * STRIDE_H\n"
-            "    iw_t = (mm_t % BMC) * (PIX * STRIDE_W)\n"
-            "    col_ok = (mm_t % BMC) < COLS\n"
-            "    rr = tl.arange(0, BLOCK_M)[:, None]\n"
-            "    x_box = (rr // BMC) * (STRIDE_H * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n"
-            "    y_box = (rr // BMC) * SY_H + (rr % BMC) * (PIX * SY_W)\n";
-    if (t.columnGroups * pix > c.outW)
-      head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
-    for (int64_t b = 0; b < t.blocksJ; ++b) {
-      const std::string bs = std::to_string(b);
-      head += "    w_ok_" + bs + " = col_ok & (iw_t + dw_" + bs + " >= 0) & (iw_t + dw_" + bs +
-              " < IN_W) & jk_" + bs + "\n";
-    }
-  }
+  if (c.strided)
+    head += stridedPixelsHead(c, t);
   // Block i's pixel indices, masks and input tiles.
   // Strided pixels: block i covers R2 output rows (n, oh) of one image,
   // BMC column groups of PIX output columns each (tile row m: row m // BMC,
@@ -634,22 +755,20 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
   // Block i's sum, bias and store.
   auto back = [&](int64_t i) {
     const std::string s = "_" + std::to_string(i);
-    std::string code = sumTree("p" + s + "_", static_cast<size_t>(steps));
-    code += "    if HAS_BIAS:\n        acc = acc + bias[None, :]\n";
+    const std::string sum = sumTree("p" + s + "_", static_cast<size_t>(steps));
+    if (c.strided)
+      return stridedPixelsStore(c, t, i, sum);
+    std::string code = sum + "    if HAS_BIAS:\n        acc = acc + bias[None, :]\n";
     // PIX > 1: the output's pixels are contiguous (SY_W = COUT_G * SY_C), so
     // product column n is at n * SY_C.
     const std::string columns = pix == 1 ? "channel[None, :] * SY_C" : "rn[None, :] * SY_C";
     std::string mask;
-    if (ragged && !c.strided)
+    if (ragged)
       mask = "((r0" + s + " + (tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :])) * PIX < PIXELS)";
-    if (c.strided && t.columnGroups * pix > c.outW)
-      mask = "y_cols";
     if (columnsRagged)
       mask += std::string(mask.empty() ? "" : " & ") + "n_mask[None, :]";
-    const std::string address = c.strided ? "(y_ptr + ((row0" + s + " // OUT_H) * SY_N + oh0" + s +
-                                                " * SY_H)) + (y_box + " + columns + ")"
-                                          : "y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns;
-    code += "    tl.store(" + address + ", acc" + (mask.empty() ? "" : ", mask=" + mask) + ")\n";
+    code += "    tl.store(y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns + ", acc" +
+            (mask.empty() ? "" : ", mask=" + mask) + ")\n";
     return code;
   };
   // In program order: block i + 2's masks, block i's dots (their zero
@@ -661,6 +780,148 @@ std::string sameSizeBody(const RowConvShape &c, const RowConvTiles &t, const std
     body +=
         (i + 2 < t.blocks ? front(i + 2) : "") + dots(i) + (i + 1 < t.blocks ? loads(i + 1) : "") + back(i);
   return body;
+}
+
+/// `code` with every line indented four more spaces.
+std::string indented(const std::string &code) {
+  std::string out;
+  size_t start = 0;
+  while (start < code.size()) {
+    const size_t end = code.find('\n', start);
+    const size_t stop = end == std::string::npos ? code.size() : end + 1;
+    out += "    " + code.substr(start, stop - start);
+    start = stop;
+  }
+  return out;
+}
+
+/// The same-size form's body as a loop over the kernel rows (docs/library-
+/// kernels.md, "Row convolutions"): per row block and block of j one fp32
+/// accumulator, made before the loop and carried by it, so that the dots
+/// accumulate in place and the accumulators keep their scratchpad bytes;
+/// per kernel row the weights of each block of j, then every row block's
+/// input tiles and dots. A tile of the loop body keeps its bytes from one
+/// kernel row to the next, so a load waits only for the dot that read its
+/// tile one kernel row earlier, and the DMA queue streams the next kernel
+/// row's tiles while the arrays work; after the loop each row block's sum,
+/// bias and store.
+std::string kernelRowLoopBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast) {
+  const int64_t pix = t.pixelsPerRow;
+  // In the loop body every mask comes before every load and every load
+  // before every dot: tiles live at once get bytes of their own (the
+  // scratchpad is first fit in program order), so no load waits for the
+  // dot of another tile that had its bytes.
+  std::string head = columnIndices(t), loop, masks, loads, dots, tail;
+  head += "    zero_n = tl.arange(0, BLOCK_N) // BLOCK_N\n";
+  const int64_t rowsA = c.pixels / pix;
+  const bool ragged = rowsA % (t.blockM * t.blocks) != 0 || ceilDiv(rowsA, t.blockM) < t.blocks;
+  const bool columnsRagged = pix * c.coutG < t.blockN;
+  // Kernel row kh = dh + PAD_H keeps the pixels whose offset p in their image
+  // lies in [-dh * IN_W, (IN_H - dh) * IN_W).
+  const std::string dh = "(kh * " + std::to_string(c.dilationH) + " - " + std::to_string(c.padH) + ")";
+  loop += "    for kh in range(0, " + std::to_string(c.kernelH) + "):\n";
+  for (int64_t b = 0; b < t.blocksJ; ++b) {
+    const std::string offset = "kh * " + std::to_string(c.swH);
+    loop += indented(pix == 1 ? weightLoad(std::to_string(b), b, offset, cast)
+                              : bandedWeightLoad(std::to_string(b), b, offset, cast));
+  }
+  if (c.strided) {
+    // Strided pixels: block i's R2 output rows start at output row oh0_i of
+    // one image; kernel row kh reads input rows oh * STRIDE_H + dh.
+    head += stridedPixelsHead(c, t);
+    loop += "        x_dh = " + dh + " * SX_H - PAD_W * SX_W\n";
+    for (int64_t i = 0; i < t.blocks; ++i) {
+      const std::string s = "_" + std::to_string(i);
+      head += "    row0" + s + " = (pid_m * BLOCKS + " + std::to_string(i) + ") * R2\n    oh0" + s +
+              " = row0" + s + " % OUT_H\n    xb" + s + " = x_ptr + ((row0" + s + " // OUT_H) * SX_N + oh0" +
+              s + " * (STRIDE_H * SX_H))\n";
+      masks += "        ih" + s + " = mrs_t + (oh0" + s + " * STRIDE_H + " + dh + ")\n        h_ok" + s +
+               " = (ih" + s + " >= 0) & (ih" + s + " < IN_H)\n";
+      for (int64_t b = 0; b < t.blocksJ; ++b) {
+        const std::string bs = std::to_string(b), x = "x" + s + "_" + bs, mk = "mk" + s + "_" + bs;
+        head += "    acc" + s + "_" + bs + " = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
+        masks += "        " + mk + " = h_ok" + s + " & w_ok_" + bs + "\n";
+        loads += "        " + x + " = tl.load(xb" + s + " + (x_box + (x_dh + j_" + bs +
+                 "[None, :] * SX_C)), mask=" + mk + ", other=0.0)" + cast + "\n";
+        dots += "        acc" + s + "_" + bs + " += tl.dot(" + x + ", w_" + bs +
+                ", allow_tf32=False, out_dtype=tl.float32)\n";
+      }
+      tail += stridedPixelsStore(c, t, i, sumTree("acc" + s + "_", static_cast<size_t>(t.blocksJ)));
+    }
+    return head + loop + masks + loads + dots + tail;
+  }
+  loop += "        x_dh = " + dh + " * (IN_W * SX_W) - PAD_W * SX_W\n";
+  // Block b of j's column tests, only those that can fail: ow = PIX * m %
+  // IN_W lies in [0, IN_W - PIX], so ow + dw >= 0 fails only for dw < 0 and
+  // ow + dw < IN_W only for dw >= PIX; j < KWC only in a ragged last block.
+  std::vector<std::vector<std::string>> columnTests(static_cast<size_t>(t.blocksJ));
+  bool anyColumnTest = false;
+  for (int64_t b = 0; b < t.blocksJ; ++b) {
+    const std::string bs = std::to_string(b);
+    const int64_t kwc = (pix + c.kernelW - 1) * c.cinG;
+    const int64_t jLast = std::min((b + 1) * t.blockK, kwc) - 1;
+    const int64_t dwLow = (b * t.blockK / c.cinG) * c.dilationW - c.padW;
+    const int64_t dwHigh = (jLast / c.cinG) * c.dilationW - c.padW;
+    auto &tests = columnTests[static_cast<size_t>(b)];
+    if (dwLow < 0)
+      tests.push_back("(ow_t{{I}} + dw_" + bs + " >= 0)");
+    if (dwHigh >= pix)
+      tests.push_back("(ow_t{{I}} + dw_" + bs + " < IN_W)");
+    anyColumnTest = anyColumnTest || !tests.empty();
+    if ((b + 1) * t.blockK > kwc)
+      tests.push_back("jk_" + bs);
+    if (ragged)
+      tests.push_back("m_mask_t{{I}}");
+  }
+  for (int64_t i = 0; i < t.blocks; ++i) {
+    const std::string s = "_" + std::to_string(i);
+    head += "    r0" + s + " = (pid_m * BLOCKS + " + std::to_string(i) + ") * BLOCK_M\n    rm" + s + " = r0" +
+            s + " + tl.arange(0, BLOCK_M)\n";
+    // Block i's pixel index tile from block 0's: one add.
+    head += i == 0 ? "    rm_t_0 = (r0_0 + (tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :])) * PIX\n"
+                   : "    rm_t" + s + " = rm_t_0 + " + std::to_string(i * t.blockM * pix) + "\n";
+    if (anyColumnTest)
+      masks += "        ow_t" + s + " = rm_t" + s + " % IN_W\n";
+    if (ragged)
+      masks += "        m_mask_t" + s + " = rm_t" + s + " < PIXELS\n";
+    masks += "        pp" + s + " = " +
+             (c.pixels == c.inH * c.inW ? "rm_t" + s : "rm_t" + s + " % (IN_H * IN_W)") + "\n";
+    for (int64_t b = 0; b < t.blocksJ; ++b) {
+      const std::string bs = std::to_string(b);
+      const auto &tests = columnTests[static_cast<size_t>(b)];
+      if (!tests.empty()) {
+        std::string conjunction;
+        for (const std::string &test : tests)
+          conjunction += (conjunction.empty() ? "" : " & ") + instantiate(test, {{"I", s}});
+        masks += "        w_ok_" + bs + s + " = " + conjunction + "\n";
+      }
+      head += "    acc" + s + "_" + bs + " = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
+    }
+    head += "    x_rows" + s + " = x_base + rm" + s + "[:, None] * (PIX * SX_W)\n";
+    masks += "        h_ok" + s + " = (pp" + s + " >= -" + dh + " * IN_W) & (pp" + s + " < (IN_H - " + dh +
+             ") * IN_W)\n";
+    for (int64_t b = 0; b < t.blocksJ; ++b) {
+      const std::string bs = std::to_string(b), x = "x" + s + "_" + bs, mk = "mk" + s + "_" + bs;
+      const bool columns = !columnTests[static_cast<size_t>(b)].empty();
+      if (columns)
+        masks += "        " + mk + " = h_ok" + s + " & w_ok_" + bs + s + "\n";
+      loads += "        " + x + " = tl.load(x_rows" + s + " + (x_dh + j_" + bs +
+               "[None, :] * SX_C), mask=" + (columns ? mk : "h_ok" + s) + ", other=0.0)" + cast + "\n";
+      dots += "        acc" + s + "_" + bs + " += tl.dot(" + x + ", w_" + bs +
+              ", allow_tf32=False, out_dtype=tl.float32)\n";
+    }
+    tail += sumTree("acc" + s + "_", static_cast<size_t>(t.blocksJ));
+    tail += "    if HAS_BIAS:\n        acc = acc + bias[None, :]\n";
+    std::string mask;
+    if (ragged)
+      mask = "((r0" + s + " + (tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :])) * PIX < PIXELS)";
+    if (columnsRagged)
+      mask += std::string(mask.empty() ? "" : " & ") + "n_mask[None, :]";
+    const std::string columns = pix == 1 ? "channel[None, :] * SY_C" : "rn[None, :] * SY_C";
+    tail += "    tl.store(y_ptr + rm" + s + "[:, None] * (PIX * SY_W) + " + columns + ", acc" +
+            (mask.empty() ? "" : ", mask=" + mask) + ")\n";
+  }
+  return head + loop + masks + loads + dots + tail;
 }
 
 } // namespace
@@ -678,7 +939,9 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
       pix == 1 ? "    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = oc < COUT_G"
                : "    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = rn < PIX * COUT_G\n"
                  "    oc = rn % COUT_G";
-  const std::string body = pipelined ? sameSizeBody(c, t, cast) : stridedBody(c, t, cast);
+  const std::string body = t.kernelRowLoop ? kernelRowLoopBody(c, t, cast)
+                           : pipelined     ? sameSizeBody(c, t, cast)
+                                           : stridedBody(c, t, cast);
   // The body bakes in the geometry (the kernel rows' input offsets, which
   // masks exist), which the constexprs do not all carry: kernels are cached
   // by name, so the name ends in a digest of the body. (Without it, two

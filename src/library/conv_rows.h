@@ -44,6 +44,10 @@ struct RowConvTiles {
   // output columns (BLOCK_M = their product).
   int64_t rowsPerBlock = 1, columnGroups = 1; // R2, BMC
   bool boxRows = false; // the strided form through the pipelined body (also with PIX = 1)
+  // The same-size form as a loop over kernel rows (accumulators carried),
+  // where a kernel row's dots outlast a dot's latency and a DMA round trip;
+  // otherwise the row blocks unrolled and software-pipelined.
+  bool kernelRowLoop = false;
 };
 
 /// The tiles of a row convolution, or nothing when even the smallest do not

@@ -43,7 +43,7 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
              SW_O: tl.constexpr, SW_I: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr,
              S_BIAS: tl.constexpr, SY_N: tl.constexpr, SY_C: tl.constexpr, SY_H: tl.constexpr, SY_W: tl.constexpr,
              HAS_BIAS: tl.constexpr, X_M_CONTIGUOUS: tl.constexpr, W_K_CONTIGUOUS: tl.constexpr,
-             K_TOTAL: tl.constexpr, KC_DIV: tl.constexpr, KH_DIV: tl.constexpr, KW_DIV: tl.constexpr,
+             W_K_LINEAR: tl.constexpr, K_TOTAL: tl.constexpr, KC_DIV: tl.constexpr, KH_DIV: tl.constexpr, KW_DIV: tl.constexpr,
              PADDED: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
@@ -96,7 +96,11 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
 
 // One K block's operands (suffix S, block k0 + OFFSET * BLOCK_K): the
 // gathered input pixels [BLOCK_M, BLOCK_K] and the weights [BLOCK_K, BLOCK_N],
-// each loaded with its contiguous axis last.
+// each loaded with its contiguous axis last. When the weights' reduction
+// index is k itself (W_K_LINEAR: their strides follow the input's order, as
+// for channels-last tensors), their tile is an affine DMA of BLOCK_N runs of
+// BLOCK_K elements: no per-step index tile, whose scratchpad bytes the next
+// step's temporaries would reuse and so wait for the weights' DMA and dots.
 constexpr std::string_view kImplicitGemmStep = R"TRITON(
         rk{{S}} = k0 + {{OFFSET}} * BLOCK_K + rk
         k_mask{{S}} = rk{{S}} < K_TOTAL
@@ -121,7 +125,10 @@ constexpr std::string_view kImplicitGemmStep = R"TRITON(
             else:
                 xm{{S}} = m_mask_t & k_mask{{S}}[None, :]
             x{{S}} = tl.load(x_base + (x_row_t + x_k{{S}}[None, :]), mask=xm{{S}}, other=0.0){{X_CAST}}
-        if W_K_CONTIGUOUS:
+        if W_K_LINEAR:
+            w{{S}} = tl.trans(tl.load(w_base + oc[:, None] * SW_O + rk{{S}}[None, :], mask=n_mask[:, None] & k_mask{{S}}[None, :],
+                                     other=0.0)){{W_CAST}}
+        elif W_K_CONTIGUOUS:
             w{{S}} = tl.trans(tl.load(w_base + (oc_t + w_k{{S}}[None, :]), mask=n_mask_t & k_mask{{S}}[None, :],
                                      other=0.0)){{W_CAST}}
         else:
@@ -594,6 +601,17 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   launch.constant("X_M_CONTIGUOUS",
                   x.stride[3] == 1 && stride[1] == 1 && outSize[1] > 1 && axes[0].inputStride != 1 ? 1 : 0);
   launch.constant("W_K_CONTIGUOUS", innerWeightStride == 1 && w.stride[0] != 1 && kTotal > 1 ? 1 : 0);
+  // The weights' reduction index is k (times 1) when every axis's weight
+  // stride is its divisor in k.
+  bool weightKLinear = innerWeightStride == 1 && w.stride[0] != 1 && kTotal > 1;
+  for (int64_t axisDivisor = 1; const ReductionAxis &axis : axes) {
+    const std::string_view d = axis.divisor;
+    const int64_t weightStride = d == "KC_DIV" ? weightStrides[0] : d == "KH_DIV" ? weightStrides[1] : weightStrides[2];
+    if (axis.size > 1 && weightStride != axisDivisor)
+      weightKLinear = false;
+    axisDivisor *= axis.size;
+  }
+  launch.constant("W_K_LINEAR", weightKLinear ? 1 : 0);
   launch.constant("K_TOTAL", kTotal);
   int64_t divisor = 1;
   for (const ReductionAxis &axis : axes) {

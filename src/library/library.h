@@ -88,6 +88,7 @@ struct MachineShape {
   int vlenBits = 256;                       // vector register width per lane
   int systolicArrays = 2;                   // arrays per core
   double dramBytesPerCycle = 512;           // peak DRAM bandwidth per core clock
+  int cores = 1;                            // cores a launch's programs are spread over
   std::map<std::string, GemmTiles> mapping; // external tiles by "M_N_K" (GEMM rows, columns, reduction)
   /// The mapping strategy of the shapes `mapping` does not name, by its
   /// registered name (mappingStrategies(); docs/library-kernels.md).

@@ -22,6 +22,8 @@ public:
     std::vector<int64_t> blockNs = {blockFor(p.n, 16, lane)};
     if (p.n > lane)
       blockNs.push_back(2 * lane);
+    if (p.n > 2 * lane)
+      blockNs.push_back(4 * lane);
     const int64_t cap = std::min<int64_t>(blockFor(p.m, 16, int64_t{1} << 20), 4096);
     std::optional<ConvMapping> best;
     for (int64_t blockK : blockKs)

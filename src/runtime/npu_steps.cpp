@@ -265,6 +265,7 @@ NpuSteps::PlannedCall NpuSteps::planFor(const Step &step,
   const config::HardwareConfig &machine = impl_->options.machine;
   library::MachineShape shape{machine.lanes, machine.spadBytesPerLane(), machine.vlenBits};
   shape.systolicArrays = machine.systolicArraysPerCore;
+  shape.cores = std::max(1, machine.numCores);
   shape.dramBytesPerCycle =
       machine.dram.peakBytesPerSecond() / std::max(1, machine.numCores) / (machine.coreFreqMhz * 1e6);
   shape.mapping = impl_->options.mapping;

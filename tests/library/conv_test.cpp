@@ -215,6 +215,72 @@ PlannedConv planAndCompare(const std::vector<int64_t> &input, const std::vector<
           f.compare("aten.convolution", args, {y}, shape)};
 }
 
+TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
+  // On 32 lanes with 64 KiB each, these row convolutions have enough
+  // dots per kernel row for the loop over kernel rows (one accumulator per
+  // row block and block of j, carried by the loop): two images (the pixel's
+  // offset in its image by a remainder), row blocks past the last pixel,
+  // output channels short of BLOCK_N, a last block of j past KWC, bias,
+  // several programs, two pixels per tile row (banded weights) and one.
+  const MachineShape machine{32, 65536, 256};
+  const std::vector<Conv> cases = {
+      {{2, 16, 14, 14}, {30, 16, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 64, 14, 14}, {64, 64, 3, 3}, 1, 1},
+      {{1, 40, 20, 20}, {48, 40, 3, 3}, 1, 1, 1, 1, true, true},
+      {{2, 24, 10, 10}, {16, 24, 5, 5}, 1, 2},
+      // A 7x7 stride-2 stem of two images: the strided pixels' box rows.
+      {{2, 3, 48, 48}, {16, 3, 7, 7}, 2, 3, 1, 1, true, true},
+  };
+  for (const Conv &c : cases) {
+    CallFixture f;
+    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+    const std::vector<int64_t> out = outputShape(c);
+    const TensorRef y = f.tensor(DType::Float32, out, channelsLast(out));
+    const std::vector<const TensorRef *> outs = {&y};
+    const CallPlan plan =
+        planCall("aten.convolution",
+                 std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                           CallFixture::integers({c.stride, c.stride}),
+                                           CallFixture::integers({c.padding, c.padding}),
+                                           CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                           CallFixture::integers({0, 0}), CallFixture::integer(1)},
+                 outs, machine);
+    ASSERT_EQ(plan.launches.size(), 1u) << describe(c);
+    EXPECT_NE(plan.launches[0].source.find("for kh in range("), std::string::npos)
+        << describe(c) << ": " << plan.launches[0].kernelName;
+    expectConv(c, machine);
+  }
+}
+
+TEST(LibraryConv, KernelRowLoopSpreadsOverCores) {
+  // ResNet-18's 56 x 56 x 64 -> 64: one program of 7 row blocks on one core
+  // (784 tile rows of 4 pixels, 128 per block); on two cores at least two
+  // programs, each still a kernel-row loop.
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
+  const TensorRef w = f.tensor(DType::Float32, {64, 64, 3, 3}, channelsLast({64, 64, 3, 3}));
+  const TensorRef y = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
+  const std::vector<const TensorRef *> outs = {&y};
+  auto plan = [&](int cores) {
+    MachineShape machine;
+    machine.cores = cores;
+    return planCall("aten.convolution",
+                    std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                              CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+                                              CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                              CallFixture::integers({0, 0}), CallFixture::integer(1)},
+                    outs, machine);
+  };
+  const CallPlan one = plan(1), two = plan(2);
+  ASSERT_EQ(one.launches.size(), 1u);
+  ASSERT_EQ(two.launches.size(), 1u);
+  EXPECT_EQ(one.launches[0].grid[0] * one.launches[0].grid[1], 1);
+  EXPECT_GE(two.launches[0].grid[0] * two.launches[0].grid[1], 2);
+  for (const CallPlan *p : {&one, &two})
+    EXPECT_NE(p->launches[0].source.find("for kh in range("), std::string::npos) << p->launches[0].kernelName;
+}
+
 TEST(LibraryConv, RowConvolutionsOfOtherGeometriesGetOtherKernels) {
   // Kernels are cached by name (and constexprs), but the row kernel's body
   // bakes in each kernel row's input offset ((dh * W - pad_w) * SX_W) and
