@@ -153,6 +153,18 @@ private:
     if (merged.strength > result.strength)
       wish(op.results[0], merged.axis, merged.strength);
     const Wish &chosen = merged;
+    if (op.code == OpCode::Load && !op.results[0]->type.isScalar()) {
+      // The DMA takes its offsets and mask in any layout: they are computed
+      // in the layout that suits their own arithmetic, not the data's (a
+      // template's [BLOCK_M, BLOCK_K] gather offsets with K on the lanes
+      // would use 16 of 128 lanes). Only `other`, selected into the data,
+      // follows the data's wish.
+      const ir::Shape &shape = op.results[0]->type.shape;
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        if (op.operands[i]->type.rank() == op.results[0]->type.rank())
+          wish(op.operands[i], i < 2 ? defaultLaneAxis(shape) : chosen.axis, i < 2 ? 1 : chosen.strength);
+      return;
+    }
     if (passesWishes(op.code) && chosen.strength > 0)
       for (const ir::Value *operand : op.operands)
         if (!op.results.empty() && operand->type.rank() == op.results[0]->type.rank())
