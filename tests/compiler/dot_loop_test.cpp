@@ -29,8 +29,9 @@ std::vector<const npu::Instruction *> ofOpcode(const std::vector<npu::Instructio
 // Each copy loads A [32, 128] and B [128, 32] with strided DMAs (no index
 // tile) into tiles of its own (8 loads, 8 distinct tiles), then one weight
 // load and one matmul (K = 128 and N = 32 are one array block each): 4 + 4,
-// all on one array, all accumulating into the one carried tile (no vector
-// add left in the loop). The else branch keeps the gathers.
+// the even steps on one array into the carried tile, the odd ones on the
+// other array into a second carried tile (no vector add left in the loop).
+// The else branch keeps the gathers.
 TEST(DotLoop, TemplateKLoopIsUnwrappedAndRunsFourStepsPerBody) {
   const fs::path kernel = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples" /
                           "gpt2-templates" / "kernels" / "triton_tem_fused_add_addmm_mul_pow_tanh_view_10.py";
@@ -59,11 +60,15 @@ TEST(DotLoop, TemplateKLoopIsUnwrappedAndRunsFourStepsPerBody) {
   const auto matmuls = ofOpcode(loop.body, npu::Opcode::MMatmul);
   ASSERT_EQ(weights.size(), 4u);
   ASSERT_EQ(matmuls.size(), 4u);
+  // Steps 0 and 2 accumulate into one home on one array, steps 1 and 3 into
+  // another home on the other array: the two arrays work side by side.
+  EXPECT_NE(matmuls[0]->array, matmuls[1]->array);
+  EXPECT_NE(matmuls[0]->dsts.at(0), matmuls[1]->dsts.at(0));
   for (size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(weights[i]->array, matmuls[0]->array);
-    EXPECT_EQ(matmuls[i]->array, matmuls[0]->array);
+    EXPECT_EQ(weights[i]->array, matmuls[i % 2]->array);
+    EXPECT_EQ(matmuls[i]->array, matmuls[i % 2]->array);
     EXPECT_TRUE(matmuls[i]->accumulate);
-    EXPECT_EQ(matmuls[i]->dsts.at(0), matmuls[0]->dsts.at(0));
+    EXPECT_EQ(matmuls[i]->dsts.at(0), matmuls[i % 2]->dsts.at(0));
   }
   for (const npu::Instruction &i : loop.body)
     EXPECT_NE(i.opcode, npu::Opcode::VElementwise) << "a vector op left in the K loop";
