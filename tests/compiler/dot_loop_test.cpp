@@ -80,5 +80,39 @@ TEST(DotLoop, TemplateKLoopIsUnwrappedAndRunsFourStepsPerBody) {
   EXPECT_TRUE(gathers);
 }
 
+void countCrossLane(const std::vector<npu::Instruction> &body, int &count) {
+  for (const npu::Instruction &i : body) {
+    count += npu::unitOf(i.opcode) == npu::Unit::CrossLane;
+    countCrossLane(i.body, count);
+    countCrossLane(i.elseBody, count);
+  }
+}
+
+// MobileNetV2's depthwise template (GROUPS = C = 144, BLOCK_M = 64, BLOCK_N =
+// 256, BLOCK_K = 16). Its gather offsets and masks come from `[64, 1]` rows
+// (`nhw % 56`, `nhw // 56 % 56`) and `[1, 16]` or `[1, 256]` aranges. Computed
+// with the rows on the lanes (the layout pass: load and store offsets take
+// their own axis, led by their materialised operand), the rows stretch over
+// the columns within each lane, and the store mask's `(idx_y_c < 1)[None, :]`
+// is recomputed in that layout from its arange and splat: no relayout and no
+// cross-lane broadcast is left, in the K loop or after it. Before, each
+// instance ran 3 XBroadcasts and 5 XRelayouts after the loop (about 920
+// cycles of the cross-lane unit).
+TEST(DotLoop, DepthwiseTemplateHasNoCrossLaneWork) {
+  const fs::path kernel = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples" /
+                          "mobilenet_v2-templates" / "kernels" /
+                          "triton_tem_fused__native_batch_norm_legit_no_training_convolution_hardtanh_15.py";
+  const testing::CompiledKernel k =
+      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  int crossLane = 0;
+  countCrossLane(k.program.body, crossLane);
+  EXPECT_EQ(crossLane, 0);
+  const auto stores = ofOpcode(k.program.body, npu::Opcode::DmaStore);
+  ASSERT_EQ(stores.size(), 1u);
+  ASSERT_GE(stores[0]->dma.indexTile, 0);
+  EXPECT_EQ(k.program.tiles.at(stores[0]->dma.indexTile).layout.laneAxis, 0);
+  EXPECT_EQ(k.program.tiles.at(stores[0]->srcs.at(0)).layout.laneAxis, 1);
+}
+
 } // namespace
 } // namespace npusim::compiler
