@@ -6,9 +6,10 @@
 // that axis fills them (the reduction then stays inside each lane), otherwise
 // the reduced axis (a cross-lane reduction); a dot wants A[M, K] and B[K, N]
 // with K on the lanes and C[M, N] with N. These wishes flow backwards through
-// elementwise ops, broadcasts and expand_dims to the values they come from. The
-// forward pass gives every other value the layout its operands make free, so a
-// chain of elementwise ops and broadcasts needs no relayout.
+// elementwise ops, broadcasts and expand_dims to the values they come from, but
+// not from a load or store to its offsets and mask, which the DMA reads in any
+// layout. The forward pass gives every other value the layout its operands
+// make free, so a chain of elementwise ops and broadcasts needs no relayout.
 #include "transform/transform.h"
 
 #include <algorithm>
@@ -80,8 +81,7 @@ private:
     for (auto r = op.regions.rbegin(); r != op.regions.rend(); ++r)
       backward(**r);
     Wish result = op.results.empty() ? Wish{} : wishes_[op.results[0]->id];
-    // A load or store nothing else steers keeps its mask and offsets in the
-    // data's own default layout, so they need no relayout for the DMA.
+    // A load nothing else steers gets its data's default layout.
     if (op.code == OpCode::Load && result.strength == 0 && !op.results[0]->type.isScalar()) {
       wish(op.results[0], defaultLaneAxis(op.results[0]->type.shape), 1);
       result = wishes_[op.results[0]->id];
@@ -257,8 +257,8 @@ private:
     int derived = -1;
     for (int pass = 0; pass < 2 && derived < 0; ++pass)
       for (const ir::Value *operand : op.operands)
-        if (!op.results.empty() && operand->type.isTile() && operand->type.shape == op.results[0]->type.shape &&
-            (pass == 1 || !affine_[operand->id])) {
+        if (!op.results.empty() && operand->type.isTile() &&
+            operand->type.shape == op.results[0]->type.shape && (pass == 1 || !affine_[operand->id])) {
           derived = laneOf(operand);
           break;
         }
@@ -288,7 +288,7 @@ private:
     case OpCode::Mul:
       return all() && std::any_of(op.operands.begin(), op.operands.end(), [](const ir::Value *v) {
                return v->type.isScalar() || (v->definingOp && (v->definingOp->code == OpCode::Splat ||
-                                                              v->definingOp->code == OpCode::Constant));
+                                                               v->definingOp->code == OpCode::Constant));
              });
     default: return false;
     }
