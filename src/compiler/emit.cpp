@@ -26,9 +26,17 @@ bool LazyTile::uniform() const {
 /// stays within lanes.
 int Lowering::recomputedBroadcast(const ir::Value *source, const ir::Shape &to, int laneAxis,
                                   const std::string &name) {
-  const ir::Op *op = source->definingOp;
+  // Through expand_dims (free views) to the elementwise op; its operands
+  // get the inserted axes back, each with stride 0.
+  std::vector<int> inserted;
+  const ir::Value *inner = source;
+  while (inner->definingOp && inner->definingOp->code == ir::OpCode::ExpandDims && inserted.size() < 4) {
+    inserted.push_back(inner->definingOp->axis);
+    inner = inner->definingOp->operands[0];
+  }
+  const ir::Op *op = inner->definingOp;
   const ir::Shape &from = source->type.shape;
-  if (!op || source->type.isPointer || from.size() != to.size() || laneAxis < 0 ||
+  if (!op || inner->type.isScalar() || source->type.isPointer || from.size() != to.size() || laneAxis < 0 ||
       laneAxis >= static_cast<int>(to.size()) || from[laneAxis] != 1 || to[laneAxis] <= 1 ||
       !ir::opTraits(op->code).elementwise || !ir::opTraits(op->code).pure || op->results.size() != 1)
     return -1;
@@ -48,6 +56,9 @@ int Lowering::recomputedBroadcast(const ir::Value *source, const ir::Shape &to, 
       lazy.strides.assign(to.size(), Scalar{ScalarOperand::immediate(0), DType::Int64});
     } else {
       lazy = *st.lazy;
+      for (auto axis = inserted.rbegin(); axis != inserted.rend(); ++axis)
+        lazy.strides.insert(lazy.strides.begin() + std::min<std::ptrdiff_t>(*axis, lazy.strides.size()),
+                            Scalar{ScalarOperand::immediate(0), DType::Int64});
       // Axes of one element repeat that element along the broadcast.
       for (size_t a = 0; a < lazy.strides.size() && a < from.size(); ++a)
         if (from[a] == 1)

@@ -6,9 +6,10 @@
 // that axis fills them (the reduction then stays inside each lane), otherwise
 // the reduced axis (a cross-lane reduction); a dot wants A[M, K] and B[K, N]
 // with K on the lanes and C[M, N] with N. These wishes flow backwards through
-// elementwise ops, broadcasts and expand_dims to the values they come from. The
-// forward pass gives every other value the layout its operands make free, so a
-// chain of elementwise ops and broadcasts needs no relayout.
+// elementwise ops, broadcasts and expand_dims to the values they come from, but
+// not from a load or store to its offsets and mask, which the DMA reads in any
+// layout. The forward pass gives every other value the layout its operands
+// make free, so a chain of elementwise ops and broadcasts needs no relayout.
 #include "transform/transform.h"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ class Planner {
 public:
   Planner(ir::Function &function, const config::HardwareConfig &machine)
       : function_(function), lanes_(machine.lanes), wishes_(function.numValues()),
-        laneAxis_(function.numValues(), -1) {}
+        laneAxis_(function.numValues(), -1), affine_(function.numValues(), 0) {}
 
   void run() {
     // Three backward sweeps carry wishes around loops (yield -> carried value -> init).
@@ -80,8 +81,7 @@ private:
     for (auto r = op.regions.rbegin(); r != op.regions.rend(); ++r)
       backward(**r);
     Wish result = op.results.empty() ? Wish{} : wishes_[op.results[0]->id];
-    // A load or store nothing else steers keeps its mask and offsets in the
-    // data's own default layout, so they need no relayout for the DMA.
+    // A load nothing else steers gets its data's default layout.
     if (op.code == OpCode::Load && result.strength == 0 && !op.results[0]->type.isScalar()) {
       wish(op.results[0], defaultLaneAxis(op.results[0]->type.shape), 1);
       result = wishes_[op.results[0]->id];
@@ -114,8 +114,10 @@ private:
       Wish value = wishes_[op.operands[1]->id];
       if (value.strength == 0 && !op.operands[1]->type.isScalar())
         value = Wish{defaultLaneAxis(op.operands[1]->type.shape), 1};
-      for (const ir::Value *operand : op.operands)
-        wish(operand, value.axis, value.strength);
+      // The pointer and mask, read by the DMA in any layout, take what their
+      // own operands make free (a row vector broadcast over the columns
+      // stays with its rows on the lanes).
+      wish(op.operands[1], value.axis, value.strength);
       return;
     }
     case OpCode::For: {
@@ -153,6 +155,18 @@ private:
     if (merged.strength > result.strength)
       wish(op.results[0], merged.axis, merged.strength);
     const Wish &chosen = merged;
+    if (op.code == OpCode::Load && !op.results[0]->type.isScalar()) {
+      // The DMA takes its offsets and mask in any layout: they are computed
+      // in the layout that suits their own arithmetic, not the data's (a
+      // template's [BLOCK_M, BLOCK_K] gather offsets with K on the lanes
+      // would use 16 of 128 lanes). Only `other`, selected into the data,
+      // follows the data's wish.
+      const ir::Shape &shape = op.results[0]->type.shape;
+      for (size_t i = 0; i < op.operands.size(); ++i)
+        if (op.operands[i]->type.rank() == op.results[0]->type.rank())
+          wish(op.operands[i], i < 2 ? defaultLaneAxis(shape) : chosen.axis, i < 2 ? 1 : chosen.strength);
+      return;
+    }
     if (passesWishes(op.code) && chosen.strength > 0)
       for (const ir::Value *operand : op.operands)
         if (!op.results.empty() && operand->type.rank() == op.results[0]->type.rank())
@@ -180,6 +194,8 @@ private:
   }
 
   void forwardOp(const ir::Op &op) {
+    if (op.results.size() == 1)
+      affine_[op.results[0]->id] = isAffine(op);
     switch (op.code) {
     case OpCode::Arange:
       for (const ir::Value *r : op.results)
@@ -234,22 +250,55 @@ private:
     }
     for (const auto &region : op.regions)
       forward(*region);
+    // The first same-shaped operand that is materialised leads: an affine
+    // one (aranges and splats) costs the same in any layout, while a
+    // materialised row vector broadcast over the columns needs a cross-lane
+    // broadcast unless its rows are on the lanes.
     int derived = -1;
-    for (const ir::Value *operand : op.operands)
-      if (!op.results.empty() && operand->type.isTile() && operand->type.shape == op.results[0]->type.shape) {
-        derived = laneOf(operand);
-        break;
-      }
+    for (int pass = 0; pass < 2 && derived < 0; ++pass)
+      for (const ir::Value *operand : op.operands)
+        if (!op.results.empty() && operand->type.isTile() &&
+            operand->type.shape == op.results[0]->type.shape && (pass == 1 || !affine_[operand->id])) {
+          derived = laneOf(operand);
+          break;
+        }
     if (derived < 0 && op.code == OpCode::Broadcast && op.operands[0]->type.isTile())
       derived = laneOf(op.operands[0]);
     for (const ir::Value *r : op.results)
       set(r, derived);
   }
 
+  /// Whether `op`'s result is affine in the tile's indices, built from
+  /// aranges, splats and constants (the lowering holds such values lazily).
+  bool isAffine(const ir::Op &op) const {
+    auto all = [&] {
+      return std::all_of(op.operands.begin(), op.operands.end(),
+                         [&](const ir::Value *v) { return v->type.isScalar() || affine_[v->id]; });
+    };
+    switch (op.code) {
+    case OpCode::Arange:
+    case OpCode::Splat:
+    case OpCode::Constant: return true;
+    case OpCode::Broadcast:
+    case OpCode::ExpandDims:
+    case OpCode::Cast:
+    case OpCode::Add:
+    case OpCode::Sub:
+    case OpCode::AddPtr: return all();
+    case OpCode::Mul:
+      return all() && std::any_of(op.operands.begin(), op.operands.end(), [](const ir::Value *v) {
+               return v->type.isScalar() || (v->definingOp && (v->definingOp->code == OpCode::Splat ||
+                                                               v->definingOp->code == OpCode::Constant));
+             });
+    default: return false;
+    }
+  }
+
   ir::Function &function_;
   int lanes_;
   std::vector<Wish> wishes_;
   std::vector<int> laneAxis_; // by value id, -1 for scalars
+  std::vector<char> affine_;  // by value id, set by the forward pass
 };
 
 } // namespace

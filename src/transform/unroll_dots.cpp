@@ -3,12 +3,14 @@
 // N) runs load, load, dot per iteration, each waiting for the last: the next
 // iteration's loads overwrite the tiles the current dot reads. With four
 // iterations per body, each copy's loads go to tiles of their own and run
-// while the earlier copies' dots multiply; the dots form one chain
-// `acc + dot + dot + ...`, which the lowering accumulates in place on one
-// array (lower_dot.cpp). The order of the sum is the loop's.
+// while the earlier copies' dots multiply. The even copies' dots form one
+// chain `acc + dot + dot`, the odd copies' a second one into an accumulator of
+// their own, which the lowering accumulates in place on the other array
+// (lower_dot.cpp); the two are added after the loop.
 #include "transform/transform.h"
 #include "transform/transform_internal.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace npusim::transform {
@@ -75,10 +77,54 @@ void replaceUses(ir::Block &block, const std::map<const ir::Value *, ir::Value *
   }
 }
 
+int countUses(const ir::Block &block, const ir::Value *v) {
+  int uses = 0;
+  for (const auto &op : block.ops) {
+    uses += static_cast<int>(std::count(op->operands.begin(), op->operands.end(), v));
+    for (const auto &region : op->regions)
+      uses += countUses(*region, v);
+  }
+  return uses;
+}
+
+/// The carried values that only accumulate a dot, `acc = acc + dot(...)` (the
+/// body's use of `acc` is that add, and the add's only use the yield), by
+/// their position among the carried values.
+std::vector<size_t> dotAccumulators(const ir::Block &body) {
+  const ir::Op &yield = *body.ops.back();
+  std::vector<size_t> found;
+  for (size_t i = 0; i < yield.operands.size(); ++i) {
+    const ir::Value *sum = yield.operands[i];
+    const ir::Value *acc = body.arguments[i + 1];
+    const ir::Op *add = sum->definingOp;
+    if (!add || add->code != ir::OpCode::Add || add->operands.size() != 2 || sum->type.isScalar() ||
+        countUses(body, acc) != 1 || countUses(body, sum) != 1)
+      continue;
+    const ir::Value *other = add->operands[0] == acc ? add->operands[1] : add->operands[0];
+    if ((add->operands[0] == acc || add->operands[1] == acc) && other->definingOp &&
+        other->definingOp->code == ir::OpCode::Dot && other->type == sum->type)
+      found.push_back(i);
+  }
+  return found;
+}
+
+ir::Value *newAdd(ir::Function &function, std::vector<std::unique_ptr<ir::Op>> &ops, ir::Value *a,
+                  ir::Value *b, const core::SourceLocation &loc) {
+  auto add = std::make_unique<ir::Op>();
+  add->code = ir::OpCode::Add;
+  add->loc = loc;
+  add->operands = {a, b};
+  ir::Value *v = function.newValue(a->type, a->nameHint);
+  v->definingOp = add.get();
+  add->results = {v};
+  ops.push_back(std::move(add));
+  return v;
+}
+
 /// Unrolls `loop` (at `position` of `parent`) by kUnroll when its trip count
 /// is a known n >= kUnroll: a loop over the first n - n % kUnroll iterations
-/// with kUnroll copies of the body, then the original loop for the rest (or,
-/// without a rest, nothing). Returns whether it did.
+/// with kUnroll copies of the body, then n % kUnroll copies after it; the
+/// original loop goes. Returns whether it did.
 bool unroll(ir::Function &function, ir::Block &parent, size_t position, int64_t lanes) {
   ir::Op &loop = *parent.ops[position];
   ir::Block &body = loop.region(0);
@@ -101,22 +147,37 @@ bool unroll(ir::Function &function, ir::Block &parent, size_t position, int64_t 
   ir::Value *mainUpper = newConstant(function, prologue, ivType, *lo + mainTrips * *step, loc);
   ir::Value *mainStep = newConstant(function, prologue, ivType, kUnroll * *step, loc);
 
+  // Each dot accumulator gets a second one, starting at zero, that the odd
+  // copies add to: two chains, which the lowering puts on two arrays
+  // (lower_dot.cpp), summed after the loop.
+  const std::vector<size_t> accumulators = dotAccumulators(body);
+  std::vector<ir::Value *> oddInits;
+  for (size_t j : accumulators)
+    oddInits.push_back(newConstant(function, prologue, body.arguments[j + 1]->type, 0, loc));
+
   auto unrolled = copyOpShell(loop);
   unrolled->operands = {loop.operands[0], mainUpper, mainStep};
   for (size_t i = 3; i < loop.operands.size(); ++i)
     unrolled->operands.push_back(loop.operands[i]);
-  for (const ir::Value *r : loop.results) {
+  unrolled->operands.insert(unrolled->operands.end(), oddInits.begin(), oddInits.end());
+  std::vector<const ir::Value *> resultShapes(loop.results.begin(), loop.results.end());
+  for (size_t j : accumulators)
+    resultShapes.push_back(loop.results[j]);
+  for (const ir::Value *r : resultShapes) {
     ir::Value *v = function.newValue(r->type, r->nameHint);
     v->definingOp = unrolled.get();
-    v->index = r->index;
+    v->index = static_cast<int>(unrolled->results.size());
     unrolled->results.push_back(v);
   }
   auto block = std::make_unique<ir::Block>();
   block->parentOp = unrolled.get();
-  for (const ir::Value *argument : body.arguments) {
+  std::vector<const ir::Value *> argumentShapes(body.arguments.begin(), body.arguments.end());
+  for (size_t j : accumulators)
+    argumentShapes.push_back(body.arguments[j + 1]);
+  for (const ir::Value *argument : argumentShapes) {
     ir::Value *v = function.newValue(argument->type, argument->nameHint);
     v->ownerBlock = block.get();
-    v->index = argument->index;
+    v->index = static_cast<int>(block->arguments.size());
     block->arguments.push_back(v);
   }
   std::vector<const ir::Op *> ops;
@@ -124,6 +185,26 @@ bool unroll(ir::Function &function, ir::Block &parent, size_t position, int64_t 
     ops.push_back(body.ops[i].get());
   const ir::Op &yield = *body.ops.back();
   std::map<const ir::Value *, ir::Value *> renamed;
+  const size_t numCarried = yield.operands.size();
+  // Copy `copy` of the body into `into`, with induction variable `iv`, from
+  // the carried values `carried` (then its yielded ones). An odd copy adds to
+  // the second accumulators: they are swapped in and back.
+  auto copyBody = [&](ir::Block &into, int64_t copy, ir::Value *iv, std::vector<ir::Value *> &carried) {
+    auto swapAccumulators = [&] {
+      for (size_t a = 0; a < accumulators.size() && copy % 2 == 1; ++a)
+        std::swap(carried[accumulators[a]], carried[numCarried + a]);
+    };
+    swapAccumulators();
+    renamed[body.arguments[0]] = iv;
+    for (size_t i = 0; i < numCarried; ++i)
+      renamed[body.arguments[i + 1]] = carried[i];
+    copyOps(function, ops, into, renamed);
+    for (size_t i = 0; i < numCarried; ++i) {
+      auto it = renamed.find(yield.operands[i]);
+      carried[i] = it == renamed.end() ? yield.operands[i] : it->second;
+    }
+    swapAccumulators();
+  };
   std::vector<ir::Value *> carried(block->arguments.begin() + 1, block->arguments.end());
   for (int64_t copy = 0; copy < kUnroll; ++copy) {
     ir::Value *iv = block->arguments[0];
@@ -139,42 +220,35 @@ bool unroll(ir::Function &function, ir::Block &parent, size_t position, int64_t 
       add->results = {iv};
       block->ops.push_back(std::move(add));
     }
-    renamed[body.arguments[0]] = iv;
-    for (size_t i = 0; i < carried.size(); ++i)
-      renamed[body.arguments[i + 1]] = carried[i];
-    copyOps(function, ops, *block, renamed);
-    for (size_t i = 0; i < carried.size(); ++i) {
-      auto it = renamed.find(yield.operands[i]);
-      carried[i] = it == renamed.end() ? yield.operands[i] : it->second;
-    }
+    copyBody(*block, copy, iv, carried);
   }
   auto end = copyOpShell(yield);
   end->operands = carried;
   block->ops.push_back(std::move(end));
   unrolled->regions.push_back(std::move(block));
+  carried = unrolled->results;
 
-  std::vector<ir::Value *> mainResults = unrolled->results;
+  // The iterations left (fewer than kUnroll) follow the loop as straight-line
+  // copies, alternating between the accumulators likewise.
+  ir::Block rest;
+  for (int64_t copy = mainTrips; copy < trips; ++copy)
+    copyBody(rest, copy, newConstant(function, rest, ivType, *lo + copy * *step, loc), carried);
   std::vector<std::unique_ptr<ir::Op>> inserted;
   for (auto &op : prologue.ops)
     inserted.push_back(std::move(op));
   inserted.push_back(std::move(unrolled));
-  if (mainTrips == trips) {
-    // No iteration left: the original loop's results are the unrolled one's.
-    std::map<const ir::Value *, ir::Value *> replacement;
-    for (size_t i = 0; i < loop.results.size(); ++i)
-      replacement[loop.results[i]] = mainResults[i];
-    parent.ops.erase(parent.ops.begin() + static_cast<std::ptrdiff_t>(position));
-    parent.ops.insert(parent.ops.begin() + static_cast<std::ptrdiff_t>(position),
-                      std::make_move_iterator(inserted.begin()), std::make_move_iterator(inserted.end()));
-    replaceUses(function.body(), replacement);
-    return true;
-  }
-  // The rest: the original loop from where the unrolled one stopped.
-  loop.operands[0] = mainUpper;
-  for (size_t i = 0; i < mainResults.size(); ++i)
-    loop.operands[3 + i] = mainResults[i];
+  for (auto &op : rest.ops)
+    inserted.push_back(std::move(op));
+  std::map<const ir::Value *, ir::Value *> replacement;
+  for (size_t i = 0; i < loop.results.size(); ++i)
+    replacement[loop.results[i]] = carried[i];
+  for (size_t a = 0; a < accumulators.size(); ++a)
+    replacement[loop.results[accumulators[a]]] =
+        newAdd(function, inserted, carried[accumulators[a]], carried[numCarried + a], loc);
+  parent.ops.erase(parent.ops.begin() + static_cast<std::ptrdiff_t>(position));
   parent.ops.insert(parent.ops.begin() + static_cast<std::ptrdiff_t>(position),
                     std::make_move_iterator(inserted.begin()), std::make_move_iterator(inserted.end()));
+  replaceUses(function.body(), replacement);
   return true;
 }
 

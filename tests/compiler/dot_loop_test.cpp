@@ -29,8 +29,9 @@ std::vector<const npu::Instruction *> ofOpcode(const std::vector<npu::Instructio
 // Each copy loads A [32, 128] and B [128, 32] with strided DMAs (no index
 // tile) into tiles of its own (8 loads, 8 distinct tiles), then one weight
 // load and one matmul (K = 128 and N = 32 are one array block each): 4 + 4,
-// all on one array, all accumulating into the one carried tile (no vector
-// add left in the loop). The else branch keeps the gathers.
+// the even steps on one array into the carried tile, the odd ones on the
+// other array into a second carried tile (no vector add left in the loop).
+// The else branch keeps the gathers.
 TEST(DotLoop, TemplateKLoopIsUnwrappedAndRunsFourStepsPerBody) {
   const fs::path kernel = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples" /
                           "gpt2-templates" / "kernels" / "triton_tem_fused_add_addmm_mul_pow_tanh_view_10.py";
@@ -59,11 +60,15 @@ TEST(DotLoop, TemplateKLoopIsUnwrappedAndRunsFourStepsPerBody) {
   const auto matmuls = ofOpcode(loop.body, npu::Opcode::MMatmul);
   ASSERT_EQ(weights.size(), 4u);
   ASSERT_EQ(matmuls.size(), 4u);
+  // Steps 0 and 2 accumulate into one home on one array, steps 1 and 3 into
+  // another home on the other array: the two arrays work side by side.
+  EXPECT_NE(matmuls[0]->array, matmuls[1]->array);
+  EXPECT_NE(matmuls[0]->dsts.at(0), matmuls[1]->dsts.at(0));
   for (size_t i = 0; i < 4; ++i) {
-    EXPECT_EQ(weights[i]->array, matmuls[0]->array);
-    EXPECT_EQ(matmuls[i]->array, matmuls[0]->array);
+    EXPECT_EQ(weights[i]->array, matmuls[i % 2]->array);
+    EXPECT_EQ(matmuls[i]->array, matmuls[i % 2]->array);
     EXPECT_TRUE(matmuls[i]->accumulate);
-    EXPECT_EQ(matmuls[i]->dsts.at(0), matmuls[0]->dsts.at(0));
+    EXPECT_EQ(matmuls[i]->dsts.at(0), matmuls[i % 2]->dsts.at(0));
   }
   for (const npu::Instruction &i : loop.body)
     EXPECT_NE(i.opcode, npu::Opcode::VElementwise) << "a vector op left in the K loop";
@@ -73,6 +78,40 @@ TEST(DotLoop, TemplateKLoopIsUnwrappedAndRunsFourStepsPerBody) {
     for (const npu::Instruction *load : ofOpcode(i.body, npu::Opcode::DmaLoad))
       gathers = gathers || load->dma.gathered();
   EXPECT_TRUE(gathers);
+}
+
+void countCrossLane(const std::vector<npu::Instruction> &body, int &count) {
+  for (const npu::Instruction &i : body) {
+    count += npu::unitOf(i.opcode) == npu::Unit::CrossLane;
+    countCrossLane(i.body, count);
+    countCrossLane(i.elseBody, count);
+  }
+}
+
+// MobileNetV2's depthwise template (GROUPS = C = 144, BLOCK_M = 64, BLOCK_N =
+// 256, BLOCK_K = 16). Its gather offsets and masks come from `[64, 1]` rows
+// (`nhw % 56`, `nhw // 56 % 56`) and `[1, 16]` or `[1, 256]` aranges. Computed
+// with the rows on the lanes (the layout pass: load and store offsets take
+// their own axis, led by their materialised operand), the rows stretch over
+// the columns within each lane, and the store mask's `(idx_y_c < 1)[None, :]`
+// is recomputed in that layout from its arange and splat: no relayout and no
+// cross-lane broadcast is left, in the K loop or after it. Before, each
+// instance ran 3 XBroadcasts and 5 XRelayouts after the loop (about 920
+// cycles of the cross-lane unit).
+TEST(DotLoop, DepthwiseTemplateHasNoCrossLaneWork) {
+  const fs::path kernel = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples" /
+                          "mobilenet_v2-templates" / "kernels" /
+                          "triton_tem_fused__native_batch_norm_legit_no_training_convolution_hardtanh_15.py";
+  const testing::CompiledKernel k =
+      testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
+  int crossLane = 0;
+  countCrossLane(k.program.body, crossLane);
+  EXPECT_EQ(crossLane, 0);
+  const auto stores = ofOpcode(k.program.body, npu::Opcode::DmaStore);
+  ASSERT_EQ(stores.size(), 1u);
+  ASSERT_GE(stores[0]->dma.indexTile, 0);
+  EXPECT_EQ(k.program.tiles.at(stores[0]->dma.indexTile).layout.laneAxis, 0);
+  EXPECT_EQ(k.program.tiles.at(stores[0]->srcs.at(0)).layout.laneAxis, 1);
 }
 
 } // namespace
