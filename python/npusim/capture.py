@@ -206,6 +206,16 @@ def _sync(torch):
         torch.cuda.synchronize()
 
 
+def _graph_break_reasons(torch):
+    """Dynamo's graph break reasons so far (its counters), each with how often."""
+    try:
+        from torch._dynamo.utils import counters
+    except Exception:  # noqa: BLE001
+        return []
+    return [f"{reason} (x{n})" if n > 1 else str(reason)
+            for reason, n in sorted(counters.get("graph_break", {}).items(), key=str)]
+
+
 def _functional_call(torch, mod, state, args, kwargs):
     if hasattr(torch, "func") and hasattr(torch.func, "functional_call"):
         return torch.func.functional_call(mod, state, args, kwargs)
@@ -239,6 +249,12 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     # A stand-in for torch.compile (tests of the plumbing) runs autograd eagerly: no
     # backward graph then.
     want_backward_graph = compile_fn is None
+    # The eager code between the graphs of a graph break is recorded when Dynamo runs
+    # frames under the recording mode (torch with ignore_compile_internals), or when a
+    # stand-in for torch.compile (no Dynamo) makes the graph calls.
+    from . import recorder as _recorder
+
+    between_graphs = compile_fn is not None or _recorder.MODES_PASS_DYNAMO
     if compile_fn is None:
         def compile_fn(fn):
             return torch.compile(fn, dynamic=False)
@@ -348,7 +364,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     if compiled_train:
         opt = training.make_optimizer(torch, opt_spec, model.parameters())
         tstep = training.CompiledStep(torch, model, loss_of_output, split_call_args, ins, targets,
-                                      opt, compile_fn)
+                                      opt, compile_fn,
+                                      between_graphs=between_graphs and want_backward_graph)
 
         def run_compiled(rec=None):
             return tstep.run(rec)
@@ -368,14 +385,17 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
 
         def run_compiled(rec=None):
             with torch.no_grad():
-                return compiled(*pos, **kw)
+                if rec is None or not between_graphs:
+                    return compiled(*pos, **kw)
+                with rec.eager_region("forward"):
+                    return compiled(*pos, **kw)
 
     if DEV == "cuda":
         recorder.install()
     rec = recorder.Recorder()
     rec.device = DEV
     rec.model_tensor = known.lookup
-    if compiled_train:
+    if compiled_train or between_graphs:
         rec.allow_graphs = 1 << 30
     recorder.CURRENT = rec
     try:
@@ -385,6 +405,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
             run_compiled()
         _sync(torch)
         rec.mode = None
+        warm_graphs = rec.warm_graph_calls  # graphs per call (inference: one warm-up call)
+        graph_breaks = _graph_break_reasons(torch)
         timings["compile_and_first_run_s"] = round(time.time() - t0, 1)
         if DEV == "cuda" and (rec.warm_graph_calls == 0 or compiled_train):
             n = recorder.wrap_graph_instances()
@@ -466,7 +488,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         ref_values = [(n, t.detach().clone()) for n, t in named]
 
     # Completeness: each graph's straight-line wrapper launches each kernel as NAME.run(.
-    for gi, g in enumerate(rec.graphs[:1] if not compiled_train else rec.graphs):
+    for gi, g in enumerate(rec.graphs):
         src = g["source"]
         names = set(recorder.extract_kernels(src)) if src else set()
         counts = {k: len(re.findall(r"\b" + re.escape(k) + r"\.run\(", src)) for k in names}
@@ -486,8 +508,16 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
             if want not in regions and (want != "backward" or want_backward_graph):
                 problems.append(f"no compiled {want} graph ran in the recorded step (graph calls: "
                                 f"{regions})")
-    elif rec.graph_calls != 1:
-        problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step (want 1)")
+    elif warm_graphs > 1 and not between_graphs:
+        problems.append(f"the model is {warm_graphs} compiled graphs (graph breaks: "
+                        f"{'; '.join(graph_breaks) or 'reasons not reported'}), and this torch "
+                        "runs no dispatch mode through Dynamo (TorchDispatchMode has no "
+                        "ignore_compile_internals), so the eager code between them cannot be "
+                        "recorded")
+    elif rec.graph_calls != max(1, warm_graphs):
+        problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step, "
+                        f"{warm_graphs} in the warm-up run (graph breaks: "
+                        f"{'; '.join(graph_breaks) or 'none reported'})")
     if [n for n, _ in named] != [n for n, _ in ref_values]:
         problems.append(f"compiled outputs {[n for n, _ in named]} != eager {[n for n, _ in ref_values]}")
 
@@ -609,6 +639,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         model_json["trace"] = trace
         model_json["optimizer"] = (opt_spec.describe() if compiled_train
                                    else {"name": "sgd", "lr": built.lr, "momentum": 0.0})
+    if graph_breaks:
+        model_json["graph_breaks"] = graph_breaks
     if len(rec.graphs) > 1:
         model_json["graphs"] = [{"region": g["region"], "first_step": g["first_step"],
                                  "steps": g["steps"]} for g in rec.graphs]

@@ -66,8 +66,9 @@ class CompiledStep:
     """The training step of a model, its loss and optimizer, compiled as users do."""
 
     def __init__(self, torch, model, loss_of_output, split_call_args, inputs, targets,
-                 optimizer, compile_fn):
+                 optimizer, compile_fn, between_graphs=False):
         self.torch = torch
+        self.between_graphs = between_graphs  # record the eager code between forward graphs
         self.model = model
         self.inputs, self.targets = inputs, targets
         self.optimizer = optimizer
@@ -93,7 +94,7 @@ class CompiledStep:
             self.compiled_step()
             return loss
         with rec.eager_region("backward"):
-            with rec.compiled_region("forward"):
+            with rec.compiled_region("forward", self.between_graphs):
                 loss = self.compiled_loss(*args)
             loss.backward()
             with rec.compiled_region("optimizer"):

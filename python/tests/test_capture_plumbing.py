@@ -81,7 +81,25 @@ def fake_aot_compile(fn):
     return lambda *args: Step.apply(*params, *args)
 
 
-out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] != "0"
+def fake_break_compile(model):
+    """Like Dynamo at a graph break: the first layer of an nn.Sequential is one graph, its
+    second layer runs eagerly, the rest is a second graph."""
+    def graph(mods, x):
+        rec = recorder.CURRENT
+        run = lambda g, i: mods(x)
+        ins = list(mods.parameters()) + [x]
+        return rec.on_graph_call(FakeGraph(), ins, run) if rec else run(None, None)
+
+    def call(x):
+        return graph(model[2:], model[1](graph(model[:1], x)))
+    return call
+
+
+out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] not in ("0", "break")
+if sys.argv[3] == "break":
+    s = capture.capture(spec, out, seed=3, compile_fn=fake_break_compile, log=lambda m: None)
+    print(json.dumps({"summary": s, "replay": replay.replay(out, device="cpu")}))
+    sys.exit(0)
 if sys.argv[3] == "aot-sgd":
     fake_compile_train, sys.argv[3] = fake_aot_compile, "sgd"
 else:
@@ -116,9 +134,10 @@ def build():
                                         ("cnn,batch=2,image=6,channels=2,classes=3", "sgd"),
                                         ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", "0"),
                                         ("dropout_model:build", "sgd"),
-                                        ("mlp,dims=12-8-3,batch=4", "aot-sgd")],
+                                        ("mlp,dims=12-8-3,batch=4", "aot-sgd"),
+                                        ("mlp,dims=12-8-3,batch=4", "break")],
                          ids=["mlp", "mlp-train-make_fx", "mlp-train-adamw", "cnn-train-sgd", "moe",
-                              "dropout-train", "mlp-train-two-graphs"])
+                              "dropout-train", "mlp-train-two-graphs", "mlp-graph-break"])
 def test_capture_plumbing(tmp_path, spec, train):
     import json
 
@@ -140,7 +159,7 @@ def test_capture_plumbing(tmp_path, spec, train):
     g = bundle.load_graph(out)
     assert g["seed"] == 3
     assert g["model"]["regenerated_inputs_checked"] == len(g["inputs"])
-    if train != "0":
+    if train not in ("0", "break"):
         assert g["outputs"][0]["name"] == "loss"
         assert any(o["name"] == "updated.0.weight" for o in g["outputs"])
     if spec.startswith("dropout_model"):
@@ -152,6 +171,14 @@ def test_capture_plumbing(tmp_path, spec, train):
         assert g["model"]["reference_values"] == "compiled"
         mask = drops[0]["values"][-1]["data"]  # the keep mask, 0 or 1 per element
         assert set(mask) == {0, 1} and len(mask) == 64
+        return
+    if train == "break":
+        # Two graphs with the eager ReLU between them as a library call.
+        graphs = g["model"]["graphs"]
+        assert len(graphs) == 2
+        between = g["steps"][graphs[0]["first_step"] + graphs[0]["steps"]:graphs[1]["first_step"]]
+        assert [st["op"] for st in between] == ["aten.relu"]
+        assert res["replay"]["steps"] == len(g["steps"])
         return
     if train == "aot-sgd":
         # Forward graph, autograd's gradient of the loss (an eager call), the backward
