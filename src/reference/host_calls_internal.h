@@ -115,6 +115,8 @@ std::vector<bool> callIndexPut(const CallArgs &call);
 std::vector<bool> callConvolutionBackward(const CallArgs &call);
 /// aten._grouped_mm and transformers.grouped_mm_fallback (host_grouped_mm.cpp).
 std::vector<bool> callGroupedMm(const CallArgs &call);
+/// aten._cudnn_rnn in inference: LSTM, GRU and RNN layers (host_rnn.cpp).
+std::vector<bool> callCudnnRnn(const CallArgs &call);
 /// aten.histc (host_histogram.cpp).
 std::vector<bool> callHistc(const CallArgs &call);
 /// Elementwise, creation and loss operators (host_elementwise.cpp), by name.

@@ -153,6 +153,7 @@ const core::OperatorTable<Handler> &table() {
         {"aten.index_put_", host::callIndexPut},
         {"aten._unsafe_index_put", host::callIndexPut},
         {"aten.histc", host::callHistc},
+        {"aten._cudnn_rnn", host::callCudnnRnn},
         {"aten.convolution_backward", host::callConvolutionBackward},
         {"aten._grouped_mm", host::callGroupedMm},
         {"transformers.grouped_mm_fallback", host::callGroupedMm},
