@@ -124,3 +124,16 @@ def _lm_loss(out, labels):
 def _lm_inputs(c, vocab, kwarg):
     return [InputSpec("input_ids", (c["batch"], c["seq"]), "i64", _ri(0, vocab), kwarg=kwarg),
             InputSpec("labels", (c["batch"], c["seq"]), "i64", _ri(0, vocab), target=True)]
+
+
+def _transformer_layers(block, dim):
+    """Gives a pre-norm transformer block its layers, in this order (the order of the
+    generator's streams): ln1, qkv (3 * dim), proj, ln2, fc1 (4 * dim), fc2."""
+    import torch.nn as nn
+
+    block.ln1 = nn.LayerNorm(dim)
+    block.qkv = nn.Linear(dim, 3 * dim)
+    block.proj = nn.Linear(dim, dim)
+    block.ln2 = nn.LayerNorm(dim)
+    block.fc1 = nn.Linear(dim, 4 * dim)
+    block.fc2 = nn.Linear(4 * dim, dim)

@@ -5,7 +5,8 @@ capture sets every buffer from the generator."""
 import math
 
 from .models_common import (Built, InputSpec, _attention, _causal_mask, _heads, _lm_inputs,
-                            _lm_loss, _merge, _ri, _rmsnorm_cls, _rope, _sdpa, _take, _u)
+                            _lm_loss, _merge, _ri, _rmsnorm_cls, _rope, _sdpa, _take,
+                            _transformer_layers, _u)
 
 
 def _clip_module(c):
@@ -22,12 +23,7 @@ def _clip_module(c):
         def __init__(self, dim, heads, causal):
             super().__init__()
             self.heads, self.causal = heads, causal
-            self.ln1 = nn.LayerNorm(dim)
-            self.qkv = nn.Linear(dim, 3 * dim)
-            self.proj = nn.Linear(dim, dim)
-            self.ln2 = nn.LayerNorm(dim)
-            self.fc1 = nn.Linear(dim, 4 * dim)
-            self.fc2 = nn.Linear(4 * dim, dim)
+            _transformer_layers(self, dim)
 
         def forward(self, x):
             q, k, v = self.qkv(self.ln1(x)).chunk(3, dim=-1)
@@ -786,12 +782,7 @@ def build_attention_train(**over):
         def __init__(self, causal):
             super().__init__()
             self.causal = causal
-            self.ln1 = nn.LayerNorm(dim)
-            self.qkv = nn.Linear(dim, 3 * dim)
-            self.proj = nn.Linear(dim, dim)
-            self.ln2 = nn.LayerNorm(dim)
-            self.fc1 = nn.Linear(dim, 4 * dim)
-            self.fc2 = nn.Linear(4 * dim, dim)
+            _transformer_layers(self, dim)
 
         def forward(self, x):
             q, k, v = (_heads(t, heads) for t in self.qkv(self.ln1(x)).split(dim, dim=-1))

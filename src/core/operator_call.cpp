@@ -26,6 +26,11 @@ std::vector<ArgumentSchema> join(std::vector<ArgumentSchema> head,
   return head;
 }
 
+std::vector<ArgumentSchema> join(std::vector<ArgumentSchema> head, const std::vector<ArgumentSchema> &tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
 // PyTorch's schemas (native_functions.yaml), keyword arguments in order after
 // the positional ones, as the bundles spell them; docs/library-calls.md.
 std::vector<OperatorSchema> makeSchemas() {
@@ -35,6 +40,14 @@ std::vector<OperatorSchema> makeSchemas() {
       {"groups", "1"}};
   const std::vector<ArgumentSchema> qkv = {{"query", ""}, {"key", ""}, {"value", ""}};
   const ArgumentSchema dropout{"dropout_p", "0.0"}, causal{"is_causal", "False"}, scale{"scale", "None"};
+  const auto required = [](const char *name) { return ArgumentSchema{name, ""}; };
+  // The backward kernels: the output gradient, the forward's inputs and results.
+  const std::vector<ArgumentSchema> backwardHead =
+      join({{"grad_out", ""}}, join(qkv, {{"out", ""}, {"logsumexp", ""}}));
+  const std::vector<ArgumentSchema> sequences = {
+      {"cum_seq_q", ""}, {"cum_seq_k", ""}, {"max_q", ""}, {"max_k", ""}};
+  const ArgumentSchema philox[2] = {{"philox_seed", ""}, {"philox_offset", ""}};
+  const std::vector<std::string_view> gradients = {"grad_query", "grad_key", "grad_value"};
   return {
       {{"aten.mm", "aten._int_mm"}, {{"self", ""}, {"mat2", ""}}, {"out"}},
       {{"aten.addmm"}, {{"self", ""}, {"mat1", ""}, {"mat2", ""}, {"beta", "1"}, {"alpha", "1"}}, {"out"}},
@@ -70,67 +83,27 @@ std::vector<OperatorSchema> makeSchemas() {
        join(qkv, {dropout, causal, {"attn_mask", "None"}, scale}),
        {"output", "logsumexp"}},
       {{"aten._scaled_dot_product_efficient_attention_backward"},
-       {{"grad_out_", ""},
-        {"query", ""},
-        {"key", ""},
-        {"value", ""},
-        {"attn_bias", ""},
-        {"out", ""},
-        {"logsumexp", ""},
-        {"philox_seed", ""},
-        {"philox_offset", ""},
-        {"dropout_p", ""},
-        {"grad_input_mask", ""},
-        causal,
-        scale},
+       join({{"grad_out_", ""}}, join(qkv, {{"attn_bias", ""},
+                                            {"out", ""},
+                                            {"logsumexp", ""},
+                                            philox[0],
+                                            philox[1],
+                                            required("dropout_p"),
+                                            {"grad_input_mask", ""},
+                                            causal,
+                                            scale})),
        {"grad_query", "grad_key", "grad_value", "grad_attn_bias"}},
       {{"aten._scaled_dot_product_flash_attention_backward"},
-       {{"grad_out", ""},
-        {"query", ""},
-        {"key", ""},
-        {"value", ""},
-        {"out", ""},
-        {"logsumexp", ""},
-        {"cum_seq_q", ""},
-        {"cum_seq_k", ""},
-        {"max_q", ""},
-        {"max_k", ""},
-        {"dropout_p", ""},
-        {"is_causal", ""},
-        {"philox_seed", ""},
-        {"philox_offset", ""},
-        scale},
-       {"grad_query", "grad_key", "grad_value"}},
+       join(join(backwardHead, sequences),
+            {required("dropout_p"), required("is_causal"), philox[0], philox[1], scale}),
+       gradients},
       {{"aten._scaled_dot_product_cudnn_attention_backward"},
-       {{"grad_out", ""},
-        {"query", ""},
-        {"key", ""},
-        {"value", ""},
-        {"out", ""},
-        {"logsumexp", ""},
-        {"philox_seed", ""},
-        {"philox_offset", ""},
-        {"attn_bias", ""},
-        {"cum_seq_q", ""},
-        {"cum_seq_k", ""},
-        {"max_q", ""},
-        {"max_k", ""},
-        {"dropout_p", ""},
-        {"is_causal", ""},
-        scale},
-       {"grad_query", "grad_key", "grad_value"}},
+       join(join(join(backwardHead, {philox[0], philox[1], {"attn_bias", ""}}), sequences),
+            {required("dropout_p"), required("is_causal"), scale}),
+       gradients},
       {{"aten._scaled_dot_product_flash_attention_for_cpu_backward"},
-       {{"grad_out", ""},
-        {"query", ""},
-        {"key", ""},
-        {"value", ""},
-        {"out", ""},
-        {"logsumexp", ""},
-        {"dropout_p", ""},
-        {"is_causal", ""},
-        {"attn_mask", "None"},
-        scale},
-       {"grad_query", "grad_key", "grad_value"}},
+       join(backwardHead, {required("dropout_p"), required("is_causal"), {"attn_mask", "None"}, scale}),
+       gradients},
       {{"aten._cudnn_rnn"},
        {{"input", ""},
         {"weight", ""},

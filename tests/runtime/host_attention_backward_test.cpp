@@ -156,71 +156,25 @@ Gradients runBackward(const std::string &op, const Problem &p,
   const HostCallValue scale = p.scale != 0.0 ? floatValue(p.scale) : HostCallValue{};
   const TensorView dqv = whole(r.dq, qv.shape), dkv = whole(r.dk, kv.shape), dvv = whole(r.dv, vv.shape),
                    dbv = whole(r.dbias, {d.l, d.s});
-  std::vector<HostCallValue> args;
   std::vector<const TensorView *> outs = {&dqv, &dkv, &dvv};
   const HostCallValue none{}, drop = floatValue(dropout), causal = boolValue(p.causal);
+  // grad_out, query, key, value, out, logsumexp: how flash, cuDNN and CPU flash begin.
+  std::vector<HostCallValue> args = {tensorValue(gv), tensorValue(qv), tensorValue(kv),
+                                     tensorValue(vv), tensorValue(ov), tensorValue(lv)};
+  const auto append = [&](std::initializer_list<HostCallValue> tail) { args.insert(args.end(), tail); };
   if (op == "aten._scaled_dot_product_efficient_attention_backward") {
     std::vector<HostCallValue> bits;
     for (bool b : gradInputMask)
       bits.push_back(boolValue(b));
-    args = {tensorValue(gv),
-            tensorValue(qv),
-            tensorValue(kv),
-            tensorValue(vv),
-            mask,
-            tensorValue(ov),
-            tensorValue(lv),
-            none,
-            none,
-            drop,
-            listValue(bits),
-            causal,
-            scale};
+    args.insert(args.begin() + 4, mask); // attn_bias comes before out
+    append({none, none, drop, listValue(bits), causal, scale});
     outs.push_back(gradInputMask[3] ? &dbv : nullptr);
   } else if (op == "aten._scaled_dot_product_flash_attention_backward") {
-    args = {tensorValue(gv),
-            tensorValue(qv),
-            tensorValue(kv),
-            tensorValue(vv),
-            tensorValue(ov),
-            tensorValue(lv),
-            none,
-            none,
-            intValue(d.l),
-            intValue(d.s),
-            drop,
-            causal,
-            none,
-            none,
-            scale};
+    append({none, none, intValue(d.l), intValue(d.s), drop, causal, none, none, scale});
   } else if (op == "aten._scaled_dot_product_cudnn_attention_backward") {
-    args = {tensorValue(gv),
-            tensorValue(qv),
-            tensorValue(kv),
-            tensorValue(vv),
-            tensorValue(ov),
-            tensorValue(lv),
-            none,
-            none,
-            mask,
-            none,
-            none,
-            intValue(d.l),
-            intValue(d.s),
-            drop,
-            causal,
-            scale};
+    append({none, none, mask, none, none, intValue(d.l), intValue(d.s), drop, causal, scale});
   } else {
-    args = {tensorValue(gv),
-            tensorValue(qv),
-            tensorValue(kv),
-            tensorValue(vv),
-            tensorValue(ov),
-            tensorValue(lv),
-            drop,
-            causal,
-            mask,
-            scale};
+    append({drop, causal, mask, scale});
   }
   r.defined = runHostCall(op, args, outs);
   return r;
