@@ -400,9 +400,14 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     recorder.CURRENT = rec
     try:
         rec.mode = "warmup"
-        run_compiled()
+        # Where the recorded inference run keeps the recording mode active between graphs,
+        # the warm-up runs under it too (recording nothing), so that whatever Dynamo
+        # compiles or guards under the mode is done before recording. (A training step's
+        # warm-up stays outside the mode: AOTAutograd compiles the backward graph then.)
+        warm_rec = rec if between_graphs and not train else None
+        run_compiled(warm_rec)
         if compiled_train:  # the optimizer's state exists now: compile its steady state too
-            run_compiled()
+            run_compiled(warm_rec)
         _sync(torch)
         rec.mode = None
         warm_graphs = rec.warm_graph_calls  # graphs per call (inference: one warm-up call)
