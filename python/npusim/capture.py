@@ -254,7 +254,9 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     # stand-in for torch.compile (no Dynamo) makes the graph calls.
     from . import recorder as _recorder
 
-    between_graphs = compile_fn is not None or _recorder.MODES_PASS_DYNAMO
+    # NPUSIM_RECORD_BETWEEN_GRAPHS=0 turns it off (then a graph break fails the capture).
+    between_graphs = (compile_fn is not None or _recorder.MODES_PASS_DYNAMO) and \
+        os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS", "1") != "0"
     if compile_fn is None:
         def compile_fn(fn):
             return torch.compile(fn, dynamic=False)
