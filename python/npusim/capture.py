@@ -517,10 +517,11 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                                 f"{regions})")
     elif warm_graphs > 1 and not between_graphs:
         problems.append(f"the model is {warm_graphs} compiled graphs (graph breaks: "
-                        f"{'; '.join(graph_breaks) or 'reasons not reported'}), and this torch "
-                        "runs no dispatch mode through Dynamo (TorchDispatchMode has no "
-                        "ignore_compile_internals), so the eager code between them cannot be "
-                        "recorded")
+                        f"{'; '.join(graph_breaks) or 'reasons not reported'}), and the eager "
+                        "code between them cannot be recorded: "
+                        + ("NPUSIM_RECORD_BETWEEN_GRAPHS=0" if _recorder.MODES_PASS_DYNAMO else
+                           "this torch runs no dispatch mode through Dynamo (TorchDispatchMode "
+                           "has no ignore_compile_internals)"))
     elif rec.graph_calls != max(1, warm_graphs):
         problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step, "
                         f"{warm_graphs} in the warm-up run (graph breaks: "

@@ -203,3 +203,15 @@ def test_capture_plumbing(tmp_path, spec, train):
         # The optimizer moved every parameter: each output differs from its input.
         for o in g["outputs"][1:]:
             assert o["tensor"]["storage"] in {i["tensor"]["storage"] for i in g["inputs"]}
+
+
+def test_graph_break_without_eager_recording_names_the_breaks(tmp_path):
+    """With the recording between graphs turned off, a model of two graphs fails the
+    capture with an error that says so."""
+    env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1",
+               NPUSIM_RECORD_BETWEEN_GRAPHS="0")
+    p = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "b"), "mlp,dims=12-8-3,batch=4",
+                        "break"], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0
+    assert "the model is 2 compiled graphs (graph breaks:" in p.stderr, p.stderr[-2000:]
+    assert "cannot be recorded" in p.stderr
