@@ -519,7 +519,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         problems.append(f"the model is {warm_graphs} compiled graphs (graph breaks: "
                         f"{'; '.join(graph_breaks) or 'reasons not reported'}), and the eager "
                         "code between them cannot be recorded: "
-                        + ("NPUSIM_RECORD_BETWEEN_GRAPHS=0" if _recorder.MODES_PASS_DYNAMO else
+                        + ("NPUSIM_RECORD_BETWEEN_GRAPHS=0"
+                           if os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS") == "0" else
                            "this torch runs no dispatch mode through Dynamo (TorchDispatchMode "
                            "has no ignore_compile_internals)"))
     elif rec.graph_calls != max(1, warm_graphs):
