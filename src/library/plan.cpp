@@ -30,6 +30,7 @@ const core::OperatorTable<Planner> &table() {
         {"aten.convolution_backward", detail::planConvolutionBackward},
     };
     t.add(core::attentionOperators(), detail::planAttention);
+    t.add(core::attentionBackwardOperators(), detail::planAttentionBackward);
     return t;
   }();
   return kTable;
