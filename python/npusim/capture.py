@@ -436,7 +436,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         ref_targets = [t.clone() for t in targets]
         if compiled_train:
             loss_e = training.eager_step(torch, ref_model, loss_of_output, split_call_args, ref_ins,
-                                         ref_targets, opt_spec)
+                                         ref_targets, opt_spec, warnings=rec.warnings)
             ref_named = ([("loss", loss_e)]
                          + [(f"updated.{n}", t) for n, t in ref_model.named_parameters()]
                          + [(f"updated.{n}", t) for n, t in ref_model.named_buffers()

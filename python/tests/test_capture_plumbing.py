@@ -215,3 +215,26 @@ def test_graph_break_without_eager_recording_names_the_breaks(tmp_path):
     assert p.returncode != 0
     assert "the model is 2 compiled graphs (graph breaks:" in p.stderr, p.stderr[-2000:]
     assert "cannot be recorded: NPUSIM_RECORD_BETWEEN_GRAPHS=0" in p.stderr
+
+
+def test_adamw_names_gradients_within_rounding_of_zero():
+    """AdamW's first step turns a gradient of rounding size into a step of about lr: the
+    reference step names the parameters that have such gradient elements."""
+    from npusim import training
+
+    model = torch.nn.Linear(3, 2)
+    x = torch.ones(4, 3)
+    warnings = []
+
+    def loss_of_output(out):
+        # The bias of output 1 gets a gradient of 1e-12 against 1 elsewhere.
+        return out[:, 0].sum() + 1e-12 * out[:, 1].sum() / 4
+
+    training.eager_step(torch, model, loss_of_output, lambda ins: (ins, {}), [x], [],
+                        training.OptimizerSpec(name="adamw"), warnings=warnings)
+    assert len(warnings) == 2 and "of weight" in warnings[0] and "of bias" in warnings[1], warnings
+    assert warnings[1].startswith("AdamW: 1 of 2 gradient elements of bias")
+    warnings.clear()
+    training.eager_step(torch, torch.nn.Linear(3, 2), lambda out: out.sum(), lambda ins: (ins, {}),
+                        [x], [], training.OptimizerSpec(name="adamw"), warnings=warnings)
+    assert warnings == []
