@@ -13,13 +13,14 @@ buffer and input is then set from the bundle generator (see ``param_init``).
 import importlib
 import math
 
-from .models_common import (Built, InputSpec, _attention, _causal_mask, _heads,  # noqa: F401
-                            _lm_inputs, _lm_loss, _merge, _ri, _rmsnorm_cls, _rope, _sdpa, _take,
-                            _u)
-from .models_suite import (_DEEPSEEK, _MISTRAL, build_attention_train,  # noqa: F401
-                           build_branchy, build_clip, build_cnn, build_convnextv2,
-                           build_deepseek_v3, build_lstm_tagger, build_mistral_plain,
-                           build_resnet_small, build_swinv2, build_unet, swin_relative_tables, swin_shift_mask, swin_unwindows,
+from .models_common import Built, InputSpec, _lm_inputs, _lm_loss, _ri, _take, _u
+from .models_training import (build_attention_train, build_branchy, build_lstm_tagger,
+                              build_resnet_small)
+from .models_suite import (_DEEPSEEK, _MISTRAL, build_clip, build_cnn,
+                           build_convnextv2, build_deepseek_v3, build_mistral_plain,
+                           build_swinv2, build_unet)
+# For the tests and users of npusim.models: the Swin window helpers.
+from .models_suite import (swin_relative_tables, swin_shift_mask, swin_unwindows,  # noqa: F401
                            swin_windows)
 
 
