@@ -2,7 +2,8 @@
 // backward) in FlashAttention-2's form: the probabilities are recomputed per
 // tile from q, k and the forward's logsumexp, P = exp(S - lse), and
 // D = rowsum(dO * O) comes from the forward's output, so no [L, S] matrix is
-// stored. Two launches:
+// stored (the efficient kernel's bias gradient, dS itself, is stored per tile
+// when asked for). Two launches:
 //   query gradient, per block of queries over blocks of keys:
 //     dS = P * (dO v^T - D),  dQ += dS k * scale
 //   key and value gradients, per block of keys over the query heads of its
@@ -11,6 +12,7 @@
 //     dV += P^T dO,  dS^T = P^T * (v dO^T - D),  dK += dS^T q * scale
 #include "library/planners.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -89,14 +91,17 @@ import triton.language as tl
 
 @triton.jit
 def {{NAME}}(q_ptr: "*{{T}}", k_ptr: "*{{T}}", v_ptr: "*{{T}}", bias_ptr: "*{{BIAS}}", o_ptr: "*{{T}}",
-             do_ptr: "*{{T}}", lse_ptr: "*{{LSE}}", dk_ptr: "*{{T}}", dv_ptr: "*{{T}}", scale: "fp32",
+             do_ptr: "*{{T}}", lse_ptr: "*{{LSE}}", dk_ptr: "*{{T}}", dv_ptr: "*{{T}}", db_ptr: "*{{DB}}",
+             scale: "fp32",
              KV_GROUP: tl.constexpr, L: tl.constexpr, S: tl.constexpr, E: tl.constexpr, EV: tl.constexpr,
 {{VIEWS}}
              SD_B: tl.constexpr, SD_H: tl.constexpr, SD_L: tl.constexpr, SD_E: tl.constexpr,
              SL_B: tl.constexpr, SL_H: tl.constexpr, SL_L: tl.constexpr,
              SGK_B: tl.constexpr, SGK_H: tl.constexpr, SGK_S: tl.constexpr, SGK_E: tl.constexpr,
              SGV_B: tl.constexpr, SGV_H: tl.constexpr, SGV_S: tl.constexpr, SGV_E: tl.constexpr,
+             SB_B: tl.constexpr, SB_H: tl.constexpr, SB_L: tl.constexpr, SB_S: tl.constexpr,
              BIAS_KIND: tl.constexpr, IS_CAUSAL: tl.constexpr, WRITE_K: tl.constexpr, WRITE_V: tl.constexpr,
+             WRITE_BIAS: tl.constexpr,
              BLOCK_L: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_EV: tl.constexpr):
     pid_s = tl.program_id(0)
     hk = tl.program_id(1)
@@ -139,6 +144,9 @@ def {{NAME}}(q_ptr: "*{{T}}", k_ptr: "*{{T}}", v_ptr: "*{{T}}", bias_ptr: "*{{BI
             dp = tl.dot(vr, dot_, allow_tf32=False, out_dtype=tl.float32)
             ds = p * (dp - delta[None, :])
             dk += tl.dot(ds, qr, allow_tf32=False, out_dtype=tl.float32)
+            if WRITE_BIAS:  # each (b, h, query, key) belongs to one tile of one program
+                tl.store(db_ptr + b * SB_B + h * SB_H + rl[None, :] * SB_L + cols[:, None] * SB_S, ds,
+                         mask=s_mask[:, None] & l_mask[None, :])
     if WRITE_K:
         tl.store(dk_ptr + b * SGK_B + hk * SGK_H + cols[:, None] * SGK_S + re[None, :] * SGK_E, dk * scale,
                  mask=s_mask[:, None] & e_mask[None, :])
@@ -203,10 +211,11 @@ CallPlan planAttentionBackward(const CallArgs &call, const MachineShape &machine
       mask = call.optionalTensor(*at, name);
   const bool isCausal = call.boolean(*call.position("is_causal"), "is_causal");
   const std::optional<double> scaleArg = call.optionalNumber(*call.position("scale"), "scale");
+  const TensorRef *dbias = nullptr; // the efficient kernel's grad_attn_bias, when asked for
   if (const std::optional<size_t> at = call.position("grad_input_mask")) {
     const std::vector<CallArgument> &bits = call.list(*at, "grad_input_mask");
-    if (bits.size() == 4 && bits[3].kind == core::CallKind::Bool && bits[3].boolValue && call.optionalOut(3))
-      fail(op, "the attention bias gradient has no NPU kernel");
+    if (bits.size() == 4 && bits[3].kind == core::CallKind::Bool && bits[3].boolValue)
+      dbias = call.optionalOut(3);
   }
   const TensorRef *dq = call.optionalOut(0), *dk = call.optionalOut(1), *dv = call.optionalOut(2);
 
@@ -217,7 +226,7 @@ CallPlan planAttentionBackward(const CallArgs &call, const MachineShape &machine
     checkIndexRange(op, *t, what);
   }
   const core::DType type = q.dtype;
-  for (const TensorRef *t : {&k, &v, &out, &gradOut, dq, dk, dv})
+  for (const TensorRef *t : {&k, &v, &out, &gradOut, dq, dk, dv, dbias})
     if (t && t->dtype != type)
       fail(op, "the attention backward kernels take one dtype for query, key, value, out, grad_out and "
                "the gradients");
@@ -261,10 +270,34 @@ CallPlan planAttentionBackward(const CallArgs &call, const MachineShape &machine
       checkNoOverlap(op, *g, *mask, "attn_bias", false);
   }
 
+  if (dbias) {
+    // One store per score: the gradient must be a full [B, H, L, S] view of
+    // distinct elements (a broadcast one would sum: the host does that).
+    if (biasKind != 1)
+      fail(op, "grad_attn_bias is asked for, but there is no additive attn_bias");
+    const std::vector<int64_t> scoreShape = {batch, heads, l, s};
+    expectShape(op, *dbias, scoreShape, "grad_attn_bias");
+    std::vector<std::pair<int64_t, int64_t>> axes; // (stride, size) of the axes longer than 1
+    for (size_t i = 0; i < 4; ++i)
+      if (dbias->shape[i] > 1)
+        axes.emplace_back(dbias->stride[i], dbias->shape[i]);
+    std::sort(axes.begin(), axes.end());
+    for (size_t i = 0; i < axes.size(); ++i)
+      if (axes[i].first <= 0 || (i > 0 && axes[i].first < axes[i - 1].first * axes[i - 1].second))
+        fail(op, "grad_attn_bias " + shapeString(dbias->shape) + " with strides " +
+                     shapeString(dbias->stride) +
+                     " names an element twice: the NPU kernel stores each score once");
+    checkIndexRange(op, *dbias, "grad_attn_bias");
+    for (const TensorRef *t : {&q, &k, &v, &out, &gradOut, &lse, mask})
+      checkNoOverlap(op, *dbias, *t, "an input", false);
+  }
+
   CallPlan plan;
   plan.outputDefined.assign(call.numOuts(), false);
   for (size_t i = 0; i < 3 && i < plan.outputDefined.size(); ++i)
     plan.outputDefined[i] = grads[i].first != nullptr;
+  if (dbias && plan.outputDefined.size() > 3)
+    plan.outputDefined[3] = true;
   if (batch == 0 || heads == 0 || l == 0 || s == 0)
     fail(op, "empty attention has no NPU kernel");
 
@@ -331,22 +364,28 @@ CallPlan planAttentionBackward(const CallArgs &call, const MachineShape &machine
     launch.grid(ceilDiv(l, blockL), heads, batch);
     plan.launches.push_back(launch.build());
   }
-  if (dk || dv) {
+  if (dk || dv || dbias) {
     const std::string name = "npusim_attention_dkv_" + types;
     LaunchBuilder launch(name,
                          instantiate(kKeyValueSource, {{"NAME", name},
                                                        {"T", tritonType(type)},
                                                        {"BIAS", tritonType(mask ? mask->dtype : type)},
                                                        {"LSE", tritonType(lse.dtype)},
+                                                       {"DB", tritonType(type)},
                                                        {"PROBABILITIES", probabilities(true, 3)},
                                                        {"VIEWS", std::string(kAttentionViewParameters)}}));
     common(launch);
-    launch.pointer(dk ? *dk : *dv).pointer(dv ? *dv : *dk).floatScalar(scale);
+    // A gradient not asked for is not stored: another result stands in for its pointer.
+    const TensorRef &any = dk ? *dk : dv ? *dv : *dbias;
+    launch.pointer(dk ? *dk : any).pointer(dv ? *dv : any).pointer(dbias ? *dbias : any).floatScalar(scale);
     constants(launch);
     strides(launch, "SGK", dk ? dk : dv, "S");
     strides(launch, "SGV", dv ? dv : dk, "S");
+    strides(launch, "SB", dbias, "L", "S");
     blocks(launch);
-    launch.constant("WRITE_K", dk ? 1 : 0).constant("WRITE_V", dv ? 1 : 0);
+    launch.constant("WRITE_K", dk ? 1 : 0)
+        .constant("WRITE_V", dv ? 1 : 0)
+        .constant("WRITE_BIAS", dbias ? 1 : 0);
     blockSizes(launch);
     launch.grid(ceilDiv(s, blockS), kvHeads, batch);
     plan.launches.push_back(launch.build());

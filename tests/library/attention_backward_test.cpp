@@ -23,7 +23,8 @@ using C = CallFixture;
 struct Case {
   int64_t batch, heads, kvHeads, l, s, e, ev;
   bool causal = false, bias = false;
-  double scale = 0.0; // 0: default
+  double scale = 0.0;        // 0: default
+  bool biasGradient = false; // efficient only: grad_input_mask[3]
 };
 
 /// Sets every element of a contiguous view to a pattern and returns the values.
@@ -108,18 +109,20 @@ std::string compareCase(const Case &c, Variant variant, const std::optional<conf
     }
   const TensorRef dq = f.tensor(DType::Float32, {b, h, l, e}), dk = f.tensor(DType::Float32, {b, hk, s, e});
   const TensorRef dv = f.tensor(DType::Float32, {b, hk, s, ev});
+  const TensorRef db = f.tensor(DType::Float32, {b, h, l, s});
   const CallArgument maskArg = c.bias ? C::arg(bias) : C::none();
   const CallArgument scaleArg = c.scale != 0.0 ? C::number(c.scale) : C::none();
   const CallArgument causal = C::boolean(c.causal), drop = C::number(0.0);
   if (variant == Variant::Efficient) {
     CallArgument bits;
     bits.kind = core::CallKind::List;
-    for (bool x : {true, true, true, false})
+    for (bool x : {true, true, true, c.biasGradient})
       bits.list.push_back(C::boolean(x));
     return f.compare("aten._scaled_dot_product_efficient_attention_backward",
                      {C::arg(go), C::arg(q), C::arg(k), C::arg(v), maskArg, C::arg(out), C::arg(lse),
                       C::none(), C::none(), drop, bits, causal, scaleArg},
-                     {dq, dk, dv, std::nullopt}, machine, {}, &stats);
+                     {dq, dk, dv, c.biasGradient ? std::optional<TensorRef>(db) : std::nullopt}, machine, {},
+                     &stats);
   }
   if (variant == Variant::Flash)
     return f.compare("aten._scaled_dot_product_flash_attention_backward",
@@ -145,6 +148,15 @@ TEST(LibraryAttentionBackward, SeveralBlocksOnASmallMachine) {
   const MachineShape small{16, 2048, 256};
   EXPECT_EQ(runCase({1, 4, 2, 37, 41, 12, 10, true}, Variant::Flash, std::nullopt, small), "");
   EXPECT_EQ(runCase({1, 2, 1, 33, 20, 16, 16, false, true}, Variant::Efficient, std::nullopt, small), "");
+}
+
+TEST(LibraryAttentionBackward, BiasGradientOneStorePerScore) {
+  Case c{2, 2, 1, 21, 18, 8, 8, false, true, 0.4};
+  c.biasGradient = true;
+  EXPECT_EQ(runCase(c, Variant::Efficient, std::nullopt, MachineShape{16, 2048, 256}), "");
+  Case causal{1, 3, 3, 9, 9, 4, 4, true, true};
+  causal.biasGradient = true;
+  EXPECT_EQ(runCase(causal, Variant::Efficient, config::loadConfig("edge-8lane")), "");
 }
 
 TEST(LibraryAttentionBackward, OnTheNpu) {
