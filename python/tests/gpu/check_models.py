@@ -19,6 +19,7 @@ stays within BUDGET_S seconds in all.
 import concurrent.futures
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -107,8 +108,13 @@ def main():
             for fut in concurrent.futures.as_completed(futs):
                 name, label, c, rc, text, secs = fut.result()
                 log(f"== run {name} {label}: rc={rc} ({secs:.1f} s)\n$ {' '.join(c)}\n{text[-4000:]}")
-                results[name][label] = {"rc": rc, "seconds": round(secs, 1),
-                                        "last_line": text.strip().splitlines()[-1:] or [""]}
+                lines = text.strip().splitlines()
+                cycles = re.search(r"\bcycles=(\d+)", text)
+                results[name][label] = {
+                    "rc": rc, "seconds": round(secs, 1),
+                    "cycles": int(cycles.group(1)) if cycles else None,
+                    "result": [ln for ln in lines if "verification:" in ln or "error" in ln][-3:]
+                    or lines[-1:]}
     with open(os.path.join(out, "models.json"), "w") as f:
         for name, r in results.items():
             f.write(json.dumps({"bundle": name, **r}) + "\n")
