@@ -414,6 +414,11 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         rec.mode = None
         warm_graphs = rec.warm_graph_calls  # graphs per call (inference: one warm-up call)
         graph_breaks = _graph_break_reasons(torch)
+        if compiled_train:
+            # A training step's forward runs under the recording mode only where there is
+            # eager code between graphs to record: the warm-up (and AOTAutograd's compile of
+            # the backward graph) ran outside it.
+            tstep.between_graphs = tstep.between_graphs and bool(graph_breaks)
         timings["compile_and_first_run_s"] = round(time.time() - t0, 1)
         if DEV == "cuda" and (rec.warm_graph_calls == 0 or compiled_train):
             n = recorder.wrap_graph_instances()

@@ -8,8 +8,8 @@ bundle on the GPU), the training steps of GPT-2 and Llama (SGD), the small decod
 trained through scaled_dot_product_attention and its backward, the ResNet-18 layout
 and MobileNetV2 (width 0.25) training with BatchNorm at batch 4, 64x64, the
 bidirectional LSTM tagger and the data-dependent branch (graph breaks: two compiled
-graphs with eager calls between them), and again the committed cnn-train (its forward
-now runs under the recording mode), into $OUT/bundles. Builds nothing: when
+graphs with eager calls between them), and again the committed cnn-train (a check that
+the capture still reproduces it), into $OUT/bundles. Builds nothing: when
 ../build-gpu/npusim exists, runs every captured bundle with `--mode full --verify`
 (tpuv3-like) and `--mode functional --verify --config edge-8lane`. Logs every command
 and its output to $OUT/models.log, one JSON line per bundle to $OUT/models.json, and
@@ -31,7 +31,7 @@ REPO = os.path.dirname(PYDIR)
 NPUSIM = os.path.join(REPO, "build-gpu", "npusim")
 JOBS = ["gpt2-train", "llama-train", "attention-train", "lstm_tagger", "branchy",
         "branchy-train", "resnet18-train", "mobilenet_v2-train",
-        "cnn-train"]  # committed already: the same capture with the eager recording around forward
+        "cnn-train"]  # committed already: the capture must still reproduce it
 RUNS = [("full", ["--mode", "full", "--verify"]),
         ("functional-edge-8lane", ["--mode", "functional", "--verify", "--config", "edge-8lane"])]
 
