@@ -387,7 +387,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
 
         def run_compiled(rec=None):
             with torch.no_grad():
-                if rec is None or not between_graphs:
+                if rec is None or not record_between[0]:
                     return compiled(*pos, **kw)
                 with rec.eager_region("forward"):
                     return compiled(*pos, **kw)
@@ -397,28 +397,31 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     rec = recorder.Recorder()
     rec.device = DEV
     rec.model_tensor = known.lookup
+    # Whether the recorded run keeps the recording mode active between graphs: only for a
+    # model Dynamo splits (decided after the warm-up), so that others run as before.
+    record_between = [False]
     if compiled_train or between_graphs:
         rec.allow_graphs = 1 << 30
     recorder.CURRENT = rec
     try:
         rec.mode = "warmup"
-        # Where the recorded inference run keeps the recording mode active between graphs,
-        # the warm-up runs under it too (recording nothing), so that whatever Dynamo
-        # compiles or guards under the mode is done before recording. (A training step's
-        # warm-up stays outside the mode: AOTAutograd compiles the backward graph then.)
-        warm_rec = rec if between_graphs and not train else None
-        run_compiled(warm_rec)
+        run_compiled()
         if compiled_train:  # the optimizer's state exists now: compile its steady state too
-            run_compiled(warm_rec)
+            run_compiled()
         _sync(torch)
-        rec.mode = None
         warm_graphs = rec.warm_graph_calls  # graphs per call (inference: one warm-up call)
         graph_breaks = _graph_break_reasons(torch)
+        # Eager code between graphs is recorded (the recording mode active around the
+        # compiled callable; a training step's forward) only for a model Dynamo split.
         if compiled_train:
-            # A training step's forward runs under the recording mode only where there is
-            # eager code between graphs to record: the warm-up (and AOTAutograd's compile of
-            # the backward graph) ran outside it.
             tstep.between_graphs = tstep.between_graphs and bool(graph_breaks)
+        elif between_graphs and (graph_breaks or warm_graphs > 1):
+            # A second warm-up under the mode (recording nothing), so that whatever Dynamo
+            # compiles or guards under it happens before recording.
+            record_between[0] = True
+            run_compiled(rec)
+            _sync(torch)
+        rec.mode = None
         timings["compile_and_first_run_s"] = round(time.time() - t0, 1)
         if DEV == "cuda" and (rec.warm_graph_calls == 0 or compiled_train):
             n = recorder.wrap_graph_instances()
