@@ -28,6 +28,7 @@ const core::OperatorTable<Planner> &table() {
         {"transformers.grouped_mm_fallback", detail::planGroupedMm},
         {"aten.histc", detail::planHistc},
         {"aten.convolution_backward", detail::planConvolutionBackward},
+        {"aten._cudnn_rnn", detail::planCudnnRnn},
     };
     t.add(core::attentionOperators(), detail::planAttention);
     t.add(core::attentionBackwardOperators(), detail::planAttentionBackward);
