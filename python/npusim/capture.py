@@ -27,7 +27,9 @@ step (forward, ``torch.autograd.grad``, SGD without momentum) traced with ``make
 compiled as one graph; it fails on models whose Python depends on data.
 
 Captures are made deterministic (``torch.use_deterministic_algorithms``, cuDNN
-deterministic, a fixed cuBLAS workspace), and every capture replays its own bundle on
+deterministic, a fixed cuBLAS workspace) and full fp32 (``npusim.precision``: every TF32
+switch, legacy and per backend, off; a probe of matmul, convolutions and an LSTM against
+float64 fails the capture when the device still rounds), and every capture replays its own bundle on
 the capturing device (``npusim.replay``) and fails when a step's fingerprints or an
 output do not reproduce (``--no-self-replay`` skips that).
 
@@ -90,17 +92,6 @@ def _deterministic(torch, log):
         torch.backends.cudnn.benchmark = False
     except Exception as e:  # noqa: BLE001
         log(f"  could not make the capture deterministic: {e!r}")
-
-
-def _no_tf32(torch, log):
-    # Legacy switches only: mixing them with the new fp32_precision API is an error in
-    # recent torch. cuDNN convolutions default to TF32; the bundle wants fp32 values.
-    for what, fn in (("cuda.matmul.allow_tf32", lambda: setattr(torch.backends.cuda.matmul, "allow_tf32", False)),
-                     ("cudnn.allow_tf32", lambda: setattr(torch.backends.cudnn, "allow_tf32", False))):
-        try:
-            fn()
-        except Exception as e:  # noqa: BLE001
-            log(f"  could not set {what} = False: {e!r}")
 
 
 def flatten_outputs(out, prefix=None):
@@ -261,13 +252,18 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         def compile_fn(fn):
             return torch.compile(fn, dynamic=False)
 
-    from . import bundle, generator, models, recorder, training
+    from . import bundle, generator, models, precision, recorder, training
     from .recorder import TORCH_TO_BUNDLE, BUNDLE_TO_TORCH, CaptureError
 
     timings = {}
     torch.manual_seed(0)
-    _no_tf32(torch, log)
+    fp32_state = precision.set_full_fp32(torch, log)
     _deterministic(torch, log)
+    # TF32 behind a switch that reads back as off (a setting inherited from elsewhere)
+    # gives fingerprints the GPU's own replay reproduces: only wider arithmetic tells.
+    reduced = precision.reduced_precision_settings(fp32_state) + precision.probe(torch, DEV)
+    if reduced:
+        raise CaptureError("the device does not compute in full fp32:\n  " + "\n  ".join(reduced))
     compiled_train = bool(train) and trace == "compile"
     if DEV == "cuda":
         _set_cfg("fx_graph_cache", False, log)
@@ -651,6 +647,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         "regenerated_inputs_checked": regen_checked,
         "reference_values": reference_from,
         "timings": timings,
+        "fp32_precision": fp32_state,
     }
     if train:
         model_json["trace"] = trace

@@ -255,9 +255,9 @@ def main(argv=None):
     setup_env()
     import torch  # noqa: F401
 
-    from .capture import _no_tf32
+    from .precision import set_full_fp32
 
-    _no_tf32(torch, print)
+    set_full_fp32(torch, print)
     rc = 0
     for b in argv:
         try:
