@@ -137,6 +137,7 @@ std::vector<bool> callTopk(const CallArgs &call);
 std::vector<bool> callMaxPool2d(const CallArgs &call);
 enum class ScatterKind { Add, Source, Value };
 std::vector<bool> callScatter(const CallArgs &call, ScatterKind kind);
+std::vector<bool> callEmbedding(const CallArgs &call);
 std::vector<bool> callEmbeddingBackward(const CallArgs &call);
 std::vector<bool> callIndex(const CallArgs &call);
 std::vector<bool> callIndexPut(const CallArgs &call);

@@ -147,6 +147,7 @@ const core::OperatorTable<Handler> &table() {
          [](const CallArgs &c) { return host::callScatter(c, host::ScatterKind::Value); }},
         {"aten.scatter_.value",
          [](const CallArgs &c) { return host::callScatter(c, host::ScatterKind::Value); }},
+        {"aten.embedding", host::callEmbedding},
         {"aten.embedding_dense_backward", host::callEmbeddingBackward},
         {"aten.index", host::callIndex},
         {"aten.index_put", host::callIndexPut},
