@@ -207,6 +207,29 @@ def _graph_break_reasons(torch):
             for reason, n in sorted(counters.get("graph_break", {}).items(), key=str)]
 
 
+def _no_graph_reasons(torch, model):
+    """Why Dynamo may have compiled nothing: its counters of breaks, unsupported
+    constructs and frames, and modules it runs eagerly by configuration."""
+    reasons = list(_graph_break_reasons(torch))
+    try:
+        from torch._dynamo.utils import counters
+
+        reasons += [f"unsupported: {k}" for k in sorted(counters.get("unimplemented", {}), key=str)]
+        frames = dict(counters.get("frames", {}))
+        if frames:
+            reasons.append("frames " + ", ".join(f"{k} {v}" for k, v in sorted(frames.items())))
+        import torch._dynamo.config as dynamo_config
+
+        rnns = sorted({type(m).__name__ for m in model.modules()
+                       if isinstance(m, torch.nn.modules.rnn.RNNBase)})
+        if rnns and getattr(dynamo_config, "allow_rnn", None) is False:
+            reasons.append(f"torch._dynamo.config.allow_rnn is False: Dynamo runs "
+                           f"{', '.join(rnns)} eagerly")
+    except Exception:  # noqa: BLE001
+        pass
+    return "; ".join(reasons) or "no reason reported"
+
+
 def _functional_call(torch, mod, state, args, kwargs):
     if hasattr(torch, "func") and hasattr(torch.func, "functional_call"):
         return torch.func.functional_call(mod, state, args, kwargs)
@@ -411,7 +434,9 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         # compiled callable; a training step's forward) only for a model Dynamo split.
         if compiled_train:
             tstep.between_graphs = tstep.between_graphs and bool(graph_breaks)
-        elif between_graphs and (graph_breaks or warm_graphs > 1):
+        elif between_graphs and (graph_breaks or warm_graphs != 1):
+            # (no graph at all: Dynamo ran the whole frame eagerly, so every aten call of
+            # the step is recorded as a library call)
             # A second warm-up under the mode (recording nothing), so that whatever Dynamo
             # compiles or guards under it happens before recording.
             record_between[0] = True
@@ -527,6 +552,15 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                            if os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS") == "0" else
                            "this torch runs no dispatch mode through Dynamo (TorchDispatchMode "
                            "has no ignore_compile_internals)"))
+    elif warm_graphs == 0 and not record_between[0]:
+        problems.append("Dynamo compiled no graph of the model (" + _no_graph_reasons(torch, model)
+                        + "), and the eager step cannot be recorded as library calls: "
+                        + ("NPUSIM_RECORD_BETWEEN_GRAPHS=0"
+                           if os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS") == "0" else
+                           "this torch runs no dispatch mode through Dynamo"))
+    elif warm_graphs == 0 and rec.graph_calls == 0:
+        rec.warnings.append("Dynamo compiled no graph of the model (" + _no_graph_reasons(torch, model)
+                            + "): every aten call of the step is a library call")
     elif rec.graph_calls != max(1, warm_graphs):
         problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step, "
                         f"{warm_graphs} in the warm-up run (graph breaks: "

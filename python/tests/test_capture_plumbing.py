@@ -3,6 +3,7 @@ inside the recorder's graph hook (so every aten op is a library call), on the CP
 generator fill, the eager reference, input mapping and regeneration check, outputs,
 bundle writing, validation and replay. Needs torch, not a GPU or Inductor."""
 
+import json
 import os
 import subprocess
 import sys
@@ -95,9 +96,11 @@ def fake_break_compile(model):
     return call
 
 
-out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] not in ("0", "break")
-if sys.argv[3] == "break":
-    s = capture.capture(spec, out, seed=3, compile_fn=fake_break_compile, log=lambda m: None)
+out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] not in ("0", "break", "eager")
+if sys.argv[3] in ("break", "eager"):
+    # "eager": like Dynamo when it compiles no graph of the frame (runs it all eagerly)
+    compile_fn = fake_break_compile if sys.argv[3] == "break" else (lambda fn: fn)
+    s = capture.capture(spec, out, seed=3, compile_fn=compile_fn, log=lambda m: None)
     print(json.dumps({"summary": s, "replay": replay.replay(out, device="cpu")}))
     sys.exit(0)
 if sys.argv[3] == "aot-sgd":
@@ -215,6 +218,34 @@ def test_graph_break_without_eager_recording_names_the_breaks(tmp_path):
     assert p.returncode != 0
     assert "the model is 2 compiled graphs (graph breaks:" in p.stderr, p.stderr[-2000:]
     assert "cannot be recorded: NPUSIM_RECORD_BETWEEN_GRAPHS=0" in p.stderr
+
+
+def test_step_without_compiled_graph_is_recorded_as_library_calls(tmp_path):
+    """A model Dynamo compiles nothing of (the whole frame eager) is captured with every
+    aten call of the step as a library call, and its bundle replays."""
+    env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1")
+    p = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "b"), "mlp,dims=12-8-3,batch=4",
+                        "eager"], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    assert r["summary"]["launches"] == 0
+    # Linear, ReLU, Linear: two addmm (or mm + add) calls and the relu at least
+    assert r["summary"]["calls"] >= 3
+    assert not r["replay"]["fingerprint_mismatches"] and not r["replay"]["output_mismatches"]
+    with open(tmp_path / "b" / "graph.json") as f:
+        g = json.load(f)
+    assert all(s["kind"] == "call" for s in g["steps"])
+    assert [i["name"] for i in g["inputs"]].count("x") == 1
+
+
+def test_step_without_compiled_graph_and_no_eager_recording_says_why(tmp_path):
+    env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1",
+               NPUSIM_RECORD_BETWEEN_GRAPHS="0")
+    p = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "b"), "mlp,dims=12-8-3,batch=4",
+                        "eager"], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0
+    assert "Dynamo compiled no graph of the model (" in p.stderr, p.stderr[-2000:]
+    assert "cannot be recorded as library calls: NPUSIM_RECORD_BETWEEN_GRAPHS=0" in p.stderr
 
 
 def test_adamw_names_gradients_within_rounding_of_zero():
