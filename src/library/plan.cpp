@@ -27,6 +27,7 @@ const core::OperatorTable<Planner> &table() {
         {"aten._grouped_mm", detail::planGroupedMm},
         {"transformers.grouped_mm_fallback", detail::planGroupedMm},
         {"aten.histc", detail::planHistc},
+        {"aten.embedding", detail::planEmbedding},
         {"aten.convolution_backward", detail::planConvolutionBackward},
         {"aten._cudnn_rnn", detail::planCudnnRnn},
     };

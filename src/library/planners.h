@@ -66,4 +66,7 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
 /// histc(self, bins, min, max): per block of bins a pass over every element (kernels_histc.cpp).
 CallPlan planHistc(const CallArgs &call, const MachineShape &machine);
 
+/// aten.embedding (kernels_embedding.cpp): a gather of weight rows.
+CallPlan planEmbedding(const CallArgs &call, const MachineShape &machine);
+
 } // namespace npusim::library::detail
