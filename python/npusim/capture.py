@@ -736,13 +736,14 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         from . import replay
 
         t0 = time.time()
-        r = replay.replay(out_dir, log=log, device=DEV)
-        bad = r["fingerprint_mismatches"] + r["output_mismatches"]
+        r = replay.replay(out_dir, log=log, device=DEV, check_wide=True)
+        bad = r["fingerprint_mismatches"] + r["output_mismatches"] + r["wide_mismatches"]
         log(f"  self-replay on {DEV}: {r['steps']} steps, {len(bad)} mismatches "
+            f"({len(r['wide_mismatches'])} of library calls against float64) "
             f"({time.time() - t0:.1f} s)")
         if bad:
-            raise CaptureError("the bundle's own replay does not reproduce the capture:\n  "
-                               + "\n  ".join(bad[:40]))
+            raise CaptureError("the bundle's own replay does not reproduce the capture, or its "
+                               "library calls not in full fp32:\n  " + "\n  ".join(bad[:40]))
     return bundle.summary(out_dir)
 
 

@@ -45,3 +45,28 @@ def test_probe_catches_inputs_rounded_to_tf32():
     assert "3x3 convolution (channels-last) input gradient" in names
     assert "LSTM" in names
     assert len(problems) == 11  # every probe: the matmul, 3 convolutions x (forward, two gradients), the LSTM
+
+
+def test_replay_wide_check_catches_a_tf32_convolution_gradient():
+    """A weight gradient computed from inputs rounded to TF32 (as the GPU of the
+    MobileNetV2 capture seemed to) differs from float64 on the CPU; the exact one does
+    not."""
+    from npusim import recorder, replay
+
+    g = torch.Generator().manual_seed(0)
+    gy = torch.rand(4, 8, 6, 6, generator=g) - 0.5
+    x = torch.rand(4, 48, 6, 6, generator=g) - 0.5
+    w = torch.rand(8, 48, 1, 1, generator=g) - 0.5
+    ov = torch.ops.aten.convolution_backward.default
+    args = [gy, x, w, [8], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True]]
+
+    def fingerprints(res):
+        return [(i, recorder.tensor_fingerprint(r)) for i, r in enumerate(res)]
+
+    exact = ov(*args)
+    assert replay.wide_mismatches(torch, "aten.convolution_backward", ov, args, {},
+                                  fingerprints(exact)) == []
+    rounded = ov(_round_to_tf32(gy), _round_to_tf32(x), _round_to_tf32(w), *args[3:])
+    bad = replay.wide_mismatches(torch, "aten.convolution_backward", ov, args, {},
+                                 fingerprints(rounded))
+    assert any(b.startswith("aten.convolution_backward result 1:") for b in bad), bad
