@@ -31,7 +31,8 @@ deterministic, a fixed cuBLAS workspace) and full fp32 (``npusim.precision``: ev
 switch, legacy and per backend, off; a probe of matmul, convolutions and an LSTM against
 float64 fails the capture when the device still rounds), and every capture replays its own bundle on
 the capturing device (``npusim.replay``) and fails when a step's fingerprints or an
-output do not reproduce (``--no-self-replay`` skips that).
+output do not reproduce, or when a library call's fp32 results differ from the call
+computed again in float64 on the CPU (``--no-self-replay`` skips that).
 
 ``--templates`` sets Inductor's max_autotune with Triton GEMM/convolution templates
 (two candidate configurations per shape). With ``--config CFG`` (an NPU preset,
