@@ -28,6 +28,7 @@ const core::OperatorTable<Planner> &table() {
         {"transformers.grouped_mm_fallback", detail::planGroupedMm},
         {"aten.histc", detail::planHistc},
         {"aten.embedding", detail::planEmbedding},
+        {"aten.embedding_dense_backward", detail::planEmbeddingBackward},
         {"aten.convolution_backward", detail::planConvolutionBackward},
         {"aten._cudnn_rnn", detail::planCudnnRnn},
     };

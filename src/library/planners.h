@@ -68,5 +68,8 @@ CallPlan planHistc(const CallArgs &call, const MachineShape &machine);
 
 /// aten.embedding (kernels_embedding.cpp): a gather of weight rows.
 CallPlan planEmbedding(const CallArgs &call, const MachineShape &machine);
+/// aten.embedding_dense_backward (kernels_embedding.cpp): per block of rows a
+/// one-hot dot over the indices, no atomics.
+CallPlan planEmbeddingBackward(const CallArgs &call, const MachineShape &machine);
 
 } // namespace npusim::library::detail

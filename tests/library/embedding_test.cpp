@@ -70,5 +70,32 @@ TEST(LibraryEmbedding, GathersRowsOnEveryMachine) {
   }
 }
 
+TEST(LibraryEmbedding, DenseBackwardSumsRepeatedRowsAndSkipsPadding) {
+  const std::vector<std::optional<config::HardwareConfig>> machines = {std::nullopt, config::defaultConfig(),
+                                                                       config::loadConfig("edge-8lane")};
+  for (const auto &machine : machines) {
+    const std::string where = machine ? " on " + machine->name : " on the interpreter";
+    // 40 indices into 24 rows (every row hit once or twice), row 3 the padding; a gradient
+    // of [4, 10, 20] and a second of 300 columns (several column blocks).
+    for (int64_t d : {20, 300}) {
+      CallFixture f;
+      if (machine)
+        f.useNpu(*machine);
+      const TensorRef grad = f.tensor(DType::Float32, {4, 10, d});
+      const TensorRef ids = indexTensor(f, DType::Int64, {4, 10}, 24);
+      const TensorRef out = f.tensor(DType::Float32, {24, d});
+      RunStats stats;
+      EXPECT_EQ(f.compare("aten.embedding_dense_backward",
+                          {C::arg(grad), C::arg(ids), C::integer(24), C::integer(3), C::boolean(false)},
+                          {out}, {}, {}, &stats),
+                "")
+          << where << ", D " << d;
+      if (machine) {
+        EXPECT_EQ(stats.launches, 1) << where;
+      }
+    }
+  }
+}
+
 } // namespace
 } // namespace npusim::library
