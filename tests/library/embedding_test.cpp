@@ -77,13 +77,15 @@ TEST(LibraryEmbedding, DenseBackwardSumsRepeatedRowsAndSkipsPadding) {
     const std::string where = machine ? " on " + machine->name : " on the interpreter";
     // 40 indices into 24 rows (every row hit once or twice), row 3 the padding; a gradient
     // of [4, 10, 20] and a second of 300 columns (several column blocks).
-    for (int64_t d : {20, 300}) {
+    // A bf16 gradient too (accumulated in fp32, rounded once).
+    for (auto [d, dtype] : {std::pair{int64_t{20}, DType::Float32}, std::pair{int64_t{300}, DType::Float32},
+                            std::pair{int64_t{20}, DType::BFloat16}}) {
       CallFixture f;
       if (machine)
         f.useNpu(*machine);
-      const TensorRef grad = f.tensor(DType::Float32, {4, 10, d});
+      const TensorRef grad = f.tensor(dtype, {4, 10, d});
       const TensorRef ids = indexTensor(f, DType::Int64, {4, 10}, 24);
-      const TensorRef out = f.tensor(DType::Float32, {24, d});
+      const TensorRef out = f.tensor(dtype, {24, d});
       RunStats stats;
       EXPECT_EQ(f.compare("aten.embedding_dense_backward",
                           {C::arg(grad), C::arg(ids), C::integer(24), C::integer(3), C::boolean(false)},
