@@ -441,8 +441,12 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
             # A second warm-up under the mode (recording nothing), so that whatever Dynamo
             # compiles or guards under it happens before recording.
             record_between[0] = True
+            before = rec.warm_graph_calls
             run_compiled(rec)
             _sync(torch)
+            # Under the mode Dynamo may compile what it ran eagerly before: the recorded
+            # run is held to this run's graph count.
+            warm_graphs = rec.warm_graph_calls - before
         rec.mode = None
         timings["compile_and_first_run_s"] = round(time.time() - t0, 1)
         if DEV == "cuda" and (rec.warm_graph_calls == 0 or compiled_train):
