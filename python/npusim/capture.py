@@ -27,9 +27,12 @@ step (forward, ``torch.autograd.grad``, SGD without momentum) traced with ``make
 compiled as one graph; it fails on models whose Python depends on data.
 
 Captures are made deterministic (``torch.use_deterministic_algorithms``, cuDNN
-deterministic, a fixed cuBLAS workspace), and every capture replays its own bundle on
+deterministic, a fixed cuBLAS workspace) and full fp32 (``npusim.precision``: every TF32
+switch, legacy and per backend, off; a probe of matmul, convolutions and an LSTM against
+float64 fails the capture when the device still rounds), and every capture replays its own bundle on
 the capturing device (``npusim.replay``) and fails when a step's fingerprints or an
-output do not reproduce (``--no-self-replay`` skips that).
+output do not reproduce, or when a library call's fp32 results differ from the call
+computed again in float64 on the CPU (``--no-self-replay`` skips that).
 
 ``--templates`` sets Inductor's max_autotune with Triton GEMM/convolution templates
 (two candidate configurations per shape). With ``--config CFG`` (an NPU preset,
@@ -92,17 +95,6 @@ def _deterministic(torch, log):
         torch.backends.cudnn.benchmark = False
     except Exception as e:  # noqa: BLE001
         log(f"  could not make the capture deterministic: {e!r}")
-
-
-def _no_tf32(torch, log):
-    # Legacy switches only: mixing them with the new fp32_precision API is an error in
-    # recent torch. cuDNN convolutions default to TF32; the bundle wants fp32 values.
-    for what, fn in (("cuda.matmul.allow_tf32", lambda: setattr(torch.backends.cuda.matmul, "allow_tf32", False)),
-                     ("cudnn.allow_tf32", lambda: setattr(torch.backends.cudnn, "allow_tf32", False))):
-        try:
-            fn()
-        except Exception as e:  # noqa: BLE001
-            log(f"  could not set {what} = False: {e!r}")
 
 
 def flatten_outputs(out, prefix=None):
@@ -208,6 +200,39 @@ def _sync(torch):
         torch.cuda.synchronize()
 
 
+def _graph_break_reasons(torch):
+    """Dynamo's graph break reasons so far (its counters), each with how often."""
+    try:
+        from torch._dynamo.utils import counters
+    except Exception:  # noqa: BLE001
+        return []
+    return [f"{reason} (x{n})" if n > 1 else str(reason)
+            for reason, n in sorted(counters.get("graph_break", {}).items(), key=str)]
+
+
+def _no_graph_reasons(torch, model):
+    """Why Dynamo may have compiled nothing: its counters of breaks, unsupported
+    constructs and frames, and modules it runs eagerly by configuration."""
+    reasons = list(_graph_break_reasons(torch))
+    try:
+        from torch._dynamo.utils import counters
+
+        reasons += [f"unsupported: {k}" for k in sorted(counters.get("unimplemented", {}), key=str)]
+        frames = dict(counters.get("frames", {}))
+        if frames:
+            reasons.append("frames " + ", ".join(f"{k} {v}" for k, v in sorted(frames.items())))
+        import torch._dynamo.config as dynamo_config
+
+        rnns = sorted({type(m).__name__ for m in model.modules()
+                       if isinstance(m, torch.nn.modules.rnn.RNNBase)})
+        if rnns and getattr(dynamo_config, "allow_rnn", None) is False:
+            reasons.append(f"torch._dynamo.config.allow_rnn is False: Dynamo runs "
+                           f"{', '.join(rnns)} eagerly")
+    except Exception:  # noqa: BLE001
+        pass
+    return "; ".join(reasons) or "no reason reported"
+
+
 def _functional_call(torch, mod, state, args, kwargs):
     if hasattr(torch, "func") and hasattr(torch.func, "functional_call"):
         return torch.func.functional_call(mod, state, args, kwargs)
@@ -241,6 +266,14 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     # A stand-in for torch.compile (tests of the plumbing) runs autograd eagerly: no
     # backward graph then.
     want_backward_graph = compile_fn is None
+    # The eager code between the graphs of a graph break is recorded when Dynamo runs
+    # frames under the recording mode (torch with ignore_compile_internals), or when a
+    # stand-in for torch.compile (no Dynamo) makes the graph calls.
+    from . import recorder as _recorder
+
+    # NPUSIM_RECORD_BETWEEN_GRAPHS=0 turns it off (then a graph break fails the capture).
+    between_graphs = (compile_fn is not None or _recorder.MODES_PASS_DYNAMO) and \
+        os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS", "1") != "0"
     on_npusim = compile_fn is None and on_device(torch) == "cpu"
     if on_npusim:
         compile_fn = npusim_compile(torch, log)
@@ -248,13 +281,18 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         def compile_fn(fn):
             return torch.compile(fn, dynamic=False)
 
-    from . import bundle, generator, models, recorder, training
+    from . import bundle, generator, models, precision, recorder, training
     from .recorder import TORCH_TO_BUNDLE, BUNDLE_TO_TORCH, CaptureError
 
     timings = {}
-    torch.manual_seed(0)
-    _no_tf32(torch, log)
+    fp32_state = precision.set_full_fp32(torch, log)
     _deterministic(torch, log)
+    # TF32 behind a switch that reads back as off (a setting inherited from elsewhere)
+    # gives fingerprints the GPU's own replay reproduces: only wider arithmetic tells.
+    reduced = precision.reduced_precision_settings(fp32_state) + precision.probe(torch, DEV)
+    if reduced:
+        raise CaptureError("the device does not compute in full fp32:\n  " + "\n  ".join(reduced))
+    torch.manual_seed(0)  # after the probe, which draws its LSTM's initial weights
     compiled_train = bool(train) and trace == "compile"
     if DEV == "cuda":
         _set_cfg("fx_graph_cache", False, log)
@@ -353,7 +391,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     if compiled_train:
         opt = training.make_optimizer(torch, opt_spec, model.parameters())
         tstep = training.CompiledStep(torch, model, loss_of_output, split_call_args, ins, targets,
-                                      opt, compile_fn)
+                                      opt, compile_fn,
+                                      between_graphs=between_graphs and want_backward_graph)
 
         def run_compiled(rec=None):
             return tstep.run(rec)
@@ -373,14 +412,20 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
 
         def run_compiled(rec=None):
             with torch.no_grad():
-                return compiled(*pos, **kw)
+                if rec is None or not record_between[0]:
+                    return compiled(*pos, **kw)
+                with rec.eager_region("forward"):
+                    return compiled(*pos, **kw)
 
     if DEV == "cuda" or on_npusim:
         recorder.install()
     rec = recorder.Recorder()
     rec.device = DEV
     rec.model_tensor = known.lookup
-    if compiled_train:
+    # Whether the recorded run keeps the recording mode active between graphs: only for a
+    # model Dynamo splits (decided after the warm-up), so that others run as before.
+    record_between = [False]
+    if compiled_train or between_graphs:
         rec.allow_graphs = 1 << 30
     recorder.CURRENT = rec
     try:
@@ -389,6 +434,24 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         if compiled_train:  # the optimizer's state exists now: compile its steady state too
             run_compiled()
         _sync(torch)
+        warm_graphs = rec.warm_graph_calls  # graphs per call (inference: one warm-up call)
+        graph_breaks = _graph_break_reasons(torch)
+        # Eager code between graphs is recorded (the recording mode active around the
+        # compiled callable; a training step's forward) only for a model Dynamo split.
+        if compiled_train:
+            tstep.between_graphs = tstep.between_graphs and bool(graph_breaks)
+        elif between_graphs and (graph_breaks or warm_graphs != 1):
+            # (no graph at all: Dynamo ran the whole frame eagerly, so every aten call of
+            # the step is recorded as a library call)
+            # A second warm-up under the mode (recording nothing), so that whatever Dynamo
+            # compiles or guards under it happens before recording.
+            record_between[0] = True
+            before = rec.warm_graph_calls
+            run_compiled(rec)
+            _sync(torch)
+            # Under the mode Dynamo may compile what it ran eagerly before: the recorded
+            # run is held to this run's graph count.
+            warm_graphs = rec.warm_graph_calls - before
         rec.mode = None
         timings["compile_and_first_run_s"] = round(time.time() - t0, 1)
         if (DEV == "cuda" or on_npusim) and (rec.warm_graph_calls == 0 or compiled_train):
@@ -412,7 +475,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         ref_targets = [t.clone() for t in targets]
         if compiled_train:
             loss_e = training.eager_step(torch, ref_model, loss_of_output, split_call_args, ref_ins,
-                                         ref_targets, opt_spec)
+                                         ref_targets, opt_spec, warnings=rec.warnings)
             ref_named = ([("loss", loss_e)]
                          + [(f"updated.{n}", t) for n, t in ref_model.named_parameters()]
                          + [(f"updated.{n}", t) for n, t in ref_model.named_buffers()
@@ -473,7 +536,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         ref_values = [(n, t.detach().clone()) for n, t in named]
 
     # Completeness: each graph's straight-line wrapper launches each kernel as NAME.run(.
-    for gi, g in enumerate(rec.graphs[:1] if not compiled_train else rec.graphs):
+    for gi, g in enumerate(rec.graphs):
         src = g["source"]
         names = set(recorder.extract_kernels(src)) if src else set()
         counts = {k: len(re.findall(r"\b" + re.escape(k) + r"\.run\(", src)) for k in names}
@@ -493,8 +556,27 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
             if want not in regions and (want != "backward" or want_backward_graph):
                 problems.append(f"no compiled {want} graph ran in the recorded step (graph calls: "
                                 f"{regions})")
-    elif rec.graph_calls != 1:
-        problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step (want 1)")
+    elif warm_graphs > 1 and not between_graphs:
+        problems.append(f"the model is {warm_graphs} compiled graphs (graph breaks: "
+                        f"{'; '.join(graph_breaks) or 'reasons not reported'}), and the eager "
+                        "code between them cannot be recorded: "
+                        + ("NPUSIM_RECORD_BETWEEN_GRAPHS=0"
+                           if os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS") == "0" else
+                           "this torch runs no dispatch mode through Dynamo (TorchDispatchMode "
+                           "has no ignore_compile_internals)"))
+    elif warm_graphs == 0 and not record_between[0]:
+        problems.append("Dynamo compiled no graph of the model (" + _no_graph_reasons(torch, model)
+                        + "), and the eager step cannot be recorded as library calls: "
+                        + ("NPUSIM_RECORD_BETWEEN_GRAPHS=0"
+                           if os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS") == "0" else
+                           "this torch runs no dispatch mode through Dynamo"))
+    elif warm_graphs == 0 and rec.graph_calls == 0:
+        rec.warnings.append("Dynamo compiled no graph of the model (" + _no_graph_reasons(torch, model)
+                            + "): every aten call of the step is a library call")
+    elif rec.graph_calls != max(1, warm_graphs):
+        problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step, "
+                        f"{warm_graphs} in the warm-up run (graph breaks: "
+                        f"{'; '.join(graph_breaks) or 'none reported'})")
     if on_npusim:
         problems += npusim_capture_problems(rec)
     if [n for n, _ in named] != [n for n, _ in ref_values]:
@@ -613,11 +695,14 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         "regenerated_inputs_checked": regen_checked,
         "reference_values": reference_from,
         "timings": timings,
+        "fp32_precision": fp32_state,
     }
     if train:
         model_json["trace"] = trace
         model_json["optimizer"] = (opt_spec.describe() if compiled_train
                                    else {"name": "sgd", "lr": built.lr, "momentum": 0.0})
+    if graph_breaks:
+        model_json["graph_breaks"] = graph_breaks
     if len(rec.graphs) > 1:
         model_json["graphs"] = [{"region": g["region"], "first_step": g["first_step"],
                                  "steps": g["steps"]} for g in rec.graphs]
@@ -672,13 +757,14 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         from . import replay
 
         t0 = time.time()
-        r = replay.replay(out_dir, log=log, device=DEV)
-        bad = r["fingerprint_mismatches"] + r["output_mismatches"]
+        r = replay.replay(out_dir, log=log, device=DEV, check_wide=True)
+        bad = r["fingerprint_mismatches"] + r["output_mismatches"] + r["wide_mismatches"]
         log(f"  self-replay on {DEV}: {r['steps']} steps, {len(bad)} mismatches "
+            f"({len(r['wide_mismatches'])} of library calls against float64) "
             f"({time.time() - t0:.1f} s)")
         if bad:
-            raise CaptureError("the bundle's own replay does not reproduce the capture:\n  "
-                               + "\n  ".join(bad[:40]))
+            raise CaptureError("the bundle's own replay does not reproduce the capture, or its "
+                               "library calls not in full fp32:\n  " + "\n  ".join(bad[:40]))
     return bundle.summary(out_dir)
 
 

@@ -73,6 +73,11 @@ RANDOM_OPS = {
     "aten.native_dropout", "aten.normal", "aten.poisson", "aten.rrelu_with_noise",
 }
 
+# Whether Dynamo runs frames while RecordingMode is active (TorchDispatchMode has the
+# ignore_compile_internals hook that Dynamo consults): then eager code between compiled
+# graphs can be recorded.
+MODES_PASS_DYNAMO = hasattr(TorchDispatchMode, "ignore_compile_internals")
+
 _TRITON_CALL = re.compile(
     r"async_compile\.triton\((['\"])(\w+)\1,\s*'''(.*?)''',\s*device_str=", re.S)
 
@@ -265,14 +270,20 @@ class Recorder:
             self.region = prev
 
     @contextlib.contextmanager
-    def compiled_region(self, region):
-        """Runs a torch.compile'd callable: no dispatch mode may be active while Dynamo
-        runs its frame (it would fall back to eager); the graph calls record themselves."""
+    def compiled_region(self, region, between_graphs=False):
+        """Runs a torch.compile'd callable; the graph calls record themselves. With
+        between_graphs (MODES_PASS_DYNAMO), the eager recording mode stays active, so the
+        eager code Dynamo runs between graphs (graph breaks) is recorded as library calls;
+        otherwise no dispatch mode may be active while Dynamo runs its frame (it would
+        fall back to eager)."""
         prev = self.region
         self.region = region
         try:
-            with _disable_current_modes():
+            if between_graphs:
                 yield
+            else:
+                with _disable_current_modes():
+                    yield
         finally:
             self.region = prev
 
@@ -635,6 +646,13 @@ class RecordingMode(TorchDispatchMode):
         super().__init__()
         self.rec = rec
         self.eager = eager
+
+    @classmethod
+    def ignore_compile_internals(cls):
+        """Dynamo runs (and compiles) frames while this mode is active (torch that knows
+        the hook; older torch skips frames under any mode): the eager code between the
+        graphs of a graph break is then recorded."""
+        return True
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}

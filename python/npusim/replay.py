@@ -142,8 +142,53 @@ def resolve_ops(torch, steps, import_module=importlib.import_module):
     return resolved
 
 
-def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
-    """Returns a dict: steps, fingerprint mismatches, output mismatches."""
+def _to_wide(torch, x):
+    """x on the CPU with fp32 tensors widened to float64 (lists too); None when the
+    value has a tensor of a floating type other than fp32 (nothing to widen to)."""
+    if isinstance(x, torch.Tensor):
+        if x.dtype == torch.float32:
+            return x.detach().cpu().double()
+        return None if x.is_floating_point() else x.detach().cpu()
+    if isinstance(x, (list, tuple)):
+        items = [_to_wide(torch, v) for v in x]
+        return None if any(v is None and w is not None for v, w in zip(items, x)) else type(x)(items)
+    return x
+
+
+def wide_mismatches(torch, op, ov, pos, kw, results):
+    """The fp32 results of a library call, as the device computed them (results: (index,
+    fingerprint of that result) pairs), against the call computed again in float64 on the
+    CPU: npusim computes its reference in double, so a device that rounded more (TF32)
+    shows here, though its own replay reproduces it. Returns the mismatches; a call that
+    has no CPU float64 form (a CUDA-only kernel) is not checked."""
+    from . import bundle
+    from .recorder import tensor_fingerprint
+
+    pos64 = [_to_wide(torch, x) for x in pos]
+    kw64 = {k: _to_wide(torch, v) for k, v in kw.items()}
+    if any(x is None and y is not None for x, y in zip(pos64, pos)) or \
+            any(kw64[k] is None and kw[k] is not None for k in kw):
+        return []
+    try:
+        res = ov(*pos64, **kw64)
+    except Exception:  # noqa: BLE001
+        return []
+    res = list(res) if isinstance(res, (tuple, list)) else [res]
+    bad = []
+    for i, fp in results:
+        r = res[i] if i < len(res) else None
+        if not isinstance(r, torch.Tensor) or r.dtype != torch.float64:
+            continue
+        ok, why = bundle.match_fingerprint(tensor_fingerprint(r.float()), fp)
+        if not ok:
+            bad.append(f"{op} result {i}: the device's fp32 value differs from float64 on the "
+                       f"CPU ({why}): reduced precision (TF32) on the device?")
+    return bad
+
+
+def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wide=False):
+    """Returns a dict: steps, fingerprint mismatches, output mismatches, and with
+    check_wide the library calls whose fp32 results differ from float64 (wide_mismatches)."""
     import numpy as np
     import torch
 
@@ -165,7 +210,7 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
         src = torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16) if st["dtype"] == "bf16" \
             else torch.from_numpy(arr)
         storages[sid][:st["elements"]].copy_(src.to(device))
-    mismatches = []
+    mismatches, wide_bad = [], []
     t0 = time.time()
     for n, s in enumerate(g["steps"]):
         if s["kind"] == "launch":
@@ -215,6 +260,13 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
                          if isinstance(r, torch.Tensor) and ret.alias_info is None]
                 for o, r in zip(outs[n_written:], fresh):
                     o.copy_(r)
+                # Only calls that write nothing in place (their inputs are as they were).
+                if check_wide and n_written == 0 and len(fresh) == len(res_list):
+                    fps = [(fp["out"], {k: v for k, v in fp.items() if k != "out"})
+                           for fp in s["fingerprints"] if outs[fp["out"]].dtype == torch.float32]
+                    if fps:
+                        wide_bad += [f"step {n}: {m}" for m in wide_mismatches(
+                            torch, s["op"], ov, pos, kw, fps)]
             written = [(fp, outs[fp["out"]]) for fp in s["fingerprints"]]
         if check_every_step:
             for fp, t in written:
@@ -245,6 +297,8 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda"):
                 out_bad.append(f"output {o['name']}: differs from {o['reference']}")
     res = {"steps": len(g["steps"]), "fingerprint_mismatches": mismatches,
            "output_mismatches": out_bad, "seconds": round(time.time() - t0, 1)}
+    if check_wide:
+        res["wide_mismatches"] = wide_bad
     return res
 
 
@@ -255,9 +309,9 @@ def main(argv=None):
     setup_env()
     import torch  # noqa: F401
 
-    from .capture import _no_tf32
+    from .precision import set_full_fp32
 
-    _no_tf32(torch, print)
+    set_full_fp32(torch, print)
     rc = 0
     for b in argv:
         try:

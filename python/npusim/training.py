@@ -66,8 +66,9 @@ class CompiledStep:
     """The training step of a model, its loss and optimizer, compiled as users do."""
 
     def __init__(self, torch, model, loss_of_output, split_call_args, inputs, targets,
-                 optimizer, compile_fn):
+                 optimizer, compile_fn, between_graphs=False):
         self.torch = torch
+        self.between_graphs = between_graphs  # record the eager code between forward graphs
         self.model = model
         self.inputs, self.targets = inputs, targets
         self.optimizer = optimizer
@@ -93,7 +94,7 @@ class CompiledStep:
             self.compiled_step()
             return loss
         with rec.eager_region("backward"):
-            with rec.compiled_region("forward"):
+            with rec.compiled_region("forward", self.between_graphs):
                 loss = self.compiled_loss(*args)
             loss.backward()
             with rec.compiled_region("optimizer"):
@@ -101,13 +102,33 @@ class CompiledStep:
         return loss
 
 
-def eager_step(torch, model, loss_of_output, split_call_args, inputs, targets, spec):
+# A gradient element this small against its tensor's largest is rounding (fp32 sums of
+# many terms: a few ulps of the largest times their count).
+ROUNDING = 1e-6
+
+
+def eager_step(torch, model, loss_of_output, split_call_args, inputs, targets, spec,
+               warnings=None):
     """The same step in eager PyTorch with a fresh optimizer: the reference. Returns the
-    loss (detached)."""
+    loss (detached). With AdamW, appends to `warnings` the parameters with gradient
+    elements within rounding of zero (0 < |g| <= ROUNDING * max |g|): AdamW's first step
+    moves each of those by about lr * sign(g), so which way is decided by rounding and a
+    replay that rounds differently (any other order of the sums) ends elsewhere."""
     opt = make_optimizer(torch, spec, model.parameters())
     opt.zero_grad(set_to_none=True)
     pos, kw = split_call_args(list(inputs))
     loss = loss_of_output(model(*pos, **kw), *targets)
     loss.backward()
+    if spec.name == "adamw" and warnings is not None:
+        for name, p in model.named_parameters():
+            if p.grad is None or p.grad.numel() == 0:
+                continue
+            g = p.grad.detach().abs()
+            tiny = int(((g > 0) & (g <= ROUNDING * g.max())).sum())
+            if tiny:
+                warnings.append(f"AdamW: {tiny} of {g.numel()} gradient elements of {name} are "
+                                "within rounding of zero; their first-step updates (about lr "
+                                "each) have the sign rounding gives them: such a step verifies "
+                                "only where the sums round alike (SGD does not amplify them)")
     opt.step()
     return loss.detach()

@@ -193,7 +193,10 @@ EXAMPLES = sorted(os.path.dirname(p) for p in glob.glob(os.path.join(REPO, "exam
 def test_committed_examples_validate(bundle_dir):
     assert bundle.validate(bundle_dir) == []
     size = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(bundle_dir) for f in fs)
-    assert size < 1 << 20, f"{bundle_dir}: {size} bytes"
+    # Small configurations, no weights. A training step's bundle carries the reference
+    # values of every updated parameter and a fingerprint per step of the backward too:
+    # the largest, resnet18-train (194 steps, 99 parameters and buffers), is 2.4 MB.
+    assert size < 3 << 20, f"{bundle_dir}: {size} bytes"
     g = bundle.load_graph(bundle_dir)
     kernels = {s["kernel"] for s in g["steps"] if s["kind"] == "launch"}
     files = {f[:-3] for f in os.listdir(os.path.join(bundle_dir, "kernels"))}

@@ -3,6 +3,7 @@ inside the recorder's graph hook (so every aten op is a library call), on the CP
 generator fill, the eager reference, input mapping and regeneration check, outputs,
 bundle writing, validation and replay. Needs torch, not a GPU or Inductor."""
 
+import json
 import os
 import subprocess
 import sys
@@ -81,7 +82,27 @@ def fake_aot_compile(fn):
     return lambda *args: Step.apply(*params, *args)
 
 
-out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] != "0"
+def fake_break_compile(model):
+    """Like Dynamo at a graph break: the first layer of an nn.Sequential is one graph, its
+    second layer runs eagerly, the rest is a second graph."""
+    def graph(mods, x):
+        rec = recorder.CURRENT
+        run = lambda g, i: mods(x)
+        ins = list(mods.parameters()) + [x]
+        return rec.on_graph_call(FakeGraph(), ins, run) if rec else run(None, None)
+
+    def call(x):
+        return graph(model[2:], model[1](graph(model[:1], x)))
+    return call
+
+
+out, spec, train = sys.argv[1], sys.argv[2], sys.argv[3] not in ("0", "break", "eager")
+if sys.argv[3] in ("break", "eager"):
+    # "eager": like Dynamo when it compiles no graph of the frame (runs it all eagerly)
+    compile_fn = fake_break_compile if sys.argv[3] == "break" else (lambda fn: fn)
+    s = capture.capture(spec, out, seed=3, compile_fn=compile_fn, log=lambda m: None)
+    print(json.dumps({"summary": s, "replay": replay.replay(out, device="cpu")}))
+    sys.exit(0)
 if sys.argv[3] == "aot-sgd":
     fake_compile_train, sys.argv[3] = fake_aot_compile, "sgd"
 else:
@@ -116,9 +137,10 @@ def build():
                                         ("cnn,batch=2,image=6,channels=2,classes=3", "sgd"),
                                         ("moe,vocab=40,dim=16,heads=2,ffn=8,seq=6", "0"),
                                         ("dropout_model:build", "sgd"),
-                                        ("mlp,dims=12-8-3,batch=4", "aot-sgd")],
+                                        ("mlp,dims=12-8-3,batch=4", "aot-sgd"),
+                                        ("mlp,dims=12-8-3,batch=4", "break")],
                          ids=["mlp", "mlp-train-make_fx", "mlp-train-adamw", "cnn-train-sgd", "moe",
-                              "dropout-train", "mlp-train-two-graphs"])
+                              "dropout-train", "mlp-train-two-graphs", "mlp-graph-break"])
 def test_capture_plumbing(tmp_path, spec, train):
     import json
 
@@ -140,7 +162,7 @@ def test_capture_plumbing(tmp_path, spec, train):
     g = bundle.load_graph(out)
     assert g["seed"] == 3
     assert g["model"]["regenerated_inputs_checked"] == len(g["inputs"])
-    if train != "0":
+    if train not in ("0", "break"):
         assert g["outputs"][0]["name"] == "loss"
         assert any(o["name"] == "updated.0.weight" for o in g["outputs"])
     if spec.startswith("dropout_model"):
@@ -152,6 +174,14 @@ def test_capture_plumbing(tmp_path, spec, train):
         assert g["model"]["reference_values"] == "compiled"
         mask = drops[0]["values"][-1]["data"]  # the keep mask, 0 or 1 per element
         assert set(mask) == {0, 1} and len(mask) == 64
+        return
+    if train == "break":
+        # Two graphs with the eager ReLU between them as a library call.
+        graphs = g["model"]["graphs"]
+        assert len(graphs) == 2
+        between = g["steps"][graphs[0]["first_step"] + graphs[0]["steps"]:graphs[1]["first_step"]]
+        assert [st["op"] for st in between] == ["aten.relu"]
+        assert res["replay"]["steps"] == len(g["steps"])
         return
     if train == "aot-sgd":
         # Forward graph, autograd's gradient of the loss (an eager call), the backward
@@ -177,3 +207,66 @@ def test_capture_plumbing(tmp_path, spec, train):
         # The optimizer moved every parameter: each output differs from its input.
         for o in g["outputs"][1:]:
             assert o["tensor"]["storage"] in {i["tensor"]["storage"] for i in g["inputs"]}
+
+
+def test_graph_break_without_eager_recording_names_the_breaks(tmp_path):
+    """With the recording between graphs turned off, a model of two graphs fails the
+    capture with an error that says so."""
+    env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1",
+               NPUSIM_RECORD_BETWEEN_GRAPHS="0")
+    p = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "b"), "mlp,dims=12-8-3,batch=4",
+                        "break"], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0
+    assert "the model is 2 compiled graphs (graph breaks:" in p.stderr, p.stderr[-2000:]
+    assert "cannot be recorded: NPUSIM_RECORD_BETWEEN_GRAPHS=0" in p.stderr
+
+
+def test_step_without_compiled_graph_is_recorded_as_library_calls(tmp_path):
+    """A model Dynamo compiles nothing of (the whole frame eager) is captured with every
+    aten call of the step as a library call, and its bundle replays."""
+    env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1")
+    p = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "b"), "mlp,dims=12-8-3,batch=4",
+                        "eager"], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    assert r["summary"]["launches"] == 0
+    # Linear, ReLU, Linear: two addmm (or mm + add) calls and the relu at least
+    assert r["summary"]["calls"] >= 3
+    assert not r["replay"]["fingerprint_mismatches"] and not r["replay"]["output_mismatches"]
+    with open(tmp_path / "b" / "graph.json") as f:
+        g = json.load(f)
+    assert all(s["kind"] == "call" for s in g["steps"])
+    assert [i["name"] for i in g["inputs"]].count("x") == 1
+
+
+def test_step_without_compiled_graph_and_no_eager_recording_says_why(tmp_path):
+    env = dict(os.environ, PYTHONPATH=PYDIR, NPUSIM_DEVICE="cpu", NPUSIM_KEEP_CACHE="1",
+               NPUSIM_RECORD_BETWEEN_GRAPHS="0")
+    p = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "b"), "mlp,dims=12-8-3,batch=4",
+                        "eager"], env=env, capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0
+    assert "Dynamo compiled no graph of the model (" in p.stderr, p.stderr[-2000:]
+    assert "cannot be recorded as library calls: NPUSIM_RECORD_BETWEEN_GRAPHS=0" in p.stderr
+
+
+def test_adamw_names_gradients_within_rounding_of_zero():
+    """AdamW's first step turns a gradient of rounding size into a step of about lr: the
+    reference step names the parameters that have such gradient elements."""
+    from npusim import training
+
+    model = torch.nn.Linear(3, 2)
+    x = torch.ones(4, 3)
+    warnings = []
+
+    def loss_of_output(out):
+        # The bias of output 1 gets a gradient of 1e-12 against 1 elsewhere.
+        return out[:, 0].sum() + 1e-12 * out[:, 1].sum() / 4
+
+    training.eager_step(torch, model, loss_of_output, lambda ins: (ins, {}), [x], [],
+                        training.OptimizerSpec(name="adamw"), warnings=warnings)
+    assert len(warnings) == 2 and "of weight" in warnings[0] and "of bias" in warnings[1], warnings
+    assert warnings[1].startswith("AdamW: 1 of 2 gradient elements of bias")
+    warnings.clear()
+    training.eager_step(torch, torch.nn.Linear(3, 2), lambda out: out.sum(), lambda ins: (ins, {}),
+                        [x], [], training.OptimizerSpec(name="adamw"), warnings=warnings)
+    assert warnings == []

@@ -67,7 +67,8 @@ def _inputs(torch, built, gen):
 @pytest.mark.parametrize("spec,shapes", [
     ("clip", [(2, 2), (2, 2)]), ("mistral-plain", [(1, 32, 512)]), ("deepseek_v3", [(1, 16, 512)]),
     ("unet", [(1, 4, 16, 16)]), ("convnextv2", [(1, 10)]), ("swinv2", [(1, 10)]),
-    ("cnn", [(4, 10)])])
+    ("cnn", [(4, 10)]), ("resnet_small", [(4, 10)]), ("lstm_tagger", [(2, 8, 5)]),
+    ("branchy", [(4, 10)])])
 def test_suite_models_run_eagerly(spec, shapes):
     torch = pytest.importorskip("torch")
     torch.manual_seed(0)
@@ -168,3 +169,31 @@ def test_unet_uses_timestep_and_context():
         base = b.model(sample, t, ctx)
         assert float((b.model(sample, t + 1, ctx) - base).abs().max()) > 0
         assert float((b.model(sample, t, ctx * 0.5) - base).abs().max()) > 0
+
+
+def test_resnet_small_keeps_four_values_per_channel_in_the_last_stage():
+    """Batch 4 at 64x64: the last stage's BatchNorms see 4 x 2 x 2 values per channel
+    (stem /2, pool /2, three stride-2 stages: 64 / 32 = 2)."""
+    torch = pytest.importorskip("torch")
+    b = models.build("resnet_small")
+    seen = []
+    last = [m for m in b.model.modules() if isinstance(m, torch.nn.BatchNorm2d)][-1]
+    last.register_forward_hook(lambda m, i, o: seen.append(tuple(i[0].shape)))
+    b.model(*_inputs(torch, b, torch.Generator().manual_seed(3)))
+    assert seen == [(4, 128, 2, 2)]
+
+
+def test_branchy_takes_the_branch_its_data_picks():
+    torch = pytest.importorskip("torch")
+    import torch.nn.functional as F
+
+    b = models.build("branchy")
+    m = b.model
+    x = torch.Generator().manual_seed(4)
+    (inp,) = _inputs(torch, b, x)
+    with torch.no_grad():
+        for shift in (5.0, -5.0):  # fc1's bias moves the mean above or below zero
+            m.fc1.bias.fill_(shift)
+            h = m.fc1(inp)
+            want = m.fc2(F.relu(h) if shift > 0 else F.gelu(h) * 2)
+            assert torch.allclose(m(inp), want)

@@ -26,6 +26,11 @@ std::vector<ArgumentSchema> join(std::vector<ArgumentSchema> head,
   return head;
 }
 
+std::vector<ArgumentSchema> join(std::vector<ArgumentSchema> head, const std::vector<ArgumentSchema> &tail) {
+  head.insert(head.end(), tail.begin(), tail.end());
+  return head;
+}
+
 // PyTorch's schemas (native_functions.yaml), keyword arguments in order after
 // the positional ones, as the bundles spell them; docs/library-calls.md.
 std::vector<OperatorSchema> makeSchemas() {
@@ -35,6 +40,14 @@ std::vector<OperatorSchema> makeSchemas() {
       {"groups", "1"}};
   const std::vector<ArgumentSchema> qkv = {{"query", ""}, {"key", ""}, {"value", ""}};
   const ArgumentSchema dropout{"dropout_p", "0.0"}, causal{"is_causal", "False"}, scale{"scale", "None"};
+  const auto required = [](const char *name) { return ArgumentSchema{name, ""}; };
+  // The backward kernels: the output gradient, the forward's inputs and results.
+  const std::vector<ArgumentSchema> backwardHead =
+      join({{"grad_out", ""}}, join(qkv, {{"out", ""}, {"logsumexp", ""}}));
+  const std::vector<ArgumentSchema> sequences = {
+      {"cum_seq_q", ""}, {"cum_seq_k", ""}, {"max_q", ""}, {"max_k", ""}};
+  const ArgumentSchema philox[2] = {{"philox_seed", ""}, {"philox_offset", ""}};
+  const std::vector<std::string_view> gradients = {"grad_query", "grad_key", "grad_value"};
   return {
       {{"aten.mm", "aten._int_mm"}, {{"self", ""}, {"mat2", ""}}, {"out"}},
       {{"aten.addmm"}, {{"self", ""}, {"mat1", ""}, {"mat2", ""}, {"beta", "1"}, {"alpha", "1"}}, {"out"}},
@@ -69,6 +82,46 @@ std::vector<OperatorSchema> makeSchemas() {
       {{"aten._scaled_dot_product_flash_attention_for_cpu"},
        join(qkv, {dropout, causal, {"attn_mask", "None"}, scale}),
        {"output", "logsumexp"}},
+      {{"aten._scaled_dot_product_efficient_attention_backward"},
+       join({{"grad_out_", ""}}, join(qkv, {{"attn_bias", ""},
+                                            {"out", ""},
+                                            {"logsumexp", ""},
+                                            philox[0],
+                                            philox[1],
+                                            required("dropout_p"),
+                                            {"grad_input_mask", ""},
+                                            causal,
+                                            scale})),
+       {"grad_query", "grad_key", "grad_value", "grad_attn_bias"}},
+      {{"aten._scaled_dot_product_flash_attention_backward"},
+       join(join(backwardHead, sequences),
+            {required("dropout_p"), required("is_causal"), philox[0], philox[1], scale}),
+       gradients},
+      {{"aten._scaled_dot_product_cudnn_attention_backward"},
+       join(join(join(backwardHead, {philox[0], philox[1], {"attn_bias", ""}}), sequences),
+            {required("dropout_p"), required("is_causal"), scale}),
+       gradients},
+      {{"aten._scaled_dot_product_flash_attention_for_cpu_backward"},
+       join(backwardHead, {required("dropout_p"), required("is_causal"), {"attn_mask", "None"}, scale}),
+       gradients},
+      {{"aten._cudnn_rnn"},
+       {{"input", ""},
+        {"weight", ""},
+        {"weight_stride0", ""},
+        {"weight_buf", ""},
+        {"hx", ""},
+        {"cx", ""},
+        {"mode", ""},
+        {"hidden_size", ""},
+        {"proj_size", ""},
+        {"num_layers", ""},
+        {"batch_first", ""},
+        {"dropout", ""},
+        {"train", ""},
+        {"bidirectional", ""},
+        {"batch_sizes", ""},
+        {"dropout_state", ""}},
+       {"output", "hy", "cy", "reserve", "weight_buf"}},
       {{"aten.copy_", "aten.copy"}, {{"self", ""}, {"src", ""}, {"non_blocking", "False"}}, {"out"}},
       {{"aten._softmax", "aten._log_softmax"}, {{"self", ""}, {"dim", ""}, {"half_to_float", ""}}, {"out"}},
       {{"aten.cumsum"}, {{"self", ""}, {"dim", ""}, {"dtype", "None"}}, {"out"}},
@@ -95,6 +148,13 @@ std::vector<OperatorSchema> makeSchemas() {
        {"out"}},
       {{"aten.scatter.value", "aten.scatter_.value"},
        {{"self", ""}, {"dim", ""}, {"index", ""}, {"value", ""}},
+       {"out"}},
+      {{"aten.embedding"},
+       {{"weight", ""},
+        {"indices", ""},
+        {"padding_idx", "-1"},
+        {"scale_grad_by_freq", "False"},
+        {"sparse", "False"}},
        {"out"}},
       {{"aten.embedding_dense_backward"},
        {{"grad_output", ""},
@@ -235,6 +295,15 @@ const std::vector<std::string_view> &attentionOperators() {
   static const std::vector<std::string_view> kNames = {
       "aten._scaled_dot_product_efficient_attention", "aten._scaled_dot_product_flash_attention",
       "aten._scaled_dot_product_cudnn_attention", "aten._scaled_dot_product_flash_attention_for_cpu"};
+  return kNames;
+}
+
+const std::vector<std::string_view> &attentionBackwardOperators() {
+  static const std::vector<std::string_view> kNames = {
+      "aten._scaled_dot_product_efficient_attention_backward",
+      "aten._scaled_dot_product_flash_attention_backward",
+      "aten._scaled_dot_product_cudnn_attention_backward",
+      "aten._scaled_dot_product_flash_attention_for_cpu_backward"};
   return kNames;
 }
 

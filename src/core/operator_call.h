@@ -78,6 +78,8 @@ const OperatorSchema *findSchema(std::string_view op);
 /// The scaled-dot-product attention variants (efficient, flash, cuDNN, CPU
 /// flash): one operator in four schemas.
 const std::vector<std::string_view> &attentionOperators();
+/// Their backward operators, in the same order.
+const std::vector<std::string_view> &attentionBackwardOperators();
 
 /// Operator name -> implementation (a host call, an NPU planner), looked up
 /// by withoutDefault(op).

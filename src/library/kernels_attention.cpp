@@ -24,25 +24,11 @@ def {{NAME}}(q_ptr: "*{{Q}}", k_ptr: "*{{K}}", v_ptr: "*{{V}}", bias_ptr: "*{{BI
              lse_ptr: "*{{LSE}}", scale: "fp32",
              KV_GROUP: tl.constexpr, L: tl.constexpr, S: tl.constexpr, E: tl.constexpr, EV: tl.constexpr,
              LSE_ROWS: tl.constexpr,
-             SQ_B: tl.constexpr, SQ_H: tl.constexpr, SQ_L: tl.constexpr, SQ_E: tl.constexpr,
-             SK_B: tl.constexpr, SK_H: tl.constexpr, SK_S: tl.constexpr, SK_E: tl.constexpr,
-             SV_B: tl.constexpr, SV_H: tl.constexpr, SV_S: tl.constexpr, SV_E: tl.constexpr,
-             SM_B: tl.constexpr, SM_H: tl.constexpr, SM_L: tl.constexpr, SM_S: tl.constexpr,
-             SO_B: tl.constexpr, SO_H: tl.constexpr, SO_L: tl.constexpr, SO_E: tl.constexpr,
+{{VIEWS}}
              SL_B: tl.constexpr, SL_H: tl.constexpr, SL_L: tl.constexpr,
              BIAS_KIND: tl.constexpr, IS_CAUSAL: tl.constexpr, WRITE_LSE: tl.constexpr, K_E_CONTIGUOUS: tl.constexpr,
              BLOCK_L: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_EV: tl.constexpr):
-    pid_l = tl.program_id(0)
-    h = tl.program_id(1)
-    b = tl.program_id(2)
-    hk = h // KV_GROUP
-    rl = pid_l * BLOCK_L + tl.arange(0, BLOCK_L)
-    rs = tl.arange(0, BLOCK_S)
-    re = tl.arange(0, BLOCK_E)
-    rev = tl.arange(0, BLOCK_EV)
-    l_mask = rl < L
-    e_mask = re < E
-    ev_mask = rev < EV
+{{PROLOGUE}}
     q = tl.load(q_ptr + b * SQ_B + h * SQ_H + rl[:, None] * SQ_L + re[None, :] * SQ_E,
                 mask=l_mask[:, None] & e_mask[None, :], other=0.0){{QK_CAST}}
     k_base = k_ptr + b * SK_B + hk * SK_H
@@ -94,14 +80,40 @@ def {{NAME}}(q_ptr: "*{{Q}}", k_ptr: "*{{K}}", v_ptr: "*{{V}}", bias_ptr: "*{{BI
         tl.store(lse_ptr + b * SL_B + h * SL_H + rl * SL_L, lse, mask=rl < LSE_ROWS)
 )TRITON";
 
-/// How the arguments of one attention operator are spelled.
-/// The logsumexp view as [B, H, rows] strides: a [B, H, >= L] view (rows past L
-/// get +inf), or any view of B * H * L elements whose axes other than size-1
-/// ones are B, H, L in order. Returns rows = 0 for an empty view.
-struct LseLayout {
-  int64_t rows = 0;
-  int64_t strideB = 0, strideH = 0, strideL = 0;
-};
+} // namespace
+
+// The view strides' constexpr parameters of q, k, v, the mask and the output,
+// and the start of a program over one block of queries.
+const std::string_view kAttentionViewParameters =
+    R"TRITON(             SQ_B: tl.constexpr, SQ_H: tl.constexpr, SQ_L: tl.constexpr, SQ_E: tl.constexpr,
+             SK_B: tl.constexpr, SK_H: tl.constexpr, SK_S: tl.constexpr, SK_E: tl.constexpr,
+             SV_B: tl.constexpr, SV_H: tl.constexpr, SV_S: tl.constexpr, SV_E: tl.constexpr,
+             SM_B: tl.constexpr, SM_H: tl.constexpr, SM_L: tl.constexpr, SM_S: tl.constexpr,
+             SO_B: tl.constexpr, SO_H: tl.constexpr, SO_L: tl.constexpr, SO_E: tl.constexpr,)TRITON";
+const std::string_view kAttentionQueryPrologue = R"TRITON(    pid_l = tl.program_id(0)
+    h = tl.program_id(1)
+    b = tl.program_id(2)
+    hk = h // KV_GROUP
+    rl = pid_l * BLOCK_L + tl.arange(0, BLOCK_L)
+    rs = tl.arange(0, BLOCK_S)
+    re = tl.arange(0, BLOCK_E)
+    rev = tl.arange(0, BLOCK_EV)
+    l_mask = rl < L
+    e_mask = re < E
+    ev_mask = rev < EV)TRITON";
+
+AttentionSizes attentionSizes(std::string_view op, const TensorRef &q, const TensorRef &k,
+                              const TensorRef &v) {
+  AttentionSizes z{q.shape[0], q.shape[1], q.shape[2], q.shape[3], k.shape[1], k.shape[2], v.shape[3]};
+  if (k.shape[0] != z.batch || v.shape[0] != z.batch || v.shape[1] != z.kvHeads || v.shape[2] != z.s ||
+      k.shape[3] != z.e)
+    fail(op, "query " + shapeString(q.shape) + ", key " + shapeString(k.shape) + " and value " +
+                 shapeString(v.shape) + " do not agree");
+  if (z.kvHeads == 0 || z.heads % z.kvHeads != 0)
+    fail(op, "query has " + std::to_string(z.heads) + " heads, not a multiple of key's " +
+                 std::to_string(z.kvHeads));
+  return z;
+}
 
 LseLayout lseLayout(std::string_view op, const TensorRef &lse, int64_t batch, int64_t heads, int64_t l) {
   LseLayout layout;
@@ -131,8 +143,6 @@ LseLayout lseLayout(std::string_view op, const TensorRef &lse, int64_t batch, in
   fail(op, "logsumexp has shape " + shapeString(lse.shape) + "; expected [" + std::to_string(batch) + ", " +
                std::to_string(heads) + ", " + std::to_string(l) + "] (or a padded last axis)");
 }
-
-} // namespace
 
 CallPlan planAttention(const CallArgs &call, const MachineShape &machine) {
   // The variants differ in where their arguments sit (core::findSchema): an
@@ -165,15 +175,9 @@ CallPlan planAttention(const CallArgs &call, const MachineShape &machine) {
   const Named operands[] = {{&q, "query"}, {&k, "key"}, {&v, "value"}, {&out, "output"}};
   for (const auto &[t, what] : operands)
     expectFloat(op, *t, what);
-  const int64_t batch = q.shape[0], heads = q.shape[1], l = q.shape[2], e = q.shape[3];
-  const int64_t kvHeads = k.shape[1], s = k.shape[2], ev = v.shape[3];
-  if (k.shape[0] != batch || v.shape[0] != batch || v.shape[1] != kvHeads || v.shape[2] != s ||
-      k.shape[3] != e)
-    fail(op, "query " + shapeString(q.shape) + ", key " + shapeString(k.shape) + " and value " +
-                 shapeString(v.shape) + " do not agree");
-  if (kvHeads == 0 || heads % kvHeads != 0)
-    fail(op,
-         "query has " + std::to_string(heads) + " heads, not a multiple of key's " + std::to_string(kvHeads));
+  const AttentionSizes sizes = attentionSizes(op, q, k, v);
+  const int64_t batch = sizes.batch, heads = sizes.heads, l = sizes.l, e = sizes.e;
+  const int64_t kvHeads = sizes.kvHeads, s = sizes.s, ev = sizes.ev;
   const std::vector<int64_t> outShape = {batch, heads, l, ev};
   expectShape(op, out, outShape, "output");
   TensorRef bias;
@@ -237,14 +241,17 @@ CallPlan planAttention(const CallArgs &call, const MachineShape &machine) {
   const std::string name = "npusim_attention_" + tritonType(q.dtype) + "_" + tritonType(k.dtype) + "_" +
                            tritonType(v.dtype) + "_" + tritonType(biasType) + "_" + tritonType(out.dtype) +
                            "_" + tritonType(lseType);
-  LaunchBuilder launch(name, instantiate(kAttentionSource, {{"NAME", name},
-                                                            {"Q", tritonType(q.dtype)},
-                                                            {"K", tritonType(k.dtype)},
-                                                            {"V", tritonType(v.dtype)},
-                                                            {"BIAS", tritonType(biasType)},
-                                                            {"O", tritonType(out.dtype)},
-                                                            {"LSE", tritonType(lseType)},
-                                                            {"QK_CAST", sameQk ? "" : ".to(tl.float32)"}}));
+  LaunchBuilder launch(name,
+                       instantiate(kAttentionSource, {{"NAME", name},
+                                                      {"VIEWS", std::string(kAttentionViewParameters)},
+                                                      {"PROLOGUE", std::string(kAttentionQueryPrologue)},
+                                                      {"Q", tritonType(q.dtype)},
+                                                      {"K", tritonType(k.dtype)},
+                                                      {"V", tritonType(v.dtype)},
+                                                      {"BIAS", tritonType(biasType)},
+                                                      {"O", tritonType(out.dtype)},
+                                                      {"LSE", tritonType(lseType)},
+                                                      {"QK_CAST", sameQk ? "" : ".to(tl.float32)"}}));
   const double scale = scaleArg ? *scaleArg : 1.0 / std::sqrt(static_cast<double>(e));
   launch.pointer(q).pointer(k).pointer(v);
   launch.pointer(mask ? mask->buffer : out.buffer, mask ? bias.offset : out.offset);

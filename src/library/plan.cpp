@@ -27,9 +27,13 @@ const core::OperatorTable<Planner> &table() {
         {"aten._grouped_mm", detail::planGroupedMm},
         {"transformers.grouped_mm_fallback", detail::planGroupedMm},
         {"aten.histc", detail::planHistc},
+        {"aten.embedding", detail::planEmbedding},
+        {"aten.embedding_dense_backward", detail::planEmbeddingBackward},
         {"aten.convolution_backward", detail::planConvolutionBackward},
+        {"aten._cudnn_rnn", detail::planCudnnRnn},
     };
     t.add(core::attentionOperators(), detail::planAttention);
+    t.add(core::attentionBackwardOperators(), detail::planAttentionBackward);
     return t;
   }();
   return kTable;

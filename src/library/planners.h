@@ -21,6 +21,37 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine);
 /// flash): one flash-attention launch each.
 CallPlan planAttention(const CallArgs &call, const MachineShape &machine);
 
+/// q [B, H, L, E], k [B, Hk, S, E], v [B, Hk, S, Ev] of rank 4, checked to
+/// agree, H a multiple of Hk (kernels_attention.cpp).
+struct AttentionSizes {
+  int64_t batch, heads, l, e, kvHeads, s, ev;
+};
+AttentionSizes attentionSizes(std::string_view op, const TensorRef &q, const TensorRef &k,
+                              const TensorRef &v);
+
+/// The logsumexp view of an attention call as [B, H, rows] strides: a
+/// [B, H, >= L] view (rows past L padding), or any view of B * H * L elements
+/// whose axes other than size-1 ones are B, H, L in order; rows = 0 for an
+/// empty view (kernels_attention.cpp).
+struct LseLayout {
+  int64_t rows = 0;
+  int64_t strideB = 0, strideH = 0, strideL = 0;
+};
+LseLayout lseLayout(std::string_view op, const TensorRef &lse, int64_t batch, int64_t heads, int64_t l);
+/// Triton text the attention kernels share: the constexpr stride parameters of
+/// q, k, v, the mask and the output (lines of the def), and the start of a
+/// program over one block of queries (pid_l, h, b, hk, ranges and masks).
+extern const std::string_view kAttentionViewParameters;
+extern const std::string_view kAttentionQueryPrologue;
+
+/// The attention backward kernels (kernels_attention_backward.cpp): one launch
+/// for the query gradient, one for the key and value gradients.
+CallPlan planAttentionBackward(const CallArgs &call, const MachineShape &machine);
+
+/// _cudnn_rnn of one-layer LSTMs in inference: one recurrence launch per
+/// direction (kernels_rnn.cpp).
+CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine);
+
 /// topk(self, k, dim, largest, sorted).
 CallPlan planTopk(const CallArgs &call, const MachineShape &machine);
 
@@ -34,5 +65,11 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
 
 /// histc(self, bins, min, max): per block of bins a pass over every element (kernels_histc.cpp).
 CallPlan planHistc(const CallArgs &call, const MachineShape &machine);
+
+/// aten.embedding (kernels_embedding.cpp): a gather of weight rows.
+CallPlan planEmbedding(const CallArgs &call, const MachineShape &machine);
+/// aten.embedding_dense_backward (kernels_embedding.cpp): per block of rows a
+/// one-hot dot over the indices, no atomics.
+CallPlan planEmbeddingBackward(const CallArgs &call, const MachineShape &machine);
 
 } // namespace npusim::library::detail

@@ -11,44 +11,77 @@ namespace {
 
 constexpr std::string_view kOp = "scaled_dot_product_attention";
 
-void expect4d(const TensorView &v, const std::string &what) {
-  if (v.dim() != 4)
-    host::fail(kOp, what + " must be 4-d [batch, heads, sequence, embedding], but has shape " +
-                       shapeString(v.shape));
-}
-
 } // namespace
 
-void scaledDotProductAttention(const TensorView &q, const TensorView &k, const TensorView &v,
-                               const AttentionParams &params, const TensorView &out,
-                               const TensorView *logsumexp) {
-  expect4d(q, "query");
-  expect4d(k, "key");
-  expect4d(v, "value");
-  checkView(q, std::string(kOp) + ": query");
-  checkView(k, std::string(kOp) + ": key");
-  checkView(v, std::string(kOp) + ": value");
-  checkView(out, std::string(kOp) + ": output");
-  const int64_t batch = q.shape[0], heads = q.shape[1], l = q.shape[2], e = q.shape[3];
-  const int64_t kvHeads = k.shape[1], s = k.shape[2], ev = v.shape[3];
-  if (k.shape[0] != batch || v.shape[0] != batch || v.shape[1] != kvHeads || v.shape[2] != s ||
-      k.shape[3] != e)
-    host::fail(kOp, "query " + shapeString(q.shape) + ", key " + shapeString(k.shape) + " and value " +
-                       shapeString(v.shape) + " do not agree");
+namespace host {
+
+AttentionInputs::AttentionInputs(const TensorView &qView, const TensorView &kView, const TensorView &vView,
+                                 const AttentionParams &params, std::string_view op)
+    : causal_(params.isCausal) {
+  for (const auto &[view, name] : {std::pair{&qView, "query"}, {&kView, "key"}, {&vView, "value"}}) {
+    if (view->dim() != 4)
+      fail(op, std::string(name) + " must be 4-d [batch, heads, sequence, embedding], but has shape " +
+                   shapeString(view->shape));
+    checkView(*view, std::string(op) + ": " + name);
+  }
+  batch = qView.shape[0], heads = qView.shape[1], l = qView.shape[2], e = qView.shape[3];
+  kvHeads = kView.shape[1], s = kView.shape[2], ev = vView.shape[3];
+  if (kView.shape[0] != batch || vView.shape[0] != batch || vView.shape[1] != kvHeads ||
+      vView.shape[2] != s || kView.shape[3] != e)
+    fail(op, "query " + shapeString(qView.shape) + ", key " + shapeString(kView.shape) + " and value " +
+                 shapeString(vView.shape) + " do not agree");
   if (kvHeads == 0 || heads % kvHeads != 0)
-    host::fail(kOp, "query has " + std::to_string(heads) + " heads, not a multiple of key's " +
-                       std::to_string(kvHeads));
-  const std::vector<int64_t> outShape = {batch, heads, l, ev};
-  host::expectShape(out, outShape, kOp, "output");
-  const std::vector<int64_t> scoreShape = {batch, heads, l, s};
-  TensorView mask;
-  const bool hasMask = params.mask != nullptr;
-  bool boolMask = false;
-  if (hasMask) {
-    checkView(*params.mask, std::string(kOp) + ": attn_mask");
-    mask = host::broadcastTo(*params.mask, scoreShape, kOp, "attn_mask");
+    fail(op,
+         "query has " + std::to_string(heads) + " heads, not a multiple of key's " + std::to_string(kvHeads));
+  group = heads / kvHeads;
+  scoreShape = {batch, heads, l, s};
+  if (params.mask) {
+    checkView(*params.mask, std::string(op) + ": mask");
+    mask_ = readValues(broadcastTo(*params.mask, scoreShape, op, "mask"));
+    hasMask = true;
     boolMask = params.mask->dtype() == core::DType::Bool;
   }
+  scale = params.scale ? *params.scale : 1.0 / std::sqrt(static_cast<double>(e));
+  q = readValues(qView), k = readValues(kView), v = readValues(vView);
+}
+
+double AttentionInputs::rowScores(int64_t b, int64_t h, int64_t i, std::vector<double> &scores) const {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double *qi = q.data() + queryAt(b, h) + i * e;
+  const double *kh = k.data() + keyAt(b, h);
+  double maxScore = -inf;
+  bool anyNan = false;
+  scores.resize(static_cast<size_t>(s));
+  for (int64_t j = 0; j < s; ++j) {
+    double dot = 0.0;
+    for (int64_t c = 0; c < e; ++c)
+      dot += qi[c] * kh[j * e + c];
+    double score = dot * scale;
+    if (hasMask) {
+      const double m = mask_[static_cast<size_t>(((b * heads + h) * l + i) * s + j)];
+      score = boolMask ? (m != 0.0 ? score : -inf) : score + m;
+    }
+    if (causal_ && j > i)
+      score = -inf;
+    scores[static_cast<size_t>(j)] = score;
+    if (std::isnan(score))
+      anyNan = true;
+    else if (score > maxScore)
+      maxScore = score;
+  }
+  return anyNan ? std::numeric_limits<double>::quiet_NaN() : maxScore;
+}
+
+} // namespace host
+
+void scaledDotProductAttention(const TensorView &qView, const TensorView &kView, const TensorView &vView,
+                               const AttentionParams &params, const TensorView &out,
+                               const TensorView *logsumexp) {
+  checkView(out, std::string(kOp) + ": output");
+  const host::AttentionInputs in(qView, kView, vView, params, kOp);
+  const int64_t batch = in.batch, heads = in.heads, l = in.l, s = in.s, ev = in.ev;
+  const std::vector<int64_t> outShape = {batch, heads, l, ev};
+  host::expectShape(out, outShape, kOp, "output");
   std::vector<double> lse;
   if (logsumexp) {
     checkView(*logsumexp, std::string(kOp) + ": logsumexp");
@@ -57,45 +90,19 @@ void scaledDotProductAttention(const TensorView &q, const TensorView &k, const T
                         logsumexp->shape[1] == heads && logsumexp->shape[2] >= l;
     if (!padded && n != batch * heads * l && n != 0)
       host::fail(kOp, "logsumexp has shape " + shapeString(logsumexp->shape) + "; expected [" +
-                         std::to_string(batch) + ", " + std::to_string(heads) + ", " + std::to_string(l) +
-                         "] (or a padded last axis)");
+                          std::to_string(batch) + ", " + std::to_string(heads) + ", " + std::to_string(l) +
+                          "] (or a padded last axis)");
   }
-  const double scale = params.scale ? *params.scale : 1.0 / std::sqrt(static_cast<double>(e));
   const double inf = std::numeric_limits<double>::infinity();
-
-  // Read all inputs before writing anything.
-  const std::vector<double> qv = readValues(q), kv = readValues(k), vv = readValues(v);
-  const std::vector<double> maskValues = hasMask ? readValues(mask) : std::vector<double>();
   std::vector<double> result(static_cast<size_t>(batch * heads * l * ev), 0.0);
   std::vector<double> rowLse(static_cast<size_t>(batch * heads * l), -inf);
-  std::vector<double> scores(static_cast<size_t>(s));
-  const int64_t group = heads / kvHeads;
+  std::vector<double> scores;
   for (int64_t b = 0; b < batch; ++b)
     for (int64_t h = 0; h < heads; ++h) {
-      const int64_t hk = h / group;
-      const double *qh = qv.data() + (b * heads + h) * l * e;
-      const double *kh = kv.data() + (b * kvHeads + hk) * s * e;
-      const double *vh = vv.data() + (b * kvHeads + hk) * s * ev;
+      const double *vh = in.v.data() + in.valueAt(b, h);
       for (int64_t i = 0; i < l; ++i) {
-        double maxScore = -inf;
-        bool anyNan = false;
-        for (int64_t j = 0; j < s; ++j) {
-          double dot = 0.0;
-          for (int64_t c = 0; c < e; ++c)
-            dot += qh[i * e + c] * kh[j * e + c];
-          double score = dot * scale;
-          if (hasMask) {
-            const double m = maskValues[static_cast<size_t>(((b * heads + h) * l + i) * s + j)];
-            score = boolMask ? (m != 0.0 ? score : -inf) : score + m;
-          }
-          if (params.isCausal && j > i)
-            score = -inf;
-          scores[static_cast<size_t>(j)] = score;
-          if (std::isnan(score))
-            anyNan = true;
-          else if (score > maxScore)
-            maxScore = score;
-        }
+        const double maxScore = in.rowScores(b, h, i, scores);
+        const bool anyNan = std::isnan(maxScore);
         double *row = result.data() + ((b * heads + h) * l + i) * ev;
         if (anyNan) {
           std::fill(row, row + ev, std::numeric_limits<double>::quiet_NaN());

@@ -129,4 +129,18 @@ void scaledDotProductAttention(const TensorView &q, const TensorView &k, const T
                                const AttentionParams &params, const TensorView &out,
                                const TensorView *logsumexp);
 
+/// Where the gradients of attention go; a null entry is not computed.
+struct AttentionGradients {
+  const TensorView *query = nullptr, *key = nullptr, *value = nullptr;
+  const TensorView *bias = nullptr; // the additive mask's gradient: dS summed to its shape
+};
+/// The gradients of scaledDotProductAttention (same shapes, mask, causality and
+/// scale) for the output gradient `gradOut` [B, H, L, Ev]: grad_query like q,
+/// grad_key like k and grad_value like v (summed over the query heads of a
+/// key head), grad_attn_bias of a shape that broadcasts to [B, H, L, S].
+/// Rows no key takes part in contribute nothing.
+void scaledDotProductAttentionBackward(const TensorView &gradOut, const TensorView &q, const TensorView &k,
+                                       const TensorView &v, const AttentionParams &params,
+                                       const AttentionGradients &grads);
+
 } // namespace npusim::reference

@@ -90,6 +90,35 @@ ConvolutionGeometry convolutionGeometry(std::string_view op, const TensorView &i
 /// [inPerGroup, D, H, W] planes, or -1 where the kernel reads padding.
 std::vector<int64_t> im2colIndex(const ConvolutionGeometry &g);
 
+/// The inputs of an attention call, checked and read (host_attention.cpp):
+/// q [B, H, L, E], k [B, Hk, S, E], v [B, Hk, S, Ev] with H a multiple of Hk
+/// (head h reads key head h / (H / Hk)), the mask broadcast to [B, H, L, S].
+class AttentionInputs {
+public:
+  AttentionInputs(const TensorView &q, const TensorView &k, const TensorView &v,
+                  const AttentionParams &params, std::string_view op);
+  /// The scores of query row i of (b, h) into `scores` [S] (-inf where the
+  /// mask or causality leaves a key out); returns the largest, or NaN when a
+  /// score is NaN.
+  double rowScores(int64_t b, int64_t h, int64_t i, std::vector<double> &scores) const;
+  /// Offsets of (b, h)'s rows in q and (b, h)'s key head's rows in k and v.
+  size_t queryAt(int64_t b, int64_t h) const { return static_cast<size_t>((b * heads + h) * l * e); }
+  size_t keyAt(int64_t b, int64_t h) const { return static_cast<size_t>((b * kvHeads + h / group) * s * e); }
+  size_t valueAt(int64_t b, int64_t h) const {
+    return static_cast<size_t>((b * kvHeads + h / group) * s * ev);
+  }
+
+  int64_t batch, heads, l, e, kvHeads, s, ev, group;
+  double scale;
+  std::vector<double> q, k, v; // the values in row-major order
+  bool hasMask = false, boolMask = false;
+  std::vector<int64_t> scoreShape; // [B, H, L, S]
+
+private:
+  std::vector<double> mask_; // broadcast to scoreShape
+  bool causal_;
+};
+
 /// A call's arguments checked against its operator's schema (core/operator_call.h).
 using CallArgs = core::CallArgs<TensorView>;
 
@@ -108,6 +137,7 @@ std::vector<bool> callTopk(const CallArgs &call);
 std::vector<bool> callMaxPool2d(const CallArgs &call);
 enum class ScatterKind { Add, Source, Value };
 std::vector<bool> callScatter(const CallArgs &call, ScatterKind kind);
+std::vector<bool> callEmbedding(const CallArgs &call);
 std::vector<bool> callEmbeddingBackward(const CallArgs &call);
 std::vector<bool> callIndex(const CallArgs &call);
 std::vector<bool> callIndexPut(const CallArgs &call);
@@ -115,6 +145,8 @@ std::vector<bool> callIndexPut(const CallArgs &call);
 std::vector<bool> callConvolutionBackward(const CallArgs &call);
 /// aten._grouped_mm and transformers.grouped_mm_fallback (host_grouped_mm.cpp).
 std::vector<bool> callGroupedMm(const CallArgs &call);
+/// aten._cudnn_rnn in inference: LSTM, GRU and RNN layers (host_rnn.cpp).
+std::vector<bool> callCudnnRnn(const CallArgs &call);
 /// aten.histc (host_histogram.cpp).
 std::vector<bool> callHistc(const CallArgs &call);
 /// Elementwise, creation and loss operators (host_elementwise.cpp), by name.

@@ -70,6 +70,54 @@ std::vector<bool> callAttention(const CallArgs &c) {
   return defined;
 }
 
+/// The attention backward variants (core::findSchema): the output gradient is
+/// grad_out_ or grad_out, the mask attn_bias, attn_mask or none; the efficient
+/// kernel's grad_input_mask selects its four results (the capture lists the
+/// results it wrote, placed by the loader). A result given in out is written.
+/// The philox seed and offset, cumulative sequence lengths, out and logsumexp
+/// are not read: without dropout the gradients follow from q, k, v and the mask.
+std::vector<bool> callAttentionBackward(const CallArgs &c) {
+  const size_t dropoutAt = *c.position("dropout_p");
+  const double dropout = c.number(dropoutAt, "dropout_p");
+  if (dropout != 0.0)
+    c.fail(dropoutAt, "dropout_p",
+           "dropout_p=" + std::to_string(dropout) +
+               ": the dropout mask of attention is drawn inside the kernel and the bundle does not record "
+               "it, so its gradient cannot be reproduced");
+  AttentionParams p;
+  for (const char *name : {"attn_bias", "attn_mask"})
+    if (const std::optional<size_t> at = c.position(name))
+      p.mask = c.optionalTensor(*at, name);
+  p.isCausal = c.boolean(*c.position("is_causal"), "is_causal");
+  p.scale = c.optionalNumber(*c.position("scale"), "scale");
+  std::vector<bool> want(c.numOuts(), true);
+  if (const std::optional<size_t> at = c.position("grad_input_mask")) {
+    const std::vector<HostCallValue> &mask = c.list(*at, "grad_input_mask");
+    if (mask.size() != 4)
+      c.fail(*at, "grad_input_mask", "expected four bools, got " + std::to_string(mask.size()));
+    for (size_t i = 0; i < mask.size(); ++i) {
+      if (mask[i].kind != core::CallKind::Bool)
+        c.fail(*at, "grad_input_mask",
+               std::string("expected four bools, but an element is ") + core::kindName(mask[i].kind));
+      // q, k and v gradients the kernel returns anyway are written when given;
+      // the bias gradient only when asked for.
+      if (i == 3 && i < want.size())
+        want[i] = mask[i].boolValue;
+    }
+  }
+  const size_t gradAt = c.position("grad_out_").value_or(0);
+  const std::string_view gradName = c.position("grad_out_") ? "grad_out_" : "grad_out";
+  AttentionGradients g;
+  const TensorView **slots[] = {&g.query, &g.key, &g.value, &g.bias};
+  std::vector<bool> defined(c.numOuts(), false);
+  for (size_t i = 0; i < c.numOuts() && i < 4; ++i)
+    if (want[i] && (*slots[i] = c.optionalOut(i)) != nullptr)
+      defined[i] = true;
+  scaledDotProductAttentionBackward(c.tensor(gradAt, gradName), c.tensor(1, "query"), c.tensor(2, "key"),
+                                    c.tensor(3, "value"), p, g);
+  return defined;
+}
+
 const core::OperatorTable<Handler> &table() {
   static const core::OperatorTable<Handler> kTable = [] {
     core::OperatorTable<Handler> t = {
@@ -99,6 +147,7 @@ const core::OperatorTable<Handler> &table() {
          [](const CallArgs &c) { return host::callScatter(c, host::ScatterKind::Value); }},
         {"aten.scatter_.value",
          [](const CallArgs &c) { return host::callScatter(c, host::ScatterKind::Value); }},
+        {"aten.embedding", host::callEmbedding},
         {"aten.embedding_dense_backward", host::callEmbeddingBackward},
         {"aten.index", host::callIndex},
         {"aten.index.Tensor", host::callIndex}, // the overload torch calls: self, indices as aten.index
@@ -106,11 +155,13 @@ const core::OperatorTable<Handler> &table() {
         {"aten.index_put_", host::callIndexPut},
         {"aten._unsafe_index_put", host::callIndexPut},
         {"aten.histc", host::callHistc},
+        {"aten._cudnn_rnn", host::callCudnnRnn},
         {"aten.convolution_backward", host::callConvolutionBackward},
         {"aten._grouped_mm", host::callGroupedMm},
         {"transformers.grouped_mm_fallback", host::callGroupedMm},
     };
     t.add(core::attentionOperators(), callAttention);
+    t.add(core::attentionBackwardOperators(), callAttentionBackward);
     t.add(host::elementwiseOperators(), host::callElementwise);
     return t;
   }();

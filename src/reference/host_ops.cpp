@@ -1,6 +1,6 @@
 // The aten fallbacks other than matrix products, convolution and attention:
 // copy_, _softmax, _log_softmax, cumsum, native_layer_norm, sort, topk,
-// max_pool2d_with_indices, scatter_add, scatter, embedding_dense_backward, index,
+// max_pool2d_with_indices, scatter_add, scatter, embedding, embedding_dense_backward, index,
 // index_put.
 #include "reference/host_calls_internal.h"
 
@@ -436,6 +436,39 @@ std::vector<bool> callEmbeddingBackward(const CallArgs &c) {
   const TensorView &out = c.out(0);
   checkView(out, std::string(c.op()) + ": out");
   const std::vector<int64_t> shape = {numWeights, d};
+  expectShape(out, shape, c.op(), "out");
+  writeValues(out, result);
+  return {true};
+}
+
+// embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse): the rows of
+// weight the indices name, out of shape indices.shape + [embedding_dim]. padding_idx
+// and scale_grad_by_freq only change the gradient; sparse only its layout.
+std::vector<bool> callEmbedding(const CallArgs &c) {
+  const TensorView &weight = c.tensor(0, "weight");
+  const TensorView &indices = c.tensor(1, "indices");
+  checkView(weight, std::string(c.op()) + ": weight");
+  checkView(indices, std::string(c.op()) + ": indices");
+  if (weight.dim() != 2)
+    c.fail(0, "weight",
+           "must be 2-d [num_weights, embedding_dim], but has shape " + shapeString(weight.shape));
+  if (!integral(indices) || indices.dtype() == core::DType::Bool)
+    c.fail(1, "indices", "must be an integer tensor");
+  const int64_t rows = weight.shape[0], d = weight.shape[1];
+  const std::vector<int64_t> idx = readIntegers(indices);
+  const std::vector<double> w = readValues(weight);
+  std::vector<double> result(idx.size() * static_cast<size_t>(d));
+  for (size_t e = 0; e < idx.size(); ++e) {
+    if (idx[e] < 0 || idx[e] >= rows)
+      c.fail(1, "indices",
+             "element " + std::to_string(e) + " is " + std::to_string(idx[e]) + ", out of range for " +
+                 std::to_string(rows) + " weights");
+    std::copy_n(w.begin() + idx[e] * d, d, result.begin() + static_cast<std::ptrdiff_t>(e) * d);
+  }
+  const TensorView &out = c.out(0);
+  checkView(out, std::string(c.op()) + ": out");
+  std::vector<int64_t> shape = indices.shape;
+  shape.push_back(d);
   expectShape(out, shape, c.op(), "out");
   writeValues(out, result);
   return {true};

@@ -248,7 +248,8 @@ void parseRecordedValues(const json::Node &values, const Bundle &bundle, Step &s
   }
 }
 
-/// A call whose `output_mask` leaves some results out returns None for them, and
+/// A call whose `output_mask` (aten.convolution_backward) or `grad_input_mask`
+/// (the efficient attention backward) leaves some results out returns None for them, and
 /// the capture lists only the tensors the call writes: `out` then holds one entry
 /// per selected result, in result order. Places those entries on their result
 /// positions (null for the others), renumbering the fingerprints and recorded
@@ -259,7 +260,7 @@ void placeMaskedResults(Step &step) {
     return;
   size_t maskArg = schema->arguments.size();
   for (size_t i = 0; i < schema->arguments.size(); ++i)
-    if (schema->arguments[i].name == "output_mask")
+    if (schema->arguments[i].name == "output_mask" || schema->arguments[i].name == "grad_input_mask")
       maskArg = i;
   if (maskArg >= step.callArgs.size() || step.callArgs[maskArg].kind != CallValue::Kind::List)
     return;

@@ -600,6 +600,54 @@ TEST(LibraryOps, ScatterAddIndexAndEmbeddingBackward) {
   }
 }
 
+TEST(LibraryOps, EmbeddingGathersRowsInIndexShape) {
+  // weight [4, 3] = 0.25 * i (row r holds 0.75 r, 0.75 r + 0.25, 0.75 r + 0.5); indices
+  // [2, 2] = {{3, 0}, {3, 2}} with padding_idx 3 (only the gradient skips it) -> [2, 2, 3].
+  Buffer weight = filled(12, 0), ids = filled(4, 0, DType::Int64), rows = filled(12, -1);
+  for (int i = 0; i < 12; ++i)
+    storeElement(weight, i, 0.25 * i);
+  const int64_t ii[] = {3, 0, 3, 2};
+  for (int i = 0; i < 4; ++i)
+    storeIntegerElement(ids, i, ii[i]);
+  const TensorView o = view(rows, 0, {2, 2, 3}, {6, 3, 1});
+  const std::vector<const TensorView *> outs = {&o};
+  runHostCall("aten.embedding",
+              std::vector<HostCallValue>{tensorValue(view(weight, 0, {4, 3}, {3, 1})),
+                                         tensorValue(view(ids, 0, {2, 2}, {2, 1})), intValue(3)},
+              outs);
+  for (int e = 0; e < 4; ++e)
+    for (int d = 0; d < 3; ++d)
+      EXPECT_EQ(el(rows, e * 3 + d), 0.75 * static_cast<double>(ii[e]) + 0.25 * d) << e << ", " << d;
+
+  // A transposed weight view (columns of a [3, 4] buffer) gathers the same values.
+  Buffer wt = filled(12, 0), picked = filled(3, -1);
+  for (int r = 0; r < 4; ++r)
+    for (int d = 0; d < 3; ++d)
+      storeElement(wt, d * 4 + r, 0.75 * r + 0.25 * d);
+  const TensorView p = view(picked, 0, {1, 3}, {3, 1});
+  const std::vector<const TensorView *> pouts = {&p};
+  runHostCall("aten.embedding",
+              std::vector<HostCallValue>{tensorValue(view(wt, 0, {4, 3}, {1, 4})),
+                                         tensorValue(view(ids, 3, {1}, {1}))},
+              pouts);
+  for (int d = 0; d < 3; ++d)
+    EXPECT_EQ(el(picked, d), 0.75 * 2 + 0.25 * d); // ids element 3 is 2
+
+  // An index out of range names the argument and the element.
+  storeIntegerElement(ids, 1, 4);
+  try {
+    runHostCall("aten.embedding",
+                std::vector<HostCallValue>{tensorValue(view(weight, 0, {4, 3}, {3, 1})),
+                                           tensorValue(view(ids, 0, {2, 2}, {2, 1}))},
+                outs);
+    FAIL() << "index 4 of 4 weights was accepted";
+  } catch (const std::exception &e) {
+    EXPECT_NE(std::string(e.what()).find("element 1 is 4, out of range for 4 weights"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("indices"), std::string::npos) << e.what();
+  }
+}
+
 TEST(LibraryOps, ScatterAssignsSourceOrValueAlongADim) {
   // self [2, 3] = 0.5 * i; index [2, 2] = {{2, 0}, {1, 1}} along dim 1:
   // row 0 gets columns 2 and 0, row 1 gets column 1 twice (the second wins).
