@@ -54,8 +54,10 @@ import tempfile
 import time
 import traceback
 
+from . import break_reasons, capture_cpu, hidden_writes
+
 # The capturing device: NPUSIM_DEVICE, else CUDA where torch sees a GPU, else the CPU
-# (``on_device``), where the model runs through backend="npusim" (``npusim_compile``).
+# (``on_device``), where the model runs through backend="npusim" (``capture_cpu.npusim_compile``).
 DEV = os.environ.get("NPUSIM_DEVICE", "cuda")
 
 
@@ -200,39 +202,6 @@ def _sync(torch):
         torch.cuda.synchronize()
 
 
-def _graph_break_reasons(torch):
-    """Dynamo's graph break reasons so far (its counters), each with how often."""
-    try:
-        from torch._dynamo.utils import counters
-    except Exception:  # noqa: BLE001
-        return []
-    return [f"{reason} (x{n})" if n > 1 else str(reason)
-            for reason, n in sorted(counters.get("graph_break", {}).items(), key=str)]
-
-
-def _no_graph_reasons(torch, model):
-    """Why Dynamo may have compiled nothing: its counters of breaks, unsupported
-    constructs and frames, and modules it runs eagerly by configuration."""
-    reasons = list(_graph_break_reasons(torch))
-    try:
-        from torch._dynamo.utils import counters
-
-        reasons += [f"unsupported: {k}" for k in sorted(counters.get("unimplemented", {}), key=str)]
-        frames = dict(counters.get("frames", {}))
-        if frames:
-            reasons.append("frames " + ", ".join(f"{k} {v}" for k, v in sorted(frames.items())))
-        import torch._dynamo.config as dynamo_config
-
-        rnns = sorted({type(m).__name__ for m in model.modules()
-                       if isinstance(m, torch.nn.modules.rnn.RNNBase)})
-        if rnns and getattr(dynamo_config, "allow_rnn", None) is False:
-            reasons.append(f"torch._dynamo.config.allow_rnn is False: Dynamo runs "
-                           f"{', '.join(rnns)} eagerly")
-    except Exception:  # noqa: BLE001
-        pass
-    return "; ".join(reasons) or "no reason reported"
-
-
 def _functional_call(torch, mod, state, args, kwargs):
     if hasattr(torch, "func") and hasattr(torch.func, "functional_call"):
         return torch.func.functional_call(mod, state, args, kwargs)
@@ -276,7 +245,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS", "1") != "0"
     on_npusim = compile_fn is None and on_device(torch) == "cpu"
     if on_npusim:
-        compile_fn = npusim_compile(torch, log)
+        compile_fn = capture_cpu.npusim_compile(torch, log)
     if compile_fn is None:
         def compile_fn(fn):
             return torch.compile(fn, dynamic=False)
@@ -435,7 +404,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
             run_compiled()
         _sync(torch)
         warm_graphs = rec.warm_graph_calls  # graphs per call (inference: one warm-up call)
-        graph_breaks = _graph_break_reasons(torch)
+        graph_breaks = break_reasons.graph_break_reasons(torch)
         # Eager code between graphs is recorded (the recording mode active around the
         # compiled callable; a training step's forward) only for a model Dynamo split.
         if compiled_train:
@@ -516,7 +485,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                  if not rec.storages.known(b) or rec.storages.ref(b)["storage"] not in rec.written}
         for n in sorted(stale):
             rec.warnings.append(f"{n}: no recorded step writes it; not an output")
-        problems += unrecorded_updates(buffers_before, dict(float_buffers), stale)
+        problems += hidden_writes.unrecorded_updates(buffers_before, dict(float_buffers), stale)
         named = [x for x in named if x[0] not in stale]
         ref_values = [x for x in ref_values if x[0] not in stale]
     elif train:
@@ -565,20 +534,20 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                            "this torch runs no dispatch mode through Dynamo (TorchDispatchMode "
                            "has no ignore_compile_internals)"))
     elif warm_graphs == 0 and not record_between[0]:
-        problems.append("Dynamo compiled no graph of the model (" + _no_graph_reasons(torch, model)
+        problems.append("Dynamo compiled no graph of the model (" + break_reasons.no_graph_reasons(torch, model)
                         + "), and the eager step cannot be recorded as library calls: "
                         + ("NPUSIM_RECORD_BETWEEN_GRAPHS=0"
                            if os.environ.get("NPUSIM_RECORD_BETWEEN_GRAPHS") == "0" else
                            "this torch runs no dispatch mode through Dynamo"))
     elif warm_graphs == 0 and rec.graph_calls == 0:
-        rec.warnings.append("Dynamo compiled no graph of the model (" + _no_graph_reasons(torch, model)
+        rec.warnings.append("Dynamo compiled no graph of the model (" + break_reasons.no_graph_reasons(torch, model)
                             + "): every aten call of the step is a library call")
     elif rec.graph_calls != max(1, warm_graphs):
         problems.append(f"{rec.graph_calls} compiled graph calls in the recorded step, "
                         f"{warm_graphs} in the warm-up run (graph breaks: "
                         f"{'; '.join(graph_breaks) or 'none reported'})")
     if on_npusim:
-        problems += npusim_capture_problems(rec)
+        problems += capture_cpu.npusim_capture_problems(rec)
     if [n for n, _ in named] != [n for n, _ in ref_values]:
         problems.append(f"compiled outputs {[n for n, _ in named]} != eager {[n for n, _ in ref_values]}")
 
@@ -752,7 +721,7 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     if errs:
         raise CaptureError("the bundle does not validate:\n  " + "\n  ".join(errs[:40]))
     if self_replay and on_npusim:
-        replay_on_npusim(out_dir, log)
+        capture_cpu.replay_on_npusim(out_dir, log)
     elif self_replay:
         from . import replay
 
@@ -775,84 +744,6 @@ def on_device(torch):
     if "NPUSIM_DEVICE" not in os.environ:
         DEV = "cuda" if torch.cuda.is_available() else "cpu"
     return DEV
-
-
-def npusim_compile(torch, log):
-    """torch.compile through backend="npusim" in its reference mode: the capture without a
-    GPU. Inductor writes Triton kernels for the CPU tensors (npusim's Triton "cpu"
-    backend), npusim's reference interpreter runs them and its host library the library
-    calls, so the fingerprints are npusim's (the bundle's fingerprint_source says so)."""
-    import triton.backends
-    from torch.utils._triton import has_triton
-
-    from . import dynamo, triton_cpu
-
-    registered = triton_cpu.register()
-    dynamo.install_launch_hook()  # beneath the recorder's, which then records npusim's launches
-    log("  no GPU: compiling with backend=\"npusim\" (mode reference); fingerprints from npusim's reference; "
-        f"Triton backends {sorted(triton.backends.backends)} (cpu registered here: {registered}), "
-        f"torch has_triton() {has_triton()}")
-
-    def compile_fn(fn):  # the backend itself, not its name: no installed entry point needed
-        return torch.compile(fn, dynamic=False, backend=dynamo.npusim_backend, options={"mode": "reference"})
-
-    return compile_fn
-
-
-def replay_on_npusim(out_dir, log):
-    """The self-replay of a capture without a GPU: npusim runs the bundle in its functional
-    mode (the NPU compiler's code, not the reference that made the fingerprints) and
-    verifies every fingerprint and output (the outputs' references are eager PyTorch's)."""
-    from . import api
-    from .recorder import CaptureError
-
-    t0 = time.time()
-    try:
-        report = api.run_bundle(out_dir, mode="functional", verify=True)
-    except Exception as e:  # noqa: BLE001 - every failure of the run names its step
-        raise CaptureError(f"npusim run {out_dir} --mode functional --verify fails: {type(e).__name__}: {e}")
-    totals = report["totals"]
-    log(f"  self-replay on npusim (functional, verify): {totals['steps_run']} steps, "
-        f"{totals['fingerprints_compared']} fingerprints compared, {report['result']} ({time.time() - t0:.1f} s)")
-
-
-def npusim_capture_problems(rec):
-    """What a capture through backend="npusim" can get wrong: Inductor wrote C++ kernels
-    for the CPU (its Triton "cpu" backend was not found), or its Triton kernels' launches
-    were not recorded."""
-    sources = "\n".join(rec.wrapper_sources)
-    launches = sum(st["kind"] == "launch" for st in rec.steps)
-    if launches:
-        return []
-    if "async_compile.cpp" in sources or "cpp_fused" in sources:
-        return ["Inductor wrote C++ kernels (cpp_fused_*), not Triton: Triton has no \"cpu\" backend here "
-                "(npusim.triton_cpu.register) or Inductor's cpu_backend is not \"triton\""]
-    if "async_compile.triton" in sources:
-        return [f"no launch recorded ({rec.graph_calls} graph calls, {len(rec.steps)} steps) although the "
-                "output code has Triton kernels: their launches did not go through the recorder's "
-                "CachingAutotuner.run hook"]
-    return []
-
-
-def unrecorded_updates(before, buffers, stale):
-    """Problems for the float buffers the recorded step changed although no recorded step
-    writes them: an operator that writes an argument without its schema saying so
-    (recorder.HIDDEN_WRITES lists the known ones), or eager code outside the recording."""
-    out = []
-    for name, old in before:
-        key = f"updated.{name}"
-        if key in stale and not _same_values(old, buffers[name]):
-            out.append(f"buffer {name} changed during the recorded step, but no recorded step writes it "
-                       "(an operator wrote it without its schema marking the argument written? see "
-                       "npusim.recorder.HIDDEN_WRITES)")
-    return out
-
-
-def _same_values(a, b):
-    import torch
-
-    a, b = a.detach().cpu(), b.detach().cpu()
-    return a.shape == b.shape and bool(torch.isclose(a, b, rtol=0, atol=0, equal_nan=True).all())
 
 
 def main(argv=None):
