@@ -211,7 +211,7 @@ private:
   void lowerLoad(const ir::Op &op);
   /// A rank-1 load of `pointer + (start + s * arange) % C` as one period
   /// gathered and replicated on chip; -1 when the load is not of that form.
-  int periodicGather(const ir::Value *pointer, const ir::Value *result);
+  int periodicGather(const ir::Value *pointer, const ir::Value *mask, const ir::Value *result);
   void lowerStore(const ir::Op &op);
   void lowerAtomic(const ir::Op &op);
   npu::DmaDescriptor dmaFor(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape,

@@ -104,8 +104,13 @@ std::vector<int> inverse(const std::vector<int> &order) {
 /// When the block is a multiple of P and `start` is a known non-negative value,
 /// only the first P elements are gathered and the vector unit replicates them
 /// (docs/compiler.md "DMA forms"); the DRAM sees P elements instead of the
-/// block. Returns the loaded tile, or -1 when the pattern does not apply.
-int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *result) {
+/// block. A mask `index < bound` over an increasing index (Inductor's `xmask`)
+/// keeps the form: an element kept by it has the first period's element of the
+/// same index kept too, so the first period loads under the first period of
+/// the mask; elements the mask drops hold the replicated values (a load
+/// without `other` leaves them unspecified). Returns the loaded tile, or -1
+/// when the pattern does not apply.
+int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *mask, const ir::Value *result) {
   const ValueState &ps = state(pointer);
   const ir::Op *add = pointer->definingOp;
   if (result->type.shape.size() != 1 || ps.kind != Kind::Tile || ps.lazy || ps.broadcastOf || ps.tile < 0 ||
@@ -134,6 +139,20 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *result) 
   const int64_t block = result->type.shape[0];
   if (period >= block || block % period != 0)
     return -1;
+  int periodMask = -1;
+  if (mask) {
+    const ir::Op *cmp = mask->definingOp;
+    if (!cmp || cmp->code != ir::OpCode::Cmp || cmp->predicate != core::CmpPredicate::Lt ||
+        cmp->operands.size() != 2 || !isLazy(cmp->operands[0]) || !isLazy(cmp->operands[1]))
+      return -1;
+    const LazyTile &kept = *state(cmp->operands[0]).lazy;
+    if (kept.strides.size() != 1 || !kept.strides[0].isImmediate() || kept.strides[0].operand.intValue <= 0 ||
+        !state(cmp->operands[1]).lazy->uniform())
+      return -1;
+    // Element i of a rank-1 tile sits in lane i % lanes, slot i / lanes: the
+    // first period is a prefix of every lane's bytes.
+    periodMask = aliasTile(tileOf(mask, 0), {period}, 0, nameOf(mask));
+  }
   // The first period's indices, computed as the kernel computes them, once
   // for all the loads that share them (the materialised splats and iotas'
   // cache and scopes).
@@ -162,6 +181,7 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *result) 
   load.dma.argument = ps.argument;
   load.dma.base = ps.gatherBase.operand;
   load.dma.indexTile = indices;
+  load.dma.maskTile = periodMask;
   load.dma.fill = core::isFloat(type) ? ScalarOperand::immediateFloat(0.0) : ScalarOperand::immediate(0);
   load.dsts = {loaded};
   // Element i of a rank-1 tile sits in lane i % lanes, slot i / lanes: the
@@ -330,8 +350,9 @@ void Lowering::lowerLoad(const ir::Op &op) {
   const bool scalar = r->type.isScalar();
   const int axis = scalar ? 0 : laneAxisOf(r);
   const ir::Shape shape = scalar ? ir::Shape{1} : r->type.shape;
-  if (!scalar && (!mask || isTrue(state(mask))))
-    if (const int periodic = periodicGather(pointer, r); periodic >= 0) {
+  if (!scalar && !other)
+    if (const int periodic = periodicGather(pointer, mask && !isTrue(state(mask)) ? mask : nullptr, r);
+        periodic >= 0) {
       setTile(r, periodic);
       return;
     }

@@ -124,6 +124,25 @@ TEST(Dma, NonAffineOffsetsGiveGatheredDescriptors) {
   EXPECT_TRUE(producedByRem);
 }
 
+TEST(Dma, MaskedChannelLoadGathersOnePeriod) {
+  const Compiled c = compileData("masked_channels.py", {{"XBLOCK", int64_t{256}}}, defaultMachine());
+  // in_ptr1 + xindex % 128 under xindex < 1050: the index repeats every
+  // lcm(128, 128 lanes) = 128 elements, so the DRAM sees 128 elements per
+  // instance, not 256, masked by the first 128 elements of the mask (the last
+  // instance, at 1024, keeps only 26 of them).
+  const npu::Instruction *load1 = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
+  ASSERT_NE(load1, nullptr);
+  ASSERT_TRUE(load1->dma.gathered());
+  EXPECT_EQ(c.program.tiles[load1->dma.indexTile].layout.shape, (std::vector<int64_t>{128}));
+  ASSERT_GE(load1->dma.maskTile, 0);
+  EXPECT_EQ(c.program.tiles[load1->dma.maskTile].layout.shape, (std::vector<int64_t>{128}));
+  ASSERT_EQ(load1->dsts.size(), 1u);
+  // Replicated on chip: [1, 1, 128] stretched to [2, 1, 128], the 256 elements.
+  const auto broadcasts = find(c.program, npu::Opcode::VBroadcast);
+  ASSERT_EQ(broadcasts.size(), 1u);
+  EXPECT_EQ(c.program.tiles[broadcasts[0]->dsts[0]].layout.shape, (std::vector<int64_t>{2, 1, 128}));
+}
+
 TEST(Dma, ScalarPointerLoadUsesScalarUnit) {
   const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{64}}}, defaultMachine());
   const auto loads = find(c.program, npu::Opcode::SLoad);
