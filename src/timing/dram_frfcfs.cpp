@@ -14,11 +14,14 @@
 // statement on random request streams.
 #include "timing/dram_scheduler.h"
 
+#include "core/error.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace npusim::timing {
@@ -32,6 +35,10 @@ public:
 
   explicit FrFcfsScheduler(const config::DramConfig &dram)
       : banks_(static_cast<size_t>(dram.timing.banks())) {
+    if (banks_ * kDramCommandCount > std::numeric_limits<uint16_t>::max())
+      throw core::InputError("DRAM scheduler frfcfs: " + std::to_string(banks_) +
+                             " banks per channel, at most " +
+                             std::to_string(std::numeric_limits<uint16_t>::max() / kDramCommandCount));
     for (std::vector<Bank> &queue : summary_)
       queue.resize(static_cast<size_t>(dram.timing.banks()));
     for (std::vector<uint64_t> &queue : queuedBanks_)
@@ -59,7 +66,7 @@ public:
     // costs more than the work).
     // Activate is command 0: its row starts the table of every command's bounds.
     const int64_t *earliest = channel.timing.earliestOfBanks(DramCommand::Activate);
-    size_t bestHit = kNone, bestOther = kNone;
+    Position bestHit = kNone, bestOther = kNone;
     bool otherCloses = false;
     int64_t soonest = kNever;
     forEachQueuedBank(channel.writes, [&](size_t b) {
@@ -95,18 +102,22 @@ public:
   }
 
   void queued(const DramChannelView &channel, size_t index) override {
+    if (index >= kNone)
+      throw core::InputError("DRAM scheduler frfcfs: more than " + std::to_string(kNone) +
+                             " queued requests");
     const DramQueueEntry &entry = channel.queue[index];
     Bank &bank = summary_[channel.writes][static_cast<size_t>(entry.bankIndex)];
-    size_t &first = isHit(channel, entry) ? bank.firstHit : bank.firstOther;
+    Position &first = isHit(channel, entry) ? bank.firstHit : bank.firstOther;
     if (first == kNone)
-      first = index;
+      first = static_cast<Position>(index);
     derive(bank, channel.openRow[static_cast<size_t>(entry.bankIndex)] == kNoOpenRow, channel.writes,
            static_cast<size_t>(entry.bankIndex));
     queuedBanks_[channel.writes][static_cast<size_t>(entry.bankIndex) / 64] |= uint64_t{1}
                                                                                << (entry.bankIndex % 64);
   }
 
-  void removed(const DramChannelView &channel, size_t index, int bankIndex) override {
+  void removed(const DramChannelView &channel, size_t removedIndex, int bankIndex) override {
+    const auto index = static_cast<Position>(removedIndex);
     std::vector<Bank> &summary = summary_[channel.writes];
     forEachQueuedBank(channel.writes, [&](size_t b) {
       Bank &each = summary[b];
@@ -151,21 +162,25 @@ public:
   }
 
 private:
-  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+  // Queue positions as 32 bits keep a bank's summary in 16 bytes: the
+  // decision's pass over the banks is bound by loading them.
+  using Position = uint32_t;
+  static constexpr Position kNone = std::numeric_limits<Position>::max();
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
   struct Bank {
-    size_t firstHit = kNone;   // oldest request hitting the open row
-    size_t firstOther = kNone; // oldest request needing ACT or PRE
+    Position firstHit = kNone;   // oldest request hitting the open row
+    Position firstOther = kNone; // oldest request needing ACT or PRE
     // The bank's one candidate command, from the two: the column command of
     // its oldest row hit; without hits, the ACT or PRE of its oldest other
     // request (a row that queued requests still hit is not closed for an
     // older request; a closed row has no hits). Meaningless without requests.
-    size_t candidate = kNone;
+    Position candidate = kNone;
+    // Of the candidate command's bound in DramTimingState::earliestOfBanks(first command).
+    uint16_t readyIndex = 0;
     DramCommand command = DramCommand::Activate;
     bool hit = false;
-    size_t readyIndex =
-        0; // of the candidate command's bound in DramTimingState::earliestOfBanks(first command)
   };
+  static_assert(sizeof(Bank) == 16);
 
   static bool isHit(const DramChannelView &channel, const DramQueueEntry &entry) {
     return channel.openRow[static_cast<size_t>(entry.bankIndex)] == entry.location.row;
@@ -177,14 +192,14 @@ private:
     bank.candidate = bank.hit ? bank.firstHit : bank.firstOther;
     bank.command = bank.hit ? (writes ? DramCommand::Write : DramCommand::Read)
                             : (rowClosed ? DramCommand::Activate : DramCommand::Precharge);
-    bank.readyIndex = static_cast<size_t>(bank.command) * banks_ + bankIndex;
+    bank.readyIndex = static_cast<uint16_t>(static_cast<size_t>(bank.command) * banks_ + bankIndex);
   }
   /// The oldest request of `bankIndex` at or after `from` that hits (or misses) its open row.
-  static size_t findFrom(const DramChannelView &channel, size_t from, int bankIndex, bool hit) {
+  static Position findFrom(const DramChannelView &channel, size_t from, int bankIndex, bool hit) {
     for (size_t i = from; i < channel.queue.size(); ++i) {
       const DramQueueEntry &entry = channel.queue[i];
       if (entry.bankIndex == bankIndex && isHit(channel, entry) == hit)
-        return i;
+        return static_cast<Position>(i);
     }
     return kNone;
   }

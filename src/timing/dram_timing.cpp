@@ -90,6 +90,7 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
                              ": a window above 1 needs channel scope");
     if (rule.window > 1) {
       windowedByPrevious_[static_cast<size_t>(rule.previous)].push_back(i);
+      history_[i].cycles.assign(static_cast<size_t>(rule.window), 0);
       continue;
     }
     // A channel command constrains every bank under every scope.
@@ -143,12 +144,13 @@ void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_
   }
   for (size_t index : windowedByPrevious_[static_cast<size_t>(command)]) {
     const TimingConstraint &rule = table_[index];
-    std::deque<int64_t> &recent = history_[index];
-    recent.push_back(cycle);
-    if (recent.size() > static_cast<size_t>(rule.window))
-      recent.pop_front();
-    if (recent.size() == static_cast<size_t>(rule.window)) {
-      const int64_t until = recent.front() + rule.cycles;
+    RecentIssues &recent = history_[index];
+    const size_t window = recent.cycles.size();
+    recent.cycles[recent.next] = cycle;
+    recent.next = recent.next + 1 == window ? 0 : recent.next + 1;
+    recent.count = std::min(recent.count + 1, window);
+    if (recent.count == window) {
+      const int64_t until = recent.cycles[recent.next] + rule.cycles;
       const auto next = static_cast<size_t>(rule.next);
       int64_t *bound = combined_.data() + next * banks_;
       for (size_t b = 0; b < banks_; ++b)

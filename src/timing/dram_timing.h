@@ -7,7 +7,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <string_view>
 #include <vector>
@@ -100,7 +99,13 @@ private:
   size_t banks_;
   std::vector<int64_t> combined_; // [command * banks_ + bankGroup * banksPerGroup + bank]
   Earliest anyEarliest_{};        // the highest bound of each command over all banks: channel commands
-  std::vector<std::deque<int64_t>> history_; // [rule index]: recent issue cycles of windowed rules
+  /// The last `window` issue cycles of one windowed rule, oldest at `next`
+  /// once full: a ring, so an issue allocates nothing.
+  struct RecentIssues {
+    std::vector<int64_t> cycles;
+    size_t next = 0, count = 0;
+  };
+  std::vector<RecentIssues> history_; // [rule index]: recent issue cycles of windowed rules
 };
 
 } // namespace npusim::timing
