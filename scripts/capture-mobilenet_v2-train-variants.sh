@@ -11,7 +11,10 @@
 # (step 348: sum |dy * x| = 48.5 for a gradient of -0.159), and the fixed
 # rtol = atol = 1e-4 is exceeded. Summed in float32 on npusim's inputs the gradient
 # moves by under 1e-6, so the difference is in the inputs, not in that sum's rounding.
-# Larger BatchNorm sets amplify rounding less.
+# On edge-8lane the first failure (step 206) follows a hardtanh-backward mask that
+# flips at step 204 (a BatchNorm output within 5e-6 of 0). Larger BatchNorm sets
+# amplify rounding less; a flip stays possible in any configuration, so each variant
+# is verified in all three modes below.
 #
 # Usage (repository root, on the GPU machine):
 #   PY=/opt/torch/.venv/bin/python3 NPUSIM=./build/npusim \
