@@ -6,7 +6,9 @@
 SPEC is a built-in model with optional overrides (``resnet18``, ``mlp,dims=784-512-10``,
 see ``npusim.models``) or ``module.path:factory``. The model is compiled with
 ``torch.compile(dynamic=False)`` (Inductor, CUDA) and the bundle is written per
-docs/bundle-format.md.
+docs/bundle-format.md. Without a visible GPU the graph runs through
+``backend="npusim"`` in its reference mode and the fingerprints are npusim's
+(``npusim.capture_cpu``; the bundle's ``fingerprint_source`` is ``npusim-reference``).
 
 How: every parameter, buffer and input is set from the bundle generator; the compiled
 function runs once (compilation, autotuning), the inputs are set again, eager PyTorch

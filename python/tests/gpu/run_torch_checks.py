@@ -266,6 +266,45 @@ def check_library_calls():
             "cycles": sum(v.get("cycles", 0) for v in parts.values())}
 
 
+def _outcome(action):
+    """What `action()` gives, or the first line of the error it raises (a fact to log)."""
+    try:
+        return {"ok": repr(action())[:200]}
+    except Exception as e:  # noqa: BLE001 - every failure is a fact this probe records
+        return {"error": f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"}
+
+
+def check_privateuse1_probe():
+    """What torch offers a Python-only PrivateUse1 `npu` device (docs/python.md, "A PrivateUse1
+    device"). Asserts the Python registration works; records what an `npu` tensor, eager ops
+    and Inductor do without a C++ extension."""
+    import torch
+    from torch.utils import backend_registration
+
+    setup = getattr(backend_registration, "_setup_privateuseone_for_python_backend", None)
+    assert setup is not None, "torch.utils.backend_registration has no _setup_privateuseone_for_python_backend"
+    setup("npu")
+    assert torch.device("npu").type == "npu", torch.device("npu")
+    assert torch._C._get_privateuse1_backend_name() == "npu", torch._C._get_privateuse1_backend_name()
+    facts = {"torch": torch.__version__}
+    empty = torch._C._acc.create_empty_tensor((2, 3), torch.float32)
+    facts["create_empty_tensor"] = {"device": str(empty.device), "shape": list(empty.shape),
+                                    "storage_nbytes": _outcome(lambda: empty.untyped_storage().nbytes()),
+                                    "data_ptr": _outcome(empty.data_ptr)}
+    facts["host_to_npu_copy"] = _outcome(lambda: torch.ones(2, 3).to("npu"))
+    facts["empty_on_npu"] = _outcome(lambda: torch.empty(2, 3, device="npu"))
+    facts["add_on_npu"] = _outcome(lambda: empty + empty)
+    from torch._inductor.codegen import common as codegen_common
+
+    facts["inductor_scheduling_for_npu"] = _outcome(lambda: codegen_common.get_scheduling_for_device("npu"))
+    facts["inductor_wrapper_codegen_for_npu"] = _outcome(lambda: codegen_common.get_wrapper_codegen_for_device("npu"))
+    from torch._dynamo import device_interface
+
+    facts["dynamo_device_interface_for_npu"] = _outcome(lambda: device_interface.get_interface_for_device("npu"))
+    facts["compile_on_npu"] = _outcome(lambda: torch.compile(lambda a: a * 2, backend="npusim")(empty))
+    return {"max_diff": 0.0, "cycles": 0, "facts": facts}
+
+
 CHECKS = {
     "forward_mlp": lambda: check_forward("mlp"),
     "forward_resnet18": lambda: check_forward("resnet18"),
@@ -274,6 +313,7 @@ CHECKS = {
     "verify_option": check_verify_option,
     "entry_point": check_entry_point,
     "library_calls": check_library_calls,
+    "privateuse1_probe": check_privateuse1_probe,
 }
 
 
@@ -381,7 +421,7 @@ def _jobs(env_base):
         command = _python("-m", "npusim.capture", "mlp", bundle, *extra, "--debug-dir", bundle + "-debug")
         jobs.append((name, False, command, env, _capture_verifier(bundle, "full", "npusim-reference")))
     order = ["triton_kernel", "capture_and_verify", "library_calls", "forward_mlp", "train_mlp", "entry_point",
-             "verify_option", "forward_resnet18", "forward_gpt2", "example_resnet18", "example_gpt2"]
+             "verify_option", "privateuse1_probe", "forward_resnet18", "forward_gpt2", "example_resnet18", "example_gpt2"]
     for name in order:
         for visible in (True, False):
             if name == "capture_and_verify" and not visible:
