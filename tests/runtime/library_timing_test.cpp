@@ -146,13 +146,14 @@ TEST(LibraryTiming, Gemm1024KeepsBothArraysStreaming) {
   ASSERT_TRUE(r.timed);
   const double macs = static_cast<double>(n * n * n);
   const double busy = macs / (kMacsPerCycle * static_cast<double>(r.timing.cycles));
-  // Measured 46.6 k cycles, the arrays doing useful work 70% of the time
-  // (98.2 k and 33% with the tiled kernel, which read A four times): B stays
-  // in the scratchpad and A, B and C cross DRAM once, 12 MiB at 254 GB/s
-  // on average. What is left is the start (B's 4 MiB arrive while the first
-  // four A tiles are multiplied panel by panel) and DRAM's rate with loads
-  // and stores mixed (docs/library-kernels.md, "Resident B").
-  EXPECT_GT(busy, 0.65);
+  // Measured 45.7 k cycles: 32,768 / 45,651 = 0.718 of the time the arrays
+  // do useful work (98.2 k and 33% with the tiled kernel, which read A four
+  // times; 50.1 k with four A tiles in the resident kernel's first step): B
+  // stays in the scratchpad and A, B and C cross DRAM once. What is left is
+  // the start (B's 4 MiB arrive while the first two A tiles are multiplied
+  // panel by panel) and DRAM's rate with loads and stores mixed
+  // (docs/library-kernels.md, "Resident B").
+  EXPECT_GT(busy, 0.70);
   EXPECT_LT(static_cast<double>(r.timing.cycles), 1.6 * rooflineCycles(macs, 3.0 * n * n * 4));
 }
 
