@@ -48,7 +48,7 @@ EXAMPLES = [
 # step is linear in the gradient, so rounding stays rounding.
 _LM = "layers=2,hidden=64,heads=4,vocab=512,seq=16"
 SUITE = [
-    ("mobilenet_v2-train", "mobilenet_v2,image=64,batch=4,num_classes=10,width_mult=0.25",
+    ("mobilenet_v2-train", "mobilenet_v2,image=128,batch=4,num_classes=10,width_mult=0.25",
      ["--train"], 2),
     ("resnet18-train", "resnet_small", ["--train"], 2),
     ("unet", "unet", [], 2),
