@@ -266,6 +266,7 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   // Along the last axis consecutive elements take consecutive slots of one
   // lane unless that axis is the lane axis.
   const bool rowInLane = l.laneAxis != rank - 1 || inner == 1;
+  const int64_t lanes = this->lanes();
   uint8_t *dram = p.buffer->bytes->data();
   const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
   const uint64_t address = p.buffer->address;
@@ -319,21 +320,29 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
       if (values) {
         const int64_t at = tile.pos[e0 + j0];
         if (!rowInLane) {
+          // The row runs along the lane axis: element j lies in lane j %
+          // lanes. Lane by lane, a lane's slots are visited in order, so the
+          // scratchpad is written (or read) one lane's bytes at a time.
+          uint8_t *const bytes = tile.data, *const shadow = tile.shadow;
+          const int64_t *const pos = tile.pos + e0;
+          uint8_t *const run = dram + byte;
           if (!isLoad)
             for (int64_t j = j0; j < j1; ++j) {
-              const int64_t q = tile.pos[e0 + j];
-              if (!tile.shadow[q] || !tile.shadow[q + SS - 1])
+              const int64_t q = pos[j];
+              if (!shadow[q] || !shadow[q + SS - 1])
                 return oneByOne(e0, o, j0, j1);
             }
-          for (int64_t j = j0; j < j1; ++j) {
-            const int64_t q = tile.pos[e0 + j];
-            uint8_t *d = dram + byte + (j - j0) * SS;
-            if (isLoad) {
-              std::memcpy(tile.data + q, d, S);
-              std::memset(tile.shadow + q, 1, S);
-            } else
-              std::memcpy(d, tile.data + q, S);
-          }
+          const int64_t laneEnd = std::min(j1, j0 + lanes);
+          for (int64_t r = j0; r < laneEnd; ++r)
+            if (isLoad)
+              for (int64_t j = r; j < j1; j += lanes) {
+                const int64_t q = pos[j];
+                std::memcpy(bytes + q, run + (j - j0) * SS, S);
+                std::memset(shadow + q, 1, S);
+              }
+            else
+              for (int64_t j = r; j < j1; j += lanes)
+                std::memcpy(run + (j - j0) * SS, bytes + pos[j], S);
         } else if (isLoad) {
           std::memcpy(tile.data + at, dram + byte, static_cast<size_t>(count) * S);
           std::memset(tile.shadow + at, 1, static_cast<size_t>(count) * S);
