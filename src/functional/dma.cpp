@@ -364,23 +364,124 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
         std::memset(tile.shadow + at, 1, S);
       }
     };
-    uint64_t offset = static_cast<uint64_t>(base);
-    for (int64_t e0 = 0; e0 < n; e0 += inner) {
+    // A masked load of a row in one lane whose every element lies inside the
+    // buffer: each slot gets its DRAM element or the fill in one branch-free
+    // pass, the shadow one set, the active runs traced as activeRun does.
+    using Bits = std::conditional_t<
+        S == 1, uint8_t,
+        std::conditional_t<S == 2, uint16_t, std::conditional_t<S == 4, uint32_t, uint64_t>>>;
+    const Bits fillValue = static_cast<Bits>(fillBits);
+    auto maskedRow = [&](int64_t e0, uint64_t o) {
+      const int64_t lastOffset = static_cast<int64_t>(o + static_cast<uint64_t>(inner - 1));
+      const int64_t byte = byteOf(static_cast<int64_t>(o));
+      if (byte < 0 || lastOffset < static_cast<int64_t>(o) || byteOf(lastOffset) < 0)
+        return false;
+      const uint8_t *m = mask + e0, *from = dram + byte;
+      const int64_t at = tile.pos[e0];
+      uint8_t *to = tile.data + at;
+      int64_t count = 0;
+      for (int64_t j = 0; j < inner; ++j) {
+        Bits v;
+        std::memcpy(&v, from + j * SS, S);
+        v = m[j] ? v : fillValue;
+        std::memcpy(to + j * SS, &v, S);
+        count += m[j] != 0;
+      }
+      std::memset(tile.shadow + at, 1, static_cast<size_t>(inner) * S);
+      active += count;
+      if (options_.listener)
+        for (int64_t j = 0; j < inner;) {
+          int64_t k = j;
+          while (k < inner && (m[k] != 0) == (m[j] != 0))
+            ++k;
+          if (m[j])
+            addDram(address + static_cast<uint64_t>(byte + j * SS), static_cast<uint32_t>((k - j) * SS),
+                    false);
+          j = k;
+        }
+      return true;
+    };
+    const bool maskedRows = values && isLoad && mask && rowInLane;
+    auto oneRow = [&](int64_t e0, uint64_t o) {
       if (!mask)
-        activeRun(e0, offset, 0, inner);
-      else
+        activeRun(e0, o, 0, inner);
+      else if (!maskedRows || !maskedRow(e0, o))
         for (int64_t j = 0; j < inner;) {
           const uint8_t *m = mask + e0;
           int64_t k = j;
           while (k < inner && (m[k] != 0) == (m[j] != 0))
             ++k;
           if (m[j])
-            activeRun(e0, offset, j, k);
+            activeRun(e0, o, j, k);
           else
             fill(e0, j, k);
           j = k;
         }
-      nextRow(l, stride, index, offset);
+    };
+    // Rows along the lane axis: element j of row r lies in slot (j / lanes)
+    // * rows + r of lane j % lanes, so `block` consecutive rows fill
+    // consecutive slots, a cache line of them per column. Such a block is
+    // moved column by column (a blocked transpose) when its rows are wholly
+    // active and inside the buffer, and for a store written and disjoint in
+    // DRAM in row order (so that no later row's element is overwritten by an
+    // earlier one's); otherwise row by row.
+    constexpr int64_t block = 64 / SS;
+    auto laneBlock = [&](int64_t e0, const uint64_t *rowOffset, int64_t rows) {
+      if (rows < 2)
+        return false;
+      int64_t bytes[block];
+      for (int64_t k = 0; k < rows; ++k) {
+        const int64_t first = static_cast<int64_t>(rowOffset[k]);
+        const int64_t lastOffset = static_cast<int64_t>(rowOffset[k] + static_cast<uint64_t>(inner - 1));
+        bytes[k] = byteOf(first);
+        if (bytes[k] < 0 || lastOffset < first || byteOf(lastOffset) < 0)
+          return false;
+        if (mask && std::memchr(mask + e0 + k * inner, 0, static_cast<size_t>(inner)))
+          return false;
+        if (!isLoad && k > 0 && bytes[k] < bytes[k - 1] + inner * SS)
+          return false;
+      }
+      const int64_t *pos = tile.pos + e0;
+      uint8_t *const spad = tile.data, *const shadow = tile.shadow;
+      const size_t column = static_cast<size_t>(rows) * S;
+      if (!isLoad)
+        for (int64_t j = 0; j < inner; ++j)
+          if (std::memchr(shadow + pos[j], 0, column))
+            return false;
+      for (int64_t j = 0; j < inner; ++j) {
+        uint8_t *slots = spad + pos[j];
+        if (isLoad) {
+          for (int64_t k = 0; k < rows; ++k)
+            std::memcpy(slots + k * SS, dram + bytes[k] + j * SS, S);
+          std::memset(shadow + pos[j], 1, column);
+        } else
+          for (int64_t k = 0; k < rows; ++k)
+            std::memcpy(dram + bytes[k] + j * SS, slots + k * SS, S);
+      }
+      for (int64_t k = 0; k < rows; ++k)
+        addDram(address + static_cast<uint64_t>(bytes[k]), static_cast<uint32_t>(inner * SS), !isLoad);
+      active += rows * inner;
+      return true;
+    };
+    uint64_t offset = static_cast<uint64_t>(base);
+    if (!values || rowInLane) {
+      for (int64_t e0 = 0; e0 < n; e0 += inner) {
+        oneRow(e0, offset);
+        nextRow(l, stride, index, offset);
+      }
+      return;
+    }
+    uint64_t rowOffset[block];
+    for (int64_t e0 = 0; e0 < n;) {
+      const int64_t rows = std::min(block, (n - e0) / inner);
+      for (int64_t k = 0; k < rows; ++k) {
+        rowOffset[k] = offset;
+        nextRow(l, stride, index, offset);
+      }
+      if (!laneBlock(e0, rowOffset, rows))
+        for (int64_t k = 0; k < rows; ++k)
+          oneRow(e0 + k * inner, rowOffset[k]);
+      e0 += rows * inner;
     }
   });
   if (values && isLoad)

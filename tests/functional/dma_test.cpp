@@ -178,5 +178,51 @@ TEST(Dma, MaskedRowsInEveryLaneLayout) {
   }
 }
 
+TEST(Dma, MaskedRowLoadFillsAndTracesActiveRuns) {
+  // A [3, 8] tile, lane axis 0 (each row in one lane), loaded with row
+  // stride 8 under a mask, fill -2, and stored unmasked: out[k] = mask[k] ?
+  // x[k] : -2. x holds 22 elements, so the last row's two masked-off
+  // elements lie outside it (that row takes the run-by-run path). The
+  // load's DRAM runs are the mask's runs of ones, in row order.
+  const int64_t R = 3, C = 8;
+  std::vector<float> x(22);
+  for (size_t k = 0; k < x.size(); ++k)
+    x[k] = 1.5f * static_cast<float>(k) - 4.0f;
+  const std::vector<uint8_t> mask = {1, 1, 0, 1, 1, 1, 0, 0,  // runs [0, 2) and [3, 6)
+                                     0, 0, 0, 0, 0, 0, 0, 0,  // nothing
+                                     1, 1, 1, 1, 1, 1, 0, 0}; // [16, 22); 22 and 23 are outside x
+  ProgramBuilder b("masked_row_load", 4, 1024);
+  const int ax = b.pointerArgument("x", DType::Float32), am = b.pointerArgument("mask", DType::Bool),
+            ao = b.pointerArgument("out", DType::Float32);
+  const int tm = b.tile("mask", DType::Bool, {R, C}, 0), tx = b.tile("x", DType::Float32, {R, C}, 0);
+  b.dmaLoad(tm, am, imm(0), {imm(C), imm(1)});
+  b.dmaLoad(tx, ax, imm(0), {imm(C), imm(1)}, tm, immf(-2.0));
+  b.dmaStore(tx, ao, imm(0), {imm(C), imm(1)});
+  Harness h;
+  const int bx = h.buffer("x", DType::Float32, x), bm = h.buffer("mask", DType::Bool, mask),
+            bo = h.buffer("out", DType::Float32, std::vector<float>(R * C));
+  h.pointer(bx);
+  h.pointer(bm);
+  h.pointer(bo);
+  Collector c;
+  functional::RunOptions options;
+  options.listener = &c;
+  const npu::Program program = b.finish(); // the trace points into it
+  h.run(program, {}, options);
+  const auto out = h.contents<float>(bo);
+  for (size_t k = 0; k < out.size(); ++k)
+    EXPECT_EQ(out[k], mask[k] ? x[k] : -2.0f) << k;
+  const npu::ExecutedInstruction &load = c.traces.at(0).instructions.at(1);
+  EXPECT_EQ(load.elements, 2 + 3 + 6);
+  // x is buffer 0, at address 0x1000; runs of 4-byte elements.
+  const std::vector<std::pair<uint64_t, uint32_t>> want = {{0x1000, 8}, {0x1000 + 12, 12}, {0x1000 + 64, 24}};
+  ASSERT_EQ(load.dram.size(), want.size());
+  for (size_t r = 0; r < want.size(); ++r) {
+    EXPECT_EQ(load.dram[r].address, want[r].first) << r;
+    EXPECT_EQ(load.dram[r].bytes, want[r].second) << r;
+    EXPECT_FALSE(load.dram[r].write) << r;
+  }
+}
+
 } // namespace
 } // namespace npusim::functionaltest
