@@ -224,5 +224,35 @@ TEST(Dma, MaskedRowLoadFillsAndTracesActiveRuns) {
   }
 }
 
+TEST(Dma, RowsAlongTheLaneAxisInBlocks) {
+  // A [20, 12] int32 tile with the lane axis last (4 lanes): loaded with row
+  // stride 13 and stored with row stride `outStride`. With 12 the stored rows
+  // are disjoint; with 5 they overlap, and a later row's elements win, as a
+  // row-major loop writes them: out[r * outStride + j] = x[r * 13 + j].
+  const int64_t R = 20, C = 12;
+  std::vector<int32_t> x(R * 13);
+  for (size_t k = 0; k < x.size(); ++k)
+    x[k] = static_cast<int32_t>(k * 31 % 997);
+  for (int64_t outStride : {C, int64_t{5}}) {
+    const int64_t outSize = (R - 1) * outStride + C;
+    std::vector<int32_t> want(static_cast<size_t>(outSize), -1);
+    for (int64_t r = 0; r < R; ++r)
+      for (int64_t j = 0; j < C; ++j)
+        want[static_cast<size_t>(r * outStride + j)] = x[static_cast<size_t>(r * 13 + j)];
+    ProgramBuilder b("lane_rows", 4, 1024);
+    const int ax = b.pointerArgument("x", DType::Int32), ao = b.pointerArgument("out", DType::Int32);
+    const int t = b.tile("t", DType::Int32, {R, C}, 1);
+    b.dmaLoad(t, ax, imm(0), {imm(13), imm(1)});
+    b.dmaStore(t, ao, imm(0), {imm(outStride), imm(1)});
+    Harness h;
+    const int bx = h.buffer("x", DType::Int32, x),
+              bo = h.buffer("out", DType::Int32, std::vector<int32_t>(static_cast<size_t>(outSize), -1));
+    h.pointer(bx);
+    h.pointer(bo);
+    h.run(b.finish());
+    EXPECT_EQ(h.contents<int32_t>(bo), want) << "out row stride " << outStride;
+  }
+}
+
 } // namespace
 } // namespace npusim::functionaltest
