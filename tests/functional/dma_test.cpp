@@ -254,5 +254,46 @@ TEST(Dma, RowsAlongTheLaneAxisInBlocks) {
   }
 }
 
+TEST(Dma, MaskRereadAfterItsBytesChange) {
+  // Four masked loads (fill 0) of x into v0..v3, each stored unmasked. The
+  // mask tile m: mask A for v0; reloaded in place with mask B for v1; its
+  // bytes overwritten through tile o (same bank offset) with mask C for v2;
+  // set all false by a splat for v3. Each load must see the mask as it is.
+  const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8};
+  const std::vector<uint8_t> maskA = {1, 0, 1, 0, 1, 0, 1, 0}, maskB = {0, 1, 1, 0, 0, 1, 1, 0},
+                             maskC = {1, 1, 1, 1, 0, 0, 0, 0};
+  ProgramBuilder b("mask_reread", 4, 1024);
+  const int ax = b.pointerArgument("x", DType::Float32), aa = b.pointerArgument("a", DType::Bool),
+            ab = b.pointerArgument("b", DType::Bool), ac = b.pointerArgument("c", DType::Bool),
+            ao = b.pointerArgument("out", DType::Float32);
+  const int m = b.tileAt("m", DType::Bool, {8}, 0, 0), o = b.tileAt("o", DType::Bool, {8}, 0, 0);
+  std::vector<int> v;
+  for (int k = 0; k < 4; ++k)
+    v.push_back(b.tileAt("v" + std::to_string(k), DType::Float32, {8}, 0, 64 + 32 * k));
+  b.dmaLoad(m, aa, imm(0), {imm(1)});
+  b.dmaLoad(v[0], ax, imm(0), {imm(1)}, m, immf(0));
+  b.dmaLoad(m, ab, imm(0), {imm(1)});
+  b.dmaLoad(v[1], ax, imm(0), {imm(1)}, m, immf(0));
+  b.dmaLoad(o, ac, imm(0), {imm(1)});
+  b.dmaLoad(v[2], ax, imm(0), {imm(1)}, m, immf(0));
+  b.splat(m, imm(0));
+  b.dmaLoad(v[3], ax, imm(0), {imm(1)}, m, immf(0));
+  for (int k = 0; k < 4; ++k)
+    b.dmaStore(v[static_cast<size_t>(k)], ao, imm(8 * k), {imm(1)});
+  Harness h;
+  const int bx = h.buffer("x", DType::Float32, x), ba = h.buffer("a", DType::Bool, maskA),
+            bb = h.buffer("b", DType::Bool, maskB), bc = h.buffer("c", DType::Bool, maskC),
+            bo = h.buffer("out", DType::Float32, std::vector<float>(32, -1.0f));
+  for (int buffer : {bx, ba, bb, bc, bo})
+    h.pointer(buffer);
+  h.run(b.finish());
+  const auto out = h.contents<float>(bo);
+  const std::vector<uint8_t> none(8, 0);
+  const std::vector<const std::vector<uint8_t> *> masks = {&maskA, &maskB, &maskC, &none};
+  for (size_t k = 0; k < 4; ++k)
+    for (size_t e = 0; e < 8; ++e)
+      EXPECT_EQ(out[k * 8 + e], (*masks[k])[e] ? x[e] : 0.0f) << "load " << k << ", element " << e;
+}
+
 } // namespace
 } // namespace npusim::functionaltest
