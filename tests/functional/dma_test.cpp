@@ -7,6 +7,15 @@
 namespace npusim::functionaltest {
 namespace {
 
+/// Runs `program` with a listener and returns its instance traces.
+std::vector<npu::InstanceTrace> runTraced(Harness &h, const npu::Program &program) {
+  Collector c;
+  functional::RunOptions options;
+  options.listener = &c;
+  h.run(program, {}, options);
+  return std::move(c.traces);
+}
+
 TEST(Dma, StridedTransposeAndOffsetPointer) {
   // x is 6 x 5 row-major, read from element offset 3 of the buffer: tile[i, j] = x[j, i]
   // via strides (1, 5); written back row-major into out [5, 6].
@@ -58,16 +67,13 @@ TEST(Dma, MaskedGatherWithFill) {
   h.pointer(bi);
   h.pointer(bm);
   h.pointer(bo);
-  Collector c;
-  functional::RunOptions options;
-  options.listener = &c;
   const npu::Program program = b.finish(); // the trace points into it
-  h.run(program, {}, options);
+  const std::vector<npu::InstanceTrace> traces = runTraced(h, program);
   const auto out = h.contents<float>(bo);
   for (size_t k = 0; k < 8; ++k)
     EXPECT_EQ(out[k], mask[k] ? x[static_cast<size_t>(10 + idx[k])] : -7.5f) << k;
   // The gather touched 6 elements; 7 and 7 (elements 6, 7) are not adjacent runs (6 is masked).
-  EXPECT_EQ(c.traces.at(0).instructions.at(2).elements, 6);
+  EXPECT_EQ(traces.at(0).instructions.at(2).elements, 6);
 }
 
 TEST(Dma, ScatterLaterElementWins) {
@@ -201,18 +207,14 @@ TEST(Dma, MaskedRowLoadFillsAndTracesActiveRuns) {
   Harness h;
   const int bx = h.buffer("x", DType::Float32, x), bm = h.buffer("mask", DType::Bool, mask),
             bo = h.buffer("out", DType::Float32, std::vector<float>(R * C));
-  h.pointer(bx);
-  h.pointer(bm);
-  h.pointer(bo);
-  Collector c;
-  functional::RunOptions options;
-  options.listener = &c;
+  for (int buffer : {bx, bm, bo})
+    h.pointer(buffer);
   const npu::Program program = b.finish(); // the trace points into it
-  h.run(program, {}, options);
+  const std::vector<npu::InstanceTrace> traces = runTraced(h, program);
   const auto out = h.contents<float>(bo);
   for (size_t k = 0; k < out.size(); ++k)
     EXPECT_EQ(out[k], mask[k] ? x[k] : -2.0f) << k;
-  const npu::ExecutedInstruction &load = c.traces.at(0).instructions.at(1);
+  const npu::ExecutedInstruction &load = traces.at(0).instructions.at(1);
   EXPECT_EQ(load.elements, 2 + 3 + 6);
   // x is buffer 0, at address 0x1000; runs of 4-byte elements.
   const std::vector<std::pair<uint64_t, uint32_t>> want = {{0x1000, 8}, {0x1000 + 12, 12}, {0x1000 + 64, 24}};
