@@ -222,8 +222,7 @@ void Machine::vectorUnit(const Instruction &in) {
     for (int a = 0; a < rank; ++a)
       step[static_cast<size_t>(a)] = scalarInt(in.scalars.at(static_cast<size_t>(1 + a)));
     const int64_t start = scalarInt(in.scalars.at(0));
-    // Wrapping arithmetic in uint64, the last axis in a loop of its own, then
-    // each value wrapped to the dtype in one typed pass.
+    // Wrapping arithmetic in uint64, the last axis in a loop of its own.
     const size_t last = static_cast<size_t>(rank - 1);
     const int64_t inner = rank > 0 ? d.shape[last] : 1;
     const uint64_t innerStep = rank > 0 ? static_cast<uint64_t>(step[last]) : 0;
@@ -241,10 +240,11 @@ void Machine::vectorUnit(const Instruction &in) {
         index[ua] = 0;
       }
     }
-    core::visitInt(d.dtype, [&](auto tag) { // a bool keeps the lowest bit
+    // writeTile stores an integer's low bytes, which wrapping to the dtype
+    // keeps: only a bool (its lowest bit) needs a pass.
+    if (d.dtype == DType::Bool)
       for (int64_t e = 0; e < n; ++e)
-        out[e] = core::wrapInt<decltype(tag)::value>(static_cast<uint64_t>(out[e]));
-    });
+        out[e] &= 1;
     break;
   }
   case Opcode::VElementwise: {
