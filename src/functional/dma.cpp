@@ -156,17 +156,29 @@ void Machine::dmaUnit(const Instruction &in) {
       // The element size as a constant, so that the copies compile to moves.
       withSize(size, [&](auto sizeTag) {
         constexpr size_t S = decltype(sizeTag)::value;
+        constexpr int64_t SS = static_cast<int64_t>(S);
+        // Everything the loop reads besides the bytes it moves, in locals:
+        // stores through byte pointers would otherwise reload it.
+        uint8_t *const to = tile.data, *const shadow = tile.shadow;
+        const int64_t *const pos = tile.pos, *const off = offsets.data();
+        const bool trace = options_.listener != nullptr;
+        const uint64_t address = p.buffer->address;
+        const int64_t start = p.byteOffset;
         for (int64_t e = 0; e < n; ++e) {
-          const int64_t at = tile.pos[e];
+          const int64_t at = pos[e];
           if (mask && !mask[e]) {
-            std::memcpy(tile.data + at, &fillBits, S);
+            std::memcpy(to + at, &fillBits, S);
           } else {
-            const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
-            std::memcpy(tile.data + at, dram + byte, S);
-            addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
+            int64_t byte = 0; // dramByte's check
+            if (__builtin_mul_overflow(off[e], SS, &byte) || __builtin_add_overflow(byte, start, &byte) ||
+                byte < 0 || byte + SS > dramSize)
+              outOfBounds(p, off[e], e);
+            std::memcpy(to + at, dram + byte, S);
+            if (trace)
+              addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
             ++active;
           }
-          std::memset(tile.shadow + at, 1, S);
+          std::memset(shadow + at, 1, S);
         }
       });
   } else if (!isAtomic) {
