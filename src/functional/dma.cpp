@@ -156,17 +156,29 @@ void Machine::dmaUnit(const Instruction &in) {
       // The element size as a constant, so that the copies compile to moves.
       withSize(size, [&](auto sizeTag) {
         constexpr size_t S = decltype(sizeTag)::value;
+        constexpr int64_t SS = static_cast<int64_t>(S);
+        // Everything the loop reads besides the bytes it moves, in locals:
+        // stores through byte pointers would otherwise reload it.
+        uint8_t *const to = tile.data, *const shadow = tile.shadow;
+        const int64_t *const pos = tile.pos, *const off = offsets.data();
+        const bool trace = options_.listener != nullptr;
+        const uint64_t address = p.buffer->address;
+        const int64_t start = p.byteOffset;
         for (int64_t e = 0; e < n; ++e) {
-          const int64_t at = tile.pos[e];
+          const int64_t at = pos[e];
           if (mask && !mask[e]) {
-            std::memcpy(tile.data + at, &fillBits, S);
+            std::memcpy(to + at, &fillBits, S);
           } else {
-            const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
-            std::memcpy(tile.data + at, dram + byte, S);
-            addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
+            int64_t byte = 0; // dramByte's check
+            if (__builtin_mul_overflow(off[e], SS, &byte) || __builtin_add_overflow(byte, start, &byte) ||
+                byte < 0 || byte + SS > dramSize)
+              outOfBounds(p, off[e], e);
+            std::memcpy(to + at, dram + byte, S);
+            if (trace)
+              addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
             ++active;
           }
-          std::memset(tile.shadow + at, 1, S);
+          std::memset(shadow + at, 1, S);
         }
       });
   } else if (!isAtomic) {
@@ -266,6 +278,7 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   // Along the last axis consecutive elements take consecutive slots of one
   // lane unless that axis is the lane axis.
   const bool rowInLane = l.laneAxis != rank - 1 || inner == 1;
+  const int64_t lanes = this->lanes();
   uint8_t *dram = p.buffer->bytes->data();
   const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
   const uint64_t address = p.buffer->address;
@@ -319,21 +332,29 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
       if (values) {
         const int64_t at = tile.pos[e0 + j0];
         if (!rowInLane) {
+          // The row runs along the lane axis: element j lies in lane j %
+          // lanes. Lane by lane, a lane's slots are visited in order, so the
+          // scratchpad is written (or read) one lane's bytes at a time.
+          uint8_t *const bytes = tile.data, *const shadow = tile.shadow;
+          const int64_t *const pos = tile.pos + e0;
+          uint8_t *const run = dram + byte;
           if (!isLoad)
             for (int64_t j = j0; j < j1; ++j) {
-              const int64_t q = tile.pos[e0 + j];
-              if (!tile.shadow[q] || !tile.shadow[q + SS - 1])
+              const int64_t q = pos[j];
+              if (!shadow[q] || !shadow[q + SS - 1])
                 return oneByOne(e0, o, j0, j1);
             }
-          for (int64_t j = j0; j < j1; ++j) {
-            const int64_t q = tile.pos[e0 + j];
-            uint8_t *d = dram + byte + (j - j0) * SS;
-            if (isLoad) {
-              std::memcpy(tile.data + q, d, S);
-              std::memset(tile.shadow + q, 1, S);
-            } else
-              std::memcpy(d, tile.data + q, S);
-          }
+          const int64_t laneEnd = std::min(j1, j0 + lanes);
+          for (int64_t r = j0; r < laneEnd; ++r)
+            if (isLoad)
+              for (int64_t j = r; j < j1; j += lanes) {
+                const int64_t q = pos[j];
+                std::memcpy(bytes + q, run + (j - j0) * SS, S);
+                std::memset(shadow + q, 1, S);
+              }
+            else
+              for (int64_t j = r; j < j1; j += lanes)
+                std::memcpy(run + (j - j0) * SS, bytes + pos[j], S);
         } else if (isLoad) {
           std::memcpy(tile.data + at, dram + byte, static_cast<size_t>(count) * S);
           std::memset(tile.shadow + at, 1, static_cast<size_t>(count) * S);
@@ -355,23 +376,124 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
         std::memset(tile.shadow + at, 1, S);
       }
     };
-    uint64_t offset = static_cast<uint64_t>(base);
-    for (int64_t e0 = 0; e0 < n; e0 += inner) {
+    // A masked load of a row in one lane whose every element lies inside the
+    // buffer: each slot gets its DRAM element or the fill in one branch-free
+    // pass, the shadow one set, the active runs traced as activeRun does.
+    using Bits = std::conditional_t<
+        S == 1, uint8_t,
+        std::conditional_t<S == 2, uint16_t, std::conditional_t<S == 4, uint32_t, uint64_t>>>;
+    const Bits fillValue = static_cast<Bits>(fillBits);
+    auto maskedRow = [&](int64_t e0, uint64_t o) {
+      const int64_t lastOffset = static_cast<int64_t>(o + static_cast<uint64_t>(inner - 1));
+      const int64_t byte = byteOf(static_cast<int64_t>(o));
+      if (byte < 0 || lastOffset < static_cast<int64_t>(o) || byteOf(lastOffset) < 0)
+        return false;
+      const uint8_t *m = mask + e0, *from = dram + byte;
+      const int64_t at = tile.pos[e0];
+      uint8_t *to = tile.data + at;
+      int64_t count = 0;
+      for (int64_t j = 0; j < inner; ++j) {
+        Bits v;
+        std::memcpy(&v, from + j * SS, S);
+        v = m[j] ? v : fillValue;
+        std::memcpy(to + j * SS, &v, S);
+        count += m[j] != 0;
+      }
+      std::memset(tile.shadow + at, 1, static_cast<size_t>(inner) * S);
+      active += count;
+      if (options_.listener)
+        for (int64_t j = 0; j < inner;) {
+          int64_t k = j;
+          while (k < inner && (m[k] != 0) == (m[j] != 0))
+            ++k;
+          if (m[j])
+            addDram(address + static_cast<uint64_t>(byte + j * SS), static_cast<uint32_t>((k - j) * SS),
+                    false);
+          j = k;
+        }
+      return true;
+    };
+    const bool maskedRows = values && isLoad && mask && rowInLane;
+    auto oneRow = [&](int64_t e0, uint64_t o) {
       if (!mask)
-        activeRun(e0, offset, 0, inner);
-      else
+        activeRun(e0, o, 0, inner);
+      else if (!maskedRows || !maskedRow(e0, o))
         for (int64_t j = 0; j < inner;) {
           const uint8_t *m = mask + e0;
           int64_t k = j;
           while (k < inner && (m[k] != 0) == (m[j] != 0))
             ++k;
           if (m[j])
-            activeRun(e0, offset, j, k);
+            activeRun(e0, o, j, k);
           else
             fill(e0, j, k);
           j = k;
         }
-      nextRow(l, stride, index, offset);
+    };
+    // Rows along the lane axis: element j of row r lies in slot (j / lanes)
+    // * rows + r of lane j % lanes, so `block` consecutive rows fill
+    // consecutive slots, a cache line of them per column. Such a block is
+    // moved column by column (a blocked transpose) when its rows are wholly
+    // active and inside the buffer, and for a store written and disjoint in
+    // DRAM in row order (so that no later row's element is overwritten by an
+    // earlier one's); otherwise row by row.
+    constexpr int64_t block = 64 / SS;
+    auto laneBlock = [&](int64_t e0, const uint64_t *rowOffset, int64_t rows) {
+      if (rows < 2)
+        return false;
+      int64_t bytes[block];
+      for (int64_t k = 0; k < rows; ++k) {
+        const int64_t first = static_cast<int64_t>(rowOffset[k]);
+        const int64_t lastOffset = static_cast<int64_t>(rowOffset[k] + static_cast<uint64_t>(inner - 1));
+        bytes[k] = byteOf(first);
+        if (bytes[k] < 0 || lastOffset < first || byteOf(lastOffset) < 0)
+          return false;
+        if (mask && std::memchr(mask + e0 + k * inner, 0, static_cast<size_t>(inner)))
+          return false;
+        if (!isLoad && k > 0 && bytes[k] < bytes[k - 1] + inner * SS)
+          return false;
+      }
+      const int64_t *pos = tile.pos + e0;
+      uint8_t *const spad = tile.data, *const shadow = tile.shadow;
+      const size_t column = static_cast<size_t>(rows) * S;
+      if (!isLoad)
+        for (int64_t j = 0; j < inner; ++j)
+          if (std::memchr(shadow + pos[j], 0, column))
+            return false;
+      for (int64_t j = 0; j < inner; ++j) {
+        uint8_t *slots = spad + pos[j];
+        if (isLoad) {
+          for (int64_t k = 0; k < rows; ++k)
+            std::memcpy(slots + k * SS, dram + bytes[k] + j * SS, S);
+          std::memset(shadow + pos[j], 1, column);
+        } else
+          for (int64_t k = 0; k < rows; ++k)
+            std::memcpy(dram + bytes[k] + j * SS, slots + k * SS, S);
+      }
+      for (int64_t k = 0; k < rows; ++k)
+        addDram(address + static_cast<uint64_t>(bytes[k]), static_cast<uint32_t>(inner * SS), !isLoad);
+      active += rows * inner;
+      return true;
+    };
+    uint64_t offset = static_cast<uint64_t>(base);
+    if (!values || rowInLane) {
+      for (int64_t e0 = 0; e0 < n; e0 += inner) {
+        oneRow(e0, offset);
+        nextRow(l, stride, index, offset);
+      }
+      return;
+    }
+    uint64_t rowOffset[block];
+    for (int64_t e0 = 0; e0 < n;) {
+      const int64_t rows = std::min(block, (n - e0) / inner);
+      for (int64_t k = 0; k < rows; ++k) {
+        rowOffset[k] = offset;
+        nextRow(l, stride, index, offset);
+      }
+      if (!laneBlock(e0, rowOffset, rows))
+        for (int64_t k = 0; k < rows; ++k)
+          oneRow(e0 + k * inner, rowOffset[k]);
+      e0 += rows * inner;
     }
   });
   if (values && isLoad)

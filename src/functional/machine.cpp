@@ -154,6 +154,7 @@ void Machine::runInstance(int64_t linear, int64_t x, int64_t y, int64_t z) {
   execute(program_.body);
   // Forget what this instance wrote: the next one must not read it.
   std::fill(complete_.begin(), complete_.end(), 0);
+  maskOf_ = -1;
   if (!written_.empty())
     clearWrittenShadow();
   ++stats_.instances;
@@ -207,6 +208,7 @@ void Machine::executeOne(const Instruction &in) {
     for (int t : in.dsts)
       checkTileInBank(t);
   }
+  forgetMask(in);
   switch (unit) {
   case npu::Unit::Scalar: scalarUnit(in); break;
   case npu::Unit::Dma: dmaUnit(in); break;

@@ -131,7 +131,9 @@ public:
   /// Reads a whole tile (row-major) into v, checking every byte was written.
   void readTile(int t, Values &v);
   /// A DMA mask (a bool tile): one byte per element in row-major order,
-  /// nonzero where true, checked written as readTile; valid until the next call.
+  /// nonzero where true, checked written as readTile; valid until the next
+  /// call, which returns the same bytes again for the same tile until an
+  /// instruction may have changed them (forgetMask).
   const uint8_t *readMask(int t);
   /// Writes v (row-major, the tile's dtype) into a tile and marks it written.
   void writeTile(int t, const Values &v);
@@ -332,6 +334,12 @@ private:
   std::vector<Scalar> regs_;
   std::vector<Values> scratch_ = std::vector<Values>(kScratch);
   std::vector<uint8_t> mask_; // readMask's bytes
+  /// The bool tile whose bytes mask_ holds, or -1. Consecutive DMAs of a
+  /// program often share one mask: it stays valid while only DMAs run that
+  /// write no scratchpad bytes of it, within one instance (forgetMask).
+  int maskOf_ = -1;
+  /// Drops mask_ when `in` may change the bytes of its tile.
+  void forgetMask(const Instruction &in);
   std::unordered_map<const Instruction *, int> positionOf_;
   std::vector<int64_t> offsets_;
   std::vector<int64_t> sourceIndex_; // per element of a broadcast or relayout

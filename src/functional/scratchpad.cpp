@@ -245,12 +245,32 @@ void Machine::readTile(int t, Values &v) {
       d, base, [pos](int64_t e) { return pos[e]; }, n, v);
 }
 
+void Machine::forgetMask(const Instruction &in) {
+  if (maskOf_ < 0)
+    return;
+  if (npu::unitOf(in.opcode) != npu::Unit::Dma) {
+    maskOf_ = -1;
+    return;
+  }
+  const npu::Tile &mask = program_.tiles[static_cast<size_t>(maskOf_)];
+  const int64_t maskEnd = mask.bankOffset + mask.layout.bytesPerLane(program_.lanes);
+  for (int t : in.dsts) {
+    const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
+    if (tile.bankOffset < maskEnd &&
+        mask.bankOffset < tile.bankOffset + tile.layout.bytesPerLane(program_.lanes))
+      maskOf_ = -1;
+  }
+}
+
 const uint8_t *Machine::readMask(int t) {
   const npu::Tile &tile = program_.tiles[static_cast<size_t>(t)];
   const npu::TileLayout &l = tile.layout;
   const int64_t n = l.numElements();
+  if (maskOf_ == t && core::byteSize(l.dtype) == 1)
+    return mask_.data(); // checked when it was read
   mask_.resize(static_cast<size_t>(n));
   if (core::byteSize(l.dtype) != 1) { // not a bool (validation rejects it): the general path
+    maskOf_ = -1;
     Values &v = scratch(kScratch - 1);
     readTile(t, v);
     for (int64_t e = 0; e < n; ++e)
@@ -259,6 +279,7 @@ const uint8_t *Machine::readMask(int t) {
     return mask_.data();
   }
   checkTileWritten(t);
+  maskOf_ = t;
   const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
   const int64_t lanes = program_.lanes;
   if (l.rank() == 1) { // element e in slot e / lanes of lane e % lanes: each lane's bytes in turn

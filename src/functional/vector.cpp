@@ -214,23 +214,37 @@ void Machine::vectorUnit(const Instruction &in) {
     break;
   }
   case Opcode::VIota: {
+    if (core::isFloatType(d.dtype))
+      fail("iota of a float type");
     r.define(d.dtype, n);
     const int rank = d.rank();
     std::vector<int64_t> index(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank));
     for (int a = 0; a < rank; ++a)
       step[static_cast<size_t>(a)] = scalarInt(in.scalars.at(static_cast<size_t>(1 + a)));
     const int64_t start = scalarInt(in.scalars.at(0));
-    for (int64_t e = 0; e < n; ++e) {
-      uint64_t v = static_cast<uint64_t>(start);
-      for (int a = 0; a < rank; ++a)
-        v += static_cast<uint64_t>(step[static_cast<size_t>(a)]) * static_cast<uint64_t>(index[static_cast<size_t>(a)]);
-      r.i[static_cast<size_t>(e)] = d.dtype == DType::Bool ? static_cast<int64_t>(v & 1u) : core::wrapIntTo(d.dtype, v);
-      for (int a = rank - 1; a >= 0; --a) {
-        if (++index[static_cast<size_t>(a)] < d.shape[static_cast<size_t>(a)])
+    // Wrapping arithmetic in uint64, the last axis in a loop of its own.
+    const size_t last = static_cast<size_t>(rank - 1);
+    const int64_t inner = rank > 0 ? d.shape[last] : 1;
+    const uint64_t innerStep = rank > 0 ? static_cast<uint64_t>(step[last]) : 0;
+    uint64_t rowStart = static_cast<uint64_t>(start);
+    int64_t *out = r.i.data();
+    for (int64_t e = 0; e < n; e += inner) {
+      for (int64_t j = 0; j < inner; ++j)
+        out[e + j] = static_cast<int64_t>(rowStart + static_cast<uint64_t>(j) * innerStep);
+      for (int a = rank - 2; a >= 0; --a) {
+        const size_t ua = static_cast<size_t>(a);
+        rowStart += static_cast<uint64_t>(step[ua]);
+        if (++index[ua] < d.shape[ua])
           break;
-        index[static_cast<size_t>(a)] = 0;
+        rowStart -= static_cast<uint64_t>(step[ua]) * static_cast<uint64_t>(index[ua]);
+        index[ua] = 0;
       }
     }
+    // writeTile stores an integer's low bytes, which wrapping to the dtype
+    // keeps: only a bool (its lowest bit) needs a pass.
+    if (d.dtype == DType::Bool)
+      for (int64_t e = 0; e < n; ++e)
+        out[e] &= 1;
     break;
   }
   case Opcode::VElementwise: {

@@ -7,6 +7,15 @@
 namespace npusim::functionaltest {
 namespace {
 
+/// Runs `program` with a listener and returns its instance traces.
+std::vector<npu::InstanceTrace> runTraced(Harness &h, const npu::Program &program) {
+  Collector c;
+  functional::RunOptions options;
+  options.listener = &c;
+  h.run(program, {}, options);
+  return std::move(c.traces);
+}
+
 TEST(Dma, StridedTransposeAndOffsetPointer) {
   // x is 6 x 5 row-major, read from element offset 3 of the buffer: tile[i, j] = x[j, i]
   // via strides (1, 5); written back row-major into out [5, 6].
@@ -58,16 +67,13 @@ TEST(Dma, MaskedGatherWithFill) {
   h.pointer(bi);
   h.pointer(bm);
   h.pointer(bo);
-  Collector c;
-  functional::RunOptions options;
-  options.listener = &c;
   const npu::Program program = b.finish(); // the trace points into it
-  h.run(program, {}, options);
+  const std::vector<npu::InstanceTrace> traces = runTraced(h, program);
   const auto out = h.contents<float>(bo);
   for (size_t k = 0; k < 8; ++k)
     EXPECT_EQ(out[k], mask[k] ? x[static_cast<size_t>(10 + idx[k])] : -7.5f) << k;
   // The gather touched 6 elements; 7 and 7 (elements 6, 7) are not adjacent runs (6 is masked).
-  EXPECT_EQ(c.traces.at(0).instructions.at(2).elements, 6);
+  EXPECT_EQ(traces.at(0).instructions.at(2).elements, 6);
 }
 
 TEST(Dma, ScatterLaterElementWins) {
@@ -176,6 +182,119 @@ TEST(Dma, MaskedRowsInEveryLaneLayout) {
     for (size_t k = 0; k < out.size(); ++k)
       EXPECT_EQ(out[k], mask[k] ? x[k] : -1.0f) << "layout " << variant << ", element " << k;
   }
+}
+
+TEST(Dma, MaskedRowLoadFillsAndTracesActiveRuns) {
+  // A [3, 8] tile, lane axis 0 (each row in one lane), loaded with row
+  // stride 8 under a mask, fill -2, and stored unmasked: out[k] = mask[k] ?
+  // x[k] : -2. x holds 22 elements, so the last row's two masked-off
+  // elements lie outside it (that row takes the run-by-run path). The
+  // load's DRAM runs are the mask's runs of ones, in row order.
+  const int64_t R = 3, C = 8;
+  std::vector<float> x(22);
+  for (size_t k = 0; k < x.size(); ++k)
+    x[k] = 1.5f * static_cast<float>(k) - 4.0f;
+  const std::vector<uint8_t> mask = {1, 1, 0, 1, 1, 1, 0, 0,  // runs [0, 2) and [3, 6)
+                                     0, 0, 0, 0, 0, 0, 0, 0,  // nothing
+                                     1, 1, 1, 1, 1, 1, 0, 0}; // [16, 22); 22 and 23 are outside x
+  ProgramBuilder b("masked_row_load", 4, 1024);
+  const int ax = b.pointerArgument("x", DType::Float32), am = b.pointerArgument("mask", DType::Bool),
+            ao = b.pointerArgument("out", DType::Float32);
+  const int tm = b.tile("mask", DType::Bool, {R, C}, 0), tx = b.tile("x", DType::Float32, {R, C}, 0);
+  b.dmaLoad(tm, am, imm(0), {imm(C), imm(1)});
+  b.dmaLoad(tx, ax, imm(0), {imm(C), imm(1)}, tm, immf(-2.0));
+  b.dmaStore(tx, ao, imm(0), {imm(C), imm(1)});
+  Harness h;
+  const int bx = h.buffer("x", DType::Float32, x), bm = h.buffer("mask", DType::Bool, mask),
+            bo = h.buffer("out", DType::Float32, std::vector<float>(R * C));
+  for (int buffer : {bx, bm, bo})
+    h.pointer(buffer);
+  const npu::Program program = b.finish(); // the trace points into it
+  const std::vector<npu::InstanceTrace> traces = runTraced(h, program);
+  const auto out = h.contents<float>(bo);
+  for (size_t k = 0; k < out.size(); ++k)
+    EXPECT_EQ(out[k], mask[k] ? x[k] : -2.0f) << k;
+  const npu::ExecutedInstruction &load = traces.at(0).instructions.at(1);
+  EXPECT_EQ(load.elements, 2 + 3 + 6);
+  // x is buffer 0, at address 0x1000; runs of 4-byte elements.
+  const std::vector<std::pair<uint64_t, uint32_t>> want = {{0x1000, 8}, {0x1000 + 12, 12}, {0x1000 + 64, 24}};
+  ASSERT_EQ(load.dram.size(), want.size());
+  for (size_t r = 0; r < want.size(); ++r) {
+    EXPECT_EQ(load.dram[r].address, want[r].first) << r;
+    EXPECT_EQ(load.dram[r].bytes, want[r].second) << r;
+    EXPECT_FALSE(load.dram[r].write) << r;
+  }
+}
+
+TEST(Dma, RowsAlongTheLaneAxisInBlocks) {
+  // A [20, 12] int32 tile with the lane axis last (4 lanes): loaded with row
+  // stride 13 and stored with row stride `outStride`. With 12 the stored rows
+  // are disjoint; with 5 they overlap, and a later row's elements win, as a
+  // row-major loop writes them: out[r * outStride + j] = x[r * 13 + j].
+  const int64_t R = 20, C = 12;
+  std::vector<int32_t> x(R * 13);
+  for (size_t k = 0; k < x.size(); ++k)
+    x[k] = static_cast<int32_t>(k * 31 % 997);
+  for (int64_t outStride : {C, int64_t{5}}) {
+    const int64_t outSize = (R - 1) * outStride + C;
+    std::vector<int32_t> want(static_cast<size_t>(outSize), -1);
+    for (int64_t r = 0; r < R; ++r)
+      for (int64_t j = 0; j < C; ++j)
+        want[static_cast<size_t>(r * outStride + j)] = x[static_cast<size_t>(r * 13 + j)];
+    ProgramBuilder b("lane_rows", 4, 1024);
+    const int ax = b.pointerArgument("x", DType::Int32), ao = b.pointerArgument("out", DType::Int32);
+    const int t = b.tile("t", DType::Int32, {R, C}, 1);
+    b.dmaLoad(t, ax, imm(0), {imm(13), imm(1)});
+    b.dmaStore(t, ao, imm(0), {imm(outStride), imm(1)});
+    Harness h;
+    const int bx = h.buffer("x", DType::Int32, x),
+              bo = h.buffer("out", DType::Int32, std::vector<int32_t>(static_cast<size_t>(outSize), -1));
+    h.pointer(bx);
+    h.pointer(bo);
+    h.run(b.finish());
+    EXPECT_EQ(h.contents<int32_t>(bo), want) << "out row stride " << outStride;
+  }
+}
+
+TEST(Dma, MaskRereadAfterItsBytesChange) {
+  // Four masked loads (fill 0) of x into v0..v3, each stored unmasked. The
+  // mask tile m: mask A for v0; reloaded in place with mask B for v1; its
+  // bytes overwritten through tile o (same bank offset) with mask C for v2;
+  // set all false by a splat for v3. Each load must see the mask as it is.
+  const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8};
+  const std::vector<uint8_t> maskA = {1, 0, 1, 0, 1, 0, 1, 0}, maskB = {0, 1, 1, 0, 0, 1, 1, 0},
+                             maskC = {1, 1, 1, 1, 0, 0, 0, 0};
+  ProgramBuilder b("mask_reread", 4, 1024);
+  const int ax = b.pointerArgument("x", DType::Float32), aa = b.pointerArgument("a", DType::Bool),
+            ab = b.pointerArgument("b", DType::Bool), ac = b.pointerArgument("c", DType::Bool),
+            ao = b.pointerArgument("out", DType::Float32);
+  const int m = b.tileAt("m", DType::Bool, {8}, 0, 0), o = b.tileAt("o", DType::Bool, {8}, 0, 0);
+  std::vector<int> v;
+  for (int k = 0; k < 4; ++k)
+    v.push_back(b.tileAt("v" + std::to_string(k), DType::Float32, {8}, 0, 64 + 32 * k));
+  b.dmaLoad(m, aa, imm(0), {imm(1)});
+  b.dmaLoad(v[0], ax, imm(0), {imm(1)}, m, immf(0));
+  b.dmaLoad(m, ab, imm(0), {imm(1)});
+  b.dmaLoad(v[1], ax, imm(0), {imm(1)}, m, immf(0));
+  b.dmaLoad(o, ac, imm(0), {imm(1)});
+  b.dmaLoad(v[2], ax, imm(0), {imm(1)}, m, immf(0));
+  b.splat(m, imm(0));
+  b.dmaLoad(v[3], ax, imm(0), {imm(1)}, m, immf(0));
+  for (int k = 0; k < 4; ++k)
+    b.dmaStore(v[static_cast<size_t>(k)], ao, imm(8 * k), {imm(1)});
+  Harness h;
+  const int bx = h.buffer("x", DType::Float32, x), ba = h.buffer("a", DType::Bool, maskA),
+            bb = h.buffer("b", DType::Bool, maskB), bc = h.buffer("c", DType::Bool, maskC),
+            bo = h.buffer("out", DType::Float32, std::vector<float>(32, -1.0f));
+  for (int buffer : {bx, ba, bb, bc, bo})
+    h.pointer(buffer);
+  h.run(b.finish());
+  const auto out = h.contents<float>(bo);
+  const std::vector<uint8_t> none(8, 0);
+  const std::vector<const std::vector<uint8_t> *> masks = {&maskA, &maskB, &maskC, &none};
+  for (size_t k = 0; k < 4; ++k)
+    for (size_t e = 0; e < 8; ++e)
+      EXPECT_EQ(out[k * 8 + e], (*masks[k])[e] ? x[e] : 0.0f) << "load " << k << ", element " << e;
 }
 
 } // namespace

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <cmath>
 #include <limits>
 
 namespace npusim::functionaltest {
@@ -180,6 +180,39 @@ TEST(Simulator, AddressOnlyRunComputesGatherIndicesFromProgramIds) {
   }
 }
 
+TEST(Simulator, IotaWrapsToItsDtype) {
+  // value[i, j] = start + 7 i - 3 j, wrapped: int8 [3, 5] with the lane axis
+  // last from 120 (120 + 14 = 134 wraps to -122), uint16 [3, 5] from 65530
+  // (65530 + 7 = 65537 wraps to 1), and a bool [3, 5] keeping the lowest bit.
+  const int64_t R = 3, C = 5;
+  for (const DType d : {DType::Int8, DType::UInt16, DType::Bool}) {
+    const int64_t start = d == DType::Int8 ? 120 : d == DType::UInt16 ? 65530 : 1;
+    ProgramBuilder b("iota", 4, 256);
+    const int ao = b.pointerArgument("out", d);
+    const int t = b.tile("t", d, {R, C}, 1);
+    b.iota(t, imm(start), {imm(7), imm(-3)});
+    b.dmaStore(t, ao, imm(0), {imm(C), imm(1)});
+    Harness h;
+    const size_t bytes = static_cast<size_t>(R * C) * core::byteSize(d);
+    const int bo = h.buffer("out", d, std::vector<uint8_t>(bytes));
+    h.pointer(bo);
+    h.run(b.finish());
+    const std::vector<uint8_t> out = h.contents<uint8_t>(bo);
+    for (int64_t i = 0; i < R; ++i)
+      for (int64_t j = 0; j < C; ++j) {
+        const int64_t v = start + 7 * i - 3 * j, e = i * C + j;
+        if (d == DType::Int8)
+          EXPECT_EQ(static_cast<int8_t>(out[static_cast<size_t>(e)]), static_cast<int8_t>(v)) << e;
+        else if (d == DType::Bool)
+          EXPECT_EQ(out[static_cast<size_t>(e)], static_cast<uint8_t>(v & 1)) << e;
+        else
+          EXPECT_EQ(out[static_cast<size_t>(2 * e)] | out[static_cast<size_t>(2 * e + 1)] << 8,
+                    static_cast<uint16_t>(v))
+              << e;
+      }
+  }
+}
+
 TEST(Simulator, DoubleBufferedInstancesComputeTheSame) {
   const int64_t n = 40, block = 16;
   std::vector<float> x(n), y(n);
@@ -244,9 +277,9 @@ TEST(Elementwise, CastsSaturateAndRoundOnce) {
     h.pointer(h.buffer("x", DType::Float32, x));
     // fp32 -> bf16, nearest even: 1 + 2^-8 is a tie between 1 and 1 + 2^-7 -> 1 (0x3F80);
     // 1 + 3 * 2^-8 is a tie between 1 + 2^-7 and 1 + 2^-6 -> 1 + 2^-6 (0x3F82).
-    const auto r = elementwise<uint16_t>(
-        ProgramBuilder::function(ElementOp::Cast, DType::Float32, DType::BFloat16), DType::BFloat16,
-        {DType::Float32}, h, 6);
+    const auto r =
+        elementwise<uint16_t>(ProgramBuilder::function(ElementOp::Cast, DType::Float32, DType::BFloat16),
+                              DType::BFloat16, {DType::Float32}, h, 6);
     EXPECT_EQ(r[4], 0x3F80);
     EXPECT_EQ(r[5], 0x3F82);
     EXPECT_EQ(r[3], 0xC07A); // -3.90625, the nearest bf16 to -3.9
@@ -276,7 +309,8 @@ TEST(Elementwise, MathSelectAndMinMaxNaN) {
     const auto r = elementwise<float>(ProgramBuilder::math(core::MathFn::Exp, DType::Float32), DType::Float32,
                                       {DType::Float32}, h, 4);
     for (int k = 0; k < 4; ++k)
-      EXPECT_EQ(r[static_cast<size_t>(k)], std::exp(std::vector<float>{0.5f, 1.0f, -2.0f, 4.0f}[static_cast<size_t>(k)]));
+      EXPECT_EQ(r[static_cast<size_t>(k)],
+                std::exp(std::vector<float>{0.5f, 1.0f, -2.0f, 4.0f}[static_cast<size_t>(k)]));
   }
   {
     Harness h;
@@ -426,8 +460,8 @@ TEST(Performance, SixteenMillionElementPointwise) {
   const auto out = h.contents<float>(bo);
   EXPECT_EQ(out[0], 3.75f);
   EXPECT_EQ(out[static_cast<size_t>(n - 1)], 3.75f);
-  std::printf("16M-element masked add: %.3f s wall, %.3f s CPU, %.1f M elements/s (CPU)\n", seconds, cpuSeconds,
-              static_cast<double>(n) / cpuSeconds / 1e6);
+  std::printf("16M-element masked add: %.3f s wall, %.3f s CPU, %.1f M elements/s (CPU)\n", seconds,
+              cpuSeconds, static_cast<double>(n) / cpuSeconds / 1e6);
 }
 
 } // namespace

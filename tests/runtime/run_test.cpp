@@ -375,6 +375,34 @@ TEST_F(RunTest, FullModeCyclesAreReproducibleAndReported) {
   EXPECT_EQ(sum, a["totals"]["cycles"].get<int64_t>());
 }
 
+// A step that launches an already-compiled kernel with the same constexprs
+// and scalars reuses its program: the tiny bundle with its launch repeated
+// compiles one kernel, and the repeat (same inputs, so the same values and
+// work) verifies and takes exactly the cycles of the first launch, which
+// compiled it, and of the original bundle's launch.
+TEST_F(RunTest, RepeatedLaunchReusesItsProgramWithIdenticalCyclesAndValues) {
+  const fs::path bundle = mutatedCopy([](json &g) {
+    json &steps = g["steps"];
+    steps.insert(steps.begin() + 1, steps[0]);
+  });
+  const fs::path once = dir_ / "once.json", twice = dir_ / "twice.json";
+  const Result a = npusim({"run", kTiny.string(), "--mode", "full", "--verify", "--report", once.string()});
+  ASSERT_EQ(a.exitCode, 0) << a.out << a.err;
+  const Result b = npusim({"run", bundle.string(), "--mode", "full", "--verify", "--report", twice.string()});
+  ASSERT_EQ(b.exitCode, 0) << b.out << b.err;
+  EXPECT_NE(b.out.find("4 of 4 steps ran (2 launches, 2 calls), 1 kernels (1 compiled)"), std::string::npos)
+      << b.out;
+  EXPECT_NE(b.out.find("verification: passed"), std::string::npos) << b.out;
+  std::ifstream inOnce(once), inTwice(twice);
+  const json r1 = json::parse(inOnce), r2 = json::parse(inTwice);
+  const json &first = r2["steps"][0], &repeat = r2["steps"][1];
+  EXPECT_EQ(repeat["reference_check"], "matches the reference");
+  EXPECT_EQ(first["block_sizes"], repeat["block_sizes"]);
+  EXPECT_GT(first["timing"]["cycles"].get<int64_t>(), 0);
+  EXPECT_EQ(first["timing"]["cycles"], repeat["timing"]["cycles"]);
+  EXPECT_EQ(first["timing"]["cycles"], r1["steps"][0]["timing"]["cycles"]);
+}
+
 // --top N lists the N costliest timed steps, each with a bound named in
 // docs/cli.md; the report gives every timed step the same bound.
 TEST_F(RunTest, TopStepsNameTheirBound) {
