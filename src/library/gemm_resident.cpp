@@ -8,29 +8,38 @@ namespace npusim::library::detail {
 
 namespace {
 
-// The bytes per lane of the resident kernel's tiles: every B panel, the A
-// tiles of the first step (at least the pair of the later ones) and their
-// products, each an fp32 [BLOCK_M, PANEL] with N on the lanes (compiled for
-// 1024^3 on tpuv3-like: 65,536 bytes at BLOCK_M = 128, PANEL = 256, four
-// first tiles, as this estimate; 49,152 with the two taken now).
-int64_t residentBytesPerLane(const ResidentTiles &t, int64_t element, bool aTurned, bool bTurned,
-                             const MachineShape &machine) {
+// The bytes per lane of the resident kernel's tiles (`tiles` row tiles of
+// A): every B panel, and per A tile the kernel names (the first step's, the
+// loop's pair, an odd last one) the tile and its products, each an fp32
+// [BLOCK_M, PANEL] with N on the lanes. The compiler gives every tile bytes
+// of its own only when all of them fit half the bank; otherwise a tile
+// reuses a dead tile's bytes and its load waits for that tile's last reader
+// (docs/compiler.md, "Scratchpad"), which serialises the first step and the
+// loop. 1024^3 on tpuv3-like: 32,768 bytes of B and 8,192 per A tile, four
+// tiles with F = 2 (65,536 bytes, half the 131,072-byte bank), five with F
+// = 1, six with F = 4.
+// `live`: only the tiles live at once (B and the larger of the first step
+// and the loop's pair), what the compiler must fit at all with offsets
+// reused first fit.
+int64_t residentBytesPerLane(const ResidentTiles &t, int64_t tiles, bool live, int64_t element, bool aTurned,
+                             bool bTurned, const MachineShape &machine) {
   const int64_t lanes = machine.lanes;
   const int64_t kSlots = ceilDiv(t.blockK, lanes), nSlots = ceilDiv(t.panel, lanes);
-  const int64_t live = std::max<int64_t>(2, t.firstTiles);
+  const int64_t first = std::min(tiles, t.firstTiles), rest = tiles - first;
+  const int64_t named = live ? std::max<int64_t>(2, first) : first + (rest >= 2 ? 2 : 0) + rest % 2;
   // A turned operand (loaded with its contiguous axis last, then
   // transposed) may need a second copy where the transpose is a relayout.
   return t.panels * kSlots * t.panel * element * (bTurned ? 2 : 1) +
-         live * kSlots * t.blockM * element * (aTurned ? 2 : 1) + live * t.panels * nSlots * t.blockM * 4;
+         named * (kSlots * t.blockM * element * (aTurned ? 2 : 1) + t.panels * nSlots * t.blockM * 4);
 }
 
 // Grid: (1, 1, batches). Every B panel [BLOCK_K, PANEL] is loaded once and
 // stays in the scratchpad; A streams through in row tiles, two per step (a0,
 // a1: while the arrays multiply a1, the DMA queue refills a0 for the next
-// step, with no value carried between iterations). The first step is peeled
-// off the loop with its A tiles loaded before the panels, so the first dot
-// waits for one tile and one panel, not for all of B; an odd last tile
-// follows the loop. Consecutive dots take the arrays in turn.
+// step, with no value carried between iterations). The first step (F tiles)
+// is peeled off the loop and multiplied panel by panel as B arrives, so the
+// first dot waits for one tile and one panel, not for all of B; an odd last
+// tile follows the loop. Consecutive dots take the arrays in turn.
 constexpr std::string_view kResidentGemmSource = R"TRITON(
 import triton
 import triton.language as tl
@@ -94,14 +103,28 @@ std::string loadPanel(const ResidentKernel &k, int64_t q) {
                   k.nRagged ? "(" + cols + " < N)" : "", k.bKContiguous, 4);
 }
 
-/// The products of A tile a{s} with every panel, their epilogue and stores.
-/// `part` 0: the dots only, 1: the stores only, 2: both.
-std::string multiplyAndStore(const ResidentKernel &k, int s, int64_t panels, int spaces, int part = 2) {
+/// The products c{s}_{q} of A tiles 0 .. count - 1 with every panel:
+/// `panelMajor`, panel by panel (the arrays start on a panel as soon as it
+/// has arrived), else tile by tile (a tile's last reader comes early, so the
+/// DMA queue refills it while the arrays multiply the next).
+std::string multiply(int64_t panels, int count, bool panelMajor, int spaces) {
+  std::string dots;
+  for (int64_t i = 0; i < panels * count; ++i) {
+    const std::string s = std::to_string(panelMajor ? i % count : i / panels),
+                      q = std::to_string(panelMajor ? i / count : i % panels);
+    dots += indent(spaces) + "c" + s + "_" + q + " = tl.dot(a" + s + ", b_" + q +
+            ", allow_tf32=False, out_dtype=tl.float32)\n";
+  }
+  return dots;
+}
+
+/// The epilogue and stores of A tile s's products, from panel `from` on (in
+/// a circle).
+std::string storeProducts(const ResidentKernel &k, int s, int64_t panels, int spaces, int64_t from = 0) {
   const std::string in = indent(spaces), n = std::to_string(s), rows = "rows_" + n;
-  std::string dots, stores;
-  for (int64_t q = 0; q < panels; ++q) {
-    const std::string qs = std::to_string(q), c = "c" + n + "_" + qs, cols = "cols_" + qs;
-    dots += in + c + " = tl.dot(a" + n + ", b_" + qs + ", allow_tf32=False, out_dtype=tl.float32)\n";
+  std::string stores;
+  for (int64_t i = 0; i < panels; ++i) {
+    const std::string qs = std::to_string((from + i) % panels), c = "c" + n + "_" + qs, cols = "cols_" + qs;
     std::string mask;
     if (k.mRagged || k.nRagged)
       mask = ", mask=" + std::string(k.mRagged ? "(" + rows + " < M)[:, None]" : "") +
@@ -117,44 +140,53 @@ std::string multiplyAndStore(const ResidentKernel &k, int s, int64_t panels, int
     stores += in + "tl.store(c_base + " + rows + "[:, None] * STRIDE_CM + " + cols +
               "[None, :] * STRIDE_CN, " + c + mask + ")\n";
   }
-  return part == 0 ? dots : part == 1 ? stores : dots + stores;
+  return stores;
+}
+
+/// Loads, products and stores of `count` A tiles from row `firstRow`.
+std::string streamTiles(const ResidentKernel &k, int64_t panels, int count, const std::string &firstRow,
+                        int spaces) {
+  std::string body;
+  for (int s = 0; s < count; ++s)
+    body += loadA(k, s, s ? firstRow + " + " + std::to_string(s) + " * BLOCK_M" : firstRow, spaces);
+  body += multiply(panels, count, false, spaces);
+  for (int s = 0; s < count; ++s)
+    body += storeProducts(k, s, panels, spaces);
+  return body;
 }
 
 } // namespace
 
 std::string residentGemmSource(const std::string &name, const ResidentKernel &k, const ResidentTiles &t,
                                int64_t tiles) {
-  // The first step's tiles (up to t.firstTiles) load before the panels and
-  // are multiplied with each panel as it arrives; later steps take pairs.
-  const int64_t first = std::min(tiles, t.firstTiles);
+  // The first step's F tiles. When later tiles follow, they load in turn
+  // with the first F panels (a0, b_0, a1, b_1, ..., then the other panels),
+  // so the first dot waits for one tile and one panel, and their stores
+  // begin with the last panel's product: the store queue is in order, so no
+  // store competes with B's loads (a pending store halves DRAM's read rate)
+  // before all of B is in, and the later tiles' dots hide the stores. The
+  // dots go panel by panel as B arrives.
+  const int first = static_cast<int>(std::min(tiles, t.firstTiles));
+  const bool later = tiles > first;
   std::string body;
-  for (int64_t s = 0; s < first; ++s)
-    body += loadA(k, static_cast<int>(s), std::to_string(s * t.blockM), 4);
-  for (int64_t q = 0; q < t.panels; ++q)
+  for (int64_t i = 0; i < std::max<int64_t>(first, t.panels); ++i)
+    if (later || i < first)
+      body += (i < first ? loadA(k, static_cast<int>(i), std::to_string(i * t.blockM), 4) : "") +
+              (later && i < t.panels ? loadPanel(k, i) : "");
+  for (int64_t q = 0; q < t.panels && !later; ++q)
     body += loadPanel(k, q);
-  // Panel by panel, so that both arrays start on panel q as soon as it has
-  // arrived; the stores after all dots.
-  for (int64_t q = 0; q < t.panels; ++q)
-    for (int64_t s = 0; s < first; ++s) {
-      const std::string dots = multiplyAndStore(k, static_cast<int>(s), t.panels, 4, 0);
-      // The q-th line of this tile's dots.
-      size_t at = 0;
-      for (int64_t l = 0; l < q; ++l)
-        at = dots.find('\n', at) + 1;
-      body += dots.substr(at, dots.find('\n', at) + 1 - at);
-    }
-  for (int64_t s = 0; s < first; ++s)
-    body += multiplyAndStore(k, static_cast<int>(s), t.panels, 4, 1);
+  body += multiply(t.panels, first, true, 4);
+  for (int s = 0; s < first; ++s)
+    body += storeProducts(k, s, t.panels, 4, s == 0 && later ? t.panels - 1 : 0);
   const int64_t pairs = (tiles - first) / 2;
   if (pairs > 0) {
     const int64_t start = first * t.blockM;
     body += "    for m0 in range(" + std::to_string(start) + ", " +
             std::to_string(start + pairs * 2 * t.blockM) + ", 2 * BLOCK_M):\n";
-    body += loadA(k, 0, "m0", 8) + loadA(k, 1, "m0 + BLOCK_M", 8);
-    body += multiplyAndStore(k, 0, t.panels, 8) + multiplyAndStore(k, 1, t.panels, 8);
+    body += streamTiles(k, t.panels, 2, "m0", 8);
   }
   if ((tiles - first) % 2)
-    body += loadA(k, 0, std::to_string((tiles - 1) * t.blockM), 4) + multiplyAndStore(k, 0, t.panels, 4);
+    body += streamTiles(k, t.panels, 1, std::to_string((tiles - 1) * t.blockM), 4);
   return instantiate(
       kResidentGemmSource,
       {{"NAME", name},
@@ -172,6 +204,48 @@ std::string residentVariant(const ResidentKernel &k, const ResidentTiles &t, int
          (k.bKContiguous ? "_bt" : "") + (k.scaleProduct ? "_alpha" : "") + (k.hasBias ? "_bias" : "") +
          (k.scaleBias ? "_beta" : "");
 }
+
+namespace {
+
+// The schedule estimate that ranks the first step's tile count F (cycles,
+// per batch): the first step, then the other tiles at the arrays' or DRAM's
+// rate, then the last product's store (docs/library-kernels.md, "Resident
+// B").
+double scheduleCycles(const ResidentTiles &t, int64_t m, int64_t n, int64_t k, int64_t element,
+                      const MachineShape &machine) {
+  const double lanes = machine.lanes, bw = std::max(1.0, machine.dramBytesPerCycle);
+  const int64_t tiles = ceilDiv(m, t.blockM), first = std::min(tiles, t.firstTiles);
+  const int64_t folds = ceilDiv(t.blockK, machine.lanes) * ceilDiv(t.panel, machine.lanes);
+  const int64_t arrays = std::max(1, machine.systolicArrays);
+  // One dot (an A tile times a panel) on one array; consecutive dots take
+  // the arrays in turn.
+  const double dot = static_cast<double>(folds) * std::max<double>(static_cast<double>(t.blockM), lanes);
+  const double tileBytes = static_cast<double>(t.blockM * k * element),
+               panelBytes = static_cast<double>(k * t.panel * element);
+  // The first step: its first dot waits for a0 and b_0; it ends when the
+  // arrays are done with its F x P dots, and no sooner than B and its tiles
+  // are in plus the last panel's F dots.
+  const double firstArrays = dot * static_cast<double>(ceilDiv(first * t.panels, arrays));
+  const double lastPanel = dot * static_cast<double>(ceilDiv(first, arrays));
+  // Without later tiles the first step's tiles load before the panels.
+  const double startBytes = (tiles > first ? 1.0 : static_cast<double>(first)) * tileBytes + panelBytes;
+  const double firstStep = std::max(
+      startBytes / bw + firstArrays,
+      (static_cast<double>(first) * tileBytes + static_cast<double>(t.panels) * panelBytes) / bw + lastPanel);
+  // The other tiles: the arrays' P dots per tile against their A and every
+  // C crossing DRAM (rows of at least a lane's elements stream near DRAM's
+  // rate: no per-run cost here).
+  const double rest = static_cast<double>(tiles - first);
+  const double restArrays =
+      rest * dot * static_cast<double>(t.panels) / static_cast<double>(std::min<int64_t>(arrays, t.panels));
+  const double restDram = (rest * tileBytes + static_cast<double>(m * n * 4)) / bw;
+  // After the last dot: its product's store. Without later tiles the first
+  // step's stores are not held back: they run beside its dots.
+  const double end = static_cast<double>(t.blockM * t.panel * 4) / bw;
+  return firstStep + (tiles > first ? std::max(restArrays, restDram) : 0.0) + end + 3 * lanes - 2;
+}
+
+} // namespace
 
 double residentCycles(const ResidentTiles &t, int64_t m, int64_t n, int64_t k, int64_t element,
                       const MachineShape &machine) {
@@ -202,24 +276,39 @@ std::optional<ResidentTiles> chooseResidentTiles(int64_t m, int64_t n, int64_t k
   const int64_t lane = laneBlock(machine);
   const int64_t budget = tileBudgetBytes(machine) / machine.lanes; // half a lane's bank
   ResidentTiles best;
-  bool found = false;
+  bool found = false, bestSeparate = false;
+  double bestSchedule = 0;
   for (int64_t panel : {lane, 2 * lane}) {
     if (panel > blockFor(n, 16, 2 * lane))
       continue;
     for (int64_t blockM = lane; blockM <= 4 * lane; blockM *= 2) {
       if (ceilDiv(m, blockM) < 2)
         continue; // one tile of A: nothing to reuse B for
-      // Two tiles in the first step (measured on 1024^3: 45.7 k cycles
-      // against 53.9 k with three and 50.1 k with four: more tiles hide
-      // more of B's load behind the arrays, but each also delays the first
-      // panel and the first stores).
-      ResidentTiles t{blockM, blockFor(k, 16, int64_t{1} << 20), panel, ceilDiv(n, panel), 2, 0};
-      if (residentBytesPerLane(t, element, aTurned, bTurned, machine) > budget)
-        continue;
-      t.cycles = residentCycles(t, m, n, k, element, machine);
-      if (!found || t.cycles < best.cycles * (1 - 1e-9)) {
-        best = t;
-        found = true;
+      // The first step's tile count F from the estimate, among those whose
+      // tiles all get bytes of their own (then the loop's loads overlap the
+      // first step's dots), else among those that fit at all.
+      for (int64_t first = 1; first <= 4; ++first) {
+        ResidentTiles t{blockM, blockFor(k, 16, int64_t{1} << 20), panel, ceilDiv(n, panel), first, 0};
+        const int64_t tiles = ceilDiv(m, blockM);
+        if (first > tiles ||
+            residentBytesPerLane(t, tiles, true, element, aTurned, bTurned, machine) > budget)
+          continue;
+        const bool separate =
+            residentBytesPerLane(t, tiles, false, element, aTurned, bTurned, machine) <= budget;
+        t.cycles = residentCycles(t, m, n, k, element, machine);
+        const double schedule = scheduleCycles(t, m, n, k, element, machine);
+        // Tile shapes by the estimate against the tiled kernel's, F by the
+        // schedule.
+        const bool sameShape = found && best.blockM == t.blockM && best.panel == t.panel;
+        if (!found ||
+            (sameShape && ((separate && !bestSeparate) ||
+                           (separate == bestSeparate && schedule < bestSchedule * (1 - 1e-9)))) ||
+            (!sameShape && t.cycles < best.cycles * (1 - 1e-9))) {
+          bestSchedule = schedule;
+          best = t;
+          bestSeparate = separate;
+          found = true;
+        }
       }
     }
   }

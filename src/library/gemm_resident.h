@@ -26,8 +26,8 @@ constexpr std::string_view kGemmParameters =
 struct ResidentTiles {
   int64_t blockM = 128, blockK = 128, panel = 128;
   int64_t panels = 1;     // B's columns in `panel`-wide tiles, one dot each per A tile
-  int64_t firstTiles = 2; // A tiles of the first step, loaded before B
-  double cycles = 0;      // the estimate it was chosen by
+  int64_t firstTiles = 2; // A tiles of the first step, loaded in turn with B's first panels
+  double cycles = 0;      // the estimate compared with the tiled kernel's (residentCycles)
 };
 
 /// What the generated kernel must handle (only the masks and epilogue

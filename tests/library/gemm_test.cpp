@@ -250,10 +250,51 @@ TEST(LibraryGemm, ResidentBGemm) {
     ASSERT_EQ(plan.launches.size(), 1u);
     EXPECT_EQ(plan.launches[0].kernelName.rfind("npusim_gemm_resident_", 0), 0u) << plan.launches[0].kernelName;
     EXPECT_EQ(f.compare(c.op, args, {out}), "") << c.op << " " << plan.launches[0].kernelName;
-    if (c.a[0] == 233) { // 15 tiles of 16 at most: the first step's four, then pairs
+    if (c.a[0] == 233) { // 15 tiles of 16: the first step's F, then pairs
       EXPECT_NE(plan.launches[0].source.find("for m0 in range("), std::string::npos);
     }
   }
+}
+
+TEST(LibraryGemm, ResidentFirstStepLoadsWithBAndHoldsItsStores) {
+  // 1024^3 on the default machine: 8 row tiles of 128, 4 panels of 256, a
+  // first step of 2 tiles (B's 32 KiB and four tiles' 8 KiB per lane fill
+  // half the bank), then pairs. The first step's loads alternate with B's
+  // first panels (a0, b_0, a1, b_1, b_2, b_3) and its first store is the
+  // last panel's product c0_3, so the in-order store queue holds every
+  // store until all of B is in. 512 x 768 x 768 has the same first step.
+  // 256 x 768 x 768 has its two tiles in the first step and nothing after:
+  // tiles before panels, products stored in panel order (c0_0 first).
+  auto source = [](int64_t m, int64_t n, int64_t k) {
+    CallFixture f;
+    const TensorRef a = f.tensor(DType::Float32, {m, k});
+    const TensorRef b = f.tensor(DType::Float32, {k, n});
+    const TensorRef out = f.tensor(DType::Float32, {m, n});
+    const std::vector<const TensorRef *> outs = {&out};
+    const CallPlan plan = planCall(
+        "aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+    EXPECT_EQ(plan.launches.size(), 1u);
+    return plan.launches.empty() ? std::string() : plan.launches[0].source;
+  };
+  auto at = [](const std::string &text, const std::string &what) {
+    const size_t p = text.find(what);
+    EXPECT_NE(p, std::string::npos) << what;
+    return p;
+  };
+  for (const auto &[m, last] : {std::pair<int64_t, std::string>{1024, "c0_3"}, {512, "c0_2"}}) {
+    const int64_t n = m == 1024 ? 1024 : 768;
+    const std::string text = source(m, n, n);
+    EXPECT_LT(at(text, "a0 = "), at(text, "b_0 = "));
+    EXPECT_LT(at(text, "b_0 = "), at(text, "a1 = "));
+    EXPECT_LT(at(text, "a1 = "), at(text, "b_1 = "));
+    EXPECT_EQ(at(text, "tl.store("), at(text, "tl.store(c_base + rows_0[:, None] * STRIDE_CM + cols_" +
+                                                  last.substr(3) + "[None, :] * STRIDE_CN, " + last));
+    EXPECT_NE(text.find("for m0 in range(256, "), std::string::npos) << "two tiles of 128 before the loop";
+  }
+  const std::string alone = source(256, 768, 768);
+  EXPECT_LT(at(alone, "a1 = "), at(alone, "b_0 = "));
+  EXPECT_EQ(at(alone, "tl.store("), at(alone, "tl.store(c_base + rows_0[:, None] * STRIDE_CM + cols_0"));
+  EXPECT_EQ(alone.find("for m0"), std::string::npos);
 }
 
 TEST(LibraryGemm, ResidentVariantNamesTellEveryDistinctSourceApart) {
