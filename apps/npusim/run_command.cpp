@@ -45,7 +45,10 @@ options:
                       the outputs with the reference values (rtol = atol = 1e-4, integers
                       exact); in the functional and full modes also compare every buffer a
                       step writes with the reference interpreter (or host call) run
-                      on the same inputs, stopping at the first divergence
+                      on the same inputs, stopping at the first divergence; a
+                      fingerprint divergence on inputs that earlier steps computed is
+                      allowed for what their measured drift can explain (the run is
+                      repeated; a "drift:" line lists such steps)
   --report OUT.json   write a JSON report: every step's kind, name, wall time, result and,
                       on the NPU, block sizes, cycles, unit utilisation, DRAM traffic and
                       roofline; totals; peak memory
