@@ -107,8 +107,9 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
   }
   std::string result = "ran";
   if (!report.failure.empty())
-    result = name(report.steps.empty() || report.steps.back().result != Outcome::Diverged ? Outcome::Error
-                                                                                          : Outcome::Diverged);
+    result =
+        name(report.steps.empty() || report.steps.back().result != Outcome::Diverged ? Outcome::Error
+                                                                                     : Outcome::Diverged);
   if (!report.failure.empty() && report.completed)
     result = name(Outcome::Diverged); // an output differs
   if (report.verified)
@@ -119,6 +120,7 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
       {"verify", report.verify},
       {"fingerprint_source", report.fingerprintSource},
       {"result", result},
+      {"steps_within_drift", report.stepsWithinDrift},
       {"steps", std::move(steps)},
       {"outputs", std::move(outputs)},
       {"totals",

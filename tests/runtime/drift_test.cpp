@@ -175,6 +175,9 @@ TEST_F(DriftTest, ADivergenceWithinTheInputsDriftVerifies) {
   for (const Sample &s : bundle.steps[0].fingerprints[0].samples)
     EXPECT_EQ(s.driftAllowance, 0.0);
   EXPECT_GT(bundle.steps[1].fingerprints[0].samples[0].driftAllowance, 0.0);
+  const json report = json::parse(reportJson(r, "chain"));
+  EXPECT_EQ(report["steps_within_drift"], json::array({1}));
+  EXPECT_EQ(report["result"], "verified");
 }
 
 TEST_F(DriftTest, AStepOnePercentOffStillFails) {
