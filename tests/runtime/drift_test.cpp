@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -178,6 +179,26 @@ TEST_F(DriftTest, ADivergenceWithinTheInputsDriftVerifies) {
   const json report = json::parse(reportJson(r, "chain"));
   EXPECT_EQ(report["steps_within_drift"], json::array({1}));
   EXPECT_EQ(report["result"], "verified");
+}
+
+TEST_F(DriftTest, TheCommandLineAllowsForDriftOnTheNpu) {
+  std::vector<double> z = rowTimes(deviceY_, c_);
+  for (double &v : z)
+    v = fp32(v);
+  chain(deviceY_, z);
+  const std::string out = (dir_ / "out.txt").string();
+  for (const std::string mode : {"--mode full", "--mode functional --config edge-8lane"}) {
+    const std::string command = std::string(NPUSIM_BINARY) + " run " + dir_.string() + " --verify --quiet " +
+                                mode + " > " + out + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(out);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(status, 0) << mode << ": " << text;
+    EXPECT_NE(text.find("verification: passed"), std::string::npos) << mode << ": " << text;
+    EXPECT_NE(text.find("drift: 1 steps matched with their inputs' drift allowed for: 1\n"),
+              std::string::npos)
+        << mode << ": " << text;
+  }
 }
 
 TEST_F(DriftTest, AStepOnePercentOffStillFails) {
