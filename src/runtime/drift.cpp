@@ -152,18 +152,6 @@ std::optional<StorageDrift> measureDrift(const Step &writer, int64_t storage, co
   return d;
 }
 
-/// Mean |value| of the finite elements of a storage.
-double meanMagnitude(reference::Buffer &b) {
-  double absSum = 0.0;
-  int64_t finite = 0;
-  for (double v : reference::readValues(wholeStorage(b)))
-    if (std::isfinite(v)) {
-      absSum += std::fabs(v);
-      ++finite;
-    }
-  return finite > 0 ? absSum / static_cast<double>(finite) : 0.0;
-}
-
 /// x + drift * (|x| + scale) * r with r uniform in [-1, 1) from the bundle
 /// generator (seed: the perturbation, stream: the storage), element by element.
 void perturb(reference::Buffer &b, const StorageDrift &d, uint64_t perturbation, int64_t storage) {
@@ -199,36 +187,27 @@ void restoreBytes(Storages &storages, const Bytes &saved) {
     storages[static_cast<size_t>(s)]->bytes = bytes;
 }
 
-/// The drift of every float storage the steps so far wrote, as the sweep goes.
+/// The drift of every float storage the steps so far wrote, as their last
+/// writers' fingerprints measure it, as the sweep goes. A storage whose last
+/// writer has no fingerprint of it (nor a graph input no step wrote) has none:
+/// an allowance is never guessed.
 struct ChainDrift {
   std::map<int64_t, StorageDrift> measured;
-  std::set<int64_t> unmeasured; // last written by a step without a fingerprint of it
-  double largest = 0.0;
 
   void wrote(const Bundle &bundle, const Step &step, const Storages &storages) {
     for (int64_t s : writtenStorages(step)) {
       if (!core::isFloat(bundle.storages[static_cast<size_t>(s)].dtype))
         continue;
-      if (const std::optional<StorageDrift> d = measureDrift(step, s, storages)) {
+      if (const std::optional<StorageDrift> d = measureDrift(step, s, storages))
         measured[s] = *d;
-        unmeasured.erase(s);
-        largest = std::max(largest, d->drift);
-      } else {
+      else
         measured.erase(s);
-        unmeasured.insert(s);
-      }
     }
   }
 
-  /// The drift of a storage now: measured; for one no fingerprint measured,
-  /// the chain's largest at the scale of its own values; 0 for a graph input
-  /// no step wrote (generated exactly).
-  StorageDrift of(int64_t s, Storages &storages) const {
-    if (auto it = measured.find(s); it != measured.end())
-      return it->second;
-    if (unmeasured.count(s) && largest > 0.0)
-      return {largest, meanMagnitude(*storages[static_cast<size_t>(s)])};
-    return {};
+  StorageDrift of(int64_t s) const {
+    const auto it = measured.find(s);
+    return it == measured.end() ? StorageDrift{} : it->second;
   }
 };
 
@@ -328,7 +307,7 @@ std::vector<DriftAnalysis> allowForDrift(Bundle &bundle, const RunOptions &optio
       std::map<int64_t, StorageDrift> perturbed;
       for (int64_t s : reads)
         if (core::isFloat(bundle.storages[static_cast<size_t>(s)].dtype))
-          if (const StorageDrift d = chain.of(s, storages); d.drift > 0.0)
+          if (const StorageDrift d = chain.of(s); d.drift > 0.0)
             perturbed[s] = d;
       if (perturbed.empty())
         break; // exact inputs: nothing to allow for

@@ -30,9 +30,8 @@ struct DriftAnalysis {
   size_t step = 0;
   /// The largest drift of the step's perturbed inputs: |npusim - device| /
   /// (|device| + mean |device|) over the samples of the fingerprints of the
-  /// steps that last wrote them (for a storage whose last writer has no
-  /// fingerprint of it, the chain's largest); a generated graph input that no
-  /// step wrote has none.
+  /// steps that last wrote them; a storage whose last writer has no fingerprint
+  /// of it, and a generated graph input that no step wrote, have none.
   double inputDrift = 0.0;
   double largestAllowance = 0.0; // over the step's samples
   std::string note;              // one line for the step's message
