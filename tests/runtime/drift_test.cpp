@@ -136,6 +136,14 @@ protected:
     return loadBundle(dir_);
   }
 
+  /// The device's Z = deviceY @ C, divided by `error` (a step that far off), in fp32.
+  std::vector<double> deviceZ(double error) const {
+    std::vector<double> z = rowTimes(deviceY_, c_);
+    for (double &v : z)
+      v = fp32(v / error);
+    return z;
+  }
+
   RunOptions verify() const {
     RunOptions o;
     o.verify = true;
@@ -151,14 +159,12 @@ TEST_F(DriftTest, TheDeviceChainDivergesOnlyThroughItsDrift) {
   // The premise, by hand: Y agrees within the fixed tolerance, Z's first column does not.
   for (int i = 0; i < kN; ++i)
     ASSERT_TRUE(floatsMatch(npusimY_[static_cast<size_t>(i)], deviceY_[static_cast<size_t>(i)])) << i;
-  const std::vector<double> deviceZ = rowTimes(deviceY_, c_), npusimZ = rowTimes(npusimY_, c_);
-  EXPECT_FALSE(floatsMatch(npusimZ[0], deviceZ[0])) << npusimZ[0] << " vs " << deviceZ[0];
+  const std::vector<double> zDevice = rowTimes(deviceY_, c_), zNpusim = rowTimes(npusimY_, c_);
+  EXPECT_FALSE(floatsMatch(zNpusim[0], zDevice[0])) << zNpusim[0] << " vs " << zDevice[0];
 }
 
 TEST_F(DriftTest, ADivergenceWithinTheInputsDriftVerifies) {
-  std::vector<double> z = rowTimes(deviceY_, c_);
-  for (double &v : z)
-    v = fp32(v);
+  const std::vector<double> z = deviceZ(1.0);
   Bundle bundle = chain(deviceY_, z);
   const RunReport plain = runBundle(bundle, verify());
   ASSERT_FALSE(plain.verified);
@@ -182,9 +188,7 @@ TEST_F(DriftTest, ADivergenceWithinTheInputsDriftVerifies) {
 }
 
 TEST_F(DriftTest, TheCommandLineAllowsForDriftOnTheNpu) {
-  std::vector<double> z = rowTimes(deviceY_, c_);
-  for (double &v : z)
-    v = fp32(v);
+  const std::vector<double> z = deviceZ(1.0);
   chain(deviceY_, z);
   const std::string out = (dir_ / "out.txt").string();
   for (const std::string mode : {"--mode full", "--mode functional --config edge-8lane"}) {
@@ -203,9 +207,7 @@ TEST_F(DriftTest, TheCommandLineAllowsForDriftOnTheNpu) {
 
 TEST_F(DriftTest, AStepOnePercentOffStillFails) {
   // A wrong step on the same drifted inputs: Z 1% larger than Y @ C.
-  std::vector<double> z = rowTimes(deviceY_, c_);
-  for (double &v : z)
-    v = fp32(v / 1.01);
+  const std::vector<double> z = deviceZ(1.01);
   Bundle bundle = chain(deviceY_, z);
   const RunReport r = runBundleAllowingDrift(bundle, verify());
   EXPECT_FALSE(r.verified);
@@ -219,9 +221,7 @@ TEST_F(DriftTest, AStepOnePercentOffStillFails) {
 TEST_F(DriftTest, ADivergenceOnInputsWithoutDriftIsNotAllowedFor) {
   // Y's fingerprint is npusim's own Y: the inputs of step 1 carry no drift, so
   // the same difference in Z is a wrong step.
-  std::vector<double> z = rowTimes(deviceY_, c_);
-  for (double &v : z)
-    v = fp32(v);
+  const std::vector<double> z = deviceZ(1.0);
   Bundle bundle = chain(npusimY_, z);
   const RunReport r = runBundleAllowingDrift(bundle, verify());
   EXPECT_FALSE(r.verified);
