@@ -116,9 +116,12 @@ std::set<int64_t> writtenStorages(const Step &step) {
   return writes;
 }
 
-const TensorRef &fingerprintTarget(const Step &step, const Fingerprint &f) {
+/// The tensor a fingerprint is of; null for a call result the bundle does not record.
+const TensorRef *fingerprintTarget(const Step &step, const Fingerprint &f) {
   const size_t t = static_cast<size_t>(f.target);
-  return step.kind == Step::Kind::Launch ? step.args[t].tensor : *step.out[t];
+  if (step.kind == Step::Kind::Launch)
+    return &step.args[t].tensor;
+  return step.out[t] ? &*step.out[t] : nullptr;
 }
 
 /// The drift of one storage as its last writer's fingerprints measure it,
@@ -134,9 +137,10 @@ struct StorageDrift {
 std::optional<StorageDrift> measureDrift(const Step &writer, int64_t storage, const Storages &storages) {
   std::optional<StorageDrift> d;
   for (const Fingerprint &f : writer.fingerprints) {
-    const TensorRef &ref = fingerprintTarget(writer, f);
-    if (ref.storage != storage || f.elements <= 0)
+    const TensorRef *target = fingerprintTarget(writer, f);
+    if (!target || target->storage != storage || f.elements <= 0)
       continue;
+    const TensorRef &ref = *target;
     if (!d)
       d = StorageDrift{};
     const double scale = f.absSum / static_cast<double>(f.elements);
@@ -241,11 +245,11 @@ DriftAnalysis allow(Bundle &bundle, size_t index, const std::map<int64_t, Storag
     samples.emplace_back();
     sums.emplace_back();
     for (const Fingerprint &f : step.fingerprints) {
-      const TensorRef &ref = fingerprintTarget(step, f);
+      const TensorRef *ref = fingerprintTarget(step, f);
       std::vector<double> at;
       double sum = 0.0;
-      if (core::isFloat(bundle.storages[static_cast<size_t>(ref.storage)].dtype)) {
-        const std::vector<double> values = reference::readValues(viewOf(storages, ref));
+      if (ref && core::isFloat(bundle.storages[static_cast<size_t>(ref->storage)].dtype)) {
+        const std::vector<double> values = reference::readValues(viewOf(storages, *ref));
         for (const Sample &s : f.samples)
           at.push_back(values[static_cast<size_t>(s.index)]);
         for (double v : values)
