@@ -12,7 +12,10 @@
 # rtol = atol = 1e-4 is exceeded. Summed in float32 on npusim's inputs the gradient
 # moves by under 1e-6, so the difference is in the inputs, not in that sum's rounding.
 # On edge-8lane the first failure (step 206) follows a hardtanh-backward mask that
-# flips at step 204 (a BatchNorm output within 5e-6 of 0). Larger BatchNorm sets
+# flips at step 204 (a BatchNorm output within 5e-6 of 0). With the drift analysis
+# (docs/bundle-format.md, "Drift analysis") the suite's configuration verifies in the
+# reference and full modes; on edge-8lane every step verifies but 12 of 263 outputs
+# do not (the chain took the other side of the threshold). Larger BatchNorm sets
 # amplify rounding less; a flip stays possible in any configuration, so each variant
 # is verified in all three modes below.
 #
@@ -26,7 +29,7 @@ py=${PY:-python3}
 npusim=${NPUSIM:-./build/npusim}
 base="mobilenet_v2,num_classes=10,width_mult=0.25"
 variants=(
-  "mobilenet_v2-train-i64b4=${base},image=64,batch=4+train"   # the suite's (fails)
+  "mobilenet_v2-train-i64b4=${base},image=64,batch=4+train"   # the suite's
   "mobilenet_v2-train-i64b16=${base},image=64,batch=16+train" # 64 values per channel
   "mobilenet_v2-train-i96b8=${base},image=96,batch=8+train"   # 72 values per channel
   "mobilenet_v2-train-i128b4=${base},image=128,batch=4+train" # 64 values per channel

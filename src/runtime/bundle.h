@@ -60,6 +60,9 @@ struct Sample {
   double value = 0.0;   // floats (NaN, +-inf included)
   int64_t intValue = 0; // integer and bool tensors
   bool isInteger = false;
+  /// Added to the float tolerance by the drift analysis (runtime/drift.h) when
+  /// this step's inputs carry measured drift; never read from a bundle: 0 there.
+  double driftAllowance = 0.0;
 };
 
 struct Fingerprint {
@@ -69,6 +72,7 @@ struct Fingerprint {
   std::optional<int64_t> exactSum; // integer tensors whose sum is written as an integer
   int64_t nans = 0, infs = 0;
   std::vector<Sample> samples;
+  double sumDriftAllowance = 0.0; // the same for `sum` (runtime/drift.h)
   std::string path;
 };
 

@@ -35,7 +35,8 @@ struct Comparison {
 
 /// The view's values against a recorded fingerprint: samples (at the recorded
 /// indices), NaN and infinity counts, and the sum within 1e-4 * (abs_sum + 1);
-/// integer tensors exactly.
+/// integer tensors exactly. A float sample's tolerance (and the sum's) grows by
+/// its driftAllowance, which only the drift analysis sets (runtime/drift.h).
 Comparison compareFingerprint(const reference::TensorView &view, const Fingerprint &expected);
 
 /// The view's values against a reference array of the same element count

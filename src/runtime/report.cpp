@@ -119,6 +119,7 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
       {"verify", report.verify},
       {"fingerprint_source", report.fingerprintSource},
       {"result", result},
+      {"steps_within_drift", report.stepsWithinDrift},
       {"steps", std::move(steps)},
       {"outputs", std::move(outputs)},
       {"totals",

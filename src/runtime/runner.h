@@ -151,6 +151,10 @@ struct RunReport {
   int64_t buffersCompared = 0; // NPU-vs-reference buffer comparisons
   bool verify = false;
   std::string fingerprintSource; // the bundle's fingerprint_source: what verify compares with
+  /// Steps whose fingerprints matched only with the drift analysis's allowance
+  /// (runBundleAllowingDrift, runtime/drift.h), in step order; their results'
+  /// messages say by how much.
+  std::vector<size_t> stepsWithinDrift;
   bool completed = false; // every step ran (and, with verify, matched its fingerprints)
   bool verified = false;  // verify and nothing diverged
   std::string failure;    // the first error or divergence

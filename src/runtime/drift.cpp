@@ -1,0 +1,357 @@
+#include "runtime/drift.h"
+
+#include "core/error.h"
+#include "reference/host_calls.h"
+#include "runtime/generator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <vector>
+
+namespace npusim::runtime {
+
+namespace {
+
+using Storages = std::vector<std::unique_ptr<reference::Buffer>>;
+
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  s << v;
+  return s.str();
+}
+
+reference::TensorView viewOf(const Storages &storages, const TensorRef &t) {
+  reference::TensorView v;
+  v.buffer = storages[static_cast<size_t>(t.storage)].get();
+  v.offset = t.offset;
+  v.shape = t.shape;
+  v.stride = t.stride;
+  return v;
+}
+
+reference::TensorView wholeStorage(reference::Buffer &b) {
+  reference::TensorView v;
+  v.buffer = &b;
+  v.shape = {b.numElements()};
+  v.stride = {1};
+  return v;
+}
+
+/// The bundle's storages as a run starts: inputs generated, the others
+/// poisoned (NaN, 0x5A bytes) as the runner poisons them.
+Storages freshStorages(const Bundle &bundle) {
+  Storages storages;
+  for (const Storage &s : bundle.storages) {
+    auto b = std::make_unique<reference::Buffer>();
+    b->name = "storage " + std::to_string(s.id);
+    b->dtype = s.dtype;
+    b->bytes.resize(static_cast<size_t>(s.elements) * static_cast<size_t>(core::byteSize(s.dtype)));
+    if (core::isFloat(s.dtype))
+      reference::fillView(wholeStorage(*b), std::numeric_limits<double>::quiet_NaN());
+    else
+      std::fill(b->bytes.begin(), b->bytes.end(), uint8_t{0x5a});
+    storages.push_back(std::move(b));
+  }
+  for (const Input &in : bundle.inputs)
+    fillInput(*storages[static_cast<size_t>(in.tensor.storage)], in.init, bundle.seed);
+  return storages;
+}
+
+/// Steps [begin, end) of `bundle` without outputs (and, unless kept, without
+/// fingerprints): what a run on given storages needs to advance them.
+Bundle slice(const Bundle &bundle, size_t begin, size_t end, bool keepFingerprints) {
+  Bundle s;
+  s.dir = bundle.dir;
+  s.graphFile = bundle.graphFile;
+  s.seed = bundle.seed;
+  s.fingerprintSource = bundle.fingerprintSource;
+  s.storages = bundle.storages;
+  s.inputs = bundle.inputs;
+  s.steps.assign(bundle.steps.begin() + static_cast<std::ptrdiff_t>(begin),
+                 bundle.steps.begin() + static_cast<std::ptrdiff_t>(end));
+  if (!keepFingerprints)
+    for (Step &step : s.steps)
+      step.fingerprints.clear();
+  return s;
+}
+
+void addTensors(const CallValue &v, std::set<int64_t> &storages) {
+  if (v.kind == CallValue::Kind::Tensor)
+    storages.insert(v.tensor.storage);
+  for (const CallValue &e : v.list)
+    addTensors(e, storages);
+}
+
+std::set<int64_t> readStorages(const Step &step) {
+  std::set<int64_t> reads;
+  if (step.kind == Step::Kind::Launch) {
+    for (const LaunchArg &a : step.args)
+      if (a.isTensor)
+        reads.insert(a.tensor.storage);
+  } else {
+    for (const CallValue &v : step.callArgs)
+      addTensors(v, reads);
+  }
+  return reads;
+}
+
+std::set<int64_t> writtenStorages(const Step &step) {
+  std::set<int64_t> writes;
+  if (step.kind == Step::Kind::Launch) {
+    for (int64_t a : step.writes)
+      if (step.args[static_cast<size_t>(a)].isTensor)
+        writes.insert(step.args[static_cast<size_t>(a)].tensor.storage);
+  } else {
+    for (const auto &o : step.out)
+      if (o)
+        writes.insert(o->storage);
+  }
+  return writes;
+}
+
+/// The tensor a fingerprint is of; null for a call result the bundle does not record.
+const TensorRef *fingerprintTarget(const Step &step, const Fingerprint &f) {
+  const size_t t = static_cast<size_t>(f.target);
+  if (step.kind == Step::Kind::Launch)
+    return &step.args[t].tensor;
+  return step.out[t] ? &*step.out[t] : nullptr;
+}
+
+/// The drift of one storage as its last writer's fingerprints measure it,
+/// and the scale (mean |device value|) it is relative to.
+struct StorageDrift {
+  double drift = 0.0;
+  double scale = 0.0;
+};
+
+/// The drift of `storage` just after `writer` wrote it, at the samples of the
+/// writer's fingerprints of it: max |npusim - device| / (|device| + scale);
+/// nothing when the writer has no fingerprint of it.
+std::optional<StorageDrift> measureDrift(const Step &writer, int64_t storage, const Storages &storages) {
+  std::optional<StorageDrift> d;
+  for (const Fingerprint &f : writer.fingerprints) {
+    const TensorRef *target = fingerprintTarget(writer, f);
+    if (!target || target->storage != storage || f.elements <= 0)
+      continue;
+    const TensorRef &ref = *target;
+    if (!d)
+      d = StorageDrift{};
+    const double scale = f.absSum / static_cast<double>(f.elements);
+    d->scale = std::max(d->scale, scale);
+    const std::vector<double> values = reference::readValues(viewOf(storages, ref));
+    for (const Sample &s : f.samples) {
+      const double now = values[static_cast<size_t>(s.index)];
+      const double denominator = std::fabs(s.value) + scale;
+      if (std::isfinite(now) && std::isfinite(s.value) && denominator > 0.0)
+        d->drift = std::max(d->drift, std::fabs(now - s.value) / denominator);
+    }
+  }
+  return d;
+}
+
+/// x + drift * (|x| + scale) * r with r uniform in [-1, 1) from the bundle
+/// generator (seed: the perturbation, stream: the storage), element by element.
+void perturb(reference::Buffer &b, const StorageDrift &d, uint64_t perturbation, int64_t storage) {
+  const reference::TensorView all = wholeStorage(b);
+  std::vector<double> values = reference::readValues(all);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double r = uniformValue(generatorBits(perturbation, static_cast<uint64_t>(storage), i), -1.0, 1.0);
+    if (std::isfinite(values[i]))
+      values[i] += d.drift * (std::fabs(values[i]) + d.scale) * r;
+  }
+  reference::writeValues(all, values);
+}
+
+bool isFingerprintDivergence(const RunReport &r) {
+  if (r.steps.empty() || r.failure.empty())
+    return false;
+  const StepResult &last = r.steps.back();
+  return last.result == Outcome::Diverged && last.npuCheck != "differs from the reference" &&
+         last.message.find("diverges from the fingerprint") != std::string::npos;
+}
+
+using Bytes = std::map<int64_t, std::vector<uint8_t>>;
+
+Bytes saveBytes(const Storages &storages, const std::set<int64_t> &which) {
+  Bytes saved;
+  for (int64_t s : which)
+    saved[s] = storages[static_cast<size_t>(s)]->bytes;
+  return saved;
+}
+
+void restoreBytes(Storages &storages, const Bytes &saved) {
+  for (const auto &[s, bytes] : saved)
+    storages[static_cast<size_t>(s)]->bytes = bytes;
+}
+
+/// The drift of every float storage the steps so far wrote, as their last
+/// writers' fingerprints measure it, as the sweep goes. A storage whose last
+/// writer has no fingerprint of it (nor a graph input no step wrote) has none:
+/// an allowance is never guessed.
+struct ChainDrift {
+  std::map<int64_t, StorageDrift> measured;
+
+  void wrote(const Bundle &bundle, const Step &step, const Storages &storages) {
+    for (int64_t s : writtenStorages(step)) {
+      if (!core::isFloat(bundle.storages[static_cast<size_t>(s)].dtype))
+        continue;
+      if (const std::optional<StorageDrift> d = measureDrift(step, s, storages))
+        measured[s] = *d;
+      else
+        measured.erase(s);
+    }
+  }
+
+  StorageDrift of(int64_t s) const {
+    const auto it = measured.find(s);
+    return it == measured.end() ? StorageDrift{} : it->second;
+  }
+};
+
+/// Sets the allowances of `step`'s fingerprints from kDriftPerturbations
+/// reference runs of the step on `storages` (the state before it) perturbed by
+/// `perturbed`; leaves the touched storages as they were.
+DriftAnalysis allow(Bundle &bundle, size_t index, const std::map<int64_t, StorageDrift> &perturbed,
+                    Storages &storages, const RunOptions &options) {
+  Step &step = bundle.steps[index];
+  DriftAnalysis analysis;
+  analysis.step = index;
+  for (const auto &[s, d] : perturbed)
+    analysis.inputDrift = std::max(analysis.inputDrift, d.drift);
+  std::set<int64_t> touched = writtenStorages(step);
+  const std::set<int64_t> reads = readStorages(step);
+  touched.insert(reads.begin(), reads.end());
+  const Bytes before = saveBytes(storages, touched);
+  const Bundle one = slice(bundle, index, index + 1, false);
+  RunOptions reference;
+  reference.threads = options.threads;
+  std::vector<std::vector<std::vector<double>>> samples; // [run][fingerprint][sample]
+  std::vector<std::vector<double>> sums;                 // [run][fingerprint]
+  for (int run = 0; run <= kDriftPerturbations; ++run) {
+    restoreBytes(storages, before);
+    if (run > 0)
+      for (const auto &[s, d] : perturbed)
+        perturb(*storages[static_cast<size_t>(s)], d, static_cast<uint64_t>(run), s);
+    const RunReport r = runBundle(one, reference, storages);
+    if (!r.failure.empty())
+      throw core::RuntimeError("drift analysis of step " + std::to_string(index) + ": " + r.failure);
+    samples.emplace_back();
+    sums.emplace_back();
+    for (const Fingerprint &f : step.fingerprints) {
+      const TensorRef *ref = fingerprintTarget(step, f);
+      std::vector<double> at;
+      double sum = 0.0;
+      if (ref && core::isFloat(bundle.storages[static_cast<size_t>(ref->storage)].dtype)) {
+        const std::vector<double> values = reference::readValues(viewOf(storages, *ref));
+        for (const Sample &s : f.samples)
+          at.push_back(values[static_cast<size_t>(s.index)]);
+        for (double v : values)
+          if (std::isfinite(v))
+            sum += v;
+      }
+      samples.back().push_back(std::move(at));
+      sums.back().push_back(sum);
+    }
+  }
+  restoreBytes(storages, before);
+  for (size_t fi = 0; fi < step.fingerprints.size(); ++fi) {
+    Fingerprint &f = step.fingerprints[fi];
+    double sumSpread = 0.0;
+    for (size_t run = 1; run < samples.size(); ++run)
+      sumSpread = std::max(sumSpread, std::fabs(sums[run][fi] - sums[0][fi]));
+    f.sumDriftAllowance = kDriftSafetyFactor * sumSpread;
+    for (size_t si = 0; si < samples[0][fi].size(); ++si) {
+      double spread = 0.0;
+      for (size_t run = 1; run < samples.size(); ++run) {
+        const double d = std::fabs(samples[run][fi][si] - samples[0][fi][si]);
+        if (std::isfinite(d))
+          spread = std::max(spread, d);
+      }
+      f.samples[si].driftAllowance = kDriftSafetyFactor * spread;
+      analysis.largestAllowance = std::max(analysis.largestAllowance, f.samples[si].driftAllowance);
+    }
+  }
+  analysis.note = "inputs' measured drift " + number(analysis.inputDrift) +
+                  " (relative), largest sample allowance " + number(analysis.largestAllowance);
+  return analysis;
+}
+
+} // namespace
+
+std::vector<DriftAnalysis> allowForDrift(Bundle &bundle, const RunOptions &options) {
+  RunOptions advance;
+  advance.verify = true;
+  advance.mode = options.mode == Mode::Full ? Mode::Functional : options.mode;
+  advance.machine = options.machine;
+  advance.mapping = options.mapping;
+  advance.mappingStrategy = options.mappingStrategy;
+  advance.threads = options.threads;
+  Storages storages = freshStorages(bundle);
+  ChainDrift chain;
+  std::vector<DriftAnalysis> analysed;
+  for (size_t k = 0; k < bundle.steps.size(); ++k) {
+    const Step &step = bundle.steps[k];
+    std::set<int64_t> touched = writtenStorages(step);
+    const std::set<int64_t> reads = readStorages(step);
+    touched.insert(reads.begin(), reads.end());
+    const Bytes before = saveBytes(storages, touched);
+    const RunReport r = runBundle(slice(bundle, k, k + 1, true), advance, storages);
+    if (!r.failure.empty()) {
+      if (!isFingerprintDivergence(r))
+        break; // the run itself reports it
+      const Bytes after = saveBytes(storages, touched);
+      restoreBytes(storages, before);
+      std::map<int64_t, StorageDrift> perturbed;
+      for (int64_t s : reads)
+        if (core::isFloat(bundle.storages[static_cast<size_t>(s)].dtype))
+          if (const StorageDrift d = chain.of(s); d.drift > 0.0)
+            perturbed[s] = d;
+      if (perturbed.empty())
+        break; // exact inputs: nothing to allow for
+      analysed.push_back(allow(bundle, k, perturbed, storages, options));
+      restoreBytes(storages, after);
+    }
+    chain.wrote(bundle, step, storages);
+  }
+  return analysed;
+}
+
+RunReport runBundleAllowingDrift(Bundle &bundle, const RunOptions &options) {
+  RunReport report = runBundle(bundle, options);
+  if (!options.verify || options.mode == Mode::Timing || !isFingerprintDivergence(report))
+    return report;
+  std::vector<DriftAnalysis> analysed;
+  try {
+    analysed = allowForDrift(bundle, options);
+  } catch (const std::exception &e) {
+    report.failure += std::string(" (") + e.what() + ")";
+    return report;
+  }
+  if (analysed.empty()) {
+    report.failure += " (its inputs carry no measured drift)";
+    return report;
+  }
+  report = runBundle(bundle, options);
+  if (isFingerprintDivergence(report)) {
+    const size_t failed = report.steps.back().index;
+    const auto it = std::find_if(analysed.begin(), analysed.end(),
+                                 [&](const DriftAnalysis &a) { return a.step == failed; });
+    report.failure += it != analysed.end() ? " (beyond the drift of its inputs: " + it->note + ")"
+                                           : std::string(" (its inputs carry no measured drift)");
+  }
+  for (const DriftAnalysis &a : analysed)
+    if (a.step < report.steps.size() && report.steps[a.step].result == Outcome::Verified) {
+      report.stepsWithinDrift.push_back(a.step);
+      report.steps[a.step].message = "verified with a drift allowance: " + a.note;
+    }
+  return report;
+}
+
+} // namespace npusim::runtime

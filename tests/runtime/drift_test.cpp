@@ -1,0 +1,266 @@
+// The drift analysis (runtime/drift.h): a two-step chain Y = A @ B, Z = Y @ C
+// whose "device" Y differs from npusim's within the fixed tolerance, in a
+// pattern that adds up in Z's first column beyond it. The analysis accepts
+// that; it does not accept a step that is 1% off on the same drifted inputs,
+// nor a divergence on inputs without drift; and an allowance widens a
+// fingerprint's tolerance by exactly its amount.
+#include "runtime/drift.h"
+
+#include "reference/host_calls.h"
+#include "runtime/fingerprint.h"
+#include "runtime/generator.h"
+#include "runtime/loader.h"
+#include "runtime/runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace npusim::runtime {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr int kN = 64;
+constexpr uint64_t kSeed = 11;
+constexpr double kDeviceDrift = 6e-5; // relative: within rtol = atol = 1e-4 for every Y
+
+/// Input `stream` of kSeed as the generator makes it: uniform [-1, 1), fp32.
+std::vector<double> generated(int64_t elements, uint64_t stream) {
+  reference::Buffer b;
+  b.dtype = core::DType::Float32;
+  b.bytes.resize(static_cast<size_t>(elements) * 4);
+  InputInit init;
+  init.low = -1.0;
+  init.high = 1.0;
+  init.stream = stream;
+  fillInput(b, init, kSeed);
+  reference::TensorView v;
+  v.buffer = &b;
+  v.shape = {elements};
+  v.stride = {1};
+  return reference::readValues(v);
+}
+
+/// (1 x kN) @ (kN x kN), summed in double.
+std::vector<double> rowTimes(const std::vector<double> &row, const std::vector<double> &m) {
+  std::vector<double> out(kN, 0.0);
+  for (int j = 0; j < kN; ++j)
+    for (int i = 0; i < kN; ++i)
+      out[static_cast<size_t>(j)] += row[static_cast<size_t>(i)] * m[static_cast<size_t>(i * kN + j)];
+  return out;
+}
+
+double fp32(double v) {
+  return static_cast<double>(static_cast<float>(v));
+}
+
+json tensor(int storage, std::vector<int64_t> shape) {
+  std::vector<int64_t> stride(shape.size(), 1);
+  for (size_t d = shape.size() - 1; d > 0; --d)
+    stride[d - 1] = stride[d] * shape[d];
+  return {{"storage", storage}, {"offset", 0}, {"shape", shape}, {"stride", stride}};
+}
+
+json fingerprint(const std::vector<double> &values) {
+  double sum = 0.0, absSum = 0.0;
+  json samples = json::array();
+  for (size_t i = 0; i < values.size(); ++i) {
+    sum += values[i];
+    absSum += std::fabs(values[i]);
+    samples.push_back({i, values[i]});
+  }
+  return {{"out", 0}, {"elements", values.size()}, {"sum", sum}, {"abs_sum", absSum}, {"nan", 0},
+          {"inf", 0}, {"samples", samples}};
+}
+
+class DriftTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "npusim-drift-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    a_ = generated(kN, 0);
+    b_ = generated(kN * kN, 1);
+    c_ = generated(kN * kN, 2);
+    for (double &y : npusimY_ = rowTimes(a_, b_))
+      y = fp32(y); // the host mm: double sums, rounded once
+    // The device's Y drifted by kDeviceDrift, with the sign of Y_i * C_i0, so
+    // that the drift adds up in Z's first column.
+    deviceY_ = npusimY_;
+    for (int i = 0; i < kN; ++i) {
+      const double sign =
+          npusimY_[static_cast<size_t>(i)] * c_[static_cast<size_t>(i * kN)] >= 0.0 ? 1.0 : -1.0;
+      deviceY_[static_cast<size_t>(i)] = fp32(npusimY_[static_cast<size_t>(i)] * (1.0 + sign * kDeviceDrift));
+    }
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  /// The chain with Y's fingerprint `y` and Z's `z`.
+  Bundle chain(const std::vector<double> &y, const std::vector<double> &z) const {
+    json inputs = json::array();
+    for (int s : {0, 1, 3})
+      inputs.push_back(
+          {{"name", "in" + std::to_string(s)},
+           {"tensor", s == 0 ? tensor(0, {1, kN}) : tensor(s, {kN, kN})},
+           {"init", {{"kind", "uniform"}, {"low", -1.0}, {"high", 1.0}, {"stream", s == 3 ? 2 : s}}}});
+    const json mm = {{"kind", "call"}, {"op", "aten.mm"}};
+    json step0 = mm, step1 = mm;
+    step0["args"] = {{{"tensor", tensor(0, {1, kN})}}, {{"tensor", tensor(1, {kN, kN})}}};
+    step0["out"] = {{{"tensor", tensor(2, {1, kN})}}};
+    step0["fingerprints"] = {fingerprint(y)};
+    step1["args"] = {{{"tensor", tensor(2, {1, kN})}}, {{"tensor", tensor(3, {kN, kN})}}};
+    step1["out"] = {{{"tensor", tensor(4, {1, kN})}}};
+    step1["fingerprints"] = {fingerprint(z)};
+    json storages = json::array();
+    for (int s = 0; s < 5; ++s)
+      storages.push_back({{"id", s}, {"dtype", "fp32"}, {"elements", s == 1 || s == 3 ? kN * kN : kN}});
+    const json g = {{"format", "npusim-bundle"}, {"version", 1},
+                    {"model", json::object()},   {"seed", kSeed},
+                    {"storages", storages},      {"inputs", inputs},
+                    {"steps", {step0, step1}},   {"outputs", json::array()}};
+    std::ofstream(dir_ / "graph.json") << g.dump(1);
+    return loadBundle(dir_);
+  }
+
+  /// The device's Z = deviceY @ C, divided by `error` (a step that far off), in fp32.
+  std::vector<double> deviceZ(double error) const {
+    std::vector<double> z = rowTimes(deviceY_, c_);
+    for (double &v : z)
+      v = fp32(v / error);
+    return z;
+  }
+
+  RunOptions verify() const {
+    RunOptions o;
+    o.verify = true;
+    o.threads = 1;
+    return o;
+  }
+
+  fs::path dir_;
+  std::vector<double> a_, b_, c_, npusimY_, deviceY_;
+};
+
+TEST_F(DriftTest, TheDeviceChainDivergesOnlyThroughItsDrift) {
+  // The premise, by hand: Y agrees within the fixed tolerance, Z's first column does not.
+  for (int i = 0; i < kN; ++i)
+    ASSERT_TRUE(floatsMatch(npusimY_[static_cast<size_t>(i)], deviceY_[static_cast<size_t>(i)])) << i;
+  const std::vector<double> zDevice = rowTimes(deviceY_, c_), zNpusim = rowTimes(npusimY_, c_);
+  EXPECT_FALSE(floatsMatch(zNpusim[0], zDevice[0])) << zNpusim[0] << " vs " << zDevice[0];
+}
+
+TEST_F(DriftTest, ADivergenceWithinTheInputsDriftVerifies) {
+  const std::vector<double> z = deviceZ(1.0);
+  Bundle bundle = chain(deviceY_, z);
+  const RunReport plain = runBundle(bundle, verify());
+  ASSERT_FALSE(plain.verified);
+  EXPECT_NE(plain.failure.find("step 1 (call aten.mm): out[0] diverges from the fingerprint"),
+            std::string::npos)
+      << plain.failure;
+
+  const RunReport r = runBundleAllowingDrift(bundle, verify());
+  EXPECT_TRUE(r.verified) << r.failure;
+  ASSERT_EQ(r.stepsWithinDrift, std::vector<size_t>{1});
+  EXPECT_NE(r.steps[1].message.find("verified with a drift allowance: inputs' measured drift"),
+            std::string::npos)
+      << r.steps[1].message;
+  // Step 0 read generated inputs only: no allowance.
+  for (const Sample &s : bundle.steps[0].fingerprints[0].samples)
+    EXPECT_EQ(s.driftAllowance, 0.0);
+  EXPECT_GT(bundle.steps[1].fingerprints[0].samples[0].driftAllowance, 0.0);
+  const json report = json::parse(reportJson(r, "chain"));
+  EXPECT_EQ(report["steps_within_drift"], json::array({1}));
+  EXPECT_EQ(report["result"], "verified");
+}
+
+TEST_F(DriftTest, TheCommandLineAllowsForDriftOnTheNpu) {
+  const std::vector<double> z = deviceZ(1.0);
+  chain(deviceY_, z);
+  const std::string out = (dir_ / "out.txt").string();
+  for (const std::string mode : {"--mode full", "--mode functional --config edge-8lane"}) {
+    const std::string command = std::string(NPUSIM_BINARY) + " run " + dir_.string() + " --verify --quiet " +
+                                mode + " > " + out + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(out);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(status, 0) << mode << ": " << text;
+    EXPECT_NE(text.find("verification: passed"), std::string::npos) << mode << ": " << text;
+    EXPECT_NE(text.find("drift: 1 steps matched with their inputs' drift allowed for: 1\n"),
+              std::string::npos)
+        << mode << ": " << text;
+  }
+}
+
+TEST_F(DriftTest, AStepOnePercentOffStillFails) {
+  // A wrong step on the same drifted inputs: Z 1% larger than Y @ C.
+  const std::vector<double> z = deviceZ(1.01);
+  Bundle bundle = chain(deviceY_, z);
+  const RunReport r = runBundleAllowingDrift(bundle, verify());
+  EXPECT_FALSE(r.verified);
+  EXPECT_NE(r.failure.find("step 1 (call aten.mm): out[0] diverges from the fingerprint"), std::string::npos)
+      << r.failure;
+  EXPECT_NE(r.failure.find("(beyond the drift of its inputs: inputs' measured drift"), std::string::npos)
+      << r.failure;
+  EXPECT_TRUE(r.stepsWithinDrift.empty());
+}
+
+TEST_F(DriftTest, ADivergenceOnInputsWithoutDriftIsNotAllowedFor) {
+  // Y's fingerprint is npusim's own Y: the inputs of step 1 carry no drift, so
+  // the same difference in Z is a wrong step.
+  const std::vector<double> z = deviceZ(1.0);
+  Bundle bundle = chain(npusimY_, z);
+  const RunReport r = runBundleAllowingDrift(bundle, verify());
+  EXPECT_FALSE(r.verified);
+  EXPECT_NE(r.failure.find("(its inputs carry no measured drift)"), std::string::npos) << r.failure;
+  for (const Sample &s : bundle.steps[1].fingerprints[0].samples)
+    EXPECT_EQ(s.driftAllowance, 0.0);
+}
+
+TEST(DriftAllowance, WidensTheToleranceByItsAmountAndNeverMatchesNaN) {
+  reference::Buffer b;
+  b.dtype = core::DType::Float64;
+  b.bytes.resize(2 * 8);
+  reference::TensorView v;
+  v.buffer = &b;
+  v.shape = {2};
+  v.stride = {1};
+  reference::writeValues(v, std::vector<double>{1.0, 2.0});
+  Fingerprint f;
+  f.elements = 2;
+  f.sum = 3.0;
+  f.absSum = 3.0;
+  // 1.01 against 1.0: error 0.01, fixed tolerance 1e-4 + 1e-4 = 2e-4.
+  f.samples = {{0, 1.01, 0, false}, {1, 2.0, 0, false}};
+  EXPECT_FALSE(compareFingerprint(v, f).ok);
+  f.samples[0].driftAllowance = 0.0097; // 2e-4 + 0.0097 < 0.01
+  EXPECT_FALSE(compareFingerprint(v, f).ok);
+  f.samples[0].driftAllowance = 0.0099; // 2e-4 + 0.0099 > 0.01
+  const Comparison ok = compareFingerprint(v, f);
+  EXPECT_TRUE(ok.ok) << ok.message;
+  // The sum: 3 against 3.5, allowed 1e-4 * 4.5 plus its allowance.
+  f.sum = 3.5;
+  EXPECT_FALSE(compareFingerprint(v, f).ok);
+  f.sumDriftAllowance = 0.5;
+  EXPECT_TRUE(compareFingerprint(v, f).ok);
+  // A NaN never matches a finite value through an allowance.
+  reference::writeValues(v, std::vector<double>{std::numeric_limits<double>::quiet_NaN(), 2.0});
+  f.samples[0].driftAllowance = 1e300;
+  EXPECT_FALSE(compareFingerprint(v, f).ok);
+}
+
+} // namespace
+} // namespace npusim::runtime
