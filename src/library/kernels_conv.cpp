@@ -126,14 +126,11 @@ constexpr std::string_view kImplicitGemmStep = R"TRITON(
                 xm{{S}} = m_mask_t & k_mask{{S}}[None, :]
             x{{S}} = tl.load(x_base + (x_row_t + x_k{{S}}[None, :]), mask=xm{{S}}, other=0.0){{X_CAST}}
         if W_K_LINEAR:
-            w{{S}} = tl.trans(tl.load(w_base + oc[:, None] * SW_O + rk{{S}}[None, :], mask=n_mask[:, None] & k_mask{{S}}[None, :],
-                                     other=0.0)){{W_CAST}}
+            w{{S}} = tl.trans(tl.load(w_base + oc[:, None] * SW_O + rk{{S}}[None, :]{{W_MASK_LINEAR}})){{W_CAST}}
         elif W_K_CONTIGUOUS:
-            w{{S}} = tl.trans(tl.load(w_base + (oc_t + w_k{{S}}[None, :]), mask=n_mask_t & k_mask{{S}}[None, :],
-                                     other=0.0)){{W_CAST}}
+            w{{S}} = tl.trans(tl.load(w_base + (oc_t + w_k{{S}}[None, :]){{W_MASK_NK}})){{W_CAST}}
         else:
-            w{{S}} = tl.load(w_base + (oc_t + w_k{{S}}[:, None]), mask=n_mask_t & k_mask{{S}}[:, None],
-                             other=0.0){{W_CAST}}
+            w{{S}} = tl.load(w_base + (oc_t + w_k{{S}}[:, None]){{W_MASK_KN}}){{W_CAST}}
 )TRITON";
 
 // Grid: (cdiv(BATCH * OUT_H * OUT_W, BLOCK_M), cdiv(COUT, BLOCK_C), 1). Output
@@ -569,25 +566,47 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const int64_t innerWeightStride = axes[0].divisor == std::string_view("KC_DIV")   ? weightStrides[0]
                                     : axes[0].divisor == std::string_view("KH_DIV") ? weightStrides[1]
                                                                                     : weightStrides[2];
-  const ConvMapping mapping = chooseMapping(GemmProblem{pixels, coutG, kTotal, groups, element, true,
-                                                      padding[0] > 0 || padding[1] > 0, innerWeightStride == 1},
-                                          machine);
-  const std::string name =
-      "npusim_conv_" + types + (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "");
+  const ConvMapping mapping =
+      chooseMapping(GemmProblem{pixels, coutG, kTotal, groups, element, true,
+                                padding[0] > 0 || padding[1] > 0, innerWeightStride == 1},
+                    machine);
+  // The weights' mask only where it can fail: a ragged last block of output
+  // channels or of K, or a step past K. Without it no [BLOCK_K, BLOCK_N]
+  // mask tile is made per step, whose bytes the next step's input tile would
+  // take once the weights' DMA has read it, so that the next iteration's
+  // weights waited for that step's dots. Kernels are cached by name: the
+  // unmasked body has a name of its own (`_wfull`).
+  const int64_t kBlocks = ceilDiv(kTotal, mapping.blockK);
+  const bool weightsMasked =
+      coutG % mapping.blockN != 0 || kTotal % mapping.blockK != 0 || kBlocks % mapping.steps != 0;
+  const std::string name = "npusim_conv_" + types +
+                           (mapping.steps > 1 ? "_k" + std::to_string(mapping.steps) : "") +
+                           (weightsMasked ? "" : "_wfull");
   const std::string cast = sameOperandType ? "" : ".to(tl.float32)";
-  const DotSteps loop =
-      dotSteps(kImplicitGemmStep, static_cast<int>(mapping.steps), "x", "w", "X_CAST", "W_CAST", cast);
-  LaunchBuilder launch(name, instantiate(kImplicitGemmSource, {{"NAME", name},
-                                                               {"X", tritonType(x.dtype)},
-                                                               {"W", tritonType(w.dtype)},
-                                                               {"BIAS", tritonType(biasType)},
-                                                               {"Y", tritonType(y.dtype)},
-                                                               {"STEPS", std::to_string(mapping.steps)},
-                                                               {"INIT", loop.init},
-                                                               {"LOADS", loop.loads},
-                                                               {"DOTS", loop.dots},
-                                                               {"SUM", loop.sum},
-                                                               {"ADD_BIAS", std::string(kConvBiasEpilogue)}}));
+  auto weightMask = [&](const char *mask) {
+    return weightsMasked ? ", mask=" + std::string(mask) + ", other=0.0" : std::string();
+  };
+  const std::string step =
+      instantiate(kImplicitGemmStep, {{"S", "{{S}}"},
+                                      {"OFFSET", "{{OFFSET}}"},
+                                      {"X_CAST", "{{X_CAST}}"},
+                                      {"W_CAST", "{{W_CAST}}"},
+                                      {"W_MASK_LINEAR", weightMask("n_mask[:, None] & k_mask{{S}}[None, :]")},
+                                      {"W_MASK_NK", weightMask("n_mask_t & k_mask{{S}}[None, :]")},
+                                      {"W_MASK_KN", weightMask("n_mask_t & k_mask{{S}}[:, None]")}});
+  const DotSteps loop = dotSteps(step, static_cast<int>(mapping.steps), "x", "w", "X_CAST", "W_CAST", cast);
+  LaunchBuilder launch(name,
+                       instantiate(kImplicitGemmSource, {{"NAME", name},
+                                                         {"X", tritonType(x.dtype)},
+                                                         {"W", tritonType(w.dtype)},
+                                                         {"BIAS", tritonType(biasType)},
+                                                         {"Y", tritonType(y.dtype)},
+                                                         {"STEPS", std::to_string(mapping.steps)},
+                                                         {"INIT", loop.init},
+                                                         {"LOADS", loop.loads},
+                                                         {"DOTS", loop.dots},
+                                                         {"SUM", loop.sum},
+                                                         {"ADD_BIAS", std::string(kConvBiasEpilogue)}}));
   common(launch);
   launch.constant("CIN_G", cinG).constant("COUT_G", coutG);
   geometry(launch);

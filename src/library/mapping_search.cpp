@@ -26,9 +26,12 @@ public:
       blockNs.push_back(4 * lane);
     const int64_t cap = std::min<int64_t>(blockFor(p.m, 16, int64_t{1} << 20), 4096);
     std::optional<ConvMapping> best;
+    // Steps per iteration divide the K blocks: a last iteration with a step
+    // past K would multiply a block of zeros and make every step's K mask
+    // a test that can fail.
     for (int64_t blockK : blockKs)
-      for (int64_t steps : {int64_t{1}, int64_t{2}}) {
-        if (steps > 1 && ceilDiv(p.k, blockK) < 2)
+      for (int64_t steps : {int64_t{1}, int64_t{2}, int64_t{3}}) {
+        if (steps > 1 && (ceilDiv(p.k, blockK) < steps || ceilDiv(p.k, blockK) % steps != 0))
           continue;
         for (int64_t blockN : blockNs)
           for (int64_t blockM = 16; blockM <= cap; blockM *= 2) {

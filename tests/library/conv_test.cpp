@@ -118,6 +118,25 @@ TEST(LibraryConv, RandomGeometriesGroupsAndLayouts) {
   }
 }
 
+/// The launch of a channels-last batch-1 3x3 convolution, pad 1, at `size` x
+/// `size` on the default machine.
+KernelLaunch sameSize3x3Launch(int64_t size, int64_t cin, int64_t cout) {
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, {1, cin, size, size}, channelsLast({1, cin, size, size}));
+  const TensorRef w = f.tensor(DType::Float32, {cout, cin, 3, 3}, channelsLast({cout, cin, 3, 3}));
+  const TensorRef y = f.tensor(DType::Float32, {1, cout, size, size}, channelsLast({1, cout, size, size}));
+  const std::vector<const TensorRef *> outs = {&y};
+  const CallPlan plan =
+      planCall("aten.convolution",
+               std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                         CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
+               outs, MachineShape{});
+  EXPECT_EQ(plan.launches.size(), 1u);
+  return plan.launches.empty() ? KernelLaunch{} : plan.launches[0];
+}
+
 TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
   // Channels-last, stride 1, padding dilation * (k - 1) / 2: the output keeps
   // the input's size, so each kernel row's im2col tile is one strided DMA
@@ -165,19 +184,7 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
   // element is read 3 x 3 = 9 times (7.2 MB); with PIX pixels per row
   // (PIX + 2) / PIX x 3 times, and the 64 output channels of PIX pixels
   // fill the arrays' columns. The plan takes several pixels per row.
-  const TensorRef x56 = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
-  const TensorRef w56 = f.tensor(DType::Float32, {64, 64, 3, 3}, channelsLast({64, 64, 3, 3}));
-  const TensorRef y56 = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
-  const std::vector<const TensorRef *> outs56 = {&y56};
-  const CallPlan p56 =
-      planCall("aten.convolution",
-               std::vector<CallArgument>{CallFixture::arg(x56), CallFixture::arg(w56), CallFixture::none(),
-                                         CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
-                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
-               outs56, MachineShape{});
-  ASSERT_EQ(p56.launches.size(), 1u);
-  const std::string name56 = p56.launches[0].kernelName;
+  const std::string name56 = sameSize3x3Launch(56, 64, 64).kernelName;
   EXPECT_EQ(name56.rfind("npusim_conv_rows_", 0), 0u) << name56;
   EXPECT_NE(name56.find("_p"), std::string::npos) << name56;
 }
@@ -251,6 +258,32 @@ TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
         << describe(c) << ": " << plan.launches[0].kernelName;
     expectConv(c, machine);
   }
+}
+
+TEST(LibraryConv, ImplicitGemmStepsDivideTheKBlocksAndWeightsAreMaskedOnlyWhereNeeded) {
+  // ResNet-18's 3x3 512 -> 512 at 7 x 7: K = 512 x 9 = 4608. Whatever
+  // BLOCK_K the search takes (128, 256 or 512: 36, 18 or 9 blocks), the
+  // steps per iteration divide the blocks, so no step of the last iteration
+  // lies past K; with 512 output channels in blocks of 128, 256 or 512 and K
+  // a multiple of BLOCK_K no weight element is out of range, so the weights
+  // load without a mask (no [BLOCK_N, BLOCK_K] mask tile per step).
+  const KernelLaunch l = sameSize3x3Launch(7, 512, 512);
+  ASSERT_EQ(l.kernelName.rfind("npusim_conv_fp32", 0), 0u) << l.kernelName;
+  const int64_t blockK = harness::launchConstant(l, "BLOCK_K");
+  EXPECT_EQ(harness::launchConstant(l, "K_TOTAL"), 4608);
+  int64_t steps = 0;
+  for (size_t at = l.source.find("+= tl.dot("); at != std::string::npos;
+       at = l.source.find("+= tl.dot(", at + 1))
+    ++steps;
+  ASSERT_GT(steps, 1);
+  EXPECT_EQ(4608 % blockK, 0);
+  EXPECT_EQ((4608 / blockK) % steps, 0) << "BLOCK_K " << blockK << ", " << steps << " steps";
+  EXPECT_EQ(l.source.find("mask=n_mask[:, None] & k_mask"), std::string::npos);
+  // 500 output channels: the last block of them is ragged, the mask stays.
+  const KernelLaunch ragged = sameSize3x3Launch(7, 512, 500);
+  EXPECT_NE(ragged.source.find("mask=n_mask[:, None] & k_mask"), std::string::npos) << ragged.kernelName;
+  // Kernels are cached by name: the two bodies have names of their own.
+  EXPECT_NE(ragged.kernelName, l.kernelName);
 }
 
 TEST(LibraryConv, KernelRowLoopSpreadsOverCores) {
