@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -295,6 +296,63 @@ TEST(Loops, CarriedHomesWidenWhenTheYieldDoesNotFit) {
     EXPECT_EQ(home->layout.shape, c.shape) << c.why;
     EXPECT_EQ(home->layout.dtype, c.dtype) << c.why;
   }
+}
+
+// -------------------------------------------------------- load scheduling
+
+/// The position of `target` in program order (nested bodies included), -1 if absent.
+int positionOf(const npu::Program &program, const npu::Instruction *target) {
+  int at = 0, found = -1;
+  forEachInstruction(program.body, [&](const npu::Instruction &in) {
+    if (&in == target)
+      found = at;
+    ++at;
+  });
+  return found;
+}
+
+/// The first instruction in program order that reads `tile`, or null.
+const npu::Instruction *firstReaderOf(const npu::Program &program, int tile) {
+  const npu::Instruction *first = nullptr;
+  forEachInstruction(program.body, [&](const npu::Instruction &in) {
+    const std::vector<int> read = npu::readTiles(in);
+    if (!first && std::find(read.begin(), read.end(), tile) != read.end())
+      first = &in;
+  });
+  return first;
+}
+
+TEST(Schedule, IndependentGatherIssuesBeforeComputeOnThePreviousLoad) {
+  const Compiled c = compileData("independent_gathers.py", {{"XBLOCK", int64_t{256}}}, defaultMachine());
+  // exp(load in_ptr0) comes before the gather of in_ptr1 in the source, but
+  // the gather's index (x * x) % 991 needs nothing of the first load: it is
+  // issued before the exp, which waits for the first load's data, so the
+  // in-order vector queue does not hold the second gather back.
+  const npu::Instruction *first = dmaOn(c.program, npu::Opcode::DmaLoad, 0);
+  const npu::Instruction *second = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  ASSERT_TRUE(first->dma.gathered());
+  ASSERT_TRUE(second->dma.gathered());
+  const npu::Instruction *exp = firstReaderOf(c.program, first->dsts.at(0));
+  ASSERT_NE(exp, nullptr);
+  EXPECT_EQ(exp->opcode, npu::Opcode::VElementwise);
+  EXPECT_EQ(exp->function.op, npu::ElementOp::Math);
+  EXPECT_LT(positionOf(c.program, second), positionOf(c.program, exp));
+}
+
+TEST(Schedule, LoadAfterAStoreToTheSameArgumentStaysAfterIt) {
+  const Compiled c = compileData("independent_gathers.py", {{"XBLOCK", int64_t{256}}}, defaultMachine());
+  // in_out_ptr0 is stored and then gathered from: the gather reads what the
+  // store wrote, so scheduling must not hoist it above the store.
+  const npu::Instruction *store = dmaOn(c.program, npu::Opcode::DmaStore, 2);
+  ASSERT_NE(store, nullptr);
+  const npu::Instruction *gather = nullptr;
+  for (const npu::Instruction *in : find(c.program, npu::Opcode::DmaLoad))
+    if (in->dma.argument == 2 && in->dma.gathered())
+      gather = in;
+  ASSERT_NE(gather, nullptr);
+  EXPECT_GT(positionOf(c.program, gather), positionOf(c.program, store));
 }
 
 // --------------------------------------------------------------- scratchpad
