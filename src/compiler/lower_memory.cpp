@@ -137,8 +137,12 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *mask, co
   const int64_t cycle = c / std::gcd(c, step); // elements after which the index repeats
   const int64_t period = cycle / std::gcd(cycle, lanes) * lanes;
   const int64_t block = result->type.shape[0];
-  if (period >= block || block % period != 0)
+  // A block that is no multiple of the period (96 channels on 128 lanes
+  // repeat every 384 elements, which divides no power of two) takes the
+  // copies that cover it; the block is their prefix.
+  if (period >= block || block % lanes != 0)
     return -1;
+  const int64_t copies = (block + period - 1) / period;
   int periodMask = -1;
   if (mask) {
     const ir::Op *cmp = mask->definingOp;
@@ -186,9 +190,10 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *mask, co
   load.dsts = {loaded};
   // Element i of a rank-1 tile sits in lane i % lanes, slot i / lanes: the
   // same bytes as [i / period, (i % period) / lanes, i % lanes] with the last
-  // axis across the lanes, so the replication stays within each lane.
+  // axis across the lanes, so the replication stays within each lane, and
+  // the block's slots are the first of the copies'.
   const int rows = aliasTile(loaded, {1, period / lanes, lanes}, 2, name);
-  const int stretched = newTile(type, {block / period, period / lanes, lanes}, 2, name);
+  const int stretched = newTile(type, {copies, period / lanes, lanes}, 2, name);
   npu::Instruction &copy = emit(npu::Opcode::VBroadcast);
   copy.srcs = {rows};
   copy.dsts = {stretched};

@@ -144,6 +144,22 @@ TEST(Dma, MaskedChannelLoadGathersOnePeriod) {
   EXPECT_EQ(c.program.tiles[broadcasts[0]->dsts[0]].layout.shape, (std::vector<int64_t>{2, 1, 128}));
 }
 
+TEST(Dma, PeriodicGatherCoversABlockThatIsNoMultipleOfThePeriod) {
+  const Compiled c = compileData("channels96.py", {{"XBLOCK", int64_t{1024}}}, defaultMachine());
+  // in_ptr1 + xindex % 96 on 128 lanes: the index repeats every
+  // lcm(96, 128) = 384 elements (3 slots of every lane), which does not
+  // divide the block of 1024. One period is gathered and replicated
+  // ceil(1024 / 384) = 3 times, [1, 3, 128] -> [3, 3, 128] (1152 elements),
+  // whose first 1024 are the block, instead of gathering all 1024.
+  const npu::Instruction *load1 = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
+  ASSERT_NE(load1, nullptr);
+  ASSERT_TRUE(load1->dma.gathered());
+  EXPECT_EQ(c.program.tiles[load1->dma.indexTile].layout.shape, (std::vector<int64_t>{384}));
+  const auto broadcasts = find(c.program, npu::Opcode::VBroadcast);
+  ASSERT_EQ(broadcasts.size(), 1u);
+  EXPECT_EQ(c.program.tiles[broadcasts[0]->dsts[0]].layout.shape, (std::vector<int64_t>{3, 3, 128}));
+}
+
 TEST(Dma, ScalarPointerLoadUsesScalarUnit) {
   const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{64}}}, defaultMachine());
   const auto loads = find(c.program, npu::Opcode::SLoad);
