@@ -5,6 +5,7 @@
 //   (src/transform)   the TileIR passes, lane axes included
 //   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
 //   carried_forms.cpp the homes of loop-carried values, before a loop is lowered
+//   schedule.cpp      DMA loads and their inputs first, within straight-line runs
 //   scratchpad.cpp    liveness and bank offsets of the tiles
 #include "compiler/compiler.h"
 
