@@ -157,14 +157,21 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *mask, co
     // first period is a prefix of every lane's bytes.
     periodMask = aliasTile(tileOf(mask, 0), {period}, 0, nameOf(mask));
   }
+  // A period of whole lane rows that starts at a multiple of C (`x % 128`
+  // of a block at a multiple of 128) is elements 0..C-1 in order: a strided
+  // DMA, with no index for the vector unit to compute first, so the next
+  // instance's parameter loads do not wait behind this instance's compute.
+  const int64_t startMultiple =
+      index.base.isImmediate() ? index.base.operand.intValue : knownMultiple(*out, index.base.operand);
+  const bool inOrder = step == 1 && period == c && startMultiple % c == 0;
   // The first period's indices, computed as the kernel computes them, once
   // for all the loads that share them (the materialised splats and iotas'
   // cache and scopes).
   const std::string key = "periodic/" + std::to_string(idOf(offset)) + "/" + std::to_string(period);
   int indices = -1;
-  if (auto it = s.lazyTiles.find(key); it != s.lazyTiles.end()) {
+  if (auto it = s.lazyTiles.find(key); !inOrder && it != s.lazyTiles.end()) {
     indices = it->second;
-  } else {
+  } else if (!inOrder) {
     const int first =
         materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0, nameOf(rem->operands[0]));
     const int modulus =
@@ -184,6 +191,8 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *mask, co
   npu::Instruction &load = emit(npu::Opcode::DmaLoad);
   load.dma.argument = ps.argument;
   load.dma.base = ps.gatherBase.operand;
+  if (inOrder)
+    load.dma.strides = {ScalarOperand::immediate(1)};
   load.dma.indexTile = indices;
   load.dma.maskTile = periodMask;
   load.dma.fill = core::isFloat(type) ? ScalarOperand::immediateFloat(0.0) : ScalarOperand::immediate(0);

@@ -125,16 +125,17 @@ TEST(Dma, NonAffineOffsetsGiveGatheredDescriptors) {
   EXPECT_TRUE(producedByRem);
 }
 
-TEST(Dma, MaskedChannelLoadGathersOnePeriod) {
+TEST(Dma, MaskedChannelLoadReadsOnePeriod) {
   const Compiled c = compileData("masked_channels.py", {{"XBLOCK", int64_t{256}}}, defaultMachine());
   // in_ptr1 + xindex % 128 under xindex < 1050: the index repeats every
   // lcm(128, 128 lanes) = 128 elements, so the DRAM sees 128 elements per
   // instance, not 256, masked by the first 128 elements of the mask (the last
-  // instance, at 1024, keeps only 26 of them).
+  // instance, at 1024, keeps only 26 of them). The block starts at a
+  // multiple of 256, so the period is elements 0..127 in order: strided.
   const npu::Instruction *load1 = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
   ASSERT_NE(load1, nullptr);
-  ASSERT_TRUE(load1->dma.gathered());
-  EXPECT_EQ(c.program.tiles[load1->dma.indexTile].layout.shape, (std::vector<int64_t>{128}));
+  EXPECT_FALSE(load1->dma.gathered());
+  EXPECT_EQ(c.program.tiles[load1->dsts.at(0)].layout.shape, (std::vector<int64_t>{128}));
   ASSERT_GE(load1->dma.maskTile, 0);
   EXPECT_EQ(c.program.tiles[load1->dma.maskTile].layout.shape, (std::vector<int64_t>{128}));
   ASSERT_EQ(load1->dsts.size(), 1u);
@@ -158,6 +159,25 @@ TEST(Dma, PeriodicGatherCoversABlockThatIsNoMultipleOfThePeriod) {
   const auto broadcasts = find(c.program, npu::Opcode::VBroadcast);
   ASSERT_EQ(broadcasts.size(), 1u);
   EXPECT_EQ(c.program.tiles[broadcasts[0]->dsts[0]].layout.shape, (std::vector<int64_t>{3, 3, 128}));
+}
+
+TEST(Dma, PeriodOfWholeLaneRowsLoadsInOrder) {
+  const Compiled c = compileData("channels128.py", {{"XBLOCK", int64_t{1024}}}, defaultMachine());
+  // in_ptr1 + xindex % 128 on 128 lanes, the block starting at a multiple
+  // of 1024: the first period's indices are 0..127 in order, one strided
+  // [128] DMA of stride 1 with no index tile (so no `%` on the vector unit),
+  // replicated 1024 / 128 = 8 times.
+  const npu::Instruction *load1 = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
+  ASSERT_NE(load1, nullptr);
+  EXPECT_FALSE(load1->dma.gathered());
+  ASSERT_EQ(load1->dma.strides.size(), 1u);
+  EXPECT_EQ(load1->dma.strides[0].intValue, 1);
+  EXPECT_EQ(c.program.tiles[load1->dsts.at(0)].layout.shape, (std::vector<int64_t>{128}));
+  for (const npu::Instruction *in : find(c.program, npu::Opcode::VElementwise))
+    EXPECT_NE(in->function.op, npu::ElementOp::Rem);
+  const auto broadcasts = find(c.program, npu::Opcode::VBroadcast);
+  ASSERT_EQ(broadcasts.size(), 1u);
+  EXPECT_EQ(c.program.tiles[broadcasts[0]->dsts[0]].layout.shape, (std::vector<int64_t>{8, 1, 128}));
 }
 
 TEST(Dma, ScalarPointerLoadUsesScalarUnit) {
