@@ -42,11 +42,51 @@ constexpr Stage kPipeline[] = {
     {"lowering", Kind::Lowering, "compiler", false,
      "TileIR ops -> NPU instructions, scalar registers and unplaced tiles (class Lowering: lower_*.cpp, "
      "carried_forms.cpp, emit.cpp)"},
+    {"schedule", Kind::Schedule, "compiler", false,
+     "moves every DMA load and what it depends on as early as its dependencies allow, within each "
+     "straight-line run (scheduleLoadsEarly, schedule.cpp); kept only where the scratchpad plan fits"},
     {"scratchpad", Kind::ScratchpadPlan, "compiler", false,
      "tile lifetimes and bank offsets (scratchpad.cpp); on overflow the stages from the first TileIR pass "
      "run again without those dropped on overflow, and then the overflow is the caller's (the block-size "
      "search rejects the candidate)"},
 };
+
+/// Plans the scratchpad of the scheduled program, or of the lowering's order
+/// (`lowered`, empty when the schedule moved nothing) where that one alone
+/// fits or alone keeps two instances in flight: hoisted loads keep their
+/// tiles live longer, and losing the second instance's bank costs more than
+/// the overlap within one instance gains.
+void planScheduled(npu::Program &program, std::vector<npu::Instruction> lowered,
+                   const std::vector<int> &storageRoot, const config::HardwareConfig &machine,
+                   const core::SourceLocation &where) {
+  const int64_t alignment = machine.vlenBits / 8;
+  if (lowered.empty()) {
+    planScratchpad(program, storageRoot, alignment, where);
+    return;
+  }
+  bool fits = true;
+  try {
+    planScratchpad(program, storageRoot, alignment, where);
+  } catch (const ScratchpadOverflow &) {
+    fits = false;
+  }
+  if (fits && program.instanceBankStride > 0)
+    return;
+  npu::Program unscheduled = program;
+  unscheduled.body = std::move(lowered);
+  if (!fits) {
+    planScratchpad(unscheduled, storageRoot, alignment, where);
+    program = std::move(unscheduled);
+    return;
+  }
+  try {
+    planScratchpad(unscheduled, storageRoot, alignment, where);
+  } catch (const ScratchpadOverflow &) {
+    return;
+  }
+  if (unscheduled.instanceBankStride > 0)
+    program = std::move(unscheduled);
+}
 
 npu::Program compileOnce(const ir::Function &function, const config::HardwareConfig &machine) {
   if (machine.lanes <= 0 || machine.spadKibPerLane <= 0)
@@ -57,6 +97,7 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
     const auto transformed = ir::clone(function);
     npu::Program program;
     std::vector<int> storageRoot;
+    std::vector<npu::Instruction> lowered; // the body before scheduling, when it moved
     bool overflowed = false;
     for (const Stage &stage : kPipeline) {
       switch (stage.kind) {
@@ -73,7 +114,15 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
         break;
       }
       case Kind::Lowering: program = Lowering(*transformed, machine).run(storageRoot); break;
-      case Kind::ScratchpadPlan: try { planScratchpad(program, storageRoot, machine.vlenBits / 8, where);
+      case Kind::Schedule: {
+        std::vector<npu::Instruction> before = program.body;
+        if (scheduleLoadsEarly(program.body, storageRoot))
+          lowered = std::move(before);
+        break;
+      }
+      case Kind::ScratchpadPlan:
+        try {
+          planScheduled(program, std::move(lowered), storageRoot, machine, where);
         } catch (const ScratchpadOverflow &) {
           if (!allPasses)
             throw;

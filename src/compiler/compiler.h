@@ -30,7 +30,7 @@ struct Stage {
   /// Mapping: the library's tile choice for a library call's GEMM-shaped
   /// kernels, before their source exists; BlockSizes: the block-size search,
   /// before TileIR exists (both run by their callers); the others run by compile.
-  enum class Kind { Mapping, BlockSizes, TileIRPass, Lowering, ScratchpadPlan };
+  enum class Kind { Mapping, BlockSizes, TileIRPass, Lowering, Schedule, ScratchpadPlan };
   std::string_view name; // a TileIR pass: its name in transform::findPass
   Kind kind;
   /// The module whose code runs the stage ("library", "compiler", "transform").

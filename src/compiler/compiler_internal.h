@@ -5,6 +5,7 @@
 //   (src/transform)   the TileIR passes, lane axes included
 //   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
 //   carried_forms.cpp the homes of loop-carried values, before a loop is lowered
+//   schedule.cpp      DMA loads and their inputs first, within straight-line runs
 //   scratchpad.cpp    liveness and bank offsets of the tiles
 #include "compiler/compiler.h"
 
@@ -40,6 +41,17 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
 /// (its nested bodies excluded).
 std::vector<int> tilesRead(const npu::Instruction &instruction);
 std::vector<int> tilesWritten(const npu::Instruction &instruction);
+
+/// Reorders each straight-line run of instructions (between loops,
+/// conditionals, barriers and asserts; nested bodies alike) so that every DMA
+/// load, with the instructions it depends on, comes as early as its
+/// dependencies allow: the in-order vector queue then computes the next
+/// load's index before it waits on the previous load's data, and independent
+/// loads are in flight together (docs/compiler.md "Load scheduling").
+/// Dependencies: tiles by storage root, scalar registers and DRAM (a store,
+/// atomic or scalar store keeps its place against every DRAM access). A run
+/// with systolic instructions keeps its order. Returns whether anything moved.
+bool scheduleLoadsEarly(std::vector<npu::Instruction> &body, const std::vector<int> &storageRoot);
 
 // ----------------------------------------------------------------- lowering
 

@@ -137,8 +137,12 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *mask, co
   const int64_t cycle = c / std::gcd(c, step); // elements after which the index repeats
   const int64_t period = cycle / std::gcd(cycle, lanes) * lanes;
   const int64_t block = result->type.shape[0];
-  if (period >= block || block % period != 0)
+  // A block that is no multiple of the period (96 channels on 128 lanes
+  // repeat every 384 elements, which divides no power of two) takes the
+  // copies that cover it; the block is their prefix.
+  if (period >= block || block % lanes != 0)
     return -1;
+  const int64_t copies = (block + period - 1) / period;
   int periodMask = -1;
   if (mask) {
     const ir::Op *cmp = mask->definingOp;
@@ -153,14 +157,21 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *mask, co
     // first period is a prefix of every lane's bytes.
     periodMask = aliasTile(tileOf(mask, 0), {period}, 0, nameOf(mask));
   }
+  // A period of whole lane rows that starts at a multiple of C (`x % 128`
+  // of a block at a multiple of 128) is elements 0..C-1 in order: a strided
+  // DMA, with no index for the vector unit to compute first, so the next
+  // instance's parameter loads do not wait behind this instance's compute.
+  const int64_t startMultiple =
+      index.base.isImmediate() ? index.base.operand.intValue : knownMultiple(*out, index.base.operand);
+  const bool inOrder = step == 1 && period == c && startMultiple % c == 0;
   // The first period's indices, computed as the kernel computes them, once
   // for all the loads that share them (the materialised splats and iotas'
   // cache and scopes).
   const std::string key = "periodic/" + std::to_string(idOf(offset)) + "/" + std::to_string(period);
   int indices = -1;
-  if (auto it = s.lazyTiles.find(key); it != s.lazyTiles.end()) {
+  if (auto it = s.lazyTiles.find(key); !inOrder && it != s.lazyTiles.end()) {
     indices = it->second;
-  } else {
+  } else if (!inOrder) {
     const int first =
         materializeLazy(index, rem->operands[0]->type.dtype, {period}, 0, nameOf(rem->operands[0]));
     const int modulus =
@@ -180,15 +191,18 @@ int Lowering::periodicGather(const ir::Value *pointer, const ir::Value *mask, co
   npu::Instruction &load = emit(npu::Opcode::DmaLoad);
   load.dma.argument = ps.argument;
   load.dma.base = ps.gatherBase.operand;
+  if (inOrder)
+    load.dma.strides = {ScalarOperand::immediate(1)};
   load.dma.indexTile = indices;
   load.dma.maskTile = periodMask;
   load.dma.fill = core::isFloat(type) ? ScalarOperand::immediateFloat(0.0) : ScalarOperand::immediate(0);
   load.dsts = {loaded};
   // Element i of a rank-1 tile sits in lane i % lanes, slot i / lanes: the
   // same bytes as [i / period, (i % period) / lanes, i % lanes] with the last
-  // axis across the lanes, so the replication stays within each lane.
+  // axis across the lanes, so the replication stays within each lane, and
+  // the block's slots are the first of the copies'.
   const int rows = aliasTile(loaded, {1, period / lanes, lanes}, 2, name);
-  const int stretched = newTile(type, {block / period, period / lanes, lanes}, 2, name);
+  const int stretched = newTile(type, {copies, period / lanes, lanes}, 2, name);
   npu::Instruction &copy = emit(npu::Opcode::VBroadcast);
   copy.srcs = {rows};
   copy.dsts = {stretched};

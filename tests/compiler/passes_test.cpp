@@ -116,7 +116,7 @@ TEST(Pipeline, ListsEveryStageInOrder) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"mapping", "block-sizes", "unwrap-rem", "sink-broadcasts",
                                              "unroll-dots", "layout", "cse", "hoist-invariants", "lowering",
-                                             "scratchpad"}));
+                                             "schedule", "scratchpad"}));
   EXPECT_EQ(compiler::pipeline()[0].kind, compiler::Stage::Kind::Mapping);
   EXPECT_EQ(compiler::pipeline()[1].kind, compiler::Stage::Kind::BlockSizes);
   EXPECT_EQ(compiler::pipeline().back().kind, compiler::Stage::Kind::ScratchpadPlan);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -124,16 +125,17 @@ TEST(Dma, NonAffineOffsetsGiveGatheredDescriptors) {
   EXPECT_TRUE(producedByRem);
 }
 
-TEST(Dma, MaskedChannelLoadGathersOnePeriod) {
+TEST(Dma, MaskedChannelLoadReadsOnePeriod) {
   const Compiled c = compileData("masked_channels.py", {{"XBLOCK", int64_t{256}}}, defaultMachine());
   // in_ptr1 + xindex % 128 under xindex < 1050: the index repeats every
   // lcm(128, 128 lanes) = 128 elements, so the DRAM sees 128 elements per
   // instance, not 256, masked by the first 128 elements of the mask (the last
-  // instance, at 1024, keeps only 26 of them).
+  // instance, at 1024, keeps only 26 of them). The block starts at a
+  // multiple of 256, so the period is elements 0..127 in order: strided.
   const npu::Instruction *load1 = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
   ASSERT_NE(load1, nullptr);
-  ASSERT_TRUE(load1->dma.gathered());
-  EXPECT_EQ(c.program.tiles[load1->dma.indexTile].layout.shape, (std::vector<int64_t>{128}));
+  EXPECT_FALSE(load1->dma.gathered());
+  EXPECT_EQ(c.program.tiles[load1->dsts.at(0)].layout.shape, (std::vector<int64_t>{128}));
   ASSERT_GE(load1->dma.maskTile, 0);
   EXPECT_EQ(c.program.tiles[load1->dma.maskTile].layout.shape, (std::vector<int64_t>{128}));
   ASSERT_EQ(load1->dsts.size(), 1u);
@@ -141,6 +143,41 @@ TEST(Dma, MaskedChannelLoadGathersOnePeriod) {
   const auto broadcasts = find(c.program, npu::Opcode::VBroadcast);
   ASSERT_EQ(broadcasts.size(), 1u);
   EXPECT_EQ(c.program.tiles[broadcasts[0]->dsts[0]].layout.shape, (std::vector<int64_t>{2, 1, 128}));
+}
+
+TEST(Dma, PeriodicGatherCoversABlockThatIsNoMultipleOfThePeriod) {
+  const Compiled c = compileData("channels96.py", {{"XBLOCK", int64_t{1024}}}, defaultMachine());
+  // in_ptr1 + xindex % 96 on 128 lanes: the index repeats every
+  // lcm(96, 128) = 384 elements (3 slots of every lane), which does not
+  // divide the block of 1024. One period is gathered and replicated
+  // ceil(1024 / 384) = 3 times, [1, 3, 128] -> [3, 3, 128] (1152 elements),
+  // whose first 1024 are the block, instead of gathering all 1024.
+  const npu::Instruction *load1 = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
+  ASSERT_NE(load1, nullptr);
+  ASSERT_TRUE(load1->dma.gathered());
+  EXPECT_EQ(c.program.tiles[load1->dma.indexTile].layout.shape, (std::vector<int64_t>{384}));
+  const auto broadcasts = find(c.program, npu::Opcode::VBroadcast);
+  ASSERT_EQ(broadcasts.size(), 1u);
+  EXPECT_EQ(c.program.tiles[broadcasts[0]->dsts[0]].layout.shape, (std::vector<int64_t>{3, 3, 128}));
+}
+
+TEST(Dma, PeriodOfWholeLaneRowsLoadsInOrder) {
+  const Compiled c = compileData("channels128.py", {{"XBLOCK", int64_t{1024}}}, defaultMachine());
+  // in_ptr1 + xindex % 128 on 128 lanes, the block starting at a multiple
+  // of 1024: the first period's indices are 0..127 in order, one strided
+  // [128] DMA of stride 1 with no index tile (so no `%` on the vector unit),
+  // replicated 1024 / 128 = 8 times.
+  const npu::Instruction *load1 = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
+  ASSERT_NE(load1, nullptr);
+  EXPECT_FALSE(load1->dma.gathered());
+  ASSERT_EQ(load1->dma.strides.size(), 1u);
+  EXPECT_EQ(load1->dma.strides[0].intValue, 1);
+  EXPECT_EQ(c.program.tiles[load1->dsts.at(0)].layout.shape, (std::vector<int64_t>{128}));
+  for (const npu::Instruction *in : find(c.program, npu::Opcode::VElementwise))
+    EXPECT_NE(in->function.op, npu::ElementOp::Rem);
+  const auto broadcasts = find(c.program, npu::Opcode::VBroadcast);
+  ASSERT_EQ(broadcasts.size(), 1u);
+  EXPECT_EQ(c.program.tiles[broadcasts[0]->dsts[0]].layout.shape, (std::vector<int64_t>{8, 1, 128}));
 }
 
 TEST(Dma, ScalarPointerLoadUsesScalarUnit) {
@@ -295,6 +332,63 @@ TEST(Loops, CarriedHomesWidenWhenTheYieldDoesNotFit) {
     EXPECT_EQ(home->layout.shape, c.shape) << c.why;
     EXPECT_EQ(home->layout.dtype, c.dtype) << c.why;
   }
+}
+
+// -------------------------------------------------------- load scheduling
+
+/// The position of `target` in program order (nested bodies included), -1 if absent.
+int positionOf(const npu::Program &program, const npu::Instruction *target) {
+  int at = 0, found = -1;
+  forEachInstruction(program.body, [&](const npu::Instruction &in) {
+    if (&in == target)
+      found = at;
+    ++at;
+  });
+  return found;
+}
+
+/// The first instruction in program order that reads `tile`, or null.
+const npu::Instruction *firstReaderOf(const npu::Program &program, int tile) {
+  const npu::Instruction *first = nullptr;
+  forEachInstruction(program.body, [&](const npu::Instruction &in) {
+    const std::vector<int> read = npu::readTiles(in);
+    if (!first && std::find(read.begin(), read.end(), tile) != read.end())
+      first = &in;
+  });
+  return first;
+}
+
+TEST(Schedule, IndependentGatherIssuesBeforeComputeOnThePreviousLoad) {
+  const Compiled c = compileData("independent_gathers.py", {{"XBLOCK", int64_t{256}}}, defaultMachine());
+  // exp(load in_ptr0) comes before the gather of in_ptr1 in the source, but
+  // the gather's index (x * x) % 991 needs nothing of the first load: it is
+  // issued before the exp, which waits for the first load's data, so the
+  // in-order vector queue does not hold the second gather back.
+  const npu::Instruction *first = dmaOn(c.program, npu::Opcode::DmaLoad, 0);
+  const npu::Instruction *second = dmaOn(c.program, npu::Opcode::DmaLoad, 1);
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  ASSERT_TRUE(first->dma.gathered());
+  ASSERT_TRUE(second->dma.gathered());
+  const npu::Instruction *exp = firstReaderOf(c.program, first->dsts.at(0));
+  ASSERT_NE(exp, nullptr);
+  EXPECT_EQ(exp->opcode, npu::Opcode::VElementwise);
+  EXPECT_EQ(exp->function.op, npu::ElementOp::Math);
+  EXPECT_LT(positionOf(c.program, second), positionOf(c.program, exp));
+}
+
+TEST(Schedule, LoadAfterAStoreToTheSameArgumentStaysAfterIt) {
+  const Compiled c = compileData("independent_gathers.py", {{"XBLOCK", int64_t{256}}}, defaultMachine());
+  // in_out_ptr0 is stored and then gathered from: the gather reads what the
+  // store wrote, so scheduling must not hoist it above the store.
+  const npu::Instruction *store = dmaOn(c.program, npu::Opcode::DmaStore, 2);
+  ASSERT_NE(store, nullptr);
+  const npu::Instruction *gather = nullptr;
+  for (const npu::Instruction *in : find(c.program, npu::Opcode::DmaLoad))
+    if (in->dma.argument == 2 && in->dma.gathered())
+      gather = in;
+  ASSERT_NE(gather, nullptr);
+  EXPECT_GT(positionOf(c.program, gather), positionOf(c.program, store));
 }
 
 // --------------------------------------------------------------- scratchpad
