@@ -138,6 +138,28 @@ TEST(Noc, RejectsRequestsLargerThanAChannelQueue) {
   EXPECT_TRUE(noc.canAccept(MemoryRequest{0, 0, 32, false, 0}));
 }
 
+TEST(Noc, CreditsCountPiecesPerChannel) {
+  config::HardwareConfig hardware = machine(2, 1, 10);
+  hardware.dram.queueEntries = 3;
+  EventQueue events;
+  CrossbarNoc noc = makeNoc(hardware, events);
+  // Two channels, 32-byte granules alternating between them: 256 bytes are 8
+  // pieces, 4 per channel, more than a 3-entry queue; 192 bytes are 3 per
+  // channel (6 in all), which fit.
+  EXPECT_THROW((void)noc.canAccept(MemoryRequest{0, 0, 256, false, 0}), core::RuntimeError);
+  const MemoryRequest six{1, 0, 192, false, 0};
+  const MemoryRequest one{2, 1024, 32, false, 0};
+  EXPECT_TRUE(noc.canAccept(one)) << "the counts of the refused request are gone";
+  EXPECT_TRUE(noc.canAccept(six));
+  events.schedule(0, [&] {
+    noc.accept(six);
+    // Three credits of each channel are taken by pieces still in the NoC.
+    EXPECT_FALSE(noc.canAccept(one));
+  });
+  events.run();
+  EXPECT_EQ(noc.dram().stats().reads, 6);
+}
+
 TEST(Noc, RejectsUnknownCores) {
   EventQueue events;
   CrossbarNoc noc = makeNoc(machine(1, 1, 10), events);
