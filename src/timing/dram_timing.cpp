@@ -105,43 +105,51 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
         distance = std::max(distance, static_cast<int64_t>(rule.cycles));
     }
   }
-}
-
-void DramTimingState::raiseRange(int64_t *bound, size_t first, size_t last, int64_t cycle, int64_t distance) {
-  if (distance == kUnbounded)
-    return;
-  const int64_t until = cycle + distance;
-  for (size_t b = first; b < last; ++b)
-    bound[b] = std::max(bound[b], until);
+  const auto perGroup = static_cast<size_t>(banksPerGroup_);
+  stretches_.resize(kDramCommandCount * banks_);
+  for (size_t previous = 0; previous < static_cast<size_t>(kDramCommandCount); ++previous) {
+    for (size_t own = 0; own < banks_; ++own) {
+      std::vector<Stretch> &list = stretches_[previous * banks_ + own];
+      for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next)
+        for (size_t b = 0; b < banks_; ++b) {
+          const Relation relation = b == own                         ? kSameBank
+                                    : b / perGroup == own / perGroup ? kSameGroup
+                                                                     : kOtherGroup;
+          const int64_t distance = distance_[previous][relation][next];
+          if (distance == kUnbounded)
+            continue;
+          const auto at = static_cast<uint32_t>(next * banks_ + b);
+          if (!list.empty() && list.back().last == at && list.back().distance == distance)
+            ++list.back().last;
+          else
+            list.push_back(Stretch{at, at + 1, distance});
+        }
+    }
+    for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
+      const auto &distance = distance_[previous];
+      // Only relations that name a bank count for the channel commands' bound.
+      int64_t highest = distance[kSameBank][next];
+      if (perGroup > 1)
+        highest = std::max(highest, distance[kSameGroup][next]);
+      if (bankGroups_ > 1)
+        highest = std::max(highest, distance[kOtherGroup][next]);
+      if (highest != kUnbounded)
+        highest_[previous].emplace_back(next, highest);
+    }
+  }
 }
 
 void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_t cycle) {
-  const auto &distance = distance_[static_cast<size_t>(command)];
-  const auto perGroup = static_cast<size_t>(banksPerGroup_);
   // A channel command's distances are the same for every relation; its bank arguments mean nothing.
-  const bool channel = isChannelCommand(command);
-  const size_t ownGroup = channel ? 0 : static_cast<size_t>(bankGroup);
-  const size_t ownBank = channel ? 0 : static_cast<size_t>(bank);
-  for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
-    const int64_t same = distance[kSameBank][next], group = distance[kSameGroup][next],
-                  other = distance[kOtherGroup][next];
-    if (same == kUnbounded && group == kUnbounded && other == kUnbounded)
-      continue;
-    int64_t *bound = combined_.data() + next * banks_;
-    const size_t groupStart = ownGroup * perGroup, groupEnd = groupStart + perGroup;
-    raiseRange(bound, 0, groupStart, cycle, other);
-    raiseRange(bound, groupStart, groupStart + ownBank, cycle, group);
-    raiseRange(bound, groupStart + ownBank, groupStart + ownBank + 1, cycle, same);
-    raiseRange(bound, groupStart + ownBank + 1, groupEnd, cycle, group);
-    raiseRange(bound, groupEnd, banks_, cycle, other);
-    // Only relations that name a bank count for the channel commands' bound.
-    int64_t highest = cycle + same;
-    if (perGroup > 1)
-      highest = std::max(highest, cycle + group);
-    if (bankGroups_ > 1)
-      highest = std::max(highest, cycle + other);
-    anyEarliest_[next] = std::max(anyEarliest_[next], highest);
+  const size_t own = isChannelCommand(command) ? 0 : static_cast<size_t>(bankGroup * banksPerGroup_ + bank);
+  int64_t *bound = combined_.data();
+  for (const Stretch &stretch : stretches_[static_cast<size_t>(command) * banks_ + own]) {
+    const int64_t until = cycle + stretch.distance;
+    for (uint32_t b = stretch.first; b < stretch.last; ++b)
+      bound[b] = std::max(bound[b], until);
   }
+  for (const auto &[next, distance] : highest_[static_cast<size_t>(command)])
+    anyEarliest_[next] = std::max(anyEarliest_[next], cycle + distance);
   for (size_t index : windowedByPrevious_[static_cast<size_t>(command)]) {
     const TimingConstraint &rule = table_[index];
     RecentIssues &recent = history_[index];
@@ -152,9 +160,9 @@ void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_
     if (recent.count == window) {
       const int64_t until = recent.cycles[recent.next] + rule.cycles;
       const auto next = static_cast<size_t>(rule.next);
-      int64_t *bound = combined_.data() + next * banks_;
+      int64_t *row = bound + next * banks_;
       for (size_t b = 0; b < banks_; ++b)
-        bound[b] = std::max(bound[b], until);
+        row[b] = std::max(row[b], until);
       anyEarliest_[next] = std::max(anyEarliest_[next], until);
     }
   }

@@ -82,9 +82,6 @@ private:
   using Earliest = std::array<int64_t, kDramCommandCount>;
   /// No rule: a distance so negative that the bound it gives never counts.
   static constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::min() / 4;
-  /// bound[b] = max(bound[b], cycle + distance) for b in [first, last), unless distance is kUnbounded.
-  static void raiseRange(int64_t *bound, size_t first, size_t last, int64_t cycle, int64_t distance);
-  /// Where a bank lies from the bank of the previous command.
   enum Relation : size_t { kSameBank, kSameGroup, kOtherGroup, kRelations };
 
   int bankGroups_, banksPerGroup_;
@@ -93,7 +90,20 @@ private:
   // into one distance per next command (the largest), so that issuing is one
   // pass over the banks per next command.
   std::array<std::array<Earliest, kRelations>, kDramCommandCount> distance_; // [previous][relation][next]
-  std::array<std::vector<size_t>, kDramCommandCount> windowedByPrevious_;    // indices into table_
+  /// Issuing raises combined_[first, last) to at least the issue cycle plus
+  /// `distance`: distance_ laid out over the banks, one list per previous
+  /// command and bank, without the unbounded stretches and with neighbours of
+  /// equal distance joined (a RD raises four stretches of 16 bounds), so that
+  /// an issue branches on nothing but the stretches' lengths.
+  struct Stretch {
+    uint32_t first, last; // into combined_
+    int64_t distance;
+  };
+  std::vector<std::vector<Stretch>> stretches_; // [previous * banks_ + bank index]
+  /// The channel commands' bound: the highest distance of a relation that names a bank.
+  std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
+      highest_;                                                           // [previous]: (next, distance)
+  std::array<std::vector<size_t>, kDramCommandCount> windowedByPrevious_; // indices into table_
   // A rule of any scope raises the bound of every bank it covers, so that a
   // query, made for every candidate of every scheduling decision, is one load.
   size_t banks_;
