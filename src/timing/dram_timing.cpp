@@ -108,6 +108,18 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
   const auto perGroup = static_cast<size_t>(banksPerGroup_);
   stretches_.resize(kDramCommandCount * banks_);
   for (size_t previous = 0; previous < static_cast<size_t>(kDramCommandCount); ++previous) {
+    // The distance every bank gets, whichever relation it has (relations that no bank has do not count).
+    Earliest floor{};
+    for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
+      const auto &distance = distance_[previous];
+      floor[next] = distance[kSameBank][next];
+      if (perGroup > 1)
+        floor[next] = std::min(floor[next], distance[kSameGroup][next]);
+      if (bankGroups_ > 1)
+        floor[next] = std::min(floor[next], distance[kOtherGroup][next]);
+      if (floor[next] != kUnbounded)
+        floors_[previous].emplace_back(next, floor[next]);
+    }
     for (size_t own = 0; own < banks_; ++own) {
       std::vector<Stretch> &list = stretches_[previous * banks_ + own];
       for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next)
@@ -116,7 +128,7 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
                                     : b / perGroup == own / perGroup ? kSameGroup
                                                                      : kOtherGroup;
           const int64_t distance = distance_[previous][relation][next];
-          if (distance == kUnbounded)
+          if (distance == kUnbounded || distance <= floor[next])
             continue;
           const auto at = static_cast<uint32_t>(next * banks_ + b);
           if (!list.empty() && list.back().last == at && list.back().distance == distance)
@@ -148,6 +160,8 @@ void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_
     for (uint32_t b = stretch.first; b < stretch.last; ++b)
       bound[b] = std::max(bound[b], until);
   }
+  for (const auto &[next, distance] : floors_[static_cast<size_t>(command)])
+    channelFloor_[next] = std::max(channelFloor_[next], cycle + distance);
   for (const auto &[next, distance] : highest_[static_cast<size_t>(command)])
     anyEarliest_[next] = std::max(anyEarliest_[next], cycle + distance);
   for (size_t index : windowedByPrevious_[static_cast<size_t>(command)]) {
@@ -160,9 +174,7 @@ void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_
     if (recent.count == window) {
       const int64_t until = recent.cycles[recent.next] + rule.cycles;
       const auto next = static_cast<size_t>(rule.next);
-      int64_t *row = bound + next * banks_;
-      for (size_t b = 0; b < banks_; ++b)
-        row[b] = std::max(row[b], until);
+      channelFloor_[next] = std::max(channelFloor_[next], until);
       anyEarliest_[next] = std::max(anyEarliest_[next], until);
     }
   }

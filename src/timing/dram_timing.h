@@ -5,6 +5,7 @@
 // each command may issue. docs/dram.md lists the table.
 #include "config/hardware.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -61,16 +62,20 @@ public:
     const auto index = static_cast<size_t>(command);
     if (isChannelCommand(command))
       return anyEarliest_[index];
-    return combined_[index * banks_ + static_cast<size_t>(bankGroup * banksPerGroup_ + bank)];
+    return std::max(combined_[index * banks_ + static_cast<size_t>(bankGroup * banksPerGroup_ + bank)],
+                    channelFloor_[index]);
   }
   /// earliest() of a bank command by bank index (bankGroup * banksPerGroup + bank).
   int64_t earliestOfBank(DramCommand command, size_t bankIndex) const {
-    return combined_[static_cast<size_t>(command) * banks_ + bankIndex];
+    const auto index = static_cast<size_t>(command);
+    return std::max(combined_[index * banks_ + bankIndex], channelFloor_[index]);
   }
-  /// earliestOfBank() of every bank, by bank index: a contiguous array.
-  const int64_t *earliestOfBanks(DramCommand command) const {
-    return combined_.data() + static_cast<size_t>(command) * banks_;
-  }
+  /// The bounds of every bank, by command * banks + bank index: a contiguous
+  /// array, without the bound that holds for every bank (channelFloors());
+  /// earliestOfBank() is the larger of the two.
+  const int64_t *earliestOfBanks() const { return combined_.data(); }
+  /// By command: a bound that holds for every bank.
+  const int64_t *channelFloors() const { return channelFloor_.data(); }
   bool ready(DramCommand command, int bankGroup, int bank, int64_t cycle) const {
     return cycle >= earliest(command, bankGroup, bank);
   }
@@ -91,7 +96,7 @@ private:
   // pass over the banks per next command.
   std::array<std::array<Earliest, kRelations>, kDramCommandCount> distance_; // [previous][relation][next]
   /// Issuing raises combined_[first, last) to at least the issue cycle plus
-  /// `distance`: distance_ laid out over the banks, one list per previous
+  /// `distance`: distance_ above the channel floor laid out over the banks, one list per previous
   /// command and bank, without the unbounded stretches and with neighbours of
   /// equal distance joined (a RD raises four stretches of 16 bounds), so that
   /// an issue branches on nothing but the stretches' lengths.
@@ -100,6 +105,12 @@ private:
     int64_t distance;
   };
   std::vector<std::vector<Stretch>> stretches_; // [previous * banks_ + bank index]
+  /// Of a rule that bounds every bank: the distance all relations share, kept
+  /// once in channelFloor_ instead of in every bank's bound (a RD's bound on
+  /// the next WR, and the nBL between any two RDs).
+  std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
+      floors_;              // [previous]: (next, distance)
+  Earliest channelFloor_{}; // [next]
   /// The channel commands' bound: the highest distance of a relation that names a bank.
   std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
       highest_;                                                           // [previous]: (next, distance)
