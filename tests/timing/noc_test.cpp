@@ -96,9 +96,7 @@ TEST(Noc, CreditsPassBackPressureThrough) {
   TrafficDriver driver(events, noc, traffic::streamRequests(0, 3 * 32, 32));
   // Two reads take both queue entries while still in the NoC, so the third is
   // refused at once, although the DRAM queue itself is still empty.
-  events.schedule(0, [&] {
-    EXPECT_TRUE(noc.canAccept(third)) << "nothing sent yet";
-  });
+  events.schedule(0, [&] { EXPECT_TRUE(noc.canAccept(third)) << "nothing sent yet"; });
   driver.run();
   // Reads 0 and 1 leave the core at 0 and 1, reach the DRAM at 11 and 12, are
   // done at 111 and 113 (bus: one access per 2 cycles). Read 0 frees its entry at
@@ -139,10 +137,14 @@ TEST(Noc, RejectsRequestsLargerThanAChannelQueue) {
 }
 
 TEST(Noc, CreditsCountPiecesPerChannel) {
-  config::HardwareConfig hardware = machine(2, 1, 10);
-  hardware.dram.queueEntries = 3;
   EventQueue events;
-  CrossbarNoc noc = makeNoc(hardware, events);
+  CrossbarNoc noc = makeNoc(
+      [] {
+        config::HardwareConfig hardware = machine(2, 1, 10);
+        hardware.dram.queueEntries = 3;
+        return hardware;
+      }(),
+      events);
   // Two channels, 32-byte granules alternating between them: 256 bytes are 8
   // pieces, 4 per channel, more than a 3-entry queue; 192 bytes are 3 per
   // channel (6 in all), which fit.
