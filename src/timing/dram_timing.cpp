@@ -106,59 +106,58 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
     }
   }
   const auto perGroup = static_cast<size_t>(banksPerGroup_);
-  stretches_.resize(kDramCommandCount * banks_);
   for (size_t previous = 0; previous < static_cast<size_t>(kDramCommandCount); ++previous) {
-    // The distance every bank gets, whichever relation it has (relations that no bank has do not count).
-    Earliest floor{};
+    auto &distance = distance_[previous];
     for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
-      const auto &distance = distance_[previous];
-      floor[next] = distance[kSameBank][next];
-      if (perGroup > 1)
-        floor[next] = std::min(floor[next], distance[kSameGroup][next]);
-      if (bankGroups_ > 1)
-        floor[next] = std::min(floor[next], distance[kOtherGroup][next]);
-      if (floor[next] != kUnbounded)
-        floors_[previous].emplace_back(next, floor[next]);
-    }
-    for (size_t own = 0; own < banks_; ++own) {
-      std::vector<Stretch> &list = stretches_[previous * banks_ + own];
-      for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next)
-        for (size_t b = 0; b < banks_; ++b) {
-          const Relation relation = b == own                         ? kSameBank
-                                    : b / perGroup == own / perGroup ? kSameGroup
-                                                                     : kOtherGroup;
-          const int64_t distance = distance_[previous][relation][next];
-          if (distance == kUnbounded || distance <= floor[next])
-            continue;
-          const auto at = static_cast<uint32_t>(next * banks_ + b);
-          if (!list.empty() && list.back().last == at && list.back().distance == distance)
-            ++list.back().last;
-          else
-            list.push_back(Stretch{at, at + 1, distance});
-        }
-    }
-    for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
-      const auto &distance = distance_[previous];
-      // Only relations that name a bank count for the channel commands' bound.
-      int64_t highest = distance[kSameBank][next];
-      if (perGroup > 1)
+      // Relations that no bank has count for neither bound.
+      int64_t floor = distance[kSameBank][next], highest = floor;
+      if (perGroup > 1) {
+        floor = std::min(floor, distance[kSameGroup][next]);
         highest = std::max(highest, distance[kSameGroup][next]);
-      if (bankGroups_ > 1)
+      }
+      if (bankGroups_ > 1) {
+        floor = std::min(floor, distance[kOtherGroup][next]);
         highest = std::max(highest, distance[kOtherGroup][next]);
+      }
       if (highest != kUnbounded)
         highest_[previous].emplace_back(next, highest);
+      if (floor == kUnbounded)
+        continue;
+      floors_[previous].emplace_back(next, floor);
+      for (size_t relation = 0; relation < kRelations; ++relation)
+        if (distance[relation][next] <= floor)
+          distance[relation][next] = kUnbounded;
     }
   }
 }
 
+void DramTimingState::raiseRange(int64_t *bound, size_t first, size_t last, int64_t cycle, int64_t distance) {
+  if (distance == kUnbounded)
+    return;
+  const int64_t until = cycle + distance;
+  for (size_t b = first; b < last; ++b)
+    bound[b] = std::max(bound[b], until);
+}
+
 void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_t cycle) {
+  const auto &above = distance_[static_cast<size_t>(command)];
+  const auto perGroup = static_cast<size_t>(banksPerGroup_);
   // A channel command's distances are the same for every relation; its bank arguments mean nothing.
-  const size_t own = isChannelCommand(command) ? 0 : static_cast<size_t>(bankGroup * banksPerGroup_ + bank);
-  int64_t *bound = combined_.data();
-  for (const Stretch &stretch : stretches_[static_cast<size_t>(command) * banks_ + own]) {
-    const int64_t until = cycle + stretch.distance;
-    for (uint32_t b = stretch.first; b < stretch.last; ++b)
-      bound[b] = std::max(bound[b], until);
+  const bool channel = isChannelCommand(command);
+  const size_t ownGroup = channel ? 0 : static_cast<size_t>(bankGroup);
+  const size_t ownBank = channel ? 0 : static_cast<size_t>(bank);
+  for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
+    const int64_t same = above[kSameBank][next], group = above[kSameGroup][next],
+                  other = above[kOtherGroup][next];
+    if (same == kUnbounded && group == kUnbounded && other == kUnbounded)
+      continue;
+    int64_t *bound = combined_.data() + next * banks_;
+    const size_t groupStart = ownGroup * perGroup, groupEnd = groupStart + perGroup;
+    raiseRange(bound, 0, groupStart, cycle, other);
+    raiseRange(bound, groupStart, groupStart + ownBank, cycle, group);
+    raiseRange(bound, groupStart + ownBank, groupStart + ownBank + 1, cycle, same);
+    raiseRange(bound, groupStart + ownBank + 1, groupEnd, cycle, group);
+    raiseRange(bound, groupEnd, banks_, cycle, other);
   }
   for (const auto &[next, distance] : floors_[static_cast<size_t>(command)])
     channelFloor_[next] = std::max(channelFloor_[next], cycle + distance);

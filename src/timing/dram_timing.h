@@ -87,27 +87,22 @@ private:
   using Earliest = std::array<int64_t, kDramCommandCount>;
   /// No rule: a distance so negative that the bound it gives never counts.
   static constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::min() / 4;
+  /// bound[b] = max(bound[b], cycle + distance) for b in [first, last), unless distance is kUnbounded.
+  static void raiseRange(int64_t *bound, size_t first, size_t last, int64_t cycle, int64_t distance);
+  /// Where a bank lies from the bank of the previous command.
   enum Relation : size_t { kSameBank, kSameGroup, kOtherGroup, kRelations };
 
   int bankGroups_, banksPerGroup_;
   std::vector<TimingConstraint> table_;
   // The rules with a window of one folded, per previous command and relation,
-  // into one distance per next command (the largest), so that issuing is one
-  // pass over the banks per next command.
+  // into one distance per next command (the largest). The part that every
+  // bank gets (the smallest over the relations that some bank has) goes to
+  // the next command's channel floor instead (floors_); distance_ keeps only
+  // the distances above it, kUnbounded elsewhere, so that issuing raises a
+  // floor and the few banks whose bound exceeds it (a RD: the WR bound and the
+  // nBL between any two RDs are floors; its own group's nCCD_L and its bank's
+  // nRTP are bank bounds).
   std::array<std::array<Earliest, kRelations>, kDramCommandCount> distance_; // [previous][relation][next]
-  /// Issuing raises combined_[first, last) to at least the issue cycle plus
-  /// `distance`: distance_ above the channel floor laid out over the banks, one list per previous
-  /// command and bank, without the unbounded stretches and with neighbours of
-  /// equal distance joined (a RD raises four stretches of 16 bounds), so that
-  /// an issue branches on nothing but the stretches' lengths.
-  struct Stretch {
-    uint32_t first, last; // into combined_
-    int64_t distance;
-  };
-  std::vector<std::vector<Stretch>> stretches_; // [previous * banks_ + bank index]
-  /// Of a rule that bounds every bank: the distance all relations share, kept
-  /// once in channelFloor_ instead of in every bank's bound (a RD's bound on
-  /// the next WR, and the nBL between any two RDs).
   std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
       floors_;              // [previous]: (next, distance)
   Earliest channelFloor_{}; // [next]
@@ -115,8 +110,8 @@ private:
   std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
       highest_;                                                           // [previous]: (next, distance)
   std::array<std::vector<size_t>, kDramCommandCount> windowedByPrevious_; // indices into table_
-  // A rule of any scope raises the bound of every bank it covers, so that a
-  // query, made for every candidate of every scheduling decision, is one load.
+  // A rule raises the bound of every bank it covers above the floor, so that
+  // a query, made for every candidate of every scheduling decision, is two loads.
   size_t banks_;
   std::vector<int64_t> combined_; // [command * banks_ + bankGroup * banksPerGroup + bank]
   Earliest anyEarliest_{};        // the highest bound of each command over all banks: channel commands
