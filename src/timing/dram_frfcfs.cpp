@@ -64,14 +64,14 @@ public:
     // One pass over the banks with requests, deciding without branching on the
     // data (the banks' states are as good as random, and a mispredicted branch
     // costs more than the work).
-    // Activate is command 0: its row starts the table of every command's bounds.
-    const int64_t *earliest = channel.timing.earliestOfBanks(DramCommand::Activate);
+    const int64_t *earliest = channel.timing.earliestOfBanks();
+    const int64_t *floors = channel.timing.channelFloors();
     Position bestHit = kNone, bestOther = kNone;
     bool otherCloses = false;
     int64_t soonest = kNever;
     forEachQueuedBank(channel.writes, [&](size_t b) {
       const Bank &bank = summary[b];
-      const int64_t ready = earliest[bank.readyIndex];
+      const int64_t ready = std::max(earliest[bank.readyIndex], floors[static_cast<size_t>(bank.command)]);
       soonest = std::min(soonest, ready);
       const bool now = ready <= cycle;
       // First ready: the oldest row hit whose column command may go now.
@@ -175,7 +175,7 @@ private:
     // request (a row that queued requests still hit is not closed for an
     // older request; a closed row has no hits). Meaningless without requests.
     Position candidate = kNone;
-    // Of the candidate command's bound in DramTimingState::earliestOfBanks(first command).
+    // Of the candidate command's bound in DramTimingState::earliestOfBanks().
     uint16_t readyIndex = 0;
     DramCommand command = DramCommand::Activate;
     bool hit = false;

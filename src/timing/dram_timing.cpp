@@ -105,6 +105,30 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
         distance = std::max(distance, static_cast<int64_t>(rule.cycles));
     }
   }
+  const auto perGroup = static_cast<size_t>(banksPerGroup_);
+  for (size_t previous = 0; previous < static_cast<size_t>(kDramCommandCount); ++previous) {
+    auto &distance = distance_[previous];
+    for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
+      // Relations that no bank has count for neither bound.
+      int64_t floor = distance[kSameBank][next], highest = floor;
+      if (perGroup > 1) {
+        floor = std::min(floor, distance[kSameGroup][next]);
+        highest = std::max(highest, distance[kSameGroup][next]);
+      }
+      if (bankGroups_ > 1) {
+        floor = std::min(floor, distance[kOtherGroup][next]);
+        highest = std::max(highest, distance[kOtherGroup][next]);
+      }
+      if (highest != kUnbounded)
+        highest_[previous].emplace_back(next, highest);
+      if (floor == kUnbounded)
+        continue;
+      floors_[previous].emplace_back(next, floor);
+      for (size_t relation = 0; relation < kRelations; ++relation)
+        if (distance[relation][next] <= floor)
+          distance[relation][next] = kUnbounded;
+    }
+  }
 }
 
 void DramTimingState::raiseRange(int64_t *bound, size_t first, size_t last, int64_t cycle, int64_t distance) {
@@ -116,15 +140,15 @@ void DramTimingState::raiseRange(int64_t *bound, size_t first, size_t last, int6
 }
 
 void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_t cycle) {
-  const auto &distance = distance_[static_cast<size_t>(command)];
+  const auto &above = distance_[static_cast<size_t>(command)];
   const auto perGroup = static_cast<size_t>(banksPerGroup_);
   // A channel command's distances are the same for every relation; its bank arguments mean nothing.
   const bool channel = isChannelCommand(command);
   const size_t ownGroup = channel ? 0 : static_cast<size_t>(bankGroup);
   const size_t ownBank = channel ? 0 : static_cast<size_t>(bank);
   for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
-    const int64_t same = distance[kSameBank][next], group = distance[kSameGroup][next],
-                  other = distance[kOtherGroup][next];
+    const int64_t same = above[kSameBank][next], group = above[kSameGroup][next],
+                  other = above[kOtherGroup][next];
     if (same == kUnbounded && group == kUnbounded && other == kUnbounded)
       continue;
     int64_t *bound = combined_.data() + next * banks_;
@@ -134,14 +158,11 @@ void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_
     raiseRange(bound, groupStart + ownBank, groupStart + ownBank + 1, cycle, same);
     raiseRange(bound, groupStart + ownBank + 1, groupEnd, cycle, group);
     raiseRange(bound, groupEnd, banks_, cycle, other);
-    // Only relations that name a bank count for the channel commands' bound.
-    int64_t highest = cycle + same;
-    if (perGroup > 1)
-      highest = std::max(highest, cycle + group);
-    if (bankGroups_ > 1)
-      highest = std::max(highest, cycle + other);
-    anyEarliest_[next] = std::max(anyEarliest_[next], highest);
   }
+  for (const auto &[next, distance] : floors_[static_cast<size_t>(command)])
+    channelFloor_[next] = std::max(channelFloor_[next], cycle + distance);
+  for (const auto &[next, distance] : highest_[static_cast<size_t>(command)])
+    anyEarliest_[next] = std::max(anyEarliest_[next], cycle + distance);
   for (size_t index : windowedByPrevious_[static_cast<size_t>(command)]) {
     const TimingConstraint &rule = table_[index];
     RecentIssues &recent = history_[index];
@@ -152,9 +173,7 @@ void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_
     if (recent.count == window) {
       const int64_t until = recent.cycles[recent.next] + rule.cycles;
       const auto next = static_cast<size_t>(rule.next);
-      int64_t *bound = combined_.data() + next * banks_;
-      for (size_t b = 0; b < banks_; ++b)
-        bound[b] = std::max(bound[b], until);
+      channelFloor_[next] = std::max(channelFloor_[next], until);
       anyEarliest_[next] = std::max(anyEarliest_[next], until);
     }
   }

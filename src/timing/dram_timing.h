@@ -5,6 +5,7 @@
 // each command may issue. docs/dram.md lists the table.
 #include "config/hardware.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -61,16 +62,20 @@ public:
     const auto index = static_cast<size_t>(command);
     if (isChannelCommand(command))
       return anyEarliest_[index];
-    return combined_[index * banks_ + static_cast<size_t>(bankGroup * banksPerGroup_ + bank)];
+    return std::max(combined_[index * banks_ + static_cast<size_t>(bankGroup * banksPerGroup_ + bank)],
+                    channelFloor_[index]);
   }
   /// earliest() of a bank command by bank index (bankGroup * banksPerGroup + bank).
   int64_t earliestOfBank(DramCommand command, size_t bankIndex) const {
-    return combined_[static_cast<size_t>(command) * banks_ + bankIndex];
+    const auto index = static_cast<size_t>(command);
+    return std::max(combined_[index * banks_ + bankIndex], channelFloor_[index]);
   }
-  /// earliestOfBank() of every bank, by bank index: a contiguous array.
-  const int64_t *earliestOfBanks(DramCommand command) const {
-    return combined_.data() + static_cast<size_t>(command) * banks_;
-  }
+  /// The bounds of every bank, by command * banks + bank index: a contiguous
+  /// array, without the bound that holds for every bank (channelFloors());
+  /// earliestOfBank() is the larger of the two.
+  const int64_t *earliestOfBanks() const { return combined_.data(); }
+  /// By command: a bound that holds for every bank.
+  const int64_t *channelFloors() const { return channelFloor_.data(); }
   bool ready(DramCommand command, int bankGroup, int bank, int64_t cycle) const {
     return cycle >= earliest(command, bankGroup, bank);
   }
@@ -90,12 +95,23 @@ private:
   int bankGroups_, banksPerGroup_;
   std::vector<TimingConstraint> table_;
   // The rules with a window of one folded, per previous command and relation,
-  // into one distance per next command (the largest), so that issuing is one
-  // pass over the banks per next command.
+  // into one distance per next command (the largest). The part that every
+  // bank gets (the smallest over the relations that some bank has) goes to
+  // the next command's channel floor instead (floors_); distance_ keeps only
+  // the distances above it, kUnbounded elsewhere, so that issuing raises a
+  // floor and the few banks whose bound exceeds it (a RD: the WR bound and the
+  // nBL between any two RDs are floors; its own group's nCCD_L and its bank's
+  // nRTP are bank bounds).
   std::array<std::array<Earliest, kRelations>, kDramCommandCount> distance_; // [previous][relation][next]
-  std::array<std::vector<size_t>, kDramCommandCount> windowedByPrevious_;    // indices into table_
-  // A rule of any scope raises the bound of every bank it covers, so that a
-  // query, made for every candidate of every scheduling decision, is one load.
+  std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
+      floors_;              // [previous]: (next, distance)
+  Earliest channelFloor_{}; // [next]
+  /// The channel commands' bound: the highest distance of a relation that names a bank.
+  std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
+      highest_;                                                           // [previous]: (next, distance)
+  std::array<std::vector<size_t>, kDramCommandCount> windowedByPrevious_; // indices into table_
+  // A rule raises the bound of every bank it covers above the floor, so that
+  // a query, made for every candidate of every scheduling decision, is two loads.
   size_t banks_;
   std::vector<int64_t> combined_; // [command * banks_ + bankGroup * banksPerGroup + bank]
   Earliest anyEarliest_{};        // the highest bound of each command over all banks: channel commands

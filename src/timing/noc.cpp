@@ -25,6 +25,7 @@ CrossbarNoc::CrossbarNoc(const config::HardwareConfig &hardware, EventQueue &eve
   channelIn_.assign(channels, 0);
   channelOut_.assign(channels, 0);
   inFlight_.assign(channels * 2, 0);
+  piecesPerChannel_.assign(channels, 0);
   dram_->setCompletionCallback([this](const MemoryRequest &piece, TimePs at) { pieceDone(piece, at); });
   dram_->setRetryCallback([this] {
     // Only a requester that was refused is waiting for news.
@@ -48,11 +49,16 @@ void CrossbarNoc::split(const MemoryRequest &request) const {
   splitBytes_ = request.bytes;
   const uint64_t granule = dram_->addressMapper().granuleBytes();
   scratch_.clear();
+  for (int channel : splitChannels_)
+    piecesPerChannel_[static_cast<size_t>(channel)] = 0;
+  splitChannels_.clear();
   const uint64_t end = request.address + request.bytes;
   for (uint64_t at = request.address; at < end;) {
     const uint64_t pieceEnd = std::min(end, (at / granule + 1) * granule);
-    scratch_.push_back(
-        Piece{at, static_cast<uint32_t>(pieceEnd - at), dram_->addressMapper().decode(at).channel});
+    const int channel = dram_->addressMapper().decode(at).channel;
+    scratch_.push_back(Piece{at, static_cast<uint32_t>(pieceEnd - at), channel});
+    if (piecesPerChannel_[static_cast<size_t>(channel)]++ == 0)
+      splitChannels_.push_back(channel);
     at = pieceEnd;
   }
 }
@@ -60,12 +66,9 @@ void CrossbarNoc::split(const MemoryRequest &request) const {
 bool CrossbarNoc::canAccept(const MemoryRequest &request) const {
   split(request);
   const int write = request.write ? 1 : 0;
-  for (size_t i = 0; i < scratch_.size(); ++i) {
-    const int channel = scratch_[i].channel;
+  for (int channel : splitChannels_) {
     // Pieces of this request bound for the same channel need a credit each.
-    int needed = 0;
-    for (const Piece &piece : scratch_)
-      needed += piece.channel == channel ? 1 : 0;
+    const int needed = piecesPerChannel_[static_cast<size_t>(channel)];
     if (needed > dram_->queueEntries())
       throw core::RuntimeError("memory request " + std::to_string(request.id) + " needs " +
                                std::to_string(needed) + " entries of channel " + std::to_string(channel) +

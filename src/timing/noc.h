@@ -65,6 +65,10 @@ private:
   std::vector<Transaction> transactions_;
   std::vector<uint32_t> freeTransactions_;
   mutable std::vector<Piece> scratch_; // the pieces of the request last split
+  // Of the request last split: its channels in order of first piece, and the
+  // pieces bound for each channel, so that canAccept is one pass.
+  mutable std::vector<int> splitChannels_;
+  mutable std::vector<int> piecesPerChannel_; // [channel]; zero outside splitChannels_
   mutable uint64_t splitAddress_ = 0;
   mutable uint32_t splitBytes_ = 0;
   mutable bool refused_ = false;

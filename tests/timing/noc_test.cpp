@@ -96,9 +96,7 @@ TEST(Noc, CreditsPassBackPressureThrough) {
   TrafficDriver driver(events, noc, traffic::streamRequests(0, 3 * 32, 32));
   // Two reads take both queue entries while still in the NoC, so the third is
   // refused at once, although the DRAM queue itself is still empty.
-  events.schedule(0, [&] {
-    EXPECT_TRUE(noc.canAccept(third)) << "nothing sent yet";
-  });
+  events.schedule(0, [&] { EXPECT_TRUE(noc.canAccept(third)) << "nothing sent yet"; });
   driver.run();
   // Reads 0 and 1 leave the core at 0 and 1, reach the DRAM at 11 and 12, are
   // done at 111 and 113 (bus: one access per 2 cycles). Read 0 frees its entry at
@@ -136,6 +134,32 @@ TEST(Noc, RejectsRequestsLargerThanAChannelQueue) {
   // one-entry queue and could never be accepted.
   EXPECT_THROW((void)noc.canAccept(MemoryRequest{0, 0, 64, false, 0}), core::RuntimeError);
   EXPECT_TRUE(noc.canAccept(MemoryRequest{0, 0, 32, false, 0}));
+}
+
+TEST(Noc, CreditsCountPiecesPerChannel) {
+  EventQueue events;
+  CrossbarNoc noc = makeNoc(
+      [] {
+        config::HardwareConfig hardware = machine(2, 1, 10);
+        hardware.dram.queueEntries = 3;
+        return hardware;
+      }(),
+      events);
+  // Two channels, 32-byte granules alternating between them: 256 bytes are 8
+  // pieces, 4 per channel, more than a 3-entry queue; 192 bytes are 3 per
+  // channel (6 in all), which fit.
+  EXPECT_THROW((void)noc.canAccept(MemoryRequest{0, 0, 256, false, 0}), core::RuntimeError);
+  const MemoryRequest six{1, 0, 192, false, 0};
+  const MemoryRequest one{2, 1024, 32, false, 0};
+  EXPECT_TRUE(noc.canAccept(one)) << "the counts of the refused request are gone";
+  EXPECT_TRUE(noc.canAccept(six));
+  events.schedule(0, [&] {
+    noc.accept(six);
+    // Three credits of each channel are taken by pieces still in the NoC.
+    EXPECT_FALSE(noc.canAccept(one));
+  });
+  events.run();
+  EXPECT_EQ(noc.dram().stats().reads, 6);
 }
 
 TEST(Noc, RejectsUnknownCores) {
