@@ -27,6 +27,8 @@ constexpr Stage kPipeline[] = {
      "searchBlockSizes (tiling.cpp, cost_model.cpp): block sizes are constexprs of the Triton kernel, so the "
      "caller's front end lowers the kernel once per candidate and the search runs the stages below on each, "
      "keeping the cheapest estimate that fits the scratchpad"},
+    {"shrink-dead-lanes", Kind::TileIRPass, "transform", false,
+     "cuts tile axes whose later elements no store or dot observes (transform/shrink_dead_lanes.cpp)"},
     {"unwrap-rem", Kind::TileIRPass, "transform", true,
      "versions the body where `(s + arange) % C` does not wrap (transform/unwrap_rem.cpp)"},
     {"sink-broadcasts", Kind::TileIRPass, "transform", true,

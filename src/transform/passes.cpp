@@ -5,6 +5,9 @@ namespace npusim::transform {
 
 const std::vector<Pass> &passes() {
   static const std::vector<Pass> kPasses = {
+      {"shrink-dead-lanes",
+       "cuts tile axes to the elements that stores and dots can observe, from the ranges of ids and masks",
+       [](ir::Function &function, const config::HardwareConfig &) { shrinkDeadLanes(function); }},
       {"unwrap-rem",
        "versions the body on a run-time test that `(s + arange) % C` does not wrap, the copy without the `%`",
        [](ir::Function &function, const config::HardwareConfig &) { unwrapRemainders(function); }},

@@ -55,6 +55,13 @@ int defaultLaneAxis(const ir::Shape &shape);
 /// axis `fromLane`, or -1 when none does. `prefer` is tried first.
 int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes);
 
+/// A tile axis whose elements from index L on are never observed (stores and
+/// atomics there masked off, a dot's K terms there zero in both operands, as
+/// ranges of program ids, aranges and constants prove) keeps only its first L
+/// elements, L a power of two, in every value that carries it element by
+/// element (docs/compiler.md, "Dead lanes"). The observed values do not change.
+void shrinkDeadLanes(ir::Function &function);
+
 /// Where the body's top level computes `(s + arange(0, B)) % C` (i32, B <= C)
 /// and a load or store in a loop uses it, the rest of the body from the first
 /// such remainder becomes `if (every s >= 0 and s % C <= C - B) {copy} else

@@ -114,7 +114,7 @@ TEST(Pipeline, ListsEveryStageInOrder) {
       EXPECT_FALSE(stage.droppedOnOverflow) << stage.name;
     }
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"mapping", "block-sizes", "unwrap-rem", "sink-broadcasts",
+  EXPECT_EQ(names, (std::vector<std::string>{"mapping", "block-sizes", "shrink-dead-lanes", "unwrap-rem", "sink-broadcasts",
                                              "unroll-dots", "layout", "cse", "hoist-invariants", "lowering",
                                              "scratchpad"}));
   EXPECT_EQ(compiler::pipeline()[0].kind, compiler::Stage::Kind::Mapping);
