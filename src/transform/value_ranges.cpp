@@ -89,6 +89,8 @@ class RangeAnalysis {
 public:
   RangeAnalysis(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange)
       : arangeRange_(arangeRange), ranges_(static_cast<size_t>(function.numValues())) {
+    for (const ir::Value *argument : function.body().arguments)
+      setUnknown(argument);
     visit(function.body());
   }
   std::vector<std::optional<ValueRange>> take() { return std::move(ranges_); }
@@ -100,28 +102,29 @@ private:
   }
   void setUnknown(const ir::Value *v) { ranges_[static_cast<size_t>(v->id)] = fullRange(v->type); }
 
+  /// The ranges of `block`'s ops, its arguments' ranges set by the caller.
   void visit(const ir::Block &block) {
-    for (const ir::Value *argument : block.arguments)
-      setUnknown(argument);
     for (const auto &op : block.ops) {
       for (const ir::Value *r : op->results)
         setUnknown(r);
       if (op->results.size() == 1)
         set(op->result(), rangeOf(*op));
-      if (op->code == OpCode::For && op->regions.size() == 1) {
-        const ir::Block &body = op->region(0);
-        visit(body);
-        // The induction variable stays below the upper bound of a loop that steps up.
-        const auto lower = of(op->operands[0]), upper = of(op->operands[1]), step = of(op->operands[2]);
-        if (lower && upper && step && step->lo > 0 && !body.arguments.empty() && upper->hi > kMin) {
-          set(body.arguments[0], ValueRange{lower->lo, std::max(lower->lo, upper->hi - 1)});
-          visit(body); // again, with the induction variable bounded
-        }
-        continue;
-      }
-      for (const auto &region : op->regions)
+      for (const auto &region : op->regions) {
+        for (const ir::Value *argument : region->arguments)
+          setUnknown(argument);
+        if (op->code == OpCode::For && !region->arguments.empty())
+          set(region->arguments[0], inductionRange(*op));
         visit(*region);
+      }
     }
+  }
+
+  /// A loop that steps up keeps its induction variable in [lower, upper - 1].
+  std::optional<ValueRange> inductionRange(const ir::Op &loop) const {
+    const auto lower = of(loop.operands[0]), upper = of(loop.operands[1]), step = of(loop.operands[2]);
+    if (!lower || !upper || !step || step->lo <= 0 || upper->hi == kMin)
+      return std::nullopt;
+    return ValueRange{lower->lo, std::max(lower->lo, upper->hi - 1)};
   }
 
   std::optional<ValueRange> rangeOf(const ir::Op &op) const {
