@@ -27,12 +27,18 @@ constexpr Stage kPipeline[] = {
      "searchBlockSizes (tiling.cpp, cost_model.cpp): block sizes are constexprs of the Triton kernel, so the "
      "caller's front end lowers the kernel once per candidate and the search runs the stages below on each, "
      "keeping the cheapest estimate that fits the scratchpad"},
+    {"shrink-dead-lanes", Kind::TileIRPass, "transform", false,
+     "cuts tile axes whose later elements no store or dot observes (transform/shrink_dead_lanes.cpp)"},
     {"unwrap-rem", Kind::TileIRPass, "transform", true,
      "versions the body where `(s + arange) % C` does not wrap (transform/unwrap_rem.cpp)"},
     {"sink-broadcasts", Kind::TileIRPass, "transform", true,
      "moves a loop's expand_dims and broadcasts onto its invariant values (transform/sink_broadcasts.cpp)"},
     {"unroll-dots", Kind::TileIRPass, "transform", true,
      "four iterations per body of a loop whose dot is narrower than the arrays (transform/unroll_dots.cpp)"},
+    {"outer-product-dots", Kind::TileIRPass, "transform", false,
+     "a dot with one K term as a multiply and an add (transform/outer_product_dots.cpp)"},
+    {"early-loads", Kind::TileIRPass, "transform", true,
+     "a loop body's loads and offsets ahead of its carried arithmetic (transform/early_loads.cpp)"},
     {"layout", Kind::TileIRPass, "transform", false,
      "the lane axis of every tile value (transform/layout.cpp)"},
     {"cse", Kind::TileIRPass, "transform", false,

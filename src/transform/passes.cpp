@@ -5,6 +5,9 @@ namespace npusim::transform {
 
 const std::vector<Pass> &passes() {
   static const std::vector<Pass> kPasses = {
+      {"shrink-dead-lanes",
+       "cuts tile axes to the elements that stores and dots can observe, from the ranges of ids and masks",
+       [](ir::Function &function, const config::HardwareConfig &) { shrinkDeadLanes(function); }},
       {"unwrap-rem",
        "versions the body on a run-time test that `(s + arange) % C` does not wrap, the copy without the `%`",
        [](ir::Function &function, const config::HardwareConfig &) { unwrapRemainders(function); }},
@@ -13,6 +16,10 @@ const std::vector<Pass> &passes() {
        sinkBroadcasts},
       {"unroll-dots", "runs four iterations per body of a loop whose dot is narrower than the systolic array",
        unrollDotLoops},
+      {"outer-product-dots", "turns a dot with one K term into a multiply and an add on the vector unit",
+       [](ir::Function &function, const config::HardwareConfig &) { expandOuterProductDots(function); }},
+      {"early-loads", "in loop bodies without stores, moves what does not depend on the carried values first",
+       [](ir::Function &function, const config::HardwareConfig &) { scheduleLoadsEarly(function); }},
       {"layout", "chooses the lane axis of every tile value for the machine (lane=N after its type)",
        chooseLaneAxes},
       {"hoist-invariants", "moves loop-invariant pure ops of a loop body before the loop",

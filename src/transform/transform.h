@@ -55,6 +55,24 @@ int defaultLaneAxis(const ir::Shape &shape);
 /// axis `fromLane`, or -1 when none does. `prefer` is tried first.
 int sameMappingLaneAxis(const ir::Shape &from, int fromLane, const ir::Shape &to, int prefer, int lanes);
 
+/// A tile axis whose elements from index L on are never observed (stores and
+/// atomics there masked off, a dot's K terms there zero in both operands, as
+/// ranges of program ids, aranges and constants prove) keeps only its first L
+/// elements, L a power of two, in every value that carries it element by
+/// element (docs/compiler.md, "Dead lanes"). The observed values do not change.
+void shrinkDeadLanes(ir::Function &function);
+
+/// A dot with one K term and an fp32 acc (IEEE precision) becomes `acc +
+/// a * b`, a and b cast to fp32 and broadcast to the result's shape: the
+/// vector unit's multiply and add, rounded as the dot is.
+void expandOuterProductDots(ir::Function &function);
+
+/// In a loop body without stores, atomics, asserts, barriers or nested
+/// regions, the ops that do not depend on the carried values (offsets,
+/// masks, loads and what follows from them alone) move ahead of the others,
+/// each group in its order.
+void scheduleLoadsEarly(ir::Function &function);
+
 /// Where the body's top level computes `(s + arange(0, B)) % C` (i32, B <= C)
 /// and a load or store in a loop uses it, the rest of the body from the first
 /// such remainder becomes `if (every s >= 0 and s % C <= C - B) {copy} else

@@ -2,8 +2,10 @@
 // Module-private helpers of the TileIR passes.
 #include "ir/ir.h"
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -22,5 +24,17 @@ void collectDefinitions(const ir::Block &block, std::set<const ir::Value *> &def
 /// for itself), and every copied result and region argument is added to it.
 void copyOps(ir::Function &function, const std::vector<const ir::Op *> &from, ir::Block &to,
              std::map<const ir::Value *, ir::Value *> &renamed);
+
+/// The integers a value's elements take, both ends included.
+struct ValueRange {
+  int64_t lo = 0, hi = 0;
+};
+
+/// The range of every signed-integer and bool value of `function` (indexed
+/// by value id; empty for pointers, floats and unsigned integers), each
+/// arange taking the range `arangeRange` gives it: a caller that narrows some
+/// aranges learns the values those elements alone can reach.
+std::vector<std::optional<ValueRange>>
+valueRanges(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange);
 
 } // namespace npusim::transform

@@ -80,38 +80,50 @@ TEST(DotLoop, TemplateKLoopIsUnwrappedAndRunsFourStepsPerBody) {
   EXPECT_TRUE(gathers);
 }
 
-void countCrossLane(const std::vector<npu::Instruction> &body, int &count) {
+/// The instructions of `body` on `unit`, nested bodies included.
+void onUnit(const std::vector<npu::Instruction> &body, npu::Unit unit,
+            std::vector<const npu::Instruction *> &out) {
   for (const npu::Instruction &i : body) {
-    count += npu::unitOf(i.opcode) == npu::Unit::CrossLane;
-    countCrossLane(i.body, count);
-    countCrossLane(i.elseBody, count);
+    if (npu::unitOf(i.opcode) == unit)
+      out.push_back(&i);
+    onUnit(i.body, unit, out);
+    onUnit(i.elseBody, unit, out);
   }
 }
 
 // MobileNetV2's depthwise template (GROUPS = C = 144, BLOCK_M = 64, BLOCK_N =
-// 256, BLOCK_K = 16). Its gather offsets and masks come from `[64, 1]` rows
-// (`nhw % 56`, `nhw // 56 % 56`) and `[1, 16]` or `[1, 256]` aranges. Computed
-// with the rows on the lanes (the layout pass: load and store offsets take
-// their own axis, led by their materialised operand), the rows stretch over
-// the columns within each lane, and the store mask's `(idx_y_c < 1)[None, :]`
-// is recomputed in that layout from its arange and splat: no relayout and no
-// cross-lane broadcast is left, in the K loop or after it. Before, each
-// instance ran 3 XBroadcasts and 5 XRelayouts after the loop (about 920
-// cycles of the cross-lane unit).
+// 256, BLOCK_K = 16). shrink-dead-lanes cuts its dot to [64, 1] x [1, 1] (one
+// live column, one live K term) and outer-product-dots makes it a multiply
+// and an add with the rows on the lanes, stored from that layout. Its gather
+// offsets and masks come from `[64, 1]` rows (`nhw % 56`, `nhw // 56 % 56`)
+// and the cut aranges; computed with the rows on the lanes they need no
+// relayout. The one cross-lane step left is the tap's weight, one element
+// broadcast to the 64 rows' lanes: every cross-lane instruction reads a
+// one-element tile, one broadcast per tap (3 x 3 = 9).
 TEST(DotLoop, DepthwiseTemplateHasNoCrossLaneWork) {
   const fs::path kernel = fs::path(NPUSIM_TEST_DATA).parent_path().parent_path() / "examples" /
                           "mobilenet_v2-templates" / "kernels" /
                           "triton_tem_fused__native_batch_norm_legit_no_training_convolution_hardtanh_15.py";
   const testing::CompiledKernel k =
       testing::compileKernelFile(kernel.string(), config::loadConfig("tpuv3-like"));
-  int crossLane = 0;
-  countCrossLane(k.program.body, crossLane);
-  EXPECT_EQ(crossLane, 0);
+  std::vector<const npu::Instruction *> crossLane;
+  onUnit(k.program.body, npu::Unit::CrossLane, crossLane);
+  int broadcasts = 0;
+  for (const npu::Instruction *i : crossLane) {
+    EXPECT_EQ(k.program.tiles.at(i->srcs.at(0)).layout.numElements(), 1) << npu::name(i->opcode);
+    broadcasts += i->opcode == npu::Opcode::XBroadcast;
+  }
+  // Four taps per body of the unrolled loop (8 of the 9 taps) count 4, the
+  // one left after it 1.
+  EXPECT_EQ(broadcasts, 5);
+  std::vector<const npu::Instruction *> systolic;
+  onUnit(k.program.body, npu::Unit::Systolic, systolic);
+  EXPECT_TRUE(systolic.empty()) << "the dot is left on the arrays";
   const auto stores = ofOpcode(k.program.body, npu::Opcode::DmaStore);
   ASSERT_EQ(stores.size(), 1u);
   ASSERT_GE(stores[0]->dma.indexTile, 0);
   EXPECT_EQ(k.program.tiles.at(stores[0]->dma.indexTile).layout.laneAxis, 0);
-  EXPECT_EQ(k.program.tiles.at(stores[0]->srcs.at(0)).layout.laneAxis, 1);
+  EXPECT_EQ(k.program.tiles.at(stores[0]->srcs.at(0)).layout.laneAxis, 0);
 }
 
 } // namespace

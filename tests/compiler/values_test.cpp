@@ -38,10 +38,22 @@ void storeElement(std::vector<uint8_t> &bytes, DType type, int64_t e, double f, 
   const size_t size = static_cast<size_t>(core::byteSize(type));
   uint8_t *p = bytes.data() + static_cast<size_t>(e) * size;
   switch (type) {
-  case DType::Float32: { const float v = static_cast<float>(f); std::memcpy(p, &v, 4); return; }
+  case DType::Float32: {
+    const float v = static_cast<float>(f);
+    std::memcpy(p, &v, 4);
+    return;
+  }
   case DType::Float64: std::memcpy(p, &f, 8); return;
-  case DType::Float16: { const uint16_t v = core::doubleToHalf(f); std::memcpy(p, &v, 2); return; }
-  case DType::BFloat16: { const uint16_t v = core::doubleToBFloat16(f); std::memcpy(p, &v, 2); return; }
+  case DType::Float16: {
+    const uint16_t v = core::doubleToHalf(f);
+    std::memcpy(p, &v, 2);
+    return;
+  }
+  case DType::BFloat16: {
+    const uint16_t v = core::doubleToBFloat16(f);
+    std::memcpy(p, &v, 2);
+    return;
+  }
   default: std::memcpy(p, &i, size); return; // little-endian: the low bytes
   }
 }
@@ -49,10 +61,26 @@ void storeElement(std::vector<uint8_t> &bytes, DType type, int64_t e, double f, 
 double loadFloat(const std::vector<uint8_t> &bytes, DType type, int64_t e) {
   const uint8_t *p = bytes.data() + static_cast<size_t>(e) * static_cast<size_t>(core::byteSize(type));
   switch (type) {
-  case DType::Float32: { float v; std::memcpy(&v, p, 4); return v; }
-  case DType::Float64: { double v; std::memcpy(&v, p, 8); return v; }
-  case DType::Float16: { uint16_t v; std::memcpy(&v, p, 2); return core::halfToFloat(v); }
-  default: { uint16_t v; std::memcpy(&v, p, 2); return core::bfloat16ToFloat(v); }
+  case DType::Float32: {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case DType::Float64: {
+    double v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  case DType::Float16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return core::halfToFloat(v);
+  }
+  default: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return core::bfloat16ToFloat(v);
+  }
   }
 }
 
@@ -66,8 +94,8 @@ struct Launch {
 int64_t scalarValue(const triton::KernelMetadata &metadata, const std::string &name) {
   if (auto it = metadata.bodyConstants.find(name); it != metadata.bodyConstants.end())
     return it->second;
-  const std::string axis = name.size() > 5 && name.substr(name.size() - 5) == "numel" ? name.substr(0, name.size() - 5)
-                                                                                       : name;
+  const std::string axis =
+      name.size() > 5 && name.substr(name.size() - 5) == "numel" ? name.substr(0, name.size() - 5) : name;
   if (auto it = metadata.sizeHints.find(axis); it != metadata.sizeHints.end())
     return it->second;
   return 64;
@@ -92,7 +120,8 @@ Launch makeLaunch(const testing::CompiledKernel &kernel, int64_t elements, uint6
       b.bytes.assign(static_cast<size_t>(elements * core::byteSize(p.type.dtype)), 0);
       for (int64_t e = 0; e < elements; ++e) {
         const double u = numbers.uniform();
-        storeElement(b.bytes, b.dtype, e, 4.0 * u - 2.0, b.dtype == DType::Bool ? (u < 0.5) : static_cast<int64_t>(u * 8));
+        storeElement(b.bytes, b.dtype, e, 4.0 * u - 2.0,
+                     b.dtype == DType::Bool ? (u < 0.5) : static_cast<int64_t>(u * 8));
       }
       ra.buffer = &b;
       na.buffer = bufferIndex++;
@@ -140,8 +169,8 @@ std::string compareBuffers(const Launch &expected, const std::vector<std::vector
         }
       } else {
         const size_t size = static_cast<size_t>(core::byteSize(b.dtype));
-        if (std::memcmp(b.bytes.data() + static_cast<size_t>(e) * size, got.data() + static_cast<size_t>(e) * size,
-                        size) != 0) {
+        if (std::memcmp(b.bytes.data() + static_cast<size_t>(e) * size,
+                        got.data() + static_cast<size_t>(e) * size, size) != 0) {
           diff << b.name << "[" << e << "]: integer bytes differ\n";
           ++reported;
         }
@@ -171,7 +200,8 @@ Outcome runBoth(const std::string &path, const config::HardwareConfig &machine, 
       reference::runLaunch(*kernel.function, launch.grid, launch.referenceArguments, options);
       break;
     } catch (const core::RuntimeError &e) {
-      if (std::string(e.what()).find("out-of-bounds") == std::string::npos || elements >= (int64_t{1} << 22)) {
+      if (std::string(e.what()).find("out-of-bounds") == std::string::npos ||
+          elements >= (int64_t{1} << 22)) {
         detail = std::string("reference: ") + e.what();
         return Outcome::NoReference; // the generated inputs do not suit this kernel
       }
@@ -215,8 +245,8 @@ void checkFiles(const std::vector<std::string> &files, const config::HardwareCon
     else
       failures << path << ":\n" << detail << "\n";
   }
-  std::printf("%s: %d of %zu kernels match the reference (%d without a reference run)\n", machine.name.c_str(),
-              matched, files.size(), noReference);
+  std::printf("%s: %d of %zu kernels match the reference (%d without a reference run)\n",
+              machine.name.c_str(), matched, files.size(), noReference);
   EXPECT_EQ(matched + noReference, static_cast<int>(files.size())) << failures.str();
 }
 
@@ -227,10 +257,16 @@ std::vector<std::string> valueTestFiles() {
   // (error_*.py are meant not to compile), and every 16th file of the
   // whole corpus (NPUSIM_COMPILER_ALL_KERNELS=1 runs all of it).
   std::vector<std::string> files;
-  for (const std::string &dir : {std::string(NPUSIM_TEST_DATA) + "/kernels", std::string(NPUSIM_TEST_DATA) + "/../compiler/data"})
+  for (const std::string &dir :
+       {std::string(NPUSIM_TEST_DATA) + "/kernels", std::string(NPUSIM_TEST_DATA) + "/../compiler/data"})
     for (const auto &entry : std::filesystem::directory_iterator(dir))
       if (entry.path().extension() == ".py" && entry.path().filename().string().rfind("error_", 0) != 0)
         files.push_back(entry.path().string());
+  // A depthwise convolution template, whose dot shrink-dead-lanes cuts to
+  // one column and one K term and outer-product-dots moves to the vector unit.
+  files.push_back(std::string(NPUSIM_TEST_DATA) +
+                  "/../../examples/mobilenet_v2-templates/kernels/"
+                  "triton_tem_fused__native_batch_norm_legit_no_training_add_convolution_hardtanh_18.py");
   std::sort(files.begin(), files.end());
   const std::vector<std::string> corpus = testing::corpusKernelFiles();
   for (size_t i = 0; i < corpus.size(); i += 16)
@@ -245,7 +281,9 @@ TEST(Values, KernelsMatchReferenceOnDefaultMachine) {
   checkFiles(valueTestFiles(), machine);
 }
 
-TEST(Values, KernelsMatchReferenceOnEightLanes) { checkFiles(valueTestFiles(), testing::smallMachine()); }
+TEST(Values, KernelsMatchReferenceOnEightLanes) {
+  checkFiles(valueTestFiles(), testing::smallMachine());
+}
 
 } // namespace
 } // namespace npusim::compiler
