@@ -50,7 +50,7 @@ constexpr Stage kPipeline[] = {
      "carried_forms.cpp, emit.cpp)"},
     {"schedule", Kind::Schedule, "compiler", false,
      "moves every DMA load and what it depends on as early as its dependencies allow, within each "
-     "straight-line run (scheduleLoadsEarly, schedule.cpp); kept only where the scratchpad plan fits"},
+     "straight-line run (scheduleDmaLoads, schedule.cpp); kept only where the scratchpad plan fits"},
     {"scratchpad", Kind::ScratchpadPlan, "compiler", false,
      "tile lifetimes and bank offsets (scratchpad.cpp); on overflow the stages from the first TileIR pass "
      "run again without those dropped on overflow, and then the overflow is the caller's (the block-size "
@@ -122,7 +122,7 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
       case Kind::Lowering: program = Lowering(*transformed, machine).run(storageRoot); break;
       case Kind::Schedule: {
         std::vector<npu::Instruction> before = program.body;
-        if (scheduleLoadsEarly(program.body, storageRoot))
+        if (scheduleDmaLoads(program.body, storageRoot))
           lowered = std::move(before);
         break;
       }

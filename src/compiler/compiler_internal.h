@@ -51,7 +51,7 @@ std::vector<int> tilesWritten(const npu::Instruction &instruction);
 /// Dependencies: tiles by storage root, scalar registers and DRAM (a store,
 /// atomic or scalar store keeps its place against every DRAM access). A run
 /// with systolic instructions keeps its order. Returns whether anything moved.
-bool scheduleLoadsEarly(std::vector<npu::Instruction> &body, const std::vector<int> &storageRoot);
+bool scheduleDmaLoads(std::vector<npu::Instruction> &body, const std::vector<int> &storageRoot);
 
 // ----------------------------------------------------------------- lowering
 

@@ -143,7 +143,7 @@ bool scheduleRun(std::vector<npu::Instruction> &body, size_t begin, size_t end,
 
 } // namespace
 
-bool scheduleLoadsEarly(std::vector<npu::Instruction> &body, const std::vector<int> &storageRoot) {
+bool scheduleDmaLoads(std::vector<npu::Instruction> &body, const std::vector<int> &storageRoot) {
   bool moved = false;
   size_t begin = 0;
   for (size_t k = 0; k <= body.size(); ++k) {
@@ -157,8 +157,8 @@ bool scheduleLoadsEarly(std::vector<npu::Instruction> &body, const std::vector<i
     if (k > begin + 1 && !feedsArrays)
       moved |= scheduleRun(body, begin, k, storageRoot);
     if (k < body.size()) {
-      moved |= scheduleLoadsEarly(body[k].body, storageRoot);
-      moved |= scheduleLoadsEarly(body[k].elseBody, storageRoot);
+      moved |= scheduleDmaLoads(body[k].body, storageRoot);
+      moved |= scheduleDmaLoads(body[k].elseBody, storageRoot);
     }
     begin = k + 1;
   }
