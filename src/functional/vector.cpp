@@ -285,8 +285,11 @@ void Machine::vectorUnit(const Instruction &in) {
       for (size_t k = 0; k < in.srcs.size(); ++k)
         checked[k] = complete_[static_cast<size_t>(in.srcs[k])] != 0;
       const bool marked = complete_[static_cast<size_t>(dst)] != 0;
+      // Lane l holds ceil((laneExtent - l) / lanes) groups: one more than
+      // laneExtent / lanes in the first laneExtent % lanes lanes.
+      const int64_t fewer = laneExtent / lanes() * rest, more = fewer + rest, withMore = laneExtent % lanes();
       for (int lane = 0; lane < usedLanes; ++lane) {
-        const int64_t count = (laneExtent - lane + lanes() - 1) / lanes() * rest;
+        const int64_t count = lane < withMore ? more : fewer;
         for (size_t k = 0; k < in.srcs.size(); ++k) {
           if (!checked[k])
             checkLaneWritten(in.srcs[k], lane, count);
