@@ -198,13 +198,22 @@ void Machine::executeOne(const Instruction &in) {
   current_ = npu::ExecutedInstruction{};
   current_.instruction = &in;
   const npu::Unit unit = npu::unitOf(in.opcode);
+  // The tile lists are built once per instruction: an address-only run
+  // executes mostly small instructions, where building them dominates.
+  const bool vectorLike = unit == npu::Unit::Vector || unit == npu::Unit::CrossLane;
+  std::vector<int> reads;
+  const bool readsListed = (maskValues_ && vectorLike) || valuesNow_ || unit == npu::Unit::Dma;
+  if (readsListed)
+    reads = npu::readTiles(in);
   if (maskValues_)
-    valuesNow_ = (unit == npu::Unit::Vector || unit == npu::Unit::CrossLane) && writesAddressTile(in) &&
-                 operandsAvailable(in);
+    valuesNow_ = vectorLike && writesAddressTile(in) && operandsAvailable(reads);
   if (valuesNow_ || unit == npu::Unit::Scalar || unit == npu::Unit::Control || unit == npu::Unit::Dma) {
-    if (valuesNow_ || unit == npu::Unit::Dma)
-      for (int t : npu::readTiles(in))
+    if (valuesNow_ || unit == npu::Unit::Dma) {
+      if (!readsListed)
+        reads = npu::readTiles(in);
+      for (int t : reads)
         checkTileInBank(t);
+    }
     for (int t : in.dsts)
       checkTileInBank(t);
   }
@@ -225,7 +234,7 @@ void Machine::executeOne(const Instruction &in) {
   case npu::Unit::Control: break;
   }
   if (maskValues_ && !valuesNow_ && unit != npu::Unit::Control)
-    for (int t : npu::writtenTiles(in))
+    for (int t : in.dsts) // npu::writtenTiles, without its copy
       forgetTile(t);
   if (unit != npu::Unit::Control) {
     if (options_.listener)
@@ -239,8 +248,8 @@ void Machine::executeOne(const Instruction &in) {
   instruction_ = nullptr;
 }
 
-bool Machine::operandsAvailable(const Instruction &in) {
-  for (int t : npu::readTiles(in)) {
+bool Machine::operandsAvailable(const std::vector<int> &reads) {
+  for (int t : reads) {
     checkTileInBank(t);
     if (!tileAvailable(t))
       return false;
@@ -299,7 +308,7 @@ void Machine::findAddressTiles() {
 }
 
 bool Machine::writesAddressTile(const Instruction &in) const {
-  for (int t : npu::writtenTiles(in))
+  for (int t : in.dsts) // npu::writtenTiles, without its copy
     if (addressTile_[static_cast<size_t>(t)])
       return true;
   return false;

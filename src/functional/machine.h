@@ -289,7 +289,8 @@ private:
   void forgetTile(int t);
   /// Clears the shadow bytes of every tile this instance wrote (end of an instance).
   void clearWrittenShadow();
-  bool operandsAvailable(const Instruction &in);
+  /// Whether every tile of `reads` (an instruction's npu::readTiles) is written.
+  bool operandsAvailable(const std::vector<int> &reads);
   /// The first row-major element of tile t with a byte not written in this
   /// instance, or -1 (then the tile is remembered as complete).
   int64_t firstUnwritten(int t);

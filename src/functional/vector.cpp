@@ -277,15 +277,29 @@ void Machine::vectorUnit(const Instruction &in) {
                                   : nullptr;
     if (kernel) {
       const uint8_t *bytes[3] = {};
+      // An operand of the result's shape that is complete has every lane's
+      // prefix written, and a complete result's shadow is set already: the
+      // per-lane checks and marks of those are skipped (many small tiles
+      // make them a large part of the instruction's cost).
+      bool checked[3] = {};
+      for (size_t k = 0; k < in.srcs.size(); ++k)
+        checked[k] = complete_[static_cast<size_t>(in.srcs[k])] != 0;
+      const bool marked = complete_[static_cast<size_t>(dst)] != 0;
+      // Lane l holds ceil((laneExtent - l) / lanes) groups: one more than
+      // laneExtent / lanes in the first laneExtent % lanes lanes.
+      const int64_t fewer = laneExtent / lanes() * rest, more = fewer + rest, withMore = laneExtent % lanes();
       for (int lane = 0; lane < usedLanes; ++lane) {
-        const int64_t count = (laneExtent - lane + lanes() - 1) / lanes() * rest;
+        const int64_t count = lane < withMore ? more : fewer;
         for (size_t k = 0; k < in.srcs.size(); ++k) {
-          checkLaneWritten(in.srcs[k], lane, count);
+          if (!checked[k])
+            checkLaneWritten(in.srcs[k], lane, count);
           bytes[k] = laneBytes(in.srcs[k], lane);
         }
         kernel(laneBytes(dst, lane), bytes, count);
-        markLaneWritten(dst, lane, count);
+        if (!marked)
+          markLaneWritten(dst, lane, count);
       }
+      noteTileWritten(dst);
       // Every lane's whole prefix: the result and each operand are complete.
       markComplete(dst);
       for (int src : in.srcs)

@@ -105,6 +105,42 @@ TEST(Errors, ReadingBytesNothingWroteInThisInstance) {
                "nothing wrote", "tile t0 (t) element 0", "lane 0"});
 }
 
+TEST(Errors, CompleteTilesAreForgottenBetweenInstances) {
+  // t (10 elements on 4 lanes: 3, 3, 2, 2 per lane) is loaded, then doubled
+  // in place three times: the typed loop reads a complete operand into a
+  // complete result. Instance 1 skips the load: its first doubling must not
+  // take t for complete because instance 0's was.
+  ProgramBuilder b("doubled", 4, 256);
+  const int ax = b.pointerArgument("x", DType::Float32), ao = b.pointerArgument("out", DType::Float32);
+  const int pid = b.reg("pid", DType::Int32), first = b.reg("first", DType::Bool);
+  const int t = b.tile("t", DType::Float32, {10});
+  b.programId(pid, 0);
+  b.scalarOp(first, ProgramBuilder::compare(core::CmpPredicate::Eq, DType::Int32), {reg(pid), imm(0)});
+  b.beginIf(reg(first));
+  b.dmaLoad(t, ax, imm(0), {imm(1)});
+  b.endIf();
+  for (int k = 0; k < 3; ++k)
+    b.elementwise(t, ProgramBuilder::function(ElementOp::Add, DType::Float32), {t, t}).loc = at(40 + k);
+  b.dmaStore(t, ao, imm(0), {imm(1)});
+  std::vector<float> x(10);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(i) - 3.5f;
+  Harness h;
+  h.pointer(h.buffer("x", DType::Float32, x));
+  const int bo = h.buffer("out", DType::Float32, std::vector<float>(10, 0.0f));
+  h.pointer(bo);
+  const npu::Program p = b.finish();
+  h.run(p, {1, 1, 1});
+  const std::vector<float> out = h.contents<float>(bo);
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(out[i], 8.0f * x[i]) << i; // three doublings, exact in fp32
+  expectError(
+      [&] {
+        h.run(p, {2, 1, 1});
+      },
+      {"program instance 1", "kernel.py:40:9", "nothing wrote", "tile t0 (t)"});
+}
+
 TEST(Errors, ReductionsOnTheWrongUnit) {
   ProgramBuilder b("units", 4, 256);
   const int x = b.tile("x", DType::Float32, {8, 2}, 0), r = b.tile("r", DType::Float32, {2}, 0);
