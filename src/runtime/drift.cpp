@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "reference/host_calls.h"
 #include "runtime/generator.h"
+#include "runtime/runner_internal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,15 +26,6 @@ std::string number(double v) {
   s.precision(3);
   s << v;
   return s.str();
-}
-
-reference::TensorView viewOf(const Storages &storages, const TensorRef &t) {
-  reference::TensorView v;
-  v.buffer = storages[static_cast<size_t>(t.storage)].get();
-  v.offset = t.offset;
-  v.shape = t.shape;
-  v.stride = t.stride;
-  return v;
 }
 
 reference::TensorView wholeStorage(reference::Buffer &b) {

@@ -16,6 +16,17 @@
 
 namespace npusim::runtime {
 
+/// The view of `t` into the run's storages (indexed by storage id).
+inline reference::TensorView viewOf(const std::vector<std::unique_ptr<reference::Buffer>> &storages,
+                                    const TensorRef &t) {
+  reference::TensorView v;
+  v.buffer = storages[static_cast<size_t>(t.storage)].get();
+  v.offset = t.offset;
+  v.shape = t.shape;
+  v.stride = t.stride;
+  return v;
+}
+
 class Runner {
 public:
   /// With `storages`, the run works on them (runBundle's second form) and
@@ -27,14 +38,7 @@ public:
   RunReport run();
 
 private:
-  reference::TensorView view(const TensorRef &t) const {
-    reference::TensorView v;
-    v.buffer = buffers_[static_cast<size_t>(t.storage)].get();
-    v.offset = t.offset;
-    v.shape = t.shape;
-    v.stride = t.stride;
-    return v;
-  }
+  reference::TensorView view(const TensorRef &t) const { return viewOf(buffers_, t); }
   const ir::Function &lowered(const Step &step);
   std::vector<reference::Argument> launchArguments(const Step &step, const ir::Function &function);
   /// Generates every input storage from the bundle's seed and poisons the
