@@ -195,8 +195,9 @@ def test_committed_examples_validate(bundle_dir):
     size = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(bundle_dir) for f in fs)
     # Small configurations, no weights. A training step's bundle carries the reference
     # values of every updated parameter and a fingerprint per step of the backward too:
-    # the largest, resnet18-train (194 steps, 99 parameters and buffers), is 2.4 MB.
-    assert size < 3 << 20, f"{bundle_dir}: {size} bytes"
+    # the largest, mobilenet_v2-train (506 steps; 263 outputs, the loss and every updated
+    # parameter and buffer), is 4.9 MB, half of it the samples of its fingerprints.
+    assert size < 5 << 20, f"{bundle_dir}: {size} bytes"
     g = bundle.load_graph(bundle_dir)
     kernels = {s["kernel"] for s in g["steps"] if s["kind"] == "launch"}
     # A bundle of library calls alone has no kernels (git keeps no empty folder).
