@@ -1,6 +1,7 @@
 // Block-size choice and compilation of one kernel for the NPU.
 #include "runtime/kernels.h"
 
+#include "compiler/axis_masks.h"
 #include "compiler/compiler.h"
 #include "compiler/tiling.h"
 #include "core/error.h"
@@ -43,6 +44,24 @@ bool launchDivides(const triton::ConstexprBindings &launchConstexprs, const std:
   return launchValue > 0 && numel > 0 && numel % launchValue == 0;
 }
 
+/// Whether the kernel, lowered for the launch's block sizes, masks every
+/// access along the axis of block parameter `name` by `index < numel`, so
+/// that a block not dividing numel is safe. False when unproven, and when
+/// another block parameter has the same launch value (the analysis tells the
+/// axes apart by their block lengths).
+bool provenMasked(const ir::Function &function, const triton::ConstexprBindings &launchConstexprs,
+                  const std::vector<std::string> &blockNames, const std::string &name,
+                  const triton::BlockAxis &axis, int64_t numel) {
+  const int64_t block = std::get<int64_t>(launchConstexprs.at(name));
+  for (const std::string &other : blockNames) {
+    const auto it = launchConstexprs.find(other);
+    if (other != name && it != launchConstexprs.end() && std::holds_alternative<int64_t>(it->second) &&
+        std::get<int64_t>(it->second) == block)
+      return false;
+  }
+  return compiler::maskedAlongAxis(function, compiler::TiledAxis{block, axis.numelArgument, numel});
+}
+
 /// The block parameters whose values may be chosen, or nothing when the
 /// kernel's grid does not follow from its block sizes.
 std::optional<std::vector<compiler::BlockParameter>>
@@ -54,6 +73,11 @@ choosableBlocks(const triton::KernelFile &file, const triton::ConstexprBindings 
     return std::nullopt;
   if (!triton::inferGrid(meta, launchConstexprs, scalars))
     return std::nullopt;
+  std::vector<std::string> blockNames;
+  for (const triton::ParameterSpec &p : meta.parameters)
+    if (p.isConstexpr && triton::findBlockAxis(p.name))
+      blockNames.push_back(p.name);
+  std::unique_ptr<ir::Function> launched; // lowered once, when an axis needs the proof
   std::vector<compiler::BlockParameter> params;
   for (const triton::ParameterSpec &p : meta.parameters) {
     if (!p.isConstexpr || p.defaultValue || std::find(pinned.begin(), pinned.end(), p.name) != pinned.end())
@@ -64,8 +88,13 @@ choosableBlocks(const triton::KernelFile &file, const triton::ConstexprBindings 
     const std::optional<int64_t> numel = numelOf(meta, *axis, launchConstexprs, scalars);
     if (!numel)
       return std::nullopt;
-    params.push_back(compiler::BlockParameter{p.name, *numel, axis->reduction,
-                                              launchDivides(launchConstexprs, p.name, *numel)});
+    bool mustDivide = launchDivides(launchConstexprs, p.name, *numel);
+    if (mustDivide && !axis->reduction) {
+      if (!launched)
+        launched = triton::lowerKernel(file, launchConstexprs);
+      mustDivide = !provenMasked(*launched, launchConstexprs, blockNames, p.name, *axis, *numel);
+    }
+    params.push_back(compiler::BlockParameter{p.name, *numel, axis->reduction, mustDivide});
   }
   if (params.empty())
     return std::nullopt;

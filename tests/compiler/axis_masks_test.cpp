@@ -1,0 +1,96 @@
+// Whether a block that does not divide an axis's numel is proven safe: every
+// access along the axis masked by `index < numel` (compiler/axis_masks.h).
+#include "compiler/axis_masks.h"
+#include "triton/frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace npusim::compiler {
+namespace {
+
+/// A pointwise Inductor kernel over xnumel elements whose body is `body`.
+std::string pointwise(const std::string &name, const std::string &body) {
+  return "import triton\n"
+         "import triton.language as tl\n"
+         "from torch._inductor.runtime import triton_helpers, triton_heuristics\n"
+         "\n"
+         "@triton_heuristics.pointwise(\n"
+         "    size_hints={'x': 4096},\n"
+         "    filename=__file__,\n"
+         "    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'out_ptr0': '*fp32', "
+         "'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'constants': {}},\n"
+         "    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': '" +
+         name +
+         "'},\n"
+         ")\n"
+         "@triton.jit\n"
+         "def " +
+         name + "(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n" + body;
+}
+
+bool masked(const std::string &source, int64_t block, int64_t numel) {
+  const triton::KernelFile file = triton::loadKernel(source, "axis_masks_test.py");
+  const auto function = triton::lowerKernel(file, {{"XBLOCK", block}});
+  return maskedAlongAxis(*function, TiledAxis{block, "xnumel", numel});
+}
+
+// Every access is masked by xindex < xnumel (the argument), the per-channel
+// loads through x % 144 included: a block of 1024 over 2048 elements may grow.
+const std::string kMaskedBody = "    xoffset = tl.program_id(0) * XBLOCK\n"
+                                "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
+                                "    xmask = xindex < xnumel\n"
+                                "    x0 = (xindex % 144)\n"
+                                "    tmp0 = tl.load(in_ptr0 + (xindex), xmask)\n"
+                                "    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last')\n"
+                                "    tmp2 = tmp0 + tmp1\n"
+                                "    tl.store(out_ptr0 + (xindex), tmp2, xmask)\n";
+
+TEST(AxisMasks, EveryAccessMaskedMayNotDivide) {
+  EXPECT_TRUE(masked(pointwise("masked_add", kMaskedBody), 1024, 2048));
+}
+
+TEST(AxisMasks, BodyConstantNumelCountsAsBound) {
+  // xnumel = 2048 folds into a constant; a mask against 2048 bounds the axis
+  // of 2048 elements, one against 4096 does not (4096 > numel).
+  std::string body = kMaskedBody;
+  EXPECT_TRUE(masked(pointwise("constant_numel", "    xnumel = 2048\n" + body), 1024, 2048));
+  EXPECT_FALSE(masked(pointwise("constant_numel", "    xnumel = 4096\n" + body), 1024, 2048));
+}
+
+TEST(AxisMasks, InductorsUnmaskedKernelMustDivide) {
+  // What Inductor writes when XBLOCK divides xnumel: an all-true mask.
+  const std::string body = "    xoffset = tl.program_id(0) * XBLOCK\n"
+                           "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
+                           "    xmask = tl.full([XBLOCK], True, tl.int1)\n"
+                           "    tmp0 = tl.load(in_ptr0 + (xindex), None)\n"
+                           "    tl.store(out_ptr0 + (xindex), tmp0, None)\n";
+  EXPECT_FALSE(masked(pointwise("unmasked_copy", body), 1024, 2048));
+}
+
+TEST(AxisMasks, OneUnmaskedLoadMustDivide) {
+  const std::string body = "    xoffset = tl.program_id(0) * XBLOCK\n"
+                           "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
+                           "    xmask = xindex < xnumel\n"
+                           "    x0 = (xindex % 144)\n"
+                           "    tmp0 = tl.load(in_ptr0 + (xindex), xmask)\n"
+                           "    tmp1 = tl.load(in_ptr1 + (x0))\n"
+                           "    tl.store(out_ptr0 + (xindex), tmp0 + tmp1, xmask)\n";
+  EXPECT_FALSE(masked(pointwise("one_unmasked_load", body), 1024, 2048));
+}
+
+TEST(AxisMasks, MaskOnAnotherValueMustDivide) {
+  // The mask bounds x0 = xindex % 144, not the index: elements past xnumel
+  // still pass it.
+  const std::string body = "    xoffset = tl.program_id(0) * XBLOCK\n"
+                           "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
+                           "    x0 = (xindex % 144)\n"
+                           "    xmask = x0 < xnumel\n"
+                           "    tmp0 = tl.load(in_ptr0 + (xindex), xmask)\n"
+                           "    tl.store(out_ptr0 + (xindex), tmp0, xmask)\n";
+  EXPECT_FALSE(masked(pointwise("mask_on_remainder", body), 1024, 2048));
+}
+
+} // namespace
+} // namespace npusim::compiler
