@@ -146,12 +146,15 @@ private:
       return true;
     case OpCode::Reduce:
     case OpCode::Scan:
-    case OpCode::Sort:
+    case OpCode::Sort: return visitCombination(op);
     case OpCode::Dot:
       for (const ir::Value *v : op.operands)
         if (of(v).tainted())
-          return false; // out-of-range elements would enter the combination
+          return false; // out-of-range elements would enter the sums
       break;
+    case OpCode::Assert:
+      // an out-of-range element might fail the check
+      return !of(op.operands.at(0)).tainted();
     case OpCode::For: return visitFor(op);
     default: break;
     }
@@ -226,29 +229,67 @@ private:
     return false;
   }
 
-  /// Loop-carried values that depend on the axis are opaque: the body runs
-  /// twice, the second time with what the first yielded.
+  /// A reduction, scan or sort along a dimension the axis does not run
+  /// along: out-of-range elements stay in their own rows, which the masked
+  /// stores drop. Along the axis they would enter the combination.
+  bool visitCombination(const ir::Op &op) {
+    std::set<int> dims;
+    for (const ir::Value *v : op.operands) {
+      const Facts &in = of(v);
+      if (in.opaque || in.dependsOn.count(op.axis))
+        return false;
+      dims.insert(in.dependsOn.begin(), in.dependsOn.end());
+    }
+    for (const auto &region : op.regions)
+      if (!run(*region))
+        return false;
+    for (const ir::Value *r : op.results) {
+      Facts &out = of(r);
+      out = Facts{};
+      for (int d : dims)
+        out.dependsOn.insert(op.code == ir::OpCode::Reduce && d > op.axis ? d - 1 : d);
+    }
+    return true;
+  }
+
+  /// Merges `from` into the facts of a loop-carried value; true when they grew.
+  bool merge(const Facts &from, Facts &into) {
+    const size_t before = into.dependsOn.size();
+    const bool wasOpaque = into.opaque;
+    into.dependsOn.insert(from.dependsOn.begin(), from.dependsOn.end());
+    into.opaque = into.opaque || from.opaque;
+    return into.dependsOn.size() != before || into.opaque != wasOpaque;
+  }
+
+  /// A loop-carried value depends on the axis along the dimensions its init
+  /// or any iteration's yield does: the body runs until they stop growing
+  /// (at most once per dimension, plus the opaque mark, plus one).
   bool visitFor(const ir::Op &op) {
     const ir::Block &body = op.region();
     for (size_t i = 0; i < 3; ++i)
       if (of(op.operands[i]).tainted())
         of(body.arguments.at(0)).opaque = true;
-    for (int pass = 0; pass < 2; ++pass) {
-      for (size_t i = 3; i < op.operands.size(); ++i)
-        if (of(op.operands[i]).tainted())
-          of(body.arguments.at(i - 2)).opaque = true;
+    std::vector<Facts> carried(op.operands.size() - 3);
+    for (size_t i = 0; i < carried.size(); ++i)
+      merge(of(op.operands[i + 3]), carried[i]);
+    for (bool grew = true; grew;) {
+      for (size_t i = 0; i < carried.size(); ++i) {
+        Facts &argument = of(body.arguments.at(i + 1));
+        argument.dependsOn = carried[i].dependsOn;
+        argument.opaque = carried[i].opaque;
+      }
       if (!run(body))
         return false;
+      grew = false;
       const ir::Op &yield = *body.ops.back();
-      for (size_t i = 0; i < yield.operands.size(); ++i)
-        if (of(yield.operands[i]).tainted()) {
-          of(body.arguments.at(i + 1)).opaque = true;
-          of(op.results.at(i)).opaque = true;
-        }
+      for (size_t i = 0; i < carried.size(); ++i)
+        grew = merge(of(yield.operands.at(i)), carried[i]) || grew;
     }
-    for (size_t i = 3; i < op.operands.size(); ++i)
-      if (of(op.operands[i]).tainted())
-        of(op.results.at(i - 3)).opaque = true;
+    for (size_t i = 0; i < carried.size(); ++i) {
+      Facts &result = of(op.results.at(i));
+      result.dependsOn = carried[i].dependsOn;
+      result.opaque = carried[i].opaque;
+    }
     return true;
   }
 

@@ -22,8 +22,9 @@ struct TiledAxis {
 /// address depends on the axis's arange carries a mask that is false wherever
 /// the axis index is >= numel: the mask is an `and` chain containing
 /// `index < numel` along the same dimension as the address's dependence.
-/// Anything else (an unmasked access, an index through a reshape, permute,
-/// reduction or loop-carried value, a reduction over the axis) gives false.
+/// Anything else (an unmasked access, an index through a reshape or permute,
+/// a reduction along the axis's dimension, a dot or assert of values that
+/// depend on it) gives false.
 bool maskedAlongAxis(const ir::Function &function, const TiledAxis &axis);
 
 } // namespace npusim::compiler

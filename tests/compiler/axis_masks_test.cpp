@@ -92,5 +92,60 @@ TEST(AxisMasks, MaskOnAnotherValueMustDivide) {
   EXPECT_FALSE(masked(pointwise("mask_on_remainder", body), 1024, 2048));
 }
 
+/// A looped Inductor reduction over r of each of xnumel rows; `loadMask` is
+/// the mask of its one load.
+std::string rowSum(const std::string &loadMask) {
+  return "import triton\n"
+         "import triton.language as tl\n"
+         "from torch._inductor.runtime import triton_helpers, triton_heuristics\n"
+         "\n"
+         "@triton_heuristics.reduction(\n"
+         "    size_hints={'x': 128, 'r0_': 512},\n"
+         "    reduction_hint=ReductionHint.INNER,\n"
+         "    filename=__file__,\n"
+         "    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', "
+         "'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'constants': {}},\n"
+         "    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'row_sum'},\n"
+         ")\n"
+         "@triton.jit\n"
+         "def row_sum(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):\n"
+         "    xoffset = tl.program_id(0) * XBLOCK\n"
+         "    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]\n"
+         "    xmask = xindex < xnumel\n"
+         "    r0_base = tl.arange(0, R0_BLOCK)[None, :]\n"
+         "    x0 = xindex\n"
+         "    _tmp2 = tl.full([XBLOCK, R0_BLOCK], 0, tl.float32)\n"
+         "    for r0_offset in range(0, r0_numel, R0_BLOCK):\n"
+         "        r0_index = r0_offset + r0_base\n"
+         "        r0_mask = r0_index < r0_numel\n"
+         "        r0_1 = r0_index\n"
+         "        tmp0 = tl.load(in_ptr0 + (r0_1 + 512*x0), " +
+         loadMask +
+         ", eviction_policy='evict_first', other=0.0)\n"
+         "        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])\n"
+         "        tmp3 = _tmp2 + tmp1\n"
+         "        _tmp2 = tl.where(r0_mask & xmask, tmp3, _tmp2)\n"
+         "    tmp2 = tl.sum(_tmp2, 1)[:, None]\n"
+         "    tl.store(out_ptr0 + (x0), tmp2, xmask)\n";
+}
+
+bool rowsMasked(const std::string &loadMask) {
+  const triton::KernelFile file = triton::loadKernel(rowSum(loadMask), "axis_masks_test.py");
+  // XBLOCK=8 over 128 rows; R0_BLOCK=64 (another length, so the r arange is
+  // no x index)
+  const auto function = triton::lowerKernel(file, {{"XBLOCK", int64_t{8}}, {"R0_BLOCK", int64_t{64}}});
+  return maskedAlongAxis(*function, TiledAxis{8, "xnumel", 128});
+}
+
+TEST(AxisMasks, ReductionAlongAnotherDimensionKeepsRowsApart) {
+  // The accumulator depends on x along dim 0 only; the sum runs along dim 1,
+  // and the store is masked by xmask.
+  EXPECT_TRUE(rowsMasked("r0_mask & xmask"));
+}
+
+TEST(AxisMasks, ReductionLoadMaskedAlongRAloneMustDivide) {
+  EXPECT_FALSE(rowsMasked("r0_mask"));
+}
+
 } // namespace
 } // namespace npusim::compiler
