@@ -24,7 +24,7 @@ constexpr std::string_view kGeometry = R"TRITON(
              NB: tl.constexpr, COG: tl.constexpr, CIG: tl.constexpr, H: tl.constexpr, W: tl.constexpr,
              OH: tl.constexpr, OW: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr,
              SH: tl.constexpr, SW: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
-             DH: tl.constexpr, DW: tl.constexpr,
+             DH: tl.constexpr, DW: tl.constexpr, GROUPS: tl.constexpr,
              SY0: tl.constexpr, SY1: tl.constexpr, SY2: tl.constexpr, SY3: tl.constexpr,
              SX0: tl.constexpr, SX1: tl.constexpr, SX2: tl.constexpr, SX3: tl.constexpr,
              SW0: tl.constexpr, SW1: tl.constexpr, SW2: tl.constexpr, SW3: tl.constexpr,
@@ -128,6 +128,83 @@ def {{NAME}}(gy_ptr: "*{{Y}}", gb_ptr: "*{{OUT}}",{{GEOMETRY}}
     tl.store(gb_ptr + rc * SW0, acc, mask=c_mask)
 )TRITON";
 
+// Depthwise (one input channel per group, COG output channels each): the
+// GEMMs above would be 1-row or 1-column products per group on the systolic
+// arrays, so these two run on the vector unit with the channels on the lanes
+// (BLOCK_M <= BLOCK_N: the compiler gives the lanes to the larger tile axis,
+// the last of equals) and every index made as a [BLOCK_M, BLOCK_N] tile, so
+// that no per-pixel vector is stretched across the lanes.
+//
+// grad_input. Grid: (cdiv(NB * H * W, BLOCK_M), cdiv(GROUPS, BLOCK_N), 1); the
+// loop runs over (oc, kh, kw). SX* are grad_input's strides, SW* the weight's.
+constexpr std::string_view kDepthwiseGradInput = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(gy_ptr: "*{{Y}}", w_ptr: "*{{X}}", gx_ptr: "*{{OUT}}",{{GEOMETRY}}
+    rc = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    zero_m = tl.arange(0, BLOCK_M) // BLOCK_M
+    zero_c = tl.arange(0, BLOCK_N) // BLOCK_N
+    c2 = zero_m[:, None] + rc[None, :]
+    rm2 = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None] + zero_c[None, :]
+    n = rm2 // (H * W)
+    ih = (rm2 // W) % H
+    iw = rm2 % W
+    inside = (rm2 < NB * H * W) & (c2 < GROUPS)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    for k in range(0, COG * KH * KW):
+        oc = k // (KH * KW)
+        kh = (k // KW) % KH
+        kw = k % KW
+        th = ih + PH - kh * DH
+        tw = iw + PW - kw * DW
+        oh = th // SH
+        ow = tw // SW
+        a_mask = inside & (th >= 0) & (tw >= 0) & (th % SH == 0) & (tw % SW == 0) & (oh < OH) & (ow < OW)
+        a = tl.load(gy_ptr + n * SY0 + (c2 * COG + oc) * SY1 + oh * SY2 + ow * SY3, mask=a_mask,
+                    other=0.0).to(tl.float32)
+        wv = tl.load(w_ptr + (rc * COG + oc) * SW0 + kh * SW2 + kw * SW3, mask=rc < GROUPS,
+                     other=0.0).to(tl.float32)
+        acc += a * wv[None, :]
+    tl.store(gx_ptr + n * SX0 + c2 * SX1 + ih * SX2 + iw * SX3, acc, mask=inside)
+)TRITON";
+
+// grad_weight. Grid: (cdiv(GROUPS * COG, BLOCK_N), KH * KW, 1): one kernel
+// position per program, output channel c reading input channel c // COG, the
+// products summed over the pixels in the tile and across its rows once at the
+// end. SX* are the input's strides, SW* grad_weight's.
+constexpr std::string_view kDepthwiseGradWeight = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(gy_ptr: "*{{Y}}", x_ptr: "*{{X}}", gw_ptr: "*{{OUT}}",{{GEOMETRY}}
+    rc = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    kh = tl.program_id(1) // KW
+    kw = tl.program_id(1) % KW
+    zero_m = tl.arange(0, BLOCK_M) // BLOCK_M
+    zero_c = tl.arange(0, BLOCK_N) // BLOCK_N
+    c2 = zero_m[:, None] + rc[None, :]
+    c_ok = c2 < GROUPS * COG
+    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    for k0 in range(0, NB * OH * OW, BLOCK_M):
+        rk2 = k0 + tl.arange(0, BLOCK_M)[:, None] + zero_c[None, :]
+        n = rk2 // (OH * OW)
+        oh = (rk2 // OW) % OH
+        ow = rk2 % OW
+        ih = oh * SH - PH + kh * DH
+        iw = ow * SW - PW + kw * DW
+        ok = (rk2 < NB * OH * OW) & c_ok
+        a = tl.load(gy_ptr + n * SY0 + c2 * SY1 + oh * SY2 + ow * SY3, mask=ok, other=0.0).to(tl.float32)
+        b = tl.load(x_ptr + n * SX0 + (c2 // COG) * SX1 + ih * SX2 + iw * SX3,
+                    mask=ok & (ih >= 0) & (ih < H) & (iw >= 0) & (iw < W), other=0.0).to(tl.float32)
+        acc += a * b
+    tl.store(gw_ptr + rc * SW0 + kh * SW2 + kw * SW3, tl.sum(acc, 0), mask=rc < GROUPS * COG)
+)TRITON";
+
 /// Two spatial values from a per-axis list (one value for both, or two); a
 /// 1-d convolution (`oneAxis`) is a 2-d one of height 1, its H axis taking `flat`.
 std::pair<int64_t, int64_t> pairOf(const CallArgs &call, size_t i, const char *name, int64_t minimum,
@@ -164,7 +241,7 @@ KernelLaunch launch(std::string_view source, const std::string &kind, const Geom
   b.constant("NB", g.nb).constant("COG", g.cog).constant("CIG", g.cig).constant("H", g.h).constant("W", g.w);
   b.constant("OH", g.oh).constant("OW", g.ow).constant("KH", g.kh).constant("KW", g.kw);
   b.constant("SH", g.sh).constant("SW", g.sw).constant("PH", g.ph).constant("PW", g.pw);
-  b.constant("DH", g.dh).constant("DW", g.dw);
+  b.constant("DH", g.dh).constant("DW", g.dw).constant("GROUPS", g.groups);
   const char *names[3][4] = {
       {"SY0", "SY1", "SY2", "SY3"}, {"SX0", "SX1", "SX2", "SX3"}, {"SW0", "SW1", "SW2", "SW3"}};
   const TensorRef *refs[3] = {&y, &xStrides, &wStrides};
@@ -182,6 +259,18 @@ int64_t fitRows(int64_t blockM, int64_t blockN, int64_t blockK, const MachineSha
   // each operand's size), the accumulator twice.
   auto bytes = [&](int64_t m) { return (m * blockK + blockK * blockN) * 4 * 8 + m * blockN * 4 * 2; };
   while (blockM > 16 && bytes(blockM) > tileBudgetBytes(machine))
+    blockM /= 2;
+  return blockM;
+}
+
+/// The depthwise kernels' BLOCK_M: the pixels take the lanes when they are
+/// more than the channels (a few channels would leave most lanes idle; 8
+/// channels at 4 x 64 x 64: 4.71 M cycles at 16 x 16 tiles, 0.62 M at 128 x
+/// 16), halved until the tiles fit half the scratchpad.
+int64_t fitVectorRows(int64_t blockM, int64_t blockN, const MachineShape &machine) {
+  // About sixteen fp32 tiles live at once: the accumulator, both operands,
+  // the index, address and mask tiles.
+  while (blockM > 16 && blockM * blockN * 4 * 16 > tileBudgetBytes(machine))
     blockM /= 2;
   return blockM;
 }
@@ -229,6 +318,8 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   const std::vector<int64_t> yShape = {g.nb, wt.shape[0], expectOh, expectOw};
   expectShape(kOp, gy, yShape, "grad_output");
 
+  // One input channel per group: the vector-unit kernels above.
+  const bool depthwise = groups > 1 && g.cig == 1;
   CallPlan plan;
   plan.outputDefined.assign(call.numOuts(), false);
   const TensorRef none;
@@ -240,13 +331,22 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     expectShape(kOp, gw, wt.shape, "grad_weight");
     expectFloat(kOp, gw, "grad_weight");
     checkIndexRange(kOp, gw, "grad_weight");
-    const int64_t blockN = blockFor(g.cig * g.kh * g.kw, 16, lanes), blockK = blockFor(pixels, 16, lanes);
-    const int64_t blockM = fitRows(blockFor(g.cog, 16, lanes), blockN, blockK, machine);
-    KernelLaunch l = launch(kGradWeight, "weight", g, gy, &x, gw, x, gw, blockM, blockN, blockK);
-    l.grid[0] = ceilDiv(g.cog, blockM);
-    l.grid[1] = ceilDiv(g.cig * g.kh * g.kw, blockN);
-    l.grid[2] = groups;
-    plan.launches.push_back(std::move(l));
+    if (depthwise) {
+      const int64_t blockN = blockFor(wt.shape[0], 16, lanes);
+      KernelLaunch l = launch(kDepthwiseGradWeight, "depthwise_weight", g, gy, &x, gw, x, gw,
+                              fitVectorRows(blockFor(pixels, 16, lanes), blockN, machine), blockN, 1);
+      l.grid[0] = ceilDiv(wt.shape[0], blockN);
+      l.grid[1] = g.kh * g.kw;
+      plan.launches.push_back(std::move(l));
+    } else {
+      const int64_t blockN = blockFor(g.cig * g.kh * g.kw, 16, lanes), blockK = blockFor(pixels, 16, lanes);
+      const int64_t blockM = fitRows(blockFor(g.cog, 16, lanes), blockN, blockK, machine);
+      KernelLaunch l = launch(kGradWeight, "weight", g, gy, &x, gw, x, gw, blockM, blockN, blockK);
+      l.grid[0] = ceilDiv(g.cog, blockM);
+      l.grid[1] = ceilDiv(g.cig * g.kh * g.kw, blockN);
+      l.grid[2] = groups;
+      plan.launches.push_back(std::move(l));
+    }
     plan.outputDefined[1] = true;
     written.push_back(gw);
   }
@@ -255,13 +355,23 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     expectShape(kOp, gx, x.shape, "grad_input");
     expectFloat(kOp, gx, "grad_input");
     checkIndexRange(kOp, gx, "grad_input");
-    const int64_t blockN = blockFor(g.cig, 16, lanes), blockK = blockFor(g.cog * g.kh * g.kw, 16, lanes);
-    const int64_t blockM = fitRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, blockK, machine);
-    KernelLaunch l = launch(kGradInput, "input", g, gy, &wt, gx, gx, wt, blockM, blockN, blockK);
-    l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
-    l.grid[1] = ceilDiv(g.cig, blockN);
-    l.grid[2] = groups;
-    plan.launches.push_back(std::move(l));
+    if (depthwise) {
+      const int64_t blockN = blockFor(groups, 16, lanes),
+                    blockM = fitVectorRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, machine);
+      KernelLaunch l =
+          launch(kDepthwiseGradInput, "depthwise_input", g, gy, &wt, gx, gx, wt, blockM, blockN, 1);
+      l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
+      l.grid[1] = ceilDiv(groups, blockN);
+      plan.launches.push_back(std::move(l));
+    } else {
+      const int64_t blockN = blockFor(g.cig, 16, lanes), blockK = blockFor(g.cog * g.kh * g.kw, 16, lanes);
+      const int64_t blockM = fitRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, blockK, machine);
+      KernelLaunch l = launch(kGradInput, "input", g, gy, &wt, gx, gx, wt, blockM, blockN, blockK);
+      l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
+      l.grid[1] = ceilDiv(g.cig, blockN);
+      l.grid[2] = groups;
+      plan.launches.push_back(std::move(l));
+    }
     plan.outputDefined[0] = true;
     written.push_back(gx);
   }
