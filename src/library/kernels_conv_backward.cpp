@@ -171,10 +171,11 @@ def {{NAME}}(gy_ptr: "*{{Y}}", w_ptr: "*{{X}}", gx_ptr: "*{{OUT}}",{{GEOMETRY}}
     tl.store(gx_ptr + n * SX0 + c2 * SX1 + ih * SX2 + iw * SX3, acc, mask=inside)
 )TRITON";
 
-// grad_weight. Grid: (cdiv(GROUPS * COG, BLOCK_N), KH * KW, 1): one kernel
-// position per program, output channel c reading input channel c // COG, the
-// products summed over the pixels in the tile and across its rows once at the
-// end. SX* are the input's strides, SW* grad_weight's.
+// grad_weight. Grid: (cdiv(GROUPS * COG, BLOCK_N), 1, 1): output channel c
+// reads input channel c // COG; every kernel position (unrolled, one
+// accumulator each) reuses the block's grad_output tile and pixel indices,
+// the products summed over the pixels in the tile and across its rows once
+// at the end. SX* are the input's strides, SW* grad_weight's.
 constexpr std::string_view kDepthwiseGradWeight = R"TRITON(
 import triton
 import triton.language as tl
@@ -183,26 +184,21 @@ import triton.language as tl
 @triton.jit
 def {{NAME}}(gy_ptr: "*{{Y}}", x_ptr: "*{{X}}", gw_ptr: "*{{OUT}}",{{GEOMETRY}}
     rc = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
-    kh = tl.program_id(1) // KW
-    kw = tl.program_id(1) % KW
     zero_m = tl.arange(0, BLOCK_M) // BLOCK_M
     zero_c = tl.arange(0, BLOCK_N) // BLOCK_N
     c2 = zero_m[:, None] + rc[None, :]
     c_ok = c2 < GROUPS * COG
-    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+{{INIT}}
     for k0 in range(0, NB * OH * OW, BLOCK_M):
         rk2 = k0 + tl.arange(0, BLOCK_M)[:, None] + zero_c[None, :]
         n = rk2 // (OH * OW)
         oh = (rk2 // OW) % OH
         ow = rk2 % OW
-        ih = oh * SH - PH + kh * DH
-        iw = ow * SW - PW + kw * DW
         ok = (rk2 < NB * OH * OW) & c_ok
         a = tl.load(gy_ptr + n * SY0 + c2 * SY1 + oh * SY2 + ow * SY3, mask=ok, other=0.0).to(tl.float32)
-        b = tl.load(x_ptr + n * SX0 + (c2 // COG) * SX1 + ih * SX2 + iw * SX3,
-                    mask=ok & (ih >= 0) & (ih < H) & (iw >= 0) & (iw < W), other=0.0).to(tl.float32)
-        acc += a * b
-    tl.store(gw_ptr + rc * SW0 + kh * SW2 + kw * SW3, tl.sum(acc, 0), mask=rc < GROUPS * COG)
+        x_base = x_ptr + n * SX0 + (c2 // COG) * SX1
+{{TAPS}}
+{{STORES}}
 )TRITON";
 
 /// Two spatial values from a per-axis list (one value for both, or two); a
@@ -267,10 +263,10 @@ int64_t fitRows(int64_t blockM, int64_t blockN, int64_t blockK, const MachineSha
 /// more than the channels (a few channels would leave most lanes idle; 8
 /// channels at 4 x 64 x 64: 4.71 M cycles at 16 x 16 tiles, 0.62 M at 128 x
 /// 16), halved until the tiles fit half the scratchpad.
-int64_t fitVectorRows(int64_t blockM, int64_t blockN, const MachineShape &machine) {
-  // About sixteen fp32 tiles live at once: the accumulator, both operands,
-  // the index, address and mask tiles.
-  while (blockM > 16 && blockM * blockN * 4 * 16 > tileBudgetBytes(machine))
+int64_t fitVectorRows(int64_t blockM, int64_t blockN, int64_t accumulators, const MachineShape &machine) {
+  // About sixteen fp32 tiles live at once besides the extra accumulators:
+  // the accumulator, both operands, the index, address and mask tiles.
+  while (blockM > 16 && blockM * blockN * 4 * (16 + accumulators) > tileBudgetBytes(machine))
     blockM /= 2;
   return blockM;
 }
@@ -332,11 +328,32 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     expectFloat(kOp, gw, "grad_weight");
     checkIndexRange(kOp, gw, "grad_weight");
     if (depthwise) {
+      std::string init, taps, stores;
+      for (int64_t kh = 0, t = 0; kh < g.kh; ++kh)
+        for (int64_t kw = 0; kw < g.kw; ++kw, ++t) {
+          const std::string ts = std::to_string(t), ih = "ih_" + ts, iw = "iw_" + ts;
+          init += "    acc_" + ts + " = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)\n";
+          taps += "        " + ih + " = oh * SH + (" + std::to_string(kh) + " * DH - PH)\n        " + iw +
+                  " = ow * SW + (" + std::to_string(kw) + " * DW - PW)\n        acc_" + ts +
+                  " += a * tl.load(x_base + " + ih + " * SX2 + " + iw + " * SX3, mask=ok & (" + ih +
+                  " >= 0) & (" + ih + " < H) & (" + iw + " >= 0) & (" + iw +
+                  " < W), other=0.0).to(tl.float32)\n";
+          stores += "    tl.store(gw_ptr + rc * SW0 + (" + std::to_string(kh) + " * SW2 + " +
+                    std::to_string(kw) + " * SW3), tl.sum(acc_" + ts + ", 0), mask=rc < GROUPS * COG)\n";
+        }
+      const std::string source = instantiate(kDepthwiseGradWeight, {{"NAME", "{{NAME}}"},
+                                                                    {"Y", "{{Y}}"},
+                                                                    {"X", "{{X}}"},
+                                                                    {"OUT", "{{OUT}}"},
+                                                                    {"GEOMETRY", "{{GEOMETRY}}"},
+                                                                    {"INIT", init},
+                                                                    {"TAPS", taps},
+                                                                    {"STORES", stores}});
       const int64_t blockN = blockFor(wt.shape[0], 16, lanes);
-      KernelLaunch l = launch(kDepthwiseGradWeight, "depthwise_weight", g, gy, &x, gw, x, gw,
-                              fitVectorRows(blockFor(pixels, 16, lanes), blockN, machine), blockN, 1);
+      KernelLaunch l = launch(
+          source, "depthwise_weight_k" + std::to_string(g.kh) + "x" + std::to_string(g.kw), g, gy, &x, gw, x,
+          gw, fitVectorRows(blockFor(pixels, 16, lanes), blockN, g.kh * g.kw, machine), blockN, 1);
       l.grid[0] = ceilDiv(wt.shape[0], blockN);
-      l.grid[1] = g.kh * g.kw;
       plan.launches.push_back(std::move(l));
     } else {
       const int64_t blockN = blockFor(g.cig * g.kh * g.kw, 16, lanes), blockK = blockFor(pixels, 16, lanes);
@@ -357,7 +374,7 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     checkIndexRange(kOp, gx, "grad_input");
     if (depthwise) {
       const int64_t blockN = blockFor(groups, 16, lanes),
-                    blockM = fitVectorRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, machine);
+                    blockM = fitVectorRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, 0, machine);
       KernelLaunch l =
           launch(kDepthwiseGradInput, "depthwise_input", g, gy, &wt, gx, gx, wt, blockM, blockN, 1);
       l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
