@@ -135,8 +135,10 @@ def {{NAME}}(gy_ptr: "*{{Y}}", gb_ptr: "*{{OUT}}",{{GEOMETRY}}
 // the last of equals) and every index made as a [BLOCK_M, BLOCK_N] tile, so
 // that no per-pixel vector is stretched across the lanes.
 //
-// grad_input. Grid: (cdiv(NB * H * W, BLOCK_M), cdiv(GROUPS, BLOCK_N), 1); the
-// loop runs over (oc, kh, kw). SX* are grad_input's strides, SW* the weight's.
+// grad_input. Grid: (cdiv(NB * H * W, BLOCK_M), cdiv(GROUPS, BLOCK_N), 1); a
+// loop over oc, the kernel positions unrolled (their offsets constants, the
+// bounds and stride tests only where a position can fail them). SX* are
+// grad_input's strides, SW* the weight's.
 constexpr std::string_view kDepthwiseGradInput = R"TRITON(
 import triton
 import triton.language as tl
@@ -153,21 +155,10 @@ def {{NAME}}(gy_ptr: "*{{Y}}", w_ptr: "*{{X}}", gx_ptr: "*{{OUT}}",{{GEOMETRY}}
     ih = (rm2 // W) % H
     iw = rm2 % W
     inside = (rm2 < NB * H * W) & (c2 < GROUPS)
+    gy_base = gy_ptr + n * SY0 + c2 * (COG * SY1)
     acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
-    for k in range(0, COG * KH * KW):
-        oc = k // (KH * KW)
-        kh = (k // KW) % KH
-        kw = k % KW
-        th = ih + PH - kh * DH
-        tw = iw + PW - kw * DW
-        oh = th // SH
-        ow = tw // SW
-        a_mask = inside & (th >= 0) & (tw >= 0) & (th % SH == 0) & (tw % SW == 0) & (oh < OH) & (ow < OW)
-        a = tl.load(gy_ptr + n * SY0 + (c2 * COG + oc) * SY1 + oh * SY2 + ow * SY3, mask=a_mask,
-                    other=0.0).to(tl.float32)
-        wv = tl.load(w_ptr + (rc * COG + oc) * SW0 + kh * SW2 + kw * SW3, mask=rc < GROUPS,
-                     other=0.0).to(tl.float32)
-        acc += a * wv[None, :]
+    for oc in range(0, COG):
+{{TAPS}}
     tl.store(gx_ptr + n * SX0 + c2 * SX1 + ih * SX2 + iw * SX3, acc, mask=inside)
 )TRITON";
 
@@ -375,8 +366,40 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     if (depthwise) {
       const int64_t blockN = blockFor(groups, 16, lanes),
                     blockM = fitVectorRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, 0, machine);
-      KernelLaunch l =
-          launch(kDepthwiseGradInput, "depthwise_input", g, gy, &wt, gx, gx, wt, blockM, blockN, 1);
+      std::string taps;
+      for (int64_t kh = 0; kh < g.kh; ++kh)
+        for (int64_t kw = 0; kw < g.kw; ++kw) {
+          // Input pixel ih reads output row (ih + offH) / SH where that divides.
+          const int64_t offH = g.ph - kh * g.dh, offW = g.pw - kw * g.dw;
+          const std::string ts = std::to_string(kh * g.kw + kw), th = "th_" + ts, tw = "tw_" + ts;
+          const std::string oh = g.sh > 1 ? "(" + th + " // SH)" : th,
+                            ow = g.sw > 1 ? "(" + tw + " // SW)" : tw;
+          std::string reads = "inside & (" + oh + " < OH) & (" + ow + " < OW)";
+          if (offH < 0)
+            reads += " & (" + th + " >= 0)";
+          if (offW < 0)
+            reads += " & (" + tw + " >= 0)";
+          if (g.sh > 1)
+            reads += " & (" + th + " % SH == 0)";
+          if (g.sw > 1)
+            reads += " & (" + tw + " % SW == 0)";
+          taps += "        " + th + " = ih + " + std::to_string(offH) + "\n        " + tw + " = iw + " +
+                  std::to_string(offW) + "\n        acc += tl.load(gy_base + oc * SY1 + " + oh + " * SY2 + " +
+                  ow + " * SY3, mask=" + reads +
+                  ", other=0.0).to(tl.float32) * tl.load(w_ptr + (rc * COG + oc) * SW0 + (" +
+                  std::to_string(kh) + " * SW2 + " + std::to_string(kw) +
+                  " * SW3), mask=rc < GROUPS, other=0.0).to(tl.float32)[None, :]\n";
+        }
+      const std::string source = instantiate(kDepthwiseGradInput, {{"NAME", "{{NAME}}"},
+                                                                   {"Y", "{{Y}}"},
+                                                                   {"X", "{{X}}"},
+                                                                   {"OUT", "{{OUT}}"},
+                                                                   {"GEOMETRY", "{{GEOMETRY}}"},
+                                                                   {"TAPS", taps}});
+      KernelLaunch l = launch(source,
+                              "depthwise_input_k" + std::to_string(g.kh) + "x" + std::to_string(g.kw) + "_s" +
+                                  std::to_string(g.sh) + "x" + std::to_string(g.sw),
+                              g, gy, &wt, gx, gx, wt, blockM, blockN, 1);
       l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
       l.grid[1] = ceilDiv(groups, blockN);
       plan.launches.push_back(std::move(l));
