@@ -388,7 +388,13 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     // pixels on the lanes: its per-pixel index vectors would be stretched
     // across them per position (its 3x3 stride 2 at 112 x 112 x 96: 87.5 k
     // -> 227.7 k cycles with BLOCK_M = BLOCK_C).
-    if (rows && blockM > blockC && ceilDiv(pixels, blockM) < positions)
+    // Only while its one program loops over at most 32 blocks of BLOCK_C
+    // pixels: past that the small tiles' per-block cost dominates
+    // (mobilenet_v2-train's 3x3 at 64 x 64 x 8, batch 4, 1024 blocks: 280.3 k
+    // cycles at 16 x 16, 17.8 k at 2048 x 16; at 32 x 32 x 48, 64 blocks:
+    // 50.6 k at 64 x 64, 32.3 k at 1024 x 64; at 16 x 16 x 48, 16 blocks:
+    // 13.0 k either way).
+    if (rows && blockM > blockC && ceilDiv(pixels, blockM) < positions && ceilDiv(pixels, blockC) <= 32)
       blockM = blockC;
     // The other form with the channels on the lanes (few pixels) makes its
     // indices as [BLOCK_M, BLOCK_C] tiles too (`_2d`).

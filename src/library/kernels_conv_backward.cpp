@@ -24,7 +24,7 @@ constexpr std::string_view kGeometry = R"TRITON(
              NB: tl.constexpr, COG: tl.constexpr, CIG: tl.constexpr, H: tl.constexpr, W: tl.constexpr,
              OH: tl.constexpr, OW: tl.constexpr, KH: tl.constexpr, KW: tl.constexpr,
              SH: tl.constexpr, SW: tl.constexpr, PH: tl.constexpr, PW: tl.constexpr,
-             DH: tl.constexpr, DW: tl.constexpr,
+             DH: tl.constexpr, DW: tl.constexpr, GROUPS: tl.constexpr,
              SY0: tl.constexpr, SY1: tl.constexpr, SY2: tl.constexpr, SY3: tl.constexpr,
              SX0: tl.constexpr, SX1: tl.constexpr, SX2: tl.constexpr, SX3: tl.constexpr,
              SW0: tl.constexpr, SW1: tl.constexpr, SW2: tl.constexpr, SW3: tl.constexpr,
@@ -128,6 +128,70 @@ def {{NAME}}(gy_ptr: "*{{Y}}", gb_ptr: "*{{OUT}}",{{GEOMETRY}}
     tl.store(gb_ptr + rc * SW0, acc, mask=c_mask)
 )TRITON";
 
+// Depthwise (one input channel per group, COG output channels each): the
+// GEMMs above would be 1-row or 1-column products per group on the systolic
+// arrays, so these two run on the vector unit with the channels on the lanes
+// (BLOCK_M <= BLOCK_N: the compiler gives the lanes to the larger tile axis,
+// the last of equals) and every index made as a [BLOCK_M, BLOCK_N] tile, so
+// that no per-pixel vector is stretched across the lanes.
+//
+// grad_input. Grid: (cdiv(NB * H * W, BLOCK_M), cdiv(GROUPS, BLOCK_N), 1); a
+// loop over oc, the kernel positions unrolled (their offsets constants, the
+// bounds and stride tests only where a position can fail them). SX* are
+// grad_input's strides, SW* the weight's.
+constexpr std::string_view kDepthwiseGradInput = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(gy_ptr: "*{{Y}}", w_ptr: "*{{X}}", gx_ptr: "*{{OUT}}",{{GEOMETRY}}
+    rc = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    zero_m = tl.arange(0, BLOCK_M) // BLOCK_M
+    zero_c = tl.arange(0, BLOCK_N) // BLOCK_N
+    c2 = zero_m[:, None] + rc[None, :]
+    rm2 = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None] + zero_c[None, :]
+    n = rm2 // (H * W)
+    ih = (rm2 // W) % H
+    iw = rm2 % W
+    inside = (rm2 < NB * H * W) & (c2 < GROUPS)
+    gy_base = gy_ptr + n * SY0 + c2 * (COG * SY1)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+    for oc in range(0, COG):
+{{TAPS}}
+    tl.store(gx_ptr + n * SX0 + c2 * SX1 + ih * SX2 + iw * SX3, acc, mask=inside)
+)TRITON";
+
+// grad_weight. Grid: (cdiv(GROUPS * COG, BLOCK_N), 1, 1): output channel c
+// reads input channel c // COG; every kernel position (unrolled, one
+// accumulator each) reuses the block's grad_output tile and pixel indices,
+// the products summed over the pixels in the tile and across its rows once
+// at the end. SX* are the input's strides, SW* grad_weight's.
+constexpr std::string_view kDepthwiseGradWeight = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(gy_ptr: "*{{Y}}", x_ptr: "*{{X}}", gw_ptr: "*{{OUT}}",{{GEOMETRY}}
+    rc = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    zero_m = tl.arange(0, BLOCK_M) // BLOCK_M
+    zero_c = tl.arange(0, BLOCK_N) // BLOCK_N
+    c2 = zero_m[:, None] + rc[None, :]
+    c_ok = c2 < GROUPS * COG
+{{INIT}}
+    for k0 in range(0, NB * OH * OW, BLOCK_M):
+        rk2 = k0 + tl.arange(0, BLOCK_M)[:, None] + zero_c[None, :]
+        n = rk2 // (OH * OW)
+        oh = (rk2 // OW) % OH
+        ow = rk2 % OW
+        ok = (rk2 < NB * OH * OW) & c_ok
+        a = tl.load(gy_ptr + n * SY0 + c2 * SY1 + oh * SY2 + ow * SY3, mask=ok, other=0.0).to(tl.float32)
+        x_base = x_ptr + n * SX0 + (c2 // COG) * SX1
+{{TAPS}}
+{{STORES}}
+)TRITON";
+
 /// Two spatial values from a per-axis list (one value for both, or two); a
 /// 1-d convolution (`oneAxis`) is a 2-d one of height 1, its H axis taking `flat`.
 std::pair<int64_t, int64_t> pairOf(const CallArgs &call, size_t i, const char *name, int64_t minimum,
@@ -164,7 +228,7 @@ KernelLaunch launch(std::string_view source, const std::string &kind, const Geom
   b.constant("NB", g.nb).constant("COG", g.cog).constant("CIG", g.cig).constant("H", g.h).constant("W", g.w);
   b.constant("OH", g.oh).constant("OW", g.ow).constant("KH", g.kh).constant("KW", g.kw);
   b.constant("SH", g.sh).constant("SW", g.sw).constant("PH", g.ph).constant("PW", g.pw);
-  b.constant("DH", g.dh).constant("DW", g.dw);
+  b.constant("DH", g.dh).constant("DW", g.dw).constant("GROUPS", g.groups);
   const char *names[3][4] = {
       {"SY0", "SY1", "SY2", "SY3"}, {"SX0", "SX1", "SX2", "SX3"}, {"SW0", "SW1", "SW2", "SW3"}};
   const TensorRef *refs[3] = {&y, &xStrides, &wStrides};
@@ -182,6 +246,18 @@ int64_t fitRows(int64_t blockM, int64_t blockN, int64_t blockK, const MachineSha
   // each operand's size), the accumulator twice.
   auto bytes = [&](int64_t m) { return (m * blockK + blockK * blockN) * 4 * 8 + m * blockN * 4 * 2; };
   while (blockM > 16 && bytes(blockM) > tileBudgetBytes(machine))
+    blockM /= 2;
+  return blockM;
+}
+
+/// The depthwise kernels' BLOCK_M: the pixels take the lanes when they are
+/// more than the channels (a few channels would leave most lanes idle; 8
+/// channels at 4 x 64 x 64: 4.71 M cycles at 16 x 16 tiles, 0.62 M at 128 x
+/// 16), halved until the tiles fit half the scratchpad.
+int64_t fitVectorRows(int64_t blockM, int64_t blockN, int64_t accumulators, const MachineShape &machine) {
+  // About sixteen fp32 tiles live at once besides the extra accumulators:
+  // the accumulator, both operands, the index, address and mask tiles.
+  while (blockM > 16 && blockM * blockN * 4 * (16 + accumulators) > tileBudgetBytes(machine))
     blockM /= 2;
   return blockM;
 }
@@ -229,6 +305,8 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   const std::vector<int64_t> yShape = {g.nb, wt.shape[0], expectOh, expectOw};
   expectShape(kOp, gy, yShape, "grad_output");
 
+  // One input channel per group: the vector-unit kernels above.
+  const bool depthwise = groups > 1 && g.cig == 1;
   CallPlan plan;
   plan.outputDefined.assign(call.numOuts(), false);
   const TensorRef none;
@@ -240,13 +318,43 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     expectShape(kOp, gw, wt.shape, "grad_weight");
     expectFloat(kOp, gw, "grad_weight");
     checkIndexRange(kOp, gw, "grad_weight");
-    const int64_t blockN = blockFor(g.cig * g.kh * g.kw, 16, lanes), blockK = blockFor(pixels, 16, lanes);
-    const int64_t blockM = fitRows(blockFor(g.cog, 16, lanes), blockN, blockK, machine);
-    KernelLaunch l = launch(kGradWeight, "weight", g, gy, &x, gw, x, gw, blockM, blockN, blockK);
-    l.grid[0] = ceilDiv(g.cog, blockM);
-    l.grid[1] = ceilDiv(g.cig * g.kh * g.kw, blockN);
-    l.grid[2] = groups;
-    plan.launches.push_back(std::move(l));
+    if (depthwise) {
+      std::string init, taps, stores;
+      for (int64_t kh = 0, t = 0; kh < g.kh; ++kh)
+        for (int64_t kw = 0; kw < g.kw; ++kw, ++t) {
+          const std::string ts = std::to_string(t), ih = "ih_" + ts, iw = "iw_" + ts;
+          init += "    acc_" + ts + " = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)\n";
+          taps += "        " + ih + " = oh * SH + (" + std::to_string(kh) + " * DH - PH)\n        " + iw +
+                  " = ow * SW + (" + std::to_string(kw) + " * DW - PW)\n        acc_" + ts +
+                  " += a * tl.load(x_base + " + ih + " * SX2 + " + iw + " * SX3, mask=ok & (" + ih +
+                  " >= 0) & (" + ih + " < H) & (" + iw + " >= 0) & (" + iw +
+                  " < W), other=0.0).to(tl.float32)\n";
+          stores += "    tl.store(gw_ptr + rc * SW0 + (" + std::to_string(kh) + " * SW2 + " +
+                    std::to_string(kw) + " * SW3), tl.sum(acc_" + ts + ", 0), mask=rc < GROUPS * COG)\n";
+        }
+      const std::string source = instantiate(kDepthwiseGradWeight, {{"NAME", "{{NAME}}"},
+                                                                    {"Y", "{{Y}}"},
+                                                                    {"X", "{{X}}"},
+                                                                    {"OUT", "{{OUT}}"},
+                                                                    {"GEOMETRY", "{{GEOMETRY}}"},
+                                                                    {"INIT", init},
+                                                                    {"TAPS", taps},
+                                                                    {"STORES", stores}});
+      const int64_t blockN = blockFor(wt.shape[0], 16, lanes);
+      KernelLaunch l = launch(
+          source, "depthwise_weight_k" + std::to_string(g.kh) + "x" + std::to_string(g.kw), g, gy, &x, gw, x,
+          gw, fitVectorRows(blockFor(pixels, 16, lanes), blockN, g.kh * g.kw, machine), blockN, 1);
+      l.grid[0] = ceilDiv(wt.shape[0], blockN);
+      plan.launches.push_back(std::move(l));
+    } else {
+      const int64_t blockN = blockFor(g.cig * g.kh * g.kw, 16, lanes), blockK = blockFor(pixels, 16, lanes);
+      const int64_t blockM = fitRows(blockFor(g.cog, 16, lanes), blockN, blockK, machine);
+      KernelLaunch l = launch(kGradWeight, "weight", g, gy, &x, gw, x, gw, blockM, blockN, blockK);
+      l.grid[0] = ceilDiv(g.cog, blockM);
+      l.grid[1] = ceilDiv(g.cig * g.kh * g.kw, blockN);
+      l.grid[2] = groups;
+      plan.launches.push_back(std::move(l));
+    }
     plan.outputDefined[1] = true;
     written.push_back(gw);
   }
@@ -255,13 +363,55 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
     expectShape(kOp, gx, x.shape, "grad_input");
     expectFloat(kOp, gx, "grad_input");
     checkIndexRange(kOp, gx, "grad_input");
-    const int64_t blockN = blockFor(g.cig, 16, lanes), blockK = blockFor(g.cog * g.kh * g.kw, 16, lanes);
-    const int64_t blockM = fitRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, blockK, machine);
-    KernelLaunch l = launch(kGradInput, "input", g, gy, &wt, gx, gx, wt, blockM, blockN, blockK);
-    l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
-    l.grid[1] = ceilDiv(g.cig, blockN);
-    l.grid[2] = groups;
-    plan.launches.push_back(std::move(l));
+    if (depthwise) {
+      const int64_t blockN = blockFor(groups, 16, lanes),
+                    blockM = fitVectorRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, 0, machine);
+      std::string taps;
+      for (int64_t kh = 0; kh < g.kh; ++kh)
+        for (int64_t kw = 0; kw < g.kw; ++kw) {
+          // Input pixel ih reads output row (ih + offH) / SH where that divides.
+          const int64_t offH = g.ph - kh * g.dh, offW = g.pw - kw * g.dw;
+          const std::string ts = std::to_string(kh * g.kw + kw), th = "th_" + ts, tw = "tw_" + ts;
+          const std::string oh = g.sh > 1 ? "(" + th + " // SH)" : th,
+                            ow = g.sw > 1 ? "(" + tw + " // SW)" : tw;
+          std::string reads = "inside & (" + oh + " < OH) & (" + ow + " < OW)";
+          if (offH < 0)
+            reads += " & (" + th + " >= 0)";
+          if (offW < 0)
+            reads += " & (" + tw + " >= 0)";
+          if (g.sh > 1)
+            reads += " & (" + th + " % SH == 0)";
+          if (g.sw > 1)
+            reads += " & (" + tw + " % SW == 0)";
+          taps += "        " + th + " = ih + " + std::to_string(offH) + "\n        " + tw + " = iw + " +
+                  std::to_string(offW) + "\n        acc += tl.load(gy_base + oc * SY1 + " + oh + " * SY2 + " +
+                  ow + " * SY3, mask=" + reads +
+                  ", other=0.0).to(tl.float32) * tl.load(w_ptr + (rc * COG + oc) * SW0 + (" +
+                  std::to_string(kh) + " * SW2 + " + std::to_string(kw) +
+                  " * SW3), mask=rc < GROUPS, other=0.0).to(tl.float32)[None, :]\n";
+        }
+      const std::string source = instantiate(kDepthwiseGradInput, {{"NAME", "{{NAME}}"},
+                                                                   {"Y", "{{Y}}"},
+                                                                   {"X", "{{X}}"},
+                                                                   {"OUT", "{{OUT}}"},
+                                                                   {"GEOMETRY", "{{GEOMETRY}}"},
+                                                                   {"TAPS", taps}});
+      KernelLaunch l = launch(source,
+                              "depthwise_input_k" + std::to_string(g.kh) + "x" + std::to_string(g.kw) + "_s" +
+                                  std::to_string(g.sh) + "x" + std::to_string(g.sw),
+                              g, gy, &wt, gx, gx, wt, blockM, blockN, 1);
+      l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
+      l.grid[1] = ceilDiv(groups, blockN);
+      plan.launches.push_back(std::move(l));
+    } else {
+      const int64_t blockN = blockFor(g.cig, 16, lanes), blockK = blockFor(g.cog * g.kh * g.kw, 16, lanes);
+      const int64_t blockM = fitRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, blockK, machine);
+      KernelLaunch l = launch(kGradInput, "input", g, gy, &wt, gx, gx, wt, blockM, blockN, blockK);
+      l.grid[0] = ceilDiv(g.nb * g.h * g.w, blockM);
+      l.grid[1] = ceilDiv(g.cig, blockN);
+      l.grid[2] = groups;
+      plan.launches.push_back(std::move(l));
+    }
     plan.outputDefined[0] = true;
     written.push_back(gx);
   }

@@ -63,6 +63,8 @@ TEST(LibraryConvolutionBackward, GroupsStridePaddingDilationEverywhere) {
       {2, 4, 7, 6, 6, 3, 2, 2, 2, 1, 1, 0, 1, 2, {true, true, true}, true},
       {1, 4, 8, 8, 8, 3, 3, 4, 2, 2, 1, 1, 1, 1, {true, true, false}, false}, // depthwise, multiplier 2
       {2, 2, 9, 9, 3, 2, 2, 1, 3, 3, 0, 0, 1, 1, {true, false, true}, false}, // input pixels no output reads
+      {2, 6, 7, 9, 6, 3, 3, 6, 2, 1, 1, 2, 1, 2, {true, true, true}, true},   // depthwise, stride (2, 1),
+                                                                              // dilation (1, 2)
   };
   const std::vector<std::optional<config::HardwareConfig>> machines = {std::nullopt,
                                                                        config::loadConfig("edge-8lane")};
