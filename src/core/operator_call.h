@@ -243,6 +243,10 @@ public:
     checkOut(i, outs_[i]->shape, outs_[i]->stride);
     return outs_[i];
   }
+  /// Every positional argument and every result as given (for numbering
+  /// buffers after all that the call names).
+  std::span<const Value> values() const { return args_; }
+  std::span<const Tensor *const> outs() const { return outs_; }
 
 private:
   std::span<const Value> args_;

@@ -1,11 +1,16 @@
-// aten._cudnn_rnn of a one-layer LSTM in inference on the NPU: one program
-// per direction runs the whole recurrence, the gate weights resident in the
-// scratchpad (W_ih^T and W_hh^T as [in, H] and [H, H] tiles per gate) and h, c
-// carried across the time steps:
-//   gates = x_t W_ih^T + h W_hh^T + b_ih + b_hh   (four tl.dot pairs, i f g o)
-//   c = sigmoid(f) c + sigmoid(i) tanh(g),  h = sigmoid(o) tanh(c)
-// Several layers (which need the previous layer's whole output), GRU and RNN
-// modes, packed input and training run on the host.
+// aten._cudnn_rnn in inference on the NPU: LSTM, GRU and the tanh and ReLU
+// RNNs, any number of layers, one or two directions. One program per layer and
+// direction runs that layer's whole recurrence, the gate weights resident in
+// the scratchpad (W_ih^T and W_hh^T as [in, H] and [H, H] tiles per gate) and
+// the states carried across the time steps; each step is a GEMM pair per gate
+// on the systolic array and the gates on the vector unit:
+//   LSTM  (i f g o): c = sigmoid(f) c + sigmoid(i) tanh(g),  h = sigmoid(o) tanh(c)
+//   GRU   (r z n):   n = tanh(x W_in + b_in + sigmoid(r) (h W_hn + b_hn)),
+//                    h = (1 - sigmoid(z)) n + sigmoid(z) h
+//   RNN:             h = tanh or relu(x W_ih + b_ih + h W_hh + b_hh)
+// Layer l > 0 reads both directions' outputs of layer l - 1, which the plan
+// keeps in scratch buffers (two, alternating). Packed input, projections and
+// training run on the host.
 #include "library/planners.h"
 
 namespace npusim::library::detail {
@@ -14,8 +19,13 @@ namespace {
 
 constexpr std::string_view kOp = "aten._cudnn_rnn";
 
-// Grid: (1, 1, 1). tanh(x) = 2 sigmoid(2x) - 1.
-constexpr std::string_view kLstmSource = R"TRITON(
+// cuDNN's mode numbers (cudnnRNNMode_t), as PyTorch passes them.
+enum Mode : int64_t { RnnRelu = 0, RnnTanh = 1, Lstm = 2, Gru = 3 };
+
+// Grid: (1, 1, 1). tanh(x) = 2 sigmoid(2x) - 1. {{STEP}} computes h (and c)
+// from x and the previous h; {{STATE}} and {{FINISH}} load and store the cell
+// state of an LSTM.
+constexpr std::string_view kRecurrenceSource = R"TRITON(
 import triton
 import triton.language as tl
 
@@ -40,44 +50,106 @@ def {{NAME}}(x_ptr: "*fp32", wih_ptr: "*fp32", whh_ptr: "*fp32", bih_ptr: "*fp32
     j_mask = rj < H
     wi_mask = i_mask[:, None] & j_mask[None, :]
     wh_mask = j_mask[:, None] & j_mask[None, :]
-    # Gate g's W_ih^T [in, H] and W_hh^T [H, H], and its two biases summed.
-{{GATES}}
+    # Gate g's W_ih^T [in, H] and W_hh^T [H, H], and its biases.
+{{WEIGHTS}}
     bh_mask = b_mask[:, None] & j_mask[None, :]
     h = tl.load(h0_ptr + rb[:, None] * SH0_B + rj[None, :] * SH0_J, mask=bh_mask, other=0.0)
-    c = tl.load(c0_ptr + rb[:, None] * SC0_B + rj[None, :] * SC0_J, mask=bh_mask, other=0.0)
-    for s in range(0, T):
+{{STATE}}    for s in range(0, T):
         t = s + REVERSE * (T - 1 - 2 * s)
         x = tl.load(x_ptr + t * SX_T + rb[:, None] * SX_B + ri[None, :] * SX_I,
                     mask=b_mask[:, None] & i_mask[None, :], other=0.0)
-        a_i = tl.dot(x, wi_0, allow_tf32=False, out_dtype=tl.float32) + \
-            tl.dot(h, wh_0, allow_tf32=False, out_dtype=tl.float32) + bias_0[None, :]
-        a_f = tl.dot(x, wi_1, allow_tf32=False, out_dtype=tl.float32) + \
-            tl.dot(h, wh_1, allow_tf32=False, out_dtype=tl.float32) + bias_1[None, :]
-        a_g = tl.dot(x, wi_2, allow_tf32=False, out_dtype=tl.float32) + \
-            tl.dot(h, wh_2, allow_tf32=False, out_dtype=tl.float32) + bias_2[None, :]
-        a_o = tl.dot(x, wi_3, allow_tf32=False, out_dtype=tl.float32) + \
-            tl.dot(h, wh_3, allow_tf32=False, out_dtype=tl.float32) + bias_3[None, :]
-        gate_i = 1.0 / (1.0 + tl.exp(-a_i))
-        gate_f = 1.0 / (1.0 + tl.exp(-a_f))
-        gate_g = 2.0 / (1.0 + tl.exp(-2.0 * a_g)) - 1.0
-        gate_o = 1.0 / (1.0 + tl.exp(-a_o))
-        c = gate_f * c + gate_i * gate_g
-        h = gate_o * (2.0 / (1.0 + tl.exp(-2.0 * c)) - 1.0)
-        h = tl.where(bh_mask, h, 0.0)
-        c = tl.where(bh_mask, c, 0.0)
+{{STEP}}
         tl.store(out_ptr + t * SO_T + rb[:, None] * SO_B + rj[None, :] * SO_J, h, mask=bh_mask)
     if WRITE_HY:
         tl.store(hy_ptr + rb[:, None] * SHY_B + rj[None, :] * SHY_J, h, mask=bh_mask)
-    if WRITE_CY:
+{{FINISH}})TRITON";
+
+constexpr std::string_view kGateWeights =
+    R"TRITON(    wi_{{G}} = tl.load(wih_ptr + ({{G}} * H + rj[None, :]) * SWI_R + ri[:, None] * SWI_C, mask=wi_mask, other=0.0)
+    wh_{{G}} = tl.load(whh_ptr + ({{G}} * H + rj[None, :]) * SWH_R + rj[:, None] * SWH_C, mask=wh_mask, other=0.0)
+)TRITON";
+// Both biases of a gate summed once, where the gate adds them.
+constexpr std::string_view kGateBias =
+    R"TRITON(    bias_{{G}} = tl.load(bih_ptr + ({{G}} * H + rj) * SBI, mask=j_mask, other=0.0) + \
+        tl.load(bhh_ptr + ({{G}} * H + rj) * SBH, mask=j_mask, other=0.0)
+)TRITON";
+// The GRU's new gate, which scales the hidden half by the reset gate.
+constexpr std::string_view kNewGateBiases =
+    R"TRITON(    bias_in = tl.load(bih_ptr + (2 * H + rj) * SBI, mask=j_mask, other=0.0)
+    bias_hn = tl.load(bhh_ptr + (2 * H + rj) * SBH, mask=j_mask, other=0.0)
+)TRITON";
+
+constexpr std::string_view kCellState =
+    R"TRITON(    c = tl.load(c0_ptr + rb[:, None] * SC0_B + rj[None, :] * SC0_J, mask=bh_mask, other=0.0)
+)TRITON";
+constexpr std::string_view kCellStore = R"TRITON(    if WRITE_CY:
         tl.store(cy_ptr + rb[:, None] * SCY_B + rj[None, :] * SCY_J, c, mask=bh_mask)
 )TRITON";
 
-constexpr std::string_view kGate =
-    R"TRITON(    wi_{{G}} = tl.load(wih_ptr + ({{G}} * H + rj[None, :]) * SWI_R + ri[:, None] * SWI_C, mask=wi_mask, other=0.0)
-    wh_{{G}} = tl.load(whh_ptr + ({{G}} * H + rj[None, :]) * SWH_R + rj[:, None] * SWH_C, mask=wh_mask, other=0.0)
-    bias_{{G}} = tl.load(bih_ptr + ({{G}} * H + rj) * SBI, mask=j_mask, other=0.0) + \
-        tl.load(bhh_ptr + ({{G}} * H + rj) * SBH, mask=j_mask, other=0.0)
-)TRITON";
+std::string dot(std::string_view operand, std::string_view weight, int g) {
+  return "tl.dot(" + std::string(operand) + ", " + std::string(weight) + "_" + std::to_string(g) +
+         ", allow_tf32=False, out_dtype=tl.float32)";
+}
+
+/// `a = x W_ih^T + h W_hh^T (+ both biases)` of gate g, as one statement.
+std::string preActivation(std::string_view a, int g, bool biases) {
+  return "        " + std::string(a) + " = " + dot("x", "wi", g) + " + \\\n            " + dot("h", "wh", g) +
+         (biases ? " + bias_" + std::to_string(g) + "[None, :]" : "") + "\n";
+}
+
+std::string sigmoid(std::string_view gate, std::string_view a) {
+  return "        " + std::string(gate) + " = 1.0 / (1.0 + tl.exp(-" + std::string(a) + "))\n";
+}
+
+/// The source of one mode's recurrence kernel, and its name (unique per source).
+std::pair<std::string, std::string> recurrenceSource(int64_t mode, bool biases) {
+  const int gates = mode == Lstm ? 4 : mode == Gru ? 3 : 1;
+  std::string weights, step, state, finish;
+  for (int g = 0; g < gates; ++g) {
+    weights += instantiate(kGateWeights, {{"G", std::to_string(g)}});
+    if (biases && !(mode == Gru && g == 2))
+      weights += instantiate(kGateBias, {{"G", std::to_string(g)}});
+  }
+  if (biases && mode == Gru)
+    weights += kNewGateBiases;
+  std::string name;
+  if (mode == Lstm) {
+    name = "npusim_lstm";
+    step = preActivation("a_i", 0, biases) + preActivation("a_f", 1, biases) +
+           preActivation("a_g", 2, biases) + preActivation("a_o", 3, biases) + sigmoid("gate_i", "a_i") +
+           sigmoid("gate_f", "a_f") + "        gate_g = 2.0 / (1.0 + tl.exp(-2.0 * a_g)) - 1.0\n" +
+           sigmoid("gate_o", "a_o") +
+           "        c = gate_f * c + gate_i * gate_g\n"
+           "        h = gate_o * (2.0 / (1.0 + tl.exp(-2.0 * c)) - 1.0)\n"
+           "        h = tl.where(bh_mask, h, 0.0)\n"
+           "        c = tl.where(bh_mask, c, 0.0)\n";
+    state = kCellState;
+    finish = kCellStore;
+  } else if (mode == Gru) {
+    name = "npusim_gru";
+    step = preActivation("a_r", 0, biases) + preActivation("a_z", 1, biases) +
+           "        x_n = " + dot("x", "wi", 2) + (biases ? " + bias_in[None, :]" : "") +
+           "\n        h_n = " + dot("h", "wh", 2) + (biases ? " + bias_hn[None, :]" : "") + "\n" +
+           sigmoid("gate_r", "a_r") + sigmoid("gate_z", "a_z") +
+           "        gate_n = 2.0 / (1.0 + tl.exp(-2.0 * (x_n + gate_r * h_n))) - 1.0\n"
+           "        h = (1.0 - gate_z) * gate_n + gate_z * h\n"
+           "        h = tl.where(bh_mask, h, 0.0)\n";
+  } else {
+    name = mode == RnnTanh ? "npusim_rnn_tanh" : "npusim_rnn_relu";
+    step = preActivation("a", 0, biases) +
+           (mode == RnnTanh ? "        h = 2.0 / (1.0 + tl.exp(-2.0 * a)) - 1.0\n"
+                            : "        h = tl.maximum(a, 0.0)\n") +
+           "        h = tl.where(bh_mask, h, 0.0)\n";
+  }
+  if (!biases)
+    name += "_nobias";
+  weights.pop_back(); // the source's own line breaks follow
+  step.pop_back();
+  return {name,
+          instantiate(
+              kRecurrenceSource,
+              {{"NAME", name}, {"WEIGHTS", weights}, {"STATE", state}, {"STEP", step}, {"FINISH", finish}})};
+}
 
 /// The 3-d view's strides with axis `a` first, then the others in order.
 std::vector<int64_t> axisFirst(const TensorRef &t, size_t a) {
@@ -86,6 +158,11 @@ std::vector<int64_t> axisFirst(const TensorRef &t, size_t a) {
     if (i != a)
       r.push_back(t.stride[i]);
   return r;
+}
+
+/// State tensor `t` ([layers * dirs, B, H]) at entry `at`: its pointer's buffer and offset.
+std::pair<int, int64_t> stateEntry(const TensorRef &t, int64_t at) {
+  return {t.buffer, t.offset + at * t.stride[0]};
 }
 
 } // namespace
@@ -101,48 +178,63 @@ CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine) {
   const int64_t layers = call.integer(9, "num_layers");
   const bool batchFirst = call.boolean(10, "batch_first");
   const int64_t dirs = call.boolean(13, "bidirectional") ? 2 : 1;
-  if (mode != 2 || layers != 1 || stride0 != 4 || !cx || call.integer(8, "proj_size") != 0 ||
-      call.boolean(12, "train") || !call.integers(14, "batch_sizes").empty())
-    fail(kOp, "the NPU kernel runs one-layer LSTMs with biases in inference (the host runs the rest)");
-  if (static_cast<int64_t>(weights.size()) != dirs * 4)
-    call.fail(1, "weight", "expected " + std::to_string(dirs * 4) + " tensors");
+  if (mode < RnnRelu || mode > Gru)
+    call.fail(6, "mode", "unknown RNN mode " + std::to_string(mode) + " (0 relu, 1 tanh, 2 LSTM, 3 GRU)");
+  if (call.integer(8, "proj_size") != 0 || call.boolean(12, "train") ||
+      !call.integers(14, "batch_sizes").empty())
+    fail(kOp,
+         "the NPU kernels run inference without projections or packed sequences (the host runs the rest)");
+  if (mode == Lstm && !cx)
+    call.fail(5, "cx", "an LSTM needs its initial cell state");
+  if (stride0 != 2 && stride0 != 4)
+    call.fail(2, "weight_stride0", "expected 2 (no biases) or 4, got " + std::to_string(stride0));
+  if (layers < 1)
+    call.fail(9, "num_layers", "expected at least one layer, got " + std::to_string(layers));
+  if (static_cast<int64_t>(weights.size()) != layers * dirs * stride0)
+    call.fail(1, "weight", "expected " + std::to_string(layers * dirs * stride0) + " tensors");
+  const bool biases = stride0 == 4;
+  const int64_t gates = mode == Lstm ? 4 : mode == Gru ? 3 : 1;
   expectRank(kOp, input, 3, "input");
   const int64_t steps = input.shape[batchFirst ? 1 : 0], batch = input.shape[batchFirst ? 0 : 1],
                 inSize = input.shape[2];
   const TensorRef &out = call.out(0);
-  const std::vector<int64_t> state = {dirs, batch, hidden};
+  const std::vector<int64_t> state = {layers * dirs, batch, hidden};
   expectShape(kOp, hx, state, "hx");
-  expectShape(kOp, *cx, state, "cx");
+  if (mode == Lstm)
+    expectShape(kOp, *cx, state, "cx");
   expectShape(kOp, out,
               batchFirst ? std::vector<int64_t>{batch, steps, dirs * hidden}
                          : std::vector<int64_t>{steps, batch, dirs * hidden},
               "output");
-  const TensorRef *hy = call.optionalOut(1), *cy = call.optionalOut(2);
+  const TensorRef *hy = call.optionalOut(1), *cy = mode == Lstm ? call.optionalOut(2) : nullptr;
   if (hy)
     expectShape(kOp, *hy, state, "hy");
   if (cy)
     expectShape(kOp, *cy, state, "cy");
-  std::vector<const TensorRef *> reads = {&input, &hx, cx};
+  std::vector<const TensorRef *> reads = {&input, &hx};
+  if (mode == Lstm)
+    reads.push_back(cx);
   for (size_t i = 0; i < weights.size(); ++i) {
     if (weights[i].kind != core::CallKind::Tensor)
       call.fail(1, "weight", "entry " + std::to_string(i) + " is not a tensor");
-    const int64_t cols = i % 4 == 0 ? inSize : hidden;
+    const int64_t layer = static_cast<int64_t>(i) / (dirs * stride0), k = static_cast<int64_t>(i) % stride0;
+    const int64_t cols = k == 0 ? (layer == 0 ? inSize : dirs * hidden) : hidden;
     const TensorRef &w = weights[i].tensor;
-    if (i % 4 < 2)
-      expectShape(kOp, w, std::vector<int64_t>{4 * hidden, cols}, "weight");
+    if (k < 2)
+      expectShape(kOp, w, std::vector<int64_t>{gates * hidden, cols}, k == 0 ? "w_ih" : "w_hh");
     else
-      expectShape(kOp, w, std::vector<int64_t>{4 * hidden}, "bias");
+      expectShape(kOp, w, std::vector<int64_t>{gates * hidden}, "bias");
     reads.push_back(&w);
   }
   for (const TensorRef *t : reads) {
     if (t->dtype != core::DType::Float32)
-      fail(kOp, "the NPU kernel takes fp32 tensors");
+      fail(kOp, "the NPU kernels take fp32 tensors");
     checkIndexRange(kOp, *t, "an input");
   }
   for (const TensorRef *written : {&out, hy, cy})
     if (written) {
       if (written->dtype != core::DType::Float32)
-        fail(kOp, "the NPU kernel writes fp32 tensors");
+        fail(kOp, "the NPU kernels write fp32 tensors");
       checkIndexRange(kOp, *written, "a result");
       for (const TensorRef *r : reads)
         checkNoOverlap(kOp, *written, *r, "an input", false);
@@ -167,48 +259,69 @@ CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine) {
   if (steps == 0 || batch == 0 || hidden == 0)
     return plan;
 
-  const int64_t blockB = blockFor(batch, 16, laneBlock(machine)), blockI = blockFor(inSize, 16, 1 << 20),
-                blockH = blockFor(hidden, 16, 1 << 20);
-  // The eight resident weight tiles, the four biases, x, h, c and the four gate tiles.
-  const int64_t bytes =
-      4 * (4 * (blockI * blockH + blockH * blockH + blockH) + blockB * blockI + 6 * blockB * blockH);
-  if (blockB < batch || bytes > tileBudgetBytes(machine))
-    fail(kOp, "the LSTM's weights and states do not fit the scratchpad");
-  const std::vector<int64_t> xs = axisFirst(input, batchFirst ? 1 : 0),
-                             os = axisFirst(out, batchFirst ? 1 : 0);
-  std::string gates;
-  for (int g = 0; g < 4; ++g)
-    gates += instantiate(kGate, {{"G", std::to_string(g)}});
-  gates.pop_back(); // the source's own line break follows
-  const std::string name = "npusim_lstm";
-  const std::string source = instantiate(kLstmSource, {{"NAME", name}, {"GATES", gates}});
-  for (int64_t d = 0; d < dirs; ++d) {
-    const TensorRef &wih = weights[static_cast<size_t>(4 * d)].tensor,
-                    &whh = weights[static_cast<size_t>(4 * d + 1)].tensor;
-    const TensorRef &bih = weights[static_cast<size_t>(4 * d + 2)].tensor,
-                    &bhh = weights[static_cast<size_t>(4 * d + 3)].tensor;
-    LaunchBuilder launch(name, source);
-    launch.pointer(input).pointer(wih).pointer(whh).pointer(bih).pointer(bhh);
-    launch.pointer(hx.buffer, hx.offset + d * hx.stride[0])
-        .pointer(cx->buffer, cx->offset + d * cx->stride[0]);
-    launch.pointer(out.buffer, out.offset + d * hidden * out.stride[2]);
-    launch.pointer(hy ? hy->buffer : out.buffer, hy ? hy->offset + d * hy->stride[0] : out.offset);
-    launch.pointer(cy ? cy->buffer : out.buffer, cy ? cy->offset + d * cy->stride[0] : out.offset);
-    launch.constant("T", steps).constant("B", batch).constant("IN", inSize).constant("H", hidden);
-    launch.constant("REVERSE", d);
-    launch.constant("SX_T", xs[0]).constant("SX_B", xs[1]).constant("SX_I", xs[2]);
-    launch.constant("SWI_R", wih.stride[0]).constant("SWI_C", wih.stride[1]);
-    launch.constant("SWH_R", whh.stride[0]).constant("SWH_C", whh.stride[1]);
-    launch.constant("SBI", bih.stride[0]).constant("SBH", bhh.stride[0]);
-    launch.constant("SH0_B", hx.stride[1]).constant("SH0_J", hx.stride[2]);
-    launch.constant("SC0_B", cx->stride[1]).constant("SC0_J", cx->stride[2]);
-    launch.constant("SO_T", os[0]).constant("SO_B", os[1]).constant("SO_J", os[2]);
-    launch.constant("SHY_B", hy ? hy->stride[1] : 0).constant("SHY_J", hy ? hy->stride[2] : 0);
-    launch.constant("SCY_B", cy ? cy->stride[1] : 0).constant("SCY_J", cy ? cy->stride[2] : 0);
-    launch.constant("WRITE_HY", hy ? 1 : 0).constant("WRITE_CY", cy ? 1 : 0);
-    launch.constant("BLOCK_B", blockB).constant("BLOCK_I", blockI).constant("BLOCK_H", blockH);
-    launch.grid(1, 1, 1);
-    plan.launches.push_back(launch.build());
+  const int64_t blockB = blockFor(batch, 16, laneBlock(machine)), blockH = blockFor(hidden, 16, 1 << 20);
+  if (blockB < batch)
+    fail(kOp, "the batch of " + std::to_string(batch) + " is wider than the lane block");
+  const auto [name, source] = recurrenceSource(mode, biases);
+  // Layer l < layers - 1 writes scratch buffer l % 2, [T, B, D*H] row-major,
+  // which layer l + 1 reads.
+  const int scratchBase = scratchBufferBase(call.values(), call.outs());
+  const int64_t width = dirs * hidden;
+  const std::vector<int64_t> scratchStrides = {batch * width, width, 1};
+  for (int64_t i = 0; i < std::min<int64_t>(layers - 1, 2); ++i)
+    plan.scratch.push_back({core::DType::Float32, steps * batch * width});
+  const std::vector<int64_t> inputStrides = axisFirst(input, batchFirst ? 1 : 0),
+                             outStrides = axisFirst(out, batchFirst ? 1 : 0);
+  for (int64_t l = 0; l < layers; ++l) {
+    const int64_t layerIn = l == 0 ? inSize : width;
+    const int64_t blockI = blockFor(layerIn, 16, 1 << 20);
+    // The resident weight tiles and biases, x, h, c and the gate tiles.
+    const int64_t bytes = 4 * (gates * (blockI * blockH + blockH * blockH) + (gates + 1) * blockH +
+                               blockB * blockI + (gates + 2) * blockB * blockH);
+    if (bytes > tileBudgetBytes(machine))
+      fail(kOp, "layer " + std::to_string(l) + "'s weights and states (" + std::to_string(bytes) +
+                    " bytes) do not fit half the scratchpad (" + std::to_string(tileBudgetBytes(machine)) +
+                    ")");
+    const bool last = l == layers - 1;
+    const int readBuffer = l == 0 ? input.buffer : scratchBase + static_cast<int>((l - 1) % 2);
+    const int64_t readOffset = l == 0 ? input.offset : 0;
+    const std::vector<int64_t> &xs = l == 0 ? inputStrides : scratchStrides;
+    const int writeBuffer = last ? out.buffer : scratchBase + static_cast<int>(l % 2);
+    const int64_t writeOffset = last ? out.offset : 0;
+    const std::vector<int64_t> &os = last ? outStrides : scratchStrides;
+    for (int64_t d = 0; d < dirs; ++d) {
+      const int64_t at = l * dirs + d;
+      const size_t first = static_cast<size_t>(at * stride0);
+      const TensorRef &wih = weights[first].tensor, &whh = weights[first + 1].tensor;
+      // Without biases the bias pointers are never read.
+      const TensorRef &bih = biases ? weights[first + 2].tensor : wih,
+                      &bhh = biases ? weights[first + 3].tensor : whh;
+      const TensorRef &c0 = mode == Lstm ? *cx : hx;
+      LaunchBuilder launch(name, source);
+      launch.pointer(readBuffer, readOffset).pointer(wih).pointer(whh).pointer(bih).pointer(bhh);
+      const auto [h0Buffer, h0Offset] = stateEntry(hx, at);
+      const auto [c0Buffer, c0Offset] = stateEntry(c0, at);
+      launch.pointer(h0Buffer, h0Offset).pointer(c0Buffer, c0Offset);
+      launch.pointer(writeBuffer, writeOffset + d * hidden * os[2]);
+      const auto [hyBuffer, hyOffset] = hy ? stateEntry(*hy, at) : std::pair{out.buffer, out.offset};
+      const auto [cyBuffer, cyOffset] = cy ? stateEntry(*cy, at) : std::pair{out.buffer, out.offset};
+      launch.pointer(hyBuffer, hyOffset).pointer(cyBuffer, cyOffset);
+      launch.constant("T", steps).constant("B", batch).constant("IN", layerIn).constant("H", hidden);
+      launch.constant("REVERSE", d);
+      launch.constant("SX_T", xs[0]).constant("SX_B", xs[1]).constant("SX_I", xs[2]);
+      launch.constant("SWI_R", wih.stride[0]).constant("SWI_C", wih.stride[1]);
+      launch.constant("SWH_R", whh.stride[0]).constant("SWH_C", whh.stride[1]);
+      launch.constant("SBI", biases ? bih.stride[0] : 0).constant("SBH", biases ? bhh.stride[0] : 0);
+      launch.constant("SH0_B", hx.stride[1]).constant("SH0_J", hx.stride[2]);
+      launch.constant("SC0_B", c0.stride[1]).constant("SC0_J", c0.stride[2]);
+      launch.constant("SO_T", os[0]).constant("SO_B", os[1]).constant("SO_J", os[2]);
+      launch.constant("SHY_B", hy ? hy->stride[1] : 0).constant("SHY_J", hy ? hy->stride[2] : 0);
+      launch.constant("SCY_B", cy ? cy->stride[1] : 0).constant("SCY_J", cy ? cy->stride[2] : 0);
+      launch.constant("WRITE_HY", hy ? 1 : 0).constant("WRITE_CY", cy ? 1 : 0);
+      launch.constant("BLOCK_B", blockB).constant("BLOCK_I", blockI).constant("BLOCK_H", blockH);
+      launch.grid(1, 1, 1);
+      plan.launches.push_back(launch.build());
+    }
   }
   return plan;
 }

@@ -48,8 +48,8 @@ extern const std::string_view kAttentionQueryPrologue;
 /// for the query gradient, one for the key and value gradients.
 CallPlan planAttentionBackward(const CallArgs &call, const MachineShape &machine);
 
-/// _cudnn_rnn of one-layer LSTMs in inference: one recurrence launch per
-/// direction (kernels_rnn.cpp).
+/// _cudnn_rnn in inference (LSTM, GRU, RNN; any layers and directions): one
+/// recurrence launch per layer and direction (kernels_rnn.cpp).
 CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine);
 
 /// topk(self, k, dim, largest, sorted).

@@ -119,6 +119,13 @@ struct Step {
   std::vector<RecordedValues> recorded;
 
   std::vector<Fingerprint> fingerprints;
+  /// Set only by the drift analysis (runtime/drift.h) for a step whose result
+  /// depends on which side of a threshold its drifted inputs lie: the bytes of
+  /// every storage the step writes, from the reference run on perturbed inputs
+  /// that matches the device's fingerprints. A verifying run writes them after
+  /// the step (and its NPU-against-reference check), so that the chain
+  /// continues on the device's side.
+  std::map<int64_t, std::vector<uint8_t>> deviceSide;
 };
 
 struct Output {

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "reference/host_calls.h"
+#include "runtime/fingerprint.h"
 #include "runtime/generator.h"
 #include "runtime/runner_internal.h"
 
@@ -171,6 +172,24 @@ bool isFingerprintDivergence(const RunReport &r) {
 
 using Bytes = std::map<int64_t, std::vector<uint8_t>>;
 
+/// Whether `step`'s results in `storages` match all its fingerprints at the
+/// fixed tolerance, whatever allowances they carry.
+bool matchesDevice(const Bundle &bundle, const Step &step, const Storages &storages) {
+  for (Fingerprint f : step.fingerprints) {
+    const TensorRef *ref = fingerprintTarget(step, f);
+    if (!ref)
+      continue;
+    if (!core::isFloat(bundle.storages[static_cast<size_t>(ref->storage)].dtype))
+      return false; // a flipped float threshold is the class; integers stay exact
+    f.sumDriftAllowance = 0.0;
+    for (Sample &sample : f.samples)
+      sample.driftAllowance = 0.0;
+    if (!compareFingerprint(viewOf(storages, *ref), f).ok)
+      return false;
+  }
+  return true;
+}
+
 Bytes saveBytes(const Storages &storages, const std::set<int64_t> &which) {
   Bytes saved;
   for (int64_t s : which)
@@ -226,6 +245,8 @@ DriftAnalysis allow(Bundle &bundle, size_t index, const std::map<int64_t, Storag
   reference.threads = options.threads;
   std::vector<std::vector<std::vector<double>>> samples; // [run][fingerprint][sample]
   std::vector<std::vector<double>> sums;                 // [run][fingerprint]
+  bool unperturbedMatches = false;
+  std::optional<Bytes> deviceSide;
   for (int run = 0; run <= kDriftPerturbations; ++run) {
     restoreBytes(storages, before);
     if (run > 0)
@@ -234,6 +255,16 @@ DriftAnalysis allow(Bundle &bundle, size_t index, const std::map<int64_t, Storag
     const RunReport r = runBundle(one, reference, storages);
     if (!r.failure.empty())
       throw core::RuntimeError("drift analysis of step " + std::to_string(index) + ": " + r.failure);
+    // On its own inputs the step differs from the device beyond the fixed
+    // tolerance, on inputs moved within their drift it matches: a threshold
+    // that the inputs lie within their drift of (a ReLU6 mask) decides, and
+    // the device took the other side. The chain goes on from that side.
+    if (run == 0)
+      unperturbedMatches = matchesDevice(bundle, step, storages);
+    else if (!unperturbedMatches && !deviceSide && matchesDevice(bundle, step, storages)) {
+      deviceSide = saveBytes(storages, writtenStorages(step));
+      analysis.deviceSideRun = run;
+    }
     samples.emplace_back();
     sums.emplace_back();
     for (const Fingerprint &f : step.fingerprints) {
@@ -272,6 +303,14 @@ DriftAnalysis allow(Bundle &bundle, size_t index, const std::map<int64_t, Storag
   }
   analysis.note = "inputs' measured drift " + number(analysis.inputDrift) +
                   " (relative), largest sample allowance " + number(analysis.largestAllowance);
+  if (deviceSide) {
+    step.deviceSide = std::move(*deviceSide);
+    analysis.note = "the device took the other side of a threshold its inputs lie within their drift of "
+                    "(the reference on inputs perturbed within that drift, run " +
+                    std::to_string(analysis.deviceSideRun) +
+                    ", matches the device at the fixed tolerance); the chain goes on from that side; " +
+                    analysis.note;
+  }
   return analysis;
 }
 
@@ -309,6 +348,7 @@ std::vector<DriftAnalysis> allowForDrift(Bundle &bundle, const RunOptions &optio
         break; // exact inputs: nothing to allow for
       analysed.push_back(allow(bundle, k, perturbed, storages, options));
       restoreBytes(storages, after);
+      restoreBytes(storages, step.deviceSide);
     }
     chain.wrote(bundle, step, storages);
   }

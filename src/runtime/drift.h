@@ -9,6 +9,11 @@
 // fingerprints of the steps that wrote them), runs the step on the reference
 // interpreter on its inputs and on copies perturbed by that drift, and widens
 // each sample's tolerance by a multiple of the spread the perturbations cause.
+// When the step's own result differs from the device beyond the fixed
+// tolerance but a perturbed run matches it within it (a threshold its inputs
+// lie within their drift of, such as a ReLU6 mask), the device took the other
+// side: the chain goes on from that run's results (Step::deviceSide), so that
+// the steps after it are checked against the device without wide allowances.
 // A step whose inputs carry no measured drift gets no allowance, so a wrong
 // step on exact inputs fails exactly as before; the NPU-vs-reference check on
 // identical inputs is untouched.
@@ -34,7 +39,12 @@ struct DriftAnalysis {
   /// of it, and a generated graph input that no step wrote, have none.
   double inputDrift = 0.0;
   double largestAllowance = 0.0; // over the step's samples
-  std::string note;              // one line for the step's message
+  /// The perturbed run (1..kDriftPerturbations) whose results match the
+  /// device's fingerprints at the fixed tolerance where the step's own do not
+  /// (a threshold the inputs lie within their drift of): the chain goes on
+  /// from those results (Step::deviceSide); 0 when none does.
+  int deviceSideRun = 0;
+  std::string note; // one line for the step's message
 };
 
 /// Runs `bundle` step by step in `options`' mode (functional for full: the

@@ -421,6 +421,11 @@ RunReport Runner::run() {
       } else {
         result.result = Outcome::Ok;
       }
+      if (!failed && options_.verify && !step.deviceSide.empty()) {
+        // The drift analysis found the device on the other side of a threshold.
+        for (const auto &[storage, bytes] : step.deviceSide)
+          buffers_[static_cast<size_t>(storage)]->bytes = bytes;
+      }
       if (!failed && options_.verify && !verifyStep(step, defined, result))
         failed = true;
     } catch (const std::bad_alloc &) {

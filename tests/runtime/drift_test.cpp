@@ -6,6 +6,8 @@
 // fingerprint's tolerance by exactly its amount.
 #include "runtime/drift.h"
 
+#include "config/hardware.h"
+#include "core/npy.h"
 #include "reference/host_calls.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
@@ -17,7 +19,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -84,6 +88,15 @@ json fingerprint(const std::vector<double> &values) {
           {"inf", 0}, {"samples", samples}};
 }
 
+/// A bundle of `storages` fp32 storages, 1 and 3 of kN x kN elements, the others of kN.
+json graph(int storages, const json &inputs, const json &steps, const json &outputs) {
+  json list = json::array();
+  for (int s = 0; s < storages; ++s)
+    list.push_back({{"id", s}, {"dtype", "fp32"}, {"elements", s == 1 || s == 3 ? kN * kN : kN}});
+  return {{"format", "npusim-bundle"}, {"version", 1},     {"model", json::object()}, {"seed", kSeed},
+          {"storages", list},          {"inputs", inputs}, {"steps", steps},          {"outputs", outputs}};
+}
+
 class DriftTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -125,14 +138,7 @@ protected:
     step1["args"] = {{{"tensor", tensor(2, {1, kN})}}, {{"tensor", tensor(3, {kN, kN})}}};
     step1["out"] = {{{"tensor", tensor(4, {1, kN})}}};
     step1["fingerprints"] = {fingerprint(z)};
-    json storages = json::array();
-    for (int s = 0; s < 5; ++s)
-      storages.push_back({{"id", s}, {"dtype", "fp32"}, {"elements", s == 1 || s == 3 ? kN * kN : kN}});
-    const json g = {{"format", "npusim-bundle"}, {"version", 1},
-                    {"model", json::object()},   {"seed", kSeed},
-                    {"storages", storages},      {"inputs", inputs},
-                    {"steps", {step0, step1}},   {"outputs", json::array()}};
-    std::ofstream(dir_ / "graph.json") << g.dump(1);
+    std::ofstream(dir_ / "graph.json") << graph(5, inputs, {step0, step1}, json::array()).dump(1);
     return loadBundle(dir_);
   }
 
@@ -228,6 +234,164 @@ TEST_F(DriftTest, ADivergenceOnInputsWithoutDriftIsNotAllowedFor) {
   EXPECT_NE(r.failure.find("(its inputs carry no measured drift)"), std::string::npos) << r.failure;
   for (const Sample &s : bundle.steps[1].fingerprints[0].samples)
     EXPECT_EQ(s.driftAllowance, 0.0);
+}
+
+/// A threshold in the chain, as a ReLU6 backward has one at 6: Y = A @ B,
+/// then M = where(Y >= T, 0, G) (a Triton kernel), then Z = M @ C, Z the
+/// output. T lies between npusim's Y_k and the device's, which drifted down by
+/// 6e-5 (within the fixed tolerance): the device keeps G_k, npusim masks it,
+/// and Z differs from the device wherever row k of C reaches.
+class ThresholdDriftTest : public DriftTest {
+protected:
+  void SetUp() override {
+    DriftTest::SetUp();
+    g_ = generated(kN, 4);
+    // k: the largest Y, far from every other (the premise test checks it).
+    k_ = static_cast<size_t>(std::max_element(npusimY_.begin(), npusimY_.end()) - npusimY_.begin());
+    const double y = npusimY_[k_];
+    threshold_ = fp32(y * (1.0 - 1e-5));
+    thresholdY_ = npusimY_;
+    thresholdY_[k_] = fp32(y * (1.0 - 6e-5));
+    deviceM_ = g_;
+    npusimM_ = g_;
+    npusimM_[k_] = 0.0;
+    for (double &z : deviceZ_ = rowTimes(deviceM_, c_))
+      z = fp32(z);
+  }
+
+  /// The chain with the given fingerprints of Y, M and Z, Z's also as the
+  /// bundle output's reference.
+  Bundle thresholdChain(const std::vector<double> &y, const std::vector<double> &m,
+                        const std::vector<double> &z) const {
+    char literal[32];
+    std::snprintf(literal, sizeof literal, "%.9g", threshold_);
+    fs::create_directories(dir_ / "kernels");
+    std::ofstream(dir_ / "kernels" / "triton_poi_mask_0.py")
+        << "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+           "def triton_poi_mask_0(in_ptr0: \"*fp32\", in_ptr1: \"*fp32\", out_ptr0: \"*fp32\", xnumel: "
+           "\"i32\",\n"
+           "                      XBLOCK: tl.constexpr):\n"
+           "    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:]\n"
+           "    xmask = xindex < xnumel\n"
+           "    y = tl.load(in_ptr0 + xindex, xmask)\n"
+           "    g = tl.load(in_ptr1 + xindex, xmask)\n"
+           "    tl.store(out_ptr0 + xindex, tl.where(y >= "
+        << literal << ", 0.0, g), xmask)\n";
+    json inputs = json::array();
+    for (int s : {0, 1, 3, 6})
+      inputs.push_back({{"name", "in" + std::to_string(s)},
+                        {"tensor", s == 1 || s == 3 ? tensor(s, {kN, kN}) : tensor(s, {1, kN})},
+                        {"init",
+                         {{"kind", "uniform"},
+                          {"low", -1.0},
+                          {"high", 1.0},
+                          {"stream", s == 3   ? 2
+                                     : s == 6 ? 4
+                                              : s}}}});
+    const json mm = {{"kind", "call"}, {"op", "aten.mm"}};
+    json step0 = mm, step2 = mm;
+    step0["args"] = {{{"tensor", tensor(0, {1, kN})}}, {{"tensor", tensor(1, {kN, kN})}}};
+    step0["out"] = {{{"tensor", tensor(2, {1, kN})}}};
+    step0["fingerprints"] = {fingerprint(y)};
+    json mask = fingerprint(m);
+    mask.erase("out");
+    mask["arg"] = 2;
+    const json step1 = {{"kind", "launch"},
+                        {"kernel", "triton_poi_mask_0"},
+                        {"grid", {1, 1, 1}},
+                        {"constexprs", {{"XBLOCK", kN}}},
+                        {"args",
+                         {{{"tensor", tensor(2, {1, kN})}},
+                          {{"tensor", tensor(6, {1, kN})}},
+                          {{"tensor", tensor(5, {1, kN})}},
+                          {{"value", kN}}}},
+                        {"writes", {2}},
+                        {"fingerprints", {mask}}};
+    step2["args"] = {{{"tensor", tensor(5, {1, kN})}}, {{"tensor", tensor(3, {kN, kN})}}};
+    step2["out"] = {{{"tensor", tensor(4, {1, kN})}}};
+    step2["fingerprints"] = {fingerprint(z)};
+    core::NpyArray reference;
+    reference.shape = {1, kN};
+    std::vector<float> zf(z.begin(), z.end());
+    reference.bytes.resize(zf.size() * 4);
+    std::memcpy(reference.bytes.data(), zf.data(), reference.bytes.size());
+    fs::create_directories(dir_ / "reference");
+    core::writeNpy((dir_ / "reference" / "output_0.npy").string(), reference);
+    json output = {{"name", "output_0"},
+                   {"tensor", tensor(4, {1, kN})},
+                   {"reference", "reference/output_0.npy"},
+                   {"fingerprint", fingerprint(z)}};
+    output["fingerprint"].erase("out");
+    std::ofstream(dir_ / "graph.json")
+        << graph(7, inputs, {step0, step1, step2}, json::array({output})).dump(1);
+    return loadBundle(dir_);
+  }
+
+  std::vector<double> g_, thresholdY_, deviceM_, npusimM_, deviceZ_;
+  size_t k_ = 0;
+  double threshold_ = 0.0;
+};
+
+TEST_F(ThresholdDriftTest, ThePremise) {
+  const double y = npusimY_[k_];
+  ASSERT_GT(y, threshold_);
+  ASSERT_LT(thresholdY_[k_], threshold_);
+  ASSERT_TRUE(floatsMatch(thresholdY_[k_], y));
+  for (size_t i = 0; i < npusimY_.size(); ++i)
+    if (i != k_) {
+      ASSERT_LT(npusimY_[i], threshold_ - 1e-3) << i; // no other element near the threshold
+    }
+  ASSERT_FALSE(floatsMatch(g_[k_], 0.0)) << g_[k_];
+}
+
+TEST_F(ThresholdDriftTest, AMaskFlipWithinTheInputsDriftGoesOnFromTheDevicesSide) {
+  for (const char *preset : {"", "edge-8lane"}) {
+    Bundle bundle = thresholdChain(thresholdY_, deviceM_, deviceZ_);
+    RunOptions options = verify();
+    if (*preset) {
+      options.mode = Mode::Functional;
+      options.machine = config::loadConfig(preset);
+    }
+    const RunReport plain = runBundle(bundle, options);
+    ASSERT_FALSE(plain.verified) << preset;
+    EXPECT_NE(plain.failure.find("step 1 (launch triton_poi_mask_0)"), std::string::npos) << plain.failure;
+
+    const RunReport r = runBundleAllowingDrift(bundle, options);
+    EXPECT_TRUE(r.verified) << preset << ": " << r.failure;
+    EXPECT_EQ(r.stepsWithinDrift, std::vector<size_t>{1}) << preset;
+    ASSERT_GT(r.steps.size(), 2u);
+    EXPECT_NE(r.steps[1].message.find("the device took the other side of a threshold"), std::string::npos)
+        << r.steps[1].message;
+    EXPECT_FALSE(bundle.steps[1].deviceSide.empty());
+    // Downstream of the flip the chain is the device's again: the product and
+    // the output verify with the fixed tolerance, no allowance.
+    for (const Sample &s : bundle.steps[2].fingerprints[0].samples)
+      EXPECT_EQ(s.driftAllowance, 0.0);
+    EXPECT_EQ(bundle.steps[2].fingerprints[0].sumDriftAllowance, 0.0);
+    ASSERT_EQ(r.outputs.size(), 1u);
+    EXPECT_EQ(r.outputs[0].result, Outcome::Verified) << r.outputs[0].message;
+  }
+}
+
+TEST_F(ThresholdDriftTest, AStepAfterTheFlipOnePercentOffStillFails) {
+  std::vector<double> z = deviceZ_;
+  for (double &v : z)
+    v = fp32(v / 1.01);
+  Bundle bundle = thresholdChain(thresholdY_, deviceM_, z);
+  const RunReport r = runBundleAllowingDrift(bundle, verify());
+  EXPECT_FALSE(r.verified);
+  EXPECT_NE(r.failure.find("step 2 (call aten.mm): out[0] diverges from the fingerprint"), std::string::npos)
+      << r.failure;
+}
+
+TEST_F(ThresholdDriftTest, AFlipOnInputsWithoutDriftStaysAFailure) {
+  // The device's Y is npusim's: nothing lets the mask differ.
+  Bundle bundle = thresholdChain(npusimY_, deviceM_, deviceZ_);
+  const RunReport r = runBundleAllowingDrift(bundle, verify());
+  EXPECT_FALSE(r.verified);
+  EXPECT_NE(r.failure.find("step 1 (launch triton_poi_mask_0)"), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("(its inputs carry no measured drift)"), std::string::npos) << r.failure;
+  EXPECT_TRUE(bundle.steps[1].deviceSide.empty());
 }
 
 TEST(DriftAllowance, WidensTheToleranceByItsAmountAndNeverMatchesNaN) {
