@@ -170,8 +170,8 @@ const NpuKernel &NpuSteps::kernelFor(const Step &step, const std::map<std::strin
   if (it != impl_->kernels.end())
     return *it->second;
   const auto start = Clock::now();
-  std::unique_ptr<NpuKernel> kernel =
-      compileForNpu(*step.kernel, step.constexprs, scalars, impl_->options.machine);
+  std::unique_ptr<NpuKernel> kernel = compileForNpu(
+      *step.kernel, step.constexprs, scalars, impl_->options.machine, {}, effectiveThreads(impl_->options));
   impl_->report.compileMs += millisecondsSince(start);
   return *impl_->kernels.emplace(key, std::move(kernel)).first->second;
 }
@@ -298,7 +298,8 @@ const NpuKernel &NpuSteps::libraryKernel(const library::KernelLaunch &launch) {
   auto &kernel = impl_->kernels[key];
   if (!kernel) {
     const auto start = Clock::now();
-    kernel = compileForNpu(*file, constexprs, {}, impl_->options.machine);
+    kernel =
+        compileForNpu(*file, constexprs, {}, impl_->options.machine, {}, effectiveThreads(impl_->options));
     impl_->report.compileMs += millisecondsSince(start);
   }
   return *kernel;
