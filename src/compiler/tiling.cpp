@@ -151,14 +151,15 @@ void compileCandidate(Candidate &candidate, const std::vector<BlockParameter> &p
   // A double-buffered plan may also run one instance at a time: cheaper
   // where the DRAM is the bound and mixing the instances' loads and stores
   // costs more than the overlap gains.
-  if (candidate.program.instanceBankStride > 0) {
-    npu::Program alone = candidate.program;
-    alone.instanceBankStride = 0;
-    const ProgramCost serial = estimateCost(alone, machine, instances, scalarArguments);
-    if (serial.cycles < candidate.cost.cycles) {
-      candidate.program.instanceBankStride = 0;
+  // The stride is changed in place and put back: a copy of the program would
+  // cost more than the estimate.
+  if (const int64_t stride = candidate.program.instanceBankStride; stride > 0) {
+    candidate.program.instanceBankStride = 0;
+    const ProgramCost serial = estimateCost(candidate.program, machine, instances, scalarArguments);
+    if (serial.cycles < candidate.cost.cycles)
       candidate.cost = serial;
-    }
+    else
+      candidate.program.instanceBankStride = stride;
   }
 }
 

@@ -7,8 +7,8 @@
 
 #include <bit>
 #include <cstring>
-#include <map>
 #include <string>
+#include <unordered_map>
 
 namespace npusim::transform {
 namespace {
@@ -60,8 +60,9 @@ private:
     }
   }
 
-  std::map<std::string, const ir::Op *> available_;
-  std::map<const ir::Value *, ir::Value *> replacement_;
+  // Looked up once per op and operand, never walked in order.
+  std::unordered_map<std::string, const ir::Op *> available_;
+  std::unordered_map<const ir::Value *, ir::Value *> replacement_;
 };
 
 } // namespace
