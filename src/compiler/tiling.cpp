@@ -6,7 +6,6 @@
 #include "core/shape.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -163,24 +162,18 @@ void compileCandidate(Candidate &candidate, const std::vector<BlockParameter> &p
   }
 }
 
-/// Compiles every candidate, on up to `threads` threads (the calling one
+/// Compiles candidates [begin, end), one thread each (the calling one
 /// included). Each candidate is independent of the others, so the outcomes
 /// are those of compiling them one after another.
-void compileAll(std::vector<Candidate> &candidates, const std::vector<BlockParameter> &parameters,
-                const config::HardwareConfig &machine, const LowerCandidate &lower,
-                const std::map<std::string, int64_t> &scalarArguments, int threads) {
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < candidates.size(); i = next++)
-      compileCandidate(candidates[i], parameters, machine, lower, scalarArguments);
-  };
-  const size_t helpers =
-      std::min(candidates.size(), static_cast<size_t>(std::max(1, threads))) - (candidates.empty() ? 0 : 1);
+void compileBatch(std::vector<Candidate> &candidates, size_t begin, size_t end,
+                  const std::vector<BlockParameter> &parameters, const config::HardwareConfig &machine,
+                  const LowerCandidate &lower, const std::map<std::string, int64_t> &scalarArguments) {
   std::vector<std::thread> pool;
-  pool.reserve(helpers);
-  for (size_t t = 0; t < helpers; ++t)
-    pool.emplace_back(work);
-  work();
+  for (size_t i = begin + 1; i < end; ++i)
+    pool.emplace_back(
+        [&, i] { compileCandidate(candidates[i], parameters, machine, lower, scalarArguments); });
+  if (begin < end)
+    compileCandidate(candidates[begin], parameters, machine, lower, scalarArguments);
   for (std::thread &t : pool)
     t.join();
 }
@@ -242,9 +235,17 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
     for (BlockChoice &choice : enumerate(parameters, persistent, largestTileElements(machine)))
       if (isNew(choice))
         candidates.push_back(Candidate{std::move(choice), {}, {}, {}, {}, {}, {}});
-    compileAll(candidates, parameters, machine, lower, scalarArguments, threads);
-    for (Candidate &candidate : candidates)
-      judge(candidate);
+    // In batches of `threads`, each judged (and its losers freed) before the
+    // next: only that many compiled programs are held besides the best.
+    const size_t batch = static_cast<size_t>(std::max(1, threads));
+    for (size_t begin = 0; begin < candidates.size(); begin += batch) {
+      const size_t end = std::min(candidates.size(), begin + batch);
+      compileBatch(candidates, begin, end, parameters, machine, lower, scalarArguments);
+      for (size_t i = begin; i < end; ++i) {
+        judge(candidates[i]);
+        candidates[i] = Candidate{};
+      }
+    }
   }
   if (best.function)
     return best;
