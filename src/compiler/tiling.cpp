@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <thread>
 
 namespace npusim::compiler {
 
@@ -110,58 +112,110 @@ int64_t instancesOf(const std::vector<BlockParameter> &parameters, const BlockCh
   return instances;
 }
 
+namespace {
+
+/// One candidate lowered, compiled and scored, or why it was rejected.
+struct Candidate {
+  BlockChoice choice;
+  std::unique_ptr<ir::Function> function;
+  npu::Program program;
+  ProgramCost cost;
+  std::string rejection;      // empty when it compiled
+  std::string overflow;       // a ScratchpadOverflow's message
+  std::exception_ptr failure; // anything else: the caller's, as in a serial search
+};
+
+void compileCandidate(Candidate &candidate, const std::vector<BlockParameter> &parameters,
+                      const config::HardwareConfig &machine, const LowerCandidate &lower,
+                      const std::map<std::string, int64_t> &scalarArguments) {
+  try {
+    candidate.function = lower(candidate.choice);
+    candidate.program = compile(*candidate.function, machine);
+  } catch (const ScratchpadOverflow &e) {
+    candidate.rejection =
+        describe(candidate.choice) + ": " + std::to_string(e.bytesNeeded) + " bytes per lane";
+    candidate.overflow = e.what();
+    return;
+  } catch (const core::CompileError &e) {
+    // A tiling the front end or the compiler cannot take (a static assert on
+    // the block sizes, a construct of this shape): another one may do.
+    candidate.rejection = describe(candidate.choice) + ": " + e.what();
+    return;
+  } catch (...) {
+    candidate.failure = std::current_exception();
+    return;
+  }
+  const int64_t instances = instancesOf(parameters, candidate.choice);
+  candidate.cost = estimateCost(candidate.program, machine, instances, scalarArguments);
+  // A double-buffered plan may also run one instance at a time: cheaper
+  // where the DRAM is the bound and mixing the instances' loads and stores
+  // costs more than the overlap gains.
+  // The stride is changed in place and put back: a copy of the program would
+  // cost more than the estimate.
+  if (const int64_t stride = candidate.program.instanceBankStride; stride > 0) {
+    candidate.program.instanceBankStride = 0;
+    const ProgramCost serial = estimateCost(candidate.program, machine, instances, scalarArguments);
+    if (serial.cycles < candidate.cost.cycles)
+      candidate.cost = serial;
+    else
+      candidate.program.instanceBankStride = stride;
+  }
+}
+
+/// Compiles candidates [begin, end), one thread each (the calling one
+/// included). Each candidate is independent of the others, so the outcomes
+/// are those of compiling them one after another.
+void compileBatch(std::vector<Candidate> &candidates, size_t begin, size_t end,
+                  const std::vector<BlockParameter> &parameters, const config::HardwareConfig &machine,
+                  const LowerCandidate &lower, const std::map<std::string, int64_t> &scalarArguments) {
+  std::vector<std::thread> pool;
+  for (size_t i = begin + 1; i < end; ++i)
+    pool.emplace_back(
+        [&, i] { compileCandidate(candidates[i], parameters, machine, lower, scalarArguments); });
+  if (begin < end)
+    compileCandidate(candidates[begin], parameters, machine, lower, scalarArguments);
+  for (std::thread &t : pool)
+    t.join();
+}
+
+} // namespace
+
 TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockParameter> &parameters,
                               const config::HardwareConfig &machine, const LowerCandidate &lower,
-                              const std::map<std::string, int64_t> &scalarArguments) {
+                              const std::map<std::string, int64_t> &scalarArguments, int threads) {
   const bool persistent = kind == "persistent_reduction";
   // NPUSIM_TILING_TRACE=1 prints every candidate's estimate on stderr.
   const char *traceVariable = std::getenv("NPUSIM_TILING_TRACE");
   const bool trace = traceVariable && *traceVariable && std::string_view(traceVariable) != "0";
   TilingChoice best;
   std::vector<BlockChoice> tried;
-  auto attempt = [&](const BlockChoice &choice) {
+  auto isNew = [&](const BlockChoice &choice) {
     if (std::any_of(tried.begin(), tried.end(),
                     [&](const BlockChoice &t) { return t.values == choice.values; }))
-      return;
+      return false;
     tried.push_back(choice);
-    std::unique_ptr<ir::Function> function;
-    npu::Program program;
-    try {
-      function = lower(choice);
-      program = compile(*function, machine);
-    } catch (const ScratchpadOverflow &e) {
-      best.rejected.push_back(describe(choice) + ": " + std::to_string(e.bytesNeeded) + " bytes per lane");
-      best.lastOverflow = e.what();
-      return;
-    } catch (const core::CompileError &e) {
-      // A tiling the front end or the compiler cannot take (a static assert on
-      // the block sizes, a construct of this shape): another one may do.
-      best.rejected.push_back(describe(choice) + ": " + e.what());
+    return true;
+  };
+  // Candidates are judged in their order, whichever thread compiled them.
+  auto judge = [&](Candidate &candidate) {
+    if (candidate.failure)
+      std::rethrow_exception(candidate.failure);
+    if (!candidate.rejection.empty()) {
+      best.rejected.push_back(std::move(candidate.rejection));
+      best.lastOverflow = candidate.overflow.empty() ? best.lastOverflow : candidate.overflow;
       return;
     }
     ++best.candidatesCompiled;
-    ProgramCost cost = estimateCost(program, machine, instancesOf(parameters, choice), scalarArguments);
-    // A double-buffered plan may also run one instance at a time: cheaper
-    // where the DRAM is the bound and mixing the instances' loads and stores
-    // costs more than the overlap gains.
-    if (program.instanceBankStride > 0) {
-      npu::Program alone = program;
-      alone.instanceBankStride = 0;
-      const ProgramCost serial =
-          estimateCost(alone, machine, instancesOf(parameters, choice), scalarArguments);
-      if (serial.cycles < cost.cycles) {
-        program.instanceBankStride = 0;
-        cost = serial;
-      }
-    }
+    const ProgramCost &cost = candidate.cost;
     if (trace)
       std::fprintf(
           stderr,
           "tiling %s: %.0f cycles (instance %.0f x %lld%s; dram %.0f issue %.0f vector %.0f cross-lane %.0f "
           "scalar %.0f systolic %.0f; %.0f bytes per run)\n",
-          describe(choice).c_str(), cost.cycles, cost.instanceCycles, static_cast<long long>(cost.instances),
-          program.instanceBankStride > 0 ? ", two in flight" : ", one at a time", cost.dram, cost.dmaIssue,
-          cost.vector, cost.crossLane, cost.scalar, cost.systolic, cost.bytesPerRun());
+          describe(candidate.choice).c_str(), cost.cycles, cost.instanceCycles,
+          static_cast<long long>(cost.instances),
+          candidate.program.instanceBankStride > 0 ? ", two in flight" : ", one at a time", cost.dram,
+          cost.dmaIssue, cost.vector, cost.crossLane, cost.scalar, cost.systolic, cost.bytesPerRun());
     // Within 0.1%, the longer store runs win (a DRAM turns writes around
     // more slowly than reads), then the earlier (larger) candidate.
     if (best.function) {
@@ -169,23 +223,41 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
       if (tie ? cost.bytesPerStoreRun() <= best.cost.bytesPerStoreRun() : cost.cycles > best.cost.cycles)
         return;
     }
-    best.blocks = choice;
-    best.function = std::move(function);
-    best.program = std::move(program);
+    best.blocks = std::move(candidate.choice);
+    best.function = std::move(candidate.function);
+    best.program = std::move(candidate.program);
     best.cost = cost;
   };
   // NPUSIM_TILING_SEARCH=0 keeps proposeBlockSizes' first fit, for comparisons.
   const char *searchVariable = std::getenv("NPUSIM_TILING_SEARCH");
-  if (!searchVariable || std::string_view(searchVariable) != "0")
-    for (const BlockChoice &choice : enumerate(parameters, persistent, largestTileElements(machine)))
-      attempt(choice);
+  if (!searchVariable || std::string_view(searchVariable) != "0") {
+    std::vector<Candidate> candidates;
+    for (BlockChoice &choice : enumerate(parameters, persistent, largestTileElements(machine)))
+      if (isNew(choice))
+        candidates.push_back(Candidate{std::move(choice), {}, {}, {}, {}, {}, {}});
+    // In batches of `threads`, each judged (and its losers freed) before the
+    // next: only that many compiled programs are held besides the best.
+    const size_t batch = static_cast<size_t>(std::max(1, threads));
+    for (size_t begin = 0; begin < candidates.size(); begin += batch) {
+      const size_t end = std::min(candidates.size(), begin + batch);
+      compileBatch(candidates, begin, end, parameters, machine, lower, scalarArguments);
+      for (size_t i = begin; i < end; ++i) {
+        judge(candidates[i]);
+        candidates[i] = Candidate{};
+      }
+    }
+  }
   if (best.function)
     return best;
   // Nothing near the largest tile fits: shrink as proposeBlockSizes does.
   for (BlockChoice choice : proposeBlockSizes(kind, parameters, machine)) {
     for (size_t i = 0; i < choice.values.size(); ++i)
       choice.values[i].second = divisible(parameters[i], choice.values[i].second);
-    attempt(choice);
+    if (!isNew(choice))
+      continue;
+    Candidate candidate{std::move(choice), {}, {}, {}, {}, {}, {}};
+    compileCandidate(candidate, parameters, machine, lower, scalarArguments);
+    judge(candidate);
     if (best.function)
       break;
   }

@@ -64,10 +64,12 @@ struct TilingChoice {
 /// Enumerates block sizes for `parameters` (kind as for proposeBlockSizes),
 /// lowers and compiles each with `lower`, scores the programs with
 /// estimateCost and returns the cheapest. `function` is null when no candidate
-/// fits the scratchpad (then `rejected` lists them all).
+/// fits the scratchpad (then `rejected` lists them all). The candidates are
+/// compiled on up to `threads` threads, `lower` called from each (so it must
+/// be safe to call concurrently); the choice does not depend on the count.
 TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockParameter> &parameters,
                               const config::HardwareConfig &machine, const LowerCandidate &lower,
-                              const std::map<std::string, int64_t> &scalarArguments = {});
+                              const std::map<std::string, int64_t> &scalarArguments = {}, int threads = 1);
 
 /// Program instances of a launch with these block sizes: the product over the
 /// non-reduction parameters of ceil(numel / block).

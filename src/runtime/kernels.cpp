@@ -118,7 +118,7 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
                                          const triton::ConstexprBindings &launchConstexprs,
                                          const std::map<std::string, int64_t> &scalarArguments,
                                          const config::HardwareConfig &machine,
-                                         const std::vector<std::string> &pinned) {
+                                         const std::vector<std::string> &pinned, int threads) {
   auto kernel = std::make_unique<NpuKernel>();
   std::vector<std::string> blockNames;
   std::string lastOverflow;
@@ -135,7 +135,7 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
     compiler::TilingChoice best = compiler::searchBlockSizes(
         triton::name(file.metadata.kind), *params, machine,
         [&](const compiler::BlockChoice &choice) { return triton::lowerKernel(file, bindingsOf(choice)); },
-        scalarArguments);
+        scalarArguments, threads);
     kernel->rejected = std::move(best.rejected);
     lastOverflow = best.lastOverflow;
     if (best.function) {

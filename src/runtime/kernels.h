@@ -40,11 +40,12 @@ struct NpuKernel {
 /// (xnumel, ...). Throws core::CompileError naming the kernel; when nothing
 /// fits, the message gives each candidate's bytes per lane and the bank size.
 /// Block sizes named in `pinned` keep their launch value (a user's --const).
+/// The search compiles its candidates on up to `threads` threads.
 std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
                                          const triton::ConstexprBindings &launchConstexprs,
                                          const std::map<std::string, int64_t> &scalarArguments,
                                          const config::HardwareConfig &machine,
-                                         const std::vector<std::string> &pinned = {});
+                                         const std::vector<std::string> &pinned = {}, int threads = 1);
 
 /// The grid of a launch of `kernel`: Inductor's rule for its grid type with the
 /// chosen block sizes when they were chosen, else `launchGrid`.

@@ -36,6 +36,14 @@ int timingThreads(const RunOptions &options) {
   return options.mode == Mode::Timing ? threads : threads - 1;
 }
 
+/// Threads the block-size search compiles candidates on: --threads when given.
+/// By default one, since on a machine whose cores are busy with other work
+/// (resnet18-train at load 4 on two cores) two threads compiled slower than
+/// one.
+int searchThreads(const RunOptions &options) {
+  return options.threads > 0 ? options.threads : 1;
+}
+
 /// Buffers start at multiples of this in the flat DRAM address space.
 constexpr uint64_t kBufferAlignment = 4096;
 
@@ -170,8 +178,8 @@ const NpuKernel &NpuSteps::kernelFor(const Step &step, const std::map<std::strin
   if (it != impl_->kernels.end())
     return *it->second;
   const auto start = Clock::now();
-  std::unique_ptr<NpuKernel> kernel =
-      compileForNpu(*step.kernel, step.constexprs, scalars, impl_->options.machine);
+  std::unique_ptr<NpuKernel> kernel = compileForNpu(
+      *step.kernel, step.constexprs, scalars, impl_->options.machine, {}, searchThreads(impl_->options));
   impl_->report.compileMs += millisecondsSince(start);
   return *impl_->kernels.emplace(key, std::move(kernel)).first->second;
 }
@@ -298,7 +306,7 @@ const NpuKernel &NpuSteps::libraryKernel(const library::KernelLaunch &launch) {
   auto &kernel = impl_->kernels[key];
   if (!kernel) {
     const auto start = Clock::now();
-    kernel = compileForNpu(*file, constexprs, {}, impl_->options.machine);
+    kernel = compileForNpu(*file, constexprs, {}, impl_->options.machine, {}, searchThreads(impl_->options));
     impl_->report.compileMs += millisecondsSince(start);
   }
   return *kernel;

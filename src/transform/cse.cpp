@@ -6,8 +6,9 @@
 #include "transform/transform.h"
 
 #include <bit>
-#include <map>
+#include <cstring>
 #include <string>
+#include <unordered_map>
 
 namespace npusim::transform {
 namespace {
@@ -59,27 +60,52 @@ private:
     }
   }
 
-  std::map<std::string, const ir::Op *> available_;
-  std::map<const ir::Value *, ir::Value *> replacement_;
+  // Looked up once per op and operand, never walked in order.
+  std::unordered_map<std::string, const ir::Op *> available_;
+  std::unordered_map<const ir::Value *, ir::Value *> replacement_;
 };
 
 } // namespace
 
+namespace {
+
+void appendWord(std::string &key, int64_t word) {
+  char bytes[sizeof word];
+  std::memcpy(bytes, &word, sizeof word);
+  key.append(bytes, sizeof word);
+}
+
+} // namespace
+
 std::string equalityKey(const ir::Op &op, const std::function<int(const ir::Value *)> &operandId) {
-  std::string key = std::to_string(static_cast<int>(op.code));
-  const auto floatBits = std::bit_cast<uint64_t>(op.constant.floatValue);
+  // Fixed-width words with a count before each list, so that equal keys mean
+  // equal ops; compared, never shown (the passes build one per pure op).
+  std::string key;
+  size_t words = 16 + op.order.size() + op.operands.size();
+  for (const ir::Value *r : op.results)
+    words += 4 + r->type.shape.size();
+  key.reserve(words * sizeof(int64_t));
+  const auto floatBits = std::bit_cast<int64_t>(op.constant.floatValue);
   for (int64_t part :
-       {int64_t{op.axis}, op.start, op.end, op.constant.intValue, static_cast<int64_t>(floatBits),
-        int64_t{static_cast<int>(op.predicate)}, int64_t{static_cast<int>(op.nanMode)},
+       {int64_t{static_cast<int>(op.code)}, int64_t{op.axis}, op.start, op.end, op.constant.intValue,
+        floatBits, int64_t{static_cast<int>(op.predicate)}, int64_t{static_cast<int>(op.nanMode)},
         int64_t{static_cast<int>(op.reduceKind)}, int64_t{static_cast<int>(op.inputPrecision)},
         int64_t{static_cast<int>(op.mathFn)}, int64_t{op.reverse}, int64_t{op.descending}})
-    key += "," + std::to_string(part);
+    appendWord(key, part);
+  appendWord(key, static_cast<int64_t>(op.order.size()));
   for (int o : op.order)
-    key += ",o" + std::to_string(o);
+    appendWord(key, o);
+  appendWord(key, static_cast<int64_t>(op.operands.size()));
   for (const ir::Value *v : op.operands)
-    key += ",%" + std::to_string(operandId(v));
-  for (const ir::Value *r : op.results)
-    key += "," + r->type.str();
+    appendWord(key, operandId(v));
+  appendWord(key, static_cast<int64_t>(op.results.size()));
+  for (const ir::Value *r : op.results) {
+    appendWord(key, static_cast<int64_t>(r->type.dtype));
+    appendWord(key, r->type.isPointer);
+    appendWord(key, static_cast<int64_t>(r->type.shape.size()));
+    for (int64_t extent : r->type.shape)
+      appendWord(key, extent);
+  }
   return key;
 }
 

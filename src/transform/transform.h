@@ -33,7 +33,8 @@ bool isPureOp(const ir::Op &op);
 
 /// What makes two pure ops equal: opcode, attributes, operands (named by
 /// `operandId`) and result types. The `cse` pass names operands by their ids;
-/// the compiler's lowering by the value whose state they share.
+/// the compiler's lowering by the value whose state they share. The key is a
+/// byte string for comparison only.
 std::string equalityKey(const ir::Op &op, const std::function<int(const ir::Value *)> &operandId);
 
 /// Pure ops at the top of a loop body whose operands are defined outside the

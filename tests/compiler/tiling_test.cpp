@@ -3,6 +3,7 @@
 #include "compiler/kernel_support.h"
 #include "compiler/tiling.h"
 #include "npu/program.h"
+#include "runtime/kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -151,6 +152,32 @@ TEST(Tiling, ProgramNamesTheChosenBlockSizes) {
       config::loadConfig("tpuv3-like"));
   EXPECT_TRUE(t.program.blockSizes.empty());
   EXPECT_EQ(npu::print(t.program).find("blocks:"), std::string::npos);
+}
+
+// The search's candidates are independent, so compiling them on several
+// threads must give what one thread gives: the same blocks, program, estimate
+// and rejected list (in candidate order), on a 2-D pointwise search and a
+// persistent reduction, on two machines.
+TEST(Tiling, ThreadsDoNotChangeTheChoice) {
+  const fs::path transpose = fs::path(NPUSIM_TEST_DATA) / "kernels" / "triton_poi_fused_clone_transpose_0.py";
+  const std::string reduction = (kExamples / "resnet18" / "kernels" /
+                                 "triton_per_fused__native_batch_norm_legit_no_training_add_mean_relu_21.py")
+                                    .string();
+  for (const config::HardwareConfig &machine : {config::loadConfig("tpuv3-like"), testing::smallMachine()})
+    for (const std::string &path : {transpose.string(), reduction}) {
+      const triton::KernelFile file = triton::loadKernelFile(path);
+      const std::map<std::string, int64_t> scalars(file.metadata.bodyConstants.begin(),
+                                                   file.metadata.bodyConstants.end());
+      const triton::ConstexprBindings constexprs = triton::defaultConstexprs(file.metadata);
+      const auto one = runtime::compileForNpu(file, constexprs, scalars, machine, {}, 1);
+      const auto four = runtime::compileForNpu(file, constexprs, scalars, machine, {}, 4);
+      SCOPED_TRACE(path + " on " + machine.name);
+      EXPECT_TRUE(one->blocksChosen);
+      EXPECT_EQ(one->program.blockSizes, four->program.blockSizes);
+      EXPECT_EQ(npu::print(one->program), npu::print(four->program));
+      EXPECT_EQ(one->cost.cycles, four->cost.cycles);
+      EXPECT_EQ(one->rejected, four->rejected);
+    }
 }
 
 // Cost model closed forms on the transpose with YBLOCK = 128, XBLOCK = 256 on
