@@ -136,15 +136,15 @@ TEST(Noc, RejectsRequestsLargerThanAChannelQueue) {
   EXPECT_TRUE(noc.canAccept(MemoryRequest{0, 0, 32, false, 0}));
 }
 
+config::HardwareConfig twoChannelsOfThreeEntries() {
+  config::HardwareConfig hardware = machine(2, 1, 10);
+  hardware.dram.queueEntries = 3;
+  return hardware;
+}
+
 TEST(Noc, CreditsCountPiecesPerChannel) {
   EventQueue events;
-  CrossbarNoc noc = makeNoc(
-      [] {
-        config::HardwareConfig hardware = machine(2, 1, 10);
-        hardware.dram.queueEntries = 3;
-        return hardware;
-      }(),
-      events);
+  CrossbarNoc noc = makeNoc(twoChannelsOfThreeEntries(), events);
   // Two channels, 32-byte granules alternating between them: 256 bytes are 8
   // pieces, 4 per channel, more than a 3-entry queue; 192 bytes are 3 per
   // channel (6 in all), which fit.
@@ -166,13 +166,7 @@ TEST(Noc, CreditsCountPiecesPerChannel) {
 // only until the next accept.
 TEST(Noc, AcceptChecksCreditsUnlessCanAcceptJustSaidYesToTheSameRequest) {
   EventQueue events;
-  CrossbarNoc noc = makeNoc(
-      [] {
-        config::HardwareConfig hardware = machine(2, 1, 10);
-        hardware.dram.queueEntries = 3;
-        return hardware;
-      }(),
-      events);
+  CrossbarNoc noc = makeNoc(twoChannelsOfThreeEntries(), events);
   // As above: 192 bytes are 3 pieces per channel, all of a 3-entry queue; the
   // 32 bytes at 1024 (granule 32, even) go to channel 0.
   const MemoryRequest six{1, 0, 192, false, 0};
