@@ -57,7 +57,8 @@ public:
     if (starvedBank_ >= 0) {
       Bank &starved = summary[static_cast<size_t>(starvedBank_)];
       starvedSaved = starved;
-      starved = isHit(channel, oldest) ? Bank{0, kNone} : Bank{kNone, 0};
+      const Position front = base_[channel.writes];
+      starved = isHit(channel, oldest) ? Bank{front, kNone} : Bank{kNone, front};
       derive(starved, channel.openRow[static_cast<size_t>(oldest.bankIndex)] == kNoOpenRow, channel.writes,
              static_cast<size_t>(starvedBank_));
     }
@@ -84,10 +85,11 @@ public:
     if (starvedBank_ >= 0)
       summary[static_cast<size_t>(starvedBank_)] = starvedSaved;
     soonest_ = soonest;
+    const Position base = base_[channel.writes];
     if (bestHit != kNone)
-      return {DramChoice::Kind::Column, bestHit};
+      return {DramChoice::Kind::Column, bestHit - base};
     if (bestOther != kNone)
-      return {otherCloses ? DramChoice::Kind::Precharge : DramChoice::Kind::Activate, bestOther};
+      return {otherCloses ? DramChoice::Kind::Precharge : DramChoice::Kind::Activate, bestOther - base};
     return {};
   }
 
@@ -102,14 +104,14 @@ public:
   }
 
   void queued(const DramChannelView &channel, size_t index) override {
-    if (index >= kNone)
-      throw core::InputError("DRAM scheduler frfcfs: more than " + std::to_string(kNone) +
+    if (index >= kMaxQueued)
+      throw core::InputError("DRAM scheduler frfcfs: more than " + std::to_string(kMaxQueued) +
                              " queued requests");
     const DramQueueEntry &entry = channel.queue[index];
     Bank &bank = summary_[channel.writes][static_cast<size_t>(entry.bankIndex)];
     Position &first = isHit(channel, entry) ? bank.firstHit : bank.firstOther;
     if (first == kNone)
-      first = static_cast<Position>(index);
+      first = static_cast<Position>(index) + base_[channel.writes];
     derive(bank, channel.openRow[static_cast<size_t>(entry.bankIndex)] == kNoOpenRow, channel.writes,
            static_cast<size_t>(entry.bankIndex));
     queuedBanks_[channel.writes][static_cast<size_t>(entry.bankIndex) / 64] |= uint64_t{1}
@@ -117,25 +119,33 @@ public:
   }
 
   void removed(const DramChannelView &channel, size_t removedIndex, int bankIndex) override {
-    const auto index = static_cast<Position>(removedIndex);
+    Position &base = base_[channel.writes];
+    const Position index = static_cast<Position>(removedIndex) + base;
     std::vector<Bank> &summary = summary_[channel.writes];
-    forEachQueuedBank(channel.writes, [&](size_t b) {
-      Bank &each = summary[b];
-      each.firstHit -= each.firstHit != kNone && each.firstHit > index ? 1 : 0;
-      each.firstOther -= each.firstOther != kNone && each.firstOther > index ? 1 : 0;
-      each.candidate -= each.candidate > index ? 1 : 0; // a bank with requests has a candidate
-    });
+    if (removedIndex == 0) {
+      // Every request moved down by one: the positions stay, their base moves.
+      ++base;
+    } else {
+      forEachQueuedBank(channel.writes, [&](size_t b) {
+        Bank &each = summary[b];
+        each.firstHit -= each.firstHit != kNone && each.firstHit > index ? 1 : 0;
+        each.firstOther -= each.firstOther != kNone && each.firstOther > index ? 1 : 0;
+        each.candidate -= each.candidate > index ? 1 : 0; // a bank with requests has a candidate
+      });
+    }
     // The removed request was its bank's first of its kind; the next one of that
     // kind is younger, so at or after `index` now.
     Bank &bank = summary_[channel.writes][static_cast<size_t>(bankIndex)];
     if (bank.firstHit == index)
-      bank.firstHit = findFrom(channel, index, bankIndex, true);
+      bank.firstHit = findFrom(channel, removedIndex, bankIndex, true);
     if (bank.firstOther == index)
-      bank.firstOther = findFrom(channel, index, bankIndex, false);
+      bank.firstOther = findFrom(channel, removedIndex, bankIndex, false);
     derive(bank, channel.openRow[static_cast<size_t>(bankIndex)] == kNoOpenRow, channel.writes,
            static_cast<size_t>(bankIndex));
     if (bank.firstHit == kNone && bank.firstOther == kNone)
       queuedBanks_[channel.writes][static_cast<size_t>(bankIndex) / 64] &= ~(uint64_t{1} << (bankIndex % 64));
+    if (base >= kRebaseAt)
+      rebase(channel.writes);
   }
 
   void rowChanged(const DramChannelView &reads, const DramChannelView &writes, int bankIndex) override {
@@ -164,8 +174,16 @@ public:
 private:
   // Queue positions as 32 bits keep a bank's summary in 16 bytes: the
   // decision's pass over the banks is bound by loading them.
+  // A position is the request's queue index plus its queue's base (base_):
+  // removing the oldest request, as streaming does, moves the base instead of
+  // every bank's positions.
   using Position = uint32_t;
   static constexpr Position kNone = std::numeric_limits<Position>::max();
+  static constexpr Position kMaxQueued = Position{1} << 30;
+  // Often enough that the random-stream tests move bases back, rarely enough
+  // to cost nothing (one pass over the banks per 1024 removals).
+  static constexpr Position kRebaseAt = 1024;
+  static_assert(kRebaseAt + kMaxQueued < kNone);
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
   struct Bank {
     Position firstHit = kNone;   // oldest request hitting the open row
@@ -194,14 +212,25 @@ private:
                             : (rowClosed ? DramCommand::Activate : DramCommand::Precharge);
     bank.readyIndex = static_cast<uint16_t>(static_cast<size_t>(bank.command) * banks_ + bankIndex);
   }
-  /// The oldest request of `bankIndex` at or after `from` that hits (or misses) its open row.
-  static Position findFrom(const DramChannelView &channel, size_t from, int bankIndex, bool hit) {
+  /// The position of the oldest request of `bankIndex` at or after queue index
+  /// `from` that hits (or misses) its open row.
+  Position findFrom(const DramChannelView &channel, size_t from, int bankIndex, bool hit) const {
     for (size_t i = from; i < channel.queue.size(); ++i) {
       const DramQueueEntry &entry = channel.queue[i];
       if (entry.bankIndex == bankIndex && isHit(channel, entry) == hit)
-        return static_cast<Position>(i);
+        return static_cast<Position>(i) + base_[channel.writes];
     }
     return kNone;
+  }
+  /// Moves one queue's base back to zero (positions keep their order).
+  void rebase(bool writes) {
+    const Position base = base_[writes];
+    for (Bank &bank : summary_[writes]) {
+      bank.firstHit -= bank.firstHit != kNone ? base : 0;
+      bank.firstOther -= bank.firstOther != kNone ? base : 0;
+      bank.candidate -= bank.candidate != kNone ? base : 0;
+    }
+    base_[writes] = 0;
   }
   /// Calls f(bank index) for every bank with a request in the read (writes
   /// false) or write queue: the streaming case has one.
@@ -214,6 +243,7 @@ private:
 
   size_t banks_;
   std::array<std::vector<Bank>, 2> summary_; // [writes][bank index]
+  std::array<Position, 2> base_{};           // [writes]
   std::array<std::vector<uint64_t>, 2>
       queuedBanks_;          // [writes]: bit b of word b / 64 when bank b has requests
   int64_t soonest_ = kNever; // from the last choose(): its banks' soonest candidate command

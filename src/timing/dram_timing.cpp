@@ -79,7 +79,10 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
     : bankGroups_(bankGroups), banksPerGroup_(banksPerGroup), table_(std::move(table)),
       banks_(static_cast<size_t>(bankGroups * banksPerGroup)), combined_(banks_ * kDramCommandCount, 0),
       history_(table_.size()) {
-  for (auto &byRelation : distance_)
+  // [previous][relation][next]: the rules with a window of one folded, per
+  // previous command and relation, into one distance per next command (the largest).
+  std::array<std::array<Earliest, kRelations>, kDramCommandCount> distances;
+  for (auto &byRelation : distances)
     for (Earliest &next : byRelation)
       next.fill(kUnbounded);
   for (size_t i = 0; i < table_.size(); ++i) {
@@ -100,14 +103,14 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
         all || rule.scope == TimingScope::SameBankGroup, all || rule.scope == TimingScope::OtherBankGroups};
     for (size_t relation = 0; relation < kRelations; ++relation) {
       int64_t &distance =
-          distance_[static_cast<size_t>(rule.previous)][relation][static_cast<size_t>(rule.next)];
+          distances[static_cast<size_t>(rule.previous)][relation][static_cast<size_t>(rule.next)];
       if (covers[relation])
         distance = std::max(distance, static_cast<int64_t>(rule.cycles));
     }
   }
   const auto perGroup = static_cast<size_t>(banksPerGroup_);
   for (size_t previous = 0; previous < static_cast<size_t>(kDramCommandCount); ++previous) {
-    auto &distance = distance_[previous];
+    auto &distance = distances[previous];
     for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
       // Relations that no bank has count for neither bound.
       int64_t floor = distance[kSameBank][next], highest = floor;
@@ -120,13 +123,17 @@ DramTimingState::DramTimingState(int bankGroups, int banksPerGroup, std::vector<
         highest = std::max(highest, distance[kOtherGroup][next]);
       }
       if (highest != kUnbounded)
-        highest_[previous].emplace_back(next, highest);
-      if (floor == kUnbounded)
-        continue;
-      floors_[previous].emplace_back(next, floor);
-      for (size_t relation = 0; relation < kRelations; ++relation)
-        if (distance[relation][next] <= floor)
-          distance[relation][next] = kUnbounded;
+        highest_[previous].push_back({next, highest});
+      if (floor != kUnbounded) {
+        floors_[previous].push_back({next, floor});
+        for (size_t relation = 0; relation < kRelations; ++relation)
+          if (distance[relation][next] <= floor)
+            distance[relation][next] = kUnbounded;
+      }
+      if (distance[kSameBank][next] != kUnbounded || distance[kSameGroup][next] != kUnbounded ||
+          distance[kOtherGroup][next] != kUnbounded)
+        bankRaises_[previous].push_back(
+            {next, {distance[kSameBank][next], distance[kSameGroup][next], distance[kOtherGroup][next]}});
     }
   }
 }
@@ -140,29 +147,26 @@ void DramTimingState::raiseRange(int64_t *bound, size_t first, size_t last, int6
 }
 
 void DramTimingState::issue(DramCommand command, int bankGroup, int bank, int64_t cycle) {
-  const auto &above = distance_[static_cast<size_t>(command)];
   const auto perGroup = static_cast<size_t>(banksPerGroup_);
   // A channel command's distances are the same for every relation; its bank arguments mean nothing.
   const bool channel = isChannelCommand(command);
   const size_t ownGroup = channel ? 0 : static_cast<size_t>(bankGroup);
   const size_t ownBank = channel ? 0 : static_cast<size_t>(bank);
-  for (size_t next = 0; next < static_cast<size_t>(kDramCommandCount); ++next) {
-    const int64_t same = above[kSameBank][next], group = above[kSameGroup][next],
-                  other = above[kOtherGroup][next];
-    if (same == kUnbounded && group == kUnbounded && other == kUnbounded)
-      continue;
-    int64_t *bound = combined_.data() + next * banks_;
-    const size_t groupStart = ownGroup * perGroup, groupEnd = groupStart + perGroup;
+  const size_t groupStart = ownGroup * perGroup, groupEnd = groupStart + perGroup;
+  for (const BankRaise &raise : bankRaises_[static_cast<size_t>(command)]) {
+    const int64_t same = raise.distance[kSameBank], group = raise.distance[kSameGroup],
+                  other = raise.distance[kOtherGroup];
+    int64_t *bound = combined_.data() + raise.next * banks_;
     raiseRange(bound, 0, groupStart, cycle, other);
     raiseRange(bound, groupStart, groupStart + ownBank, cycle, group);
     raiseRange(bound, groupStart + ownBank, groupStart + ownBank + 1, cycle, same);
     raiseRange(bound, groupStart + ownBank + 1, groupEnd, cycle, group);
     raiseRange(bound, groupEnd, banks_, cycle, other);
   }
-  for (const auto &[next, distance] : floors_[static_cast<size_t>(command)])
-    channelFloor_[next] = std::max(channelFloor_[next], cycle + distance);
-  for (const auto &[next, distance] : highest_[static_cast<size_t>(command)])
-    anyEarliest_[next] = std::max(anyEarliest_[next], cycle + distance);
+  for (const NextDistance &floor : floors_[static_cast<size_t>(command)])
+    channelFloor_[floor.next] = std::max(channelFloor_[floor.next], cycle + floor.distance);
+  for (const NextDistance &highest : highest_[static_cast<size_t>(command)])
+    anyEarliest_[highest.next] = std::max(anyEarliest_[highest.next], cycle + highest.distance);
   for (size_t index : windowedByPrevious_[static_cast<size_t>(command)]) {
     const TimingConstraint &rule = table_[index];
     RecentIssues &recent = history_[index];

@@ -94,21 +94,34 @@ private:
 
   int bankGroups_, banksPerGroup_;
   std::vector<TimingConstraint> table_;
-  // The rules with a window of one folded, per previous command and relation,
-  // into one distance per next command (the largest). The part that every
-  // bank gets (the smallest over the relations that some bank has) goes to
-  // the next command's channel floor instead (floors_); distance_ keeps only
-  // the distances above it, kUnbounded elsewhere, so that issuing raises a
-  // floor and the few banks whose bound exceeds it (a RD: the WR bound and the
-  // nBL between any two RDs are floors; its own group's nCCD_L and its bank's
-  // nRTP are bank bounds).
-  std::array<std::array<Earliest, kRelations>, kDramCommandCount> distance_; // [previous][relation][next]
-  std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
-      floors_;              // [previous]: (next, distance)
-  Earliest channelFloor_{}; // [next]
+  // Per previous command: the part of each next command's distance that every
+  // bank gets (the smallest over the relations that some bank has) is the next
+  // command's channel floor (floors_); bankRaises_ keeps only the distances
+  // above it, so that issuing raises a floor and the few banks whose bound
+  // exceeds it (a RD: the WR bound and the nBL between any two RDs are floors;
+  // its own group's nCCD_L and its bank's nRTP are bank bounds). The lists are
+  // kept in the state itself (no list a pointer away), and issuing visits only
+  // the next commands it raises.
+  struct BankRaise {
+    size_t next;
+    std::array<int64_t, kRelations> distance; // kUnbounded where the floor covers the relation
+  };
+  struct NextDistance {
+    size_t next;
+    int64_t distance;
+  };
+  template <class T> struct FixedList {
+    std::array<T, kDramCommandCount> items{};
+    size_t count = 0;
+    void push_back(const T &item) { items[count++] = item; }
+    const T *begin() const { return items.data(); }
+    const T *end() const { return items.data() + count; }
+  };
+  std::array<FixedList<BankRaise>, kDramCommandCount> bankRaises_; // [previous]
+  std::array<FixedList<NextDistance>, kDramCommandCount> floors_;  // [previous]
+  Earliest channelFloor_{};                                        // [next]
   /// The channel commands' bound: the highest distance of a relation that names a bank.
-  std::array<std::vector<std::pair<size_t, int64_t>>, kDramCommandCount>
-      highest_;                                                           // [previous]: (next, distance)
+  std::array<FixedList<NextDistance>, kDramCommandCount> highest_;        // [previous]
   std::array<std::vector<size_t>, kDramCommandCount> windowedByPrevious_; // indices into table_
   // A rule raises the bound of every bank it covers above the floor, so that
   // a query, made for every candidate of every scheduling decision, is two loads.

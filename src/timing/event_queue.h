@@ -61,6 +61,12 @@ public:
 
   explicit operator bool() const { return ops_ != nullptr; }
   void operator()() { ops_->invoke(storage_); }
+  /// Runs the callable and then destroys it: one indirect call, as the event
+  /// queue does for every event. A callable that throws stays held.
+  void runAndReset() {
+    ops_->run(storage_);
+    ops_ = nullptr;
+  }
   /// Destroys the callable held, if any.
   void reset() {
     if (ops_)
@@ -88,11 +94,17 @@ public:
 private:
   struct Ops {
     void (*invoke)(void *);
+    void (*run)(void *);                    // invoke, then destroy
     void (*relocate)(void *from, void *to); // move-constructs at `to`, destroys `from`
     void (*destroy)(void *);
   };
   template <class F>
   static constexpr Ops kInlineOps = {[](void *p) { (*std::launder(static_cast<F *>(p)))(); },
+                                     [](void *p) {
+                                       F *f = std::launder(static_cast<F *>(p));
+                                       (*f)();
+                                       f->~F();
+                                     },
                                      [](void *from, void *to) {
                                        F *source = std::launder(static_cast<F *>(from));
                                        ::new (to) F(std::move(*source));
@@ -102,6 +114,11 @@ private:
   template <class F>
   static constexpr Ops kHeapOps = {
       [](void *p) { (**std::launder(static_cast<F **>(p)))(); },
+      [](void *p) {
+        F *f = *std::launder(static_cast<F **>(p));
+        (*f)();
+        delete f;
+      },
       [](void *from, void *to) { ::new (to) F *(*std::launder(static_cast<F **>(from))); },
       [](void *p) { delete *std::launder(static_cast<F **>(p)); }};
 
@@ -187,9 +204,7 @@ public:
       // Run in place: slots never move (the slab grows by whole chunks), and
       // the slot is freed only after the action, so the action's own events
       // take other slots.
-      Action &action = actionAt(slot);
-      action();
-      action.reset();
+      actionAt(slot).runAndReset();
       freeSlots_.push_back(slot);
     }
     return now_;

@@ -47,6 +47,7 @@ void CrossbarNoc::split(const MemoryRequest &request) const {
     return;
   splitAddress_ = request.address;
   splitBytes_ = request.bytes;
+  approved_ = false; // a yes was for the request split before
   const uint64_t granule = dram_->addressMapper().granuleBytes();
   scratch_.clear();
   for (int channel : splitChannels_)
@@ -65,6 +66,7 @@ void CrossbarNoc::split(const MemoryRequest &request) const {
 
 bool CrossbarNoc::canAccept(const MemoryRequest &request) const {
   split(request);
+  approved_ = false;
   const int write = request.write ? 1 : 0;
   for (int channel : splitChannels_) {
     // Pieces of this request bound for the same channel need a credit each.
@@ -79,6 +81,8 @@ bool CrossbarNoc::canAccept(const MemoryRequest &request) const {
       return false;
     }
   }
+  approved_ = true;
+  approvedWrite_ = request.write;
   return true;
 }
 
@@ -100,7 +104,12 @@ TimePs CrossbarNoc::alignToCoreClock(TimePs time) const {
 }
 
 void CrossbarNoc::accept(const MemoryRequest &request) {
-  if (!canAccept(request))
+  // A yes from canAccept holds until the next accept: a piece's arrival at its
+  // channel takes a queue entry and returns its credit, a served request frees
+  // an entry, so only accepting another request takes space away.
+  split(request);
+  const bool approved = approved_ && approvedWrite_ == request.write;
+  if (!approved && !canAccept(request))
     throw core::RuntimeError("noc: request " + std::to_string(request.id) +
                              " sent while its channels have no queue space (check canAccept first)");
   uint32_t slot = 0;
@@ -111,6 +120,7 @@ void CrossbarNoc::accept(const MemoryRequest &request) {
     slot = freeTransactions_.back();
     freeTransactions_.pop_back();
   }
+  approved_ = false;
   transactions_[slot] = Transaction{request, static_cast<int>(scratch_.size())};
   if (request.write) {
     ++stats_.writes;

@@ -72,6 +72,10 @@ private:
   mutable uint64_t splitAddress_ = 0;
   mutable uint32_t splitBytes_ = 0;
   mutable bool refused_ = false;
+  // canAccept said yes to the request last split (with this direction), and
+  // nothing was accepted since.
+  mutable bool approved_ = false;
+  mutable bool approvedWrite_ = false;
   std::function<void()> retry_;
   Completion complete_;
   MemoryStats stats_;

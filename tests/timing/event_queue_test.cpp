@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 #include <vector>
 
@@ -94,6 +95,46 @@ TEST(EventQueue, EventsForThePastRunNowAfterThoseAlreadyDueNow) {
   queue.schedule(0, [&] { order.push_back(0); });
   EXPECT_EQ(queue.run(), 100);
   EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3}));
+}
+
+// Each event's callable, stored in place or (past EventAction::kInlineBytes)
+// on the heap, runs once and is destroyed once, after it ran.
+TEST(EventQueue, CallablesInPlaceAndOnTheHeapRunOnceAndAreDestroyedAfterwards) {
+  struct Counts {
+    int runs = 0, destroyed = 0, destroyedBeforeRun = 0;
+  };
+  struct Tracked {
+    Counts *counts;
+    bool ran = false;
+    Tracked(Counts *c) : counts(c) {}
+    Tracked(Tracked &&other) noexcept : counts(other.counts), ran(other.ran) { other.counts = nullptr; }
+    ~Tracked() {
+      if (!counts)
+        return; // moved from
+      ++counts->destroyed;
+      if (!ran)
+        ++counts->destroyedBeforeRun;
+    }
+  };
+  Counts small, large;
+  EventQueue queue;
+  for (int i = 0; i < 3; ++i) {
+    queue.schedule(10 * i, [tracked = Tracked(&small)]() mutable {
+      tracked.ran = true;
+      ++tracked.counts->runs;
+    });
+    queue.schedule(10 * i + 5, [tracked = Tracked(&large), padding = std::array<char, 128>{}]() mutable {
+      static_assert(sizeof(padding) > EventAction::kInlineBytes);
+      tracked.ran = true;
+      ++tracked.counts->runs;
+    });
+  }
+  EXPECT_EQ(queue.run(), 25);
+  for (const Counts *counts : {&small, &large}) {
+    EXPECT_EQ(counts->runs, 3);
+    EXPECT_EQ(counts->destroyed, 3);
+    EXPECT_EQ(counts->destroyedBeforeRun, 0);
+  }
 }
 
 } // namespace

@@ -136,15 +136,15 @@ TEST(Noc, RejectsRequestsLargerThanAChannelQueue) {
   EXPECT_TRUE(noc.canAccept(MemoryRequest{0, 0, 32, false, 0}));
 }
 
+config::HardwareConfig twoChannelsOfThreeEntries() {
+  config::HardwareConfig hardware = machine(2, 1, 10);
+  hardware.dram.queueEntries = 3;
+  return hardware;
+}
+
 TEST(Noc, CreditsCountPiecesPerChannel) {
   EventQueue events;
-  CrossbarNoc noc = makeNoc(
-      [] {
-        config::HardwareConfig hardware = machine(2, 1, 10);
-        hardware.dram.queueEntries = 3;
-        return hardware;
-      }(),
-      events);
+  CrossbarNoc noc = makeNoc(twoChannelsOfThreeEntries(), events);
   // Two channels, 32-byte granules alternating between them: 256 bytes are 8
   // pieces, 4 per channel, more than a 3-entry queue; 192 bytes are 3 per
   // channel (6 in all), which fit.
@@ -157,6 +157,25 @@ TEST(Noc, CreditsCountPiecesPerChannel) {
     noc.accept(six);
     // Three credits of each channel are taken by pieces still in the NoC.
     EXPECT_FALSE(noc.canAccept(one));
+  });
+  events.run();
+  EXPECT_EQ(noc.dram().stats().reads, 6);
+}
+
+// accept() trusts a yes of canAccept() only for the request it was given and
+// only until the next accept.
+TEST(Noc, AcceptChecksCreditsUnlessCanAcceptJustSaidYesToTheSameRequest) {
+  EventQueue events;
+  CrossbarNoc noc = makeNoc(twoChannelsOfThreeEntries(), events);
+  // As above: 192 bytes are 3 pieces per channel, all of a 3-entry queue; the
+  // 32 bytes at 1024 (granule 32, even) go to channel 0.
+  const MemoryRequest six{1, 0, 192, false, 0};
+  const MemoryRequest one{2, 1024, 32, false, 0};
+  events.schedule(0, [&] {
+    EXPECT_TRUE(noc.canAccept(one));
+    noc.accept(six); // a yes for `one` says nothing about `six`, which fits
+    EXPECT_THROW(noc.accept(one), core::RuntimeError) << "the yes for one was before six took the credits";
+    EXPECT_THROW(noc.accept(six), core::RuntimeError) << "no credits left for a second six";
   });
   events.run();
   EXPECT_EQ(noc.dram().stats().reads, 6);
