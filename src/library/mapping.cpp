@@ -124,7 +124,10 @@ double gemmMappingCycles(const ConvMapping &t, const GemmProblem &p, const Machi
   // the dots reading the bytes they take.
   const bool twoFit = 2 * mappingBytesPerLane(t, p, machine) <= mappingBudgetPerLane(machine);
   const bool loadsRunAhead = t.steps > 1 && (twoFit || issued == t.steps);
-  const double loop = loadsRunAhead ? std::max(blocks * load, blocks * dot / parallel) + kDramLatencyCycles
+  // Running ahead, the loads still come first: the last block's dots follow
+  // its loads.
+  const double loop = loadsRunAhead
+                          ? std::max(blocks * load, blocks * dot / parallel) + dot + kDramLatencyCycles
                       : t.steps > 1 ? blocks * (load + dot / parallel) + kDramLatencyCycles
                                     : blocks * (load + kDramLatencyCycles + dot);
   const double lastDots = static_cast<double>(t.steps) * dot / parallel;
