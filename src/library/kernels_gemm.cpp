@@ -114,8 +114,9 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
   const bool sameOperandType = a.dtype == b.dtype;
   const core::DType dotType = sameOperandType ? a.dtype : core::DType::Float32;
   const bool bKContiguous = b.stride[1] == 1 && b.stride[2] != 1 && k > 1;
-  const ConvMapping mapping =
-      chooseMapping(GemmProblem{m, n, k, batches, core::byteSize(dotType), false, false, bKContiguous}, machine);
+  const ConvMapping mapping = chooseMapping(
+      GemmProblem{m, n, k, batches, core::byteSize(dotType), false, false, bKContiguous, bias != nullptr},
+      machine);
   const core::DType biasType = bias ? bias->dtype : c.dtype;
   const std::string types = tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" + tritonType(biasType) +
                             "_" + tritonType(c.dtype);

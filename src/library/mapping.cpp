@@ -36,7 +36,11 @@ int64_t mappingBytesPerLane(const ConvMapping &t, const GemmProblem &p, const Ma
   return t.steps * (aBytes + bBytes + accBytes) + 2 * accBytes;
 }
 
-double mappingCycles(const ConvMapping &t, const GemmProblem &p, const MachineShape &machine) {
+namespace {
+
+// The implicit-GEMM convolution's estimate: every K block's tiles counted
+// whole, K blocks back to back and each program on its own.
+double gatheredMappingCycles(const ConvMapping &t, const GemmProblem &p, const MachineShape &machine) {
   const int64_t m = p.m, n = p.n, k = p.k, groups = p.groups, element = p.element;
   const bool gathered = p.gathered, padded = p.padded, bKContiguous = p.bKContiguous;
   const double lanes = machine.lanes;
@@ -78,6 +82,67 @@ double mappingCycles(const ConvMapping &t, const GemmProblem &p, const MachineSh
       t.steps > 1 ? std::max({array, dma, vector}) + fill + kDramLatencyCycles
                   : array + dma + vector + fill + kDramLatencyCycles * static_cast<double>(issued);
   return static_cast<double>(programs) * perProgram;
+}
+
+// The GEMM kernel's estimate (measured against the timing simulator on
+// tpuv3-like for gpt2's, llama's, bert's, mlp's and resnet18's products,
+// docs/library-kernels.md, "Mapping search"). Masked rows and columns are
+// not read, so a ragged last block costs its real bytes; with one step a
+// block's loads wait for the dots of the block before (its tiles' bytes),
+// with several the loads run ahead; and when two programs' tiles fit half a
+// lane's bank, the next program's first loads run beside this program's last
+// dots, epilogue and store (not behind a bias load, GemmProblem::biasLoad).
+double gemmMappingCycles(const ConvMapping &t, const GemmProblem &p, const MachineShape &machine) {
+  const double lanes = machine.lanes, bandwidth = std::max(1.0, machine.dramBytesPerCycle);
+  const int64_t rowBlocks = ceilDiv(p.m, t.blockM), columnBlocks = ceilDiv(p.n, t.blockN);
+  const int64_t programs = rowBlocks * columnBlocks * p.groups;
+  const int64_t issued = ceilDiv(ceilDiv(p.k, t.blockK), t.steps) * t.steps;
+  // An average program's real rows, columns and K per issued block.
+  const double rows = static_cast<double>(p.m) / static_cast<double>(rowBlocks);
+  const double columns = static_cast<double>(p.n) / static_cast<double>(columnBlocks);
+  const double depth = static_cast<double>(p.k) / static_cast<double>(issued);
+  const double element = static_cast<double>(p.element);
+  const double dot =
+      static_cast<double>(ceilDiv(t.blockN, machine.lanes) * ceilDiv(t.blockK, machine.lanes)) *
+      std::max<double>(static_cast<double>(t.blockM), lanes);
+  const double parallel =
+      static_cast<double>(std::min<int64_t>(std::max(1, machine.systolicArrays), t.steps));
+  // A's rows are one run per lane block of K; B's one per column when its
+  // contiguous axis is K, else one per row of K.
+  const double aRuns = rows * static_cast<double>(ceilDiv(std::min(t.blockK, p.k), machine.lanes));
+  const double bRuns = p.bKContiguous ? columns : depth;
+  const double load = (rows + columns) * depth * element / bandwidth + kRunCycles * (aRuns + bRuns);
+  const double store = rows * columns * 4 / bandwidth; // the store queue's runs overlap the loads
+  const double fill = 3 * lanes - 2;
+  const double vectorWidth = lanes * machine.vlenBits / 32.0;
+  const double vector =
+      static_cast<double>(t.steps + 1) * static_cast<double>(t.blockM * t.blockN) / vectorWidth;
+  const double blocks = static_cast<double>(issued);
+  // Tiles of more than a quarter of the bank: with the kernel's masks and
+  // temporaries they no longer all get bytes of their own (docs/compiler.md,
+  // "Scratchpad"), so from the second iteration on a step's loads wait for
+  // the dots reading the bytes they take.
+  const bool twoFit = 2 * mappingBytesPerLane(t, p, machine) <= mappingBudgetPerLane(machine);
+  const bool loadsRunAhead = t.steps > 1 && (twoFit || issued == t.steps);
+  // Running ahead, the loads still come first: the last block's dots follow
+  // its loads.
+  const double loop = loadsRunAhead
+                          ? std::max(blocks * load, blocks * dot / parallel) + dot + kDramLatencyCycles
+                      : t.steps > 1 ? blocks * (load + dot / parallel) + kDramLatencyCycles
+                                    : blocks * (load + kDramLatencyCycles + dot);
+  const double lastDots = static_cast<double>(t.steps) * dot / parallel;
+  const double perProgram = loop + fill + vector + store;
+  const double overlap = twoFit && !p.biasLoad
+                             ? std::min(static_cast<double>(t.steps) * load + kDramLatencyCycles,
+                                        lastDots + fill + vector + store)
+                             : 0.0;
+  return static_cast<double>(programs) * perProgram - static_cast<double>(programs - 1) * overlap;
+}
+
+} // namespace
+
+double mappingCycles(const ConvMapping &t, const GemmProblem &p, const MachineShape &machine) {
+  return p.gathered ? gatheredMappingCycles(t, p, machine) : gemmMappingCycles(t, p, machine);
 }
 
 int64_t mappingBudgetPerLane(const MachineShape &machine) {

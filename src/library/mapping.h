@@ -19,10 +19,12 @@ struct ConvMapping {
 /// programs) with `element`-byte operands. `gathered`: the A operand is an
 /// implicit-GEMM gather (index and mask tiles per K block, `padded` adding
 /// the bounds tests). `bKContiguous`: B's contiguous axis is K (one DMA run
-/// per column of B), else N (one per row).
+/// per column of B), else N (one per row). `biasLoad`: the epilogue loads a
+/// tile (addmm's self), whose bytes are a dead operand tile's, so it waits
+/// for the program's last dots and the next program's loads queue behind it.
 struct GemmProblem {
   int64_t m = 1, n = 1, k = 1, groups = 1, element = 4;
-  bool gathered = false, padded = false, bKContiguous = false;
+  bool gathered = false, padded = false, bKContiguous = false, biasLoad = false;
 };
 
 /// The mapping of `problem`: an entry of `machine.mapping` for "M_N_K" (the

@@ -15,15 +15,17 @@ class MappingSearch final : public MappingStrategy {
 public:
   std::optional<ConvMapping> choose(const GemmProblem &p, const MachineShape &machine) const override {
     const int64_t lane = laneBlock(machine), budget = mappingBudgetPerLane(machine);
-    // K blocks of one, two or four arrays' rows (longer DMA runs, fewer steps).
+    // K blocks of one array's rows or several (longer DMA runs, fewer
+    // steps): a GEMM's up to all of K, the budget permitting; a convolution's
+    // gather up to four arrays' rows. N blocks likewise (a GEMM's up to eight
+    // arrays' columns): fewer programs, each reading A once for more columns.
+    const int64_t widest = p.gathered ? 4 * lane : int64_t{1} << 30;
     std::vector<int64_t> blockKs = {blockFor(p.k, 16, lane)};
-    for (int64_t b = 2 * lane; b <= 4 * lane && b <= nextPowerOfTwo(p.k); b *= 2)
+    for (int64_t b = 2 * lane; b <= widest && b <= nextPowerOfTwo(p.k); b *= 2)
       blockKs.push_back(b);
     std::vector<int64_t> blockNs = {blockFor(p.n, 16, lane)};
-    if (p.n > lane)
-      blockNs.push_back(2 * lane);
-    if (p.n > 2 * lane)
-      blockNs.push_back(4 * lane);
+    for (int64_t b = 2 * lane; b <= std::min(widest, 8 * lane) && p.n > b / 2; b *= 2)
+      blockNs.push_back(b);
     const int64_t cap = std::min<int64_t>(blockFor(p.m, 16, int64_t{1} << 20), 4096);
     std::optional<ConvMapping> best;
     // Steps per iteration divide the K blocks: a last iteration with a step

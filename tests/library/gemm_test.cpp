@@ -174,10 +174,12 @@ TEST(LibraryGemm, BlockSizesFollowTheMachine) {
     ASSERT_EQ(plan.launches.size(), 1u);
     const KernelLaunch &l = plan.launches[0];
     const int64_t bm = constant(l, "BLOCK_M"), bn = constant(l, "BLOCK_N"), bk = constant(l, "BLOCK_K");
-    // K blocks match the array's rows, N blocks one, two or four arrays'
-    // columns.
+    // K blocks match the array's rows, N blocks one, two, four or eight
+    // arrays' columns.
     EXPECT_EQ(bk, machine.lanes);
-    EXPECT_TRUE(bn == machine.lanes || bn == 2 * machine.lanes || bn == 4 * machine.lanes) << bn;
+    EXPECT_TRUE(bn == machine.lanes || bn == 2 * machine.lanes || bn == 4 * machine.lanes ||
+                bn == 8 * machine.lanes)
+        << bn;
     // K = 1024 is several blocks: two K steps per iteration, two accumulators.
     EXPECT_NE(l.source.find("acc_1 += tl.dot("), std::string::npos);
     // Both steps' A, B and fp32 accumulator tiles fit in half the scratchpad
