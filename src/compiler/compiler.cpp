@@ -45,6 +45,8 @@ constexpr Stage kPipeline[] = {
      "removes pure ops equal to an earlier visible one (transform/cse.cpp)"},
     {"hoist-invariants", Kind::TileIRPass, "transform", true,
      "moves loop-invariant pure ops before their loop (transform/hoist.cpp)"},
+    {"skip-dead-instances", Kind::TileIRPass, "transform", false,
+     "the body behind a test that some store may write (transform/skip_dead_instances.cpp)"},
     {"lowering", Kind::Lowering, "compiler", false,
      "TileIR ops -> NPU instructions, scalar registers and unplaced tiles (class Lowering: lower_*.cpp, "
      "carried_forms.cpp, emit.cpp)"},

@@ -28,6 +28,8 @@ const std::vector<Pass> &passes() {
        [](ir::Function &function, const config::HardwareConfig &) {
          eliminateCommonSubexpressions(function);
        }},
+      {"skip-dead-instances", "runs the body only in instances where the stores' masks may hold somewhere",
+       [](ir::Function &function, const config::HardwareConfig &) { skipDeadInstances(function); }},
   };
   return kPasses;
 }

@@ -95,6 +95,14 @@ void sinkBroadcasts(ir::Function &function, const config::HardwareConfig &machin
 /// body, followed by the original loop for the n % 4 left (when any).
 void unrollDotLoops(ir::Function &function, const config::HardwareConfig &machine);
 
+/// Where every store of a body with a loop is masked by comparisons whose
+/// operands are bounded by scalars of the instance (program ids, arguments,
+/// constants and aranges through adds, subtractions and multiplications by
+/// constants), the body runs only where those bounds let some store write:
+/// `if (test) {body}`, the scalars the test reads computed first. The pass
+/// leaves a body with atomics, asserts or barriers alone.
+void skipDeadInstances(ir::Function &function);
+
 /// A pure op equal to an earlier visible one (same opcode, attributes,
 /// operands and result types) is removed and its uses take the earlier results.
 void eliminateCommonSubexpressions(ir::Function &function);
