@@ -31,6 +31,8 @@ constexpr Stage kPipeline[] = {
      "cuts tile axes whose later elements no store or dot observes (transform/shrink_dead_lanes.cpp)"},
     {"unwrap-rem", Kind::TileIRPass, "transform", true,
      "versions the body where `(s + arange) % C` does not wrap (transform/unwrap_rem.cpp)"},
+    {"skip-dead-instances", Kind::TileIRPass, "transform", false,
+     "the body behind a test that some store may write (transform/skip_dead_instances.cpp)"},
     {"sink-broadcasts", Kind::TileIRPass, "transform", true,
      "moves a loop's expand_dims and broadcasts onto its invariant values (transform/sink_broadcasts.cpp)"},
     {"unroll-dots", Kind::TileIRPass, "transform", true,
@@ -45,8 +47,6 @@ constexpr Stage kPipeline[] = {
      "removes pure ops equal to an earlier visible one (transform/cse.cpp)"},
     {"hoist-invariants", Kind::TileIRPass, "transform", true,
      "moves loop-invariant pure ops before their loop (transform/hoist.cpp)"},
-    {"skip-dead-instances", Kind::TileIRPass, "transform", false,
-     "the body behind a test that some store may write (transform/skip_dead_instances.cpp)"},
     {"lowering", Kind::Lowering, "compiler", false,
      "TileIR ops -> NPU instructions, scalar registers and unplaced tiles (class Lowering: lower_*.cpp, "
      "carried_forms.cpp, emit.cpp)"},

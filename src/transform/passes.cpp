@@ -11,6 +11,8 @@ const std::vector<Pass> &passes() {
       {"unwrap-rem",
        "versions the body on a run-time test that `(s + arange) % C` does not wrap, the copy without the `%`",
        [](ir::Function &function, const config::HardwareConfig &) { unwrapRemainders(function); }},
+      {"skip-dead-instances", "runs the body only in instances where the stores' masks may hold somewhere",
+       [](ir::Function &function, const config::HardwareConfig &) { skipDeadInstances(function); }},
       {"sink-broadcasts",
        "in loops, moves expand_dims and broadcasts through elementwise ops onto loop-invariant values",
        sinkBroadcasts},
@@ -28,8 +30,6 @@ const std::vector<Pass> &passes() {
        [](ir::Function &function, const config::HardwareConfig &) {
          eliminateCommonSubexpressions(function);
        }},
-      {"skip-dead-instances", "runs the body only in instances where the stores' masks may hold somewhere",
-       [](ir::Function &function, const config::HardwareConfig &) { skipDeadInstances(function); }},
   };
   return kPasses;
 }

@@ -113,9 +113,9 @@ TEST(DotLoop, DepthwiseTemplateHasNoCrossLaneWork) {
     EXPECT_EQ(k.program.tiles.at(i->srcs.at(0)).layout.numElements(), 1) << npu::name(i->opcode);
     broadcasts += i->opcode == npu::Opcode::XBroadcast;
   }
-  // Four taps per body of the unrolled loop (8 of the 9 taps) count 4, the
-  // one left after it 1.
-  EXPECT_EQ(broadcasts, 5);
+  // The 9 taps (one K term each) are unrolled fully, one weight broadcast
+  // each, and no loop is left.
+  EXPECT_EQ(broadcasts, 9);
   std::vector<const npu::Instruction *> systolic;
   onUnit(k.program.body, npu::Unit::Systolic, systolic);
   EXPECT_TRUE(systolic.empty()) << "the dot is left on the arrays";
@@ -125,6 +125,7 @@ TEST(DotLoop, DepthwiseTemplateHasNoCrossLaneWork) {
   EXPECT_TRUE(ofOpcode(k.program.body, npu::Opcode::DmaStore).empty());
   const auto ifs = ofOpcode(k.program.body, npu::Opcode::If);
   ASSERT_EQ(ifs.size(), 1u);
+  EXPECT_TRUE(ofOpcode(ifs[0]->body, npu::Opcode::Loop).empty());
   const auto stores = ofOpcode(ifs[0]->body, npu::Opcode::DmaStore);
   ASSERT_EQ(stores.size(), 1u);
   ASSERT_GE(stores[0]->dma.indexTile, 0);
