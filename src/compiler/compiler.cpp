@@ -37,6 +37,8 @@ constexpr Stage kPipeline[] = {
      "moves a loop's expand_dims and broadcasts onto its invariant values (transform/sink_broadcasts.cpp)"},
     {"unroll-dots", Kind::TileIRPass, "transform", true,
      "four iterations per body of a loop whose dot is narrower than the arrays (transform/unroll_dots.cpp)"},
+    {"fold-constants", Kind::TileIRPass, "transform", false,
+     "scalar integer arithmetic on constants replaced by its value (transform/fold_constants.cpp)"},
     {"outer-product-dots", Kind::TileIRPass, "transform", false,
      "a dot with one K term as a multiply and an add (transform/outer_product_dots.cpp)"},
     {"early-loads", Kind::TileIRPass, "transform", true,

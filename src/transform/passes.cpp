@@ -18,6 +18,8 @@ const std::vector<Pass> &passes() {
        sinkBroadcasts},
       {"unroll-dots", "runs four iterations per body of a loop whose dot is narrower than the systolic array",
        unrollDotLoops},
+      {"fold-constants", "replaces scalar integer arithmetic on constants by its value",
+       [](ir::Function &function, const config::HardwareConfig &) { foldConstants(function); }},
       {"outer-product-dots", "turns a dot with one K term into a multiply and an add on the vector unit",
        [](ir::Function &function, const config::HardwareConfig &) { expandOuterProductDots(function); }},
       {"early-loads", "in loop bodies without stores, moves what does not depend on the carried values first",

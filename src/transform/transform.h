@@ -103,6 +103,11 @@ void unrollDotLoops(ir::Function &function, const config::HardwareConfig &machin
 /// leaves a body with atomics, asserts or barriers alone.
 void skipDeadInstances(ir::Function &function);
 
+/// A scalar signed-integer add, sub, mul, cast, or div or rem by a positive
+/// divisor, whose operands are constants and whose result fits its dtype,
+/// becomes the constant it computes (its result keeps its id).
+void foldConstants(ir::Function &function);
+
 /// A pure op equal to an earlier visible one (same opcode, attributes,
 /// operands and result types) is removed and its uses take the earlier results.
 void eliminateCommonSubexpressions(ir::Function &function);

@@ -140,12 +140,13 @@ ir::Value *newAdd(ir::Function &function, std::vector<std::unique_ptr<ir::Op>> &
 /// is a known n >= kUnroll: a loop over the first n - n % kUnroll iterations
 /// with kUnroll copies of the body, then n % kUnroll copies after it; the
 /// original loop goes. A loop of at most kFullUnrollTrips trips whose dots all
-/// have one K term becomes n straight-line copies instead. Returns whether it did. A body that already carries
-/// two or more dot accumulators (a library convolution's kernel-row loop, one
-/// per row block) is left alone: its dots already form independent chains
-/// with tiles of their own, one per array, and the straight-line copies after
-/// the loop would not accumulate in place (the stem convolution of ResNet-18
-/// took 76.0 k cycles unrolled, 37.6 k not).
+/// have one K term becomes n straight-line copies instead. Returns whether it
+/// did. A body that already carries two or more dot accumulators (a library
+/// convolution's kernel-row loop, one per row block) is left alone: its dots
+/// already form independent chains with tiles of their own, one per array,
+/// and the straight-line copies after the loop would not accumulate in place
+/// (the stem convolution of ResNet-18 took 76.0 k cycles unrolled, 37.6 k
+/// not).
 bool unroll(ir::Function &function, ir::Block &parent, size_t position, int64_t lanes) {
   ir::Op &loop = *parent.ops[position];
   ir::Block &body = loop.region(0);
