@@ -136,6 +136,105 @@ ir::Value *newAdd(ir::Function &function, std::vector<std::unique_ptr<ir::Op>> &
   return v;
 }
 
+/// Copies of a loop body (without its yield) into other blocks, each from
+/// the values carried into it, renaming as it goes. An odd copy adds to the
+/// second accumulators (carried after the loop's own values): they are
+/// swapped in and back.
+class BodyCopier {
+public:
+  BodyCopier(ir::Function &function, const ir::Block &body, const std::vector<size_t> &accumulators)
+      : function_(function), body_(body), accumulators_(accumulators), yield_(*body.ops.back()),
+        numCarried_(yield_.operands.size()) {
+    for (size_t i = 0; i + 1 < body.ops.size(); ++i)
+      ops_.push_back(body.ops[i].get());
+  }
+
+  const ir::Op &yield() const { return yield_; }
+
+  /// Copy `copy` into `into` with induction variable `iv`; `carried` becomes
+  /// what the copy yields.
+  void copy(ir::Block &into, int64_t copy, ir::Value *iv, std::vector<ir::Value *> &carried) {
+    auto swapAccumulators = [&] {
+      for (size_t a = 0; a < accumulators_.size() && copy % 2 == 1; ++a)
+        std::swap(carried[accumulators_[a]], carried[numCarried_ + a]);
+    };
+    swapAccumulators();
+    renamed_[body_.arguments[0]] = iv;
+    for (size_t i = 0; i < numCarried_; ++i)
+      renamed_[body_.arguments[i + 1]] = carried[i];
+    copyOps(function_, ops_, into, renamed_);
+    for (size_t i = 0; i < numCarried_; ++i) {
+      auto it = renamed_.find(yield_.operands[i]);
+      carried[i] = it == renamed_.end() ? yield_.operands[i] : it->second;
+    }
+    swapAccumulators();
+  }
+
+private:
+  ir::Function &function_;
+  const ir::Block &body_;
+  const std::vector<size_t> &accumulators_;
+  const ir::Op &yield_;
+  const size_t numCarried_;
+  std::vector<const ir::Op *> ops_;
+  std::map<const ir::Value *, ir::Value *> renamed_;
+};
+
+/// The loop `for iv = lo to bound step kUnroll * step` over kUnroll copies of
+/// `loop`'s body, from `inits` (the loop's own, then one zero per dot
+/// accumulator for the odd copies); its results are the same values.
+std::unique_ptr<ir::Op> mainLoop(ir::Function &function, const ir::Op &loop, BodyCopier &copier,
+                                 const std::vector<size_t> &accumulators, ir::Value *bound, ir::Value *step,
+                                 const std::vector<ir::Value *> &inits, int64_t stepValue) {
+  const ir::Block &body = loop.region(0);
+  auto unrolled = copyOpShell(loop);
+  unrolled->operands = {loop.operands[0], bound, step};
+  unrolled->operands.insert(unrolled->operands.end(), inits.begin(), inits.end());
+  std::vector<const ir::Value *> resultShapes(loop.results.begin(), loop.results.end());
+  for (size_t j : accumulators)
+    resultShapes.push_back(loop.results[j]);
+  for (const ir::Value *r : resultShapes) {
+    ir::Value *v = function.newValue(r->type, r->nameHint);
+    v->definingOp = unrolled.get();
+    v->index = static_cast<int>(unrolled->results.size());
+    unrolled->results.push_back(v);
+  }
+  auto block = std::make_unique<ir::Block>();
+  block->parentOp = unrolled.get();
+  std::vector<const ir::Value *> argumentShapes(body.arguments.begin(), body.arguments.end());
+  for (size_t j : accumulators)
+    argumentShapes.push_back(body.arguments[j + 1]);
+  for (const ir::Value *argument : argumentShapes) {
+    ir::Value *v = function.newValue(argument->type, argument->nameHint);
+    v->ownerBlock = block.get();
+    v->index = static_cast<int>(block->arguments.size());
+    block->arguments.push_back(v);
+  }
+  const ir::Type &ivType = body.arguments[0]->type;
+  std::vector<ir::Value *> carried(block->arguments.begin() + 1, block->arguments.end());
+  for (int64_t copy = 0; copy < kUnroll; ++copy) {
+    ir::Value *iv = block->arguments[0];
+    if (copy > 0) {
+      // iv + copy * step
+      ir::Value *offset = newConstant(function, *block, ivType, copy * stepValue, loop.loc);
+      auto add = std::make_unique<ir::Op>();
+      add->code = ir::OpCode::Add;
+      add->loc = loop.loc;
+      add->operands = {block->arguments[0], offset};
+      iv = function.newValue(ivType, body.arguments[0]->nameHint);
+      iv->definingOp = add.get();
+      add->results = {iv};
+      block->ops.push_back(std::move(add));
+    }
+    copier.copy(*block, copy, iv, carried);
+  }
+  auto end = copyOpShell(copier.yield());
+  end->operands = carried;
+  block->ops.push_back(std::move(end));
+  unrolled->regions.push_back(std::move(block));
+  return unrolled;
+}
+
 /// Unrolls `loop` (at `position` of `parent`) by kUnroll when its trip count
 /// is a known n >= kUnroll: a loop over the first n - n % kUnroll iterations
 /// with kUnroll copies of the body, then n % kUnroll copies after it; the
@@ -181,83 +280,12 @@ bool unroll(ir::Function &function, ir::Block &parent, size_t position, int64_t 
   for (size_t j : accumulators)
     oddInits.push_back(newConstant(function, prologue, body.arguments[j + 1]->type, 0, loc));
 
-  std::vector<const ir::Op *> ops;
-  for (size_t i = 0; i + 1 < body.ops.size(); ++i)
-    ops.push_back(body.ops[i].get());
-  const ir::Op &yield = *body.ops.back();
-  std::map<const ir::Value *, ir::Value *> renamed;
-  const size_t numCarried = yield.operands.size();
-  // Copy `copy` of the body into `into`, with induction variable `iv`, from
-  // the carried values `carried` (then its yielded ones). An odd copy adds to
-  // the second accumulators: they are swapped in and back.
-  auto copyBody = [&](ir::Block &into, int64_t copy, ir::Value *iv, std::vector<ir::Value *> &carried) {
-    auto swapAccumulators = [&] {
-      for (size_t a = 0; a < accumulators.size() && copy % 2 == 1; ++a)
-        std::swap(carried[accumulators[a]], carried[numCarried + a]);
-    };
-    swapAccumulators();
-    renamed[body.arguments[0]] = iv;
-    for (size_t i = 0; i < numCarried; ++i)
-      renamed[body.arguments[i + 1]] = carried[i];
-    copyOps(function, ops, into, renamed);
-    for (size_t i = 0; i < numCarried; ++i) {
-      auto it = renamed.find(yield.operands[i]);
-      carried[i] = it == renamed.end() ? yield.operands[i] : it->second;
-    }
-    swapAccumulators();
-  };
+  BodyCopier copier(function, body, accumulators);
   std::unique_ptr<ir::Op> unrolled;
-  std::vector<ir::Value *> carried;
-  if (mainTrips == 0) {
-    carried.assign(loop.operands.begin() + 3, loop.operands.end());
-    carried.insert(carried.end(), oddInits.begin(), oddInits.end());
-  } else {
-    unrolled = copyOpShell(loop);
-    unrolled->operands = {loop.operands[0], mainUpper, mainStep};
-    for (size_t i = 3; i < loop.operands.size(); ++i)
-      unrolled->operands.push_back(loop.operands[i]);
-    unrolled->operands.insert(unrolled->operands.end(), oddInits.begin(), oddInits.end());
-    std::vector<const ir::Value *> resultShapes(loop.results.begin(), loop.results.end());
-    for (size_t j : accumulators)
-      resultShapes.push_back(loop.results[j]);
-    for (const ir::Value *r : resultShapes) {
-      ir::Value *v = function.newValue(r->type, r->nameHint);
-      v->definingOp = unrolled.get();
-      v->index = static_cast<int>(unrolled->results.size());
-      unrolled->results.push_back(v);
-    }
-    auto block = std::make_unique<ir::Block>();
-    block->parentOp = unrolled.get();
-    std::vector<const ir::Value *> argumentShapes(body.arguments.begin(), body.arguments.end());
-    for (size_t j : accumulators)
-      argumentShapes.push_back(body.arguments[j + 1]);
-    for (const ir::Value *argument : argumentShapes) {
-      ir::Value *v = function.newValue(argument->type, argument->nameHint);
-      v->ownerBlock = block.get();
-      v->index = static_cast<int>(block->arguments.size());
-      block->arguments.push_back(v);
-    }
-    carried.assign(block->arguments.begin() + 1, block->arguments.end());
-    for (int64_t copy = 0; copy < kUnroll; ++copy) {
-      ir::Value *iv = block->arguments[0];
-      if (copy > 0) {
-        // iv + copy * step
-        ir::Value *offset = newConstant(function, *block, ivType, copy * *step, loc);
-        auto add = std::make_unique<ir::Op>();
-        add->code = ir::OpCode::Add;
-        add->loc = loc;
-        add->operands = {block->arguments[0], offset};
-        iv = function.newValue(ivType, body.arguments[0]->nameHint);
-        iv->definingOp = add.get();
-        add->results = {iv};
-        block->ops.push_back(std::move(add));
-      }
-      copyBody(*block, copy, iv, carried);
-    }
-    auto end = copyOpShell(yield);
-    end->operands = carried;
-    block->ops.push_back(std::move(end));
-    unrolled->regions.push_back(std::move(block));
+  std::vector<ir::Value *> carried(loop.operands.begin() + 3, loop.operands.end());
+  carried.insert(carried.end(), oddInits.begin(), oddInits.end());
+  if (mainTrips > 0) {
+    unrolled = mainLoop(function, loop, copier, accumulators, mainUpper, mainStep, carried, *step);
     carried = unrolled->results;
   }
 
@@ -265,7 +293,7 @@ bool unroll(ir::Function &function, ir::Block &parent, size_t position, int64_t 
   // copies, alternating between the accumulators likewise.
   ir::Block rest;
   for (int64_t copy = mainTrips; copy < trips; ++copy)
-    copyBody(rest, copy, newConstant(function, rest, ivType, *lo + copy * *step, loc), carried);
+    copier.copy(rest, copy, newConstant(function, rest, ivType, *lo + copy * *step, loc), carried);
   std::vector<std::unique_ptr<ir::Op>> inserted;
   for (auto &op : prologue.ops)
     inserted.push_back(std::move(op));
@@ -278,7 +306,7 @@ bool unroll(ir::Function &function, ir::Block &parent, size_t position, int64_t 
     replacement[loop.results[i]] = carried[i];
   for (size_t a = 0; a < accumulators.size(); ++a)
     replacement[loop.results[accumulators[a]]] =
-        newAdd(function, inserted, carried[accumulators[a]], carried[numCarried + a], loc);
+        newAdd(function, inserted, carried[accumulators[a]], carried[loop.results.size() + a], loc);
   parent.ops.erase(parent.ops.begin() + static_cast<std::ptrdiff_t>(position));
   parent.ops.insert(parent.ops.begin() + static_cast<std::ptrdiff_t>(position),
                     std::make_move_iterator(inserted.begin()), std::make_move_iterator(inserted.end()));
