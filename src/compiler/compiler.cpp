@@ -37,6 +37,8 @@ constexpr Stage kPipeline[] = {
      "moves a loop's expand_dims and broadcasts onto its invariant values (transform/sink_broadcasts.cpp)"},
     {"unroll-dots", Kind::TileIRPass, "transform", true,
      "four iterations per body of a loop whose dot is narrower than the arrays (transform/unroll_dots.cpp)"},
+    {"split-offsets", Kind::TileIRPass, "transform", false,
+     "a pointer offset as a tile plus a splat, added one after the other (transform/split_offsets.cpp)"},
     {"fold-constants", Kind::TileIRPass, "transform", false,
      "scalar integer arithmetic on constants replaced by its value (transform/fold_constants.cpp)"},
     {"outer-product-dots", Kind::TileIRPass, "transform", false,

@@ -159,7 +159,7 @@ private:
 
   std::optional<Bounds> product(const ir::Op &op) {
     for (int side = 0; side < 2; ++side) {
-      const auto k = constantOf(op.operands[1 - side]);
+      const auto k = smallInt32Constant(op.operands[1 - side]);
       if (!k)
         continue;
       const auto x = bounds(op.operands[side]);
@@ -175,21 +175,6 @@ private:
       return Bounds{lo, hi, r};
     }
     return std::nullopt;
-  }
-
-  /// The immediate of an i32 constant (a scalar, a tile, or a splat of one),
-  /// within +-2^16 so that its products with i32 ranges fit 64 bits.
-  static std::optional<int64_t> constantOf(const ir::Value *v) {
-    const ir::Op *op = v->definingOp;
-    while (op &&
-           (op->code == OpCode::Splat || op->code == OpCode::Broadcast || op->code == OpCode::ExpandDims))
-      op = op->operands[0]->definingOp;
-    if (!op || op->code != OpCode::Constant || op->result()->type.dtype != ir::DType::Int32)
-      return std::nullopt;
-    const int64_t k = op->constant.intValue;
-    if (k < -(int64_t{1} << 16) || k > (int64_t{1} << 16))
-      return std::nullopt;
-    return k;
   }
 
   /// A scalar the instance knows before its body runs: an argument, or a

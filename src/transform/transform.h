@@ -103,6 +103,12 @@ void unrollDotLoops(ir::Function &function, const config::HardwareConfig &machin
 /// leaves a body with atomics, asserts or barriers alone.
 void skipDeadInstances(ir::Function &function);
 
+/// An `addptr` whose i32 offset is, through adds, subtractions,
+/// multiplications by constants and shape ops, a tile plus splats of scalars
+/// becomes `addptr(addptr(p, tile part), splat(scalar part))`, where value
+/// ranges show that neither part, nor their sum, wraps.
+void splitUniformOffsets(ir::Function &function);
+
 /// A scalar signed-integer add, sub, mul, cast, or div or rem by a positive
 /// divisor, whose operands are constants and whose result fits its dtype,
 /// becomes the constant it computes (its result keeps its id).
