@@ -99,8 +99,10 @@ void unrollDotLoops(ir::Function &function, const config::HardwareConfig &machin
 /// operands are bounded by scalars of the instance (program ids, arguments,
 /// constants and aranges through adds, subtractions and multiplications by
 /// constants), the body runs only where those bounds let some store write:
-/// `if (test) {body}`, the scalars the test reads computed first. The pass
-/// leaves a body with atomics, asserts or barriers alone.
+/// `if (test) {body}`, the scalars the test reads computed first; only where
+/// the test fails for the instance next to the first along some axis (so
+/// that dead instances are likely). The pass leaves a body with atomics,
+/// asserts or barriers alone.
 void skipDeadInstances(ir::Function &function);
 
 /// An `addptr` whose i32 offset is, through adds, subtractions,
