@@ -96,6 +96,27 @@ void sinkBroadcasts(ir::Function &function, const config::HardwareConfig &machin
 /// body, followed by the original loop for the n % 4 left (when any).
 void unrollDotLoops(ir::Function &function, const config::HardwareConfig &machine);
 
+/// Where every store of a body with a loop is masked by comparisons whose
+/// operands are bounded by scalars of the instance (program ids, arguments,
+/// constants and aranges through adds, subtractions and multiplications by
+/// constants), the body runs only where those bounds let some store write:
+/// `if (test) {body}`, the scalars the test reads computed first; only where
+/// the test fails for the instance next to the first along some axis (so
+/// that dead instances are likely). The pass leaves a body with atomics,
+/// asserts or barriers alone.
+void skipDeadInstances(ir::Function &function);
+
+/// An `addptr` whose i32 offset is, through adds, subtractions,
+/// multiplications by constants and shape ops, a tile plus splats of scalars
+/// becomes `addptr(addptr(p, tile part), splat(scalar part))`, where value
+/// ranges show that neither part, nor their sum, wraps.
+void splitUniformOffsets(ir::Function &function);
+
+/// A scalar signed-integer add, sub, mul, cast, or div or rem by a positive
+/// divisor, whose operands are constants and whose result fits its dtype,
+/// becomes the constant it computes (its result keeps its id).
+void foldConstants(ir::Function &function);
+
 /// A pure op equal to an earlier visible one (same opcode, attributes,
 /// operands and result types) is removed and its uses take the earlier results.
 void eliminateCommonSubexpressions(ir::Function &function);

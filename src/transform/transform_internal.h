@@ -25,6 +25,11 @@ void collectDefinitions(const ir::Block &block, std::set<const ir::Value *> &def
 void copyOps(ir::Function &function, const std::vector<const ir::Op *> &from, ir::Block &to,
              std::map<const ir::Value *, ir::Value *> &renamed);
 
+/// The immediate of an i32 constant (a scalar or tile, or a splat, broadcast
+/// or expand_dims of one) within +-2^16, so that its products with i32 ranges
+/// fit 64 bits; nothing otherwise.
+std::optional<int64_t> smallInt32Constant(const ir::Value *v);
+
 /// The integers a value's elements take, both ends included.
 struct ValueRange {
   int64_t lo = 0, hi = 0;

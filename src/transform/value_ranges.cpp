@@ -216,4 +216,16 @@ valueRanges(const ir::Function &function, const std::function<ValueRange(const i
   return RangeAnalysis(function, arangeRange).take();
 }
 
+std::optional<int64_t> smallInt32Constant(const ir::Value *v) {
+  const ir::Op *op = v->definingOp;
+  while (op && (op->code == OpCode::Splat || op->code == OpCode::Broadcast || op->code == OpCode::ExpandDims))
+    op = op->operands[0]->definingOp;
+  if (!op || op->code != OpCode::Constant || op->result()->type.dtype != ir::DType::Int32)
+    return std::nullopt;
+  const int64_t k = op->constant.intValue;
+  if (k < -(int64_t{1} << 16) || k > (int64_t{1} << 16))
+    return std::nullopt;
+  return k;
+}
+
 } // namespace npusim::transform

@@ -114,11 +114,11 @@ TEST(Pipeline, ListsEveryStageInOrder) {
       EXPECT_FALSE(stage.droppedOnOverflow) << stage.name;
     }
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"mapping", "block-sizes", "shrink-dead-lanes", "unwrap-rem",
-                                      "sink-broadcasts", "unroll-dots", "outer-product-dots", "early-loads",
-                                      "layout", "cse", "hoist-invariants", "lowering", "schedule",
-                                      "scratchpad"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"mapping", "block-sizes", "shrink-dead-lanes", "unwrap-rem",
+                                             "skip-dead-instances", "sink-broadcasts", "unroll-dots",
+                                             "split-offsets", "fold-constants", "outer-product-dots",
+                                             "early-loads", "layout", "cse", "hoist-invariants", "lowering",
+                                             "schedule", "scratchpad"}));
   EXPECT_EQ(compiler::pipeline()[0].kind, compiler::Stage::Kind::Mapping);
   EXPECT_EQ(compiler::pipeline()[1].kind, compiler::Stage::Kind::BlockSizes);
   EXPECT_EQ(compiler::pipeline().back().kind, compiler::Stage::Kind::ScratchpadPlan);
