@@ -286,13 +286,20 @@ std::string columnIndices(const RowConvTiles &t) {
 /// and column group m % BMC as index tiles for the masks, box terms for the
 /// addresses, the store's column mask and each block of j's column mask.
 std::string stridedPixelsHead(const RowConvShape &c, const RowConvTiles &t) {
+  // A block's consecutive tile rows are BLOCKS output rows apart when the
+  // blocks interleave, else one.
+  const std::string rowStep = t.interleaved ? "(BLOCKS * STRIDE_H)" : "STRIDE_H";
+  const std::string outStep = t.interleaved ? "(BLOCKS * SY_H)" : "SY_H";
   std::string head = "    mm_t = tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :]\n"
-                     "    mrs_t = (mm_t // BMC) * STRIDE_H\n"
+                     "    mrs_t = (mm_t // BMC) * " +
+                     rowStep +
+                     "\n"
                      "    iw_t = (mm_t % BMC) * (PIX * STRIDE_W)\n"
                      "    col_ok = (mm_t % BMC) < COLS\n"
                      "    rr = tl.arange(0, BLOCK_M)[:, None]\n"
-                     "    x_box = (rr // BMC) * (STRIDE_H * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n"
-                     "    y_box = (rr // BMC) * SY_H + (rr % BMC) * (PIX * SY_W)\n";
+                     "    x_box = (rr // BMC) * (" +
+                     rowStep + " * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n    y_box = (rr // BMC) * " +
+                     outStep + " + (rr % BMC) * (PIX * SY_W)\n";
   if (t.columnGroups * t.pixelsPerRow > c.outW)
     head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
   for (int64_t b = 0; b < t.blocksJ; ++b) {
@@ -472,6 +479,71 @@ std::string indented(const std::string &code) {
   return out;
 }
 
+/// The kernel-row loop over interleaved blocks (stride 1): block i's kernel
+/// row kh reads tile q = i + kh * DIL_H, which block i + DIL_H read one
+/// kernel row earlier. Kernel row 0 runs before the loop (each block's tile
+/// loaded just before its dots, so that the arrays start after one tile);
+/// the loop over the other kernel rows carries each block's input tiles,
+/// block i's taken from block i + DIL_H (a copy at the end of the body), and
+/// loads only the tiles of the last DIL_H blocks: a program reads BLOCKS +
+/// (KH - 1) * DIL_H tiles instead of BLOCKS * KH. `head` holds the column
+/// indices.
+std::string interleavedLoopBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast,
+                                std::string head) {
+  const int64_t blocks = t.blocks, shift = c.dilationH;
+  auto weights = [&](const std::string &indent, const std::string &offset) {
+    std::string code;
+    for (int64_t b = 0; b < t.blocksJ; ++b)
+      code += t.pixelsPerRow == 1 ? weightLoad(std::to_string(b), b, offset, cast)
+                                  : bandedWeightLoad(std::to_string(b), b, offset, cast);
+    return indent.size() > 4 ? indented(code) : code;
+  };
+  // Tile q (an expression) starts at input row oh0_0 + q - PAD_H.
+  auto tile = [&](const std::string &indent, const std::string &name, const std::string &q) {
+    const std::string pad = std::to_string(c.padH);
+    std::string code = indent + "ih" + name + " = mrs_t + (oh0_0 + " + q + " - " + pad + ")\n" + indent +
+                       "h_ok" + name + " = (ih" + name + " >= 0) & (ih" + name + " < IN_H)\n";
+    for (int64_t b = 0; b < t.blocksJ; ++b) {
+      const std::string bs = std::to_string(b);
+      code += indent + "x" + name + "_" + bs + " = tl.load(xb + (x_box + ((" + q + " - " + pad +
+              ") * SX_H - PAD_W * SX_W + j_" + bs + "[None, :] * SX_C)), mask=h_ok" + name + " & w_ok_" + bs +
+              ", other=0.0)" + cast + "\n";
+    }
+    return code;
+  };
+  head += stridedPixelsHead(c, t) + weights("    ", "0");
+  std::string init, loop = "    for kh in range(1, " + std::to_string(c.kernelH) + "):\n" +
+                           weights("        ", "kh * " + std::to_string(c.swH));
+  std::string loads, dots, yields, tail;
+  for (int64_t i = 0; i < blocks; ++i) {
+    const std::string s = "_" + std::to_string(i);
+    head += "    row0" + s + " = pid_m * (BLOCKS * R2) + " + std::to_string(i) + "\n    oh0" + s + " = row0" +
+            s + " % OUT_H\n";
+    if (i == 0)
+      head += "    xb = x_ptr + ((row0_0 // OUT_H) * SX_N + oh0_0 * SX_H)\n";
+    head += tile("    ", "p" + s, std::to_string(i));
+    // Blocks that take their tiles from block i + DIL_H; the last DIL_H
+    // blocks load theirs in the body.
+    const bool carried = i + shift < blocks;
+    if (!carried)
+      loads += tile("        ", "n" + s, std::to_string(i) + " + kh * " + std::to_string(shift));
+    for (int64_t b = 0; b < t.blocksJ; ++b) {
+      const std::string bs = std::to_string(b), acc = "acc" + s + "_" + bs;
+      head += "    " + acc + " = tl.dot(xp" + s + "_" + bs + ", w_" + bs +
+              ", allow_tf32=False, out_dtype=tl.float32)\n";
+      dots += "        " + acc + " += tl.dot(" + (carried ? "xc" : "xn") + s + "_" + bs + ", w_" + bs +
+              ", allow_tf32=False, out_dtype=tl.float32)\n";
+      if (carried) {
+        const std::string from = "_" + std::to_string(i + shift) + "_" + bs;
+        init += "    xc" + s + "_" + bs + " = xp" + from + "\n";
+        yields += "        xc" + s + "_" + bs + " = " + (i + 2 * shift < blocks ? "xc" : "xn") + from + "\n";
+      }
+    }
+    tail += stridedPixelsStore(c, t, i, sumTree("acc" + s + "_", static_cast<size_t>(t.blocksJ)));
+  }
+  return head + init + loop + loads + dots + yields + tail;
+}
+
 /// The same-size form's body as a loop over the kernel rows (docs/library-
 /// kernels.md, "Row convolutions"): per row block and block of j one fp32
 /// accumulator, made before the loop and carried by it, so that the dots
@@ -502,6 +574,8 @@ std::string kernelRowLoopBody(const RowConvShape &c, const RowConvTiles &t, cons
     loop += indented(pix == 1 ? weightLoad(std::to_string(b), b, offset, cast)
                               : bandedWeightLoad(std::to_string(b), b, offset, cast));
   }
+  if (t.interleaved)
+    return interleavedLoopBody(c, t, cast, head);
   if (c.strided) {
     // Strided pixels: block i's R2 output rows start at output row oh0_i of
     // one image; kernel row kh reads input rows oh * STRIDE_H + dh.
@@ -626,7 +700,8 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
   // channel counts, widths or padding ran each other's program.)
   const std::string name = std::string(c.strided ? "npusim_conv_strided_rows_" : "npusim_conv_rows_") +
                            types + "_k" + std::to_string(step) +
-                           (pix > 1 || t.boxRows ? "_p" + std::to_string(pix) : "") + "_" + textDigest(body);
+                           (pix > 1 || t.boxRows ? "_p" + std::to_string(pix) : "") +
+                           (t.interleaved ? "_i" : "") + "_" + textDigest(body);
   LaunchBuilder launch(name,
                        instantiate(pipelined ? kRowConvSource : kStridedRowConvSource,
                                    {{"NAME", name},

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace npusim::library::detail {
 
@@ -23,10 +24,31 @@ namespace {
 
 /// At most this many row blocks per program: the body is unrolled.
 constexpr int64_t kMaxRowBlocks = 16;
+/// At most this many interleaved blocks per program, of at most the array's
+/// width in rows and columns. Measured on 56 x 56 x 64 (tpuv3-like, PIX =
+/// 2): 7 blocks of 128 rows 13.6 k cycles, 14 blocks 16.1 k (a longer first
+/// kernel row before the loop, one program), 7 blocks of 256 rows 17.5 k
+/// (their carried tiles copied through the cross-lane unit); PIX = 4 (256
+/// columns, 7 blocks of 128 rows) 19.8 k.
+constexpr int64_t kMaxInterleavedBlocks = 8;
 /// At most this many steps (kernel rows x blocks of j) per row block.
 constexpr int64_t kMaxRowSteps = 24;
 
 double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine);
+
+/// The input tiles a program of `blocks` interleaved blocks loads: the
+/// distinct i * STRIDE_H + kh * DIL_H over its blocks i and kernel rows kh.
+int64_t distinctInputTiles(const RowConvShape &c, int64_t blocks) {
+  std::vector<bool> seen(static_cast<size_t>((blocks - 1) * c.strideH + (c.kernelH - 1) * c.dilationH + 1));
+  int64_t count = 0;
+  for (int64_t i = 0; i < blocks; ++i)
+    for (int64_t kh = 0; kh < c.kernelH; ++kh) {
+      auto q = seen.begin() + i * c.strideH + kh * c.dilationH;
+      count += *q ? 0 : 1;
+      *q = true;
+    }
+  return count;
+}
 
 /// Whether candidate `a` (estimated `aCycles`) ranks before `b`: a kernel-row
 /// loop before the unrolled blocks, whose estimate does not see their
@@ -126,8 +148,19 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
     // groups per block, BLOCKS a divisor of the blocks (no block past the
     // end); the same live tiles and cost model as the same-size form.
     const int64_t columnGroups = nextPowerOfTwo(c.outW / pix), outRows = c.pixels / c.outW;
-    std::optional<RowConvTiles> best;
-    double bestCycles = 0;
+    std::optional<RowConvTiles> best, bestInterleaved;
+    double bestCycles = 0, bestInterleavedCycles = 0;
+    // The interleaved kernel-row loop keeps live: two kernel rows' weights
+    // (the first row's before the loop), every block's tiles of the first
+    // kernel row, the carried tiles and the ones the body loads (each with
+    // its mask), one accumulator per block and block of j, the column masks,
+    // index tiles and a block's sum.
+    auto interleavedBytes = [&](int64_t blockM, int64_t blocks) {
+      const int64_t tiles = (2 * blocks + c.dilationH) * blocksJ;
+      return 2 * blocksJ * kSlots * blockN * c.element + tiles * kSlots * blockM * (c.element + 1) +
+             blocks * blocksJ * nSlots * blockM * 4 + (blocksJ + 4) * kSlots * blockM * 4 +
+             2 * nSlots * blockM * 4;
+    };
     for (int64_t r2 = 1; r2 * columnGroups <= 1024; r2 *= 2) {
       const int64_t m = r2 * columnGroups;
       if (c.outH % r2 != 0 || m < 16)
@@ -157,7 +190,26 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
       const double cycles = rowConvCycles(c, tiles, machine);
       if (ranksBefore(tiles, cycles, best, bestCycles, true))
         best = tiles, bestCycles = cycles;
+      // Interleaved blocks (stride 1, a kernel several rows high): a
+      // program's BLOCKS blocks cover BLOCKS * R2 consecutive output rows of
+      // one image (at least one program per core), block i + DIL_H passing
+      // its tiles on to block i.
+      const bool interleaves = c.strideH == 1 && c.kernelH > 1 && m <= lanes && blockN <= lanes;
+      for (int64_t g = c.dilationH + 1; interleaves && g <= kMaxInterleavedBlocks && g * r2 <= c.outH; ++g) {
+        if (c.outH % (g * r2) != 0 || outRows / (g * r2) < machine.cores || interleavedBytes(m, g) > budget)
+          continue;
+        RowConvTiles shared{m, blockN, blockK, blocksJ, 1, pix, g};
+        shared.rowsPerBlock = r2, shared.columnGroups = columnGroups, shared.boxRows = true;
+        shared.interleaved = true, shared.kernelRowLoop = true;
+        const double sharedCycles = rowConvCycles(c, shared, machine);
+        if (!bestInterleaved || sharedCycles <= bestInterleavedCycles)
+          bestInterleaved = shared, bestInterleavedCycles = sharedCycles;
+      }
     }
+    // The interleaved blocks read the input about once where the others
+    // read it once per kernel row: they rank by the estimate alone.
+    if (bestInterleaved && (!best || bestInterleavedCycles < bestCycles))
+      return bestInterleaved;
     return best;
   }
 
@@ -265,9 +317,16 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
   // DRAM at half its peak: these DMAs of 0.5 to 2 KB rows reach about 200
   // GB/s of tpuv3-like's 481 (measured on 56 x 56 x 64 and 28 x 28 x 128).
   const double rate = machine.dramBytesPerCycle / 2;
-  const double bytes = static_cast<double>(nBlocks * c.groups * realRows * c.kernelH * kwc * c.element +
-                                           programs * steps * t.blockK * t.blockN * c.element +
-                                           c.pixels * c.coutG * c.groups * 4);
+  // Interleaved blocks read each of a program's distinct input tiles once
+  // (R2 * COLS rows each) instead of every block's kernel rows.
+  const double inputRows = t.interleaved ? static_cast<double>(realRows) *
+                                               static_cast<double>(distinctInputTiles(c, t.blocks)) /
+                                               static_cast<double>(t.blocks)
+                                         : static_cast<double>(realRows * c.kernelH);
+  const double bytes =
+      static_cast<double>(nBlocks * c.groups) * inputRows * static_cast<double>(kwc * c.element) +
+      static_cast<double>(programs * steps * t.blockK * t.blockN * c.element +
+                          c.pixels * c.coutG * c.groups * 4);
   // Per row block: a zero tile per dot, the sum and the bias on the
   // products; the masks and their conjunctions on the operand tiles.
   const double vector =
@@ -309,7 +368,10 @@ double stridedRowConvCycles(const RowConvShape &c, const RowConvTiles &t, const 
 
 } // namespace
 
-std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const MachineShape &machine) {
+namespace {
+
+/// The tiles of `c` in its own form (same-size or strided).
+std::optional<RowConvTiles> chooseRowConvTilesOf(const RowConvShape &c, const MachineShape &machine) {
   std::optional<RowConvTiles> best = rowConvTilesFor(c, machine, 1, false);
   if (c.dilationW != 1 || c.sxW != c.cinG * c.sxC || c.groups != 1 || c.syW != c.coutG * c.syC)
     return best;
@@ -336,6 +398,25 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
                                       false)))
     return packed;
   return best;
+}
+
+} // namespace
+
+std::optional<RowConvTiles> chooseRowConvTiles(RowConvShape &shape, const MachineShape &machine) {
+  std::optional<RowConvTiles> sameSize = chooseRowConvTilesOf(shape, machine);
+  if (shape.strided || !sameSize)
+    return sameSize;
+  // A same-size convolution is a strided one of stride 1 too, whose
+  // interleaved blocks read each input row about once.
+  RowConvShape strided = shape;
+  strided.strided = true;
+  const std::optional<RowConvTiles> interleaved = chooseRowConvTilesOf(strided, machine);
+  if (interleaved && interleaved->interleaved &&
+      rowConvCycles(strided, *interleaved, machine) < rowConvCycles(shape, *sameSize, machine)) {
+    shape.strided = true;
+    return interleaved;
+  }
+  return sameSize;
 }
 
 } // namespace npusim::library::detail
