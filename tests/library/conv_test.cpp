@@ -226,6 +226,24 @@ PlannedConv planAndCompare(const std::vector<int64_t> &input, const std::vector<
           f.compare("aten.convolution", args, {y}, shape)};
 }
 
+/// The plan of `c` (fp32, channels-last, no bias) on `machine`.
+CallPlan planChannelsLast(const Conv &c, const MachineShape &machine) {
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+  const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+  const std::vector<int64_t> out = outputShape(c);
+  const TensorRef y = f.tensor(DType::Float32, out, channelsLast(out));
+  const std::vector<const TensorRef *> outs = {&y};
+  return planCall("aten.convolution",
+                  std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                            CallFixture::integers({c.stride, c.stride}),
+                                            CallFixture::integers({c.padding, c.padding}),
+                                            CallFixture::integers({c.dilation, c.dilation}),
+                                            CallFixture::boolean(false), CallFixture::integers({0, 0}),
+                                            CallFixture::integer(1)},
+                  outs, machine);
+}
+
 TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
   // On 32 lanes with 64 KiB each, these row convolutions have enough
   // dots per kernel row for the loop over kernel rows (one accumulator per
@@ -243,20 +261,7 @@ TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
       {{2, 3, 48, 48}, {16, 3, 7, 7}, 2, 3, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
-    CallFixture f;
-    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
-    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
-    const std::vector<int64_t> out = outputShape(c);
-    const TensorRef y = f.tensor(DType::Float32, out, channelsLast(out));
-    const std::vector<const TensorRef *> outs = {&y};
-    const CallPlan plan =
-        planCall("aten.convolution",
-                 std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                           CallFixture::integers({c.stride, c.stride}),
-                                           CallFixture::integers({c.padding, c.padding}),
-                                           CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                           CallFixture::integers({0, 0}), CallFixture::integer(1)},
-                 outs, machine);
+    const CallPlan plan = planChannelsLast(c, machine);
     ASSERT_EQ(plan.launches.size(), 1u) << describe(c);
     EXPECT_NE(plan.launches[0].source.find("for kh in range("), std::string::npos)
         << describe(c) << ": " << plan.launches[0].kernelName;
@@ -279,19 +284,7 @@ TEST(LibraryConv, InterleavedRowBlocksShareTheirInputTiles) {
       {{1, 64, 28, 28}, {64, 64, 5, 5}, 1, 2, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
-    CallFixture f;
-    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
-    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
-    const std::vector<int64_t> out = outputShape(c);
-    const TensorRef y = f.tensor(DType::Float32, out, channelsLast(out));
-    const std::vector<const TensorRef *> outs = {&y};
-    const CallPlan plan = planCall(
-        "aten.convolution",
-        std::vector<CallArgument>{
-            CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(), CallFixture::integers({1, 1}),
-            CallFixture::integers({c.padding, c.padding}), CallFixture::integers({c.dilation, c.dilation}),
-            CallFixture::boolean(false), CallFixture::integers({0, 0}), CallFixture::integer(1)},
-        outs, MachineShape{});
+    const CallPlan plan = planChannelsLast(c, MachineShape{});
     ASSERT_EQ(plan.launches.size(), 1u) << describe(c);
     EXPECT_NE(plan.launches[0].kernelName.find("_i_"), std::string::npos)
         << describe(c) << ": " << plan.launches[0].kernelName;

@@ -88,43 +88,46 @@ double rooflineCycles(double macs, double bytes) {
   return std::max(macs / kMacsPerCycle, bytes / kBytesPerCycle);
 }
 
-TEST(LibraryTiming, Resnet3x3ConvolutionAgainstItsRoofline) {
-  // 56 x 56 x 64 -> 64, 3x3, pad 1: 3136 pixels x 64 x 576 = 115,605,504 MACs
-  // -> 3528 cycles; input and output 200,704 floats each, weights 36,864:
-  // 1,753,088 bytes -> 3424 cycles. Roofline 3528 cycles.
-  const double roofline = rooflineCycles(3136.0 * 64 * 576, (2 * 200704.0 + 36864) * 4);
-  EXPECT_NEAR(roofline, 3528, 1);
-  const StepResult r = timeConv(56, 64, 64, 3, 1, 1);
-  ASSERT_TRUE(r.timed);
-  // Measured 13.6 k cycles (3.9x; 22.9 k, 6.5x, when every kernel row of
-  // every row block loaded its own tile; 31.5 k with the row blocks
-  // unrolled, 63.2 k with one pixel per tile row, 80.1 k with the gather):
-  // 2 programs of 7 interleaved blocks (block i: output rows i + 7 k, k <
-  // 4, 2 pixels per tile row), whose kernel rows share tiles: 7 + 2 tiles
-  // per program of 4 rows x 28 column groups x (2 + 2) x 64 elements, 2 x 9
-  // x 114,688 = 2,064,384 bytes of input, 2.6 times the 802,816 the
-  // roofline counts, where a tile per kernel row and row block read 3 x 1.5
-  // x 802,816 = 3.6 MB. Within 2x (7056 cycles) needs fewer input re-reads
-  // still and the arrays busier (2 pixels x 64 channels fill one array
-  // width of columns).
-  EXPECT_LT(static_cast<double>(r.timing.cycles), 4.5 * roofline);
-}
-
-TEST(LibraryTiming, Resnet3x3At128ChannelsAgainstItsRoofline) {
-  // 28 x 28 x 128 -> 128, 3x3, pad 1: 784 pixels x 128 x 1152 =
-  // 115,605,504 MACs -> 3528 cycles; input and output 100,352 floats each,
-  // weights 147,456: 1,392,640 bytes -> 2720 cycles. Roofline 3528 cycles.
-  const double roofline = rooflineCycles(784.0 * 128 * 1152, (2 * 100352.0 + 147456) * 4);
-  EXPECT_NEAR(roofline, 3528, 1);
-  const StepResult r = timeConv(28, 128, 128, 3, 1, 1);
-  ASSERT_TRUE(r.timed);
-  // Measured 7.9 k cycles (2.2x; 17.2 k, 4.9x, with a tile per kernel row
-  // and row block): one program of 7 interleaved blocks of 4 output rows
-  // (one pixel per tile row, 32 column groups of which 28 are real,
-  // BLOCK_M = 128), 7 + 2 input tiles of 3 blocks of j each; the arrays
-  // stream 7 blocks x 3 kernel rows x 3 blocks of j x 128 rows = 8064
-  // cycles over the two arrays, 4032.
-  EXPECT_LT(static_cast<double>(r.timing.cycles), 2.6 * roofline);
+TEST(LibraryTiming, Resnet3x3ConvolutionsAgainstTheirRooflines) {
+  struct Layer {
+    int64_t size, channels;
+    double roofline, bound; // closed-form cycles; the bound as a multiple
+  };
+  const Layer layers[] = {
+      // 56 x 56 x 64 -> 64, 3x3, pad 1: 3136 pixels x 64 x 576 =
+      // 115,605,504 MACs -> 3528 cycles; input and output 200,704 floats
+      // each, weights 36,864: 1,753,088 bytes -> 3424 cycles. Measured 13.6
+      // k cycles (3.9x; 22.9 k, 6.5x, when every kernel row of every row
+      // block loaded its own tile; 31.5 k with the row blocks unrolled, 63.2
+      // k with one pixel per tile row, 80.1 k with the gather): 2 programs
+      // of 7 interleaved blocks (block i: output rows i + 7 k, k < 4, 2
+      // pixels per tile row), whose kernel rows share tiles: 7 + 2 tiles per
+      // program of 4 rows x 28 column groups x (2 + 2) x 64 elements, 2 x 9
+      // x 114,688 = 2,064,384 bytes of input, 2.6 times the 802,816 the
+      // roofline counts, where a tile per kernel row and row block read 3 x
+      // 1.5 x 802,816 = 3.6 MB. Within 2x (7056 cycles) needs fewer input
+      // re-reads still and the arrays busier (2 pixels x 64 channels fill
+      // one array width of columns).
+      {56, 64, 3528, 4.5},
+      // 28 x 28 x 128 -> 128: 784 pixels x 128 x 1152 = 115,605,504 MACs ->
+      // 3528 cycles; input and output 100,352 floats each, weights 147,456:
+      // 1,392,640 bytes -> 2720 cycles. Measured 7.9 k cycles (2.2x; 17.2 k,
+      // 4.9x, with a tile per kernel row and row block): one program of 7
+      // interleaved blocks of 4 output rows (one pixel per tile row, 32
+      // column groups of which 28 are real, BLOCK_M = 128), 7 + 2 input
+      // tiles of 3 blocks of j each; the arrays stream 7 blocks x 3 kernel
+      // rows x 3 blocks of j x 128 rows = 8064 cycles over the two arrays,
+      // 4032.
+      {28, 128, 3528, 2.6},
+  };
+  for (const Layer &l : layers) {
+    const double pixels = static_cast<double>(l.size * l.size), c = static_cast<double>(l.channels);
+    const double roofline = rooflineCycles(pixels * c * 9 * c, (2 * pixels * c + 9 * c * c) * 4);
+    EXPECT_NEAR(roofline, l.roofline, 1) << l.size;
+    const StepResult r = timeConv(l.size, l.channels, l.channels, 3, 1, 1);
+    ASSERT_TRUE(r.timed);
+    EXPECT_LT(static_cast<double>(r.timing.cycles), l.bound * roofline) << l.size << " x " << l.channels;
+  }
 }
 
 TEST(LibraryTiming, Resnet7x7StemAgainstItsRoofline) {
