@@ -479,69 +479,63 @@ std::string indented(const std::string &code) {
   return out;
 }
 
-/// The kernel-row loop over interleaved blocks (stride 1): block i's kernel
-/// row kh reads tile q = i + kh * DIL_H, which block i + DIL_H read one
-/// kernel row earlier. Kernel row 0 runs before the loop (each block's tile
-/// loaded just before its dots, so that the arrays start after one tile);
-/// the loop over the other kernel rows carries each block's input tiles,
-/// block i's taken from block i + DIL_H (a copy at the end of the body), and
-/// loads only the tiles of the last DIL_H blocks: a program reads BLOCKS +
-/// (KH - 1) * DIL_H tiles instead of BLOCKS * KH. `head` holds the column
+/// The interleaved blocks' body: block i's kernel row kh reads tile q = i *
+/// STRIDE_H + kh * DIL_H (input rows oh0_0 * STRIDE_H + q - PAD_H on,
+/// BLOCKS * STRIDE_H apart), which blocks and kernel rows with the same q
+/// share: a program loads each distinct tile once. Kernel row by kernel
+/// row: its weights, then per block the tile it is first to read (with its
+/// mask) and its dots. The kernel rows run in a loop of one iteration that
+/// carries the accumulators, so that each block's chain of dots accumulates
+/// in place; no tile is carried, so none is copied. `head` holds the column
 /// indices.
-std::string interleavedLoopBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast,
-                                std::string head) {
-  const int64_t blocks = t.blocks, shift = c.dilationH;
-  auto weights = [&](const std::string &indent, const std::string &offset) {
-    std::string code;
-    for (int64_t b = 0; b < t.blocksJ; ++b)
-      code += t.pixelsPerRow == 1 ? weightLoad(std::to_string(b), b, offset, cast)
-                                  : bandedWeightLoad(std::to_string(b), b, offset, cast);
-    return indent.size() > 4 ? indented(code) : code;
-  };
-  // Tile q (an expression) starts at input row oh0_0 + q - PAD_H.
-  auto tile = [&](const std::string &indent, const std::string &name, const std::string &q) {
-    const std::string pad = std::to_string(c.padH);
-    std::string code = indent + "ih" + name + " = mrs_t + (oh0_0 + " + q + " - " + pad + ")\n" + indent +
-                       "h_ok" + name + " = (ih" + name + " >= 0) & (ih" + name + " < IN_H)\n";
-    for (int64_t b = 0; b < t.blocksJ; ++b) {
-      const std::string bs = std::to_string(b);
-      code += indent + "x" + name + "_" + bs + " = tl.load(xb + (x_box + ((" + q + " - " + pad +
-              ") * SX_H - PAD_W * SX_W + j_" + bs + "[None, :] * SX_C)), mask=h_ok" + name + " & w_ok_" + bs +
-              ", other=0.0)" + cast + "\n";
-    }
-    return code;
-  };
-  head += stridedPixelsHead(c, t) + weights("    ", "0");
-  std::string init, loop = "    for kh in range(1, " + std::to_string(c.kernelH) + "):\n" +
-                           weights("        ", "kh * " + std::to_string(c.swH));
-  std::string loads, dots, yields, tail;
-  for (int64_t i = 0; i < blocks; ++i) {
+std::string interleavedBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast,
+                            std::string head) {
+  head += stridedPixelsHead(c, t);
+  std::string body;
+  std::vector<bool> loaded;
+  for (int64_t i = 0; i < t.blocks; ++i) {
     const std::string s = "_" + std::to_string(i);
     head += "    row0" + s + " = pid_m * (BLOCKS * R2) + " + std::to_string(i) + "\n    oh0" + s + " = row0" +
             s + " % OUT_H\n";
     if (i == 0)
-      head += "    xb = x_ptr + ((row0_0 // OUT_H) * SX_N + oh0_0 * SX_H)\n";
-    head += tile("    ", "p" + s, std::to_string(i));
-    // Blocks that take their tiles from block i + DIL_H; the last DIL_H
-    // blocks load theirs in the body.
-    const bool carried = i + shift < blocks;
-    if (!carried)
-      loads += tile("        ", "n" + s, std::to_string(i) + " + kh * " + std::to_string(shift));
+      head += "    xb = x_ptr + ((row0_0 // OUT_H) * SX_N + oh0_0 * (STRIDE_H * SX_H))\n";
+    for (int64_t b = 0; b < t.blocksJ; ++b)
+      head += "    acc" + s + "_" + std::to_string(b) + " = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
+  }
+  for (int64_t kh = 0; kh < c.kernelH; ++kh) {
     for (int64_t b = 0; b < t.blocksJ; ++b) {
-      const std::string bs = std::to_string(b), acc = "acc" + s + "_" + bs;
-      head += "    " + acc + " = tl.dot(xp" + s + "_" + bs + ", w_" + bs +
-              ", allow_tf32=False, out_dtype=tl.float32)\n";
-      dots += "        " + acc + " += tl.dot(" + (carried ? "xc" : "xn") + s + "_" + bs + ", w_" + bs +
-              ", allow_tf32=False, out_dtype=tl.float32)\n";
-      if (carried) {
-        const std::string from = "_" + std::to_string(i + shift) + "_" + bs;
-        init += "    xc" + s + "_" + bs + " = xp" + from + "\n";
-        yields += "        xc" + s + "_" + bs + " = " + (i + 2 * shift < blocks ? "xc" : "xn") + from + "\n";
+      const std::string step = std::to_string(kh * t.blocksJ + b), offset = std::to_string(kh * c.swH);
+      body +=
+          t.pixelsPerRow == 1 ? weightLoad(step, b, offset, cast) : bandedWeightLoad(step, b, offset, cast);
+    }
+    for (int64_t i = 0; i < t.blocks; ++i) {
+      const int64_t q = i * c.strideH + kh * c.dilationH;
+      const std::string qs = std::to_string(q);
+      if (loaded.size() <= static_cast<size_t>(q))
+        loaded.resize(static_cast<size_t>(q) + 1, false);
+      if (!loaded[static_cast<size_t>(q)]) {
+        loaded[static_cast<size_t>(q)] = true;
+        body += "    ih_q" + qs + " = mrs_t + (oh0_0 * STRIDE_H + " + std::to_string(q - c.padH) +
+                ")\n    h_ok_q" + qs + " = (ih_q" + qs + " >= 0) & (ih_q" + qs + " < IN_H)\n";
+        for (int64_t b = 0; b < t.blocksJ; ++b) {
+          const std::string bs = std::to_string(b);
+          body += "    x_q" + qs + "_" + bs + " = tl.load(xb + (x_box + (" +
+                  std::to_string((q - c.padH) * c.sxH - c.padW * c.sxW) + " + j_" + bs +
+                  "[None, :] * SX_C)), mask=h_ok_q" + qs + " & w_ok_" + bs + ", other=0.0)" + cast + "\n";
+        }
+      }
+      for (int64_t b = 0; b < t.blocksJ; ++b) {
+        const std::string acc = "acc_" + std::to_string(i) + "_" + std::to_string(b);
+        body += "    " + acc + " += tl.dot(x_q" + qs + "_" + std::to_string(b) + ", w_" +
+                std::to_string(kh * t.blocksJ + b) + ", allow_tf32=False, out_dtype=tl.float32)\n";
       }
     }
-    tail += stridedPixelsStore(c, t, i, sumTree("acc" + s + "_", static_cast<size_t>(t.blocksJ)));
   }
-  return head + init + loop + loads + dots + yields + tail;
+  std::string tail;
+  for (int64_t i = 0; i < t.blocks; ++i)
+    tail += stridedPixelsStore(c, t, i,
+                               sumTree("acc_" + std::to_string(i) + "_", static_cast<size_t>(t.blocksJ)));
+  return head + "    for _once in range(0, 1):\n" + indented(body) + tail;
 }
 
 /// The same-size form's body as a loop over the kernel rows (docs/library-
@@ -575,7 +569,7 @@ std::string kernelRowLoopBody(const RowConvShape &c, const RowConvTiles &t, cons
                               : bandedWeightLoad(std::to_string(b), b, offset, cast));
   }
   if (t.interleaved)
-    return interleavedLoopBody(c, t, cast, head);
+    return interleavedBody(c, t, cast, head);
   if (c.strided) {
     // Strided pixels: block i's R2 output rows start at output row oh0_i of
     // one image; kernel row kh reads input rows oh * STRIDE_H + dh.

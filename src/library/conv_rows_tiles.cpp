@@ -24,13 +24,6 @@ namespace {
 
 /// At most this many row blocks per program: the body is unrolled.
 constexpr int64_t kMaxRowBlocks = 16;
-/// At most this many interleaved blocks per program, of at most the array's
-/// width in rows and columns. Measured on 56 x 56 x 64 (tpuv3-like, PIX =
-/// 2): 7 blocks of 128 rows 13.6 k cycles, 14 blocks 16.1 k (a longer first
-/// kernel row before the loop, one program), 7 blocks of 256 rows 17.5 k
-/// (their carried tiles copied through the cross-lane unit); PIX = 4 (256
-/// columns, 7 blocks of 128 rows) 19.8 k.
-constexpr int64_t kMaxInterleavedBlocks = 8;
 /// At most this many steps (kernel rows x blocks of j) per row block.
 constexpr int64_t kMaxRowSteps = 24;
 
@@ -153,14 +146,12 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
     const int64_t columnGroups = nextPowerOfTwo(c.outW / pix), outRows = c.pixels / c.outW;
     std::optional<RowConvTiles> best, bestInterleaved;
     double bestCycles = 0, bestInterleavedCycles = 0;
-    // The interleaved kernel-row loop keeps live: two kernel rows' weights
-    // (the first row's before the loop), every block's tiles of the first
-    // kernel row, the carried tiles and the ones the body loads (each with
-    // its mask), one accumulator per block and block of j, the column masks,
-    // index tiles and a block's sum.
+    // Interleaved blocks keep live (at most): every step's weights, every
+    // distinct input tile with its mask, one accumulator per block and
+    // block of j, the column masks, index tiles and a block's sum.
     auto interleavedBytes = [&](int64_t blockM, int64_t blocks) {
-      const int64_t tiles = (2 * blocks + c.dilationH) * blocksJ;
-      return 2 * blocksJ * kSlots * blockN * c.element + tiles * kSlots * blockM * (c.element + 1) +
+      const int64_t tiles = distinctInputTiles(c, blocks) * blocksJ;
+      return steps * kSlots * blockN * c.element + tiles * kSlots * blockM * (c.element + 1) +
              blocks * blocksJ * nSlots * blockM * 4 + (blocksJ + 4) * kSlots * blockM * 4 +
              2 * nSlots * blockM * 4;
     };
@@ -193,14 +184,17 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
       const double cycles = rowConvCycles(c, tiles, machine);
       if (ranksBefore(tiles, cycles, best, bestCycles, true))
         best = tiles, bestCycles = cycles;
-      // Interleaved blocks (stride 1, a kernel several rows high): a
-      // program's BLOCKS blocks cover BLOCKS * R2 consecutive output rows of
-      // one image (at least one program per core), block i + DIL_H passing
-      // its tiles on to block i; as for the kernel-row loop, where a kernel
-      // row's dots outlast a fill, drain and round trip (unet's layers of 2
-      // blocks of 32 or 64 rows ran 0.1 k to 0.7 k cycles slower).
-      const bool interleaves = c.strideH == 1 && c.kernelH > 1 && m <= lanes && blockN <= lanes;
-      for (int64_t g = c.dilationH + 1; interleaves && g <= kMaxInterleavedBlocks && g * r2 <= c.outH; ++g) {
+      // Interleaved blocks (a kernel several rows high): a program's BLOCKS
+      // blocks cover BLOCKS * R2 consecutive output rows of one image (at
+      // least one program per core), and blocks and kernel rows that read
+      // the same input rows share their tile; as for the kernel-row loop,
+      // where a kernel row's dots outlast a fill, drain and round trip
+      // (unet's layers of 2 blocks of 32 or 64 rows ran 0.1 k to 0.7 k
+      // cycles slower), and in blocks of at most the array's width in rows
+      // (56 x 56 x 64 at PIX = 2: 14 blocks of 128 rows 9.0 k cycles, 7 of
+      // 256 rows 16.7 k, whose input tiles the cross-lane unit relaid).
+      const bool interleaves = c.kernelH > 1 && m <= lanes;
+      for (int64_t g = 2; interleaves && g <= kMaxRowBlocks && g * r2 <= c.outH; ++g) {
         if (c.outH % (g * r2) != 0 || outRows / (g * r2) < machine.cores || interleavedBytes(m, g) > budget ||
             !rowDotsOutlast(m, g, 1))
           continue;
