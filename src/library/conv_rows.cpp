@@ -486,11 +486,10 @@ std::string indented(const std::string &code) {
 /// row: its weights, then per block the tile it is first to read (with its
 /// mask) and its dots. The kernel rows run in a loop of one iteration that
 /// carries the accumulators, so that each block's chain of dots accumulates
-/// in place; no tile is carried, so none is copied. `head` holds the column
-/// indices.
-std::string interleavedBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast,
-                            std::string head) {
-  head += stridedPixelsHead(c, t);
+/// in place; no tile is carried, so none is copied.
+std::string interleavedBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast) {
+  std::string head =
+      columnIndices(t) + "    zero_n = tl.arange(0, BLOCK_N) // BLOCK_N\n" + stridedPixelsHead(c, t);
   std::string body;
   std::vector<bool> loaded;
   for (int64_t i = 0; i < t.blocks; ++i) {
@@ -568,8 +567,6 @@ std::string kernelRowLoopBody(const RowConvShape &c, const RowConvTiles &t, cons
     loop += indented(pix == 1 ? weightLoad(std::to_string(b), b, offset, cast)
                               : bandedWeightLoad(std::to_string(b), b, offset, cast));
   }
-  if (t.interleaved)
-    return interleavedBody(c, t, cast, head);
   if (c.strided) {
     // Strided pixels: block i's R2 output rows start at output row oh0_i of
     // one image; kernel row kh reads input rows oh * STRIDE_H + dh.
@@ -684,9 +681,10 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
       pix == 1 ? "    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = oc < COUT_G"
                : "    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = rn < PIX * COUT_G\n"
                  "    oc = rn % COUT_G";
-  const std::string body = t.kernelRowLoop ? kernelRowLoopBody(c, t, cast)
-                           : pipelined     ? sameSizeBody(c, t, cast)
-                                           : stridedBody(c, t, cast);
+  const std::string body = t.interleaved     ? interleavedBody(c, t, cast)
+                           : t.kernelRowLoop ? kernelRowLoopBody(c, t, cast)
+                           : pipelined       ? sameSizeBody(c, t, cast)
+                                             : stridedBody(c, t, cast);
   // The body bakes in the geometry (the kernel rows' input offsets, which
   // masks exist), which the constexprs do not all carry: kernels are cached
   // by name, so the name ends in a digest of the body. (Without it, two

@@ -47,7 +47,9 @@ struct RowConvTiles {
   // Strided pixels with interleaved row blocks: block i of a program covers
   // output rows oh0 + i + BLOCKS * k (k < R2), so that the blocks' kernel
   // rows read the same input rows and share their tiles: a program loads
-  // each input row about once instead of once per kernel row.
+  // each input row about once instead of once per kernel row. (These set
+  // kernelRowLoop too: their kernel rows run in a loop of one iteration,
+  // and they rank with the loops.)
   bool interleaved = false;
   // The same-size form as a loop over kernel rows (accumulators carried),
   // where a kernel row's dots outlast a dot's latency and a DMA round trip;
