@@ -286,13 +286,20 @@ std::string columnIndices(const RowConvTiles &t) {
 /// and column group m % BMC as index tiles for the masks, box terms for the
 /// addresses, the store's column mask and each block of j's column mask.
 std::string stridedPixelsHead(const RowConvShape &c, const RowConvTiles &t) {
+  // A block's consecutive tile rows are BLOCKS output rows apart when the
+  // blocks interleave, else one.
+  const std::string rowStep = t.interleaved ? "(BLOCKS * STRIDE_H)" : "STRIDE_H";
+  const std::string outStep = t.interleaved ? "(BLOCKS * SY_H)" : "SY_H";
   std::string head = "    mm_t = tl.arange(0, BLOCK_M)[:, None] + zero_k[None, :]\n"
-                     "    mrs_t = (mm_t // BMC) * STRIDE_H\n"
+                     "    mrs_t = (mm_t // BMC) * " +
+                     rowStep +
+                     "\n"
                      "    iw_t = (mm_t % BMC) * (PIX * STRIDE_W)\n"
                      "    col_ok = (mm_t % BMC) < COLS\n"
                      "    rr = tl.arange(0, BLOCK_M)[:, None]\n"
-                     "    x_box = (rr // BMC) * (STRIDE_H * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n"
-                     "    y_box = (rr // BMC) * SY_H + (rr % BMC) * (PIX * SY_W)\n";
+                     "    x_box = (rr // BMC) * (" +
+                     rowStep + " * SX_H) + (rr % BMC) * (PIX * STRIDE_W * SX_W)\n    y_box = (rr // BMC) * " +
+                     outStep + " + (rr % BMC) * (PIX * SY_W)\n";
   if (t.columnGroups * t.pixelsPerRow > c.outW)
     head += "    y_cols = ((tl.arange(0, BLOCK_M)[:, None] + zero_n[None, :]) % BMC) < COLS\n";
   for (int64_t b = 0; b < t.blocksJ; ++b) {
@@ -472,6 +479,64 @@ std::string indented(const std::string &code) {
   return out;
 }
 
+/// The interleaved blocks' body: block i's kernel row kh reads tile q = i *
+/// STRIDE_H + kh * DIL_H (input rows oh0_0 * STRIDE_H + q - PAD_H on,
+/// BLOCKS * STRIDE_H apart), which blocks and kernel rows with the same q
+/// share: a program loads each distinct tile once. Kernel row by kernel
+/// row: its weights, then per block the tile it is first to read (with its
+/// mask) and its dots. The kernel rows run in a loop of one iteration that
+/// carries the accumulators, so that each block's chain of dots accumulates
+/// in place; no tile is carried, so none is copied.
+std::string interleavedBody(const RowConvShape &c, const RowConvTiles &t, const std::string &cast) {
+  std::string head =
+      columnIndices(t) + "    zero_n = tl.arange(0, BLOCK_N) // BLOCK_N\n" + stridedPixelsHead(c, t);
+  std::string body;
+  std::vector<bool> loaded;
+  for (int64_t i = 0; i < t.blocks; ++i) {
+    const std::string s = "_" + std::to_string(i);
+    head += "    row0" + s + " = pid_m * (BLOCKS * R2) + " + std::to_string(i) + "\n    oh0" + s + " = row0" +
+            s + " % OUT_H\n";
+    if (i == 0)
+      head += "    xb = x_ptr + ((row0_0 // OUT_H) * SX_N + oh0_0 * (STRIDE_H * SX_H))\n";
+    for (int64_t b = 0; b < t.blocksJ; ++b)
+      head += "    acc" + s + "_" + std::to_string(b) + " = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
+  }
+  for (int64_t kh = 0; kh < c.kernelH; ++kh) {
+    for (int64_t b = 0; b < t.blocksJ; ++b) {
+      const std::string step = std::to_string(kh * t.blocksJ + b), offset = std::to_string(kh * c.swH);
+      body +=
+          t.pixelsPerRow == 1 ? weightLoad(step, b, offset, cast) : bandedWeightLoad(step, b, offset, cast);
+    }
+    for (int64_t i = 0; i < t.blocks; ++i) {
+      const int64_t q = i * c.strideH + kh * c.dilationH;
+      const std::string qs = std::to_string(q);
+      if (loaded.size() <= static_cast<size_t>(q))
+        loaded.resize(static_cast<size_t>(q) + 1, false);
+      if (!loaded[static_cast<size_t>(q)]) {
+        loaded[static_cast<size_t>(q)] = true;
+        body += "    ih_q" + qs + " = mrs_t + (oh0_0 * STRIDE_H + " + std::to_string(q - c.padH) +
+                ")\n    h_ok_q" + qs + " = (ih_q" + qs + " >= 0) & (ih_q" + qs + " < IN_H)\n";
+        for (int64_t b = 0; b < t.blocksJ; ++b) {
+          const std::string bs = std::to_string(b);
+          body += "    x_q" + qs + "_" + bs + " = tl.load(xb + (x_box + (" +
+                  std::to_string((q - c.padH) * c.sxH - c.padW * c.sxW) + " + j_" + bs +
+                  "[None, :] * SX_C)), mask=h_ok_q" + qs + " & w_ok_" + bs + ", other=0.0)" + cast + "\n";
+        }
+      }
+      for (int64_t b = 0; b < t.blocksJ; ++b) {
+        const std::string acc = "acc_" + std::to_string(i) + "_" + std::to_string(b);
+        body += "    " + acc + " += tl.dot(x_q" + qs + "_" + std::to_string(b) + ", w_" +
+                std::to_string(kh * t.blocksJ + b) + ", allow_tf32=False, out_dtype=tl.float32)\n";
+      }
+    }
+  }
+  std::string tail;
+  for (int64_t i = 0; i < t.blocks; ++i)
+    tail += stridedPixelsStore(c, t, i,
+                               sumTree("acc_" + std::to_string(i) + "_", static_cast<size_t>(t.blocksJ)));
+  return head + "    for _once in range(0, 1):\n" + indented(body) + tail;
+}
+
 /// The same-size form's body as a loop over the kernel rows (docs/library-
 /// kernels.md, "Row convolutions"): per row block and block of j one fp32
 /// accumulator, made before the loop and carried by it, so that the dots
@@ -616,9 +681,10 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
       pix == 1 ? "    oc = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = oc < COUT_G"
                : "    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n    n_mask = rn < PIX * COUT_G\n"
                  "    oc = rn % COUT_G";
-  const std::string body = t.kernelRowLoop ? kernelRowLoopBody(c, t, cast)
-                           : pipelined     ? sameSizeBody(c, t, cast)
-                                           : stridedBody(c, t, cast);
+  const std::string body = t.interleaved     ? interleavedBody(c, t, cast)
+                           : t.kernelRowLoop ? kernelRowLoopBody(c, t, cast)
+                           : pipelined       ? sameSizeBody(c, t, cast)
+                                             : stridedBody(c, t, cast);
   // The body bakes in the geometry (the kernel rows' input offsets, which
   // masks exist), which the constexprs do not all carry: kernels are cached
   // by name, so the name ends in a digest of the body. (Without it, two
@@ -626,7 +692,8 @@ KernelLaunch rowConvLaunch(const RowConvShape &c, const RowConvTiles &t, const s
   // channel counts, widths or padding ran each other's program.)
   const std::string name = std::string(c.strided ? "npusim_conv_strided_rows_" : "npusim_conv_rows_") +
                            types + "_k" + std::to_string(step) +
-                           (pix > 1 || t.boxRows ? "_p" + std::to_string(pix) : "") + "_" + textDigest(body);
+                           (pix > 1 || t.boxRows ? "_p" + std::to_string(pix) : "") +
+                           (t.interleaved ? "_i" : "") + "_" + textDigest(body);
   LaunchBuilder launch(name,
                        instantiate(pipelined ? kRowConvSource : kStridedRowConvSource,
                                    {{"NAME", name},

@@ -44,6 +44,13 @@ struct RowConvTiles {
   // output columns (BLOCK_M = their product).
   int64_t rowsPerBlock = 1, columnGroups = 1; // R2, BMC
   bool boxRows = false; // the strided form through the pipelined body (also with PIX = 1)
+  // Strided pixels with interleaved row blocks: block i of a program covers
+  // output rows oh0 + i + BLOCKS * k (k < R2), so that the blocks' kernel
+  // rows read the same input rows and share their tiles: a program loads
+  // each input row about once instead of once per kernel row. (These set
+  // kernelRowLoop too: their kernel rows run in a loop of one iteration,
+  // and they rank with the loops.)
+  bool interleaved = false;
   // The same-size form as a loop over kernel rows (accumulators carried),
   // where a kernel row's dots outlast a dot's latency and a DMA round trip;
   // otherwise the row blocks unrolled and software-pipelined.
@@ -51,8 +58,9 @@ struct RowConvTiles {
 };
 
 /// The tiles of a row convolution, or nothing when even the smallest do not
-/// fit half a lane's bank.
-std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &shape, const MachineShape &machine);
+/// fit half a lane's bank. A same-size shape (`strided` false) becomes the
+/// strided form (`strided` set) when its interleaved row blocks win.
+std::optional<RowConvTiles> chooseRowConvTiles(RowConvShape &shape, const MachineShape &machine);
 
 /// The launch (the strided form when `shape.strided`); `pointers` adds x, w,
 /// bias and y, `epilogue` the constexprs

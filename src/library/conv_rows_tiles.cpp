@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace npusim::library::detail {
 
@@ -27,6 +28,20 @@ constexpr int64_t kMaxRowBlocks = 16;
 constexpr int64_t kMaxRowSteps = 24;
 
 double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const MachineShape &machine);
+
+/// The input tiles a program of `blocks` interleaved blocks loads: the
+/// distinct i * STRIDE_H + kh * DIL_H over its blocks i and kernel rows kh.
+int64_t distinctInputTiles(const RowConvShape &c, int64_t blocks) {
+  std::vector<bool> seen(static_cast<size_t>((blocks - 1) * c.strideH + (c.kernelH - 1) * c.dilationH + 1));
+  int64_t count = 0;
+  for (int64_t i = 0; i < blocks; ++i)
+    for (int64_t kh = 0; kh < c.kernelH; ++kh) {
+      auto q = seen.begin() + i * c.strideH + kh * c.dilationH;
+      count += *q ? 0 : 1;
+      *q = true;
+    }
+  return count;
+}
 
 /// Whether candidate `a` (estimated `aCycles`) ranks before `b`: a kernel-row
 /// loop before the unrolled blocks, whose estimate does not see their
@@ -115,10 +130,13 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   // rows, ran 0.7 k to 2.7 k cycles slower in the loop). A kernel one row
   // high has nothing to overlap in the loop (a 1x1 stride-2 layer: 3.1 k ->
   // 4.3 k cycles).
-  auto loopPays = [&](int64_t blockM, int64_t blocks, int64_t margin = 1) {
+  auto rowDotsOutlast = [&](int64_t blockM, int64_t blocks, int64_t margin) {
     const double rowDots = static_cast<double>(blocks * blocksJ * kSlots * nSlots * blockM) /
                            std::max(1, std::min(machine.systolicArrays, 2));
-    return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDots >= margin * (3 * lanes - 2 + 200);
+    return rowDots >= margin * (3 * lanes - 2 + 200);
+  };
+  auto loopPays = [&](int64_t blockM, int64_t blocks, int64_t margin = 1) {
+    return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDotsOutlast(blockM, blocks, margin);
   };
   if (c.strided && boxRows) {
     // Strided pixels: R2 output rows (a power of two dividing OUT_H, so that
@@ -126,8 +144,17 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
     // groups per block, BLOCKS a divisor of the blocks (no block past the
     // end); the same live tiles and cost model as the same-size form.
     const int64_t columnGroups = nextPowerOfTwo(c.outW / pix), outRows = c.pixels / c.outW;
-    std::optional<RowConvTiles> best;
-    double bestCycles = 0;
+    std::optional<RowConvTiles> best, bestInterleaved;
+    double bestCycles = 0, bestInterleavedCycles = 0;
+    // Interleaved blocks keep live (at most): every step's weights, every
+    // distinct input tile with its mask, one accumulator per block and
+    // block of j, the column masks, index tiles and a block's sum.
+    auto interleavedBytes = [&](int64_t blockM, int64_t blocks) {
+      const int64_t tiles = distinctInputTiles(c, blocks) * blocksJ;
+      return steps * kSlots * blockN * c.element + tiles * kSlots * blockM * (c.element + 1) +
+             blocks * blocksJ * nSlots * blockM * 4 + (blocksJ + 4) * kSlots * blockM * 4 +
+             2 * nSlots * blockM * 4;
+    };
     for (int64_t r2 = 1; r2 * columnGroups <= 1024; r2 *= 2) {
       const int64_t m = r2 * columnGroups;
       if (c.outH % r2 != 0 || m < 16)
@@ -157,7 +184,32 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
       const double cycles = rowConvCycles(c, tiles, machine);
       if (ranksBefore(tiles, cycles, best, bestCycles, true))
         best = tiles, bestCycles = cycles;
+      // Interleaved blocks (a kernel several rows high): a program's BLOCKS
+      // blocks cover BLOCKS * R2 consecutive output rows of one image (at
+      // least one program per core), and blocks and kernel rows that read
+      // the same input rows share their tile; as for the kernel-row loop,
+      // where a kernel row's dots outlast a fill, drain and round trip
+      // (unet's layers of 2 blocks of 32 or 64 rows ran 0.1 k to 0.7 k
+      // cycles slower), and in blocks of at most the array's width in rows
+      // (56 x 56 x 64 at PIX = 2: 14 blocks of 128 rows 9.0 k cycles, 7 of
+      // 256 rows 16.7 k, whose input tiles the cross-lane unit relaid).
+      const bool interleaves = c.kernelH > 1 && m <= lanes;
+      for (int64_t g = 2; interleaves && g <= kMaxRowBlocks && g * r2 <= c.outH; ++g) {
+        if (c.outH % (g * r2) != 0 || outRows / (g * r2) < machine.cores || interleavedBytes(m, g) > budget ||
+            !rowDotsOutlast(m, g, 1))
+          continue;
+        RowConvTiles shared{m, blockN, blockK, blocksJ, 1, pix, g};
+        shared.rowsPerBlock = r2, shared.columnGroups = columnGroups, shared.boxRows = true;
+        shared.interleaved = true, shared.kernelRowLoop = true;
+        const double sharedCycles = rowConvCycles(c, shared, machine);
+        if (!bestInterleaved || sharedCycles <= bestInterleavedCycles)
+          bestInterleaved = shared, bestInterleavedCycles = sharedCycles;
+      }
     }
+    // The interleaved blocks read the input about once where the others
+    // read it once per kernel row: they rank by the estimate alone.
+    if (bestInterleaved && (!best || bestInterleavedCycles < bestCycles))
+      return bestInterleaved;
     return best;
   }
 
@@ -265,9 +317,16 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
   // DRAM at half its peak: these DMAs of 0.5 to 2 KB rows reach about 200
   // GB/s of tpuv3-like's 481 (measured on 56 x 56 x 64 and 28 x 28 x 128).
   const double rate = machine.dramBytesPerCycle / 2;
-  const double bytes = static_cast<double>(nBlocks * c.groups * realRows * c.kernelH * kwc * c.element +
-                                           programs * steps * t.blockK * t.blockN * c.element +
-                                           c.pixels * c.coutG * c.groups * 4);
+  // Interleaved blocks read each of a program's distinct input tiles once
+  // (R2 * COLS rows each) instead of every block's kernel rows.
+  const double inputRows = t.interleaved ? static_cast<double>(realRows) *
+                                               static_cast<double>(distinctInputTiles(c, t.blocks)) /
+                                               static_cast<double>(t.blocks)
+                                         : static_cast<double>(realRows * c.kernelH);
+  const double bytes =
+      static_cast<double>(nBlocks * c.groups) * inputRows * static_cast<double>(kwc * c.element) +
+      static_cast<double>(programs * steps * t.blockK * t.blockN * c.element +
+                          c.pixels * c.coutG * c.groups * 4);
   // Per row block: a zero tile per dot, the sum and the bias on the
   // products; the masks and their conjunctions on the operand tiles.
   const double vector =
@@ -309,7 +368,10 @@ double stridedRowConvCycles(const RowConvShape &c, const RowConvTiles &t, const 
 
 } // namespace
 
-std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const MachineShape &machine) {
+namespace {
+
+/// The tiles of `c` in its own form (same-size or strided).
+std::optional<RowConvTiles> chooseRowConvTilesOf(const RowConvShape &c, const MachineShape &machine) {
   std::optional<RowConvTiles> best = rowConvTilesFor(c, machine, 1, false);
   if (c.dilationW != 1 || c.sxW != c.cinG * c.sxC || c.groups != 1 || c.syW != c.coutG * c.syC)
     return best;
@@ -336,6 +398,25 @@ std::optional<RowConvTiles> chooseRowConvTiles(const RowConvShape &c, const Mach
                                       false)))
     return packed;
   return best;
+}
+
+} // namespace
+
+std::optional<RowConvTiles> chooseRowConvTiles(RowConvShape &shape, const MachineShape &machine) {
+  std::optional<RowConvTiles> sameSize = chooseRowConvTilesOf(shape, machine);
+  if (shape.strided || !sameSize)
+    return sameSize;
+  // A same-size convolution is a strided one of stride 1 too, whose
+  // interleaved blocks read each input row about once.
+  RowConvShape strided = shape;
+  strided.strided = true;
+  const std::optional<RowConvTiles> interleaved = chooseRowConvTilesOf(strided, machine);
+  if (interleaved && interleaved->interleaved &&
+      rowConvCycles(strided, *interleaved, machine) < rowConvCycles(shape, *sameSize, machine)) {
+    shape.strided = true;
+    return interleaved;
+  }
+  return sameSize;
 }
 
 } // namespace npusim::library::detail

@@ -183,10 +183,14 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
   // ResNet-18's 56 x 56 x 64 -> 64: with one pixel per tile row each input
   // element is read 3 x 3 = 9 times (7.2 MB); with PIX pixels per row
   // (PIX + 2) / PIX x 3 times, and the 64 output channels of PIX pixels
-  // fill the arrays' columns. The plan takes several pixels per row.
+  // fill more of the arrays' columns. With interleaved row blocks (block i
+  // of a program covering output rows i + BLOCKS k) the blocks' kernel rows
+  // share their input tiles, so a program of 7 blocks loads 7 + 2 tiles
+  // instead of 7 x 3. The plan takes the strided form's interleaved blocks
+  // with several pixels per row.
   const std::string name56 = sameSize3x3Launch(56, 64, 64).kernelName;
-  EXPECT_EQ(name56.rfind("npusim_conv_rows_", 0), 0u) << name56;
-  EXPECT_NE(name56.find("_p"), std::string::npos) << name56;
+  EXPECT_EQ(name56.rfind("npusim_conv_strided_rows_", 0), 0u) << name56;
+  EXPECT_NE(name56.find("_p2_i_"), std::string::npos) << name56;
 }
 
 /// The plan of a channels-last convolution with per-axis padding and
@@ -222,6 +226,24 @@ PlannedConv planAndCompare(const std::vector<int64_t> &input, const std::vector<
           f.compare("aten.convolution", args, {y}, shape)};
 }
 
+/// The plan of `c` (fp32, channels-last, no bias) on `machine`.
+CallPlan planChannelsLast(const Conv &c, const MachineShape &machine) {
+  CallFixture f;
+  const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+  const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+  const std::vector<int64_t> out = outputShape(c);
+  const TensorRef y = f.tensor(DType::Float32, out, channelsLast(out));
+  const std::vector<const TensorRef *> outs = {&y};
+  return planCall("aten.convolution",
+                  std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                            CallFixture::integers({c.stride, c.stride}),
+                                            CallFixture::integers({c.padding, c.padding}),
+                                            CallFixture::integers({c.dilation, c.dilation}),
+                                            CallFixture::boolean(false), CallFixture::integers({0, 0}),
+                                            CallFixture::integer(1)},
+                  outs, machine);
+}
+
 TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
   // On 32 lanes with 64 KiB each, these row convolutions have enough
   // dots per kernel row for the loop over kernel rows (one accumulator per
@@ -239,24 +261,47 @@ TEST(LibraryConv, KernelRowLoopCarriesItsAccumulators) {
       {{2, 3, 48, 48}, {16, 3, 7, 7}, 2, 3, 1, 1, true, true},
   };
   for (const Conv &c : cases) {
-    CallFixture f;
-    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
-    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
-    const std::vector<int64_t> out = outputShape(c);
-    const TensorRef y = f.tensor(DType::Float32, out, channelsLast(out));
-    const std::vector<const TensorRef *> outs = {&y};
-    const CallPlan plan =
-        planCall("aten.convolution",
-                 std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                           CallFixture::integers({c.stride, c.stride}),
-                                           CallFixture::integers({c.padding, c.padding}),
-                                           CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                           CallFixture::integers({0, 0}), CallFixture::integer(1)},
-                 outs, machine);
+    const CallPlan plan = planChannelsLast(c, machine);
     ASSERT_EQ(plan.launches.size(), 1u) << describe(c);
     EXPECT_NE(plan.launches[0].source.find("for kh in range("), std::string::npos)
         << describe(c) << ": " << plan.launches[0].kernelName;
     expectConv(c, machine);
+  }
+}
+
+TEST(LibraryConv, InterleavedRowBlocksShareTheirInputTiles) {
+  // Convolutions on the default machine whose plan is the strided form's
+  // interleaved blocks (`_i`): block i of a program covers output
+  // rows oh0 + i + BLOCKS k, its kernel row kh reads the tile that block i +
+  // DIL_H read one kernel row earlier, loaded once. Padding that
+  // keeps the size and none (28 of 30 rows), dilation 2 (tiles passed two
+  // blocks on), 5x5, strides of 2, two images, bias, output channels short
+  // of BLOCK_N; each compared with the host call.
+  const std::vector<Conv> cases = {
+      {{1, 64, 28, 28}, {64, 64, 3, 3}, 1, 1},
+      {{2, 128, 28, 28}, {120, 128, 3, 3}, 1, 1, 1, 1, true, true},
+      {{1, 128, 30, 30}, {128, 128, 3, 3}, 1, 0},
+      {{1, 64, 28, 28}, {64, 64, 5, 5}, 1, 2, 1, 1, true, true},
+      // Stride 2: block i's kernel row kh + 2 reads block i + 1's tile of
+      // kernel row kh.
+      {{1, 128, 28, 28}, {256, 128, 3, 3}, 2, 1},
+      {{1, 3, 112, 112}, {64, 3, 7, 7}, 2, 3, 1, 1, true, true},
+  };
+  for (const Conv &c : cases) {
+    const CallPlan plan = planChannelsLast(c, MachineShape{});
+    ASSERT_EQ(plan.launches.size(), 1u) << describe(c);
+    EXPECT_NE(plan.launches[0].kernelName.find("_i_"), std::string::npos)
+        << describe(c) << ": " << plan.launches[0].kernelName;
+    expectConv(c);
+  }
+  // Dilation 2 along the height only (padding 2 x 1 keeps the size), on
+  // the interpreter and compiled for the default NPU.
+  for (const auto &npu : {std::optional<config::HardwareConfig>{}, std::optional(config::defaultConfig())}) {
+    const PlannedConv dilated = planAndCompare({1, 64, 28, 28}, {64, 64, 3, 3}, {2, 1}, {2, 1}, npu);
+    ASSERT_EQ(dilated.launches.size(), 1u);
+    EXPECT_NE(dilated.launches[0].kernelName.find("_i_"), std::string::npos)
+        << dilated.launches[0].kernelName;
+    EXPECT_EQ(dilated.mismatch, "");
   }
 }
 
@@ -287,9 +332,9 @@ TEST(LibraryConv, ImplicitGemmStepsDivideTheKBlocksAndWeightsAreMaskedOnlyWhereN
 }
 
 TEST(LibraryConv, KernelRowLoopSpreadsOverCores) {
-  // ResNet-18's 56 x 56 x 64 -> 64: one program of 7 row blocks on one core
-  // (784 tile rows of 4 pixels, 128 per block); on two cores at least two
-  // programs, each still a kernel-row loop.
+  // ResNet-18's 56 x 56 x 64 -> 64: on one core one program of 14
+  // interleaved blocks of 4 output rows (56 = 14 x 4); on two cores at
+  // least two programs.
   CallFixture f;
   const TensorRef x = f.tensor(DType::Float32, {1, 64, 56, 56}, channelsLast({1, 64, 56, 56}));
   const TensorRef w = f.tensor(DType::Float32, {64, 64, 3, 3}, channelsLast({64, 64, 3, 3}));
@@ -308,10 +353,9 @@ TEST(LibraryConv, KernelRowLoopSpreadsOverCores) {
   const CallPlan one = plan(1), two = plan(2);
   ASSERT_EQ(one.launches.size(), 1u);
   ASSERT_EQ(two.launches.size(), 1u);
-  EXPECT_EQ(one.launches[0].grid[0] * one.launches[0].grid[1], 1);
-  EXPECT_GE(two.launches[0].grid[0] * two.launches[0].grid[1], 2);
-  for (const CallPlan *p : {&one, &two})
-    EXPECT_NE(p->launches[0].source.find("for kh in range("), std::string::npos) << p->launches[0].kernelName;
+  EXPECT_EQ(one.launches[0].grid[0] * one.launches[0].grid[1] * one.launches[0].grid[2], 1);
+  EXPECT_NE(one.launches[0].kernelName.find("_i_"), std::string::npos) << one.launches[0].kernelName;
+  EXPECT_GE(two.launches[0].grid[0] * two.launches[0].grid[1] * two.launches[0].grid[2], 2);
 }
 
 TEST(LibraryConv, RowConvolutionsOfOtherGeometriesGetOtherKernels) {
@@ -341,7 +385,10 @@ TEST(LibraryConv, RowConvolutionsOfOtherGeometriesGetOtherKernels) {
                                 << l[2][0] << ", dilation " << l[3][0];
       ASSERT_EQ(p.launches.size(), 1u);
       const KernelLaunch &k = p.launches[0];
-      EXPECT_EQ(k.kernelName.rfind("npusim_conv_rows_", 0), 0u) << k.kernelName;
+      // The same-size row kernel or the strided one's interleaved blocks.
+      EXPECT_TRUE(k.kernelName.rfind("npusim_conv_rows_", 0) == 0 ||
+                  k.kernelName.rfind("npusim_conv_strided_rows_", 0) == 0)
+          << k.kernelName;
       const auto [it, fresh] = sources.emplace(k.kernelName, k.source);
       EXPECT_TRUE(fresh || it->second == k.source) << k.kernelName << " names two different sources";
     }
