@@ -16,8 +16,8 @@ namespace {
 struct Facts {
   std::set<int> dependsOn;
   bool opaque = false;
-  int indexDim = -1;       // element p equals program_id * block + p[indexDim]
-  bool offset = false;     // a scalar or uniform tile equal to program_id * block
+  int indexDim = -1;       // element p equals the axis's program_id * block + p[indexDim]
+  bool offset = false;     // a scalar or uniform tile equal to the axis's program_id * block
   std::set<int> boundDims; // the mask is false where the index at p[d] >= numel
   bool bound = false;      // a scalar or uniform tile <= numel
 
@@ -188,7 +188,7 @@ private:
     if (op.code == OpCode::Mul && operands[0]->type.shape.empty()) {
       for (int i = 0; i < 2; ++i) {
         const ir::Op *pid = operands[static_cast<size_t>(i)]->definingOp;
-        if (pid && pid->code == OpCode::ProgramId &&
+        if (pid && pid->code == OpCode::ProgramId && pid->axis == axis_.programIdAxis &&
             isConstant(operands[static_cast<size_t>(1 - i)], axis_.block))
           out.offset = true;
       }
@@ -300,7 +300,7 @@ private:
 } // namespace
 
 bool maskedAlongAxis(const ir::Function &function, const TiledAxis &axis) {
-  if (axis.block <= 0 || axis.numel <= 0)
+  if (axis.block <= 0 || axis.numel <= 0 || axis.programIdAxis < 0 || axis.programIdAxis > 2)
     return false;
   return Analysis(function, axis).run(function.body());
 }

@@ -9,13 +9,14 @@
 namespace npusim::compiler {
 
 /// One tiled axis of a lowered kernel: its index is
-/// `program_id * block + arange(0, block)` (possibly expanded and broadcast),
-/// and it has `numel` elements, passed as the scalar argument `numelArgument`
-/// or folded into a constant.
+/// `program_id(programIdAxis) * block + arange(0, block)` (possibly expanded
+/// and broadcast), and it has `numel` elements, passed as the scalar argument
+/// `numelArgument` or folded into a constant.
 struct TiledAxis {
   int64_t block = 0;
   std::string_view numelArgument;
   int64_t numel = 0;
+  int programIdAxis = 0;
 };
 
 /// True only when it is proven that every load, store and atomic whose

@@ -80,6 +80,7 @@ struct BlockAxis {
   std::string_view numelArgument; // "xnumel": the argument or body constant with the axis' length
   std::string_view hintKey;       // "x": the key in the size_hints
   bool reduction;                 // an r axis
+  int programIdAxis;              // its program_id; -1 for an r axis (looped in one program)
 };
 /// Every block-size constexpr: XBLOCK, YBLOCK, ZBLOCK, R0_BLOCK, RBLOCK, R1_BLOCK.
 std::span<const BlockAxis> blockAxes();

@@ -12,9 +12,9 @@ using core::nextPowerOfTwo;
 namespace {
 
 constexpr BlockAxis kBlockAxes[] = {
-    {"XBLOCK", "xnumel", "x", false},  {"YBLOCK", "ynumel", "y", false},
-    {"ZBLOCK", "znumel", "z", false},  {"R0_BLOCK", "r0_numel", "r0_", true},
-    {"RBLOCK", "rnumel", "r0_", true}, {"R1_BLOCK", "r1_numel", "r1_", true},
+    {"XBLOCK", "xnumel", "x", false, 0},   {"YBLOCK", "ynumel", "y", false, 1},
+    {"ZBLOCK", "znumel", "z", false, 2},   {"R0_BLOCK", "r0_numel", "r0_", true, -1},
+    {"RBLOCK", "rnumel", "r0_", true, -1}, {"R1_BLOCK", "r1_numel", "r1_", true, -1},
 };
 
 int64_t hint(const KernelMetadata &meta, const std::string &axis, int64_t fallback) {

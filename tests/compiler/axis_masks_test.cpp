@@ -33,7 +33,7 @@ std::string pointwise(const std::string &name, const std::string &body) {
 bool masked(const std::string &source, int64_t block, int64_t numel) {
   const triton::KernelFile file = triton::loadKernel(source, "axis_masks_test.py");
   const auto function = triton::lowerKernel(file, {{"XBLOCK", block}});
-  return maskedAlongAxis(*function, TiledAxis{block, "xnumel", numel});
+  return maskedAlongAxis(*function, TiledAxis{block, "xnumel", numel, 0});
 }
 
 // Every access is masked by xindex < xnumel (the argument), the per-channel
@@ -92,6 +92,59 @@ TEST(AxisMasks, MaskOnAnotherValueMustDivide) {
   EXPECT_FALSE(masked(pointwise("mask_on_remainder", body), 1024, 2048));
 }
 
+TEST(AxisMasks, MaskOnAnotherProgramIdMustDivide) {
+  // The address is indexed by program_id(0), the mask bounds an index built
+  // from program_id(1) with the same block: in program (last x block, 0) the
+  // mask is arange < xnumel, all true, and the x index runs past xnumel.
+  const std::string body = "    xoffset = tl.program_id(0) * XBLOCK\n"
+                           "    xindex = xoffset + tl.arange(0, XBLOCK)[:]\n"
+                           "    yindex = tl.program_id(1) * XBLOCK + tl.arange(0, XBLOCK)[:]\n"
+                           "    ymask = yindex < xnumel\n"
+                           "    tmp0 = tl.load(in_ptr0 + (xindex), ymask)\n"
+                           "    tl.store(out_ptr0 + (xindex), tmp0, ymask)\n";
+  EXPECT_FALSE(masked(pointwise("mask_on_other_pid", body), 1024, 2048));
+}
+
+/// Inductor's 2-D transpose (Grid2D): y runs along program_id(1) and dim 0,
+/// x along program_id(0) and dim 1; both masks are in every access.
+bool transposeMasked(const TiledAxis &axis) {
+  const std::string source =
+      "import triton\n"
+      "import triton.language as tl\n"
+      "from torch._inductor.runtime import triton_helpers, triton_heuristics\n"
+      "\n"
+      "@triton_heuristics.pointwise(\n"
+      "    size_hints={'y': 512, 'x': 16}, tile_hint=TileHint.SQUARE,\n"
+      "    filename=__file__,\n"
+      "    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'ynumel': 'i32', "
+      "'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'constants': {}},\n"
+      "    inductor_meta={'grid_type': 'Grid2D', 'kernel_name': 'transpose'},\n"
+      ")\n"
+      "@triton.jit\n"
+      "def transpose(in_ptr0, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):\n"
+      "    yoffset = tl.program_id(1) * YBLOCK\n"
+      "    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]\n"
+      "    ymask = yindex < ynumel\n"
+      "    xoffset = tl.program_id(0) * XBLOCK\n"
+      "    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]\n"
+      "    xmask = xindex < xnumel\n"
+      "    tmp0 = tl.load(in_ptr0 + (xindex + 9*yindex), xmask & ymask)\n"
+      "    tl.store(out_ptr0 + (yindex + 512*xindex), tmp0, xmask & ymask)\n";
+  const triton::KernelFile file = triton::loadKernel(source, "axis_masks_test.py");
+  // YBLOCK=64 over 512 rows, XBLOCK=16 over 9 columns (distinct lengths)
+  const auto function = triton::lowerKernel(file, {{"YBLOCK", int64_t{64}}, {"XBLOCK", int64_t{16}}});
+  return maskedAlongAxis(*function, axis);
+}
+
+TEST(AxisMasks, SecondGridDimensionProvenOnItsOwnProgramId) {
+  EXPECT_TRUE(transposeMasked(TiledAxis{64, "ynumel", 512, 1}));
+  EXPECT_TRUE(transposeMasked(TiledAxis{16, "xnumel", 9, 0}));
+  // The same axes claimed on the other grid dimension: no offset of that
+  // program_id times the block exists, so nothing is proven.
+  EXPECT_FALSE(transposeMasked(TiledAxis{64, "ynumel", 512, 0}));
+  EXPECT_FALSE(transposeMasked(TiledAxis{16, "xnumel", 9, 1}));
+}
+
 /// A looped Inductor reduction over r of each of xnumel rows; `loadMask` is
 /// the mask of its one load.
 std::string rowSum(const std::string &loadMask) {
@@ -134,7 +187,7 @@ bool rowsMasked(const std::string &loadMask) {
   // XBLOCK=8 over 128 rows; R0_BLOCK=64 (another length, so the r arange is
   // no x index)
   const auto function = triton::lowerKernel(file, {{"XBLOCK", int64_t{8}}, {"R0_BLOCK", int64_t{64}}});
-  return maskedAlongAxis(*function, TiledAxis{8, "xnumel", 128});
+  return maskedAlongAxis(*function, TiledAxis{8, "xnumel", 128, 0});
 }
 
 TEST(AxisMasks, ReductionAlongAnotherDimensionKeepsRowsApart) {
