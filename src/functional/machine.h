@@ -66,6 +66,16 @@ constexpr int64_t kFloat32GemmWidth = 16;
 /// 1, ..., every product and sum rounded to float (float_gemm.cpp).
 void multiplyFloat32(const float *a, const float *b, float *c, int64_t M, int64_t rows, int64_t ld);
 
+using Float32GemmKernel = void (*)(const float *a, const float *b, float *c, int64_t M, int64_t rows, int64_t ld);
+/// One instruction set's variant of multiplyFloat32.
+struct Float32GemmVariant {
+  const char *isa;
+  Float32GemmKernel kernel;
+};
+/// The variants this host can run, widest first; multiplyFloat32 uses the
+/// first. All give the same bits.
+std::vector<Float32GemmVariant> float32GemmVariants();
+
 /// An element function over one lane's n contiguous slots: the result's and
 /// each operand's bytes (lane_kernels.cpp).
 using LaneKernel = void (*)(uint8_t *result, const uint8_t *const *operands, int64_t n);

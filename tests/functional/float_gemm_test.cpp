@@ -18,6 +18,7 @@ namespace npusim::functionaltest {
 namespace {
 
 using functional::detail::kFloat32GemmWidth;
+using functional::detail::float32GemmVariants;
 using functional::detail::multiplyFloat32;
 
 float special(std::mt19937 &rng) {
@@ -33,7 +34,10 @@ float special(std::mt19937 &rng) {
   return kValues[rng() % (sizeof kValues / sizeof kValues[0])];
 }
 
-TEST(Float32Gemm, BitIdenticalToTheScalarLoopInIncreasingK) {
+// Every variant the host can run (AVX-512, AVX2, SSE2), and the one
+// multiplyFloat32 dispatches to.
+void checkKernel(const char *isa, functional::detail::Float32GemmKernel kernel) {
+  SCOPED_TRACE(isa);
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> uniform(-2.0f, 2.0f);
   struct Shape {
@@ -65,7 +69,7 @@ TEST(Float32Gemm, BitIdenticalToTheScalarLoopInIncreasingK) {
         }
         expected[static_cast<size_t>(m * ld + n)] = x;
       }
-    multiplyFloat32(a.data(), b.data(), c.data(), s.M, s.rows, ld);
+    kernel(a.data(), b.data(), c.data(), s.M, s.rows, ld);
     for (int64_t m = 0; m < s.M; ++m)
       for (int64_t n = 0; n < s.cols; ++n) {
         const size_t at = static_cast<size_t>(m * ld + n);
@@ -78,6 +82,15 @@ TEST(Float32Gemm, BitIdenticalToTheScalarLoopInIncreasingK) {
               << want;
       }
   }
+}
+
+TEST(Float32Gemm, BitIdenticalToTheScalarLoopInIncreasingK) {
+  checkKernel("dispatched", multiplyFloat32);
+  const auto variants = functional::detail::float32GemmVariants();
+  ASSERT_FALSE(variants.empty());
+  EXPECT_STREQ(variants.back().isa, "sse2"); // every x86-64 host has it
+  for (const auto &v : variants)
+    checkKernel(v.isa, v.kernel);
 }
 
 } // namespace
