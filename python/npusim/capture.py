@@ -281,6 +281,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
 
     built = models.build(spec)
     model = built.model.to(DEV)
+    if built.channels_last:
+        model = model.to(memory_format=torch.channels_last)
     model.train(bool(train))
     hf_config = getattr(model, "config", None)
 
@@ -305,6 +307,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         if s.target and not train:
             continue
         t = torch.empty(tuple(s.shape), dtype=BUNDLE_TO_TORCH[s.dtype], device=DEV)
+        if built.channels_last and t.dim() == 4:
+            t = t.to(memory_format=torch.channels_last)
         known.add(s.name, t, s.init, "target" if s.target else "input")
         user.append((s, t))
     _fill(known.entries, seed)
