@@ -25,7 +25,8 @@ namespace npusim::cli {
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
-                  [--mapping-strategy NAME] [--top N] [--threads N] [--html OUT.html] [--quiet]
+                  [--mapping-strategy NAME] [--gemm-kernel NAME] [--top N] [--threads N]
+                  [--html OUT.html] [--quiet]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
 regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
@@ -60,6 +61,10 @@ options:
                       search (default: ranked by the cost model), first_fit (the
                       largest tiles that fit, no cost model), or any other registered
                       strategy
+  --gemm-kernel NAME  the kernel of mm, addmm, bmm and baddbmm: tiled, resident or
+                      pipelined (a call it cannot run goes to the host); default: each
+                      distinct call timed with every kernel that can run it, the
+                      fastest kept
   --top N             print the N steps with the most cycles, each with its share of the
                       total, its time over the roofline and what bounds it (timing and full;
                       default 5)
@@ -84,7 +89,7 @@ constexpr OptionSpec kOptions[] = {
     {"--trace", true, false},   {"--mapping", true, false},
     {"--top", true, false},     {"--mapping-strategy", true, false},
     {"--threads", true, false}, {"--html", true, false},
-    {"--quiet", false, false},
+    {"--quiet", false, false},  {"--gemm-kernel", true, false},
 };
 
 /// The report JSON, with the machine's summary and roofs on the NPU modes.
@@ -249,6 +254,12 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
                        names + ")");
     }
     runOptions.mappingStrategy = *strategy;
+  }
+  if (auto kernel = options.get("--gemm-kernel")) {
+    const std::vector<std::string> known = runtime::gemmKernels();
+    if (std::find(known.begin(), known.end(), *kernel) == known.end())
+      throw UsageError("--gemm-kernel expects tiled, resident or pipelined, got '" + *kernel + "'");
+    runOptions.gemmKernel = *kernel;
   }
   if (auto text = options.get("--threads"))
     runOptions.threads = static_cast<int>(std::min<long long>(positiveInteger("--threads", *text), 1024));

@@ -323,6 +323,7 @@ std::vector<DriftAnalysis> allowForDrift(Bundle &bundle, const RunOptions &optio
   advance.machine = options.machine;
   advance.mapping = options.mapping;
   advance.mappingStrategy = options.mappingStrategy;
+  advance.gemmKernel = options.gemmKernel;
   advance.threads = options.threads;
   Storages storages = freshStorages(bundle);
   ChainDrift chain;

@@ -44,6 +44,11 @@ struct RunOptions {
   std::map<std::string, library::GemmTiles> mapping;
   /// The mapping strategy of the shapes `mapping` does not name (--mapping-strategy NAME).
   std::string mappingStrategy = "search";
+  /// The GEMM kernel of mm, addmm, bmm and baddbmm (library::gemmKernels());
+  /// empty: in the NPU modes each distinct call is timed with every kernel
+  /// that can run it (the timing simulator, from an idle machine) and the
+  /// fastest is used (docs/library-kernels.md, "GEMM kernels").
+  std::string gemmKernel;
   /// Threads the run may use (--threads); 0: the machine's cores. With two or
   /// more, the timing modes time launches on threads of their own while the
   /// next launch runs on the functional simulator. Values and cycles do not
