@@ -146,6 +146,22 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
   };
   if (!report.failure.empty())
     doc["failure"] = report.failure;
+  if (const OptimizerBoundReport &b = report.optimizerBound; !b.optimizer.empty()) {
+    json parameters = json::array();
+    for (const OptimizerBoundReport::Parameter &p : b.parameters)
+      parameters.push_back({{"name", p.name},
+                            {"elements", p.elements},
+                            {"measured", p.measured},
+                            {"within_rounding", p.withinRounding},
+                            {"within_rounding_indices", p.withinRoundingIndices},
+                            {"eps_regime", p.epsRegime}});
+    doc["optimizer_bound"] = {{"optimizer", b.optimizer},
+                              {"elements_within_rounding", b.withinRounding()},
+                              {"parameters_within_rounding", b.parametersWithinRounding()},
+                              {"eps_regime_elements", b.epsRegime()},
+                              {"parameters", std::move(parameters)},
+                              {"not_covered", b.notCovered}};
+  }
   if (report.mode != Mode::Reference)
     doc["machine"] = report.machine;
   return doc.dump(2) + "\n";
