@@ -202,6 +202,14 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
   else
     out << "outputs not compared";
   printOptimizerBound(r.optimizerBound, out);
+  for (const runtime::DerivedBoundUse &u : r.derivedBounds) {
+    // docs/bundle-format.md, "Derived bounds of library calls".
+    out << "derived bound: step " << u.step << " (" << u.op << "): " << u.samplesWithinAllowance
+        << " samples matched within the " << u.what << " bound";
+    if (u.what == "LayerNorm")
+      out << "; " << u.constantRows << " of " << u.rows << " rows constant within rounding";
+    out << "\n";
+  }
   if (!r.stepsWithinDrift.empty()) {
     // docs/bundle-format.md, "Drift analysis".
     out << "drift: " << r.stepsWithinDrift.size() << " steps matched with their inputs' drift allowed for:";

@@ -162,6 +162,17 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
                               {"parameters", std::move(parameters)},
                               {"not_covered", b.notCovered}};
   }
+  if (!report.derivedBounds.empty()) {
+    json uses = json::array();
+    for (const DerivedBoundUse &u : report.derivedBounds)
+      uses.push_back({{"step", u.step},
+                      {"op", u.op},
+                      {"bound", u.what},
+                      {"rows", u.rows},
+                      {"constant_rows", u.constantRows},
+                      {"samples_within_allowance", u.samplesWithinAllowance}});
+    doc["derived_bounds"] = std::move(uses);
+  }
   if (report.mode != Mode::Reference)
     doc["machine"] = report.machine;
   return doc.dump(2) + "\n";

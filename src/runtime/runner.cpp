@@ -8,6 +8,7 @@
 #include "reference/interpreter.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
+#include "runtime/call_bounds.h"
 #include "runtime/optimizer_bound.h"
 
 #include <algorithm>
@@ -350,9 +351,15 @@ bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, Step
     const std::string buffer = isLaunch ? step.argNames[target] + " (args[" + std::to_string(target) + "])"
                                         : "out[" + std::to_string(target) + "]";
     const std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(ref) : std::nullopt;
-    const Comparison c = compareFingerprint(view(ref), f, rule ? &*rule : nullptr);
+    const std::optional<CallBound> callBound =
+        rule || isLaunch ? std::nullopt : callResultBound(step, target, buffers_);
+    const ElementRule *judge = rule ? &*rule : callBound ? &callBound->rule : nullptr;
+    const Comparison c = compareFingerprint(view(ref), f, judge);
     if (rule)
       adam_->noteComparison(ref, c);
+    if (callBound && (callBound->constantRows > 0 || !c.withinAllowance.empty()))
+      report_.derivedBounds.push_back({result.index, step.name, callBound->what, callBound->rows,
+                                       callBound->constantRows, static_cast<int64_t>(c.withinAllowance.size())});
     ++result.fingerprintsCompared;
     if (!c.ok) {
       result.result = Outcome::Diverged;

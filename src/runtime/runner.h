@@ -154,6 +154,17 @@ struct OptimizerBoundReport {
   int64_t epsRegime() const;
 };
 
+/// A library call whose result was compared with a derived bound's allowance
+/// (docs/bundle-format.md, "Derived bounds of library calls"), where it mattered.
+struct DerivedBoundUse {
+  size_t step = 0;
+  std::string op;   // "aten.native_layer_norm"
+  std::string what; // "LayerNorm", "softmax"
+  int64_t rows = 0;
+  int64_t constantRows = 0;           // LayerNorm: rows constant within rounding
+  int64_t samplesWithinAllowance = 0; // fingerprint samples that matched only through it
+};
+
 struct RunReport {
   std::vector<StepResult> steps; // the steps that ran, the failing one last
   std::vector<OutputResult> outputs;
@@ -183,6 +194,8 @@ struct RunReport {
   /// messages say by how much.
   std::vector<size_t> stepsWithinDrift;
   OptimizerBoundReport optimizerBound;
+  /// Steps where a derived bound of a library call mattered, in step order.
+  std::vector<DerivedBoundUse> derivedBounds;
   bool completed = false; // every step ran (and, with verify, matched its fingerprints)
   bool verified = false;  // verify and nothing diverged
   std::string failure;    // the first error or divergence
