@@ -6,9 +6,9 @@
 #include "core/npy.h"
 #include "reference/host_calls.h"
 #include "reference/interpreter.h"
+#include "runtime/call_bounds.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
-#include "runtime/call_bounds.h"
 #include "runtime/optimizer_bound.h"
 
 #include <algorithm>
@@ -89,10 +89,6 @@ std::string constexprKey(const std::string &kernel, const triton::ConstexprBindi
   return key;
 }
 
-} // namespace
-
-namespace {
-
 void addTensors(const CallValue &v, std::set<int64_t> &storages) {
   if (v.kind == CallValue::Kind::Tensor)
     storages.insert(v.tensor.storage);
@@ -135,7 +131,6 @@ const TensorRef *fingerprintTarget(const Step &step, const Fingerprint &f) {
     return &step.args[t].tensor;
   return step.out[t] ? &*step.out[t] : nullptr;
 }
-
 
 const char *name(Outcome outcome) {
   switch (outcome) {
