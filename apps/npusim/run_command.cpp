@@ -128,6 +128,45 @@ std::string milliseconds(double ms) {
   return text;
 }
 
+/// The end of the verification line, and lines naming what the optimizer's bound
+/// judged (docs/bundle-format.md, "Optimizer steps").
+void printOptimizerBound(const runtime::OptimizerBoundReport &b, std::ostream &out) {
+  if (b.optimizer.empty()) {
+    out << ")\n";
+    return;
+  }
+  const std::string rule = b.optimizer == "adamw" ? "AdamW" : "Adam";
+  out << "; " << b.withinRounding() << " elements of " << b.parametersWithinRounding() << " parameters judged by the "
+      << rule << " bound: gradient within rounding of zero";
+  if (b.epsRegime() > 0)
+    out << "; " << b.epsRegime() << " elements within Adam's eps-regime allowance";
+  out << ")\n";
+  size_t unmeasured = 0;
+  for (const runtime::OptimizerBoundReport::Parameter &p : b.parameters) {
+    unmeasured += p.measured ? 0 : 1;
+    if (p.withinRounding == 0 && p.epsRegime == 0)
+      continue;
+    out << "  " << b.optimizer << " bound: " << p.name << ": " << p.withinRounding << " of " << p.elements
+        << " elements within rounding of zero";
+    if (!p.withinRoundingIndices.empty()) {
+      // The first 16 here; the report lists 64.
+      const size_t listed = std::min<size_t>(p.withinRoundingIndices.size(), 16);
+      out << " (";
+      for (size_t i = 0; i < listed; ++i)
+        out << (i ? " " : "") << p.withinRoundingIndices[i];
+      out << (static_cast<int64_t>(listed) < p.withinRounding ? " ...)" : ")");
+    }
+    if (p.epsRegime > 0)
+      out << ", " << p.epsRegime << " within the eps-regime allowance";
+    out << "\n";
+  }
+  if (unmeasured > 0)
+    out << "  " << b.optimizer << " bound: " << unmeasured << " of " << b.parameters.size()
+        << " parameters not measured (no fingerprint of their exp_avg after the step): the fixed tolerance\n";
+  for (const std::string &why : b.notCovered)
+    out << "  " << b.optimizer << " bound: not applied to " << why << "\n";
+}
+
 void printSummary(const std::string &bundle, const runtime::RunReport &r, std::ostream &out) {
   out << "bundle " << bundle << ": " << r.steps.size() << " of " << r.totalSteps << " steps ran ("
       << r.launches << " launches, " << r.calls << " calls), " << r.kernels << " kernels ("
@@ -164,9 +203,18 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
                                                     : " fingerprints compared, ")
       << r.fingerprintsSkipped << " skipped as unspecified; ";
   if (r.completed)
-    out << outputsOk << " of " << r.outputs.size() << " outputs match)\n";
+    out << outputsOk << " of " << r.outputs.size() << " outputs match";
   else
-    out << "outputs not compared)\n";
+    out << "outputs not compared";
+  printOptimizerBound(r.optimizerBound, out);
+  for (const runtime::DerivedBoundUse &u : r.derivedBounds) {
+    // docs/bundle-format.md, "Derived bounds of library calls".
+    out << "derived bound: step " << u.step << " (" << u.op << "): " << u.samplesWithinAllowance
+        << " samples matched within the " << u.what << " bound";
+    if (u.what == "LayerNorm")
+      out << "; " << u.constantRows << " of " << u.rows << " rows constant within rounding";
+    out << "\n";
+  }
   if (!r.stepsWithinDrift.empty()) {
     // docs/bundle-format.md, "Drift analysis".
     out << "drift: " << r.stepsWithinDrift.size() << " steps matched with their inputs' drift allowed for:";
