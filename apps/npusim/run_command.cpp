@@ -25,7 +25,8 @@ namespace npusim::cli {
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
-                  [--mapping-strategy NAME] [--gemm-kernel NAME] [--top N] [--threads N]
+                  [--mapping-strategy NAME] [--gemm-kernel NAME] [--conv-kernel NAME] [--top N]
+                  [--threads N]
                   [--html OUT.html] [--quiet]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
@@ -65,8 +66,12 @@ options:
                       pipelined (a call it cannot run goes to the host); default: each
                       distinct call timed with every kernel that can run it, the
                       fastest kept
+  --conv-kernel NAME  the kernel of aten.convolution: implicit (the one the layer's
+                      shape selects) or shifted (stride-1 same-size channels-last
+                      layers; others go to the host); default: timed like the GEMMs'
   --top N             print the N steps with the most cycles, each with its share of the
-                      total, its time over the roofline and what bounds it (timing and full;
+                      total, its time over the roofline (compute against the bytes it
+                      cannot avoid), its DRAM bytes over those, and what bounds it (timing and full;
                       default 5)
   --html OUT.html     write one self-contained page: summary, sortable step table, roofline,
                       unit utilisation and DRAM bandwidth over time, verification
@@ -90,6 +95,7 @@ constexpr OptionSpec kOptions[] = {
     {"--top", true, false},     {"--mapping-strategy", true, false},
     {"--threads", true, false}, {"--html", true, false},
     {"--quiet", false, false},  {"--gemm-kernel", true, false},
+    {"--conv-kernel", true, false},
 };
 
 /// The report JSON, with the machine's summary and roofs on the NPU modes.
@@ -239,12 +245,16 @@ void printTopSteps(const runtime::RunReport &r, size_t count, std::ostream &out)
   timed.resize(std::min(count, timed.size()));
   out << "top " << timed.size() << " steps by cycles:\n";
   for (const runtime::StepResult *s : timed) {
-    char line[96];
+    char line[128];
     const double share =
         r.totalCycles > 0 ? 100.0 * static_cast<double>(s->timing.cycles) / static_cast<double>(r.totalCycles)
                           : 0.0;
-    std::snprintf(line, sizeof line, "  %5zu %12lld cycles %5.1f%% %8.2fx roofline  ", s->index,
-                  static_cast<long long>(s->timing.cycles), share, s->timing.boundRatio);
+    const int64_t moved = s->timing.dramBytesRead + s->timing.dramBytesWritten;
+    const double traffic = s->timing.compulsoryBytes > 0 ? static_cast<double>(moved) /
+                                                               static_cast<double>(s->timing.compulsoryBytes)
+                                                         : 0.0;
+    std::snprintf(line, sizeof line, "  %5zu %12lld cycles %5.1f%% %8.2fx roofline %6.2fx bytes  ", s->index,
+                  static_cast<long long>(s->timing.cycles), share, s->timing.boundRatio, traffic);
     out << line << runtime::stepBound(s->timing) << "  " << s->name;
     if (!s->blockSizes.empty())
       out << " (" << s->blockSizes << ")";
@@ -308,6 +318,12 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     if (std::find(known.begin(), known.end(), *kernel) == known.end())
       throw UsageError("--gemm-kernel expects tiled, resident or pipelined, got '" + *kernel + "'");
     runOptions.gemmKernel = *kernel;
+  }
+  if (auto kernel = options.get("--conv-kernel")) {
+    const std::vector<std::string> known = runtime::convKernels();
+    if (std::find(known.begin(), known.end(), *kernel) == known.end())
+      throw UsageError("--conv-kernel expects implicit or shifted, got '" + *kernel + "'");
+    runOptions.convKernel = *kernel;
   }
   if (auto text = options.get("--threads"))
     runOptions.threads = static_cast<int>(std::min<long long>(positiveInteger("--threads", *text), 1024));

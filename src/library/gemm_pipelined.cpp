@@ -133,8 +133,8 @@ int64_t pipelinedBytesPerLane(const PipelinedTiles &t, int64_t element, bool aTu
   const int64_t lanes = machine.lanes, kSlots = ceilDiv(t.blockK, lanes);
   // An operand tile and, where the dot wants its other layout, its copy
   // (mapping.cpp counts the same); A [rows, K], B [K, columns].
-  const int64_t a = kSlots * t.blockM * element * (aTurned ? 2 : 1) * 2;
-  const int64_t b = kSlots * t.blockN * element * (bTurned ? 2 : 1) * 2;
+  const int64_t a = kSlots * t.blockM * element * (aTurned ? 2 : 1);
+  const int64_t b = kSlots * t.blockN * element * (bTurned ? 2 : 1);
   const int64_t perBuffer = t.splitM ? 2 * a + b : a + 2 * b;
   const int64_t half = ceilDiv(t.blockN, lanes) * t.blockM * 4; // one fp32 [BLOCK_M, BLOCK_N]
   return 2 * perBuffer + 3 * half;                                // two buffers, two accumulators, one product

@@ -5,6 +5,7 @@
 // (one input channel per group) as a vector-unit kernel: they have no
 // reduction over channels for a systolic array to do.
 #include "library/conv_rows.h"
+#include "library/conv_shifted.h"
 #include "library/dot_steps.h"
 #include "library/mapping.h"
 #include "library/planners.h"
@@ -511,6 +512,47 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     return plan;
   }
 
+  // The shifted-tap kernel, when asked for (MachineShape::convKernel; the
+  // runtime times it against the others): stride 1, the image's size kept,
+  // pixels one strided axis of input and output, channels contiguous, one
+  // group.
+  const bool sameSize = outSize[0] == inH && outSize[1] == inW;
+  const std::string &asked = machine.convKernel;
+  if (!asked.empty() && std::find(convKernels().begin(), convKernels().end(), asked) == convKernels().end())
+    throw core::RuntimeError("convolution kernel '" + asked + "' is not one of implicit, shifted");
+  if (asked == "shifted") {
+    if (groups != 1 || stride[0] != 1 || stride[1] != 1 || !sameSize || !pixelsMerge(x) || !pixelsMerge(y) ||
+        x.stride[1] != 1 || kernelH * kernelW == 1)
+      throw core::RuntimeError("convolution kernel 'shifted' runs stride-1 convolutions that keep the image's "
+                               "size, channels-last with one group, and kernels wider than one pixel");
+    ShiftedConvShape s;
+    s.pixels = pixels, s.height = inH, s.width = inW, s.cin = cinG, s.cout = coutG;
+    s.kernelH = kernelH, s.kernelW = kernelW, s.padH = padding[0], s.padW = padding[1];
+    s.dilationH = dilation[0], s.dilationW = dilation[1];
+    s.sxP = x.stride[3], s.sxC = x.stride[1];
+    s.swO = w.stride[0], s.swI = w.stride[1], s.swH = w.stride[2], s.swW = w.stride[3];
+    s.syP = y.stride[3], s.syC = y.stride[1];
+    s.element = core::byteSize(x.dtype == w.dtype ? x.dtype : core::DType::Float32);
+    s.hasBias = bias != nullptr;
+    s.xType = tritonType(x.dtype), s.wType = tritonType(w.dtype), s.biasType = tritonType(biasType);
+    s.yType = tritonType(y.dtype);
+    const auto tiles = chooseShiftedConvTiles(s, machine);
+    if (!tiles)
+      throw core::RuntimeError("convolution kernel 'shifted' has no tiles that fit for this layer");
+    const std::string name = "npusim_conv_shifted_" + types + "_" + shiftedConvVariant(s, *tiles);
+    LaunchBuilder launch(name, shiftedConvSource(name, s, *tiles));
+    launch.pointer(x).pointer(w).pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset).pointer(y);
+    launch.constant("PIXELS", pixels).constant("IMG_H", inH).constant("IMG_W", inW);
+    launch.constant("CIN", cinG).constant("COUT", coutG);
+    launch.constant("SX_P", s.sxP).constant("SX_C", s.sxC);
+    launch.constant("SW_O", s.swO).constant("SW_I", s.swI).constant("SW_H", s.swH).constant("SW_W", s.swW);
+    launch.constant("SY_P", s.syP).constant("SY_C", s.syC).constant("S_BIAS", bias ? bias->stride[0] : 0);
+    launch.constant("BLOCK_M", tiles->blockM).constant("BLOCK_N", tiles->blockN).constant("BLOCK_K", tiles->blockK);
+    launch.grid(ceilDiv(pixels, programRows(*tiles)), ceilDiv(coutG, programColumns(*tiles)), 1);
+    plan.launches.push_back(launch.build());
+    return plan;
+  }
+
   // Stride 1 with the input's height and width kept, the input's pixels one
   // strided axis and (kernel column, channel) another, in the input and in
   // the weights: each kernel row's im2col tile is one strided DMA.
@@ -518,7 +560,6 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   // form: a program covers blocks of output columns of a few output rows,
   // whose im2col tile of each kernel row is again one strided DMA (rows
   // stride_w pixels apart).
-  const bool sameSize = outSize[0] == inH && outSize[1] == inW;
   const bool rowsMerge = stride[0] == 1 && stride[1] == 1 && sameSize && pixelsMerge(x) && pixelsMerge(y);
   // (A kernel one column wide has no column stride to agree.)
   if (x.stride[3] * dilation[1] == cinG * x.stride[1] && (kernelW == 1 || w.stride[3] == cinG * w.stride[1]) &&

@@ -99,7 +99,16 @@ struct MachineShape {
   /// that one, and planCall throws core::RuntimeError where it cannot run
   /// the call (docs/library-kernels.md, "GEMM kernels").
   std::string gemmKernel;
+  /// The kernel of aten.convolution: "" or "implicit" the one the layer's
+  /// shape selects (docs/library-kernels.md, "Operators"); "shifted" the
+  /// shifted-tap kernel, where it applies (convKernels()).
+  std::string convKernel;
 };
+
+/// The convolution kernels MachineShape::convKernel may name.
+const std::vector<std::string> &convKernels();
+/// Whether `op` is a convolution call convKernel applies to.
+bool isConvolutionCall(std::string_view op);
 
 /// The GEMM kernels MachineShape::gemmKernel may name, in the order ties go.
 const std::vector<std::string> &gemmKernels();

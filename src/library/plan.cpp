@@ -66,6 +66,17 @@ bool isGemmCall(std::string_view op) {
   return op == "aten.mm" || op == "aten.addmm" || op == "aten.bmm" || op == "aten.baddbmm";
 }
 
+const std::vector<std::string> &convKernels() {
+  static const std::vector<std::string> kNames = {"implicit", "shifted"};
+  return kNames;
+}
+
+bool isConvolutionCall(std::string_view op) {
+  if (op.ends_with(".default"))
+    op.remove_suffix(8);
+  return op == "aten.convolution" || op == "aten._convolution";
+}
+
 bool isPlanned(std::string_view op) {
   return table().find(op) != nullptr;
 }

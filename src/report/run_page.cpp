@@ -96,7 +96,12 @@ void roofline(const json &report, HtmlPage &page) {
       continue;
     const json &timing = s["timing"];
     const double flops = 2.0 * number(timing, "macs");
-    const double bytes = number(timing, "dram_bytes_read") + number(timing, "dram_bytes_written");
+    // Intensity against the bytes the step cannot avoid (what the program
+    // moved where a report predates them): a mapping that re-reads its
+    // operands shows as a point below its roof, not as a lower intensity.
+    const double compulsory = number(timing, "compulsory_bytes");
+    const double bytes =
+        compulsory > 0.0 ? compulsory : number(timing, "dram_bytes_read") + number(timing, "dram_bytes_written");
     const double seconds = number(timing, "time_us") * 1e-6;
     if (flops <= 0.0 || bytes <= 0.0 || seconds <= 0.0) {
       ++withoutMacs;
@@ -126,8 +131,8 @@ void roofline(const json &report, HtmlPage &page) {
   chart.series.insert(chart.series.begin(), std::move(steps));
   page.heading("Roofline");
   page.raw(chart.svg());
-  page.paragraph("One point per step with systolic-array work: FLOP = 2 x MACs, bytes = DRAM bytes read and "
-                 "written. The roofs are the machine's systolic peak and DRAM peak bandwidth." +
+  page.paragraph("One point per step with systolic-array work: FLOP = 2 x MACs, bytes = its compulsory DRAM "
+                 "bytes (every input element read once, every output element written once). The roofs are the machine's systolic peak and DRAM peak bandwidth." +
                  (withoutMacs > 0
                       ? " " + std::to_string(withoutMacs) +
                             " timed steps without MACs (vector and cross-lane work) are not drawn."
@@ -217,7 +222,8 @@ HtmlPage runPage(const json &report) {
   const double total = number(totals, "time_us");
   Table steps;
   steps.caption = "Every step; click a heading to sort.";
-  steps.headings = {"step", "kind", "name", "cycles", "share", "time (us)", "x roofline", "bound", "result"};
+  steps.headings = {"step",       "kind",       "name",    "cycles", "share", "time (us)",
+                    "x roofline", "x bytes",    "bound",   "result"};
   for (const json &s : report["steps"]) {
     const json timing = s.value("timing", json::object());
     const double time = number(timing, "time_us");
@@ -231,6 +237,10 @@ HtmlPage runPage(const json &report) {
          Table::number(timed ? format("%.3f", time) : "-", time),
          Table::number(timed ? format("%.2f", number(timing, "time_over_roofline")) : "-",
                        number(timing, "time_over_roofline")),
+         Table::number(timed && number(timing, "traffic_over_compulsory") > 0.0
+                           ? format("%.2f", number(timing, "traffic_over_compulsory"))
+                           : "-",
+                       number(timing, "traffic_over_compulsory")),
          Table::text(timed ? text(timing, "bound") : "-"), Table::text(text(s, "result"))});
   }
   page.heading("Steps");

@@ -277,6 +277,7 @@ std::vector<DriftAnalysis> allowForDrift(Bundle &bundle, const RunOptions &optio
   advance.mapping = options.mapping;
   advance.mappingStrategy = options.mappingStrategy;
   advance.gemmKernel = options.gemmKernel;
+  advance.convKernel = options.convKernel;
   advance.threads = options.threads;
   Storages storages = freshStorages(bundle);
   AdamBound adam(bundle); // one over the slices: the optimizer's state before its step

@@ -20,5 +20,7 @@ std::map<std::string, library::GemmTiles> loadMapping(const std::string &path);
 std::vector<std::string> mappingStrategies();
 /// The GEMM kernels RunOptions::gemmKernel may name (library::gemmKernels()).
 std::vector<std::string> gemmKernels();
+/// The convolution kernels RunOptions::convKernel may name (library::convKernels()).
+std::vector<std::string> convKernels();
 
 } // namespace npusim::runtime

@@ -46,6 +46,10 @@ int searchThreads(const RunOptions &options) {
   return options.threads > 0 ? options.threads : 1;
 }
 
+/// Instances per core a library kernel is timed over when the runtime ranks
+/// the kernels that can run a call (fastestKernel).
+constexpr size_t kRankingInstances = 64;
+
 /// Buffers start at multiples of this in the flat DRAM address space.
 constexpr uint64_t kBufferAlignment = 4096;
 
@@ -122,14 +126,18 @@ struct NpuSteps::Impl {
   uint64_t nextAddress = kBufferAlignment;
   std::unique_ptr<NpuTimer> timer;
   functional::Workspace workspace; // one scratchpad storage for every launch
-  /// The GEMM kernel the timing simulator found fastest, by call signature.
-  std::map<std::string, std::string> gemmChoices;
+  /// The library kernel the timing simulator found fastest, by call signature.
+  std::map<std::string, std::string> kernelChoices;
 
   Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
     const std::vector<std::string> &gemmKernels = library::gemmKernels();
     if (!o.gemmKernel.empty() &&
         std::find(gemmKernels.begin(), gemmKernels.end(), o.gemmKernel) == gemmKernels.end())
       throw core::InputError("GEMM kernel '" + o.gemmKernel + "' is not one of tiled, resident, pipelined");
+    const std::vector<std::string> &convKernels = library::convKernels();
+    if (!o.convKernel.empty() &&
+        std::find(convKernels.begin(), convKernels.end(), o.convKernel) == convKernels.end())
+      throw core::InputError("convolution kernel '" + o.convKernel + "' is not one of implicit, shifted");
     if ((o.mode == Mode::Timing || o.mode == Mode::Full) && !o.launchSink)
       timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), timingThreads(o));
   }
@@ -287,8 +295,13 @@ NpuSteps::PlannedCall NpuSteps::planFor(const Step &step,
   shape.mapping = impl_->options.mapping;
   shape.mappingStrategy = impl_->options.mappingStrategy;
   shape.gemmKernel = impl_->options.gemmKernel;
+  shape.convKernel = impl_->options.convKernel;
   if (shape.gemmKernel.empty() && library::isGemmCall(step.name))
-    shape.gemmKernel = fastestGemmKernel(step.name, callArgs, outPointers, shape, storages);
+    shape.gemmKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages, library::gemmKernels(),
+                                     &library::MachineShape::gemmKernel);
+  else if (shape.convKernel.empty() && library::isConvolutionCall(step.name))
+    shape.convKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages, library::convKernels(),
+                                     &library::MachineShape::convKernel);
   PlannedCall planned;
   planned.plan = library::planCall(step.name, callArgs, outPointers, shape);
   // Scratch buffers follow the storages' ids.
@@ -372,42 +385,55 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
     runOptions.listener = &collector;
     functional::run(kernel.program, functional::Grid{launch.grid[0], launch.grid[1], launch.grid[2]}, dram,
                     launchArgs, runOptions);
-    cycles += simulator.timeLaunch(kernel.program, std::move(collector.traces), launch.kernelName).cycles;
+    // The first instances alone, scaled to all of them: a launch's instances
+    // do the same work but at the edges, and this ranks the kernels at a
+    // fraction of timing them whole.
+    const size_t instances = collector.traces.size();
+    const size_t timed = std::min(instances, kRankingInstances * static_cast<size_t>(std::max(1, runOptions.numCores)));
+    collector.traces.resize(timed);
+    const int64_t part = simulator.timeLaunch(kernel.program, std::move(collector.traces), launch.kernelName).cycles;
+    cycles += timed == 0 ? 0 : part * static_cast<int64_t>(instances) / static_cast<int64_t>(timed);
   }
   return cycles;
 }
 
-std::string NpuSteps::fastestGemmKernel(const std::string &op, std::span<const library::CallArgument> args,
-                                        std::span<const library::TensorRef *const> outs,
-                                        const library::MachineShape &shape,
-                                        const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
+std::string NpuSteps::fastestKernel(const std::string &op, std::span<const library::CallArgument> args,
+                                    std::span<const library::TensorRef *const> outs,
+                                    const library::MachineShape &shape,
+                                    const std::vector<std::unique_ptr<reference::Buffer>> &storages,
+                                    const std::vector<std::string> &kernels,
+                                    std::string library::MachineShape::*choice) {
   if (impl_->options.mode == Mode::Reference)
     return "";
   const std::string key = callSignature(op, args, outs);
-  if (auto it = impl_->gemmChoices.find(key); it != impl_->gemmChoices.end())
+  if (auto it = impl_->kernelChoices.find(key); it != impl_->kernelChoices.end())
     return it->second;
-  // Part of compiling: every candidate is compiled, run for its trace (no
-  // values) and timed from an idle machine.
+  // Part of compiling: every kernel that can run the call is planned; with
+  // two or more, each is compiled, run for its trace (no values) and timed
+  // from an idle machine.
   const auto start = Clock::now();
-  std::string best;
-  int64_t bestCycles = 0;
-  for (const std::string &kernel : library::gemmKernels()) {
+  std::vector<std::pair<std::string, library::CallPlan>> plans;
+  for (const std::string &kernel : kernels) {
     library::MachineShape forced = shape;
-    forced.gemmKernel = kernel;
-    library::CallPlan plan;
+    forced.*choice = kernel;
     try {
-      plan = library::planCall(op, args, outs, forced);
+      plans.emplace_back(kernel, library::planCall(op, args, outs, forced));
     } catch (const core::RuntimeError &) {
-      continue; // this kernel cannot run the call
-    }
-    const std::optional<int64_t> cycles = timeAlone(plan, library::scratchBufferBase(args, outs), storages);
-    if (cycles && (best.empty() || *cycles < bestCycles)) {
-      best = kernel;
-      bestCycles = *cycles;
+      // this kernel cannot run the call
     }
   }
+  std::string best;
+  int64_t bestCycles = 0;
+  if (plans.size() >= 2)
+    for (const auto &[kernel, plan] : plans) {
+      const std::optional<int64_t> cycles = timeAlone(plan, library::scratchBufferBase(args, outs), storages);
+      if (cycles && (best.empty() || *cycles < bestCycles)) {
+        best = kernel;
+        bestCycles = *cycles;
+      }
+    }
   impl_->report.compileMs += millisecondsSince(start);
-  impl_->gemmChoices.emplace(key, best);
+  impl_->kernelChoices.emplace(key, best);
   return best;
 }
 

@@ -94,12 +94,14 @@ private:
   PlannedCall planFor(const Step &step, const std::vector<std::unique_ptr<reference::Buffer>> &storages);
   /// The compiled kernel of a planned launch (once per kernel and constexprs).
   const NpuKernel &libraryKernel(const library::KernelLaunch &launch);
-  /// The GEMM kernel (library::gemmKernels()) whose plan of this call the
-  /// timing simulator finds fastest, once per call signature; "" (the
-  /// estimates decide) in reference mode or when none could be timed.
-  std::string fastestGemmKernel(const std::string &op, std::span<const library::CallArgument> args,
-                                std::span<const library::TensorRef *const> outs, const library::MachineShape &shape,
-                                const std::vector<std::unique_ptr<reference::Buffer>> &storages);
+  /// The kernel among `kernels` (library::gemmKernels(), convKernels(); set
+  /// through `choice`) whose plan of this call the timing simulator finds
+  /// fastest, once per call signature; "" (the library's own choice) in
+  /// reference mode or when fewer than two kernels can run the call.
+  std::string fastestKernel(const std::string &op, std::span<const library::CallArgument> args,
+                            std::span<const library::TensorRef *const> outs, const library::MachineShape &shape,
+                            const std::vector<std::unique_ptr<reference::Buffer>> &storages,
+                            const std::vector<std::string> &kernels, std::string library::MachineShape::*choice);
   /// A plan's cycles alone, from an idle machine (its launches' traces run
   /// without values); nothing when a launch needs values for its trace or
   /// uses a scratch buffer.

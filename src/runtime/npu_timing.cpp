@@ -48,6 +48,7 @@ void addLaunch(const timing::LaunchTiming &t, StepTiming &step) {
   step.macs += t.macs;
   step.rooflineUs += static_cast<double>(t.rooflineBoundPs) / 1.0e6;
   step.memoryUs += static_cast<double>(t.memoryBoundPs) / 1.0e6;
+  step.computeUs += static_cast<double>(t.computeBoundPs) / 1.0e6;
   step.achievedGBs = step.timeUs > 0.0 ? static_cast<double>(step.dramBytesRead + step.dramBytesWritten) /
                                              (step.timeUs * 1.0e3)
                                        : 0.0;

@@ -54,6 +54,13 @@ nlohmann::json timingObject(const StepTiming &t) {
           {"dram_achieved_gb_s", std::round(t.achievedGBs * 1000.0) / 1000.0},
           {"dram_row_hit_rate", std::round(t.rowHitRate * 10000.0) / 10000.0},
           {"macs", t.macs},
+          {"compulsory_bytes", t.compulsoryBytes},
+          {"traffic_over_compulsory",
+           t.compulsoryBytes > 0
+               ? std::round(static_cast<double>(t.dramBytesRead + t.dramBytesWritten) /
+                            static_cast<double>(t.compulsoryBytes) * 1000.0) /
+                     1000.0
+               : 0.0},
           {"roofline_us", ms(t.rooflineUs)},
           {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0},
           {"bound", stepBound(t)}};

@@ -49,6 +49,9 @@ struct RunOptions {
   /// that can run it (the timing simulator, from an idle machine) and the
   /// fastest is used (docs/library-kernels.md, "GEMM kernels").
   std::string gemmKernel;
+  /// The kernel of aten.convolution (library::convKernels()); empty: timed
+  /// like the GEMMs' where more than one can run the layer.
+  std::string convKernel;
   /// Threads the run may use (--threads); 0: the machine's cores. With two or
   /// more, the timing modes time launches on threads of their own while the
   /// next launch runs on the functional simulator. Values and cycles do not
@@ -79,9 +82,13 @@ struct StepTiming {
   double achievedGBs = 0.0;
   double rowHitRate = 0.0;
   int64_t macs = 0;
-  double rooflineUs = 0.0;  // the bound no schedule can beat
+  /// The bound no schedule can beat: the larger of computeUs and the step's
+  /// compulsory bytes (runtime/compulsory_bytes.h) at the DRAM's peak.
+  double rooflineUs = 0.0;
   double boundRatio = 0.0;  // simulated time / roofline bound
-  double memoryUs = 0.0;    // DRAM bytes at the peak bandwidth
+  double memoryUs = 0.0;    // the DRAM bytes the program moved, at the peak bandwidth
+  double computeUs = 0.0;   // the arrays' MACs, or the vector elements, at their peak
+  int64_t compulsoryBytes = 0; // every input element read once, every output element written once
 };
 
 /// What became of a step, or of a model output. The report spells it as

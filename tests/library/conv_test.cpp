@@ -521,3 +521,84 @@ TEST(LibraryConv, UnsupportedConvolutionsAreErrors) {
 
 } // namespace
 } // namespace npusim::library
+
+namespace npusim::library {
+namespace {
+
+// The shifted-tap kernel asked for by name (MachineShape::convKernel): every
+// tap's input tile one affine DMA shifted by dh W + dw, masked at the image's
+// edges. 3x3 and 5x5 kernels, dilation, a kernel one row high, ragged pixel
+// and channel blocks, bias; halves by columns and by rows; on the
+// interpreter and compiled for tpuv3-like, against the host call.
+TEST(LibraryConv, ShiftedTapsOfSameSizeConvolutions) {
+  MachineShape machine;
+  machine.convKernel = "shifted";
+  std::vector<Conv> cases = {
+      {{2, 64, 9, 9}, {256, 64, 3, 3}, 1, 1},   // halves by columns
+      {{3, 48, 7, 6}, {40, 48, 3, 3}, 1, 1},    // few output channels: halves by rows; ragged channels
+      {{1, 32, 8, 8}, {160, 32, 5, 5}, 1, 2},   // 5x5, pad 2
+      {{2, 16, 9, 10}, {64, 16, 3, 3}, 1, 2, 1, 2}, // dilation 2
+  };
+  cases[0].bias = true;
+  cases[3].bias = true;
+  for (const Conv &c : cases)
+    expectConv(c, machine);
+  // A 1x3 kernel with padding (0, 1) keeps the image's size.
+  {
+    CallFixture f;
+    const Conv c{{2, 24, 5, 11}, {72, 24, 1, 3}};
+    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+    const TensorRef y = f.tensor(DType::Float32, {2, 72, 5, 11}, channelsLast({2, 72, 5, 11}));
+    const std::vector<CallArgument> args = {
+        CallFixture::arg(x),           CallFixture::arg(w),           CallFixture::none(),
+        CallFixture::integers({1, 1}), CallFixture::integers({0, 1}), CallFixture::integers({1, 1}),
+        CallFixture::boolean(false),   CallFixture::integers({0, 0}), CallFixture::integer(1)};
+    EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << "1x3, padding (0, 1)";
+  }
+  for (const Conv &c : {cases[0], cases[1], cases[3]}) {
+    CallFixture f;
+    f.useNpu(config::loadConfig("tpuv3-like"));
+    const std::vector<int64_t> outShape = outputShape(c);
+    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+    const TensorRef y = f.tensor(DType::Float32, outShape, channelsLast(outShape));
+    const CallArgument bias = c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
+    const std::vector<CallArgument> args = {
+        CallFixture::arg(x), CallFixture::arg(w), bias, CallFixture::integers({1, 1}),
+        CallFixture::integers({c.padding, c.padding}), CallFixture::integers({c.dilation, c.dilation}),
+        CallFixture::boolean(false), CallFixture::integers({0, 0}), CallFixture::integer(1)};
+    const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+    ASSERT_EQ(plan.launches.size(), 1u);
+    EXPECT_NE(plan.launches[0].kernelName.find("npusim_conv_shifted_"), std::string::npos);
+    EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << describe(c) << " on the NPU";
+  }
+}
+
+TEST(LibraryConv, ShiftedTapsRefuseOtherGeometries) {
+  MachineShape machine;
+  machine.convKernel = "shifted";
+  CallFixture f;
+  auto plan = [&](const Conv &c) {
+    const std::vector<int64_t> outShape = outputShape(c);
+    const TensorRef x = f.tensor(DType::Float32, c.input, c.channelsLastLayout ? channelsLast(c.input) : std::vector<int64_t>{});
+    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+    const TensorRef y = f.tensor(DType::Float32, outShape, c.channelsLastLayout ? channelsLast(outShape) : std::vector<int64_t>{});
+    const std::vector<CallArgument> args = {
+        CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(), CallFixture::integers({c.stride, c.stride}),
+        CallFixture::integers({c.padding, c.padding}), CallFixture::integers({1, 1}), CallFixture::boolean(false),
+        CallFixture::integers({0, 0}), CallFixture::integer(c.groups)};
+    planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+  };
+  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 2, 1}), core::RuntimeError) << "stride 2";
+  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 0}), core::RuntimeError) << "the size shrinks";
+  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 8, 3, 3}, 1, 1, 2}), core::RuntimeError) << "two groups";
+  Conv nchw{{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1};
+  nchw.channelsLastLayout = false;
+  EXPECT_THROW(plan(nchw), core::RuntimeError) << "channels not contiguous";
+  machine.convKernel = "winograd";
+  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1}), core::RuntimeError) << "an unknown kernel";
+}
+
+} // namespace
+} // namespace npusim::library

@@ -1,0 +1,190 @@
+// The shifted-tap convolution: kernel text and tile choice (conv_shifted.h).
+#include "library/conv_shifted.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace npusim::library::detail {
+
+namespace {
+
+constexpr std::string_view kShiftedConvSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{{Y}}",
+             PIXELS: tl.constexpr, IMG_H: tl.constexpr, IMG_W: tl.constexpr, CIN: tl.constexpr,
+             COUT: tl.constexpr, SX_P: tl.constexpr, SX_C: tl.constexpr, SW_O: tl.constexpr,
+             SW_I: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr, SY_P: tl.constexpr,
+             SY_C: tl.constexpr, S_BIAS: tl.constexpr,
+             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rk = tl.arange(0, BLOCK_K)
+{{BODY}}
+)TRITON";
+
+std::string num(int64_t v) {
+  return std::to_string(v);
+}
+
+} // namespace
+
+std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s, const PipelinedTiles &t) {
+  const int halvesA = t.splitM ? 2 : 1, halvesB = t.splitM ? 1 : 2;
+  const bool mRagged = s.pixels % programRows(t) != 0, nRagged = s.cout % programColumns(t) != 0;
+  const bool cRagged = s.cin % t.blockK != 0;
+  const int64_t channelBlocks = ceilDiv(s.cin, t.blockK);
+  const int64_t blocks = s.kernelH * s.kernelW * channelBlocks;
+  const std::string cast = s.xType == s.wType ? "" : ".to(tl.float32)";
+  auto rows = [&](int h) { return t.splitM ? "rows_" + num(h) : std::string("rows_0"); };
+  auto cols = [&](int h) { return t.splitM ? std::string("cols_0") : "cols_" + num(h); };
+  std::string body;
+  if (t.splitM) {
+    body += "    rows_0 = pid_m * (2 * BLOCK_M) + tl.arange(0, BLOCK_M)\n";
+    body += "    rows_1 = rows_0 + BLOCK_M\n";
+    body += "    cols_0 = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)\n";
+  } else {
+    body += "    rows_0 = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)\n";
+    body += "    cols_0 = pid_n * (2 * BLOCK_N) + tl.arange(0, BLOCK_N)\n";
+    body += "    cols_1 = cols_0 + BLOCK_N\n";
+  }
+  // Each A tile's pixel row and column, made once in the tile's own shape
+  // and layout (a sum with a zero vector is a tile of its own), so that a
+  // tap's mask is compares on tiles and no vector is stretched across the
+  // lanes.
+  body += "    zero_k = (rk // BLOCK_K)[None, :]\n";
+  for (int h = 0; h < halvesA; ++h) {
+    const std::string p = "p" + num(h);
+    body += "    " + p + " = " + rows(h) + "[:, None] + zero_k\n";
+    body += "    ow" + num(h) + " = " + p + " % IMG_W\n";
+    body += "    oh" + num(h) + " = (" + p + " // IMG_W) % IMG_H\n";
+  }
+  body += "    acc0 = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
+  body += "    acc1 = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
+
+  // K block `b` (an expression) into buffer s: its tap (kh, kw), first
+  // channel, the tap's shift and mask, then the tiles.
+  auto load = [&](const std::string &buffer, const std::string &b, int spaces) {
+    const std::string in = indent(spaces), n = buffer;
+    std::string text;
+    text += in + "tap" + n + " = (" + b + ") // " + num(channelBlocks) + "\n";
+    text += in + "kh" + n + " = tap" + n + " // " + num(s.kernelW) + "\n";
+    text += in + "kw" + n + " = tap" + n + " % " + num(s.kernelW) + "\n";
+    text += in + "dh" + n + " = kh" + n + " * " + num(s.dilationH) + " - " + num(s.padH) + "\n";
+    text += in + "dw" + n + " = kw" + n + " * " + num(s.dilationW) + " - " + num(s.padW) + "\n";
+    text += in + "ch" + n + " = ((" + b + ") % " + num(channelBlocks) + ") * BLOCK_K + rk\n";
+    for (int h = 0; h < halvesA; ++h) {
+      const std::string oh = "oh" + num(h), ow = "ow" + num(h), hs = num(h);
+      std::string mask = "(" + oh + " >= -dh" + n + ") & (" + oh + " < IMG_H - dh" + n + ") & (" + ow + " >= -dw" +
+                         n + ") & (" + ow + " < IMG_W - dw" + n + ")";
+      if (mRagged)
+        mask += " & (p" + hs + " < PIXELS)";
+      if (cRagged)
+        mask += " & (ch" + n + "[None, :] < CIN)";
+      text += in + "a" + n + "_" + hs + " = tl.load(x_ptr + (" + rows(h) + " + dh" + n + " * IMG_W + dw" + n +
+              ")[:, None] * SX_P + ch" + n + "[None, :] * SX_C, mask=" + mask + ", other=0.0)" + cast + "\n";
+    }
+    for (int h = 0; h < halvesB; ++h)
+      text += loadTile(cast, "b" + n + "_" + num(h), "w_ptr + kh" + n + " * SW_H + kw" + n + " * SW_W", "ch" + n,
+                       "SW_I", cRagged ? "(ch" + n + " < CIN)" : "", cols(h), "SW_O",
+                       nRagged ? "(" + cols(h) + " < COUT)" : "", s.swI == 1, spaces);
+    return text;
+  };
+  auto multiply = [&](const std::string &buffer, int spaces) {
+    std::string text;
+    for (int h = 0; h < 2; ++h)
+      text += indent(spaces) + "acc" + num(h) + " += tl.dot(a" + buffer + "_" + num(t.splitM ? h : 0) + ", b" +
+              buffer + "_" + num(t.splitM ? 0 : h) + ", allow_tf32=False, out_dtype=tl.float32)\n";
+    return text;
+  };
+  // K blocks in pairs through buffers x and y, as in the pipelined GEMM:
+  // block b + 1 loads into y while the arrays multiply block b in x, then
+  // block b + 2 into x while they multiply y.
+  const bool odd = blocks % 2 == 1;
+  const int64_t iterations = odd ? blocks / 2 : blocks / 2 - 1;
+  body += load("x", "0", 4);
+  if (iterations > 0) {
+    body += "    for b0 in range(0, " + num(2 * iterations) + ", 2):\n";
+    body += load("y", "b0 + 1", 8);
+    body += multiply("x", 8);
+    body += load("x", "b0 + 2", 8);
+    body += multiply("y", 8);
+  }
+  if (odd) {
+    body += multiply("x", 4);
+  } else {
+    body += load("y", num(blocks - 1), 4);
+    body += multiply("x", 4);
+    body += multiply("y", 4);
+  }
+  for (int h = 0; h < 2; ++h) {
+    const std::string acc = "acc" + num(h), r = rows(h), c = cols(h);
+    std::string mask;
+    if (mRagged || nRagged)
+      mask = ", mask=" + std::string(mRagged ? "(" + r + " < PIXELS)[:, None]" : "") +
+             (mRagged && nRagged ? " & " : "") + (nRagged ? "(" + c + " < COUT)[None, :]" : "");
+    if (s.hasBias)
+      body += "    " + acc + " = " + acc + " + tl.load(bias_ptr + " + c + " * S_BIAS" +
+              (nRagged ? ", mask=" + c + " < COUT, other=0.0" : "") + ").to(tl.float32)[None, :]\n";
+    body += "    tl.store(y_ptr + " + r + "[:, None] * SY_P + " + c + "[None, :] * SY_C, " + acc + mask + ")\n";
+  }
+  return instantiate(kShiftedConvSource, {{"NAME", name},
+                                          {"X", s.xType},
+                                          {"W", s.wType},
+                                          {"BIAS", s.biasType},
+                                          {"Y", s.yType},
+                                          {"BODY", body}});
+}
+
+std::string shiftedConvVariant(const ShiftedConvShape &s, const PipelinedTiles &t) {
+  // Everything the text bakes in besides the element types and the
+  // constexprs: the split, the taps' shifts and masks (kernel, padding,
+  // dilation, image), the channel blocks, the ragged edges, the layouts.
+  return std::string(t.splitM ? "sm" : "sn") + "_k" + num(s.kernelH) + "x" + num(s.kernelW) + "_p" + num(s.padH) +
+         "x" + num(s.padW) + "_d" + num(s.dilationH) + "x" + num(s.dilationW) + "_i" + num(s.height) + "x" +
+         num(s.width) + "_c" + num(s.cin) + "_b" + num(t.blockK) + (s.pixels % programRows(t) ? "m" : "") +
+         (s.cout % programColumns(t) ? "n" : "") + (s.swI == 1 ? "_wt" : "") + (s.hasBias ? "_bias" : "");
+}
+
+std::optional<PipelinedTiles> chooseShiftedConvTiles(const ShiftedConvShape &s, const MachineShape &machine) {
+  if (machine.systolicArrays < 2)
+    return std::nullopt;
+  const int64_t lane = laneBlock(machine), budget = tileBudgetBytes(machine) / machine.lanes;
+  const int64_t k = s.kernelH * s.kernelW * s.cin;
+  std::optional<PipelinedTiles> best;
+  for (bool splitM : {false, true}) {
+    const int64_t halfN = splitM ? s.cout : ceilDiv(s.cout, 2);
+    std::vector<int64_t> blockNs = {blockFor(halfN, 16, lane)};
+    for (int64_t b = 2 * lane; b <= 4 * lane && b < 2 * halfN; b *= 2)
+      blockNs.push_back(b);
+    // Channel blocks of one array's rows, or two (runs of twice the bytes).
+    std::vector<int64_t> blockKs = {blockFor(s.cin, 16, lane)};
+    if (s.cin >= 2 * lane)
+      blockKs.push_back(2 * lane);
+    const int64_t halfM = splitM ? ceilDiv(s.pixels, 2) : s.pixels;
+    for (int64_t blockK : blockKs)
+    for (int64_t blockN : blockNs)
+      for (int64_t blockM = 16; blockM <= std::min<int64_t>(1024, blockFor(halfM, 16, 1024)); blockM *= 2) {
+        PipelinedTiles t{blockM, blockN, blockK, splitM, 0};
+        // Besides the GEMM's tiles: per A half three int32 index tiles (the
+        // pixel, its row and column) and two tap masks live at once.
+        const int64_t kSlots = ceilDiv(blockK, lane);
+        const int64_t index = (splitM ? 2 : 1) * kSlots * blockM * (3 * 4 + 2);
+        if (pipelinedBytesPerLane(t, s.element, false, s.swI == 1, machine) + index > budget)
+          continue;
+        // Blocks of one tap each (channels ragged per tap): the GEMM's
+        // estimate over K = taps x channel blocks of BLOCK_K.
+        const int64_t kIssued = s.kernelH * s.kernelW * ceilDiv(s.cin, blockK) * blockK;
+        t.cycles = pipelinedCycles(t, s.pixels, s.cout, std::max(kIssued, k), 1, s.element, s.swI == 1, s.hasBias,
+                                   machine);
+        if (!best || t.cycles < best->cycles * (1 - 1e-9))
+          best = t;
+      }
+  }
+  return best;
+}
+
+} // namespace npusim::library::detail
