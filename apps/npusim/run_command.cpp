@@ -25,8 +25,8 @@ namespace npusim::cli {
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
-                  [--mapping-strategy NAME] [--gemm-kernel NAME] [--conv-kernel NAME] [--top N]
-                  [--threads N]
+                  [--mapping-strategy NAME] [--gemm-kernel NAME] [--conv-kernel NAME]
+                  [--attention-kernel NAME] [--top N] [--threads N]
                   [--html OUT.html] [--quiet]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
@@ -69,6 +69,9 @@ options:
   --conv-kernel NAME  the kernel of aten.convolution: implicit (the one the layer's
                       shape selects) or shifted (stride-1 same-size channels-last
                       layers; others go to the host); default: timed like the GEMMs'
+  --attention-kernel NAME  the kernel of the attention calls: rows (the scores by
+                      query rows) or columns (transposed: queries on the lanes);
+                      default: timed like the GEMMs'
   --top N             print the N steps with the most cycles, each with its share of the
                       total, its time over the roofline (compute against the bytes it
                       cannot avoid), its DRAM bytes over those, and what bounds it (timing and full;
@@ -95,7 +98,7 @@ constexpr OptionSpec kOptions[] = {
     {"--top", true, false},     {"--mapping-strategy", true, false},
     {"--threads", true, false}, {"--html", true, false},
     {"--quiet", false, false},  {"--gemm-kernel", true, false},
-    {"--conv-kernel", true, false},
+    {"--conv-kernel", true, false},  {"--attention-kernel", true, false},
 };
 
 /// The report JSON, with the machine's summary and roofs on the NPU modes.
@@ -324,6 +327,12 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     if (std::find(known.begin(), known.end(), *kernel) == known.end())
       throw UsageError("--conv-kernel expects implicit or shifted, got '" + *kernel + "'");
     runOptions.convKernel = *kernel;
+  }
+  if (auto kernel = options.get("--attention-kernel")) {
+    const std::vector<std::string> known = runtime::attentionKernels();
+    if (std::find(known.begin(), known.end(), *kernel) == known.end())
+      throw UsageError("--attention-kernel expects rows or columns, got '" + *kernel + "'");
+    runOptions.attentionKernel = *kernel;
   }
   if (auto text = options.get("--threads"))
     runOptions.threads = static_cast<int>(std::min<long long>(positiveInteger("--threads", *text), 1024));

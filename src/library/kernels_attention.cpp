@@ -5,6 +5,9 @@
 // [L, S] score matrix never exists in full.
 #include "library/planners.h"
 
+#include "core/error.h"
+
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -74,6 +77,74 @@ def {{NAME}}(q_ptr: "*{{Q}}", k_ptr: "*{{K}}", v_ptr: "*{{V}}", bias_ptr: "*{{BI
     out = tl.where(empty[:, None], 0.0, acc / l_div[:, None])
     tl.store(o_ptr + b * SO_B + h * SO_H + rl[:, None] * SO_L + rev[None, :] * SO_E, out,
              mask=l_mask[:, None] & ev_mask[None, :])
+    if WRITE_LSE:
+        lse = tl.where(empty, float("-inf"), m_i + tl.log(l_div))
+        lse = tl.where(l_mask, lse, float("inf"))
+        tl.store(lse_ptr + b * SL_B + h * SL_H + rl * SL_L, lse, mask=rl < LSE_ROWS)
+)TRITON";
+
+// The same attention with the scores transposed: per block of keys the dot
+// k q^T gives s^T [BLOCK_S, BLOCK_L], whose reductions over the keys run
+// along each lane's slots on the vector unit (the queries have the lanes)
+// instead of across the lanes, and the rescaling by the running max and sum
+// is per lane; o^T += v^T p^T gives the output with the queries on the lanes
+// too (docs/library-kernels.md, "Attention").
+constexpr std::string_view kAttentionColumnsSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(q_ptr: "*{{Q}}", k_ptr: "*{{K}}", v_ptr: "*{{V}}", bias_ptr: "*{{BIAS}}", o_ptr: "*{{O}}",
+             lse_ptr: "*{{LSE}}", scale: "fp32",
+             KV_GROUP: tl.constexpr, L: tl.constexpr, S: tl.constexpr, E: tl.constexpr, EV: tl.constexpr,
+             LSE_ROWS: tl.constexpr,
+{{VIEWS}}
+             SL_B: tl.constexpr, SL_H: tl.constexpr, SL_L: tl.constexpr,
+             BIAS_KIND: tl.constexpr, IS_CAUSAL: tl.constexpr, WRITE_LSE: tl.constexpr, K_E_CONTIGUOUS: tl.constexpr,
+             BLOCK_L: tl.constexpr, BLOCK_S: tl.constexpr, BLOCK_E: tl.constexpr, BLOCK_EV: tl.constexpr):
+{{PROLOGUE}}
+    qt = tl.load(q_ptr + b * SQ_B + h * SQ_H + rl[None, :] * SQ_L + re[:, None] * SQ_E,
+                 mask=e_mask[:, None] & l_mask[None, :], other=0.0){{QK_CAST}}
+    k_base = k_ptr + b * SK_B + hk * SK_H
+    v_base = v_ptr + b * SV_B + hk * SV_H
+    m_i = tl.full([BLOCK_L], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_L], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_EV, BLOCK_L], dtype=tl.float32)
+    for s0 in range(0, S, BLOCK_S):
+        cols = s0 + rs
+        s_mask = cols < S
+        kk = tl.load(k_base + cols[:, None] * SK_S + re[None, :] * SK_E,
+                     mask=s_mask[:, None] & e_mask[None, :], other=0.0){{QK_CAST}}
+        st = tl.dot(kk, qt, allow_tf32=False, out_dtype=tl.float32) * scale
+        keep = s_mask[:, None] & l_mask[None, :]
+        if BIAS_KIND == 1:
+            bias = tl.load(bias_ptr + b * SM_B + h * SM_H + rl[None, :] * SM_L + cols[:, None] * SM_S,
+                           mask=keep, other=0.0).to(tl.float32)
+            st = st + bias
+        if BIAS_KIND == 2:
+            allowed = tl.load(bias_ptr + b * SM_B + h * SM_H + rl[None, :] * SM_L + cols[:, None] * SM_S,
+                              mask=keep, other=0)
+            keep = keep & (allowed != 0)
+        if IS_CAUSAL:
+            keep = keep & (cols[:, None] <= rl[None, :])
+        st = tl.where(keep, st, float("-inf"))
+        # Online softmax over the keys (axis 0): rescale what was summed so far.
+        m_new = tl.maximum(m_i, tl.max(st, 0))
+        m_safe = tl.where(m_new == float("-inf"), 0.0, m_new)
+        alpha = tl.exp(m_i - m_safe)
+        pt = tl.exp(st - m_safe[None, :])
+        l_i = l_i * alpha + tl.sum(pt, 0)
+        vt = tl.load(v_base + cols[None, :] * SV_S + rev[:, None] * SV_E,
+                     mask=ev_mask[:, None] & s_mask[None, :], other=0.0).to(tl.float32)
+        acc = acc * alpha[None, :] + tl.dot(vt, pt, allow_tf32=False, out_dtype=tl.float32)
+        m_i = m_new
+    # A row no key takes part in: 0, and a logsumexp of -inf.
+    empty = l_i == 0.0
+    l_div = tl.where(empty, 1.0, l_i)
+    out = tl.where(empty[None, :], 0.0, acc / l_div[None, :])
+    tl.store(o_ptr + b * SO_B + h * SO_H + rl[None, :] * SO_L + rev[:, None] * SO_E, out,
+             mask=ev_mask[:, None] & l_mask[None, :])
     if WRITE_LSE:
         lse = tl.where(empty, float("-inf"), m_i + tl.log(l_div))
         lse = tl.where(l_mask, lse, float("inf"))
@@ -222,13 +293,16 @@ CallPlan planAttention(const CallArgs &call, const MachineShape &machine) {
   if (batch == 0 || heads == 0 || rows == 0 || (ev == 0 && lseRows.rows == 0))
     return plan;
 
-  // Blocks: the embeddings whole; keys by lanes; queries by lanes, halved
-  // (then keys halved) until q, k^T, v, the scores, p and the accumulator fit.
+  // Blocks: the embeddings whole; keys by up to four arrays' widths (fewer
+  // iterations of the online softmax, whose reductions and rescaling cost
+  // per iteration: 12 heads of 512 x 64 at tpuv3-like took 348.9 k cycles
+  // with blocks of 128 keys, 246.2 k with 512); queries by lanes; queries
+  // halved (then keys) until q, k^T, v, the scores, p and the accumulator fit.
   const int64_t lane = laneBlock(machine);
   const bool sameQk = q.dtype == k.dtype;
   const int64_t qkBytes = core::byteSize(sameQk ? q.dtype : core::DType::Float32);
   const int64_t blockE = blockFor(e, 16, int64_t{1} << 20), blockEv = blockFor(ev, 16, int64_t{1} << 20);
-  int64_t blockL = blockFor(rows, 16, lane), blockS = blockFor(s, 16, lane);
+  int64_t blockL = blockFor(rows, 16, lane), blockS = blockFor(s, 16, 4 * lane);
   auto bytes = [&] {
     return blockL * blockE * qkBytes + blockE * blockS * qkBytes + blockS * blockEv * 4 +
            2 * blockL * blockS * 4 + blockL * blockEv * 4;
@@ -238,11 +312,18 @@ CallPlan planAttention(const CallArgs &call, const MachineShape &machine) {
 
   const core::DType biasType = mask ? mask->dtype : out.dtype;
   const core::DType lseType = lse ? lse->dtype : out.dtype;
-  const std::string name = "npusim_attention_" + tritonType(q.dtype) + "_" + tritonType(k.dtype) + "_" +
-                           tritonType(v.dtype) + "_" + tritonType(biasType) + "_" + tritonType(out.dtype) +
-                           "_" + tritonType(lseType);
+  // Scores by query rows (the default) or transposed, by key rows, as asked
+  // (MachineShape::attentionKernel; the runtime times both).
+  const std::string &asked = machine.attentionKernel;
+  if (!asked.empty() && std::find(attentionKernels().begin(), attentionKernels().end(), asked) ==
+                            attentionKernels().end())
+    throw core::RuntimeError("attention kernel '" + asked + "' is not one of rows, columns");
+  const bool columns = asked == "columns";
+  const std::string name = std::string(columns ? "npusim_attention_columns_" : "npusim_attention_") +
+                           tritonType(q.dtype) + "_" + tritonType(k.dtype) + "_" + tritonType(v.dtype) + "_" +
+                           tritonType(biasType) + "_" + tritonType(out.dtype) + "_" + tritonType(lseType);
   LaunchBuilder launch(name,
-                       instantiate(kAttentionSource, {{"NAME", name},
+                       instantiate(columns ? kAttentionColumnsSource : kAttentionSource, {{"NAME", name},
                                                       {"VIEWS", std::string(kAttentionViewParameters)},
                                                       {"PROLOGUE", std::string(kAttentionQueryPrologue)},
                                                       {"Q", tritonType(q.dtype)},

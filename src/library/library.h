@@ -103,12 +103,19 @@ struct MachineShape {
   /// shape selects (docs/library-kernels.md, "Operators"); "shifted" the
   /// shifted-tap kernel, where it applies (convKernels()).
   std::string convKernel;
+  /// The kernel of the scaled-dot-product attention calls: "" or "rows" the
+  /// scores by query rows, "columns" transposed (attentionKernels()).
+  std::string attentionKernel;
 };
 
 /// The convolution kernels MachineShape::convKernel may name.
 const std::vector<std::string> &convKernels();
 /// Whether `op` is a convolution call convKernel applies to.
 bool isConvolutionCall(std::string_view op);
+/// The attention kernels MachineShape::attentionKernel may name.
+const std::vector<std::string> &attentionKernels();
+/// Whether `op` is an attention (forward) call attentionKernel applies to.
+bool isAttentionCall(std::string_view op);
 
 /// The GEMM kernels MachineShape::gemmKernel may name, in the order ties go.
 const std::vector<std::string> &gemmKernels();

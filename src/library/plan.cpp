@@ -77,6 +77,18 @@ bool isConvolutionCall(std::string_view op) {
   return op == "aten.convolution" || op == "aten._convolution";
 }
 
+const std::vector<std::string> &attentionKernels() {
+  static const std::vector<std::string> kNames = {"rows", "columns"};
+  return kNames;
+}
+
+bool isAttentionCall(std::string_view op) {
+  if (op.ends_with(".default"))
+    op.remove_suffix(8);
+  return op == "aten._scaled_dot_product_efficient_attention" || op == "aten._scaled_dot_product_flash_attention" ||
+         op == "aten._scaled_dot_product_cudnn_attention" || op == "aten._scaled_dot_product_flash_attention_for_cpu";
+}
+
 bool isPlanned(std::string_view op) {
   return table().find(op) != nullptr;
 }

@@ -278,6 +278,7 @@ std::vector<DriftAnalysis> allowForDrift(Bundle &bundle, const RunOptions &optio
   advance.mappingStrategy = options.mappingStrategy;
   advance.gemmKernel = options.gemmKernel;
   advance.convKernel = options.convKernel;
+  advance.attentionKernel = options.attentionKernel;
   advance.threads = options.threads;
   Storages storages = freshStorages(bundle);
   AdamBound adam(bundle); // one over the slices: the optimizer's state before its step

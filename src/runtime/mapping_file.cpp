@@ -49,6 +49,10 @@ std::map<std::string, library::GemmTiles> loadMapping(const std::string &path) {
   return parseMapping(text.str(), path);
 }
 
+std::vector<std::string> attentionKernels() {
+  return library::attentionKernels();
+}
+
 std::vector<std::string> convKernels() {
   return library::convKernels();
 }

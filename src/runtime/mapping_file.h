@@ -22,5 +22,7 @@ std::vector<std::string> mappingStrategies();
 std::vector<std::string> gemmKernels();
 /// The convolution kernels RunOptions::convKernel may name (library::convKernels()).
 std::vector<std::string> convKernels();
+/// The attention kernels RunOptions::attentionKernel may name (library::attentionKernels()).
+std::vector<std::string> attentionKernels();
 
 } // namespace npusim::runtime

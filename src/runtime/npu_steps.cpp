@@ -138,6 +138,10 @@ struct NpuSteps::Impl {
     if (!o.convKernel.empty() &&
         std::find(convKernels.begin(), convKernels.end(), o.convKernel) == convKernels.end())
       throw core::InputError("convolution kernel '" + o.convKernel + "' is not one of implicit, shifted");
+    const std::vector<std::string> &attentionKernels = library::attentionKernels();
+    if (!o.attentionKernel.empty() &&
+        std::find(attentionKernels.begin(), attentionKernels.end(), o.attentionKernel) == attentionKernels.end())
+      throw core::InputError("attention kernel '" + o.attentionKernel + "' is not one of rows, columns");
     if ((o.mode == Mode::Timing || o.mode == Mode::Full) && !o.launchSink)
       timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), timingThreads(o));
   }
@@ -296,12 +300,16 @@ NpuSteps::PlannedCall NpuSteps::planFor(const Step &step,
   shape.mappingStrategy = impl_->options.mappingStrategy;
   shape.gemmKernel = impl_->options.gemmKernel;
   shape.convKernel = impl_->options.convKernel;
+  shape.attentionKernel = impl_->options.attentionKernel;
   if (shape.gemmKernel.empty() && library::isGemmCall(step.name))
     shape.gemmKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages, library::gemmKernels(),
                                      &library::MachineShape::gemmKernel);
   else if (shape.convKernel.empty() && library::isConvolutionCall(step.name))
     shape.convKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages, library::convKernels(),
                                      &library::MachineShape::convKernel);
+  else if (shape.attentionKernel.empty() && library::isAttentionCall(step.name))
+    shape.attentionKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages,
+                                          library::attentionKernels(), &library::MachineShape::attentionKernel);
   PlannedCall planned;
   planned.plan = library::planCall(step.name, callArgs, outPointers, shape);
   // Scratch buffers follow the storages' ids.

@@ -52,6 +52,9 @@ struct RunOptions {
   /// The kernel of aten.convolution (library::convKernels()); empty: timed
   /// like the GEMMs' where more than one can run the layer.
   std::string convKernel;
+  /// The kernel of the attention calls (library::attentionKernels()); empty:
+  /// timed like the GEMMs'.
+  std::string attentionKernel;
   /// Threads the run may use (--threads); 0: the machine's cores. With two or
   /// more, the timing modes time launches on threads of their own while the
   /// next launch runs on the functional simulator. Values and cycles do not

@@ -66,8 +66,12 @@ TEST(LibraryAttention, TransformerShapesCausalAndGroupedQuery) {
   }
 }
 
-TEST(LibraryAttention, RandomShapesMasksScalesAndPaddedLogSumExp) {
-  const MachineShape small{16, 2048, 256};
+/// 20 random attention calls (GQA, masks: additive [L, S] or [B, 1, L, S],
+/// boolean, none; causal; a scale; a padded logsumexp), with `kernel` asked
+/// for (MachineShape::attentionKernel), against the host call.
+void randomAttention(const std::string &kernel) {
+  MachineShape small{16, 2048, 256}, large;
+  small.attentionKernel = large.attentionKernel = kernel;
   Random rng{5};
   for (int trial = 0; trial < 20; ++trial) {
     const int64_t batch = 1 + rng.below(2), kvHeads = 1 + rng.below(2), heads = kvHeads * (1 + rng.below(3));
@@ -92,14 +96,26 @@ TEST(LibraryAttention, RandomShapesMasksScalesAndPaddedLogSumExp) {
     EXPECT_EQ(f.compare("aten._scaled_dot_product_efficient_attention",
                         {CallFixture::arg(q), CallFixture::arg(k), CallFixture::arg(v), mask,
                          CallFixture::boolean(true), CallFixture::number(0.0), CallFixture::boolean(causal), scale},
-                        {out, lse}, trial % 2 ? small : MachineShape{}),
+                        {out, lse}, trial % 2 ? small : large),
               "")
-        << "trial " << trial << ": B " << batch << " H " << heads << "/" << kvHeads << " L " << l << " S " << s
+        << kernel << " trial " << trial << ": B " << batch << " H " << heads << "/" << kvHeads << " L " << l << " S " << s
         << " E " << e << " Ev " << ev << " causal " << causal;
   }
 }
 
+TEST(LibraryAttention, RandomShapesMasksScalesAndPaddedLogSumExp) {
+  randomAttention("");
+}
+
+// The scores transposed (keys by rows, queries on the lanes) compute the same.
+TEST(LibraryAttention, TransposedScoresOnRandomShapes) {
+  randomAttention("columns");
+}
+
 TEST(LibraryAttention, MaskedRowsAndNaN) {
+  for (const char *kernel : {"rows", "columns"}) {
+  MachineShape machine;
+  machine.attentionKernel = kernel;
   CallFixture f;
   const TensorRef q = f.tensor(DType::Float32, {1, 1, 6, 8});
   const TensorRef k = f.tensor(DType::Float32, {1, 1, 5, 8});
@@ -114,8 +130,10 @@ TEST(LibraryAttention, MaskedRowsAndNaN) {
   EXPECT_EQ(f.compare("aten._scaled_dot_product_efficient_attention",
                       {CallFixture::arg(q), CallFixture::arg(k), CallFixture::arg(v), CallFixture::arg(mask),
                        CallFixture::boolean(true)},
-                      {out, lse}),
-            "");
+                      {out, lse}, machine),
+            "")
+      << kernel;
+  }
 }
 
 TEST(LibraryAttention, HalfPrecisionInputs) {
