@@ -61,17 +61,11 @@ public:
     if (workloads.size() != scenario.tenants.size())
       throw core::RuntimeError("serving: " + std::to_string(workloads.size()) + " workloads for " +
                                std::to_string(scenario.tenants.size()) + " tenants");
-    const std::unique_ptr<Placement> place =
-        makeNamed<Placements>(placement.where, "placement", placement.name);
-    const std::vector<std::vector<int>> cores = place->coresOf(scenario, placement);
-    if (!place->shared() && !placement.policy.empty())
-      throw core::InputError(placement.where + ": placement '" + placement.name +
-                             "' gives each core one tenant: a policy has nothing to choose");
-    // Without sharing any policy gives the same order; fifo is the default.
-    const std::string policy = placement.policy.empty() ? "fifo" : placement.policy;
-    policy_ = makeNamed<SchedulingPolicies>(placement.where, "policy", policy);
+    ResolvedPlacement place = resolvePlacement(scenario, placement);
+    const std::vector<std::vector<int>> &cores = place.cores;
+    policy_ = std::move(place.policy);
     result_.placement = placement.name;
-    result_.policy = place->shared() ? policy : "";
+    result_.policy = place.shared ? place.policyName : "";
     uint64_t nextBase = 0;
     for (size_t t = 0; t < workloads.size(); ++t) {
       Tenant tenant;

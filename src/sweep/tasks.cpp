@@ -159,7 +159,7 @@ std::vector<Task> makeTasks(const SweepFile &sweep, const std::vector<Point> &po
   for (size_t p = 0; p < points.size(); ++p) {
     std::string config, error;
     try {
-      config = config::toYaml(config::parseConfig(configText(sweep, points[p]), sweep.path));
+      config = config::toYaml(pointMachine(sweep, points[p]));
     } catch (const std::exception &e) {
       error = e.what();
     }
