@@ -7,6 +7,7 @@
 
 #include "config/hardware.h"
 #include "core/npy.h"
+#include "core/output_file.h"
 #include "reference/interpreter.h"
 #include "runtime/kernels.h"
 
@@ -70,6 +71,7 @@ struct KernelOptions {
   runtime::Mode mode = runtime::Mode::Reference;
   std::string config = "tpuv3-like";
   std::string tracePath;
+  bool traceGiven = false; // --trace, even with an empty path (an error)
 };
 
 triton::GridSize parseGrid(const std::string &text) {
@@ -112,6 +114,7 @@ KernelOptions readOptions(const ParsedOptions &options) {
     if (k.mode != runtime::Mode::Timing && k.mode != runtime::Mode::Full)
       throw UsageError("--trace needs cycles: use --mode full or timing");
     k.tracePath = *trace;
+    k.traceGiven = true;
   }
   if (auto grid = options.get("--grid"))
     k.grid = parseGrid(*grid);
@@ -147,19 +150,33 @@ std::string gridString(const reference::Grid &g) {
   return "(" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " + std::to_string(g.z) + ")";
 }
 
-void writeOutputs(const std::string &dir, const LaunchArguments &launch) {
+/// Writes every pointer argument to DIR/NAME.npy (each file whole or not at
+/// all), and reports every file that failed, with `traceError` (the trace of
+/// the launch, already written or not) among them.
+void writeOutputs(const std::string &dir, const LaunchArguments &launch, const std::string &traceError = "") {
+  std::string errors = traceError;
+  const auto failed = [&errors](const std::string &message) {
+    errors += (errors.empty() ? "" : "\n") + message;
+  };
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir))
-    throw core::InputError("--out " + dir + ": cannot create the directory" +
-                           (ec ? ": " + ec.message() : ""));
+  if (ec || !std::filesystem::is_directory(dir)) {
+    failed("--out " + dir + ": cannot create the directory" + (ec ? ": " + ec.message() : ""));
+    throw core::InputError(errors);
+  }
   for (const PointerArgument &ptr : launch.pointers) {
     core::NpyArray array;
     array.dtype = ptr.buffer->dtype;
     array.shape = {ptr.buffer->numElements()};
     array.bytes = ptr.buffer->bytes;
-    core::writeNpy((std::filesystem::path(dir) / (ptr.parameter->name + ".npy")).string(), array);
+    try {
+      core::writeNpy((std::filesystem::path(dir) / (ptr.parameter->name + ".npy")).string(), array);
+    } catch (const core::InputError &e) {
+      failed(e.what());
+    }
   }
+  if (!errors.empty())
+    throw core::InputError(errors);
 }
 
 /// The launch compiled for the NPU: block sizes chosen for the machine unless
@@ -190,7 +207,9 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   const runtime::KernelRun result =
       runtime::runOnNpu(*compiled, *grid, args.arguments, options, meta.kernelName);
   if (k.mode != runtime::Mode::Timing)
-    writeOutputs(k.outDir, args);
+    writeOutputs(k.outDir, args, result.traceError);
+  else if (!result.traceError.empty())
+    throw core::InputError(result.traceError);
   char text[96];
   std::snprintf(text, sizeof text, " compile_ms=%.3f wall_ms=%.3f", compileWall.count(), result.wallMs);
   out << meta.kernelName << " mode=" << runtime::name(k.mode) << " machine=" << options.machine.name
@@ -211,6 +230,11 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
 }
 
 int launch(const KernelOptions &k, std::ostream &out) {
+  // The outputs' paths before any work: a bad one would fail only at the end.
+  if (!k.tracePath.empty() || k.traceGiven)
+    core::checkOutputPath(k.tracePath, k.tracePath.empty() ? "--trace" : "--trace " + k.tracePath);
+  if (k.mode != runtime::Mode::Timing)
+    core::checkOutputDirectory(k.outDir, "--out " + k.outDir);
   const triton::KernelFile kernel = triton::loadKernelFile(k.file);
   const triton::KernelMetadata &meta = kernel.metadata;
   const triton::ConstexprBindings bindings = pickConstexprs(meta, k.constants);

@@ -2,6 +2,7 @@
 // each placement of the scenario simulated on one timing simulation
 // (docs/serving.md).
 #include "cli.h"
+#include "outputs.h"
 
 #include "serving/serving.h"
 
@@ -86,6 +87,11 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
     throw UsageError(options.positionals.empty() ? "serve needs a scenario file"
                                                  : "serve takes one scenario file");
   const std::string path = options.positionals.front();
+  OutputFiles outputs;
+  for (const char *option : {"--report", "--trace", "--html"})
+    outputs.add(options, option);
+  if (!outputs.check(path, err))
+    return kExitError;
   try {
     const serving::Scenario scenario = serving::loadScenario(path);
     std::vector<serving::Workload> workloads;
@@ -101,13 +107,17 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
       results.push_back(serving::simulate(scenario, placement, pointers));
       printPlacement(results.back(), out);
     }
-    if (auto report = options.get("--report"))
-      serving::writeReport(scenario, workloads, results, *report);
-    if (auto trace = options.get("--trace"))
-      serving::writeTrace(scenario, workloads, results, *trace);
-    if (auto html = options.get("--html"))
-      serving::writePage(scenario, workloads, results, *html);
-    return kExitOk;
+    outputs.write(
+        "--report",
+        [&](const std::string &file) { serving::writeReport(scenario, workloads, results, file); }, path,
+        err);
+    outputs.write(
+        "--trace", [&](const std::string &file) { serving::writeTrace(scenario, workloads, results, file); },
+        path, err);
+    outputs.write(
+        "--html", [&](const std::string &file) { serving::writePage(scenario, workloads, results, file); },
+        path, err);
+    return outputs.failed() ? kExitError : kExitOk;
   } catch (const std::exception &e) {
     err << path << ": error: " << e.what() << "\n";
   } catch (...) {

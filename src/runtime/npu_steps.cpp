@@ -480,7 +480,11 @@ KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
   result = std::move(steps[0]);
   KernelRun run;
   run.wallMs = millisecondsSince(start);
-  npu.finish();
+  try {
+    npu.finish();
+  } catch (const core::InputError &e) {
+    run.traceError = e.what();
+  }
   run.programs = result.programs;
   run.timed = result.timed;
   run.timing = result.timing;

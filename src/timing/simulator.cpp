@@ -1,6 +1,7 @@
 #include "timing/simulator.h"
 
 #include "core/error.h"
+#include "core/output_file.h"
 #include "timing/core_model.h"
 #include "timing/instruction_catalog.h"
 #include "timing/memory_interface.h"
@@ -36,15 +37,12 @@ void Simulator::enableTrace(bool enabled, size_t maxEvents) {
 }
 
 void Simulator::writeChromeTrace(const std::string &path) const {
-  std::ofstream out(path);
-  if (!out)
-    throw core::InputError(path + ": cannot write the trace");
+  core::OutputFile file(path, "--trace " + path);
   if (trace_)
-    trace_->write(out);
+    trace_->write(file.stream());
   else
-    TraceRecorder().write(out);
-  if (!out)
-    throw core::InputError(path + ": cannot write the trace");
+    TraceRecorder().write(file.stream());
+  file.commit();
 }
 
 LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
@@ -55,8 +53,9 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
   ordered.reserve(launchTraces.size());
   for (const npu::InstanceTrace &trace : launchTraces)
     ordered.push_back(&trace);
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const npu::InstanceTrace *a, const npu::InstanceTrace *b) { return a->instance < b->instance; });
+  std::stable_sort(
+      ordered.begin(), ordered.end(),
+      [](const npu::InstanceTrace *a, const npu::InstanceTrace *b) { return a->instance < b->instance; });
 
   EventQueue queue;
   std::unique_ptr<MemoryPort> memory = memoryFactory_(queue);
@@ -72,10 +71,10 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
   std::vector<std::unique_ptr<MemoryInterface>> interfaces;
   std::vector<std::unique_ptr<CoreModel>> cores;
   for (int core = 0; core < config_.numCores; ++core) {
-    interfaces.push_back(std::make_unique<MemoryInterface>(core, config_.dmaOutstandingRequests,
-                                                           config_.dmaRequestBytes, queue, *memory,
-                                                           nextRequestId));
-    cores.push_back(std::make_unique<CoreModel>(core, config_, catalog, queue, *interfaces.back(), trace_.get()));
+    interfaces.push_back(std::make_unique<MemoryInterface>(
+        core, config_.dmaOutstandingRequests, config_.dmaRequestBytes, queue, *memory, nextRequestId));
+    cores.push_back(
+        std::make_unique<CoreModel>(core, config_, catalog, queue, *interfaces.back(), trace_.get()));
   }
   TraceRecorder *trace = trace_.get();
   memory->setCompletionCallback([&interfaces, trace](const MemoryRequest &request, TimePs at) {
@@ -124,7 +123,8 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
     timing.vectorElementOps += stats.vectorElementOps;
     computeBoundCycles = std::max({computeBoundCycles, stats.vectorBoundCycles, stats.matmulBoundCycles});
     for (int kind = 0; kind < kNumUnitKinds; ++kind)
-      timing.busyPercent[static_cast<size_t>(kind)] += static_cast<double>(stats.busyPs[static_cast<size_t>(kind)]);
+      timing.busyPercent[static_cast<size_t>(kind)] +=
+          static_cast<double>(stats.busyPs[static_cast<size_t>(kind)]);
   }
   timing.memory = memory->stats();
   timing.cycles = (timing.timePs + period - 1) / period;
@@ -142,12 +142,13 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
   const double peakMacsPerCycle =
       static_cast<double>(config_.lanes) * config_.lanes * std::max(1, config_.systolicArraysPerCore);
   if (timing.cycles > 0)
-    timing.systolicUtilisation =
-        static_cast<double>(timing.macs) / (peakMacsPerCycle * config_.numCores * static_cast<double>(timing.cycles));
+    timing.systolicUtilisation = static_cast<double>(timing.macs) /
+                                 (peakMacsPerCycle * config_.numCores * static_cast<double>(timing.cycles));
 
   // Bounds round down, so that a launch exactly at its bound has ratio 1.
   timing.computeBoundPs = static_cast<TimePs>(std::floor(computeBoundCycles * static_cast<double>(period)));
-  timing.memoryBoundPs = static_cast<TimePs>(std::floor(dramBytes / dramPeakBytesPerSecond(config_) * 1.0e12));
+  timing.memoryBoundPs =
+      static_cast<TimePs>(std::floor(dramBytes / dramPeakBytesPerSecond(config_) * 1.0e12));
   timing.rooflineBoundPs = std::max(timing.computeBoundPs, timing.memoryBoundPs);
   timing.boundRatio = timing.rooflineBoundPs > 0
                           ? static_cast<double>(timing.timePs) / static_cast<double>(timing.rooflineBoundPs)

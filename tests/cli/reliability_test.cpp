@@ -5,13 +5,52 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
+#include <filesystem>
+#include <functional>
 #include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace npusim::cli {
 namespace {
 
+namespace fs = std::filesystem;
+
 const std::string kAddMul = std::string(NPUSIM_TEST_DATA) + "/cli/triton_poi_fused_add_mul_0.py";
+const std::string kTiny = std::string(NPUSIM_TEST_DATA) + "/bundles/tiny";
+/// A bundle whose timing run takes about a second: a sweep of it is still running when signalled.
+const std::string kBert = std::string(NPUSIM_TEST_DATA) + "/../../examples/bert";
+
+/// The processes whose command line mentions `text`, this one aside.
+int processesMentioning(const std::string &text) {
+  int count = 0;
+  for (const fs::directory_entry &e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos || name == std::to_string(::getpid()))
+      continue;
+    std::string cmdline = slurp(e.path() / "cmdline");
+    for (char &c : cmdline)
+      c = c == '\0' ? ' ' : c;
+    count += contains(cmdline, text) ? 1 : 0;
+  }
+  return count;
+}
+
+/// Waits up to `seconds` for `done`.
+bool waitFor(const std::function<bool()> &done, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > end)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
 
 /// The add-mul kernel with `from` replaced by `to` in its source.
 std::string edited(const std::string &from, const std::string &to) {
@@ -38,8 +77,8 @@ TEST_F(ReliabilityTest, OutOfBoundsAccessFailsInEveryMode) {
     std::string file, from, to, buffer, offset;
   };
   const std::vector<Case> cases = {
-      {"store.py", "tl.store(out_ptr0 + (x0), tmp4, xmask)", "tl.store(out_ptr0 + (x0 + 5), tmp4)", "out_ptr0",
-       "element offset 1000,"},
+      {"store.py", "tl.store(out_ptr0 + (x0), tmp4, xmask)", "tl.store(out_ptr0 + (x0 + 5), tmp4)",
+       "out_ptr0", "element offset 1000,"},
       {"load.py", "tl.load(in_ptr0 + (x0), xmask)", "tl.load(in_ptr0 + (x0 + 100000000), xmask)", "in_ptr0",
        "element offset 100000000,"},
   };
@@ -61,6 +100,140 @@ TEST_F(ReliabilityTest, OutOfBoundsAccessFailsInEveryMode) {
     EXPECT_EQ(reference.exitCode, 1);
     EXPECT_TRUE(contains(reference.err, "out-of-bounds")) << reference.err;
   }
+}
+
+// Output paths are checked before the run, every bad one named with the
+// operating system's reason, and an empty path is an error like any other.
+TEST_F(ReliabilityTest, BadOutputPathsFailBeforeTheRun) {
+  const Result r = run({"run", kTiny, "--mode", "timing", "--report", "nodir/r.json", "--html",
+                        "nodir/p.html", "--trace", ""});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_EQ(r.out, ""); // nothing ran
+  EXPECT_TRUE(contains(r.err, ": error: --report nodir/r.json: cannot write the file: nodir: No such file or "
+                              "directory\n"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, ": error: --html nodir/p.html: cannot write the file: nodir: No such file or "
+                              "directory\n"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, ": error: --trace: the path is empty\n")) << r.err;
+  fs::create_directory(path("d"));
+  const Result kernel = run({"kernel", kAddMul, "--mode", "timing", "--trace", "d"});
+  EXPECT_EQ(kernel.exitCode, 1);
+  EXPECT_TRUE(contains(kernel.err, "error: --trace d: is a directory")) << kernel.err;
+  writeText("file", "x");
+  const Result out = run({"kernel", kAddMul, "--out", "file/sub"});
+  EXPECT_EQ(out.exitCode, 1);
+  EXPECT_TRUE(contains(out.err, "error: --out file/sub: cannot create the directory")) << out.err;
+  EXPECT_EQ(run({"compare", "a.json", "b.json", "--html", "nodir/c.html"}).err,
+            "npusim compare: error: --html nodir/c.html: cannot write the file: nodir: No such file or "
+            "directory\n");
+}
+
+// A write that fails part-way (here past `ulimit -f`) leaves the file that was
+// there, no half-written one and no temporary file; every failure is reported.
+TEST_F(ReliabilityTest, FailedWritesKeepTheOldFilesAndAreAllReported) {
+  Result r = run({"run", kTiny, "--mode", "timing", "--report", "r.json", "--html", "p.html", "--trace",
+                  "t.json", "--quiet"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string page = slurp(path("p.html")), trace = slurp(path("t.json"));
+  ASSERT_GT(page.size(), 8192u);
+  ASSERT_GT(trace.size(), 8192u);
+  r = run({"run", kTiny, "--mode", "timing", "--report", "r.json", "--html", "p.html", "--trace", "t.json",
+           "--quiet"},
+          "ulimit -f 8; ");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "error: --html p.html: cannot write the file: File too large")) << r.err;
+  EXPECT_TRUE(contains(r.err, "--trace t.json: cannot write the file: File too large")) << r.err;
+  EXPECT_EQ(slurp(path("p.html")), page);
+  EXPECT_EQ(slurp(path("t.json")), trace);
+  for (const fs::directory_entry &e : fs::directory_iterator(dir_))
+    EXPECT_FALSE(contains(e.path().filename().string(), ".tmp-")) << e.path();
+
+  r = run({"kernel", kAddMul, "--out", "o"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const std::string before = slurp(path("o/in_ptr0.npy"));
+  r = run({"kernel", kAddMul, "--out", "o", "--seed", "1"}, "ulimit -f 1; ");
+  EXPECT_EQ(r.exitCode, 1);
+  for (const std::string name : {"in_ptr0", "in_ptr1", "out_ptr0"})
+    EXPECT_TRUE(contains(r.err, "o/" + name + ".npy: cannot write the file: File too large")) << r.err;
+  EXPECT_EQ(slurp(path("o/in_ptr0.npy")), before);
+}
+
+/// A sweep of the bert bundle on `machines` clock frequencies.
+std::string bertSweep(int machines) {
+  std::string text = "bundles: [" + kBert + "]\nmode: timing\ngrid:\n  core_freq_mhz: [";
+  for (int i = 0; i < machines; ++i)
+    text += (i ? ", " : "") + std::to_string(900 + 10 * i);
+  return text + "]\n";
+}
+
+/// The rows of results.csv with `status`.
+int rowsWith(const std::string &csv, const std::string &status) {
+  int n = 0;
+  for (size_t at = csv.find("," + status + ","); at != std::string::npos;
+       at = csv.find("," + status + ",", at + 1))
+    ++n;
+  return n;
+}
+
+// Two sweeps into one folder: the second fails at once, naming the first.
+// A stopped sweep (SIGTERM) forwards the signal, leaves no child running,
+// writes results.csv for what finished and exits 128 + 15; a killed one
+// (SIGKILL) takes its children with it; a rerun finishes the rest.
+TEST_F(ReliabilityTest, SweepsAreLockedAndSafeToStop) {
+  writeText("s.yaml", bertSweep(4));
+  const std::string out = path("out");
+  const auto startSweep = [&] {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      const int log = ::open(path("sweep.log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      ::dup2(log, STDOUT_FILENO);
+      ::dup2(log, STDERR_FILENO);
+      ::execl(NPUSIM_BINARY, NPUSIM_BINARY, "sweep", path("s.yaml").c_str(), "--out", out.c_str(), "--jobs",
+              "1", "--quiet", static_cast<char *>(nullptr));
+      ::_exit(127);
+    }
+    return pid;
+  };
+  const auto finished = [&] {
+    int n = 0;
+    std::error_code ec;
+    if (fs::exists(out + "/tasks"))
+      for (const fs::directory_entry &e : fs::directory_iterator(out + "/tasks", ec))
+        n += fs::exists(e.path() / "status.json") ? 1 : 0;
+    return n;
+  };
+
+  pid_t sweep = startSweep();
+  ASSERT_TRUE(waitFor([&] { return processesMentioning(out + "/tasks") > 0; }, 30)); // a task runs
+  const Result second = run({"sweep", "s.yaml", "--out", "out"});
+  EXPECT_EQ(second.exitCode, 1);
+  EXPECT_TRUE(contains(second.err, "npusim sweep: error: --out out: another npusim sweep (process " +
+                                       std::to_string(sweep) + ") is writing to this folder"))
+      << second.err;
+  ASSERT_TRUE(waitFor([&] { return finished() >= 1; }, 60));
+  ::kill(sweep, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(sweep, &status, 0), sweep);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM) << status;
+  EXPECT_EQ(processesMentioning(out), 0); // no orphan
+  const std::string csv = slurp(out + "/results.csv");
+  const int done = finished();
+  EXPECT_GE(done, 1);
+  EXPECT_EQ(rowsWith(csv, "ok"), done) << csv;
+  EXPECT_EQ(rowsWith(csv, "pending"), 4 - done) << csv;
+
+  if (done < 4) {
+    sweep = startSweep();
+    ASSERT_TRUE(waitFor([&] { return processesMentioning(out + "/tasks") > 0; }, 30));
+    ::kill(sweep, SIGKILL);
+    ASSERT_EQ(::waitpid(sweep, &status, 0), sweep);
+    // The parent-death signal ends the task's run.
+    EXPECT_TRUE(waitFor([&] { return processesMentioning(out) == 0; }, 10));
+  }
+  const Result rerun = run({"sweep", "s.yaml", "--out", "out", "--jobs", "2"});
+  EXPECT_EQ(rerun.exitCode, 0) << rerun.err;
+  EXPECT_EQ(rowsWith(slurp(out + "/results.csv"), "ok"), 4);
 }
 
 } // namespace
