@@ -86,9 +86,15 @@ struct RunOptions {
 struct RunStats {
   int64_t instances = 0;
   int64_t instructions = 0; // executed, loops unrolled
-  int64_t dmaBytesRead = 0;  // DRAM -> scratchpad and scalar loads
+  int64_t dmaBytesRead = 0; // DRAM -> scratchpad and scalar loads
   int64_t dmaBytesWritten = 0;
 };
+
+/// The bytes of one lane's bank that the simulator stores for `program`
+/// (its tiles, both placements of an instance, padding), and the bytes a
+/// launch of it allocates in all: the banks and their written-bytes shadow.
+int64_t storedBankBytes(const npu::Program &program);
+int64_t scratchpadStorageBytes(const npu::Program &program);
 
 RunStats run(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
              const std::vector<LaunchArgument> &arguments, const RunOptions &options = {});

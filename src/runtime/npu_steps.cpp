@@ -5,6 +5,7 @@
 #include "runtime/runner_internal.h"
 
 #include "core/error.h"
+#include "core/host_memory.h"
 #include "functional/simulator.h"
 #include "library/library.h"
 #include "npu/execution.h"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <set>
 
 namespace npusim::runtime {
 
@@ -137,10 +139,31 @@ struct NpuSteps::Impl {
     return address;
   }
 
+  /// Programs whose scratchpad storage was checked against the memory.
+  std::set<const npu::Program *> fitsInMemory;
+
+  /// The functional simulator stores the banks the program's tiles occupy
+  /// (and a shadow of as many bytes): a machine with a huge scratchpad would
+  /// otherwise be found out by the operating system's out-of-memory killer.
+  void checkScratchpadFits(const npu::Program &program) {
+    if (!fitsInMemory.insert(&program).second)
+      return;
+    const auto needed = static_cast<uint64_t>(functional::scratchpadStorageBytes(program));
+    const uint64_t available = core::hostMemoryBytes();
+    if (needed > available / 2)
+      throw core::InputError("hardware config " + options.machine.source +
+                             ": key 'spad_kib_per_lane': " + std::to_string(options.machine.spadKibPerLane) +
+                             " KiB per lane on " + std::to_string(options.machine.lanes) +
+                             " lanes (key 'lanes'): simulating kernel " + program.kernelName + " takes " +
+                             core::bytesText(needed) + " of scratchpad storage, more than " + "half of the " +
+                             core::bytesText(available) + " of memory this process may use");
+  }
+
   /// One program launch on the functional simulator, timed when a timer exists.
   void execute(const npu::Program &program, const triton::GridSize &grid, LaunchBuffers &used,
                const std::vector<functional::LaunchArgument> &arguments, bool computeValues,
                const std::string &launchName, StepResult &result) {
+    checkScratchpadFits(program);
     std::vector<functional::DramBuffer> dram;
     for (reference::Buffer *b : used.buffers)
       dram.push_back(functional::DramBuffer{b->name, b->dtype, addressOf(b), &b->bytes});

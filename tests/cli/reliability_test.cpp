@@ -159,6 +159,29 @@ TEST_F(ReliabilityTest, FailedWritesKeepTheOldFilesAndAreAllReported) {
   EXPECT_EQ(slurp(path("o/in_ptr0.npy")), before);
 }
 
+// A machine or a scenario that would not fit in the memory is an error naming
+// the key before the allocation, not an out-of-memory kill minutes later.
+TEST_F(ReliabilityTest, HugeAllocationsNameTheKeyFirst) {
+  writeText("m.yaml", "base: tpuv3-like\nspad_kib_per_lane: 8192\n");
+  Result r = run({"run", kTiny, "--mode", "timing", "--config", "m.yaml", "--quiet"}, "ulimit -v 1500000; ");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err,
+                       "hardware config m.yaml: key 'spad_kib_per_lane': 8192 KiB per lane on 128 lanes "
+                       "(key 'lanes'): simulating kernel triton_poi_fused_add_relu_0 takes 1.0 GiB of "
+                       "scratchpad storage, more than half of the 1.4 GiB of memory"))
+      << r.err;
+  r = run({"kernel", kAddMul, "--mode", "functional", "--config", "m.yaml"}, "ulimit -v 1500000; ");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "key 'spad_kib_per_lane'")) << r.err;
+  writeText("s.yaml", "machine: tpuv3-like\ntenants:\n  - name: t\n    bundle: " + kTiny +
+                          "\n    requests:\n      arrival: poisson\n      rate_per_s: 100000\n"
+                          "      count: 1000000\n");
+  r = run({"serve", "s.yaml"}, "ulimit -v 1500000; ");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "s.yaml:8: key 'count': 1000000 requests of tenant 't', 357 instructions each"))
+      << r.err;
+}
+
 /// A sweep of the bert bundle on `machines` clock frequencies.
 std::string bertSweep(int machines) {
   std::string text = "bundles: [" + kBert + "]\nmode: timing\ngrid:\n  core_freq_mhz: [";
