@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "kernel_setup.h"
 #include "launch_args.h"
+#include "progress.h"
 
 #include "config/hardware.h"
 #include "core/npy.h"
@@ -22,7 +23,7 @@ const char *const kKernelUsage =
     R"(usage: npusim kernel FILE.py [--grid X[,Y[,Z]]] [--const NAME=VALUE ...]
                       [--arg NAME=VALUE|NAME=PATH.npy ...] [--size NAME=ELEMENTS ...]
                       [--seed N] [--out DIR] [--mode reference|functional|timing|full]
-                      [--config CFG] [--trace OUT.json]
+                      [--config CFG] [--trace OUT.json] [--quiet]
 
 Runs one launch of one Triton kernel file and writes every pointer argument, after
 the launch, to DIR/NAME.npy as a 1-D array of the signature's element type (bf16 as
@@ -46,6 +47,8 @@ options:
   --mode MODE           reference (default), functional, timing or full
   --config CFG          the NPU of the other modes: a preset name or a YAML file (default tpuv3-like)
   --trace OUT.json      timing and full modes: a Chrome/Perfetto trace of the launch
+  --quiet               no progress line (timing and full modes; it shows only when
+                        stderr is a terminal)
   --help                show this help
 
 exit status: 0 the launch ran; 1 the kernel, an input or the launch failed (out-of-bounds
@@ -55,9 +58,9 @@ access, failed device_assert); 2 the command line is wrong.
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"--grid", true, false}, {"--const", true, true},   {"--arg", true, true},
-    {"--size", true, true},  {"--seed", true, false},   {"--out", true, false},
-    {"--mode", true, false}, {"--config", true, false}, {"--trace", true, false},
+    {"--grid", true, false},  {"--const", true, true},   {"--arg", true, true},   {"--size", true, true},
+    {"--seed", true, false},  {"--out", true, false},    {"--mode", true, false}, {"--config", true, false},
+    {"--trace", true, false}, {"--quiet", false, false},
 };
 
 struct KernelOptions {
@@ -72,6 +75,7 @@ struct KernelOptions {
   std::string config = "tpuv3-like";
   std::string tracePath;
   bool traceGiven = false; // --trace, even with an empty path (an error)
+  bool quiet = false;
 };
 
 triton::GridSize parseGrid(const std::string &text) {
@@ -116,6 +120,7 @@ KernelOptions readOptions(const ParsedOptions &options) {
     k.tracePath = *trace;
     k.traceGiven = true;
   }
+  k.quiet = options.has("--quiet");
   if (auto grid = options.get("--grid"))
     k.grid = parseGrid(*grid);
   k.constants = parseConstOptions(options);
@@ -182,7 +187,8 @@ void writeOutputs(const std::string &dir, const LaunchArguments &launch, const s
 /// The launch compiled for the NPU: block sizes chosen for the machine unless
 /// pinned with --const (all of them when --grid fixes the grid).
 int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
-                const triton::ConstexprBindings &bindings, LaunchArguments &args, std::ostream &out) {
+                const triton::ConstexprBindings &bindings, LaunchArguments &args, std::ostream &out,
+                std::ostream &err) {
   const triton::KernelMetadata &meta = kernel.metadata;
   runtime::RunOptions options;
   options.mode = k.mode;
@@ -204,8 +210,15 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   if (!grid)
     throw core::InputError("kernel has grid type " +
                            (meta.gridType.empty() ? std::string("(none)") : meta.gridType) + "; give --grid");
+  ProgressLine progress(err, !k.quiet);
+  if (progress.shown())
+    options.onInstance = [&progress](int64_t done, int64_t total, bool timing) {
+      progress.update(static_cast<size_t>(done), static_cast<size_t>(total),
+                      timing ? "timing the launch" : "program instances", timing);
+    };
   const runtime::KernelRun result =
       runtime::runOnNpu(*compiled, *grid, args.arguments, options, meta.kernelName);
+  progress.clear();
   if (k.mode != runtime::Mode::Timing)
     writeOutputs(k.outDir, args, result.traceError);
   else if (!result.traceError.empty())
@@ -229,7 +242,7 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   return kExitOk;
 }
 
-int launch(const KernelOptions &k, std::ostream &out) {
+int launch(const KernelOptions &k, std::ostream &out, std::ostream &err) {
   // The outputs' paths before any work: a bad one would fail only at the end.
   if (!k.tracePath.empty() || k.traceGiven)
     core::checkOutputPath(k.tracePath, k.tracePath.empty() ? "--trace" : "--trace " + k.tracePath);
@@ -242,7 +255,7 @@ int launch(const KernelOptions &k, std::ostream &out) {
   LaunchArguments args = bindArguments(meta, *function, k.args, k.sizes, k.seed);
 
   if (k.mode != runtime::Mode::Reference)
-    return launchOnNpu(k, kernel, bindings, args, out);
+    return launchOnNpu(k, kernel, bindings, args, out, err);
   std::optional<triton::GridSize> grid = k.grid;
   if (!grid)
     grid = triton::inferGrid(meta, bindings, args.integerScalars);
@@ -274,7 +287,7 @@ int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream
   }
   const KernelOptions k = readOptions(options);
   try {
-    return launch(k, out);
+    return launch(k, out, err);
   } catch (...) {
     return reportKernelFailure(k.file, err);
   }

@@ -3,6 +3,7 @@
 // (docs/serving.md).
 #include "cli.h"
 #include "outputs.h"
+#include "progress.h"
 
 #include "serving/serving.h"
 
@@ -35,13 +36,14 @@ options:
   --html OUT.html     a self-contained page: the scenario and machine, per placement a
                       sortable tenant table, core utilisation, each tenant's DRAM
                       bandwidth over time and every request's latency (docs/reports.md)
+  --quiet             no progress line (it shows only when stderr is a terminal)
   --help              show this help
 )";
 
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"--report", true, false}, {"--trace", true, false}, {"--html", true, false}};
+    {"--report", true, false}, {"--trace", true, false}, {"--html", true, false}, {"--quiet", false, false}};
 
 std::string fixed(double value, int digits) {
   char text[64];
@@ -94,17 +96,28 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
     return kExitError;
   try {
     const serving::Scenario scenario = serving::loadScenario(path);
+    ProgressLine progress(err, !options.has("--quiet"));
     std::vector<serving::Workload> workloads;
     for (const serving::TenantSpec &tenant : scenario.tenants)
-      workloads.push_back(serving::captureBundle(tenant.bundle, scenario.machine, scenario.values));
+      workloads.push_back(serving::captureBundle(
+          tenant.bundle, scenario.machine, scenario.values,
+          [&progress, &tenant](size_t step, size_t steps, const std::string &name) {
+            progress.update(step, steps, tenant.name + ": step " + std::to_string(step) + " " + name);
+          }));
+    progress.clear();
     std::vector<const serving::Workload *> pointers;
     for (const serving::Workload &workload : workloads)
       pointers.push_back(&workload);
     out << "machine " << scenario.machine.name << ", " << scenario.machine.numCores
         << " cores; values: " << (scenario.values ? "computed and verified" : "cycles only") << "\n";
     std::vector<serving::PlacementResult> results;
-    for (const serving::PlacementSpec &placement : scenario.placements) {
+    for (size_t p = 0; p < scenario.placements.size(); ++p) {
+      const serving::PlacementSpec &placement = scenario.placements[p];
+      progress.update(p, scenario.placements.size(),
+                      "placement " + placement.name +
+                          (placement.policy.empty() ? "" : " (" + placement.policy + ")"));
       results.push_back(serving::simulate(scenario, placement, pointers));
+      progress.clear();
       printPlacement(results.back(), out);
     }
     outputs.write(

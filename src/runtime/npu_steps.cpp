@@ -49,11 +49,49 @@ int searchThreads(const RunOptions &options) {
 /// Buffers start at multiples of this in the flat DRAM address space.
 constexpr uint64_t kBufferAlignment = 4096;
 
-/// Collects the instance traces of one launch for the timing simulator.
+/// Collects the instance traces of one launch for the timing simulator. The
+/// timing simulator holds a launch whole (timing::kBytesPerTimedInstruction
+/// per instruction, besides the traces): after the first instances the
+/// launch's memory is extrapolated to the whole grid, and a launch that would
+/// take more than half of the memory the process may use is an error naming
+/// the grid, before it fills the memory.
 class TraceCollector final : public npu::ExecutionListener {
 public:
-  void instanceDone(npu::InstanceTrace &&trace) override { traces.push_back(std::move(trace)); }
+  TraceCollector(const std::string &kernel, int64_t instances, const RunOptions &options)
+      : kernel_(kernel), instances_(instances), options_(options) {}
+  void instanceDone(npu::InstanceTrace &&trace) override {
+    for (const npu::ExecutedInstruction &e : trace.instructions)
+      bytes_ += sizeof(npu::ExecutedInstruction) + e.dram.capacity() * sizeof(npu::DramRun) +
+                timing::kBytesPerTimedInstruction;
+    bytes_ += sizeof(npu::InstanceTrace);
+    traces.push_back(std::move(trace));
+    const auto done = static_cast<int64_t>(traces.size());
+    if (done >= kSample && (done & (done - 1)) == 0) // again at every doubling
+      checkMemory(done);
+    if (options_.onInstance)
+      options_.onInstance(done, instances_, false);
+  }
   std::vector<npu::InstanceTrace> traces;
+
+private:
+  static constexpr int64_t kSample = 64;
+  void checkMemory(int64_t done) const {
+    const double perInstance = static_cast<double>(bytes_) / static_cast<double>(done);
+    const double whole = perInstance * static_cast<double>(instances_);
+    const uint64_t available = core::hostMemoryBytes();
+    if (whole > static_cast<double>(available / 2))
+      throw core::InputError(
+          "kernel " + kernel_ + ": timing its grid of " + std::to_string(instances_) +
+          " program instances takes about " + core::bytesText(static_cast<uint64_t>(whole)) + " (" +
+          std::to_string(static_cast<int64_t>(perInstance)) +
+          " bytes per instance; the timing simulator holds a launch whole), more than half "
+          "of the " +
+          core::bytesText(available) + " of memory this process may use; time a smaller grid");
+  }
+  std::string kernel_;
+  int64_t instances_;
+  const RunOptions &options_;
+  uint64_t bytes_ = 0;
 };
 
 /// The distinct buffers a launch touches, in first-use order.
@@ -171,13 +209,15 @@ struct NpuSteps::Impl {
     runOptions.numCores = options.machine.numCores;
     runOptions.workspace = &workspace;
     runOptions.computeValues = computeValues || npu::timingNeedsValues(program, nullptr);
-    TraceCollector collector;
+    const functional::Grid g{grid.x, grid.y, grid.z};
+    TraceCollector collector(launchName, g.size(), options);
     if (timer || options.launchSink)
       runOptions.listener = &collector;
-    const functional::Grid g{grid.x, grid.y, grid.z};
     const functional::RunStats stats = functional::run(program, g, dram, arguments, runOptions);
     result.programs += stats.instances;
     ++result.npuLaunches;
+    if (options.onInstance && (timer || options.launchSink))
+      options.onInstance(stats.instances, stats.instances, true);
     if (timer) {
       timer->time(program, std::move(collector.traces), launchName, result.index);
       result.timed = true;

@@ -361,12 +361,6 @@ double percentile(std::vector<double> sorted, double fraction) {
 
 namespace {
 
-/// Memory a simulated instruction keeps until the placement ends (the core
-/// model's record of it and its share of the instance's span), in bytes.
-/// Measured: serving the tiny bundle (357 instructions a request) 2,000 and
-/// 20,000 times peaks at 140 and 1160 MiB, 166 bytes per instruction.
-constexpr uint64_t kBytesPerSimulatedInstruction = 170;
-
 /// Throws naming the tenant's request count when its requests' instructions
 /// would not fit in the memory: better than std::bad_alloc after minutes.
 void checkMemory(const Scenario &scenario, const std::vector<const Workload *> &workloads) {
@@ -381,7 +375,7 @@ void checkMemory(const Scenario &scenario, const std::vector<const Workload *> &
     const bool fixed = stream.arrival == "fixed";
     const auto requests =
         static_cast<uint64_t>(fixed ? static_cast<int64_t>(stream.timesUs.size()) : stream.count);
-    const uint64_t bytes = requests * perRequest * kBytesPerSimulatedInstruction;
+    const uint64_t bytes = requests * perRequest * timing::kBytesPerTimedInstruction;
     total += bytes;
     if (total > available / 2)
       throw core::InputError(stream.at(fixed ? "times_us" : "count") + ": " + std::to_string(requests) +

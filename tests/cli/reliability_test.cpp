@@ -182,6 +182,39 @@ TEST_F(ReliabilityTest, HugeAllocationsNameTheKeyFirst) {
       << r.err;
 }
 
+// A grid whose timing would fill the memory fails after its first instances,
+// naming the grid, instead of growing until the process is killed.
+TEST_F(ReliabilityTest, AHugeGridInTimingModeFailsNamingTheGrid) {
+  const Result r = run({"kernel", kAddMul, "--grid", "100000000", "--mode", "timing"}, "ulimit -v 4000000; ");
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "error: kernel triton_poi_fused_add_mul_0: timing its grid of 100000000 program "
+                              "instances takes about "))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "time a smaller grid")) << r.err;
+}
+
+// kernel and serve show a progress line on a terminal (and only there), as run does.
+TEST_F(ReliabilityTest, KernelAndServeShowProgressOnATerminal) {
+  const auto onTerminal = [this](const std::string &args) {
+    const std::string command = quote(NPUSIM_BINARY) + " " + args;
+    const std::string shell =
+        "cd " + quote(dir_.string()) + " && script -qec " + quote(command) + " /dev/null > tty.txt 2>&1";
+    EXPECT_EQ(std::system(shell.c_str()), 0) << shell;
+    return slurp(dir_ / "tty.txt");
+  };
+  std::string tty = onTerminal("kernel " + quote(kAddMul) + " --grid 20000 --mode timing");
+  EXPECT_TRUE(contains(tty, "\r\033[K[20000/20000] timing the launch")) << tty;
+  EXPECT_TRUE(contains(tty, " program instances  elapsed ")) << tty;
+  const std::string scenario = std::string(NPUSIM_TEST_DATA) + "/../../examples/serving/mlp-tiny.yaml";
+  tty = onTerminal("serve " + quote(scenario));
+  EXPECT_TRUE(contains(tty, "] mlp: step ")) << tty;
+  EXPECT_TRUE(contains(tty, "\r\033[K")) << tty;
+  EXPECT_FALSE(contains(onTerminal("serve " + quote(scenario) + " --quiet"), "\033[K"));
+  // Not in a file.
+  const Result r = run({"kernel", kAddMul, "--grid", "2000", "--mode", "timing"});
+  EXPECT_EQ(r.err, "");
+}
+
 /// A sweep of the bert bundle on `machines` clock frequencies.
 std::string bertSweep(int machines) {
   std::string text = "bundles: [" + kBert + "]\nmode: timing\ngrid:\n  core_freq_mhz: [";
