@@ -87,10 +87,13 @@ TEST(Input, EveryErrorIsOnTheLineOfItsKey) {
 
 TEST(Input, ASecondDocumentIsAnError) {
   EXPECT_EQ(errorOf("name: x\n---\nlanes: 64\n"),
-            "cfg.yaml:3: a second YAML document (after '---'); the file must hold one document");
+            "cfg.yaml:2: a second YAML document (after '---'); the file must hold one document");
   EXPECT_EQ(errorOf("lanes: 64\n\n---\n\nlanes: 32\n"),
-            "cfg.yaml:5: a second YAML document (after '---'); the file must hold one document");
+            "cfg.yaml:3: a second YAML document (after '---'); the file must hold one document");
   EXPECT_NE(errorOf("lanes: 64\n---\n"), ""); // even an empty one
+  // Text that yaml-cpp reads as endless empty documents (YAML::LoadAll never ends on it).
+  EXPECT_EQ(errorOf(",#"), "cfg.yaml:1: malformed YAML: the text does not parse as one document");
+  EXPECT_EQ(errorOf(","), "cfg.yaml:1: malformed YAML: the text does not parse as one document");
   // A document start marker before the only document, and an end marker, are one document.
   EXPECT_EQ(parseConfig("---\nlanes: 64\n...\n", "cfg.yaml").lanes, 64);
 }
@@ -104,6 +107,13 @@ TEST(Input, InvalidUtf8IsAnErrorNamingTheLine) {
   EXPECT_NE(errorOf("name: caf\xC3\n"), "");                  // cut short
   EXPECT_EQ(parseConfig("name: caf\xC3\xA9-\xE2\x82\xAC-\xF0\x9F\x98\x80\n", "cfg.yaml").name,
             "caf\xC3\xA9-\xE2\x82\xAC-\xF0\x9F\x98\x80");
+}
+
+TEST(Input, NamesArePrintableWithoutSpacesAtTheirEnds) {
+  // yaml-cpp reads an unterminated quote as the text up to the line end, folded to a space.
+  EXPECT_EQ(errorOf("name: '4\n"), "cfg.yaml:1: key 'name': '4 ' has spaces at its start or end");
+  EXPECT_EQ(errorOf("name: \"a\\tb\"\n"), "cfg.yaml:1: key 'name': 'a\tb' has a control character");
+  EXPECT_EQ(parseConfig("name: my npu\n", "cfg.yaml").name, "my npu");
 }
 
 TEST(Input, Utf8CheckerAgainstHandPickedSequences) {

@@ -138,7 +138,7 @@ TEST_F(SweepFileTest, ErrorsNameTheLineOfTheValueAtFault) {
     EXPECT_EQ(message("bundles: [tiny]\n" + blank + "grid:\n  lanes:\n\n  dram: [hbm2]\n"),
               file + ":" + std::to_string(3 + padding) + ": 'lanes': expected a value");
     EXPECT_EQ(message("bundles: [tiny]\n" + blank + "grid:\n  lanes: [32]\n---\ngrid:\n  lanes: [64]\n"),
-              file + ":" + std::to_string(5 + padding) +
+              file + ":" + std::to_string(4 + padding) +
                   ": a second YAML document (after '---'); the file must hold one document");
     EXPECT_EQ(message("bundles: [tiny]\n" + blank + "base: caf\xE9\n"),
               at + "invalid UTF-8 (byte 0xE9 at column 10); the file must be UTF-8 text");
