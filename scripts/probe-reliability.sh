@@ -66,7 +66,7 @@ for mode in timing functional full; do
     "$npusim" kernel load.py --mode "$mode" --quiet
 done
 printf 'name: x\n---\nlanes: 64\n' >two.yaml
-expect "config: a second YAML document" 1 "two.yaml:3: a second YAML document" "$npusim" presets two.yaml
+expect "config: a second YAML document" 1 "two.yaml:2: a second YAML document" "$npusim" presets two.yaml
 mkdir -p dir.yaml
 expect "config: a directory" 1 "dir.yaml: is a directory, not a configuration file" "$npusim" presets ./dir.yaml
 : >empty.yaml
