@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "kernel_setup.h"
 #include "launch_args.h"
+#include "outputs.h"
 #include "progress.h"
 
 #include "config/hardware.h"
@@ -239,6 +240,9 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   if (k.mode != runtime::Mode::Timing)
     out << " out=" << k.outDir;
   out << "\n";
+  if (result.traceEventsDropped > 0)
+    err << k.file
+        << ": note: " << traceCapNote(k.tracePath, result.traceEventsKept, result.traceEventsDropped) << "\n";
   return kExitOk;
 }
 

@@ -7,6 +7,13 @@
 
 namespace npusim::cli {
 
+std::string traceCapNote(const std::string &path, int64_t kept, int64_t dropped) {
+  return "--trace " + path + ": kept the first " + std::to_string(kept) +
+         " instruction events and left out " + std::to_string(dropped) +
+         " (counted in otherData.droppedInstructionEvents; the launch and DRAM tracks are "
+         "whole)";
+}
+
 void OutputFiles::add(const ParsedOptions &options, const std::string &option) {
   if (const std::optional<std::string> path = options.get(option))
     outputs_.push_back({option, *path});

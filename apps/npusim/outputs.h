@@ -11,6 +11,10 @@
 
 namespace npusim::cli {
 
+/// "--trace PATH: kept the first K instruction events, left out D ...": a
+/// trace keeps a bounded number of instruction events (docs/timing.md).
+std::string traceCapNote(const std::string &path, int64_t kept, int64_t dropped);
+
 class OutputFiles {
 public:
   /// `option`'s path, when the command line gives one.

@@ -282,6 +282,9 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
           "--html", [&doc](const std::string &path) { report::runPage(doc).write(path, "--html " + path); },
           bundle, err);
     }
+    if (report.traceEventsDropped > 0)
+      err << bundle << ": note: "
+          << traceCapNote(*options.get("--trace"), report.traceEventsKept, report.traceEventsDropped) << "\n";
     if (!report.failure.empty())
       err << bundle << ": error: " << report.failure << "\n";
     return report.failure.empty() && !outputs.failed() ? kExitOk : kExitError;

@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstring>
 #include <set>
+#include <tuple>
 
 namespace npusim::runtime {
 
@@ -548,6 +549,8 @@ KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
   } catch (const core::InputError &e) {
     run.traceError = e.what();
   }
+  run.traceEventsKept = report.traceEventsKept;
+  run.traceEventsDropped = report.traceEventsDropped;
   run.programs = result.programs;
   run.timed = result.timed;
   run.timing = result.timing;
@@ -581,7 +584,8 @@ std::optional<NpuSteps::TimingFailure> NpuSteps::collectTimings(std::vector<Step
 
 void NpuSteps::finish() {
   if (impl_->timer && !impl_->options.tracePath.empty())
-    impl_->timer->writeTrace(impl_->options.tracePath);
+    std::tie(impl_->report.traceEventsKept, impl_->report.traceEventsDropped) =
+        impl_->timer->writeTrace(impl_->options.tracePath);
 }
 
 } // namespace npusim::runtime

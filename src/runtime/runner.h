@@ -153,6 +153,9 @@ struct RunReport {
   double timingMs = 0.0;   // CPU time timing launches (timing and full modes), on whichever thread timed them
   int threads = 1;         // the threads the run used (RunOptions::threads resolved)
   double npuCheckMs = 0.0; // running the reference for the NPU-vs-reference comparison
+  /// Instruction events the --trace file kept and left out: it keeps the
+  /// first timing::TraceRecorder::kDefaultMaxEvents (docs/timing.md).
+  int64_t traceEventsKept = 0, traceEventsDropped = 0;
   int64_t buffersCompared = 0; // NPU-vs-reference buffer comparisons
   bool verify = false;
   std::string fingerprintSource; // the bundle's fingerprint_source: what verify compares with

@@ -208,6 +208,20 @@ TEST_F(ReliabilityTest, AHugeGridInTimingModeFailsNamingTheGrid) {
   EXPECT_TRUE(contains(r.err, "time a smaller grid")) << r.err;
 }
 
+// A trace keeps a bounded number of instruction events and says so when it
+// left some out.
+TEST_F(ReliabilityTest, ACappedTraceSaysSo) {
+  Result r = run({"kernel", kAddMul, "--grid", "80000", "--mode", "timing", "--trace", "t.json", "--quiet"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  // 13 instructions per instance, 1,040,000 events in all.
+  EXPECT_TRUE(
+      contains(r.err, "note: --trace t.json: kept the first 1000000 instruction events and left out 40000"))
+      << r.err;
+  EXPECT_TRUE(contains(slurp(path("t.json")), "\"droppedInstructionEvents\":40000"));
+  r = run({"kernel", kAddMul, "--grid", "10", "--mode", "timing", "--trace", "t.json", "--quiet"});
+  EXPECT_EQ(r.err, "");
+}
+
 // kernel and serve show a progress line on a terminal (and only there), as run does.
 TEST_F(ReliabilityTest, KernelAndServeShowProgressOnATerminal) {
   const auto onTerminal = [this](const std::string &args) {
