@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "core/output_file.h"
+#include "sweep/processes.h"
 
 #include <csignal>
 #include <exception>
@@ -124,6 +125,8 @@ void onFatalSignal(int signal) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // A task of a sweep ends with the process that started it (sweep/processes.h).
+  npusim::sweep::exitWithParentIfAsked();
   // Past a file size limit (ulimit -f) a write fails with EFBIG, which the
   // output's error names, instead of killing the process.
   ::signal(SIGXFSZ, SIG_IGN);

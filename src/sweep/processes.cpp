@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/prctl.h>
@@ -115,7 +116,18 @@ int stopSignal() noexcept {
   return gStopSignal.load();
 }
 
+void exitWithParentIfAsked() {
+  const char *asked = std::getenv(kExitWithParent);
+  if (!asked || std::strcmp(asked, "1") != 0)
+    return;
+  const pid_t parent = ::getppid();
+  ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (::getppid() != parent) // the parent ended before prctl
+    ::raise(SIGTERM);
+}
+
 void stopOnSignals() {
+  ::setenv(kExitWithParent, "1", 1);
   struct sigaction action {};
   action.sa_handler = onSignal;
   sigemptyset(&action.sa_mask);

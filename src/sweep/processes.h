@@ -25,7 +25,15 @@ void requestStop(int signal) noexcept;
 /// The signal of the first requestStop, or 0.
 int stopSignal() noexcept;
 
-/// Installs requestStop as the handler of SIGINT, SIGTERM and SIGHUP.
+/// Installs requestStop as the handler of SIGINT, SIGTERM and SIGHUP, and
+/// sets kExitWithParent in the environment that children inherit, so that
+/// the grandchildren (the `npusim run` of a task on a local Dask cluster)
+/// also end with the process that started them.
 void stopOnSignals();
+
+/// The environment variable that makes npusim end with its parent
+/// (exitWithParentIfAsked, called first thing in main).
+inline constexpr const char *kExitWithParent = "NPUSIM_EXIT_WITH_PARENT";
+void exitWithParentIfAsked();
 
 } // namespace npusim::sweep
