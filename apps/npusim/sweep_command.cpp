@@ -49,8 +49,13 @@ options:
   --quiet             no progress line (it shows only when stderr is a terminal)
   --help              show this help
 
-exit status: 0 every task ran; 1 the sweep file is wrong or a task failed (its
-error is in results.csv); 2 the command line is wrong.
+One sweep at a time may write to DIR. SIGINT, SIGTERM and SIGHUP stop the sweep:
+the signal reaches every running task, and results.csv is written for the tasks
+finished; a rerun runs the others.
+
+exit status: 0 every task ran; 1 the sweep file is wrong, a task failed (its
+error is in results.csv) or another sweep writes to DIR; 2 the command line is
+wrong; 128 + the signal when stopped by one.
 )";
 
 namespace {
