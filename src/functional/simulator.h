@@ -86,7 +86,7 @@ struct RunOptions {
 struct RunStats {
   int64_t instances = 0;
   int64_t instructions = 0; // executed, loops unrolled
-  int64_t dmaBytesRead = 0; // DRAM -> scratchpad and scalar loads
+  int64_t dmaBytesRead = 0;  // DRAM -> scratchpad and scalar loads
   int64_t dmaBytesWritten = 0;
 };
 

@@ -107,9 +107,8 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
   }
   std::string result = "ran";
   if (!report.failure.empty())
-    result =
-        name(report.steps.empty() || report.steps.back().result != Outcome::Diverged ? Outcome::Error
-                                                                                     : Outcome::Diverged);
+    result = name(report.steps.empty() || report.steps.back().result != Outcome::Diverged ? Outcome::Error
+                                                                                          : Outcome::Diverged);
   if (!report.failure.empty() && report.completed)
     result = name(Outcome::Diverged); // an output differs
   if (report.verified)

@@ -72,16 +72,16 @@ int effectiveThreads(const RunOptions &options);
 
 /// Cycles and utilisation of one step on the NPU (timing and full modes).
 struct StepTiming {
-  int64_t cycles = 0; // core clock
+  int64_t cycles = 0;    // core clock
   double timeUs = 0.0;
   std::vector<std::pair<std::string, double>> unitBusyPercent; // per unit kind, averaged over cores
   int64_t dramBytesRead = 0, dramBytesWritten = 0;
   double achievedGBs = 0.0;
   double rowHitRate = 0.0;
   int64_t macs = 0;
-  double rooflineUs = 0.0; // the bound no schedule can beat
-  double boundRatio = 0.0; // simulated time / roofline bound
-  double memoryUs = 0.0;   // DRAM bytes at the peak bandwidth
+  double rooflineUs = 0.0;  // the bound no schedule can beat
+  double boundRatio = 0.0;  // simulated time / roofline bound
+  double memoryUs = 0.0;    // DRAM bytes at the peak bandwidth
 };
 
 /// What became of a step, or of a model output. The report spells it as
@@ -146,13 +146,13 @@ struct RunReport {
   double lowerMs = 0.0;  // lowering kernels to TileIR
   int64_t peakRssKiB = 0;
   Mode mode = Mode::Reference;
-  std::string machine;     // the NPU modes' configuration name
+  std::string machine;    // the NPU modes' configuration name
   int64_t totalCycles = 0; // timing and full modes: the steps' cycles added up
   double totalTimeUs = 0.0;
-  double compileMs = 0.0;  // compiling kernels for the NPU
-  double timingMs = 0.0;   // CPU time timing launches (timing and full modes), on whichever thread timed them
-  int threads = 1;         // the threads the run used (RunOptions::threads resolved)
-  double npuCheckMs = 0.0; // running the reference for the NPU-vs-reference comparison
+  double compileMs = 0.0;    // compiling kernels for the NPU
+  double timingMs = 0.0;     // CPU time timing launches (timing and full modes), on whichever thread timed them
+  int threads = 1;           // the threads the run used (RunOptions::threads resolved)
+  double npuCheckMs = 0.0;   // running the reference for the NPU-vs-reference comparison
   /// Instruction events the --trace file kept and left out: it keeps the
   /// first timing::TraceRecorder::kDefaultMaxEvents (docs/timing.md).
   int64_t traceEventsKept = 0, traceEventsDropped = 0;

@@ -53,9 +53,8 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
   ordered.reserve(launchTraces.size());
   for (const npu::InstanceTrace &trace : launchTraces)
     ordered.push_back(&trace);
-  std::stable_sort(
-      ordered.begin(), ordered.end(),
-      [](const npu::InstanceTrace *a, const npu::InstanceTrace *b) { return a->instance < b->instance; });
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const npu::InstanceTrace *a, const npu::InstanceTrace *b) { return a->instance < b->instance; });
 
   EventQueue queue;
   std::unique_ptr<MemoryPort> memory = memoryFactory_(queue);
@@ -71,10 +70,10 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
   std::vector<std::unique_ptr<MemoryInterface>> interfaces;
   std::vector<std::unique_ptr<CoreModel>> cores;
   for (int core = 0; core < config_.numCores; ++core) {
-    interfaces.push_back(std::make_unique<MemoryInterface>(
-        core, config_.dmaOutstandingRequests, config_.dmaRequestBytes, queue, *memory, nextRequestId));
-    cores.push_back(
-        std::make_unique<CoreModel>(core, config_, catalog, queue, *interfaces.back(), trace_.get()));
+    interfaces.push_back(std::make_unique<MemoryInterface>(core, config_.dmaOutstandingRequests,
+                                                           config_.dmaRequestBytes, queue, *memory,
+                                                           nextRequestId));
+    cores.push_back(std::make_unique<CoreModel>(core, config_, catalog, queue, *interfaces.back(), trace_.get()));
   }
   TraceRecorder *trace = trace_.get();
   memory->setCompletionCallback([&interfaces, trace](const MemoryRequest &request, TimePs at) {
@@ -123,8 +122,7 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
     timing.vectorElementOps += stats.vectorElementOps;
     computeBoundCycles = std::max({computeBoundCycles, stats.vectorBoundCycles, stats.matmulBoundCycles});
     for (int kind = 0; kind < kNumUnitKinds; ++kind)
-      timing.busyPercent[static_cast<size_t>(kind)] +=
-          static_cast<double>(stats.busyPs[static_cast<size_t>(kind)]);
+      timing.busyPercent[static_cast<size_t>(kind)] += static_cast<double>(stats.busyPs[static_cast<size_t>(kind)]);
   }
   timing.memory = memory->stats();
   timing.cycles = (timing.timePs + period - 1) / period;
@@ -142,13 +140,12 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
   const double peakMacsPerCycle =
       static_cast<double>(config_.lanes) * config_.lanes * std::max(1, config_.systolicArraysPerCore);
   if (timing.cycles > 0)
-    timing.systolicUtilisation = static_cast<double>(timing.macs) /
-                                 (peakMacsPerCycle * config_.numCores * static_cast<double>(timing.cycles));
+    timing.systolicUtilisation =
+        static_cast<double>(timing.macs) / (peakMacsPerCycle * config_.numCores * static_cast<double>(timing.cycles));
 
   // Bounds round down, so that a launch exactly at its bound has ratio 1.
   timing.computeBoundPs = static_cast<TimePs>(std::floor(computeBoundCycles * static_cast<double>(period)));
-  timing.memoryBoundPs =
-      static_cast<TimePs>(std::floor(dramBytes / dramPeakBytesPerSecond(config_) * 1.0e12));
+  timing.memoryBoundPs = static_cast<TimePs>(std::floor(dramBytes / dramPeakBytesPerSecond(config_) * 1.0e12));
   timing.rooflineBoundPs = std::max(timing.computeBoundPs, timing.memoryBoundPs);
   timing.boundRatio = timing.rooflineBoundPs > 0
                           ? static_cast<double>(timing.timePs) / static_cast<double>(timing.rooflineBoundPs)
