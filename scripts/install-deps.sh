@@ -3,7 +3,7 @@
 # they are all present (safe to run again). python3-distributed runs
 # `npusim sweep --dask`; chromium (headless) checks the HTML pages in a browser.
 set -euo pipefail
-packages=(g++ cmake ninja-build ccache libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev nlohmann-json3-dev libyaml-cpp-dev
+packages=(g++ cmake ninja-build ccache libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev nlohmann-json3-dev libyaml-cpp-dev zlib1g-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
   python3-distributed chromium)
 missing=()

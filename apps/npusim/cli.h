@@ -76,6 +76,7 @@ int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &e
 int runServe(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runCompare(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream &err);
+int runValidate(std::span<const std::string> args, std::ostream &out, std::ostream &err);
 
 extern const char *const kCheckKernelUsage;
 extern const char *const kKernelUsage;
@@ -86,5 +87,6 @@ extern const char *const kOptUsage;
 extern const char *const kServeUsage;
 extern const char *const kCompareUsage;
 extern const char *const kSweepUsage;
+extern const char *const kValidateUsage;
 
 } // namespace npusim::cli

@@ -24,6 +24,7 @@ commands:
   serve SCENARIO.yaml    serve several bundles together on one NPU (latency, bandwidth)
   compare A.json B.json  which of two runs of one bundle is faster, per step and in total
   sweep SWEEP.yaml       run bundles over a grid or sample of machines, locally or on Dask
+  validate SUITE         simulated cycles against a real chip's: errors and their MAE
   presets [NAME]         list the hardware presets, or print one resolved as YAML
   opt FILE.tileir        run TileIR passes on a text file and print the result
   help [COMMAND]         show this help, or a command's
@@ -54,6 +55,7 @@ const Command kCommands[] = {
     {"opt", &kOptUsage, runOpt},
     {"compare", &kCompareUsage, runCompare},
     {"sweep", &kSweepUsage, runSweep},
+    {"validate", &kValidateUsage, runValidate},
 };
 
 const Command *findCommand(std::string_view name) {

@@ -27,7 +27,8 @@ namespace npusim::cli {
 const char *const kRunUsage =
     R"(usage: npusim run BUNDLE [--mode full|timing|functional|reference] [--config CFG]
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
-                  [--mapping-strategy NAME] [--top N] [--threads N] [--html OUT.html] [--quiet]
+                  [--mapping-strategy NAME] [--gemm-kernel NAME] [--top N] [--threads N]
+                  [--html OUT.html] [--quiet]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
 regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
@@ -62,6 +63,10 @@ options:
                       search (default: ranked by the cost model), first_fit (the
                       largest tiles that fit, no cost model), or any other registered
                       strategy
+  --gemm-kernel NAME  the kernel of mm, addmm, bmm and baddbmm: tiled, resident or
+                      pipelined (a call it cannot run goes to the host); default: each
+                      distinct call timed with every kernel that can run it, the
+                      fastest kept
   --top N             print the N steps with the most cycles, each with its share of the
                       total, its time over the roofline and what bounds it (timing and full;
                       default 5)
@@ -86,7 +91,7 @@ constexpr OptionSpec kOptions[] = {
     {"--trace", true, false},   {"--mapping", true, false},
     {"--top", true, false},     {"--mapping-strategy", true, false},
     {"--threads", true, false}, {"--html", true, false},
-    {"--quiet", false, false},
+    {"--quiet", false, false},  {"--gemm-kernel", true, false},
 };
 
 /// The report JSON, with the machine's summary and roofs on the NPU modes.
@@ -116,6 +121,45 @@ std::string milliseconds(double ms) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3f", ms);
   return text;
+}
+
+/// The end of the verification line, and lines naming what the optimizer's bound
+/// judged (docs/bundle-format.md, "Optimizer steps").
+void printOptimizerBound(const runtime::OptimizerBoundReport &b, std::ostream &out) {
+  if (b.optimizer.empty()) {
+    out << ")\n";
+    return;
+  }
+  const std::string rule = b.optimizer == "adamw" ? "AdamW" : "Adam";
+  out << "; " << b.withinRounding() << " elements of " << b.parametersWithinRounding() << " parameters judged by the "
+      << rule << " bound: gradient within rounding of zero";
+  if (b.epsRegime() > 0)
+    out << "; " << b.epsRegime() << " elements within Adam's eps-regime allowance";
+  out << ")\n";
+  size_t unmeasured = 0;
+  for (const runtime::OptimizerBoundReport::Parameter &p : b.parameters) {
+    unmeasured += p.measured ? 0 : 1;
+    if (p.withinRounding == 0 && p.epsRegime == 0)
+      continue;
+    out << "  " << b.optimizer << " bound: " << p.name << ": " << p.withinRounding << " of " << p.elements
+        << " elements within rounding of zero";
+    if (!p.withinRoundingIndices.empty()) {
+      // The first 16 here; the report lists 64.
+      const size_t listed = std::min<size_t>(p.withinRoundingIndices.size(), 16);
+      out << " (";
+      for (size_t i = 0; i < listed; ++i)
+        out << (i ? " " : "") << p.withinRoundingIndices[i];
+      out << (static_cast<int64_t>(listed) < p.withinRounding ? " ...)" : ")");
+    }
+    if (p.epsRegime > 0)
+      out << ", " << p.epsRegime << " within the eps-regime allowance";
+    out << "\n";
+  }
+  if (unmeasured > 0)
+    out << "  " << b.optimizer << " bound: " << unmeasured << " of " << b.parameters.size()
+        << " parameters not measured (no fingerprint of their exp_avg after the step): the fixed tolerance\n";
+  for (const std::string &why : b.notCovered)
+    out << "  " << b.optimizer << " bound: not applied to " << why << "\n";
 }
 
 void printSummary(const std::string &bundle, const runtime::RunReport &r, std::ostream &out) {
@@ -154,9 +198,18 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
                                                     : " fingerprints compared, ")
       << r.fingerprintsSkipped << " skipped as unspecified; ";
   if (r.completed)
-    out << outputsOk << " of " << r.outputs.size() << " outputs match)\n";
+    out << outputsOk << " of " << r.outputs.size() << " outputs match";
   else
-    out << "outputs not compared)\n";
+    out << "outputs not compared";
+  printOptimizerBound(r.optimizerBound, out);
+  for (const runtime::DerivedBoundUse &u : r.derivedBounds) {
+    // docs/bundle-format.md, "Derived bounds of library calls".
+    out << "derived bound: step " << u.step << " (" << u.op << "): " << u.samplesWithinAllowance
+        << " samples matched within the " << u.what << " bound";
+    if (u.what == "LayerNorm")
+      out << "; " << u.constantRows << " of " << u.rows << " rows constant within rounding";
+    out << "\n";
+  }
   if (!r.stepsWithinDrift.empty()) {
     // docs/bundle-format.md, "Drift analysis".
     out << "drift: " << r.stepsWithinDrift.size() << " steps matched with their inputs' drift allowed for:";
@@ -244,6 +297,12 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
                        names + ")");
     }
     runOptions.mappingStrategy = *strategy;
+  }
+  if (auto kernel = options.get("--gemm-kernel")) {
+    const std::vector<std::string> known = runtime::gemmKernels();
+    if (std::find(known.begin(), known.end(), *kernel) == known.end())
+      throw UsageError("--gemm-kernel expects tiled, resident or pipelined, got '" + *kernel + "'");
+    runOptions.gemmKernel = *kernel;
   }
   if (auto text = options.get("--threads"))
     runOptions.threads = static_cast<int>(std::min<long long>(positiveInteger("--threads", *text), 1024));

@@ -41,11 +41,12 @@ EXAMPLES = [
 
 # The models of the suite not in EXAMPLES, and training steps as people write them
 # (torch.compile, loss.backward(), a compiled optimizer step). Small configurations.
-# The transformers train with SGD (momentum 0.9): AdamW's first step moves every
-# parameter by about lr * g / (|g| + eps), so a gradient that is zero in exact arithmetic
-# (GPT-2's key bias: softmax ignores a shift of all of a query's scores) but ~1e-9 of
-# rounding on the GPU moves its parameter by up to lr in a direction rounding picks; SGD's
-# step is linear in the gradient, so rounding stays rounding.
+# AdamW's first step moves every parameter by about lr * g / (|g| + eps), so a gradient
+# that is zero in exact arithmetic (an attention key bias's: softmax ignores a shift of
+# all of a query's scores) but rounding noise on the GPU moves its parameter by up to lr
+# in a direction rounding picks; verification judges those elements by AdamW's bound
+# (docs/bundle-format.md, "Optimizer steps"), the replay too. SGD's step is linear in the
+# gradient, so rounding stays rounding.
 _LM = "layers=2,hidden=64,heads=4,vocab=512,seq=16"
 SUITE = [
     ("mobilenet_v2-train", "mobilenet_v2,image=128,batch=4,num_classes=10,width_mult=0.25",
@@ -54,6 +55,11 @@ SUITE = [
     ("unet", "unet", [], 2),
     ("swinv2", "swinv2", [], 2),
     ("gpt2-train", f"gpt2,{_LM},positions=32", ["--train"], 2),
+    ("gpt2-train-adamw", f"gpt2,{_LM},positions=32", ["--train", "--optimizer=adamw"], 2),
+    ("bert-train-adamw", "bert,layers=2,hidden=64,heads=4,intermediate=128,vocab=512,seq=16",
+     ["--train", "--optimizer=adamw"], 2),
+    ("vit-train-adamw", "vit,layers=2,hidden=64,heads=2,mlp=128,image=32,patch=8,batch=2",
+     ["--train", "--optimizer=adamw"], 2),
     ("llama-train", f"llama,{_LM},kv_heads=2,intermediate=128,positions=32", ["--train"], 2),
     ("attention-train", "attention_train", ["--train"], 2),
     ("lstm_tagger", "lstm_tagger", [], 1),

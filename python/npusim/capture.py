@@ -281,6 +281,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
 
     built = models.build(spec)
     model = built.model.to(DEV)
+    if built.channels_last:
+        model = model.to(memory_format=torch.channels_last)
     model.train(bool(train))
     hf_config = getattr(model, "config", None)
 
@@ -305,6 +307,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         if s.target and not train:
             continue
         t = torch.empty(tuple(s.shape), dtype=BUNDLE_TO_TORCH[s.dtype], device=DEV)
+        if built.channels_last and t.dim() == 4:
+            t = t.to(memory_format=torch.channels_last)
         known.add(s.name, t, s.init, "target" if s.target else "input")
         user.append((s, t))
     _fill(known.entries, seed)
@@ -725,18 +729,35 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     if self_replay and on_npusim:
         capture_cpu.replay_on_npusim(out_dir, log)
     elif self_replay:
-        from . import replay
-
-        t0 = time.time()
-        r = replay.replay(out_dir, log=log, device=DEV, check_wide=True)
-        bad = r["fingerprint_mismatches"] + r["output_mismatches"] + r["wide_mismatches"]
-        log(f"  self-replay on {DEV}: {r['steps']} steps, {len(bad)} mismatches "
-            f"({len(r['wide_mismatches'])} of library calls against float64) "
-            f"({time.time() - t0:.1f} s)")
-        if bad:
-            raise CaptureError("the bundle's own replay does not reproduce the capture, or its "
-                               "library calls not in full fp32:\n  " + "\n  ".join(bad[:40]))
+        self_replay_on_device(out_dir, log)
     return bundle.summary(out_dir)
+
+
+def self_replay_on_device(out_dir, log, device=None):
+    """Replays the bundle on the capturing device (npusim.replay: an Adam-family step's updates
+    that rounding decides are judged by Adam's bound, docs/bundle-format.md "Optimizer steps")
+    and raises CaptureError when a step's fingerprints or an output do not reproduce, or when a
+    library call's fp32 results differ from the call computed again in float64 on the CPU."""
+    from . import replay
+    from .recorder import CaptureError
+
+    device = device or DEV
+    t0 = time.time()
+    r = replay.replay(out_dir, log=log, device=device, check_wide=True)
+    bad = r["fingerprint_mismatches"] + r["output_mismatches"] + r["wide_mismatches"]
+    log(f"  self-replay on {device}: {r['steps']} steps, {len(bad)} mismatches "
+        f"({len(r['wide_mismatches'])} of library calls against float64) ({time.time() - t0:.1f} s)")
+    b = r.get("optimizer_bound")
+    if b:
+        rule = "AdamW" if b["optimizer"] == "adamw" else "Adam"
+        log(f"  self-replay: {b['elements_within_rounding']} elements of {b['parameters_within_rounding']} "
+            f"parameters judged by the {rule} bound: gradient within rounding of zero; "
+            f"{b['eps_regime_elements']} within Adam's eps-regime allowance" + "".join(
+                f"; {p['name']}: {p['within_rounding']}" for p in b["parameters"] if p["within_rounding"]))
+    if bad:
+        raise CaptureError("the bundle's own replay does not reproduce the capture, or its "
+                           "library calls not in full fp32:\n  " + "\n  ".join(bad[:40]))
+    return r
 
 
 def on_device(torch):

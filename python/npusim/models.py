@@ -14,6 +14,8 @@ import importlib
 import math
 
 from .models_common import Built, InputSpec, _lm_inputs, _lm_loss, _ri, _take, _u
+from .models_operators import (build_attention, build_conv, build_encoder, build_layernorm,
+                               build_matmul, build_softmax)
 from .models_training import (build_attention_train, build_branchy, build_lstm_tagger,
                               build_resnet_small)
 from .models_suite import (_DEEPSEEK, _MISTRAL, build_clip, build_cnn,
@@ -71,18 +73,23 @@ def _vision(name, extra=None, **over):
     import torchvision
 
     extra = extra or {}
-    c = _take(over, {"batch": 1, "image": 224, "num_classes": 1000, **extra})
+    c = _take(over, {"batch": 1, "image": 224, "num_classes": 1000, "channels_last": False, **extra})
     kw = {k: c[k] for k in extra if c[k] != extra[k]}  # only what was asked for
     model = getattr(torchvision.models, name)(weights=None, num_classes=c["num_classes"], **kw)
     inputs = [InputSpec("x", (c["batch"], 3, c["image"], c["image"]), "fp32", _u(-1, 1)),
               InputSpec("labels", (c["batch"],), "i64", _ri(0, c["num_classes"]), target=True)]
     import torch.nn.functional as F
 
-    return Built(model, inputs, loss=lambda out, y: F.cross_entropy(out, y), config=c)
+    return Built(model, inputs, loss=lambda out, y: F.cross_entropy(out, y), config=c,
+                 channels_last=bool(c["channels_last"]))
 
 
 def build_resnet18(**over):
     return _vision("resnet18", **over)
+
+
+def build_resnet50(**over):
+    return _vision("resnet50", **over)
 
 
 def build_mobilenet_v2(**over):
@@ -280,6 +287,7 @@ def build_deepseek_v3_hf(**over):
 BUILTINS = {
     "mlp": build_mlp,
     "resnet18": build_resnet18,
+    "resnet50": build_resnet50,
     "mobilenet_v2": build_mobilenet_v2,
     "vit": build_vit,
     "bert": build_bert,
@@ -301,6 +309,12 @@ BUILTINS = {
     "lstm_tagger": build_lstm_tagger,
     "branchy": build_branchy,
     "attention_train": build_attention_train,
+    "matmul": build_matmul,
+    "layernorm": build_layernorm,
+    "softmax": build_softmax,
+    "conv": build_conv,
+    "attention": build_attention,
+    "encoder": build_encoder,
 }
 
 

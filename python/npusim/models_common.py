@@ -25,6 +25,7 @@ class Built:
     loss: Optional[Callable] = None  # loss(output, *targets) for --train
     lr: float = 0.01
     config: dict = dataclasses.field(default_factory=dict)
+    channels_last: bool = False  # the model and its 4-D inputs in channels-last format
 
 
 def _u(low, high):

@@ -5,7 +5,9 @@
 Allocates every storage (floats filled with NaN, integers with 0x5A bytes), regenerates
 the inputs, runs every step in order (Triton launches from kernels/*.py with the recorded
 grid and block sizes; library calls with the aten operator of that name), checks every
-fingerprint after its step and the outputs against the reference values. This checks
+fingerprint after its step and the outputs against the reference values (an Adam-family
+optimizer step's elements whose first moment is within its measured rounding of zero against
+Adam's bound instead: npusim.optimizer_bound). This checks
 that a bundle is complete and self-contained; it is not part of npusim proper.
 """
 
@@ -192,10 +194,30 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
     import numpy as np
     import torch
 
-    from . import bundle, generator
+    from . import bundle, generator, optimizer_bound
     from .recorder import tensor_fingerprint
 
     g = bundle.load_graph(bundle_dir)
+    # An Adam-family step's updates that rounding decides are judged by Adam's bound.
+    adam = optimizer_bound.AdamBound(g)
+
+    def storage_values(sid):
+        st = g["storages"][sid]
+        return storages[sid][:st["elements"]].detach().double().cpu().numpy()
+
+    def logical_values(ref):
+        return _view(torch, storages, ref).detach().double().cpu().numpy().reshape(-1)
+
+    def matches(t, ref, fp):
+        """(ok, why) of a written view against its fingerprint, under Adam's bound where
+        it applies."""
+        rule = adam.rule(ref) if adam.active() and t.is_floating_point() else None
+        if rule is None:
+            return bundle.match_fingerprint(tensor_fingerprint(t), fp)
+        ok, why, needed = optimizer_bound.match_fingerprint(
+            logical_values(ref), fp, rule, bundle.RTOL, bundle.ATOL)
+        adam.note(ref, needed)
+        return ok, why
     ops = resolve_ops(torch, g["steps"])
     storages = [_alloc(torch, s, device) for s in g["storages"]]
     seed = g["seed"]
@@ -213,13 +235,15 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
     mismatches, wide_bad = [], []
     t0 = time.time()
     for n, s in enumerate(g["steps"]):
+        if adam.active():
+            adam.before_step(s, storage_values)
         if s["kind"] == "launch":
             fn = _kernel(bundle_dir, s["kernel"])
             args = [_view(torch, storages, a["tensor"]) if "tensor" in a else a["value"]
                     for a in s["args"]]
             launch = {k: s[k] for k in ("num_warps", "num_stages") if k in s}
             fn[tuple(s["grid"])](*args, **s["constexprs"], **launch)
-            written = [(fp, args[fp["arg"]]) for fp in s["fingerprints"]]
+            written = [(fp, args[fp["arg"]], s["args"][fp["arg"]]["tensor"]) for fp in s["fingerprints"]]
         else:
             ov = ops[s["op"]]
             schema = ov._schema
@@ -267,11 +291,12 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
                     if fps:
                         wide_bad += [f"step {n}: {m}" for m in wide_mismatches(
                             torch, s["op"], ov, pos, kw, fps)]
-            written = [(fp, outs[fp["out"]]) for fp in s["fingerprints"]]
+            written = [(fp, outs[fp["out"]], s["out"][fp["out"]]["tensor"]) for fp in s["fingerprints"]]
+        if adam.active():
+            adam.measure(s, storage_values, logical_values)
         if check_every_step:
-            for fp, t in written:
-                got = tensor_fingerprint(t)
-                ok, why = bundle.match_fingerprint(got, {k: v for k, v in fp.items() if k not in ("arg", "out")})
+            for fp, t, ref in written:
+                ok, why = matches(t, ref, {k: v for k, v in fp.items() if k not in ("arg", "out")})
                 if not ok:
                     what = s.get("kernel") or s.get("op")
                     mismatches.append(f"step {n} ({what}) {'arg' if 'arg' in fp else 'out'} "
@@ -281,14 +306,23 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
     out_bad = []
     for o in g["outputs"]:
         t = _view(torch, storages, o["tensor"])
-        got = tensor_fingerprint(t)
-        ok, why = bundle.match_fingerprint(got, o["fingerprint"])
+        ok, why = matches(t, o["tensor"], o["fingerprint"])
         if not ok:
             out_bad.append(f"output {o['name']}: {why}")
         if "reference" in o:
             ref = np.load(os.path.join(bundle_dir, o["reference"]))
             x = t.float().cpu().numpy() if t.dtype == torch.bfloat16 else t.cpu().numpy()
-            if x.dtype.kind == "f":
+            rule = adam.rule(o["tensor"]) if adam.active() and x.dtype.kind == "f" else None
+            if rule is not None:
+                xs, rs = x.astype(np.float64).reshape(-1), ref.astype(np.float64).reshape(-1)
+                idx = np.arange(xs.size)
+                good = rule.matches(idx, xs, rs, 1e-3, 1e-3)
+                adam.note(o["tensor"], idx[good & ~rule.interval & ~np.isclose(xs, rs, 1e-3, 1e-3, True)])
+                if not good.all():
+                    k = int(np.argmin(good))
+                    out_bad.append(f"output {o['name']}: not close to {o['reference']} under the Adam "
+                                   f"bound ({int((~good).sum())} elements, first {k}: {xs[k]} vs {rs[k]})")
+            elif x.dtype.kind == "f":
                 err = float(np.max(np.abs(x.astype(np.float64) - ref.astype(np.float64)) /
                                    (1e-3 + np.abs(ref.astype(np.float64))))) if x.size else 0.0
                 if not np.allclose(x, ref, rtol=1e-3, atol=1e-3, equal_nan=True):
@@ -299,6 +333,8 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
            "output_mismatches": out_bad, "seconds": round(time.time() - t0, 1)}
     if check_wide:
         res["wide_mismatches"] = wide_bad
+    if adam.summary() is not None:
+        res["optimizer_bound"] = adam.summary()
     return res
 
 

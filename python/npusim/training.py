@@ -113,7 +113,9 @@ def eager_step(torch, model, loss_of_output, split_call_args, inputs, targets, s
     loss (detached). With AdamW, appends to `warnings` the parameters with gradient
     elements within rounding of zero (0 < |g| <= ROUNDING * max |g|): AdamW's first step
     moves each of those by about lr * sign(g), so which way is decided by rounding and a
-    replay that rounds differently (any other order of the sums) ends elsewhere."""
+    replay that rounds differently (any other order of the sums) ends elsewhere within
+    lr. Verification judges such elements by AdamW's bound (npusim.optimizer_bound,
+    docs/bundle-format.md "Optimizer steps"); SGD does not amplify them."""
     opt = make_optimizer(torch, spec, model.parameters())
     opt.zero_grad(set_to_none=True)
     pos, kw = split_call_args(list(inputs))
@@ -128,7 +130,7 @@ def eager_step(torch, model, loss_of_output, split_call_args, inputs, targets, s
             if tiny:
                 warnings.append(f"AdamW: {tiny} of {g.numel()} gradient elements of {name} are "
                                 "within rounding of zero; their first-step updates (about lr "
-                                "each) have the sign rounding gives them: such a step verifies "
-                                "only where the sums round alike (SGD does not amplify them)")
+                                "each) have the sign rounding gives them: verification judges "
+                                "them by the AdamW bound")
     opt.step()
     return loss.detach()

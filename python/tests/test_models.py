@@ -197,3 +197,29 @@ def test_branchy_takes_the_branch_its_data_picks():
             h = m.fc1(inp)
             want = m.fc2(F.relu(h) if shift > 0 else F.gelu(h) * 2)
             assert torch.allclose(m(inp), want)
+
+
+def test_operator_workloads_compute_their_definitions():
+    """The silicon-validation workloads (npusim.models_operators) against the same
+    arithmetic written out here."""
+    torch = pytest.importorskip("torch")
+    g = torch.Generator().manual_seed(0)
+    b = models.build("matmul,m=8,k=5,n=3")
+    a, w = torch.rand(8, 5, generator=g), torch.rand(5, 3, generator=g)
+    assert torch.allclose(b.model(a, w), torch.einsum("mk,kn->mn", a, w), atol=1e-6)
+    x = torch.rand(6, 768, generator=g)
+    mean, var = x.mean(-1, keepdim=True), x.var(-1, unbiased=False, keepdim=True)
+    assert torch.allclose(models.build("layernorm,rows=6").model(x), (x - mean) / torch.sqrt(var + 1e-5), atol=1e-5)
+    x = torch.rand(4, 7, generator=g)
+    e = torch.exp(x - x.max(1, keepdim=True).values)
+    assert torch.allclose(models.build("softmax,rows=4,cols=7").model(x), e / e.sum(1, keepdim=True), atol=1e-6)
+    q, k, v = (torch.rand(1, 2, 5, 4, generator=g) for _ in range(3))
+    s = torch.softmax(torch.einsum("bhqd,bhkd->bhqk", q, k) / 2.0, -1)
+    assert torch.allclose(models.build("attention,heads=2,seq=5,dim=4").model(q, k, v),
+                          torch.einsum("bhqk,bhkd->bhqd", s, v), atol=1e-6)
+    conv = models.build("conv,batch=2,cin=3,cout=4,size=6,stride=2,channels_last=true")
+    assert conv.channels_last and conv.model.stride == (2, 2) and conv.model.padding == (1, 1)
+    enc = models.build("encoder,width=32,heads=4,seq=5")
+    assert enc.model(torch.rand(1, 5, 32, generator=g)).shape == (1, 5, 32)
+    with pytest.raises(ValueError):
+        models.build("matmul,p=3")

@@ -2,12 +2,16 @@
 // kernel. tl.dot runs the product on the systolic arrays with fp32
 // accumulation (no tf32: PyTorch's reference numerics do not use it); alpha,
 // beta and the bias run as a vector-unit epilogue on the accumulator.
+#include "core/error.h"
 #include "library/dot_steps.h"
+#include "library/gemm_pipelined.h"
 #include "library/gemm_resident.h"
 #include "library/mapping.h"
 #include "library/planners.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 
 namespace npusim::library::detail {
 
@@ -138,24 +142,68 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
   };
   const bool aMContiguous = a.stride[1] == 1 && a.stride[2] != 1 && m > 1;
   // An external mapping for this shape keeps the tiled kernel it describes.
-  ResidentTiles t;
-  bool useResident = false;
-  if (!machine.mapping.count(std::to_string(m) + "_" + std::to_string(n) + "_" + std::to_string(k)))
-    if (const auto r = chooseResidentTiles(m, n, k, core::byteSize(dotType), aMContiguous, bKContiguous, machine)) {
-      t = *r;
-      useResident = static_cast<double>(batches) * t.cycles < mapping.cycles;
-    }
-  if (useResident) {
-    const ResidentKernel kernel{m % t.blockM != 0,   aMContiguous,         bKContiguous,
-                                n % t.panel != 0,    k != t.blockK,        alpha != 1.0,
-                                bias != nullptr,     beta != 1.0,          tritonType(a.dtype),
-                                tritonType(b.dtype), tritonType(biasType), tritonType(c.dtype)};
+  // Otherwise the kernel asked for (gemmKernel), or by the estimates the
+  // resident-B kernel where its estimate beats the tiled one's.
+  const bool external =
+      machine.mapping.count(std::to_string(m) + "_" + std::to_string(n) + "_" + std::to_string(k)) > 0;
+  const std::string &asked = machine.gemmKernel;
+  if (!asked.empty() && std::find(gemmKernelNames().begin(), gemmKernelNames().end(), asked) == gemmKernelNames().end())
+    throw core::RuntimeError("GEMM kernel '" + asked + "' is not one of tiled, resident, pipelined");
+  if (external && !asked.empty() && asked != "tiled")
+    throw core::RuntimeError("GEMM kernel '" + asked + "': the external mapping names this shape's tiles");
+  std::optional<ResidentTiles> resident;
+  std::optional<PipelinedTiles> pipelined;
+  if (!external && asked != "tiled") {
+    double cheapest = asked.empty() ? mapping.cycles : std::numeric_limits<double>::infinity();
+    if (asked.empty() || asked == "resident")
+      if (const auto r =
+              chooseResidentTiles(m, n, k, core::byteSize(dotType), aMContiguous, bKContiguous, machine);
+          r && static_cast<double>(batches) * r->cycles < cheapest) {
+        resident = r;
+        cheapest = static_cast<double>(batches) * r->cycles;
+      }
+    // The pipelined kernel only when asked for: its estimate and the tiled
+    // one's are not comparable enough to choose between them (the runtime
+    // times both, docs/library-kernels.md, "GEMM kernels").
+    if (asked == "pipelined")
+      if (const auto p = choosePipelinedTiles(m, n, k, batches, core::byteSize(dotType), aMContiguous,
+                                              bKContiguous, bias != nullptr, machine);
+          p && p->cycles < cheapest) {
+        pipelined = p;
+        resident.reset();
+      }
+    if (!asked.empty() && !resident && !pipelined)
+      throw core::RuntimeError("GEMM kernel '" + asked + "' has no tiles for " + std::to_string(m) + " x " +
+                               std::to_string(k) + " x " + std::to_string(n) + " on this machine");
+  }
+  const GemmKernelFlags flags{false, aMContiguous, bKContiguous, false, false, alpha != 1.0, bias != nullptr,
+                              beta != 1.0, tritonType(a.dtype), tritonType(b.dtype), tritonType(biasType),
+                              tritonType(c.dtype)};
+  if (resident) {
+    const ResidentTiles &t = *resident;
+    GemmKernelFlags kernel = flags;
+    kernel.mRagged = m % t.blockM != 0;
+    kernel.nRagged = n % t.panel != 0;
+    kernel.kRagged = k != t.blockK;
     const std::string name =
         "npusim_gemm_resident_" + types + "_" + residentVariant(kernel, t, ceilDiv(m, t.blockM));
     LaunchBuilder launch(name, residentGemmSource(name, kernel, t, ceilDiv(m, t.blockM)));
     bind(launch);
     launch.constant("BLOCK_M", t.blockM).constant("BLOCK_K", t.blockK).constant("PANEL", t.panel);
     launch.grid(1, 1, batches);
+    return launch.build();
+  }
+  if (pipelined) {
+    const PipelinedTiles &t = *pipelined;
+    GemmKernelFlags kernel = flags;
+    kernel.mRagged = m % programRows(t) != 0;
+    kernel.nRagged = n % programColumns(t) != 0;
+    kernel.kRagged = k % t.blockK != 0;
+    const std::string name = "npusim_gemm_pipelined_" + types + "_" + pipelinedVariant(kernel, t, k);
+    LaunchBuilder launch(name, pipelinedGemmSource(name, kernel, t, k));
+    bind(launch);
+    launch.constant("BLOCK_M", t.blockM).constant("BLOCK_N", t.blockN).constant("BLOCK_K", t.blockK);
+    launch.grid(ceilDiv(m, programRows(t)), ceilDiv(n, programColumns(t)), batches);
     return launch.build();
   }
   const std::string kernelName = "npusim_gemm_" + tritonType(a.dtype) + "_" + tritonType(b.dtype) + "_" +
@@ -193,6 +241,11 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
       .constant("BLOCK_K", mapping.blockK);
   launch.grid(ceilDiv(m, mapping.blockM), ceilDiv(n, mapping.blockN), batches);
   return launch.build();
+}
+
+const std::vector<std::string> &gemmKernelNames() {
+  static const std::vector<std::string> kNames = {"tiled", "resident", "pipelined"};
+  return kNames;
 }
 
 CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine) {

@@ -93,7 +93,18 @@ struct MachineShape {
   /// The mapping strategy of the shapes `mapping` does not name, by its
   /// registered name (mappingStrategies(); docs/library-kernels.md).
   std::string mappingStrategy = "search";
+  /// The GEMM kernel of mm, addmm, bmm and baddbmm (and of the 1x1
+  /// convolutions planned as GEMMs): "" picks tiled or resident by the cost
+  /// estimates; "tiled", "resident" or "pipelined" (gemmKernels()) asks for
+  /// that one, and planCall throws core::RuntimeError where it cannot run
+  /// the call (docs/library-kernels.md, "GEMM kernels").
+  std::string gemmKernel;
 };
+
+/// The GEMM kernels MachineShape::gemmKernel may name, in the order ties go.
+const std::vector<std::string> &gemmKernels();
+/// Whether `op` is one of the GEMM calls gemmKernel applies to.
+bool isGemmCall(std::string_view op);
 
 /// Plans the call `op` ("aten.mm", "aten.convolution", ...; "aten.X.default"
 /// means "aten.X") on `args` (positional, schema order; missing trailing ones

@@ -56,6 +56,16 @@ std::vector<std::string> mappingStrategies() {
   return detail::MappingStrategies::names();
 }
 
+const std::vector<std::string> &gemmKernels() {
+  return detail::gemmKernelNames();
+}
+
+bool isGemmCall(std::string_view op) {
+  if (op.ends_with(".default"))
+    op.remove_suffix(8);
+  return op == "aten.mm" || op == "aten.addmm" || op == "aten.bmm" || op == "aten.baddbmm";
+}
+
 bool isPlanned(std::string_view op) {
   return table().find(op) != nullptr;
 }

@@ -13,6 +13,9 @@ CallPlan planGemm(const CallArgs &call, GemmOp op, const MachineShape &machine);
 KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef *bias, const TensorRef &c,
                         double alpha, double beta, const MachineShape &machine);
 
+/// The kernels MachineShape::gemmKernel names (kernels_gemm.cpp).
+const std::vector<std::string> &gemmKernelNames();
+
 /// convolution / _convolution: implicit GEMM, or the vector-unit kernel for
 /// depthwise convolutions.
 CallPlan planConvolution(const CallArgs &call, const MachineShape &machine);

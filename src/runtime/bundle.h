@@ -136,6 +136,19 @@ struct Output {
   std::string path;
 };
 
+/// The optimizer of a training step as the capture describes it (`model.optimizer`,
+/// docs/bundle-format.md "Reader notes"): verification judges an Adam-family step's
+/// updates by the bound its arithmetic allows where rounding decides them
+/// (runtime/optimizer_bound.h). `name` is empty when the bundle has none.
+struct OptimizerDescription {
+  std::string name; // "adamw", "adam", "sgd", ...: as written
+  /// Adam and AdamW only (the other optimizers' numbers are not read).
+  double lr = 0.0, beta1 = 0.0, beta2 = 0.0, eps = 0.0, weightDecay = 0.0;
+  std::string path; // "model.optimizer"
+
+  bool isAdam() const { return name == "adam" || name == "adamw"; }
+};
+
 struct Bundle {
   std::filesystem::path dir;
   std::string graphFile; // the graph.json path as messages name it
@@ -144,6 +157,7 @@ struct Bundle {
   /// compiled model (model.device), or "npusim-reference", npusim's reference
   /// interpreter and host library (a capture without a GPU).
   std::string fingerprintSource = "device";
+  OptimizerDescription optimizer;
   std::vector<Storage> storages;
   std::vector<Input> inputs;
   std::vector<Step> steps;

@@ -4,6 +4,7 @@
 #include "reference/host_calls.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
+#include "runtime/optimizer_bound.h"
 #include "runtime/runner_internal.h"
 
 #include <algorithm>
@@ -65,6 +66,7 @@ Bundle slice(const Bundle &bundle, size_t begin, size_t end, bool keepFingerprin
   s.graphFile = bundle.graphFile;
   s.seed = bundle.seed;
   s.fingerprintSource = bundle.fingerprintSource;
+  s.optimizer = bundle.optimizer;
   s.storages = bundle.storages;
   s.inputs = bundle.inputs;
   s.steps.assign(bundle.steps.begin() + static_cast<std::ptrdiff_t>(begin),
@@ -75,48 +77,6 @@ Bundle slice(const Bundle &bundle, size_t begin, size_t end, bool keepFingerprin
   return s;
 }
 
-void addTensors(const CallValue &v, std::set<int64_t> &storages) {
-  if (v.kind == CallValue::Kind::Tensor)
-    storages.insert(v.tensor.storage);
-  for (const CallValue &e : v.list)
-    addTensors(e, storages);
-}
-
-std::set<int64_t> readStorages(const Step &step) {
-  std::set<int64_t> reads;
-  if (step.kind == Step::Kind::Launch) {
-    for (const LaunchArg &a : step.args)
-      if (a.isTensor)
-        reads.insert(a.tensor.storage);
-  } else {
-    for (const CallValue &v : step.callArgs)
-      addTensors(v, reads);
-  }
-  return reads;
-}
-
-std::set<int64_t> writtenStorages(const Step &step) {
-  std::set<int64_t> writes;
-  if (step.kind == Step::Kind::Launch) {
-    for (int64_t a : step.writes)
-      if (step.args[static_cast<size_t>(a)].isTensor)
-        writes.insert(step.args[static_cast<size_t>(a)].tensor.storage);
-  } else {
-    for (const auto &o : step.out)
-      if (o)
-        writes.insert(o->storage);
-  }
-  return writes;
-}
-
-/// The tensor a fingerprint is of; null for a call result the bundle does not record.
-const TensorRef *fingerprintTarget(const Step &step, const Fingerprint &f) {
-  const size_t t = static_cast<size_t>(f.target);
-  if (step.kind == Step::Kind::Launch)
-    return &step.args[t].tensor;
-  return step.out[t] ? &*step.out[t] : nullptr;
-}
-
 /// The drift of one storage as its last writer's fingerprints measure it,
 /// and the scale (mean |device value|) it is relative to.
 struct StorageDrift {
@@ -125,26 +85,19 @@ struct StorageDrift {
 };
 
 /// The drift of `storage` just after `writer` wrote it, at the samples of the
-/// writer's fingerprints of it: max |npusim - device| / (|device| + scale);
-/// nothing when the writer has no fingerprint of it.
+/// writer's fingerprints of it (the largest over them); nothing when the writer
+/// has no fingerprint of it.
 std::optional<StorageDrift> measureDrift(const Step &writer, int64_t storage, const Storages &storages) {
   std::optional<StorageDrift> d;
   for (const Fingerprint &f : writer.fingerprints) {
     const TensorRef *target = fingerprintTarget(writer, f);
     if (!target || target->storage != storage || f.elements <= 0)
       continue;
-    const TensorRef &ref = *target;
+    const MeasuredDrift m = runtime::measureDrift(viewOf(storages, *target), f);
     if (!d)
       d = StorageDrift{};
-    const double scale = f.absSum / static_cast<double>(f.elements);
-    d->scale = std::max(d->scale, scale);
-    const std::vector<double> values = reference::readValues(viewOf(storages, ref));
-    for (const Sample &s : f.samples) {
-      const double now = values[static_cast<size_t>(s.index)];
-      const double denominator = std::fabs(s.value) + scale;
-      if (std::isfinite(now) && std::isfinite(s.value) && denominator > 0.0)
-        d->drift = std::max(d->drift, std::fabs(now - s.value) / denominator);
-    }
+    d->scale = std::max(d->scale, m.scale);
+    d->drift = std::max(d->drift, m.drift);
   }
   return d;
 }
@@ -323,8 +276,10 @@ std::vector<DriftAnalysis> allowForDrift(Bundle &bundle, const RunOptions &optio
   advance.machine = options.machine;
   advance.mapping = options.mapping;
   advance.mappingStrategy = options.mappingStrategy;
+  advance.gemmKernel = options.gemmKernel;
   advance.threads = options.threads;
   Storages storages = freshStorages(bundle);
+  AdamBound adam(bundle); // one over the slices: the optimizer's state before its step
   ChainDrift chain;
   std::vector<DriftAnalysis> analysed;
   for (size_t k = 0; k < bundle.steps.size(); ++k) {
@@ -333,7 +288,8 @@ std::vector<DriftAnalysis> allowForDrift(Bundle &bundle, const RunOptions &optio
     const std::set<int64_t> reads = readStorages(step);
     touched.insert(reads.begin(), reads.end());
     const Bytes before = saveBytes(storages, touched);
-    const RunReport r = runBundle(slice(bundle, k, k + 1, true), advance, storages);
+    const Bundle one = slice(bundle, k, k + 1, true);
+    const RunReport r = Runner(one, advance, &storages, &adam).run();
     if (!r.failure.empty()) {
       if (!isFingerprintDivergence(r))
         break; // the run itself reports it

@@ -2,6 +2,7 @@
 
 #include "core/float16.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -63,6 +64,28 @@ bool withinDrift(double actual, const Sample &s) {
          std::fabs(actual - s.value) <= kAtol + kRtol * std::fabs(s.value) + s.driftAllowance;
 }
 
+/// Whether `actual` matches `expected` (with `driftAllowance`) under `rule`'s
+/// bound of logical index `index`, recording in `c` how it was judged.
+bool matchUnderRule(Comparison &c, const ElementRule *rule, int64_t index, double actual, double expected,
+                    double driftAllowance) {
+  const bool plain = floatsMatch(actual, expected);
+  if (!rule)
+    return plain;
+  const ElementBound b = rule->bound(index);
+  if (b.kind == ElementBound::Kind::Interval) {
+    c.judgedByInterval.push_back(index);
+    const double tolerance = kAtol + kRtol * std::max(std::fabs(b.low), std::fabs(b.high));
+    return std::isfinite(actual) && actual >= b.low - tolerance && actual <= b.high + tolerance;
+  }
+  if (plain || b.allowance <= 0.0 || !std::isfinite(actual) || !std::isfinite(expected))
+    return plain;
+  const bool within =
+      std::fabs(actual - expected) <= kAtol + kRtol * std::fabs(expected) + b.allowance + driftAllowance;
+  if (within)
+    c.withinAllowance.push_back(index);
+  return within;
+}
+
 } // namespace
 
 bool floatsMatch(double actual, double expected) {
@@ -108,7 +131,8 @@ Fingerprint computeFingerprint(const reference::TensorView &view) {
   return f;
 }
 
-Comparison compareFingerprint(const reference::TensorView &view, const Fingerprint &expected) {
+Comparison compareFingerprint(const reference::TensorView &view, const Fingerprint &expected,
+                              const ElementRule *rule) {
   Comparison c;
   const bool isFloat = core::isFloat(view.dtype());
   std::vector<double> v;
@@ -120,7 +144,8 @@ Comparison compareFingerprint(const reference::TensorView &view, const Fingerpri
   for (const Sample &s : expected.samples) {
     const size_t i = static_cast<size_t>(s.index);
     if (isFloat)
-      record(c, s.index, v[i], s.value, floatsMatch(v[i], s.value) || withinDrift(v[i], s));
+      record(c, s.index, v[i], s.value,
+             matchUnderRule(c, rule, s.index, v[i], s.value, s.driftAllowance) || withinDrift(v[i], s));
     else
       record(c, s.index, static_cast<double>(vi[i]), static_cast<double>(s.intValue), vi[i] == s.intValue);
   }
@@ -141,7 +166,8 @@ Comparison compareFingerprint(const reference::TensorView &view, const Fingerpri
       problems.push_back("sum " + std::to_string(*actual.exactSum) + ", expected " +
                          std::to_string(*expected.exactSum));
   } else {
-    const double allowed = 1e-4 * (std::fabs(expected.absSum) + 1.0) + expected.sumDriftAllowance;
+    const double allowed = 1e-4 * (std::fabs(expected.absSum) + 1.0) + expected.sumDriftAllowance +
+                           (rule ? rule->sumAllowance : 0.0);
     const bool sumOk = std::fabs(actual.sum - expected.sum) <= allowed ||
                        (std::isnan(expected.sum) && std::isnan(actual.sum));
     if (!sumOk)
@@ -155,7 +181,8 @@ Comparison compareFingerprint(const reference::TensorView &view, const Fingerpri
   return c;
 }
 
-Comparison compareWithReference(const reference::TensorView &view, const core::NpyArray &reference) {
+Comparison compareWithReference(const reference::TensorView &view, const core::NpyArray &reference,
+                                const ElementRule *rule) {
   Comparison c;
   const int64_t n = view.numel();
   if (reference.numElements() != n) {
@@ -197,7 +224,8 @@ Comparison compareWithReference(const reference::TensorView &view, const core::N
         case core::DType::BFloat16: expected = core::bfloat16ToFloat(raw(i, uint16_t{})); break;
         }
       }
-      record(c, i, v[static_cast<size_t>(i)], expected, floatsMatch(v[static_cast<size_t>(i)], expected));
+      record(c, i, v[static_cast<size_t>(i)], expected,
+             matchUnderRule(c, rule, i, v[static_cast<size_t>(i)], expected, 0.0));
     }
   } else {
     const std::vector<int64_t> v = reference::readIntegers(view);
@@ -226,6 +254,21 @@ Comparison compareWithReference(const reference::TensorView &view, const core::N
   if (!c.ok)
     describeSamples(c, "elements");
   return c;
+}
+
+MeasuredDrift measureDrift(const reference::TensorView &view, const Fingerprint &device) {
+  MeasuredDrift d;
+  if (device.elements <= 0)
+    return d;
+  d.scale = device.absSum / static_cast<double>(device.elements);
+  const std::vector<double> values = reference::readValues(view);
+  for (const Sample &s : device.samples) {
+    const double now = values[static_cast<size_t>(s.index)];
+    const double denominator = std::fabs(s.value) + d.scale;
+    if (std::isfinite(now) && std::isfinite(s.value) && denominator > 0.0)
+      d.drift = std::max(d.drift, std::fabs(now - s.value) / denominator);
+  }
+  return d;
 }
 
 } // namespace npusim::runtime

@@ -7,7 +7,9 @@
 #include "runtime/bundle.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace npusim::runtime {
 
@@ -22,10 +24,32 @@ Fingerprint computeFingerprint(const reference::TensorView &view);
 /// |actual - expected| <= atol + rtol * |expected|; NaN matches NaN, infinities match by sign.
 bool floatsMatch(double actual, double expected);
 
+/// How one element is judged where the math bounds what rounding can do to it
+/// (runtime/optimizer_bound.h): instead of the fixed tolerance alone.
+struct ElementBound {
+  enum class Kind : uint8_t {
+    Tolerance, // |actual - expected| <= atol + rtol * |expected| + allowance
+    Interval,  // low <= actual <= high, each end widened by the fixed tolerance;
+               // the expected value is not compared (rounding decides where it lies)
+  };
+  Kind kind = Kind::Tolerance;
+  double allowance = 0.0;
+  double low = 0.0, high = 0.0;
+};
+
+/// The bounds of the elements of one compared view, by logical index.
+struct ElementRule {
+  std::function<ElementBound(int64_t logicalIndex)> bound;
+  double sumAllowance = 0.0; // added to the tolerance of the fingerprint's sum
+};
+
 /// The outcome of a comparison; `message` says what differs when !ok.
 struct Comparison {
   bool ok = true;
   int64_t compared = 0; // samples or elements compared
+  /// With an ElementRule: the logical indices judged by an interval, and those
+  /// that matched only through their allowance (over the fixed tolerance).
+  std::vector<int64_t> judgedByInterval, withinAllowance;
   int64_t overTolerance = 0;
   int64_t firstBad = -1; // logical index of the first bad sample or element
   double firstActual = 0.0, firstExpected = 0.0;
@@ -37,11 +61,26 @@ struct Comparison {
 /// indices), NaN and infinity counts, and the sum within 1e-4 * (abs_sum + 1);
 /// integer tensors exactly. A float sample's tolerance (and the sum's) grows by
 /// its driftAllowance, which only the drift analysis sets (runtime/drift.h).
-Comparison compareFingerprint(const reference::TensorView &view, const Fingerprint &expected);
+/// With `rule`, each sample is judged by its ElementBound and the sum's tolerance
+/// grows by rule->sumAllowance.
+Comparison compareFingerprint(const reference::TensorView &view, const Fingerprint &expected,
+                              const ElementRule *rule = nullptr);
 
 /// The view's values against a reference array of the same element count
 /// (floats within rtol = atol = 1e-4, integers exactly). A reference of a
 /// 16-bit float tensor may be an array of floats or of its raw 16-bit patterns.
-Comparison compareWithReference(const reference::TensorView &view, const core::NpyArray &reference);
+/// With `rule`, each float element is judged by its ElementBound.
+Comparison compareWithReference(const reference::TensorView &view, const core::NpyArray &reference,
+                                const ElementRule *rule = nullptr);
+
+/// How far a view's values lie from a fingerprint of the device's values of it
+/// (docs/bundle-format.md, "Drift analysis"): the largest |value - device| /
+/// (|device| + scale) over the fingerprint's finite samples, `scale` the
+/// fingerprint's mean |value| (abs_sum / elements).
+struct MeasuredDrift {
+  double drift = 0.0;
+  double scale = 0.0;
+};
+MeasuredDrift measureDrift(const reference::TensorView &view, const Fingerprint &device);
 
 } // namespace npusim::runtime

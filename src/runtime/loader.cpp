@@ -321,6 +321,37 @@ void checkCallsImplemented(const Bundle &bundle) {
 
 } // namespace detail
 
+namespace {
+
+/// A finite number of `node` that `ok` accepts; otherwise an error saying `range`.
+double numberIn(const json::Node &node, const char *range, bool (*ok)(double)) {
+  const double v = node.number();
+  if (!std::isfinite(v) || !ok(v))
+    node.fail(std::string("expected a number in ") + range + ", got " + node.describe());
+  return v;
+}
+
+/// `model.optimizer`: its name, and for Adam and AdamW the numbers verification
+/// derives their bound from (docs/bundle-format.md, "Optimizer steps").
+OptimizerDescription parseOptimizer(const json::Node &node) {
+  OptimizerDescription o;
+  o.path = node.path();
+  o.name = node.at("name").string();
+  if (!o.isAdam())
+    return o;
+  o.lr = numberIn(node.at("lr"), "(0, inf)", [](double v) { return v > 0.0; });
+  const json::Node betas = node.at("betas");
+  if (betas.size() != 2)
+    betas.fail("expected two numbers (beta1, beta2), got " + std::to_string(betas.size()));
+  o.beta1 = numberIn(betas[0], "[0, 1)", [](double v) { return v >= 0.0 && v < 1.0; });
+  o.beta2 = numberIn(betas[1], "(0, 1)", [](double v) { return v > 0.0 && v < 1.0; });
+  o.eps = numberIn(node.at("eps"), "[0, inf)", [](double v) { return v >= 0.0; });
+  o.weightDecay = numberIn(node.at("weight_decay"), "[0, inf)", [](double v) { return v >= 0.0; });
+  return o;
+}
+
+} // namespace
+
 Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, const std::string &graphFile) {
   json::Json document;
   try {
@@ -337,10 +368,13 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
   const json::Node version = root.at("version");
   if (!version.isInteger() || version.integer() != 1)
     version.fail("this npusim reads bundle format version 1, got " + version.describe());
-  if (auto model = root.find("model"))
-    model->expectObject();
-
   Bundle bundle;
+  if (auto model = root.find("model")) {
+    model->expectObject();
+    if (auto optimizer = model->find("optimizer"))
+      bundle.optimizer = parseOptimizer(*optimizer);
+  }
+
   bundle.dir = dir;
   bundle.graphFile = graphFile;
   bundle.seed = root.at("seed").unsignedInteger();

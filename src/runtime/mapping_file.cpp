@@ -49,6 +49,10 @@ std::map<std::string, library::GemmTiles> loadMapping(const std::string &path) {
   return parseMapping(text.str(), path);
 }
 
+std::vector<std::string> gemmKernels() {
+  return library::gemmKernels();
+}
+
 std::vector<std::string> mappingStrategies() {
   return library::mappingStrategies();
 }

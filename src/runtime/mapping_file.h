@@ -18,5 +18,7 @@ std::map<std::string, library::GemmTiles> loadMapping(const std::string &path);
 /// The library's registered mapping strategies (RunOptions::mappingStrategy,
 /// `npusim run --mapping-strategy NAME`), sorted.
 std::vector<std::string> mappingStrategies();
+/// The GEMM kernels RunOptions::gemmKernel may name (library::gemmKernels()).
+std::vector<std::string> gemmKernels();
 
 } // namespace npusim::runtime

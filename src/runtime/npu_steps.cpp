@@ -11,9 +11,11 @@
 #include "npu/execution.h"
 #include "runtime/fingerprint.h"
 #include "runtime/npu_timing.h"
+#include "timing/simulator.h"
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cstring>
 #include <set>
 #include <tuple>
@@ -161,8 +163,14 @@ struct NpuSteps::Impl {
   uint64_t nextAddress = kBufferAlignment;
   std::unique_ptr<NpuTimer> timer;
   functional::Workspace workspace; // one scratchpad storage for every launch
+  /// The GEMM kernel the timing simulator found fastest, by call signature.
+  std::map<std::string, std::string> gemmChoices;
 
   Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
+    const std::vector<std::string> &gemmKernels = library::gemmKernels();
+    if (!o.gemmKernel.empty() &&
+        std::find(gemmKernels.begin(), gemmKernels.end(), o.gemmKernel) == gemmKernels.end())
+      throw core::InputError("GEMM kernel '" + o.gemmKernel + "' is not one of tiled, resident, pipelined");
     if ((o.mode == Mode::Timing || o.mode == Mode::Full) && !o.launchSink)
       timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), timingThreads(o));
   }
@@ -342,11 +350,129 @@ NpuSteps::PlannedCall NpuSteps::planFor(const Step &step,
       machine.dram.peakBytesPerSecond() / std::max(1, machine.numCores) / (machine.coreFreqMhz * 1e6);
   shape.mapping = impl_->options.mapping;
   shape.mappingStrategy = impl_->options.mappingStrategy;
+  shape.gemmKernel = impl_->options.gemmKernel;
+  if (shape.gemmKernel.empty() && library::isGemmCall(step.name))
+    shape.gemmKernel = fastestGemmKernel(step.name, callArgs, outPointers, shape, storages);
   PlannedCall planned;
   planned.plan = library::planCall(step.name, callArgs, outPointers, shape);
   // Scratch buffers follow the storages' ids.
   planned.scratchBase = library::scratchBufferBase(callArgs, outPointers);
   return planned;
+}
+
+namespace {
+
+/// What a library call's plan and cycles depend on: the operator and every
+/// argument (tensors by storage, offset, shape, strides and dtype).
+std::string callSignature(const std::string &op, std::span<const library::CallArgument> args,
+                          std::span<const library::TensorRef *const> outs) {
+  std::string key = op;
+  auto tensor = [&](const library::TensorRef &t) {
+    key += "|t" + std::to_string(t.buffer) + "+" + std::to_string(t.offset) + ":" +
+           std::to_string(static_cast<int>(t.dtype));
+    for (size_t i = 0; i < t.shape.size(); ++i)
+      key += "," + std::to_string(t.shape[i]) + "/" + std::to_string(t.stride[i]);
+    return 0;
+  };
+  std::function<void(const library::CallArgument &)> value = [&](const library::CallArgument &a) {
+    key += "|" + std::to_string(static_cast<int>(a.kind)) + ":";
+    if (a.kind == core::CallKind::Tensor)
+      tensor(a.tensor);
+    key += std::to_string(a.intValue) + "," + std::to_string(a.floatValue) + "," + (a.boolValue ? "1" : "0") +
+           "," + a.stringValue + "[";
+    for (const library::CallArgument &e : a.list)
+      value(e);
+    key += "]";
+  };
+  for (const library::CallArgument &a : args)
+    value(a);
+  for (const library::TensorRef *o : outs)
+    if (o)
+      tensor(*o);
+  return key;
+}
+
+} // namespace
+
+std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int scratchBase,
+                                           const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
+  timing::Simulator simulator(impl_->options.machine);
+  int64_t cycles = 0;
+  for (const library::KernelLaunch &launch : plan.launches) {
+    const NpuKernel &kernel = libraryKernel(launch);
+    // Addresses, masks or control from loaded values: the trace would need
+    // values; such a candidate is not timed.
+    if (npu::timingNeedsValues(kernel.program, nullptr))
+      return std::nullopt;
+    LaunchBuffers used;
+    std::vector<functional::LaunchArgument> launchArgs;
+    for (const library::KernelArgument &a : launch.arguments) {
+      functional::LaunchArgument l;
+      if (a.isPointer) {
+        if (a.buffer < 0 || a.buffer >= scratchBase || static_cast<size_t>(a.buffer) >= storages.size())
+          return std::nullopt; // a scratch buffer: not timed alone
+        l.buffer = used.indexOf(storages[static_cast<size_t>(a.buffer)].get());
+        l.elementOffset = a.elementOffset;
+      } else {
+        l.intValue = a.intValue;
+        l.floatValue = a.floatValue;
+      }
+      launchArgs.push_back(l);
+    }
+    // Addresses of the call's own, laid out from the start in the launch's
+    // order of use: the choice depends on the call alone, not on when in the
+    // run it is made (the run's addresses are given at first use).
+    std::vector<functional::DramBuffer> dram;
+    uint64_t next = kBufferAlignment;
+    for (reference::Buffer *b : used.buffers) {
+      dram.push_back(functional::DramBuffer{b->name, b->dtype, next, &b->bytes});
+      next += (b->bytes.size() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
+    }
+    functional::RunOptions runOptions;
+    runOptions.numCores = impl_->options.machine.numCores;
+    runOptions.workspace = &impl_->workspace;
+    runOptions.computeValues = false;
+    TraceCollector collector;
+    runOptions.listener = &collector;
+    functional::run(kernel.program, functional::Grid{launch.grid[0], launch.grid[1], launch.grid[2]}, dram,
+                    launchArgs, runOptions);
+    cycles += simulator.timeLaunch(kernel.program, std::move(collector.traces), launch.kernelName).cycles;
+  }
+  return cycles;
+}
+
+std::string NpuSteps::fastestGemmKernel(const std::string &op, std::span<const library::CallArgument> args,
+                                        std::span<const library::TensorRef *const> outs,
+                                        const library::MachineShape &shape,
+                                        const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
+  if (impl_->options.mode == Mode::Reference)
+    return "";
+  const std::string key = callSignature(op, args, outs);
+  if (auto it = impl_->gemmChoices.find(key); it != impl_->gemmChoices.end())
+    return it->second;
+  // Part of compiling: every candidate is compiled, run for its trace (no
+  // values) and timed from an idle machine.
+  const auto start = Clock::now();
+  std::string best;
+  int64_t bestCycles = 0;
+  for (const std::string &kernel : library::gemmKernels()) {
+    library::MachineShape forced = shape;
+    forced.gemmKernel = kernel;
+    library::CallPlan plan;
+    try {
+      plan = library::planCall(op, args, outs, forced);
+    } catch (const core::RuntimeError &) {
+      continue; // this kernel cannot run the call
+    }
+    const std::optional<int64_t> cycles = timeAlone(plan, library::scratchBufferBase(args, outs), storages);
+    if (cycles && (best.empty() || *cycles < bestCycles)) {
+      best = kernel;
+      bestCycles = *cycles;
+    }
+  }
+  impl_->report.compileMs += millisecondsSince(start);
+  impl_->gemmChoices.emplace(key, best);
+  return best;
 }
 
 const NpuKernel &NpuSteps::libraryKernel(const library::KernelLaunch &launch) {

@@ -94,6 +94,17 @@ private:
   PlannedCall planFor(const Step &step, const std::vector<std::unique_ptr<reference::Buffer>> &storages);
   /// The compiled kernel of a planned launch (once per kernel and constexprs).
   const NpuKernel &libraryKernel(const library::KernelLaunch &launch);
+  /// The GEMM kernel (library::gemmKernels()) whose plan of this call the
+  /// timing simulator finds fastest, once per call signature; "" (the
+  /// estimates decide) in reference mode or when none could be timed.
+  std::string fastestGemmKernel(const std::string &op, std::span<const library::CallArgument> args,
+                                std::span<const library::TensorRef *const> outs, const library::MachineShape &shape,
+                                const std::vector<std::unique_ptr<reference::Buffer>> &storages);
+  /// A plan's cycles alone, from an idle machine (its launches' traces run
+  /// without values); nothing when a launch needs values for its trace or
+  /// uses a scratch buffer.
+  std::optional<int64_t> timeAlone(const library::CallPlan &plan, int scratchBase,
+                                   const std::vector<std::unique_ptr<reference::Buffer>> &storages);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -146,6 +146,33 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
   };
   if (!report.failure.empty())
     doc["failure"] = report.failure;
+  if (const OptimizerBoundReport &b = report.optimizerBound; !b.optimizer.empty()) {
+    json parameters = json::array();
+    for (const OptimizerBoundReport::Parameter &p : b.parameters)
+      parameters.push_back({{"name", p.name},
+                            {"elements", p.elements},
+                            {"measured", p.measured},
+                            {"within_rounding", p.withinRounding},
+                            {"within_rounding_indices", p.withinRoundingIndices},
+                            {"eps_regime", p.epsRegime}});
+    doc["optimizer_bound"] = {{"optimizer", b.optimizer},
+                              {"elements_within_rounding", b.withinRounding()},
+                              {"parameters_within_rounding", b.parametersWithinRounding()},
+                              {"eps_regime_elements", b.epsRegime()},
+                              {"parameters", std::move(parameters)},
+                              {"not_covered", b.notCovered}};
+  }
+  if (!report.derivedBounds.empty()) {
+    json uses = json::array();
+    for (const DerivedBoundUse &u : report.derivedBounds)
+      uses.push_back({{"step", u.step},
+                      {"op", u.op},
+                      {"bound", u.what},
+                      {"rows", u.rows},
+                      {"constant_rows", u.constantRows},
+                      {"samples_within_allowance", u.samplesWithinAllowance}});
+    doc["derived_bounds"] = std::move(uses);
+  }
   if (report.mode != Mode::Reference)
     doc["machine"] = report.machine;
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

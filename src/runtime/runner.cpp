@@ -6,8 +6,10 @@
 #include "core/npy.h"
 #include "reference/host_calls.h"
 #include "reference/interpreter.h"
+#include "runtime/call_bounds.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
+#include "runtime/optimizer_bound.h"
 
 #include <algorithm>
 #include <chrono>
@@ -87,7 +89,48 @@ std::string constexprKey(const std::string &kernel, const triton::ConstexprBindi
   return key;
 }
 
+void addTensors(const CallValue &v, std::set<int64_t> &storages) {
+  if (v.kind == CallValue::Kind::Tensor)
+    storages.insert(v.tensor.storage);
+  for (const CallValue &e : v.list)
+    addTensors(e, storages);
+}
+
 } // namespace
+
+std::set<int64_t> readStorages(const Step &step) {
+  std::set<int64_t> reads;
+  if (step.kind == Step::Kind::Launch) {
+    for (const LaunchArg &a : step.args)
+      if (a.isTensor)
+        reads.insert(a.tensor.storage);
+  } else {
+    for (const CallValue &v : step.callArgs)
+      addTensors(v, reads);
+  }
+  return reads;
+}
+
+std::set<int64_t> writtenStorages(const Step &step) {
+  std::set<int64_t> writes;
+  if (step.kind == Step::Kind::Launch) {
+    for (int64_t a : step.writes)
+      if (step.args[static_cast<size_t>(a)].isTensor)
+        writes.insert(step.args[static_cast<size_t>(a)].tensor.storage);
+  } else {
+    for (const auto &o : step.out)
+      if (o)
+        writes.insert(o->storage);
+  }
+  return writes;
+}
+
+const TensorRef *fingerprintTarget(const Step &step, const Fingerprint &f) {
+  const size_t t = static_cast<size_t>(f.target);
+  if (step.kind == Step::Kind::Launch)
+    return &step.args[t].tensor;
+  return step.out[t] ? &*step.out[t] : nullptr;
+}
 
 const char *name(Outcome outcome) {
   switch (outcome) {
@@ -141,8 +184,15 @@ std::optional<Mode> parseMode(std::string_view text) {
 }
 
 Runner::Runner(const Bundle &bundle, const RunOptions &options,
-               std::vector<std::unique_ptr<reference::Buffer>> *storages)
-    : bundle_(bundle), options_(options), given_(storages) {}
+               std::vector<std::unique_ptr<reference::Buffer>> *storages, AdamBound *adam)
+    : bundle_(bundle), options_(options), given_(storages), adam_(adam) {
+  if (!adam_ && options_.verify && bundle_.optimizer.isAdam()) {
+    ownAdam_ = std::make_unique<AdamBound>(bundle_);
+    adam_ = ownAdam_.get();
+  }
+  if (!options_.verify)
+    adam_ = nullptr;
+}
 Runner::~Runner() = default;
 
 const ir::Function &Runner::lowered(const Step &step) {
@@ -295,7 +345,16 @@ bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, Step
     const TensorRef &ref = isLaunch ? step.args[target].tensor : *step.out[target];
     const std::string buffer = isLaunch ? step.argNames[target] + " (args[" + std::to_string(target) + "])"
                                         : "out[" + std::to_string(target) + "]";
-    const Comparison c = compareFingerprint(view(ref), f);
+    const std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(ref) : std::nullopt;
+    const std::optional<CallBound> callBound =
+        rule || isLaunch ? std::nullopt : callResultBound(step, target, buffers_);
+    const ElementRule *judge = rule ? &*rule : callBound ? &callBound->rule : nullptr;
+    const Comparison c = compareFingerprint(view(ref), f, judge);
+    if (rule)
+      adam_->noteComparison(ref, c);
+    if (callBound && (callBound->constantRows > 0 || !c.withinAllowance.empty()))
+      report_.derivedBounds.push_back({result.index, step.name, callBound->what, callBound->rows,
+                                       callBound->constantRows, static_cast<int64_t>(c.withinAllowance.size())});
     ++result.fingerprintsCompared;
     if (!c.ok) {
       result.result = Outcome::Diverged;
@@ -313,14 +372,19 @@ void Runner::verifyOutputs() {
     OutputResult r;
     r.name = o.name;
     const reference::TensorView v = view(o.tensor);
+    const std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(o.tensor) : std::nullopt;
     std::string problem;
     if (!o.reference.empty()) {
       const core::NpyArray array = core::readNpy((bundle_.dir / o.reference).string());
-      const Comparison c = compareWithReference(v, array);
+      const Comparison c = compareWithReference(v, array, rule ? &*rule : nullptr);
+      if (rule)
+        adam_->noteComparison(o.tensor, c);
       if (!c.ok)
         problem = "against " + o.reference + ": " + c.message;
     }
-    const Comparison f = compareFingerprint(v, o.fingerprint);
+    const Comparison f = compareFingerprint(v, o.fingerprint, rule ? &*rule : nullptr);
+    if (rule)
+      adam_->noteComparison(o.tensor, f);
     if (!f.ok)
       problem += (problem.empty() ? "" : "; ") + std::string("against its fingerprint: ") + f.message;
     r.result = problem.empty() ? Outcome::Verified : Outcome::Diverged;
@@ -408,6 +472,8 @@ RunReport Runner::run() {
     result.valuesReason = options_.mode == Mode::Timing ? reasons[i] : "";
     std::vector<bool> defined;
     try {
+      if (adam_)
+        adam_->beforeStep(step, buffers_);
       if (step.kind == Step::Kind::Launch) {
         ++report_.launches;
         runLaunch(step, result, computeValues);
@@ -426,6 +492,8 @@ RunReport Runner::run() {
         for (const auto &[storage, bytes] : step.deviceSide)
           buffers_[static_cast<size_t>(storage)]->bytes = bytes;
       }
+      if (!failed && adam_)
+        adam_->measure(step, buffers_);
       if (!failed && options_.verify && !verifyStep(step, defined, result))
         failed = true;
     } catch (const std::bad_alloc &) {
@@ -479,6 +547,8 @@ RunReport Runner::run() {
       report_.failure += (report_.failure.empty() ? "" : "; ") + std::string(e.what());
     }
   }
+  if (adam_)
+    report_.optimizerBound = adam_->report();
   report_.completed = !failed;
   report_.verified = options_.verify && !failed && report_.failure.empty();
   report_.kernels = static_cast<int64_t>(kernelsLaunched_.size());

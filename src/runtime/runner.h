@@ -44,6 +44,11 @@ struct RunOptions {
   std::map<std::string, library::GemmTiles> mapping;
   /// The mapping strategy of the shapes `mapping` does not name (--mapping-strategy NAME).
   std::string mappingStrategy = "search";
+  /// The GEMM kernel of mm, addmm, bmm and baddbmm (library::gemmKernels());
+  /// empty: in the NPU modes each distinct call is timed with every kernel
+  /// that can run it (the timing simulator, from an idle machine) and the
+  /// fastest is used (docs/library-kernels.md, "GEMM kernels").
+  std::string gemmKernel;
   /// Threads the run may use (--threads); 0: the machine's cores. With two or
   /// more, the timing modes time launches on threads of their own while the
   /// next launch runs on the functional simulator. Values and cycles do not
@@ -132,6 +137,44 @@ struct OutputResult {
   uint64_t valuesHash = 0;
 };
 
+/// What verification judged by an Adam-family optimizer's bound
+/// (docs/bundle-format.md, "Optimizer steps"); empty `optimizer` when the bundle
+/// describes none (or verification was off).
+struct OptimizerBoundReport {
+  std::string optimizer; // model.optimizer's name ("adamw", "adam")
+  struct Parameter {
+    std::string name;
+    int64_t elements = 0;
+    /// A fingerprint of its exp_avg measured the first moment's rounding; without
+    /// one every element keeps the fixed tolerance.
+    bool measured = false;
+    /// Elements judged by the bound: first moment (on a first step, the gradient)
+    /// within its measured rounding of zero; the first 64 of their logical indices.
+    int64_t withinRounding = 0;
+    std::vector<int64_t> withinRoundingIndices;
+    /// Elements that matched the device or the reference only through the
+    /// eps-regime allowance (in some comparison).
+    int64_t epsRegime = 0;
+  };
+  std::vector<Parameter> parameters;   // every parameter with Adam state
+  std::vector<std::string> notCovered; // parameters the rule cannot judge, and why
+
+  int64_t withinRounding() const;
+  int64_t parametersWithinRounding() const;
+  int64_t epsRegime() const;
+};
+
+/// A library call whose result was compared with a derived bound's allowance
+/// (docs/bundle-format.md, "Derived bounds of library calls"), where it mattered.
+struct DerivedBoundUse {
+  size_t step = 0;
+  std::string op;   // "aten.native_layer_norm"
+  std::string what; // "LayerNorm", "softmax"
+  int64_t rows = 0;
+  int64_t constantRows = 0;           // LayerNorm: rows constant within rounding
+  int64_t samplesWithinAllowance = 0; // fingerprint samples that matched only through it
+};
+
 struct RunReport {
   std::vector<StepResult> steps; // the steps that ran, the failing one last
   std::vector<OutputResult> outputs;
@@ -163,6 +206,9 @@ struct RunReport {
   /// (runBundleAllowingDrift, runtime/drift.h), in step order; their results'
   /// messages say by how much.
   std::vector<size_t> stepsWithinDrift;
+  OptimizerBoundReport optimizerBound;
+  /// Steps where a derived bound of a library call mattered, in step order.
+  std::vector<DerivedBoundUse> derivedBounds;
   bool completed = false; // every step ran (and, with verify, matched its fingerprints)
   bool verified = false;  // verify and nothing diverged
   std::string failure;    // the first error or divergence

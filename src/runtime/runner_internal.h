@@ -27,12 +27,22 @@ inline reference::TensorView viewOf(const std::vector<std::unique_ptr<reference:
   return v;
 }
 
+/// The storages a step reads (its tensor arguments) and writes.
+std::set<int64_t> readStorages(const Step &step);
+std::set<int64_t> writtenStorages(const Step &step);
+/// The tensor a fingerprint of `step` is of; null for a call result the bundle does not record.
+const TensorRef *fingerprintTarget(const Step &step, const Fingerprint &f);
+
+class AdamBound;
+
 class Runner {
 public:
   /// With `storages`, the run works on them (runBundle's second form) and
-  /// hands them back at the end.
+  /// hands them back at the end. With `adam`, verification judges optimizer
+  /// steps with it (the drift analysis runs a bundle step by step, in slices
+  /// that share one); otherwise the run makes its own.
   Runner(const Bundle &bundle, const RunOptions &options,
-         std::vector<std::unique_ptr<reference::Buffer>> *storages = nullptr);
+         std::vector<std::unique_ptr<reference::Buffer>> *storages = nullptr, AdamBound *adam = nullptr);
   ~Runner();
 
   RunReport run();
@@ -66,6 +76,8 @@ private:
   std::map<std::string, std::unique_ptr<ir::Function>> compiled_;
   std::set<std::string> kernelsLaunched_;
   std::unique_ptr<NpuSteps> npu_;
+  std::unique_ptr<AdamBound> ownAdam_;
+  AdamBound *adam_ = nullptr; // null without verification
 };
 
 } // namespace npusim::runtime

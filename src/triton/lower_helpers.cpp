@@ -2,6 +2,8 @@
 // tl.math / tl_math, and tl's own math functions).
 #include "triton/lowering.h"
 
+#include <cmath>
+
 #include <unordered_map>
 
 namespace npusim::triton::lowering {
@@ -89,6 +91,25 @@ SemaValue Lowerer::callHelperElementwise(const std::string &name, CallArguments 
     SemaValue m2 = bin(BO::Add, bin(BO::Add, m21, m22), bin(BO::Mul, bin(BO::Mul, bin(BO::Mul, delta, delta), weight1), w2OverW));
     return SemaValue::ofTuple({mean, m2, newWeight});
   }
+  if (name == "exp") {
+    const SemaValue *fast = argument(args, 1, "use_fast_math");
+    return softmaxExp(arg(0, "x"), fast && fast->isConstexpr() && (fast->kind == SemaValue::Kind::Bool ? fast->boolValue : fast->intValue != 0), pos);
+  }
+  if (name == "online_softmax_combine") {
+    // One step of the online softmax: the running (max, sum) of a column
+    // updated by the next element, whose own sum is 1.
+    const SemaValue &lhsMax = arg(0, "lhs_max"), &lhsSum = arg(1, "lhs_sum"), &rhsMax = arg(2, "rhs_max");
+    const SemaValue *fastArg = argument(args, 3, "use_fast_math");
+    if (fastArg && !fastArg->isConstexpr())
+      fail(pos, "triton_helpers.online_softmax_combine() use_fast_math must be a compile-time bool");
+    const bool fast = fastArg && (fastArg->kind == SemaValue::Kind::Bool ? fastArg->boolValue : fastArg->intValue != 0);
+    auto [x, y] = promote(lhsMax, rhsMax, false, pos);
+    const SemaValue outMax = SemaValue::ofTensor(b.minMax(ir::OpCode::Max, x, y, ir::NanMode::Propagate));
+    const SemaValue noMax = cmp(CO::Eq, outMax, SemaValue::ofFloat(-INFINITY));
+    const SemaValue lhsScale = where(noMax, SemaValue::ofFloat(1.0), softmaxExp(bin(BO::Sub, lhsMax, outMax), fast, pos));
+    const SemaValue rhsScale = where(noMax, SemaValue::ofFloat(1.0), softmaxExp(bin(BO::Sub, rhsMax, outMax), fast, pos));
+    return SemaValue::ofTuple({outMax, bin(BO::Add, bin(BO::Mul, lhsSum, lhsScale), rhsScale)});
+  }
   if (name == "device_assert_then") {
     CallArguments assertArgs;
     assertArgs.positional = {arg(0, "cond"), arg(1, "msg")};
@@ -138,6 +159,17 @@ SemaValue Lowerer::callHelperElementwise(const std::string &name, CallArguments 
     return low;
   }
   fail(pos, "'triton_helpers." + name + "' is not supported");
+}
+
+SemaValue Lowerer::softmaxExp(const SemaValue &x, bool useFastMath, ast::Position pos) {
+  // triton_helpers.exp: exp2(x * log2(e)) with fast math, else exp(x).
+  CallArguments call;
+  if (!useFastMath) {
+    call.positional = {x};
+    return callMath("tl.math", "exp", call, pos);
+  }
+  call.positional = {binary(BO::Mul, x, SemaValue::ofFloat(1.4426950408889634), pos)};
+  return callMath("libdevice", "exp2", call, pos);
 }
 
 namespace {

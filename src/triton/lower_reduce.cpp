@@ -2,6 +2,8 @@
 // the triton_helpers reductions (max2, welford, max_with_index, any, ...).
 #include "triton/lowering.h"
 
+#include <cmath>
+
 namespace npusim::triton::lowering {
 
 namespace {
@@ -313,6 +315,47 @@ SemaValue Lowerer::callHelperLibrary(const std::string &qualified, CallArguments
     const int axis = axisOf(2, "dim", value, false);
     return pack(reduce({value, index}, axis, name == "max_with_index" ? ir::ReduceKind::ArgMax : ir::ReduceKind::ArgMin,
                        ir::NanMode::Propagate, nullptr, false, pos));
+  }
+  if (name == "online_softmax_reduce") {
+    // A row's (max, sum of exp(x - max)) from the per-column running pairs that
+    // online_softmax_combine carried: the row's max, and every column's sum
+    // rescaled to it; a column whose max is -inf (no element seen) adds its sum
+    // unscaled, as Inductor writes it.
+    ir::Value *lhsMax = toTensor(arg(0, "lhs_max"), pos);
+    const SemaValue &lhsSum = arg(1, "lhs_sum");
+    const int axis = axisOf(2, "dim", lhsMax, false);
+    const bool fast = flag(3, "use_fast_math", false);
+    ir::Value *outMax = reduce({lhsMax}, axis, ir::ReduceKind::Max, ir::NanMode::Propagate, nullptr, false, pos)[0];
+    const SemaValue keptMax = SemaValue::ofTensor(b.expandDims(outMax, axis));
+    const SemaValue noMax = compare(ast::CompareOperator::Eq, keptMax, SemaValue::ofFloat(-INFINITY), pos);
+    const SemaValue delta = SemaValue::ofTensor(
+        select(noMax, SemaValue::ofInt(0), binary(ast::BinaryOperator::Sub, SemaValue::ofTensor(lhsMax), keptMax, pos), pos));
+    ir::Value *scaled = toTensor(binary(ast::BinaryOperator::Mul, lhsSum, softmaxExp(delta, fast, pos), pos), pos);
+    ir::Value *outSum = reduce({castTo(scaled, sumType(scaled->type.dtype))}, axis, ir::ReduceKind::Sum,
+                               ir::NanMode::Ignore, nullptr, false, pos)[0];
+    return packTuple({outMax, outSum});
+  }
+  if (name == "select_one") {
+    // The element of each row where the mask holds, as the sum of the masked
+    // bit patterns: exact when one element is selected (Inductor's looped scans
+    // take a block's last element this way), the wrapped sum of the patterns
+    // otherwise, as on the GPU.
+    ir::Value *x = toTensor(arg(0, "x"), pos);
+    if (x->type.isScalar() || x->type.isPointer)
+      fail(pos, qualified + "() needs a tensor of numbers, got " + x->type.str());
+    const int axis = axisOf(2, "dim", x, false);
+    const bool keep = flag(3, "keep_dims", false);
+    const int width = core::bitWidth(x->type.dtype);
+    const DType bits = width <= 8 ? DType::Int8 : width == 16 ? DType::Int16 : width == 32 ? DType::Int32 : DType::Int64;
+    ir::Value *pattern = x->type.dtype == DType::Bool ? castTo(x, bits)
+                         : x->type.dtype == bits   ? x
+                                                   : b.bitcast(x, ir::Type::tile(bits, x->type.shape));
+    ir::Value *masked = toTensor(binary(ast::BinaryOperator::Mul, SemaValue::ofTensor(pattern), arg(1, "mask"), pos), pos);
+    masked = castTo(masked, sumType(bits));
+    ir::Value *sum = castTo(reduce({masked}, axis, ir::ReduceKind::Sum, ir::NanMode::Ignore, nullptr, keep, pos)[0], bits);
+    if (x->type.dtype == DType::Bool)
+      return SemaValue::ofTensor(castTo(sum, DType::Bool));
+    return SemaValue::ofTensor(x->type.dtype == bits ? sum : b.bitcast(sum, ir::Type::tile(x->type.dtype, sum->type.shape)));
   }
   if (name == "welford") {
     std::vector<ir::Value *> inputs{toTensor(arg(0, "mean"), pos), toTensor(arg(1, "m2"), pos), toTensor(arg(2, "weight"), pos)};

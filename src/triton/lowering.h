@@ -108,6 +108,8 @@ public:
   /// tl.randint/randint4x/rand/rand4x/randn/randn4x and triton_helpers.randint64.
   SemaValue callRandom(const std::string &name, CallArguments &args, ast::Position pos);
   SemaValue callMath(const std::string &module, const std::string &name, CallArguments &args, ast::Position pos);
+  /// triton_helpers.exp(x, use_fast_math), which the online softmax helpers call.
+  SemaValue softmaxExp(const SemaValue &x, bool useFastMath, ast::Position pos);
   /// Reduce over axis (axis < 0 for all axes) with a named kind or a combine callee.
   std::vector<ir::Value *> reduce(std::vector<ir::Value *> inputs, int axis, ir::ReduceKind kind,
                                   ir::NanMode nanMode, const SemaValue *combine, bool keepDims,

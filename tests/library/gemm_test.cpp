@@ -87,17 +87,24 @@ struct Random {
   }
 };
 
-TEST(LibraryGemm, RandomShapesStridesAndEpilogues) {
+/// 24 random products (mm, bmm, addmm, baddbmm; row-major or transposed
+/// operands and outputs at random offsets; self full, a row, a column or a
+/// scalar; alpha and beta, beta 0 with a NaN in self) with `kernel` asked for
+/// ("" lets the estimates choose), against the host call. Returns how many
+/// ran: a kernel that cannot run a shape (no tiles fit) is skipped.
+int randomProducts(const std::string &kernel) {
   // A small machine (16 lanes, 2 KiB of scratchpad per lane: 16 KiB of tiles)
   // makes every size span several blocks along M, N and K.
   const MachineShape small{16, 2048, 256};
   Random rng{7};
+  int ran = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const bool batched = trial % 2 == 1;
     const bool withSelf = trial % 4 >= 2;
     const int64_t batches = batched ? 1 + rng.below(3) : 1;
     const int64_t m = 1 + rng.below(70), k = 1 + rng.below(70), n = 1 + rng.below(70);
-    const MachineShape machine = trial % 3 == 0 ? MachineShape{} : small;
+    MachineShape machine = trial % 3 == 0 ? MachineShape{} : small;
+    machine.gemmKernel = kernel;
     CallFixture f;
     auto shape = [&](int64_t r, int64_t c) {
       return batched ? std::vector<int64_t>{batches, r, c} : std::vector<int64_t>{r, c};
@@ -128,8 +135,91 @@ TEST(LibraryGemm, RandomShapesStridesAndEpilogues) {
     } else {
       args = {CallFixture::arg(a), CallFixture::arg(b)};
     }
+    try {
+      planCall(op, args, std::vector<const TensorRef *>{&out}, machine);
+    } catch (const core::RuntimeError &e) {
+      EXPECT_FALSE(kernel.empty() || kernel == "tiled") << op << " trial " << trial << ": no plan";
+      continue;
+    }
+    ++ran;
     EXPECT_EQ(f.compare(op, args, {out}, machine), "")
-        << op << " trial " << trial << ": batches " << batches << ", " << m << "x" << k << "x" << n;
+        << op << " trial " << trial << " (" << (kernel.empty() ? "by estimate" : kernel) << "): batches "
+        << batches << ", " << m << "x" << k << "x" << n;
+  }
+  return ran;
+}
+
+TEST(LibraryGemm, RandomShapesStridesAndEpilogues) {
+  EXPECT_EQ(randomProducts(""), 24);
+}
+
+// Each kernel asked for by name computes the same products: the tiled one
+// runs every shape; the pipelined one (two buffers of each operand) and the
+// resident one (all of B) fit the small machine's 1 KiB of tiles per lane
+// only for some.
+TEST(LibraryGemm, EveryKernelOnRandomShapesStridesAndEpilogues) {
+  EXPECT_EQ(randomProducts("tiled"), 24);
+  EXPECT_GE(randomProducts("pipelined"), 10);
+  EXPECT_GE(randomProducts("resident"), 1);
+}
+
+// The pipelined kernel on the default machine: halves by columns and by rows,
+// odd and even counts of K blocks, ragged M, N and K, turned operands and an
+// addmm epilogue (alpha, a row of bias times beta), against the host call.
+TEST(LibraryGemm, PipelinedHalvesBlocksAndEpilogues) {
+  MachineShape machine;
+  machine.gemmKernel = "pipelined";
+  struct Case {
+    std::vector<int64_t> a, b;
+    bool aT, bT;
+    bool splitM; // the kernel's halves are row blocks
+  };
+  const Case cases[] = {
+      {{300, 200}, {200, 700}, false, false, false}, // K: two blocks of 128 (the second ragged)
+      {{257, 384}, {384, 300}, true, true, false},   // three blocks: an odd count
+      {{520, 130}, {130, 40}, false, true, true},    // few columns: halves by rows
+      {{64, 1000}, {1000, 260}, false, false, false},
+  };
+  for (const Case &c : cases) {
+    CallFixture f;
+    const TensorRef a = f.tensor(DType::Float32, c.a, layout(c.a, c.aT));
+    const TensorRef b = f.tensor(DType::Float32, c.b, layout(c.b, c.bT));
+    const TensorRef out = f.tensor(DType::Float32, {c.a[0], c.b[1]});
+    const std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
+    const CallPlan plan = planCall("aten.mm", args, std::vector<const TensorRef *>{&out}, machine);
+    ASSERT_EQ(plan.launches.size(), 1u);
+    const std::string &name = plan.launches[0].kernelName;
+    EXPECT_NE(name.find("npusim_gemm_pipelined_"), std::string::npos) << name;
+    EXPECT_NE(name.find(c.splitM ? "_sm_" : "_sn_"), std::string::npos) << name;
+    EXPECT_EQ(f.compare("aten.mm", args, {out}, machine), "") << name;
+    // And compiled for the NPU (tpuv3-like: two arrays, one per half).
+    f.useNpu(config::loadConfig("tpuv3-like"));
+    EXPECT_EQ(f.compare("aten.mm", args, {out}, machine), "") << name << " on the NPU";
+  }
+  CallFixture f;
+  const TensorRef bias = f.tensor(DType::Float32, {333});
+  const TensorRef a = f.tensor(DType::Float32, {200, 150}), b = f.tensor(DType::Float32, {150, 333});
+  const TensorRef out = f.tensor(DType::Float32, {200, 333});
+  EXPECT_EQ(f.compare("aten.addmm",
+                      {CallFixture::arg(bias), CallFixture::arg(a), CallFixture::arg(b), CallFixture::number(0.5),
+                       CallFixture::number(-2.0)},
+                      {out}, machine),
+            "");
+}
+
+TEST(LibraryGemm, UnknownKernelNamesAreErrors) {
+  CallFixture f;
+  const TensorRef a = f.tensor(DType::Float32, {8, 8}), b = f.tensor(DType::Float32, {8, 8}),
+                  out = f.tensor(DType::Float32, {8, 8});
+  MachineShape machine;
+  machine.gemmKernel = "systolic";
+  try {
+    planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)},
+             std::vector<const TensorRef *>{&out}, machine);
+    FAIL() << "an unknown kernel name was accepted";
+  } catch (const core::RuntimeError &e) {
+    EXPECT_NE(std::string(e.what()).find("'systolic' is not one of tiled, resident, pipelined"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -169,7 +259,8 @@ TEST(LibraryGemm, BlockSizesFollowTheMachine) {
   const TensorRef out = f.tensor(DType::Float32, {4096, 4096});
   const std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
   const std::vector<const TensorRef *> outs = {&out};
-  for (const MachineShape &machine : {MachineShape{128, 128 * 1024, 256}, MachineShape{32, 16 * 1024, 256}}) {
+  for (MachineShape machine : {MachineShape{128, 128 * 1024, 256}, MachineShape{32, 16 * 1024, 256}}) {
+    machine.gemmKernel = "tiled";
     const CallPlan plan = planCall("aten.mm", args, outs, machine);
     ASSERT_EQ(plan.launches.size(), 1u);
     const KernelLaunch &l = plan.launches[0];
@@ -315,7 +406,7 @@ TEST(LibraryGemm, ResidentVariantNamesTellEveryDistinctSourceApart) {
             t.blockM = blockM;
             t.firstTiles = firstTiles;
             t.panels = panels;
-            detail::ResidentKernel k;
+            detail::GemmKernelFlags k;
             k.mRagged = flags & 1;
             k.bKContiguous = flags & 2;
             k.hasBias = flags & 4;

@@ -25,6 +25,7 @@ KernelLaunch planMm(const std::string &strategy, const std::map<std::string, Gem
   MachineShape machine;
   machine.mappingStrategy = strategy;
   machine.mapping = mapping;
+  machine.gemmKernel = "tiled"; // the kernel the mapping strategies tile
   const CallPlan plan =
       planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, machine);
   EXPECT_EQ(plan.launches.size(), 1u);

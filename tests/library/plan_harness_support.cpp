@@ -240,8 +240,12 @@ std::string CallFixture::compare(const std::string &op, const std::vector<CallAr
   const double referenceSeconds = secondsSince(refStart);
 
   // The planned kernels.
-  const MachineShape shape =
-      npu_ ? MachineShape{npu_->lanes, npu_->spadBytesPerLane(), npu_->vlenBits} : machine;
+  MachineShape shape = machine;
+  if (npu_) {
+    shape = MachineShape{npu_->lanes, npu_->spadBytesPerLane(), npu_->vlenBits};
+    shape.systolicArrays = npu_->systolicArraysPerCore;
+    shape.gemmKernel = machine.gemmKernel;
+  }
   const CallPlan plan = planCall(op, args, planOuts, shape);
   RunStats run = npu_ ? runPlanOnNpu(plan, actual, scratchBufferBase(args, planOuts), *npu_)
                       : runPlan(plan, actual, scratchBufferBase(args, planOuts));

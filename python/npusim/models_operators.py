@@ -1,0 +1,108 @@
+"""Single-operator workloads and blocks, as silicon-validation experiments define them
+(docs/validation.md): a matrix multiply, LayerNorm, softmax, a convolution, attention
+and a transformer encoder block, each a module whose forward is that one computation.
+Shapes are overrides; ``channels_last=true`` puts the model and its 4-D inputs in
+channels-last memory format."""
+
+import math
+
+from .models_common import Built, InputSpec, _take, _u
+
+
+def build_matmul(**over):
+    """``a @ b`` with a [m, k] and b [k, n], fp32."""
+    import torch.nn as nn
+
+    c = _take(over, {"m": 256, "k": 256, "n": 256})
+
+    class MatMul(nn.Module):
+        def forward(self, a, b):
+            return a @ b
+
+    inputs = [InputSpec("a", (c["m"], c["k"]), "fp32", _u(-1, 1)),
+              InputSpec("b", (c["k"], c["n"]), "fp32", _u(-1, 1))]
+    return Built(MatMul(), inputs, config=c)
+
+
+def build_layernorm(**over):
+    """``nn.LayerNorm(width)`` on [rows, width]."""
+    import torch.nn as nn
+
+    c = _take(over, {"rows": 512, "width": 768})
+    inputs = [InputSpec("x", (c["rows"], c["width"]), "fp32", _u(-1, 1))]
+    return Built(nn.LayerNorm(c["width"]), inputs, config=c)
+
+
+def build_softmax(**over):
+    """``nn.Softmax(dim=1)`` on [rows, cols]."""
+    import torch.nn as nn
+
+    c = _take(over, {"rows": 512, "cols": 512})
+    inputs = [InputSpec("x", (c["rows"], c["cols"]), "fp32", _u(-4, 4))]
+    return Built(nn.Softmax(dim=1), inputs, config=c)
+
+
+def build_conv(**over):
+    """One ``nn.Conv2d`` (no bias unless bias=true) on [batch, cin, size, size]."""
+    import torch.nn as nn
+
+    c = _take(over, {"batch": 1, "cin": 64, "cout": 64, "size": 56, "kernel": 3, "stride": 1,
+                     "padding": -1, "dilation": 1, "groups": 1, "bias": False,
+                     "channels_last": False})
+    pad = c["kernel"] // 2 * c["dilation"] if c["padding"] < 0 else c["padding"]
+    model = nn.Conv2d(c["cin"], c["cout"], c["kernel"], stride=c["stride"], padding=pad,
+                      dilation=c["dilation"], groups=c["groups"], bias=bool(c["bias"]))
+    inputs = [InputSpec("x", (c["batch"], c["cin"], c["size"], c["size"]), "fp32", _u(-1, 1))]
+    return Built(model, inputs, config=c, channels_last=bool(c["channels_last"]))
+
+
+def build_attention(**over):
+    """softmax(q k^T / sqrt(dim)) v over [batch, heads, seq, dim], written as two matrix
+    multiplies and a softmax (sdpa=true: F.scaled_dot_product_attention)."""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    c = _take(over, {"batch": 1, "heads": 12, "seq": 512, "dim": 64, "sdpa": False})
+    scale = 1.0 / math.sqrt(c["dim"])
+
+    class Attention(nn.Module):
+        def forward(self, q, k, v):
+            if c["sdpa"]:
+                return F.scaled_dot_product_attention(q, k, v)
+            return ((q @ k.transpose(-2, -1)) * scale).softmax(dim=-1) @ v
+
+    shape = (c["batch"], c["heads"], c["seq"], c["dim"])
+    inputs = [InputSpec(n, shape, "fp32", _u(-1, 1)) for n in ("q", "k", "v")]
+    return Built(Attention(), inputs, config=c)
+
+
+def build_encoder(**over):
+    """A BERT-style post-norm transformer encoder block on [batch, seq, width] in
+    inference: x = LayerNorm(x + proj(attention(q, k, v))), then
+    x = LayerNorm(x + fc2(gelu(fc1(x)))), with fc1 of 4 * width and attention written as
+    matrix multiplies and a softmax over heads of width / heads."""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    from .models_common import _attention, _heads, _merge
+
+    c = _take(over, {"batch": 1, "seq": 512, "width": 768, "heads": 12})
+    w = c["width"]
+
+    class EncoderBlock(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.q, self.k, self.v = nn.Linear(w, w), nn.Linear(w, w), nn.Linear(w, w)
+            self.proj = nn.Linear(w, w)
+            self.ln1 = nn.LayerNorm(w)
+            self.fc1, self.fc2 = nn.Linear(w, 4 * w), nn.Linear(4 * w, w)
+            self.ln2 = nn.LayerNorm(w)
+
+        def forward(self, x):
+            h = c["heads"]
+            att = _attention(_heads(self.q(x), h), _heads(self.k(x), h), _heads(self.v(x), h))
+            x = self.ln1(x + self.proj(_merge(att)))
+            return self.ln2(x + self.fc2(F.gelu(self.fc1(x))))
+
+    inputs = [InputSpec("x", (c["batch"], c["seq"], w), "fp32", _u(-1, 1))]
+    return Built(EncoderBlock(), inputs, config=c)
