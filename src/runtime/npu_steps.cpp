@@ -432,10 +432,11 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
     runOptions.numCores = impl_->options.machine.numCores;
     runOptions.workspace = &impl_->workspace;
     runOptions.computeValues = false;
-    TraceCollector collector;
+    const functional::Grid grid{launch.grid[0], launch.grid[1], launch.grid[2]};
+    impl_->checkScratchpadFits(kernel.program);
+    TraceCollector collector(launch.kernelName, grid.size(), impl_->options);
     runOptions.listener = &collector;
-    functional::run(kernel.program, functional::Grid{launch.grid[0], launch.grid[1], launch.grid[2]}, dram,
-                    launchArgs, runOptions);
+    functional::run(kernel.program, grid, dram, launchArgs, runOptions);
     cycles += simulator.timeLaunch(kernel.program, std::move(collector.traces), launch.kernelName).cycles;
   }
   return cycles;
