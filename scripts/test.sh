@@ -109,10 +109,10 @@ start() {
   fuzz "$1" "$fuzz_dir/$1" "${@:2}" &
   fuzz_names+=("$1")
 }
-start parse_fuzzer fuzz/corpus/* tests/data/kernels/*.py
-start check_fuzzer fuzz/corpus/* tests/data/kernels/*.py
-start bundle_fuzzer tests/data/bundles/tiny/graph.json
-start config_fuzzer configs/*.yaml configs/dram/*.yaml
+start parse_fuzzer fuzz/corpus/*.py tests/data/kernels/*.py
+start check_fuzzer fuzz/corpus/*.py tests/data/kernels/*.py
+start bundle_fuzzer tests/data/bundles/tiny/graph.json fuzz/corpus/bundle/*.json
+start config_fuzzer configs/*.yaml configs/dram/*.yaml fuzz/corpus/config/*.yaml
 wait
 fuzz_failed=0
 for name in "${fuzz_names[@]}"; do

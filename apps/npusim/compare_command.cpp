@@ -1,6 +1,7 @@
 // npusim compare A.json B.json: which of two runs of one bundle is faster,
 // per step and in total.
 #include "cli.h"
+#include "outputs.h"
 
 #include "report/run_page.h"
 
@@ -47,13 +48,21 @@ int runCompare(std::span<const std::string> args, std::ostream &out, std::ostrea
     rows = static_cast<size_t>(*n);
   }
   const std::string &a = options.positionals[0], &b = options.positionals[1];
+  OutputFiles outputs;
+  outputs.add(options, "--html");
+  if (!outputs.check("npusim compare", err))
+    return kExitError;
   try {
     const report::Comparison comparison =
         report::compareReports(report::readReport(a), report::readReport(b));
     report::printComparison(comparison, rows, out);
-    if (auto html = options.get("--html"))
-      report::comparePage(comparison).write(*html);
-    return kExitOk;
+    outputs.write(
+        "--html",
+        [&comparison](const std::string &path) {
+          report::comparePage(comparison).write(path, "--html " + path);
+        },
+        "npusim compare", err);
+    return outputs.failed() ? kExitError : kExitOk;
   } catch (const std::exception &e) {
     err << "npusim compare: error: " << a << " vs " << b << ": " << e.what() << "\n";
   }

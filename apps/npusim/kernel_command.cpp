@@ -4,9 +4,12 @@
 #include "cli.h"
 #include "kernel_setup.h"
 #include "launch_args.h"
+#include "outputs.h"
+#include "progress.h"
 
 #include "config/hardware.h"
 #include "core/npy.h"
+#include "core/output_file.h"
 #include "reference/interpreter.h"
 #include "runtime/kernels.h"
 
@@ -21,7 +24,7 @@ const char *const kKernelUsage =
     R"(usage: npusim kernel FILE.py [--grid X[,Y[,Z]]] [--const NAME=VALUE ...]
                       [--arg NAME=VALUE|NAME=PATH.npy ...] [--size NAME=ELEMENTS ...]
                       [--seed N] [--out DIR] [--mode reference|functional|timing|full]
-                      [--config CFG] [--trace OUT.json]
+                      [--config CFG] [--trace OUT.json] [--quiet]
 
 Runs one launch of one Triton kernel file and writes every pointer argument, after
 the launch, to DIR/NAME.npy as a 1-D array of the signature's element type (bf16 as
@@ -45,6 +48,8 @@ options:
   --mode MODE           reference (default), functional, timing or full
   --config CFG          the NPU of the other modes: a preset name or a YAML file (default tpuv3-like)
   --trace OUT.json      timing and full modes: a Chrome/Perfetto trace of the launch
+  --quiet               no progress line (timing and full modes; it shows only when
+                        stderr is a terminal)
   --help                show this help
 
 exit status: 0 the launch ran; 1 the kernel, an input or the launch failed (out-of-bounds
@@ -54,9 +59,9 @@ access, failed device_assert); 2 the command line is wrong.
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"--grid", true, false}, {"--const", true, true},   {"--arg", true, true},
-    {"--size", true, true},  {"--seed", true, false},   {"--out", true, false},
-    {"--mode", true, false}, {"--config", true, false}, {"--trace", true, false},
+    {"--grid", true, false},  {"--const", true, true},   {"--arg", true, true},   {"--size", true, true},
+    {"--seed", true, false},  {"--out", true, false},    {"--mode", true, false}, {"--config", true, false},
+    {"--trace", true, false}, {"--quiet", false, false},
 };
 
 struct KernelOptions {
@@ -70,6 +75,8 @@ struct KernelOptions {
   runtime::Mode mode = runtime::Mode::Reference;
   std::string config = "tpuv3-like";
   std::string tracePath;
+  bool traceGiven = false; // --trace, even with an empty path (an error)
+  bool quiet = false;
 };
 
 triton::GridSize parseGrid(const std::string &text) {
@@ -112,7 +119,9 @@ KernelOptions readOptions(const ParsedOptions &options) {
     if (k.mode != runtime::Mode::Timing && k.mode != runtime::Mode::Full)
       throw UsageError("--trace needs cycles: use --mode full or timing");
     k.tracePath = *trace;
+    k.traceGiven = true;
   }
+  k.quiet = options.has("--quiet");
   if (auto grid = options.get("--grid"))
     k.grid = parseGrid(*grid);
   k.constants = parseConstOptions(options);
@@ -147,25 +156,40 @@ std::string gridString(const reference::Grid &g) {
   return "(" + std::to_string(g.x) + ", " + std::to_string(g.y) + ", " + std::to_string(g.z) + ")";
 }
 
-void writeOutputs(const std::string &dir, const LaunchArguments &launch) {
+/// Writes every pointer argument to DIR/NAME.npy (each file whole or not at
+/// all), and reports every file that failed, with `traceError` (the trace of
+/// the launch, already written or not) among them.
+void writeOutputs(const std::string &dir, const LaunchArguments &launch, const std::string &traceError = "") {
+  std::string errors = traceError;
+  const auto failed = [&errors](const std::string &message) {
+    errors += (errors.empty() ? "" : "\n") + message;
+  };
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir))
-    throw core::InputError("--out " + dir + ": cannot create the directory" +
-                           (ec ? ": " + ec.message() : ""));
+  if (ec || !std::filesystem::is_directory(dir)) {
+    failed("--out " + dir + ": cannot create the directory" + (ec ? ": " + ec.message() : ""));
+    throw core::InputError(errors);
+  }
   for (const PointerArgument &ptr : launch.pointers) {
     core::NpyArray array;
     array.dtype = ptr.buffer->dtype;
     array.shape = {ptr.buffer->numElements()};
     array.bytes = ptr.buffer->bytes;
-    core::writeNpy((std::filesystem::path(dir) / (ptr.parameter->name + ".npy")).string(), array);
+    try {
+      core::writeNpy((std::filesystem::path(dir) / (ptr.parameter->name + ".npy")).string(), array);
+    } catch (const core::InputError &e) {
+      failed(e.what());
+    }
   }
+  if (!errors.empty())
+    throw core::InputError(errors);
 }
 
 /// The launch compiled for the NPU: block sizes chosen for the machine unless
 /// pinned with --const (all of them when --grid fixes the grid).
 int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
-                const triton::ConstexprBindings &bindings, LaunchArguments &args, std::ostream &out) {
+                const triton::ConstexprBindings &bindings, LaunchArguments &args, std::ostream &out,
+                std::ostream &err) {
   const triton::KernelMetadata &meta = kernel.metadata;
   runtime::RunOptions options;
   options.mode = k.mode;
@@ -187,10 +211,19 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   if (!grid)
     throw core::InputError("kernel has grid type " +
                            (meta.gridType.empty() ? std::string("(none)") : meta.gridType) + "; give --grid");
+  ProgressLine progress(err, !k.quiet);
+  if (progress.shown())
+    options.onInstance = [&progress](int64_t done, int64_t total, bool timing) {
+      progress.update(static_cast<size_t>(done), static_cast<size_t>(total),
+                      timing ? "timing the launch" : "program instances", timing);
+    };
   const runtime::KernelRun result =
       runtime::runOnNpu(*compiled, *grid, args.arguments, options, meta.kernelName);
+  progress.clear();
   if (k.mode != runtime::Mode::Timing)
-    writeOutputs(k.outDir, args);
+    writeOutputs(k.outDir, args, result.traceError);
+  else if (!result.traceError.empty())
+    throw core::InputError(result.traceError);
   char text[96];
   std::snprintf(text, sizeof text, " compile_ms=%.3f wall_ms=%.3f", compileWall.count(), result.wallMs);
   out << meta.kernelName << " mode=" << runtime::name(k.mode) << " machine=" << options.machine.name
@@ -207,10 +240,18 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   if (k.mode != runtime::Mode::Timing)
     out << " out=" << k.outDir;
   out << "\n";
+  if (result.traceEventsDropped > 0)
+    err << k.file
+        << ": note: " << traceCapNote(k.tracePath, result.traceEventsKept, result.traceEventsDropped) << "\n";
   return kExitOk;
 }
 
-int launch(const KernelOptions &k, std::ostream &out) {
+int launch(const KernelOptions &k, std::ostream &out, std::ostream &err) {
+  // The outputs' paths before any work: a bad one would fail only at the end.
+  if (!k.tracePath.empty() || k.traceGiven)
+    core::checkOutputPath(k.tracePath, k.tracePath.empty() ? "--trace" : "--trace " + k.tracePath);
+  if (k.mode != runtime::Mode::Timing)
+    core::checkOutputDirectory(k.outDir, "--out " + k.outDir);
   const triton::KernelFile kernel = triton::loadKernelFile(k.file);
   const triton::KernelMetadata &meta = kernel.metadata;
   const triton::ConstexprBindings bindings = pickConstexprs(meta, k.constants);
@@ -218,7 +259,7 @@ int launch(const KernelOptions &k, std::ostream &out) {
   LaunchArguments args = bindArguments(meta, *function, k.args, k.sizes, k.seed);
 
   if (k.mode != runtime::Mode::Reference)
-    return launchOnNpu(k, kernel, bindings, args, out);
+    return launchOnNpu(k, kernel, bindings, args, out, err);
   std::optional<triton::GridSize> grid = k.grid;
   if (!grid)
     grid = triton::inferGrid(meta, bindings, args.integerScalars);
@@ -250,7 +291,7 @@ int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream
   }
   const KernelOptions k = readOptions(options);
   try {
-    return launch(k, out);
+    return launch(k, out, err);
   } catch (...) {
     return reportKernelFailure(k.file, err);
   }

@@ -2,6 +2,10 @@
 // command-line errors into exit codes; docs/cli.md describes it all.
 #include "cli.h"
 
+#include "core/output_file.h"
+#include "sweep/processes.h"
+
+#include <csignal>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -110,7 +114,26 @@ int dispatch(const std::vector<std::string> &args) {
 } // namespace
 } // namespace npusim::cli
 
+namespace {
+
+/// A signal that ends the process: the temporary files of unfinished outputs
+/// go first (core/output_file.h), then the signal's default action.
+void onFatalSignal(int signal) {
+  npusim::core::removeTemporaryFiles();
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
+  // A task of a sweep ends with the process that started it (sweep/processes.h).
+  npusim::sweep::exitWithParentIfAsked();
+  // Past a file size limit (ulimit -f) a write fails with EFBIG, which the
+  // output's error names, instead of killing the process.
+  ::signal(SIGXFSZ, SIG_IGN);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP})
+    ::signal(signal, onFatalSignal);
   try {
     std::vector<std::string> args(argv + 1, argv + argc);
     return npusim::cli::dispatch(args);

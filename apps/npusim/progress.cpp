@@ -28,11 +28,11 @@ ProgressLine::~ProgressLine() {
   clear();
 }
 
-void ProgressLine::update(size_t done, size_t total, const std::string &what) {
+void ProgressLine::update(size_t done, size_t total, const std::string &what, bool always) {
   if (!shown_)
     return;
   const auto now = std::chrono::steady_clock::now();
-  if (now - lastDraw_ < std::chrono::milliseconds(100))
+  if (!always && now - lastDraw_ < std::chrono::milliseconds(100))
     return;
   lastDraw_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();

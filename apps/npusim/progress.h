@@ -1,5 +1,5 @@
 #pragma once
-// The progress line of long commands (run, sweep): on stderr, rewritten in
+// The progress line of long commands (kernel, run, serve, sweep): on stderr, rewritten in
 // place, only when stderr is a terminal and --quiet is not given.
 #include <chrono>
 #include <cstddef>
@@ -19,8 +19,9 @@ public:
   bool shown() const { return shown_; }
   /// `done` of `total` items are finished and `what` is under way: prints
   /// "[done/total] what  elapsed 12 s  left ~30 s" (the estimate: the mean time
-  /// of a finished item times the items left). At most ten redraws a second.
-  void update(size_t done, size_t total, const std::string &what);
+  /// of a finished item times the items left). At most ten redraws a second,
+  /// unless `always` (a change of phase that must show).
+  void update(size_t done, size_t total, const std::string &what, bool always = false);
   /// Clears the line (also on destruction).
   void clear();
 

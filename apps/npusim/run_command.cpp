@@ -1,10 +1,12 @@
 // npusim run BUNDLE: a captured model, step by step, on the reference
 // interpreter and the library-call implementations, optionally verified.
 #include "cli.h"
+#include "outputs.h"
 #include "progress.h"
 
 #include "config/hardware.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "report/run_page.h"
 #include "runtime/drift.h"
 #include "runtime/loader.h"
@@ -108,13 +110,6 @@ nlohmann::json reportDocument(const runtime::RunReport &report, const std::strin
   if (report.mode != runtime::Mode::Reference)
     doc["machine_config"] = report::machineJson(machine);
   return doc;
-}
-
-void writeJson(const nlohmann::json &doc, const std::string &path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << doc.dump(2) << "\n";
-  if (!out)
-    throw core::InputError("--report " + path + ": cannot write the file");
 }
 
 /// The value of an option that takes a positive integer.
@@ -337,6 +332,11 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
   if (auto text = options.get("--threads"))
     runOptions.threads = static_cast<int>(std::min<long long>(positiveInteger("--threads", *text), 1024));
   const std::string bundle = options.positionals.front();
+  OutputFiles outputs;
+  for (const char *option : {"--report", "--html", "--trace"})
+    outputs.add(options, option);
+  if (!outputs.check(bundle, err))
+    return kExitError;
   try {
     runOptions.machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
     if (auto mapping = options.get("--mapping"))
@@ -352,19 +352,26 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     printSummary(bundle, report, out);
     if (top > 0)
       printTopSteps(report, top, out);
-    const std::optional<std::string> reportPath = options.get("--report"), htmlPath = options.get("--html");
-    if (reportPath || htmlPath) {
+    if (options.has("--report") || options.has("--html")) {
       const nlohmann::json doc = reportDocument(report, bundle, runOptions.machine);
-      if (reportPath)
-        writeJson(doc, *reportPath);
-      if (htmlPath)
-        report::runPage(doc).write(*htmlPath);
+      outputs.write(
+          "--report",
+          [&doc](const std::string &path) {
+            core::writeFileAtomically(
+                path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                "--report " + path);
+          },
+          bundle, err);
+      outputs.write(
+          "--html", [&doc](const std::string &path) { report::runPage(doc).write(path, "--html " + path); },
+          bundle, err);
     }
-    if (!report.failure.empty()) {
+    if (report.traceEventsDropped > 0)
+      err << bundle << ": note: "
+          << traceCapNote(*options.get("--trace"), report.traceEventsKept, report.traceEventsDropped) << "\n";
+    if (!report.failure.empty())
       err << bundle << ": error: " << report.failure << "\n";
-      return kExitError;
-    }
-    return kExitOk;
+    return report.failure.empty() && !outputs.failed() ? kExitOk : kExitError;
   } catch (const std::exception &e) {
     err << bundle << ": error: " << e.what() << "\n";
   } catch (...) {

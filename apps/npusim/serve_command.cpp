@@ -2,6 +2,8 @@
 // each placement of the scenario simulated on one timing simulation
 // (docs/serving.md).
 #include "cli.h"
+#include "outputs.h"
+#include "progress.h"
 
 #include "serving/serving.h"
 
@@ -34,13 +36,14 @@ options:
   --html OUT.html     a self-contained page: the scenario and machine, per placement a
                       sortable tenant table, core utilisation, each tenant's DRAM
                       bandwidth over time and every request's latency (docs/reports.md)
+  --quiet             no progress line (it shows only when stderr is a terminal)
   --help              show this help
 )";
 
 namespace {
 
 constexpr OptionSpec kOptions[] = {
-    {"--report", true, false}, {"--trace", true, false}, {"--html", true, false}};
+    {"--report", true, false}, {"--trace", true, false}, {"--html", true, false}, {"--quiet", false, false}};
 
 std::string fixed(double value, int digits) {
   char text[64];
@@ -86,28 +89,48 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
     throw UsageError(options.positionals.empty() ? "serve needs a scenario file"
                                                  : "serve takes one scenario file");
   const std::string path = options.positionals.front();
+  OutputFiles outputs;
+  for (const char *option : {"--report", "--trace", "--html"})
+    outputs.add(options, option);
+  if (!outputs.check(path, err))
+    return kExitError;
   try {
     const serving::Scenario scenario = serving::loadScenario(path);
+    ProgressLine progress(err, !options.has("--quiet"));
     std::vector<serving::Workload> workloads;
     for (const serving::TenantSpec &tenant : scenario.tenants)
-      workloads.push_back(serving::captureBundle(tenant.bundle, scenario.machine, scenario.values));
+      workloads.push_back(serving::captureBundle(
+          tenant.bundle, scenario.machine, scenario.values,
+          [&progress, &tenant](size_t step, size_t steps, const std::string &name) {
+            progress.update(step, steps, tenant.name + ": step " + std::to_string(step) + " " + name);
+          }));
+    progress.clear();
     std::vector<const serving::Workload *> pointers;
     for (const serving::Workload &workload : workloads)
       pointers.push_back(&workload);
     out << "machine " << scenario.machine.name << ", " << scenario.machine.numCores
         << " cores; values: " << (scenario.values ? "computed and verified" : "cycles only") << "\n";
     std::vector<serving::PlacementResult> results;
-    for (const serving::PlacementSpec &placement : scenario.placements) {
+    for (size_t p = 0; p < scenario.placements.size(); ++p) {
+      const serving::PlacementSpec &placement = scenario.placements[p];
+      progress.update(p, scenario.placements.size(),
+                      "placement " + placement.name +
+                          (placement.policy.empty() ? "" : " (" + placement.policy + ")"));
       results.push_back(serving::simulate(scenario, placement, pointers));
+      progress.clear();
       printPlacement(results.back(), out);
     }
-    if (auto report = options.get("--report"))
-      serving::writeReport(scenario, workloads, results, *report);
-    if (auto trace = options.get("--trace"))
-      serving::writeTrace(scenario, workloads, results, *trace);
-    if (auto html = options.get("--html"))
-      serving::writePage(scenario, workloads, results, *html);
-    return kExitOk;
+    outputs.write(
+        "--report",
+        [&](const std::string &file) { serving::writeReport(scenario, workloads, results, file); }, path,
+        err);
+    outputs.write(
+        "--trace", [&](const std::string &file) { serving::writeTrace(scenario, workloads, results, file); },
+        path, err);
+    outputs.write(
+        "--html", [&](const std::string &file) { serving::writePage(scenario, workloads, results, file); },
+        path, err);
+    return outputs.failed() ? kExitError : kExitOk;
   } catch (const std::exception &e) {
     err << path << ": error: " << e.what() << "\n";
   } catch (...) {

@@ -3,15 +3,20 @@
 #include "cli.h"
 #include "progress.h"
 
+#include "core/output_file.h"
 #include "sweep/dask.h"
+#include "sweep/processes.h"
 #include "sweep/results.h"
 #include "sweep/sweep_file.h"
 #include "sweep/tasks.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <thread>
@@ -44,8 +49,13 @@ options:
   --quiet             no progress line (it shows only when stderr is a terminal)
   --help              show this help
 
-exit status: 0 every task ran; 1 the sweep file is wrong or a task failed (its
-error is in results.csv); 2 the command line is wrong.
+One sweep at a time may write to DIR. SIGINT, SIGTERM and SIGHUP stop the sweep:
+the signal reaches every running task, and results.csv is written for the tasks
+finished; a rerun runs the others.
+
+exit status: 0 every task ran; 1 the sweep file is wrong, a task failed (its
+error is in results.csv) or another sweep writes to DIR; 2 the command line is
+wrong; 128 + the signal when stopped by one.
 )";
 
 namespace {
@@ -109,7 +119,11 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
     const std::vector<sweep::Point> points = sweep::expandPoints(sweepFile);
     const std::vector<sweep::Task> tasks = sweep::makeTasks(sweepFile, points, std::string(kVersion));
     const std::vector<std::string> keys = sweep::variedKeys(sweepFile);
+    core::checkOutputDirectory(*outDir, "--out " + *outDir);
     fs::create_directories(*outDir);
+    // One sweep at a time per folder: a second one would run the same tasks.
+    const std::optional<sweep::OutputLock> lock =
+        options.has("--dry-run") ? std::nullopt : std::make_optional<sweep::OutputLock>(*outDir);
     std::vector<const sweep::Task *> todo;
     std::set<std::string> queued;
     size_t finished = 0;
@@ -128,8 +142,21 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
     out << "sweep " << file << ": " << tasks.size() << " tasks (" << points.size() << " machines x "
         << sweepFile.bundles.size() << " bundles), " << finished << " finished before, " << todo.size()
         << " to run " << (dask ? "on Dask (" + *dask + ")" : "on " + std::to_string(jobs) + " local jobs")
-        << "\n";
+        << "\n"
+        << std::flush;
     const std::string npusim = fs::read_symlink("/proc/self/exe").string();
+    const std::string csvPath = (fs::path(*outDir) / "results.csv").string(),
+                      pagePath = (fs::path(*outDir) / "report.html").string();
+    // results.csv and report.html for every task finished so far: rewritten
+    // as tasks end (at most every few seconds) and at every exit but a kill -9.
+    const auto writeResults = [&] {
+      const std::vector<sweep::ResultRow> rows = sweep::collectResults(tasks, points, *outDir);
+      core::writeFileAtomically(csvPath, sweep::resultsCsv(keys, rows), csvPath);
+      sweep::sweepPage("npusim sweep: " + file, keys, rows).write(pagePath, pagePath);
+      return rows;
+    };
+    auto lastWrite = std::chrono::steady_clock::now();
+    double writeSeconds = 0.0;
     ProgressLine progress(err, !options.has("--quiet"));
     size_t failedNow = 0;
     const sweep::TaskDone onDone = [&](size_t done, size_t total, const sweep::Task &t,
@@ -137,29 +164,54 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
       failedNow += s.status != "ok";
       progress.update(done, total,
                       fs::path(t.bundle).filename().string() + pointText(points[t.point]) + " " + s.status);
+      const auto now = std::chrono::steady_clock::now();
+      if (std::chrono::duration<double>(now - lastWrite).count() < std::max(2.0, 10.0 * writeSeconds))
+        return;
+      try {
+        writeResults();
+      } catch (const std::exception &) {
+        // Written again at the end, where an error is reported.
+      }
+      lastWrite = std::chrono::steady_clock::now();
+      writeSeconds = std::chrono::duration<double>(lastWrite - now).count();
     };
+    sweep::stopOnSignals();
     const auto start = std::chrono::steady_clock::now();
-    if (!todo.empty()) {
-      if (dask)
-        sweep::runOnDask(todo, *outDir, npusim,
-                         {*dask, options.has("--workers") ? workers : 0,
-                          options.get("--python").value_or(defaultPython())},
-                         onDone);
-      else
-        sweep::runLocally(todo, *outDir, npusim, jobs, onDone);
+    std::string runError;
+    try {
+      if (!todo.empty()) {
+        if (dask)
+          sweep::runOnDask(todo, *outDir, npusim,
+                           {*dask, options.has("--workers") ? workers : 0,
+                            options.get("--python").value_or(defaultPython())},
+                           onDone);
+        else
+          sweep::runLocally(todo, *outDir, npusim, jobs, onDone);
+      }
+    } catch (const std::exception &e) {
+      runError = e.what();
     }
     progress.clear();
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::vector<sweep::ResultRow> rows = sweep::collectResults(tasks, points, *outDir);
-    sweep::writeFileAtomically((fs::path(*outDir) / "results.csv").string(), sweep::resultsCsv(keys, rows));
-    sweep::sweepPage("npusim sweep: " + file, keys, rows).write((fs::path(*outDir) / "report.html").string());
-    size_t failed = 0;
-    for (const sweep::ResultRow &r : rows)
-      failed += r.status != "ok";
+    const std::vector<sweep::ResultRow> rows = writeResults();
+    size_t failed = 0, pending = 0;
+    for (const sweep::ResultRow &r : rows) {
+      failed += r.status == "failed";
+      pending += r.status != "ok" && r.status != "failed";
+    }
+    if (const int signal = sweep::stopSignal()) {
+      err << "npusim sweep: stopped by " << strsignal(signal) << ": " << rows.size() - pending << " of "
+          << rows.size() << " tasks finished (" << csvPath
+          << "); run the same command again to run the other " << pending << "\n";
+      return 128 + signal;
+    }
+    if (!runError.empty()) {
+      err << "npusim sweep: error: " << runError << "\n";
+      return kExitError;
+    }
     out << "ran " << todo.size() << " tasks in " << durationText(wall) << " (" << failedNow << " failed); "
-        << rows.size() - failed << " of " << rows.size()
-        << " tasks ok: " << (fs::path(*outDir) / "results.csv").string() << ", "
-        << (fs::path(*outDir) / "report.html").string() << "\n";
+        << rows.size() - failed - pending << " of " << rows.size() << " tasks ok: " << csvPath << ", "
+        << pagePath << "\n";
     for (const sweep::ResultRow &r : rows) {
       const std::string task = "npusim sweep: task " + r.key + " (" + r.model + pointText(r.point) + ")";
       if (r.status == "failed")
@@ -167,7 +219,7 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
       else if (r.status != "ok")
         err << task << " has no result (the cluster lost it): run the same command again to run it\n";
     }
-    return failed == 0 ? kExitOk : kExitError;
+    return failed + pending == 0 ? kExitOk : kExitError;
   } catch (const std::exception &e) {
     err << "npusim sweep: error: " << e.what() << "\n";
   }

@@ -1,16 +1,17 @@
 // npusim validate SUITE: simulated cycles against a real chip's, with the
 // mean absolute error (docs/validation.md).
 #include "cli.h"
+#include "outputs.h"
 #include "progress.h"
 
 #include "config/hardware.h"
 #include "core/error.h"
+#include "core/output_file.h"
 #include "validation/validation.h"
 
 #include <cstdio>
 #include <exception>
-#include <filesystem>
-#include <fstream>
+#include <functional>
 #include <ostream>
 
 namespace npusim::cli {
@@ -46,26 +47,11 @@ constexpr OptionSpec kOptions[] = {{"--config", true, false}, {"--check", false,
                                    {"--png", true, false},    {"--threads", true, false},
                                    {"--quiet", false, false}};
 
-/// Writes `content` to a temporary file beside `path` and renames it into
-/// place, so that a failed write never leaves a half-written file there.
-void writeWhole(const std::string &path, const std::string &content, const char *what) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.flush();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw core::InputError(std::string(what) + " " + path + ": cannot write the file");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    std::filesystem::remove(temporary, ec);
-    throw core::InputError(std::string(what) + " " + path + ": cannot write the file: " + ec.message());
-  }
+/// A writer of `content` as the output of `option` (docs/cli.md, "Output files").
+std::function<void(const std::string &)> whole(const char *option, std::string content) {
+  return [option, content = std::move(content)](const std::string &file) {
+    core::writeFileAtomically(file, content, std::string(option) + " " + file);
+  };
 }
 
 } // namespace
@@ -86,6 +72,11 @@ int runValidate(std::span<const std::string> args, std::ostream &out, std::ostre
     runOptions.threads = static_cast<int>(*n);
   }
   const std::string &path = options.positionals.front();
+  OutputFiles outputs;
+  for (const char *option : {"--report", "--html", "--png"})
+    outputs.add(options, option);
+  if (!outputs.check(path, err))
+    return kExitError;
   try {
     const validation::Suite suite = validation::loadSuite(path);
     const config::HardwareConfig machine = config::loadConfig(options.get("--config").value_or(suite.machine));
@@ -97,12 +88,14 @@ int runValidate(std::span<const std::string> args, std::ostream &out, std::ostre
     const validation::Result result = validation::runSuite(suite, machine, runOptions);
     progress.clear();
     out << validation::table(result);
-    if (auto report = options.get("--report"))
-      writeWhole(*report, validation::reportJson(result), "--report");
-    if (auto html = options.get("--html"))
-      writeWhole(*html, validation::page(result).str(), "--html");
-    if (auto png = options.get("--png"))
-      writeWhole(*png, validation::plot(result).png(), "--png");
+    if (options.has("--report"))
+      outputs.write("--report", whole("--report", validation::reportJson(result)), path, err);
+    if (options.has("--html"))
+      outputs.write("--html", whole("--html", validation::page(result).str()), path, err);
+    if (options.has("--png"))
+      outputs.write("--png", whole("--png", validation::plot(result).png()), path, err);
+    if (outputs.failed())
+      return kExitError;
     if (options.has("--check") && !result.withinLimit()) {
       err << path << ": error: "
           << (result.failed > 0 ? std::to_string(result.failed) + " workloads failed"

@@ -55,6 +55,18 @@ std::string powerOfTwo(const Value &v) {
   return n > 0 && (n & (n - 1)) == 0 ? "" : "must be a power of two";
 }
 
+/// A machine name goes into reports, tables and file names: printable, and
+/// no spaces at its ends (which a YAML file would not keep).
+std::string printableName(const Value &v) {
+  const std::string &name = std::get<std::string>(v);
+  for (unsigned char c : name)
+    if (c < 0x20 || c == 0x7f)
+      return "has a control character";
+  if (name.front() == ' ' || name.back() == ' ')
+    return "has spaces at its start or end";
+  return "";
+}
+
 std::string multipleOf64(const Value &v) {
   return std::get<int64_t>(v) % 64 == 0 ? "" : "must be a multiple of 64 (whole 8-byte elements)";
 }
@@ -91,8 +103,10 @@ std::string registeredName(const Value &v) {
 std::vector<Field<HardwareConfig>> makeHardwareFields() {
   using H = HardwareConfig;
   std::vector<Field<H>> f;
-  Field<H> name = field<H>(
-      "name", [](auto &c) -> auto & { return c.name; }, "", 0, 0, "machine name, shown in reports");
+  Field<H> name = withConstraint(field<H>(
+                                     "name", [](auto &c) -> auto & { return c.name; }, "", 0, 0,
+                                     "machine name, shown in reports"),
+                                 "printable text, no spaces at its ends", printableName);
   name.defaultNote = "the preset name or the file stem";
   f.push_back(name);
   f.push_back(field<H>(

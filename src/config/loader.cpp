@@ -4,7 +4,9 @@
 #include "config/embedded.h"
 #include "config/hardware.h"
 #include "config/keys.h"
+#include "config/yaml_input.h"
 #include "core/error.h"
+#include "core/text_input.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -12,10 +14,8 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,9 +38,9 @@ constexpr int kMaxBaseDepth = 16;
   throw core::InputError(where + ": " + message);
 }
 
-int lineOf(const YAML::Node &node) {
-  return node.Mark().line + 1;
-} // yaml-cpp counts from 0
+int lineOf(const YAML::Node &node, const YAML::Node &key = YAML::Node()) {
+  return yamlLine(node, key);
+}
 
 /// A map key as text; a list or map used as a key is an error, not a YAML exception.
 std::string keyName(const YAML::Node &key, const std::string &file) {
@@ -108,20 +108,16 @@ const detail::EmbeddedFile *findEmbedded(std::span<const detail::EmbeddedFile> f
 }
 
 YAML::Node parseYaml(std::string_view text, const std::string &file) {
-  try {
-    return YAML::Load(std::string(text));
-  } catch (const YAML::Exception &e) {
-    fail(file, e.mark.line + 1, "malformed YAML: " + e.msg);
-  }
+  return parseYamlDocument(text, file);
 }
 
 /// A scalar of the field's kind, in range; errors name the file, line and key.
 template <class T>
-Value parseValue(const Field<T> &field, const YAML::Node &node, const std::string &file,
-                 const std::string &keyName) {
+Value parseValue(const Field<T> &field, const YAML::Node &node, const YAML::Node &key,
+                 const std::string &file, const std::string &keyName) {
   const std::string prefix = "key '" + keyName + "': ";
   if (!node.IsScalar())
-    fail(file, lineOf(node),
+    fail(file, lineOf(node, key),
          prefix + "expected a single value, got " +
              (node.IsMap()        ? "a map"
               : node.IsSequence() ? "a list"
@@ -185,9 +181,10 @@ template <class T> const Field<T> *findField(std::span<const Field<T>> fields, s
 void collect(std::string_view text, const std::string &file, int depth, Layers &layers);
 
 /// `base: NAME_OR_PATH`: a preset, or a file relative to the one that names it.
-void collectBase(const YAML::Node &node, const std::string &file, int depth, Layers &layers) {
+void collectBase(const YAML::Node &node, const YAML::Node &key, const std::string &file, int depth,
+                 Layers &layers) {
   if (!node.IsScalar() || node.Scalar().empty())
-    fail(file, lineOf(node), "key 'base': expected a preset name or a file path");
+    fail(file, lineOf(node, key), "key 'base': expected a preset name or a file path");
   if (depth >= kMaxBaseDepth)
     fail(file, lineOf(node),
          "key 'base': more than " + std::to_string(kMaxBaseDepth) + " bases in a chain (a cycle?)");
@@ -206,12 +203,13 @@ void collectBase(const YAML::Node &node, const std::string &file, int depth, Lay
   fs::path path = name;
   if (path.is_relative() && !file.starts_with("preset:"))
     path = fs::path(file).parent_path() / path;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    fail(file, lineOf(node), "key 'base': cannot read '" + path.string() + "'");
-  std::ostringstream content;
-  content << in.rdbuf();
-  collect(content.str(), path.string(), depth + 1, layers);
+  std::string content;
+  try {
+    content = core::readTextFile(path.string(), "configuration file");
+  } catch (const core::InputError &e) {
+    fail(file, lineOf(node), "key 'base': " + std::string(e.what()));
+  }
+  collect(content, path.string(), depth + 1, layers);
 }
 
 void collect(std::string_view text, const std::string &file, int depth, Layers &layers) {
@@ -227,8 +225,9 @@ void collect(std::string_view text, const std::string &file, int depth, Layers &
       fail(file, lineOf(entry.first), "key '" + key + "' given twice");
   }
   // The base first, so that this file's keys override it wherever they appear.
-  if (const YAML::Node base = root[std::string(detail::kBaseKey)])
-    collectBase(base, file, depth, layers);
+  for (const auto &entry : root)
+    if (entry.first.Scalar() == detail::kBaseKey)
+      collectBase(entry.second, entry.first, file, depth, layers);
   const int layer = layers.nextLayer++;
   const auto hardware = detail::hardwareFields();
   const auto timing = detail::timingFields();
@@ -242,7 +241,7 @@ void collect(std::string_view text, const std::string &file, int depth, Layers &
       if (map.IsNull())
         continue;
       if (!map.IsMap())
-        fail(file, lineOf(map), "key 'dram_timing': expected a map of timing keys");
+        fail(file, lineOf(map, entry.first), "key 'dram_timing': expected a map of timing keys");
       std::set<std::string, std::less<>> seenTiming;
       for (const auto &sub : map) {
         const std::string subKey = keyName(sub.first, file);
@@ -252,7 +251,8 @@ void collect(std::string_view text, const std::string &file, int depth, Layers &
         const Field<DramTiming> *f = findField(timing, subKey);
         if (!f)
           fail(file, lineOf(sub.first), "unknown key '" + fullKey + "'" + suggestion(fullKey, allKeyNames()));
-        layers.timing[subKey] = {parseValue(*f, sub.second, file, fullKey), file, lineOf(sub.first), layer};
+        layers.timing[subKey] = {parseValue(*f, sub.second, sub.first, file, fullKey), file,
+                                 lineOf(sub.first), layer};
       }
       continue;
     }
@@ -264,7 +264,7 @@ void collect(std::string_view text, const std::string &file, int depth, Layers &
         hint = " (did you mean 'dram_timing." + key + "'?)";
       fail(file, keyLine, "unknown key '" + key + "'" + hint);
     }
-    layers.top[key] = {parseValue(*f, entry.second, file, key), file, keyLine, layer};
+    layers.top[key] = {parseValue(*f, entry.second, entry.first, file, key), file, keyLine, layer};
   }
 }
 
@@ -284,7 +284,7 @@ DramTiming parseDramSet(const detail::EmbeddedFile &set) {
       fail(file, lineOf(entry.first), "unknown key '" + key + "'" + suggestion(key, allKeyNames()));
     if (!seen.insert(key).second)
       fail(file, lineOf(entry.first), "key '" + key + "' given twice");
-    f->set(timing, parseValue(*f, entry.second, file, key));
+    f->set(timing, parseValue(*f, entry.second, entry.first, file, key));
   }
   for (const Field<DramTiming> &f : detail::timingFields())
     if (!seen.contains(f.key))
@@ -382,12 +382,7 @@ HardwareConfig loadConfig(const std::string &nameOrPath) {
                              "; a file path needs a '/' or a .yaml ending");
     return parseConfig(preset->text, "preset:" + nameOrPath);
   }
-  std::ifstream in(nameOrPath, std::ios::binary);
-  if (!in)
-    throw core::InputError(nameOrPath + ": cannot read the configuration file");
-  std::ostringstream content;
-  content << in.rdbuf();
-  return parseConfig(content.str(), nameOrPath);
+  return parseConfig(core::readTextFile(nameOrPath, "configuration file"), nameOrPath);
 }
 
 HardwareConfig defaultConfig() {

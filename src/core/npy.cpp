@@ -1,5 +1,7 @@
 #include "core/npy.h"
 
+#include "core/output_file.h"
+
 #include "core/error.h"
 
 #include <array>
@@ -477,14 +479,7 @@ std::string encodeNpy(const NpyArray &array) {
 }
 
 void writeNpy(const std::string &path, const NpyArray &array) {
-  const std::string bytes = encodeNpy(array);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    fail(path, "cannot create the file");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out)
-    fail(path, "cannot write the file");
+  writeFileAtomically(path, encodeNpy(array), path);
 }
 
 } // namespace npusim::core

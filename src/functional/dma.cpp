@@ -116,14 +116,13 @@ void Machine::dmaUnit(const Instruction &in) {
   const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
   int64_t active = 0;
 
-  if (!values) { // addresses only: elements outside the buffer are left out
+  if (!values) {
+    // Addresses only: an active element outside the buffer is the fault a
+    // values run reports, named the same way.
     for (int64_t e = 0; e < n; ++e) {
       if (mask && !mask[e])
         continue;
-      int64_t byte = 0;
-      if (__builtin_mul_overflow(offsets[static_cast<size_t>(e)], int64_t{size}, &byte) ||
-          __builtin_add_overflow(byte, p.byteOffset, &byte) || byte < 0 || byte + size > dramSize)
-        continue;
+      const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
       ++active;
       addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), !isLoad);
     }
@@ -300,9 +299,7 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
       for (int64_t j = j0; j < j1; ++j) {
         const int64_t e = e0 + j, offset = static_cast<int64_t>(o + static_cast<uint64_t>(j));
         if (!values) {
-          const int64_t byte = byteOf(offset);
-          if (byte < 0)
-            continue;
+          const int64_t byte = dramByte(p, offset, e);
           ++active;
           addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), !isLoad);
           continue;

@@ -56,12 +56,7 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
   // bankBytes_ all the same. Banks are stored one after another with a cache
   // line of padding between them: with a power-of-two size, the same slot of
   // every lane would otherwise map to the same cache set.
-  int64_t stored = 0;
-  for (const npu::Tile &tile : program_.tiles)
-    stored =
-        std::max(stored, std::max<int64_t>(0, tile.bankOffset) + tile.layout.bytesPerLane(program_.lanes));
-  stored += std::max<int64_t>(0, program_.instanceBankStride);
-  bankStride_ = (stored + 63) / 64 * 64 + 64;
+  bankStride_ = storedBankBytes(program_);
   const size_t spadSize = static_cast<size_t>(bankStride_) * static_cast<size_t>(program_.lanes);
   valuesNow_ = options_.computeValues;
   maskValues_ = !options_.computeValues && dmaReadsTiles(program_.body);
@@ -384,6 +379,23 @@ RunStats run(const npu::Program &program, const Grid &grid, std::vector<DramBuff
              const std::vector<LaunchArgument> &arguments, const RunOptions &options) {
   detail::Machine machine(program, grid, buffers, arguments, options);
   return machine.run();
+}
+
+} // namespace npusim::functional
+
+namespace npusim::functional {
+
+int64_t storedBankBytes(const npu::Program &program) {
+  int64_t stored = 0;
+  for (const npu::Tile &tile : program.tiles)
+    stored =
+        std::max(stored, std::max<int64_t>(0, tile.bankOffset) + tile.layout.bytesPerLane(program.lanes));
+  stored += std::max<int64_t>(0, program.instanceBankStride);
+  return (stored + 63) / 64 * 64 + 64;
+}
+
+int64_t scratchpadStorageBytes(const npu::Program &program) {
+  return 2 * storedBankBytes(program) * int64_t{program.lanes};
 }
 
 } // namespace npusim::functional

@@ -90,6 +90,12 @@ struct RunStats {
   int64_t dmaBytesWritten = 0;
 };
 
+/// The bytes of one lane's bank that the simulator stores for `program`
+/// (its tiles, both placements of an instance, padding), and the bytes a
+/// launch of it allocates in all: the banks and their written-bytes shadow.
+int64_t storedBankBytes(const npu::Program &program);
+int64_t scratchpadStorageBytes(const npu::Program &program);
+
 RunStats run(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
              const std::vector<LaunchArgument> &arguments, const RunOptions &options = {});
 

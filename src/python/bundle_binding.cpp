@@ -58,7 +58,7 @@ py::object runBundle(const py::object &path, const py::object &config, const std
     nlohmann::json doc = nlohmann::json::parse(runtime::reportJson(report, bundle));
     if (report.mode != runtime::Mode::Reference)
       doc["machine_config"] = report::machineJson(options.machine);
-    reportText = doc.dump();
+    reportText = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     failure = report.failure;
     diverged = report.completed ||
                (!report.steps.empty() && report.steps.back().result == runtime::Outcome::Diverged);

@@ -2,6 +2,7 @@
 #include "report/html_page.h"
 
 #include "core/error.h"
+#include "core/output_file.h"
 
 #include <cstdio>
 #include <fstream>
@@ -129,13 +130,8 @@ std::string HtmlPage::str() const {
          escapeHtml(title_) + "</h1>\n" + body_ + "<script>" + kScript + "</script>\n</body>\n</html>\n";
 }
 
-void HtmlPage::write(const std::string &path) const {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    throw core::InputError("--html " + path + ": cannot write the file");
-  out << str();
-  if (!out)
-    throw core::InputError("--html " + path + ": cannot write the file");
+void HtmlPage::write(const std::string &path, const std::string &what) const {
+  core::writeFileAtomically(path, str(), what.empty() ? path : what);
 }
 
 } // namespace npusim::report

@@ -43,7 +43,9 @@ public:
   /// The whole document.
   std::string str() const;
   /// Writes str() to `path`; throws core::InputError naming the path on failure.
-  void write(const std::string &path) const;
+  /// Writes the page through a temporary file (core/output_file.h); `what`
+  /// names it in errors (default: the path).
+  void write(const std::string &path, const std::string &what = "") const;
 
 private:
   std::string title_;

@@ -67,6 +67,10 @@ struct KernelRun {
   bool timed = false;   // timing and full modes
   StepTiming timing;
   double wallMs = 0.0; // the simulation alone
+  /// Why the trace (RunOptions::tracePath) could not be written; empty when
+  /// it was, or none was asked for. The launch itself ran.
+  std::string traceError;
+  int64_t traceEventsKept = 0, traceEventsDropped = 0; // as RunReport's
 };
 
 /// Runs one launch of `kernel` over `arguments` (one per function parameter)

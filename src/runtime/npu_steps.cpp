@@ -5,6 +5,7 @@
 #include "runtime/runner_internal.h"
 
 #include "core/error.h"
+#include "core/host_memory.h"
 #include "functional/simulator.h"
 #include "library/library.h"
 #include "npu/execution.h"
@@ -16,6 +17,8 @@
 #include <chrono>
 #include <functional>
 #include <cstring>
+#include <set>
+#include <tuple>
 
 namespace npusim::runtime {
 
@@ -53,11 +56,49 @@ constexpr size_t kRankingInstances = 64;
 /// Buffers start at multiples of this in the flat DRAM address space.
 constexpr uint64_t kBufferAlignment = 4096;
 
-/// Collects the instance traces of one launch for the timing simulator.
+/// Collects the instance traces of one launch for the timing simulator. The
+/// timing simulator holds a launch whole (timing::kBytesPerTimedInstruction
+/// per instruction, besides the traces): after the first instances the
+/// launch's memory is extrapolated to the whole grid, and a launch that would
+/// take more than half of the memory the process may use is an error naming
+/// the grid, before it fills the memory.
 class TraceCollector final : public npu::ExecutionListener {
 public:
-  void instanceDone(npu::InstanceTrace &&trace) override { traces.push_back(std::move(trace)); }
+  TraceCollector(const std::string &kernel, int64_t instances, const RunOptions &options)
+      : kernel_(kernel), instances_(instances), options_(options) {}
+  void instanceDone(npu::InstanceTrace &&trace) override {
+    for (const npu::ExecutedInstruction &e : trace.instructions)
+      bytes_ += sizeof(npu::ExecutedInstruction) + e.dram.capacity() * sizeof(npu::DramRun) +
+                timing::kBytesPerTimedInstruction;
+    bytes_ += sizeof(npu::InstanceTrace);
+    traces.push_back(std::move(trace));
+    const auto done = static_cast<int64_t>(traces.size());
+    if (done >= kSample && (done & (done - 1)) == 0) // again at every doubling
+      checkMemory(done);
+    if (options_.onInstance)
+      options_.onInstance(done, instances_, false);
+  }
   std::vector<npu::InstanceTrace> traces;
+
+private:
+  static constexpr int64_t kSample = 64;
+  void checkMemory(int64_t done) const {
+    const double perInstance = static_cast<double>(bytes_) / static_cast<double>(done);
+    const double whole = perInstance * static_cast<double>(instances_);
+    const uint64_t available = core::hostMemoryBytes();
+    if (whole > static_cast<double>(available / 2))
+      throw core::InputError(
+          "kernel " + kernel_ + ": timing its grid of " + std::to_string(instances_) +
+          " program instances takes about " + core::bytesText(static_cast<uint64_t>(whole)) + " (" +
+          std::to_string(static_cast<int64_t>(perInstance)) +
+          " bytes per instance; the timing simulator holds a launch whole), more than half "
+          "of the " +
+          core::bytesText(available) + " of memory this process may use; time a smaller grid");
+  }
+  std::string kernel_;
+  int64_t instances_;
+  const RunOptions &options_;
+  uint64_t bytes_ = 0;
 };
 
 /// The distinct buffers a launch touches, in first-use order.
@@ -157,10 +198,31 @@ struct NpuSteps::Impl {
     return address;
   }
 
+  /// Programs whose scratchpad storage was checked against the memory.
+  std::set<const npu::Program *> fitsInMemory;
+
+  /// The functional simulator stores the banks the program's tiles occupy
+  /// (and a shadow of as many bytes): a machine with a huge scratchpad would
+  /// otherwise be found out by the operating system's out-of-memory killer.
+  void checkScratchpadFits(const npu::Program &program) {
+    if (!fitsInMemory.insert(&program).second)
+      return;
+    const auto needed = static_cast<uint64_t>(functional::scratchpadStorageBytes(program));
+    const uint64_t available = core::hostMemoryBytes();
+    if (needed > available / 2)
+      throw core::InputError("hardware config " + options.machine.source +
+                             ": key 'spad_kib_per_lane': " + std::to_string(options.machine.spadKibPerLane) +
+                             " KiB per lane on " + std::to_string(options.machine.lanes) +
+                             " lanes (key 'lanes'): simulating kernel " + program.kernelName + " takes " +
+                             core::bytesText(needed) + " of scratchpad storage, more than " + "half of the " +
+                             core::bytesText(available) + " of memory this process may use");
+  }
+
   /// One program launch on the functional simulator, timed when a timer exists.
   void execute(const npu::Program &program, const triton::GridSize &grid, LaunchBuffers &used,
                const std::vector<functional::LaunchArgument> &arguments, bool computeValues,
                const std::string &launchName, StepResult &result) {
+    checkScratchpadFits(program);
     std::vector<functional::DramBuffer> dram;
     for (reference::Buffer *b : used.buffers)
       dram.push_back(functional::DramBuffer{b->name, b->dtype, addressOf(b), &b->bytes});
@@ -168,13 +230,15 @@ struct NpuSteps::Impl {
     runOptions.numCores = options.machine.numCores;
     runOptions.workspace = &workspace;
     runOptions.computeValues = computeValues || npu::timingNeedsValues(program, nullptr);
-    TraceCollector collector;
+    const functional::Grid g{grid.x, grid.y, grid.z};
+    TraceCollector collector(launchName, g.size(), options);
     if (timer || options.launchSink)
       runOptions.listener = &collector;
-    const functional::Grid g{grid.x, grid.y, grid.z};
     const functional::RunStats stats = functional::run(program, g, dram, arguments, runOptions);
     result.programs += stats.instances;
     ++result.npuLaunches;
+    if (options.onInstance && (timer || options.launchSink))
+      options.onInstance(stats.instances, stats.instances, true);
     if (timer) {
       timer->time(program, std::move(collector.traces), launchName, result.index);
       result.timed = true;
@@ -389,15 +453,17 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
     runOptions.numCores = impl_->options.machine.numCores;
     runOptions.workspace = &impl_->workspace;
     runOptions.computeValues = false;
-    TraceCollector collector;
+    const functional::Grid grid{launch.grid[0], launch.grid[1], launch.grid[2]};
+    impl_->checkScratchpadFits(kernel.program);
+    TraceCollector collector(launch.kernelName, grid.size(), impl_->options);
     runOptions.listener = &collector;
-    functional::run(kernel.program, functional::Grid{launch.grid[0], launch.grid[1], launch.grid[2]}, dram,
-                    launchArgs, runOptions);
+    functional::run(kernel.program, grid, dram, launchArgs, runOptions);
     // The first instances alone, scaled to all of them: a launch's instances
     // do the same work but at the edges, and this ranks the kernels at a
     // fraction of timing them whole.
     const size_t instances = collector.traces.size();
-    const size_t timed = std::min(instances, kRankingInstances * static_cast<size_t>(std::max(1, runOptions.numCores)));
+    const size_t timed =
+        std::min(instances, kRankingInstances * static_cast<size_t>(std::max(1, runOptions.numCores)));
     collector.traces.resize(timed);
     const int64_t part = simulator.timeLaunch(kernel.program, std::move(collector.traces), launch.kernelName).cycles;
     cycles += timed == 0 ? 0 : part * static_cast<int64_t>(instances) / static_cast<int64_t>(timed);
@@ -640,7 +706,13 @@ KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,
   result = std::move(steps[0]);
   KernelRun run;
   run.wallMs = millisecondsSince(start);
-  npu.finish();
+  try {
+    npu.finish();
+  } catch (const core::InputError &e) {
+    run.traceError = e.what();
+  }
+  run.traceEventsKept = report.traceEventsKept;
+  run.traceEventsDropped = report.traceEventsDropped;
   run.programs = result.programs;
   run.timed = result.timed;
   run.timing = result.timing;
@@ -674,7 +746,8 @@ std::optional<NpuSteps::TimingFailure> NpuSteps::collectTimings(std::vector<Step
 
 void NpuSteps::finish() {
   if (impl_->timer && !impl_->options.tracePath.empty())
-    impl_->timer->writeTrace(impl_->options.tracePath);
+    std::tie(impl_->report.traceEventsKept, impl_->report.traceEventsDropped) =
+        impl_->timer->writeTrace(impl_->options.tracePath);
 }
 
 } // namespace npusim::runtime

@@ -181,8 +181,12 @@ const StepTiming *NpuTimer::timing(size_t step) const {
   return it == steps_.end() ? nullptr : &it->second;
 }
 
-void NpuTimer::writeTrace(const std::string &path) const {
+std::pair<int64_t, int64_t> NpuTimer::writeTrace(const std::string &path) const {
   simulators_[0]->writeChromeTrace(path);
+  const timing::TraceRecorder *trace = simulators_[0]->trace();
+  if (!trace)
+    return {0, 0};
+  return {static_cast<int64_t>(trace->keptEvents()), static_cast<int64_t>(trace->droppedEvents())};
 }
 
 } // namespace npusim::runtime

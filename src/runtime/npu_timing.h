@@ -61,7 +61,9 @@ public:
   /// CPU time spent timing launches so far, on whichever threads timed them.
   double busyMs() const;
   /// Writes the Chrome/Perfetto trace of every timed launch (after drain()).
-  void writeTrace(const std::string &path) const;
+  /// Returns the instruction events it kept and left out (the trace keeps
+  /// at most timing::TraceRecorder::kDefaultMaxEvents).
+  std::pair<int64_t, int64_t> writeTrace(const std::string &path) const;
 
 private:
   struct Launch {

@@ -1,11 +1,11 @@
 // The JSON report of `npusim run --report`.
 #include "core/error.h"
+#include "core/output_file.h"
 #include "runtime/runner.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <fstream>
 
 namespace npusim::runtime {
 
@@ -69,7 +69,7 @@ nlohmann::json timingObject(const StepTiming &t) {
 } // namespace
 
 std::string timingJson(const StepTiming &timing) {
-  return timingObject(timing).dump();
+  return timingObject(timing).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string reportJson(const RunReport &report, const std::string &bundleName) {
@@ -182,16 +182,11 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
   }
   if (report.mode != Mode::Reference)
     doc["machine"] = report.machine;
-  return doc.dump(2) + "\n";
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 void writeReport(const RunReport &report, const std::string &bundleName, const std::string &path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out)
-    throw core::InputError("--report " + path + ": cannot write the file");
-  out << reportJson(report, bundleName);
-  if (!out)
-    throw core::InputError("--report " + path + ": cannot write the file");
+  core::writeFileAtomically(path, reportJson(report, bundleName), "--report " + path);
 }
 
 } // namespace npusim::runtime

@@ -554,8 +554,8 @@ RunReport Runner::run() {
     try {
       npu_->finish();
     } catch (const std::exception &e) {
-      if (report_.failure.empty())
-        report_.failure = e.what();
+      // The trace is an output of its own: its error joins any other.
+      report_.failure += (report_.failure.empty() ? "" : "; ") + std::string(e.what());
     }
   }
   if (adam_)

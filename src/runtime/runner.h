@@ -71,6 +71,11 @@ struct RunOptions {
   /// Called before each step with its index, the bundle's step count and the
   /// step's kernel or operator (a progress line); empty: nothing is called.
   std::function<void(size_t step, size_t steps, const std::string &name)> onStep;
+  /// Timing and full modes: called as the functional simulator finishes each
+  /// program instance of a launch, with the instances done and the launch's
+  /// total, and once with `timing` set when the launch goes to the timing
+  /// simulator (a progress line for one long launch); empty: nothing is called.
+  std::function<void(int64_t done, int64_t total, bool timing)> onInstance;
 };
 
 /// options.threads, or the machine's cores when it is 0 (at least 1).
@@ -201,6 +206,9 @@ struct RunReport {
   double timingMs = 0.0;     // CPU time timing launches (timing and full modes), on whichever thread timed them
   int threads = 1;           // the threads the run used (RunOptions::threads resolved)
   double npuCheckMs = 0.0;   // running the reference for the NPU-vs-reference comparison
+  /// Instruction events the --trace file kept and left out: it keeps the
+  /// first timing::TraceRecorder::kDefaultMaxEvents (docs/timing.md).
+  int64_t traceEventsKept = 0, traceEventsDropped = 0;
   int64_t buffersCompared = 0; // NPU-vs-reference buffer comparisons
   bool verify = false;
   std::string fingerprintSource; // the bundle's fingerprint_source: what verify compares with

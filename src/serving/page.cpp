@@ -187,7 +187,7 @@ void writePage(const Scenario &scenario, const std::vector<Workload> &workloads,
   scenarioSection(scenario, workloads, page);
   for (const PlacementResult &result : results)
     placementSection(result, page);
-  page.write(path);
+  page.write(path, "--html " + path);
 }
 
 } // namespace npusim::serving

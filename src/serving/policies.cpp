@@ -126,4 +126,18 @@ const bool kRoundRobin = SchedulingPolicies::add<RoundRobin>("round_robin");
 const bool kPriority = SchedulingPolicies::add<Priority>("priority");
 
 } // namespace
+ResolvedPlacement resolvePlacement(const Scenario &scenario, const PlacementSpec &spec) {
+  ResolvedPlacement resolved;
+  const std::unique_ptr<Placement> place = makeNamed<Placements>(spec.where, "placement", spec.name);
+  resolved.cores = place->coresOf(scenario, spec);
+  resolved.shared = place->shared();
+  if (!resolved.shared && !spec.policy.empty())
+    throw core::InputError(spec.where + ": placement '" + spec.name +
+                           "' gives each core one tenant: a policy has nothing to choose");
+  // Without sharing any policy gives the same order; fifo is the default.
+  resolved.policyName = spec.policy.empty() ? "fifo" : spec.policy;
+  resolved.policy = makeNamed<SchedulingPolicies>(spec.where, "policy", resolved.policyName);
+  return resolved;
+}
+
 } // namespace npusim::serving

@@ -13,8 +13,10 @@
 #include "timing/event_queue.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace npusim::serving {
@@ -68,6 +70,19 @@ template <class Registry, class... Args>
 auto makeNamed(const std::string &where, const std::string &key, const std::string &name, Args &&...args) {
   return Registry::make(where + ": key '" + key + "'", name, std::forward<Args>(args)...);
 }
+
+/// A placement of the scenario as the simulation uses it: each tenant's
+/// cores, and the policy that picks among them (fifo unless named).
+struct ResolvedPlacement {
+  bool shared = false;
+  std::vector<std::vector<int>> cores; // by tenant index
+  std::string policyName;
+  std::unique_ptr<SchedulingPolicy> policy;
+};
+/// Throws core::InputError naming the placement's line: an unregistered
+/// placement or policy, cores that do not fit the machine or the tenants, a
+/// policy on a placement that gives each core one tenant.
+ResolvedPlacement resolvePlacement(const Scenario &scenario, const PlacementSpec &spec);
 
 /// Picoseconds of a time in microseconds, rounded to the nearest.
 TimePs psOfUs(double us);

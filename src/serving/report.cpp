@@ -1,5 +1,6 @@
 // The serve report (JSON) and the Perfetto trace of every placement.
 #include "core/error.h"
+#include "core/output_file.h"
 #include "serving/serving.h"
 
 #include <nlohmann/json.hpp>
@@ -15,13 +16,9 @@ double us(TimePs ps) {
   return static_cast<double>(ps) / 1.0e6;
 }
 
-void writeJson(const json &document, const std::string &path, const char *what) {
-  std::ofstream out(path);
-  if (!out)
-    throw core::InputError(path + ": cannot write the " + what);
-  out << document.dump(1) << "\n";
-  if (!out)
-    throw core::InputError(path + ": cannot write the " + what);
+void writeJson(const json &document, const std::string &path, const char *option) {
+  core::writeFileAtomically(path, document.dump(1, ' ', false, json::error_handler_t::replace) + "\n",
+                            std::string(option) + " " + path);
 }
 
 json placementJson(const Scenario &scenario, const PlacementResult &result) {
@@ -113,7 +110,7 @@ void writeReport(const Scenario &scenario, const std::vector<Workload> &workload
                          {"core_queue_depth", scenario.coreQueueDepth},
                          {"tenants", tenants},
                          {"placements", placements}};
-  writeJson(document, path, "report");
+  writeJson(document, path, "--report");
 }
 
 void writeTrace(const Scenario &scenario, const std::vector<Workload> &workloads,
@@ -193,7 +190,7 @@ void writeTrace(const Scenario &scenario, const std::vector<Workload> &workloads
                         {"args", series}});
     }
   }
-  writeJson(json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}, path, "trace");
+  writeJson(json{{"traceEvents", events}, {"displayTimeUnit", "ns"}}, path, "--trace");
 }
 
 } // namespace npusim::serving

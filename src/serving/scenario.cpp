@@ -2,14 +2,15 @@
 // checked: an unknown one is an error naming the file and line, never ignored.
 #include "serving/scenario.h"
 
+#include "config/yaml_input.h"
 #include "core/error.h"
+#include "core/text_input.h"
+#include "serving/policies.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace npusim::serving {
 namespace {
@@ -20,11 +21,20 @@ class Reader {
 public:
   explicit Reader(std::string file) : file_(std::move(file)) {}
 
-  std::string where(const YAML::Node &node) const {
-    return file_ + ":" + std::to_string(node.Mark().line + 1);
+  /// "FILE:LINE" of a node; `key`: the node's key, whose line an absent value is on.
+  std::string where(const YAML::Node &node, const YAML::Node &key = YAML::Node()) const {
+    return file_ + ":" + std::to_string(config::yamlLine(node, key));
   }
   [[noreturn]] void fail(const YAML::Node &node, const std::string &message) const {
     throw core::InputError(where(node) + ": " + message);
+  }
+  /// An integer of `key` in [low, high].
+  int64_t integerIn(const YAML::Node &node, const std::string &key, int64_t low, int64_t high) const {
+    const int64_t n = integer(node, key);
+    if (n < low || n > high)
+      fail(node, "key '" + key + "': " + std::to_string(n) + " is out of range (" + std::to_string(low) +
+                     " .. " + std::to_string(high) + ")");
+    return n;
   }
   void expectMap(const YAML::Node &node, const std::string &what) const {
     if (!node.IsMap())
@@ -117,9 +127,15 @@ StreamSpec readStream(const Reader &reader, const YAML::Node &node) {
       continue;
     }
     spec.keys.push_back(key);
+    for (const auto &entry : node)
+      if (entry.first.Scalar() == key)
+        spec.keyWhere[key] = reader.where(entry.first);
     if (key == "times_us") {
       if (!value.IsSequence())
         reader.fail(value, "key 'times_us' must be a list of microseconds");
+      if (static_cast<int64_t>(value.size()) > kMaxRequests)
+        reader.fail(value, "key 'times_us': " + std::to_string(value.size()) + " times, more than " +
+                               std::to_string(kMaxRequests) + " requests");
       for (const auto &time : value)
         spec.timesUs.push_back(reader.number(time, key));
     } else if (key == "rate_per_s") {
@@ -130,9 +146,9 @@ StreamSpec readStream(const Reader &reader, const YAML::Node &node) {
         reader.fail(value, "key 'seed' must be >= 0");
       spec.seed = static_cast<uint64_t>(seed);
     } else if (key == "count") {
-      spec.count = reader.integer(value, key);
+      spec.count = reader.integerIn(value, key, 1, kMaxRequests);
     } else if (key == "outstanding") {
-      spec.outstanding = reader.integer(value, key);
+      spec.outstanding = reader.integerIn(value, key, 1, kMaxRequests);
     } else {
       spec.thinkUs = reader.number(value, key);
     }
@@ -153,7 +169,7 @@ TenantSpec readTenant(const Reader &reader, const YAML::Node &node, const fs::pa
       const fs::path bundle(reader.text(value, key));
       tenant.bundle = (bundle.is_absolute() ? bundle : folder / bundle).lexically_normal().string();
     } else if (key == "priority") {
-      tenant.priority = static_cast<int>(reader.integer(value, key));
+      tenant.priority = static_cast<int>(reader.integerIn(value, key, -1'000'000'000, 1'000'000'000));
     } else {
       tenant.requests = readStream(reader, value);
       hasRequests = true;
@@ -185,7 +201,7 @@ PlacementSpec readPlacement(const Reader &reader, const YAML::Node &node) {
           reader.fail(entry.second, "cores: " + entry.first.Scalar() + " must be a list of core numbers");
         std::vector<int> &list = spec.cores[entry.first.Scalar()];
         for (const auto &core : entry.second)
-          list.push_back(static_cast<int>(reader.integer(core, "cores")));
+          list.push_back(static_cast<int>(reader.integerIn(core, "cores", 0, 1'000'000)));
       }
     }
   }
@@ -196,12 +212,7 @@ PlacementSpec readPlacement(const Reader &reader, const YAML::Node &node) {
 
 Scenario parseScenario(const std::string &yamlText, const std::string &path) {
   const Reader reader(path);
-  YAML::Node root;
-  try {
-    root = YAML::Load(yamlText);
-  } catch (const YAML::Exception &error) {
-    throw core::InputError(path + ":" + std::to_string(error.mark.line + 1) + ": " + error.msg);
-  }
+  const YAML::Node root = config::parseYamlDocument(yamlText, path);
   if (!root.IsMap())
     throw core::InputError(path + ": a scenario is a map of keys (machine, tenants, placement, ...)");
   const fs::path folder = fs::path(path).parent_path();
@@ -225,6 +236,8 @@ Scenario parseScenario(const std::string &yamlText, const std::string &path) {
       }
     } else if (key == "placement") {
       if (value.IsSequence()) {
+        if (value.size() == 0)
+          reader.fail(value, "placement: the list is empty (leave the key out for the default, partitioned)");
         for (const auto &placement : value)
           scenario.placements.push_back(readPlacement(reader, placement));
       } else {
@@ -243,16 +256,17 @@ Scenario parseScenario(const std::string &yamlText, const std::string &path) {
     throw core::InputError(path + ": a scenario needs machine and tenants");
   if (scenario.placements.empty())
     scenario.placements.push_back(PlacementSpec{"partitioned", {}, "", path});
+  // The streams and placements as the simulation builds them, so that their
+  // errors come before any bundle runs.
+  for (const TenantSpec &tenant : scenario.tenants)
+    makeNamed<RequestStreams>(tenant.requests.where, "arrival", tenant.requests.arrival, tenant.requests);
+  for (const PlacementSpec &placement : scenario.placements)
+    resolvePlacement(scenario, placement);
   return scenario;
 }
 
 Scenario loadScenario(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    throw core::InputError(path + ": cannot read the scenario");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseScenario(text.str(), path);
+  return parseScenario(core::readTextFile(path, "scenario"), path);
 }
 
 } // namespace npusim::serving

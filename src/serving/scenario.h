@@ -12,18 +12,33 @@
 
 namespace npusim::serving {
 
+/// Requests a stream may send (count, outstanding, the entries of times_us):
+/// each one's record and instance spans stay in memory for the report.
+inline constexpr int64_t kMaxRequests = 1'000'000;
+/// Every arrival lies within this much simulated time (10,000 s), far inside
+/// the picosecond clock's range (about 106 days).
+inline constexpr double kMaxArrivalUs = 1.0e10;
+
 /// A request stream as the scenario spells it; the stream registered as
 /// `arrival` (streams.h) reads the fields it needs and rejects the rest.
 struct StreamSpec {
-  std::string arrival = "fixed"; // "fixed", "poisson", "closed_loop", or any registered stream
-  std::vector<double> timesUs;   // fixed: arrival times
-  double ratePerSecond = 0.0;    // poisson: mean arrivals per second
-  uint64_t seed = 1;             // poisson
-  int64_t count = 0;             // poisson, closed_loop: requests in all
-  int64_t outstanding = 0;       // closed_loop: requests in flight
-  double thinkUs = 0.0;          // closed_loop: from a completion to the next request
-  std::vector<std::string> keys; // the keys the scenario gave (besides arrival)
-  std::string where;             // "FILE:LINE", for errors
+  std::string arrival = "fixed";               // "fixed", "poisson", "closed_loop", or any registered stream
+  std::vector<double> timesUs;                 // fixed: arrival times
+  double ratePerSecond = 0.0;                  // poisson: mean arrivals per second
+  uint64_t seed = 1;                           // poisson
+  int64_t count = 0;                           // poisson, closed_loop: requests in all
+  int64_t outstanding = 0;                     // closed_loop: requests in flight
+  double thinkUs = 0.0;                        // closed_loop: from a completion to the next request
+  std::vector<std::string> keys;               // the keys the scenario gave (besides arrival)
+  std::string where;                           // "FILE:LINE" of the stream, for errors
+  std::map<std::string, std::string> keyWhere; // "FILE:LINE" of each key given
+
+  /// "FILE:LINE: key 'KEY'" for an error about one key (the stream's line
+  /// when the key was not given).
+  std::string at(const std::string &key) const {
+    const auto found = keyWhere.find(key);
+    return (found == keyWhere.end() ? where : found->second) + ": key '" + key + "'";
+  }
 };
 
 struct TenantSpec {
@@ -57,7 +72,9 @@ struct Scenario {
   int coreQueueDepth = 2;
 };
 
-/// Reads a scenario; throws core::InputError "FILE:LINE: message".
+/// Reads a scenario and checks every key, the request streams and the
+/// placements (against the machine and the tenants) before any bundle runs;
+/// throws core::InputError "FILE:LINE: message".
 Scenario loadScenario(const std::string &path);
 Scenario parseScenario(const std::string &yamlText, const std::string &path);
 

@@ -2,6 +2,7 @@
 // arrivals, the launches of each request one after another, and the
 // placement's policy filling each core's queue with instances.
 #include "core/error.h"
+#include "core/host_memory.h"
 #include "serving/policies.h"
 #include "serving/serving.h"
 #include "timing/shared_machine.h"
@@ -61,17 +62,11 @@ public:
     if (workloads.size() != scenario.tenants.size())
       throw core::RuntimeError("serving: " + std::to_string(workloads.size()) + " workloads for " +
                                std::to_string(scenario.tenants.size()) + " tenants");
-    const std::unique_ptr<Placement> place =
-        makeNamed<Placements>(placement.where, "placement", placement.name);
-    const std::vector<std::vector<int>> cores = place->coresOf(scenario, placement);
-    if (!place->shared() && !placement.policy.empty())
-      throw core::InputError(placement.where + ": placement '" + placement.name +
-                             "' gives each core one tenant: a policy has nothing to choose");
-    // Without sharing any policy gives the same order; fifo is the default.
-    const std::string policy = placement.policy.empty() ? "fifo" : placement.policy;
-    policy_ = makeNamed<SchedulingPolicies>(placement.where, "policy", policy);
+    ResolvedPlacement place = resolvePlacement(scenario, placement);
+    const std::vector<std::vector<int>> &cores = place.cores;
+    policy_ = std::move(place.policy);
     result_.placement = placement.name;
-    result_.policy = place->shared() ? policy : "";
+    result_.policy = place.shared ? place.policyName : "";
     uint64_t nextBase = 0;
     for (size_t t = 0; t < workloads.size(); ++t) {
       Tenant tenant;
@@ -364,8 +359,39 @@ double percentile(std::vector<double> sorted, double fraction) {
   return sorted[std::min(sorted.size(), std::max<size_t>(rank, 1)) - 1];
 }
 
+namespace {
+
+/// Throws naming the tenant's request count when its requests' instructions
+/// would not fit in the memory: better than std::bad_alloc after minutes.
+void checkMemory(const Scenario &scenario, const std::vector<const Workload *> &workloads) {
+  const uint64_t available = core::hostMemoryBytes();
+  uint64_t total = 0;
+  for (size_t t = 0; t < workloads.size() && t < scenario.tenants.size(); ++t) {
+    uint64_t perRequest = 0;
+    for (const Workload::Launch &launch : workloads[t]->launches)
+      for (const npu::InstanceTrace &instance : launch.instances)
+        perRequest += instance.instructions.size() + 1;
+    const StreamSpec &stream = scenario.tenants[t].requests;
+    const bool fixed = stream.arrival == "fixed";
+    const auto requests =
+        static_cast<uint64_t>(fixed ? static_cast<int64_t>(stream.timesUs.size()) : stream.count);
+    const uint64_t bytes = requests * perRequest * timing::kBytesPerTimedInstruction;
+    total += bytes;
+    if (total > available / 2)
+      throw core::InputError(stream.at(fixed ? "times_us" : "count") + ": " + std::to_string(requests) +
+                             " requests of tenant '" + scenario.tenants[t].name + "', " +
+                             std::to_string(perRequest) + " instructions each, take about " +
+                             core::bytesText(bytes) + " to simulate (all tenants: " + core::bytesText(total) +
+                             "), more than half of the " + core::bytesText(available) +
+                             " of memory this process may use");
+  }
+}
+
+} // namespace
+
 PlacementResult simulate(const Scenario &scenario, const PlacementSpec &placement,
                          const std::vector<const Workload *> &workloads) {
+  checkMemory(scenario, workloads);
   Server server(scenario, placement, workloads);
   return server.run();
 }

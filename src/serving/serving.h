@@ -12,6 +12,7 @@
 #include "timing/event_queue.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -41,7 +42,10 @@ struct Workload {
 /// verification) and records its launches. Throws core::InputError or
 /// core::RuntimeError naming the bundle when it cannot be loaded, fails or
 /// diverges.
-Workload captureBundle(const std::string &bundleDir, const config::HardwareConfig &machine, bool values);
+/// `onStep` (a progress line) is called before each step of the bundle.
+Workload
+captureBundle(const std::string &bundleDir, const config::HardwareConfig &machine, bool values,
+              const std::function<void(size_t step, size_t steps, const std::string &name)> &onStep = {});
 
 struct RequestResult {
   int tenant = 0;

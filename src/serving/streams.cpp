@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <set>
 #include <string>
@@ -15,6 +16,12 @@ TimePs psOfUs(double us) {
 }
 
 namespace {
+
+std::string shortNumber(double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
 
 /// Throws naming the first key the stream does not read.
 void onlyKeys(const StreamSpec &spec, std::initializer_list<const char *> allowed) {
@@ -28,6 +35,17 @@ void onlyKeys(const StreamSpec &spec, std::initializer_list<const char *> allowe
 void positiveCount(const StreamSpec &spec) {
   if (spec.count <= 0)
     throw core::InputError(spec.where + ": arrival '" + spec.arrival + "' needs count >= 1");
+  if (spec.count > kMaxRequests)
+    throw core::InputError(spec.at("count") + ": " + std::to_string(spec.count) + " is out of range (1 .. " +
+                           std::to_string(kMaxRequests) + ")");
+}
+
+/// A time of `key` in [0, kMaxArrivalUs].
+void checkTime(const StreamSpec &spec, const std::string &key, double us) {
+  if (!std::isfinite(us) || us < 0.0 || us > kMaxArrivalUs) {
+    throw core::InputError(spec.at(key) + ": " + shortNumber(us) + " us is out of range (0 .. " +
+                           shortNumber(kMaxArrivalUs) + " us of simulated time)");
+  }
 }
 
 class FixedArrivals final : public RequestStream {
@@ -36,9 +54,11 @@ public:
     onlyKeys(spec, {"times_us"});
     if (spec.timesUs.empty())
       throw core::InputError(spec.where + ": arrival 'fixed' needs times_us (a list of microseconds)");
+    if (static_cast<int64_t>(spec.timesUs.size()) > kMaxRequests)
+      throw core::InputError(spec.at("times_us") + ": " + std::to_string(spec.timesUs.size()) +
+                             " times, more than " + std::to_string(kMaxRequests) + " requests");
     for (double us : spec.timesUs) {
-      if (!std::isfinite(us) || us < 0.0)
-        throw core::InputError(spec.where + ": times_us: " + std::to_string(us) + " is not a time >= 0");
+      checkTime(spec, "times_us", us);
       times_.push_back(psOfUs(us));
     }
     std::stable_sort(times_.begin(), times_.end());
@@ -66,6 +86,11 @@ public:
     for (int64_t k = 0; k < spec.count; ++k) {
       const double uniform = static_cast<double>(random() >> 11) * 0x1.0p-53; // [0, 1)
       atUs += -std::log1p(-uniform) * meanGapUs;
+      if (!(atUs <= kMaxArrivalUs))
+        throw core::InputError(spec.at("rate_per_s") + ": at " + shortNumber(spec.ratePerSecond) +
+                               " per second, arrival " + std::to_string(k + 1) + " of " +
+                               std::to_string(spec.count) + " comes after " + shortNumber(kMaxArrivalUs) +
+                               " us of simulated time; raise the rate or lower count");
       times_.push_back(psOfUs(atUs));
     }
   }
@@ -85,9 +110,12 @@ public:
     positiveCount(spec);
     if (spec.outstanding <= 0)
       throw core::InputError(spec.where + ": arrival 'closed_loop' needs outstanding >= 1");
-    if (!(spec.thinkUs >= 0.0) || !std::isfinite(spec.thinkUs))
-      throw core::InputError(spec.where + ": think_us must be >= 0");
+    if (spec.outstanding > kMaxRequests)
+      throw core::InputError(spec.at("outstanding") + ": " + std::to_string(spec.outstanding) +
+                             " is out of range (1 .. " + std::to_string(kMaxRequests) + ")");
+    checkTime(spec, "think_us", spec.thinkUs);
     sent_ = std::min(spec.outstanding, count_);
+    thinkAt_ = spec.at("think_us");
   }
   std::vector<TimePs> initialArrivals() override {
     return std::vector<TimePs>(static_cast<size_t>(sent_), 0);
@@ -96,6 +124,11 @@ public:
     if (sent_ >= count_)
       return std::nullopt;
     ++sent_;
+    if (now > psOfUs(kMaxArrivalUs) - thinkPs_)
+      throw core::InputError(thinkAt_ + ": request " + std::to_string(sent_) + " would arrive after " +
+                             shortNumber(kMaxArrivalUs) +
+                             " us of "
+                             "simulated time; lower think_us or count");
     return now + thinkPs_;
   }
 
@@ -103,6 +136,7 @@ private:
   int64_t count_;
   TimePs thinkPs_;
   int64_t sent_ = 0;
+  std::string thinkAt_;
 };
 
 const bool kFixed = RequestStreams::add<FixedArrivals>("fixed");

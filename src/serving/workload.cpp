@@ -24,7 +24,8 @@ void mapInstructions(const std::vector<npu::Instruction> &from, const std::vecto
 
 } // namespace
 
-Workload captureBundle(const std::string &bundleDir, const config::HardwareConfig &machine, bool values) {
+Workload captureBundle(const std::string &bundleDir, const config::HardwareConfig &machine, bool values,
+                       const std::function<void(size_t, size_t, const std::string &)> &onStep) {
   const runtime::Bundle bundle = runtime::loadBundle(bundleDir);
   Workload workload;
   workload.values = values ? "verified" : "cycles only";
@@ -36,6 +37,7 @@ Workload captureBundle(const std::string &bundleDir, const config::HardwareConfi
   options.verify = values;
   options.machine = machine;
   options.threads = 1;
+  options.onStep = onStep;
   options.launchSink = [&](const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
                            const std::string &name) {
     auto [found, added] = programOf.emplace(&program, static_cast<int>(workload.programs.size()));

@@ -3,6 +3,8 @@
 #include "sweep/dask.h"
 
 #include "core/error.h"
+#include "core/output_file.h"
+#include "sweep/processes.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,19 +14,13 @@
 #include <map>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace npusim::sweep {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 
 } // namespace
 
@@ -41,16 +37,22 @@ void runOnDask(const std::vector<const Task *> &tasks, const std::string &outDir
   }
   const fs::path taskFile = fs::path(outDir) / "dask-tasks.json",
                  driver = fs::path(outDir) / "dask_driver.py";
-  writeFileAtomically(taskFile.string(), list.dump(1) + "\n");
-  writeFileAtomically(driver.string(), std::string(daskDriverScript()));
+  core::writeFileAtomically(taskFile.string(),
+                            list.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                            taskFile.string());
+  core::writeFileAtomically(driver.string(), daskDriverScript(), driver.string());
   const fs::path log = fs::path(outDir) / "dask.log";
-  const std::string command =
-      quote(options.python) + " " + quote(driver.string()) + " --tasks " + quote(taskFile.string()) +
-      " --out " + quote(outDir) + " --scheduler " + quote(options.scheduler) + " --workers " +
-      std::to_string(options.localWorkers) + " --npusim " + quote(npusim) + " 2> " + quote(log.string());
-  FILE *pipe = popen(command.c_str(), "r");
-  if (!pipe)
-    throw core::InputError("--dask: cannot start " + options.python);
+  int output = -1;
+  const pid_t child = startChild({options.python, driver.string(), "--tasks", taskFile.string(), "--out",
+                                  outDir, "--scheduler", options.scheduler, "--workers",
+                                  std::to_string(options.localWorkers), "--npusim", npusim},
+                                 log.string(), &output);
+  FILE *pipe = ::fdopen(output, "r");
+  if (!pipe) {
+    ::close(output);
+    waitChild(child);
+    throw core::InputError("--dask: cannot read from " + options.python);
+  }
   size_t finished = 0;
   char line[512];
   while (std::fgets(line, sizeof line, pipe)) {
@@ -68,7 +70,10 @@ void runOnDask(const std::vector<const Task *> &tasks, const std::string &outDir
                                          : readStatus(outDir, *task).value_or(TaskStatus{status, 0, 0.0, ""});
     onDone(++finished, tasks.size(), *task, s);
   }
-  const int status = pclose(pipe);
+  std::fclose(pipe);
+  const int status = waitChild(child);
+  if (stopSignal() != 0)
+    return; // stopped: the tasks not recorded stay pending
   if (status != 0 || finished < tasks.size()) {
     std::ifstream in(log);
     std::string text, last;

@@ -2,15 +2,16 @@
 #include "sweep/sweep_file.h"
 
 #include "config/hardware.h"
+#include "config/yaml_input.h"
 #include "core/error.h"
 #include "core/random.h"
+#include "core/text_input.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <numeric>
 #include <sstream>
@@ -21,19 +22,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void fail(const std::string &file, const YAML::Node &node, const std::string &message) {
-  const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0; // yaml-cpp counts from 0
-  throw core::InputError(file + ":" + std::to_string(line) + ": " + message);
+/// `key`: the node's key, whose line an absent value (`lanes:`) is reported at.
+[[noreturn]] void fail(const std::string &file, const YAML::Node &node, const std::string &message,
+                       const YAML::Node &key = YAML::Node()) {
+  throw core::InputError(file + ":" + std::to_string(config::yamlLine(node, key)) + ": " + message);
 }
 
-std::string scalar(const std::string &file, const YAML::Node &node, const std::string &field) {
+std::string scalar(const std::string &file, const YAML::Node &node, const std::string &field,
+                   const YAML::Node &key = YAML::Node()) {
   if (!node.IsScalar() || node.Scalar().empty())
-    fail(file, node, "'" + field + "': expected a value");
+    fail(file, node, "'" + field + "': expected a value", key);
   return node.Scalar();
 }
 
-double numberOf(const std::string &file, const YAML::Node &node, const std::string &field) {
-  const std::string text = scalar(file, node, field);
+double numberOf(const std::string &file, const YAML::Node &node, const std::string &field,
+                const YAML::Node &key = YAML::Node()) {
+  const std::string text = scalar(file, node, field, key);
   size_t used = 0;
   double v = 0.0;
   try {
@@ -59,11 +63,11 @@ void checkKey(const std::string &file, const YAML::Node &node, const std::string
          "'" + key + "' is not a hardware configuration key that a sweep can vary (docs/config.md)");
 }
 
-std::vector<std::string> bundleList(const std::string &file, const YAML::Node &node) {
+std::vector<std::string> bundleList(const std::string &file, const YAML::Node &node, const YAML::Node &key) {
   std::vector<std::string> bundles;
   const fs::path folder = fs::path(file).parent_path();
   const auto add = [&](const YAML::Node &n) {
-    fs::path p = scalar(file, n, "bundles");
+    fs::path p = scalar(file, n, "bundles", key);
     if (p.is_relative())
       p = folder / p;
     if (!fs::exists(p / "graph.json"))
@@ -77,13 +81,15 @@ std::vector<std::string> bundleList(const std::string &file, const YAML::Node &n
     add(node);
   }
   if (bundles.empty())
-    fail(file, node, "'bundles': the list is empty");
+    fail(file, node, "'bundles': the list is empty", key);
   return bundles;
 }
 
-KeyRange keyRange(const std::string &file, const std::string &key, const YAML::Node &node) {
+KeyRange keyRange(const std::string &file, const std::string &key, const YAML::Node &node,
+                  const YAML::Node &keyNode) {
   KeyRange r;
   r.key = key;
+  r.line = config::yamlLine(node, keyNode);
   YAML::Node low, high;
   if (node.IsSequence() && node.size() == 2) {
     low = node[0];
@@ -96,12 +102,12 @@ KeyRange keyRange(const std::string &file, const std::string &key, const YAML::N
       else if (name == "max")
         high = field.second;
       else if (name == "scale") {
-        const std::string s = scalar(file, field.second, key + ".scale");
+        const std::string s = scalar(file, field.second, key + ".scale", field.first);
         if (s != "linear" && s != "log")
           fail(file, field.second, "'" + key + ".scale': expected linear or log, got '" + s + "'");
         r.log = s == "log";
       } else if (name == "round") {
-        const std::string s = scalar(file, field.second, key + ".round");
+        const std::string s = scalar(file, field.second, key + ".round", field.first);
         if (s == "integer")
           r.rounding = KeyRange::Rounding::Integer;
         else if (s == "pow2")
@@ -117,7 +123,8 @@ KeyRange keyRange(const std::string &file, const std::string &key, const YAML::N
     fail(file, node,
          "'" + key +
              "': a range is [MIN, MAX] or {min: MIN, max: MAX, scale: linear|log, "
-             "round: none|integer|pow2}");
+             "round: none|integer|pow2}",
+         keyNode);
   r.min = numberOf(file, low, key + " min");
   r.max = numberOf(file, high, key + " max");
   if (!(r.min <= r.max) || (r.log && r.min <= 0.0))
@@ -158,17 +165,7 @@ std::string valueText(const KeyRange &r, double u) {
 } // namespace
 
 SweepFile loadSweepFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw core::InputError(path + ": cannot read the sweep file");
-  std::ostringstream content;
-  content << in.rdbuf();
-  YAML::Node root;
-  try {
-    root = YAML::Load(content.str());
-  } catch (const YAML::Exception &e) {
-    throw core::InputError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  }
+  const YAML::Node root = config::parseYamlDocument(core::readTextFile(path, "sweep file"), path);
   if (!root.IsMap())
     throw core::InputError(path +
                            ": a sweep file is a map (bundles, base, mode, grid, ranges, samples, ...)");
@@ -179,51 +176,56 @@ SweepFile loadSweepFile(const std::string &path) {
     const std::string name = field.first.Scalar();
     const YAML::Node &value = field.second;
     if (name == "bundles") {
-      s.bundles = bundleList(path, value);
+      s.bundles = bundleList(path, value, field.first);
       hasBundles = true;
     } else if (name == "base") {
-      s.base = scalar(path, value, name);
+      s.base = scalar(path, value, name, field.first);
+      s.baseLine = config::yamlLine(value, field.first);
     } else if (name == "mode") {
-      s.mode = scalar(path, value, name);
+      s.mode = scalar(path, value, name, field.first);
       if (s.mode != "timing" && s.mode != "full")
         fail(path, value, "'mode': expected timing or full (a sweep measures cycles), got '" + s.mode + "'");
     } else if (name == "grid" || name == "ranges") {
       if (!value.IsMap())
-        fail(path, value, "'" + name + "': expected a map of configuration keys");
+        fail(path, value, "'" + name + "': expected a map of configuration keys", field.first);
       for (const auto &entry : value) {
         const std::string key = entry.first.Scalar();
         checkKey(path, entry.first, key);
-        for (const auto &[k, v] : s.grid)
-          if (k == key)
+        for (const GridKey &g : s.grid)
+          if (g.key == key)
             fail(path, entry.first, "'" + key + "' is varied twice");
         for (const KeyRange &r : s.ranges)
           if (r.key == key)
             fail(path, entry.first, "'" + key + "' is varied twice");
         if (name == "ranges") {
-          s.ranges.push_back(keyRange(path, key, entry.second));
+          s.ranges.push_back(keyRange(path, key, entry.second, entry.first));
           continue;
         }
-        std::vector<std::string> values;
+        GridKey grid{key, {}, {}};
+        const auto add = [&](const YAML::Node &v) {
+          grid.values.push_back(scalar(path, v, key, entry.first));
+          grid.lines.push_back(config::yamlLine(v, entry.first));
+        };
         if (entry.second.IsSequence())
           for (const YAML::Node &v : entry.second)
-            values.push_back(scalar(path, v, key));
+            add(v);
         else
-          values.push_back(scalar(path, entry.second, key));
-        if (values.empty())
-          fail(path, entry.second, "'" + key + "': the list is empty");
-        s.grid.emplace_back(key, std::move(values));
+          add(entry.second);
+        if (grid.values.empty())
+          fail(path, entry.second, "'" + key + "': the list is empty", entry.first);
+        s.grid.push_back(std::move(grid));
       }
     } else if (name == "samples") {
-      const double n = numberOf(path, value, name);
+      const double n = numberOf(path, value, name, field.first);
       if (n < 1 || n > 1e6 || n != std::floor(n))
         fail(path, value, "'samples': expected an integer from 1 to 1000000");
       s.samples = static_cast<int>(n);
     } else if (name == "sampling") {
-      s.sampling = scalar(path, value, name);
+      s.sampling = scalar(path, value, name, field.first);
       if (s.sampling != "random" && s.sampling != "latin")
         fail(path, value, "'sampling': expected random or latin, got '" + s.sampling + "'");
     } else if (name == "seed") {
-      const double n = numberOf(path, value, name);
+      const double n = numberOf(path, value, name, field.first);
       if (n < 0 || n != std::floor(n) || n > 9.007199254740992e15)
         fail(path, value, "'seed': expected a non-negative integer");
       s.seed = static_cast<uint64_t>(n);
@@ -250,8 +252,8 @@ std::string describe(const Point &point) {
 
 std::vector<std::string> variedKeys(const SweepFile &sweep) {
   std::vector<std::string> keys;
-  for (const auto &[key, values] : sweep.grid)
-    keys.push_back(key);
+  for (const GridKey &g : sweep.grid)
+    keys.push_back(g.key);
   for (const KeyRange &r : sweep.ranges)
     keys.push_back(r.key);
   return keys;
@@ -282,14 +284,14 @@ std::vector<Point> expandPoints(const SweepFile &sweep) {
   while (true) {
     Point grid;
     for (size_t k = 0; k < sweep.grid.size(); ++k)
-      grid.emplace_back(sweep.grid[k].first, sweep.grid[k].second[digit[k]]);
+      grid.emplace_back(sweep.grid[k].key, sweep.grid[k].values[digit[k]]);
     for (const Point &sample : samples) {
       Point p = grid;
       p.insert(p.end(), sample.begin(), sample.end());
       points.push_back(std::move(p));
     }
     size_t k = sweep.grid.size();
-    while (k > 0 && ++digit[k - 1] == sweep.grid[k - 1].second.size())
+    while (k > 0 && ++digit[k - 1] == sweep.grid[k - 1].values.size())
       digit[--k] = 0;
     if (k == 0)
       break;
@@ -297,18 +299,71 @@ std::vector<Point> expandPoints(const SweepFile &sweep) {
   return points;
 }
 
-std::string configText(const SweepFile &sweep, const Point &point) {
+std::string configText(const SweepFile &sweep, const Point &point, std::vector<int> *sweepLines) {
+  // The sweep file's line of a point's value: the grid value's or the range's.
+  const auto lineOf = [&sweep](const std::string &key, const std::string &value) {
+    for (const GridKey &g : sweep.grid)
+      if (g.key == key)
+        for (size_t i = 0; i < g.values.size(); ++i)
+          if (g.values[i] == value)
+            return g.lines[i];
+    for (const KeyRange &r : sweep.ranges)
+      if (r.key == key)
+        return r.line;
+    return 0;
+  };
+  std::vector<int> lines{sweep.baseLine};
+  std::vector<int> timingLines;
   std::string text = "base: " + sweep.base + "\n";
   std::string timing;
   for (const auto &[key, value] : point) {
-    if (key.starts_with("dram_timing."))
+    if (key.starts_with("dram_timing.")) {
       timing += "  " + key.substr(12) + ": " + value + "\n";
-    else
+      timingLines.push_back(lineOf(key, value));
+    } else {
       text += key + ": " + value + "\n";
+      lines.push_back(lineOf(key, value));
+    }
   }
-  if (!timing.empty())
+  if (!timing.empty()) {
     text += "dram_timing:\n" + timing;
+    lines.push_back(0);
+    lines.insert(lines.end(), timingLines.begin(), timingLines.end());
+  }
+  if (sweepLines)
+    *sweepLines = std::move(lines);
   return text;
+}
+
+config::HardwareConfig pointMachine(const SweepFile &sweep, const Point &point) {
+  std::vector<int> lines;
+  const std::string text = configText(sweep, point, &lines);
+  try {
+    return config::parseConfig(text, sweep.path);
+  } catch (const core::InputError &e) {
+    // The configuration's errors name its own lines ("FILE:LINE: ..." and
+    // "(line N, ..."): those of the sweep file are meant.
+    const auto sweepLine = [&lines](const std::string &number) {
+      const size_t n = std::stoul(number);
+      return n >= 1 && n <= lines.size() && lines[n - 1] > 0 ? std::to_string(lines[n - 1]) : number;
+    };
+    std::string message = e.what();
+    const std::string prefix = sweep.path + ":";
+    if (message.starts_with(prefix)) {
+      const size_t digits = message.find_first_not_of("0123456789", prefix.size());
+      if (digits != std::string::npos && digits > prefix.size() && message[digits] == ':')
+        message = prefix + sweepLine(message.substr(prefix.size(), digits - prefix.size())) +
+                  message.substr(digits);
+    }
+    const std::string lineWord = "(line ";
+    for (size_t at = message.find(lineWord); at != std::string::npos; at = message.find(lineWord, at + 1)) {
+      const size_t from = at + lineWord.size();
+      const size_t to = message.find_first_not_of("0123456789", from);
+      if (to != std::string::npos && to > from && message[to] == ',')
+        message.replace(from, to - from, sweepLine(message.substr(from, to - from)));
+    }
+    throw core::InputError(message);
+  }
 }
 
 } // namespace npusim::sweep

@@ -2,6 +2,8 @@
 // A design-study sweep file (docs/sweeps.md): bundles, a base machine, the
 // hardware keys to vary as a grid of lists and/or ranges sampled at random or
 // by Latin hypercube, and the run mode.
+#include "config/hardware.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -13,18 +15,27 @@ namespace npusim::sweep {
 /// min and max, on a linear or log scale, rounded to integers or powers of two.
 struct KeyRange {
   std::string key;
+  int line = 0; // of the range in the sweep file
   double min = 0.0, max = 0.0;
   bool log = false;
   enum class Rounding { None, Integer, PowerOfTwo } rounding = Rounding::None;
+};
+
+/// One key of the grid: its values as YAML scalars and the line of each.
+struct GridKey {
+  std::string key;
+  std::vector<std::string> values;
+  std::vector<int> lines;
 };
 
 struct SweepFile {
   std::string path;
   std::vector<std::string> bundles; // absolute paths (relative ones start from the file's folder)
   std::string base = "tpuv3-like";  // a preset or a file (relative to the file's folder)
+  int baseLine = 0;                 // 0: not given
   std::string mode = "timing";      // timing or full (cycles are what a sweep is for)
-  /// Grid keys with their values as YAML scalars, in file order: every combination runs.
-  std::vector<std::pair<std::string, std::vector<std::string>>> grid;
+  /// Grid keys in file order: every combination runs.
+  std::vector<GridKey> grid;
   std::vector<KeyRange> ranges;
   std::string sampling = "latin"; // "random" or "latin"
   int samples = 0;
@@ -52,7 +63,14 @@ std::vector<std::string> variedKeys(const SweepFile &sweep);
 std::vector<Point> expandPoints(const SweepFile &sweep);
 
 /// The configuration file of one point: `base:` and the point's keys
-/// (`dram_timing.KEY` under a `dram_timing:` map).
-std::string configText(const SweepFile &sweep, const Point &point);
+/// (`dram_timing.KEY` under a `dram_timing:` map). `sweepLines`, when given,
+/// gets for each of its lines the sweep file's line it comes from (0: none).
+std::string configText(const SweepFile &sweep, const Point &point, std::vector<int> *sweepLines = nullptr);
+
+/// The machine of one point: configText resolved and checked as any
+/// configuration. Throws core::InputError naming the sweep file and the line
+/// of the value at fault (`s.yaml:5: key 'lanes': '96' must be a power of
+/// two`); an error in the base's own file names that file.
+config::HardwareConfig pointMachine(const SweepFile &sweep, const Point &point);
 
 } // namespace npusim::sweep

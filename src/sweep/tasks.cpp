@@ -3,24 +3,26 @@
 
 #include "config/hardware.h"
 #include "core/error.h"
+#include "core/output_file.h"
+#include "sweep/processes.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <spawn.h>
 #include <sstream>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace npusim::sweep {
 
@@ -87,7 +89,9 @@ std::string errorLine(const std::string &log) {
   return error.empty() ? last : error;
 }
 
-TaskStatus runOne(const Task &task, const std::string &outDir, const std::string &npusim) {
+/// Runs one task; nothing when the sweep was stopped while it ran (no
+/// record: a rerun runs it).
+std::optional<TaskStatus> runOne(const Task &task, const std::string &outDir, const std::string &npusim) {
   const fs::path folder = taskFolder(outDir, task);
   fs::create_directories(folder);
   const auto start = std::chrono::steady_clock::now();
@@ -98,35 +102,30 @@ TaskStatus runOne(const Task &task, const std::string &outDir, const std::string
     status.error = task.configError;
     return status;
   }
-  writeFileAtomically((folder / "config.yaml").string(), task.config);
-  const std::string report = (folder / "report.json.tmp").string(), log = (folder / "log.txt").string();
+  // What a run killed in an earlier sweep left: its report is not this run's.
+  std::error_code ec;
+  fs::remove(folder / "report.json", ec);
+  for (const fs::directory_entry &e : fs::directory_iterator(folder, ec))
+    if (e.path().filename().string().starts_with(".") &&
+        e.path().filename().string().find(".tmp-") != std::string::npos)
+      fs::remove(e.path(), ec);
+  core::writeFileAtomically((folder / "config.yaml").string(), task.config,
+                            (folder / "config.yaml").string());
+  const std::string report = (folder / "report.json").string(), log = (folder / "log.txt").string();
   std::vector<std::string> args = runArguments(task, (folder / "config.yaml").string(), report);
   args.insert(args.begin(), npusim);
-  std::vector<char *> argv;
-  for (std::string &a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, npusim.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
   int wstatus = 0;
-  if (spawned != 0) {
-    status.exitCode = 127;
-    status.error = "cannot start " + npusim;
-  } else {
-    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-    }
+  try {
+    wstatus = waitChild(startChild(args, log));
     status.exitCode = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+  } catch (const core::InputError &e) {
+    status.exitCode = 127;
+    status.error = e.what();
   }
+  if (stopSignal() != 0 && !(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0))
+    return std::nullopt;
   status.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::error_code ec;
-  if (fs::exists(report))
-    fs::rename(report, folder / "report.json", ec);
-  status.status = status.exitCode == 0 && fs::exists(folder / "report.json") ? "ok" : "failed";
+  status.status = status.exitCode == 0 && fs::exists(report) ? "ok" : "failed";
   if (status.status == "failed" && status.error.empty())
     status.error = errorLine(slurp(log));
   if (status.status == "failed" && status.error.empty())
@@ -136,18 +135,32 @@ TaskStatus runOne(const Task &task, const std::string &outDir, const std::string
 
 } // namespace
 
-void writeFileAtomically(const std::string &path, const std::string &text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out)
-      throw core::InputError(tmp + ": cannot write the file");
+OutputLock::OutputLock(const std::string &outDir) {
+  const std::string path = (fs::path(outDir) / ".npusim-sweep.lock").string();
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw core::InputError("--out " + outDir + ": cannot create " + path + ": " + std::strerror(errno));
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;
+    char holder[32] = {};
+    const ssize_t n = ::pread(fd_, holder, sizeof holder - 1, 0);
+    ::close(fd_);
+    fd_ = -1;
+    if (error == EWOULDBLOCK)
+      throw core::InputError("--out " + outDir + ": another npusim sweep" +
+                             (n > 0 ? " (process " + std::string(holder, static_cast<size_t>(n)) + ")" : "") +
+                             " is writing to this folder; wait for it to end, or give another --out");
+    throw core::InputError("--out " + outDir + ": cannot lock " + path + ": " + std::strerror(error));
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec)
-    throw core::InputError(path + ": cannot write the file (" + ec.message() + ")");
+  const std::string pid = std::to_string(::getpid());
+  if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
+    // The pid is only for the message of a second sweep.
+  }
+}
+
+OutputLock::~OutputLock() {
+  if (fd_ >= 0)
+    ::close(fd_); // releases the lock
 }
 
 std::vector<Task> makeTasks(const SweepFile &sweep, const std::vector<Point> &points,
@@ -159,7 +172,7 @@ std::vector<Task> makeTasks(const SweepFile &sweep, const std::vector<Point> &po
   for (size_t p = 0; p < points.size(); ++p) {
     std::string config, error;
     try {
-      config = config::toYaml(config::parseConfig(configText(sweep, points[p]), sweep.path));
+      config = config::toYaml(pointMachine(sweep, points[p]));
     } catch (const std::exception &e) {
       error = e.what();
     }
@@ -208,7 +221,9 @@ void writeStatus(const std::string &outDir, const Task &task, const TaskStatus &
                               {"exit_code", status.exitCode},
                               {"wall_s", status.wallSeconds},
                               {"error", status.error}};
-  writeFileAtomically((fs::path(taskFolder(outDir, task)) / "status.json").string(), doc.dump(2) + "\n");
+  const std::string path = (fs::path(taskFolder(outDir, task)) / "status.json").string();
+  core::writeFileAtomically(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                            path);
 }
 
 std::vector<std::string> runArguments(const Task &task, const std::string &configPath,
@@ -224,9 +239,14 @@ void runLocally(const std::vector<const Task *> &tasks, const std::string &outDi
   size_t finished = 0;
   const auto work = [&] {
     for (size_t i = next++; i < tasks.size(); i = next++) {
+      if (stopSignal() != 0)
+        break;
       TaskStatus status;
       try {
-        status = runOne(*tasks[i], outDir, npusim);
+        const std::optional<TaskStatus> ran = runOne(*tasks[i], outDir, npusim);
+        if (!ran)
+          break; // stopped: the task stays pending
+        status = *ran;
         writeStatus(outDir, *tasks[i], status);
       } catch (const std::exception &e) {
         // No record: the task runs again next time (a full disk, a removed folder).

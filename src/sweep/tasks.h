@@ -43,13 +43,26 @@ std::optional<TaskStatus> readStatus(const std::string &outDir, const Task &task
 /// Writes status.json through a temporary file and a rename.
 void writeStatus(const std::string &outDir, const Task &task, const TaskStatus &status);
 
-/// Writes `text` to `path` through a temporary file and a rename, so that a
-/// reader never sees half a file. Throws core::InputError naming the path.
-void writeFileAtomically(const std::string &path, const std::string &text);
+/// An exclusive lock on a sweep's output folder (flock on DIR/.npusim-sweep.lock),
+/// held while the object lives: two sweeps into one folder would run the same
+/// tasks twice. Throws core::InputError naming the folder and the process
+/// that holds it.
+class OutputLock {
+public:
+  explicit OutputLock(const std::string &outDir);
+  ~OutputLock();
+  OutputLock(const OutputLock &) = delete;
+  OutputLock &operator=(const OutputLock &) = delete;
+
+private:
+  int fd_ = -1;
+};
 
 /// Runs the tasks on `jobs` processes of `npusim run` at a time (one thread
 /// each), writing each task's records. `onDone(finished, total, task,
-/// status)` is called under a lock as each ends.
+/// status)` is called under a lock as each ends. After a stop
+/// (processes.h) no task starts, and the ones that the stop ended leave no
+/// record.
 using TaskDone = std::function<void(size_t, size_t, const Task &, const TaskStatus &)>;
 void runLocally(const std::vector<const Task *> &tasks, const std::string &outDir, const std::string &npusim,
                 int jobs, const TaskDone &onDone);

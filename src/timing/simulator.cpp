@@ -1,6 +1,7 @@
 #include "timing/simulator.h"
 
 #include "core/error.h"
+#include "core/output_file.h"
 #include "timing/core_model.h"
 #include "timing/instruction_catalog.h"
 #include "timing/memory_interface.h"
@@ -36,15 +37,12 @@ void Simulator::enableTrace(bool enabled, size_t maxEvents) {
 }
 
 void Simulator::writeChromeTrace(const std::string &path) const {
-  std::ofstream out(path);
-  if (!out)
-    throw core::InputError(path + ": cannot write the trace");
+  core::OutputFile file(path, "--trace " + path);
   if (trace_)
-    trace_->write(out);
+    trace_->write(file.stream());
   else
-    TraceRecorder().write(out);
-  if (!out)
-    throw core::InputError(path + ": cannot write the trace");
+    TraceRecorder().write(file.stream());
+  file.commit();
 }
 
 LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,

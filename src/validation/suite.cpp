@@ -1,13 +1,13 @@
 // Reading a validation suite file (docs/validation.md, "Suite file").
 #include "validation/validation.h"
 
+#include "config/yaml_input.h"
 #include "core/error.h"
+#include "core/text_input.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace npusim::validation {
 namespace {
@@ -76,21 +76,12 @@ Suite loadSuite(const std::string &path) {
   if (fs::is_directory(file, ec))
     file /= "suite.yaml";
   const std::string name = file.string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
-    throw core::InputError(name + ": cannot read the suite file");
-  std::stringstream content;
-  content << in.rdbuf();
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(content.str());
-  } catch (const YAML::Exception &e) {
-    throw core::InputError(name + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  }
-  if (documents.size() != 1 || !documents[0].IsMap())
+  // One UTF-8 document, as every YAML input (config/yaml_input.h): YAML::LoadAll
+  // never ends on some malformed texts.
+  const YAML::Node root = config::parseYamlDocument(core::readTextFile(name, "suite file"), name);
+  if (!root.IsMap())
     throw core::InputError(name + ": a suite file is one YAML mapping (title, machine, source, max_mae_percent, "
                                   "workloads)");
-  const YAML::Node &root = documents[0];
   Suite suite;
   suite.path = name;
   const fs::path dir = file.parent_path();

@@ -1,6 +1,7 @@
 // The npusim command line, run as a user runs it: the built binary on the small
 // Inductor-style kernels in tests/data/cli, checking exit codes, messages and the
 // .npy outputs against values computed here in plain C++.
+#include "cli_fixture.h"
 #include "core/dtype.h"
 #include "core/float16.h"
 #include "core/npy.h"
@@ -27,54 +28,8 @@ namespace fs = std::filesystem;
 
 const std::string kData = std::string(NPUSIM_TEST_DATA) + "/cli/";
 
-struct Result {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class CliTest : public ::testing::Test {
+class CliTest : public CommandTest {
 protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "npusim-cli-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  /// Runs npusim with `args` in the test's temporary directory.
-  Result run(const std::vector<std::string> &args) const {
-    std::string command = "cd " + quote(dir_.string()) + " && " + quote(NPUSIM_BINARY);
-    for (const std::string &a : args)
-      command += " " + quote(a);
-    command += " > " + quote((dir_ / "stdout.txt").string()) + " 2> " + quote((dir_ / "stderr.txt").string());
-    const int status = std::system(command.c_str());
-    Result r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(dir_ / "stdout.txt");
-    r.err = slurp(dir_ / "stderr.txt");
-    return r;
-  }
-
-  std::string path(const std::string &name) const { return (dir_ / name).string(); }
-
   std::string writeFloats(const std::string &name, const std::vector<float> &values,
                           std::vector<int64_t> shape = {}) const {
     core::NpyArray a;
@@ -94,8 +49,6 @@ protected:
     std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
     return v;
   }
-
-  fs::path dir_;
 };
 
 const std::string kAddMul = kData + "triton_poi_fused_add_mul_0.py";
@@ -107,10 +60,6 @@ const std::string kClone = kData + "triton_poi_fused_clone_0.py";
 const std::string kToCopy = kData + "triton_poi_fused__to_copy_add_0.py";
 const std::string kTemplate = kData + "triton_tem_fused_scale_0.py";
 const std::string kSyntaxError = kData + "syntax_error.py";
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
 
 /// The generator as docs/cli.md states it, written out again here.
 uint64_t splitmix64(uint64_t z) {

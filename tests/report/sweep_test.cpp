@@ -104,6 +104,47 @@ TEST_F(SweepFileTest, TaskKeysFollowConfigBundleAndVersion) {
   EXPECT_NE(makeTasks(s, p, "1.0")[0].key, a[0].key); // the bundle changed
 }
 
+TEST_F(SweepFileTest, ErrorsNameTheLineOfTheValueAtFault) {
+  const auto message = [this](const std::string &text) {
+    try {
+      loadSweepFile(write(text));
+    } catch (const std::exception &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string file = (dir_ / "s.yaml").string();
+  for (int padding = 0; padding < 4; ++padding) {
+    const std::string blank(static_cast<size_t>(padding), '\n');
+    // A point that is not a valid machine: a failed task whose error names
+    // the sweep file's line of the value, not the line of the generated file.
+    const SweepFile s = loadSweepFile(write("bundles: [tiny]\nmode: timing\n" + blank +
+                                            "grid:\n  num_cores: [1]\n\n  lanes:\n    - 64\n    - 96\n"));
+    const std::vector<Task> tasks = makeTasks(s, expandPoints(s), "1.0");
+    ASSERT_EQ(tasks.size(), 2u);
+    EXPECT_EQ(tasks[0].configError, "");
+    EXPECT_EQ(tasks[1].configError,
+              file + ":" + std::to_string(8 + padding) + ": key 'lanes': '96' must be a power of two");
+    const SweepFile ranged = loadSweepFile(
+        write("bundles: [tiny]\n" + blank + "samples: 1\nranges:\n  dram_timing.n_cl: [0, 0]\n"));
+    const std::vector<Task> rangedTasks = makeTasks(ranged, expandPoints(ranged), "1.0");
+    EXPECT_EQ(rangedTasks[0].configError.find(file + ":" + std::to_string(4 + padding) +
+                                              ": key 'dram_timing.n_cl': 0 is out of range"),
+              0u)
+        << rangedTasks[0].configError;
+    // Errors in the file itself, an absent value at its key's line.
+    const std::string at = file + ":" + std::to_string(2 + padding) + ": ";
+    EXPECT_EQ(message("bundles: [tiny]\n" + blank + "mode:\n\n\nseed: 1\n"), at + "'mode': expected a value");
+    EXPECT_EQ(message("bundles: [tiny]\n" + blank + "grid:\n  lanes:\n\n  dram: [hbm2]\n"),
+              file + ":" + std::to_string(3 + padding) + ": 'lanes': expected a value");
+    EXPECT_EQ(message("bundles: [tiny]\n" + blank + "grid:\n  lanes: [32]\n---\ngrid:\n  lanes: [64]\n"),
+              file + ":" + std::to_string(4 + padding) +
+                  ": a second YAML document (after '---'); the file must hold one document");
+    EXPECT_EQ(message("bundles: [tiny]\n" + blank + "base: caf\xE9\n"),
+              at + "invalid UTF-8 (byte 0xE9 at column 10); the file must be UTF-8 text");
+  }
+}
+
 TEST_F(SweepFileTest, CsvQuotesAndReadsRecords) {
   const SweepFile s = loadSweepFile(write("bundles: [tiny]\ngrid:\n  lanes: [64]\n"));
   const std::vector<Point> p = expandPoints(s);

@@ -81,38 +81,78 @@ TEST(Scenario, MistakesNameFileAndLine) {
             std::string::npos);
 }
 
-TEST(Scenario, StreamsAndPlacementsCheckTheirKeysWhenSimulated) {
-  Scenario scenario = parseScenario(
-      "machine: {base: tpuv3-like, num_cores: 2}\ntenants:\n"
-      "  - {name: a, bundle: b, requests: {arrival: poisson, rate_per_s: 10, times_us: [1], count: 1}}\n"
-      "placement: {name: partitioned, cores: {a: [0, 5]}}\n",
-      "/tmp/s.yaml");
-  Workload empty;
-  const auto simulateError = [&](const PlacementSpec &placement) {
-    try {
-      simulate(scenario, placement, {&empty});
-    } catch (const core::InputError &error) {
-      return std::string(error.what());
-    }
-    return std::string();
-  };
-  EXPECT_EQ(simulateError(scenario.placements[0]),
+TEST(Scenario, StreamsAndPlacementsAreCheckedBeforeAnyBundleRuns) {
+  const std::string machine = "machine: {base: tpuv3-like, num_cores: 2}\ntenants:\n";
+  const std::string fixed = "  - {name: a, bundle: b, requests: {arrival: fixed, times_us: [1]}}\n";
+  EXPECT_EQ(errorOf(machine + fixed + "placement: {name: partitioned, cores: {a: [0, 5]}}\n"),
             "/tmp/s.yaml:4: cores: a: core 5 of a machine with 2 cores");
-  scenario.placements[0].cores.clear();
-  EXPECT_EQ(simulateError(scenario.placements[0]),
+  EXPECT_EQ(errorOf(machine +
+                    "  - {name: a, bundle: b, requests: {arrival: poisson, rate_per_s: 10, times_us: [1], "
+                    "count: 1}}\n"),
             "/tmp/s.yaml:3: key 'times_us' does not apply to arrival 'poisson'");
-  scenario.tenants[0].requests.arrival = "bursty";
-  EXPECT_NE(simulateError(scenario.placements[0])
+  EXPECT_NE(errorOf(machine + "  - {name: a, bundle: b, requests: {arrival: bursty}}\n")
                 .find("/tmp/s.yaml:3: key 'arrival': 'bursty' is not registered (registered: closed_loop, "
                       "fixed, poisson)"),
             std::string::npos);
   EXPECT_EQ(
-      simulateError(PlacementSpec{"partitioned", {}, "fifo", "/tmp/s.yaml:8"}),
-      "/tmp/s.yaml:8: placement 'partitioned' gives each core one tenant: a policy has nothing to choose");
-  PlacementSpec shared{"shared", {}, "lottery", "/tmp/s.yaml:9"};
-  EXPECT_NE(
-      simulateError(shared).find("'lottery' is not registered (registered: fifo, priority, round_robin)"),
-      std::string::npos);
+      errorOf(machine + fixed + "placement:\n  - shared\n  - {name: partitioned, policy: fifo}\n"),
+      "/tmp/s.yaml:6: placement 'partitioned' gives each core one tenant: a policy has nothing to choose");
+  EXPECT_NE(errorOf(machine + fixed + "placement: {name: shared, policy: lottery}\n")
+                .find("/tmp/s.yaml:4: key 'policy': 'lottery' is not registered (registered: fifo, priority, "
+                      "round_robin)"),
+            std::string::npos);
+  EXPECT_EQ(errorOf(machine + fixed + "placement: []\n"),
+            "/tmp/s.yaml:4: placement: the list is empty (leave the key out for the default, partitioned)");
+
+  // simulate() checks a placement built elsewhere the same way.
+  const Scenario scenario = parseScenario(machine + fixed, "/tmp/s.yaml");
+  Workload empty;
+  try {
+    simulate(scenario, PlacementSpec{"partitioned", {}, "fifo", "/tmp/s.yaml:8"}, {&empty});
+    ADD_FAILURE() << "no error";
+  } catch (const core::InputError &error) {
+    EXPECT_EQ(
+        std::string(error.what()),
+        "/tmp/s.yaml:8: placement 'partitioned' gives each core one tenant: a policy has nothing to choose");
+  }
+}
+
+/// A scenario whose request stream is `stream` (one key a line, each at
+/// four spaces), after `padding` blank lines and comments.
+std::string streamScenario(int padding, const std::string &stream) {
+  std::string text = "machine: tpuv3-like\ntenants:\n  - name: a\n    bundle: b\n    requests:\n";
+  for (int i = 0; i < padding; ++i)
+    text += i % 2 == 0 ? "\n" : "      # a comment\n";
+  return text + stream;
+}
+
+TEST(Scenario, CountsAndTimesAreRangeCheckedOnTheirLines) {
+  for (int padding = 0; padding < 4; ++padding) {
+    const std::string at = "/tmp/s.yaml:" + std::to_string(6 + padding) + ": ";
+    EXPECT_EQ(errorOf(streamScenario(padding, "      count: 100000000\n      arrival: poisson\n"
+                                              "      rate_per_s: 10\n")),
+              at + "key 'count': 100000000 is out of range (1 .. 1000000)");
+    EXPECT_EQ(errorOf(streamScenario(padding, "      outstanding: 0\n      arrival: closed_loop\n"
+                                              "      count: 3\n")),
+              at + "key 'outstanding': 0 is out of range (1 .. 1000000)");
+    EXPECT_EQ(errorOf(streamScenario(padding, "      times_us: [0, 1e300]\n      arrival: fixed\n")),
+              at + "key 'times_us': 1e+300 us is out of range (0 .. 1e+10 us of simulated time)");
+    EXPECT_EQ(errorOf(streamScenario(padding, "      times_us: [-1]\n      arrival: fixed\n")),
+              at + "key 'times_us': -1 us is out of range (0 .. 1e+10 us of simulated time)");
+    EXPECT_EQ(errorOf(streamScenario(padding, "      think_us: 1e300\n      arrival: closed_loop\n"
+                                              "      count: 3\n      outstanding: 1\n")),
+              at + "key 'think_us': 1e+300 us is out of range (0 .. 1e+10 us of simulated time)");
+    // 3 arrivals 1e306 us apart: the first is past the limit.
+    EXPECT_EQ(errorOf(streamScenario(padding, "      rate_per_s: 1e-300\n      arrival: poisson\n"
+                                              "      count: 3\n")),
+              at + "key 'rate_per_s': at 1e-300 per second, arrival 1 of 3 comes after 1e+10 us of simulated "
+                   "time; raise the rate or lower count");
+  }
+  // The limits themselves are accepted.
+  EXPECT_EQ(errorOf(streamScenario(0, "      arrival: fixed\n      times_us: [0, 1e10]\n")), "");
+  EXPECT_EQ(
+      errorOf(streamScenario(0, "      arrival: poisson\n      rate_per_s: 1000\n      count: 1000000\n")),
+      "");
 }
 
 } // namespace
