@@ -74,6 +74,8 @@ options:
   --attention-kernel NAME  the kernel of the attention calls: rows (the scores by
                       query rows) or columns (transposed: queries on the lanes);
                       default: timed like the GEMMs'
+  --all-timed         (timing and full) fail, listing them, when steps ran on the
+                      host, where they take no cycles
   --top N             print the N steps with the most cycles, each with its share of the
                       total, its time over the roofline (compute against the bytes it
                       cannot avoid), its DRAM bytes over those, and what bounds it (timing and full;
@@ -101,6 +103,7 @@ constexpr OptionSpec kOptions[] = {
     {"--threads", true, false}, {"--html", true, false},
     {"--quiet", false, false},  {"--gemm-kernel", true, false},
     {"--conv-kernel", true, false},  {"--attention-kernel", true, false},
+    {"--all-timed", false, false},
 };
 
 /// The report JSON, with the machine's summary and roofs on the NPU modes.
@@ -194,6 +197,16 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       out << " buffers_compared_with_reference=" << r.buffersCompared
           << " reference_ms=" << milliseconds(r.npuCheckMs);
     out << " host_calls=" << hostCalls << "\n";
+    // A step on the host takes no simulated time: say which, loudly.
+    if (hostCalls > 0 && (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)) {
+      out << "untimed: " << hostCalls
+          << (hostCalls == 1 ? " step ran on the host and takes" : " steps ran on the host and take")
+          << " no cycles:";
+      for (const runtime::StepResult &s : r.steps)
+        if (s.executedOn == "host")
+          out << " step " << s.index << " " << s.name << ";";
+      out << "\n";
+    }
   }
   if (!r.verify) {
     out << "verification: off (give --verify)" << (r.failure.empty() ? "" : "; the run failed") << "\n";
@@ -371,7 +384,16 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
           << traceCapNote(*options.get("--trace"), report.traceEventsKept, report.traceEventsDropped) << "\n";
     if (!report.failure.empty())
       err << bundle << ": error: " << report.failure << "\n";
-    return report.failure.empty() && !outputs.failed() ? kExitOk : kExitError;
+    bool untimed = false;
+    if (options.has("--all-timed") &&
+        (runOptions.mode == runtime::Mode::Timing || runOptions.mode == runtime::Mode::Full))
+      for (const runtime::StepResult &s : report.steps)
+        if (s.executedOn == "host") {
+          err << bundle << ": error: --all-timed: step " << s.index << " " << s.name
+              << " ran on the host and takes no cycles (" << s.message << ")\n";
+          untimed = true;
+        }
+    return report.failure.empty() && !outputs.failed() && !untimed ? kExitOk : kExitError;
   } catch (const std::exception &e) {
     err << bundle << ": error: " << e.what() << "\n";
   } catch (...) {

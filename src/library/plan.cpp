@@ -31,6 +31,17 @@ const core::OperatorTable<Planner> &table() {
         {"aten.embedding_dense_backward", detail::planEmbeddingBackward},
         {"aten.convolution_backward", detail::planConvolutionBackward},
         {"aten._cudnn_rnn", detail::planCudnnRnn},
+        {"aten.zero_", detail::planFill},
+        {"aten.fill_.Scalar", detail::planFill},
+        {"aten.fill_", detail::planFill},
+        {"aten.zeros", detail::planFill},
+        {"aten.ones", detail::planFill},
+        {"aten.zeros_like", detail::planFill},
+        {"aten.ones_like", detail::planFill},
+        {"aten.copy_", detail::planCopy},
+        {"aten.copy", detail::planCopy},
+        {"aten.clone", detail::planCopy},
+        {"aten._to_copy", detail::planCopy},
     };
     t.add(core::attentionOperators(), detail::planAttention);
     t.add(core::attentionBackwardOperators(), detail::planAttentionBackward);

@@ -66,6 +66,13 @@ CallPlan planGroupedMm(const CallArgs &call, const MachineShape &machine);
 /// input gradients, a channel sum for the bias (kernels_conv_backward.cpp).
 CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machine);
 
+/// zero_, fill_, zeros, ones, zeros_like, ones_like: a constant stored into every
+/// element of the result (kernels_copy.cpp).
+CallPlan planFill(const CallArgs &call, const MachineShape &machine);
+/// copy_, clone, _to_copy: the source's elements, converted, stored in the
+/// result's layout (kernels_copy.cpp).
+CallPlan planCopy(const CallArgs &call, const MachineShape &machine);
+
 /// histc(self, bins, min, max): per block of bins a pass over every element (kernels_histc.cpp).
 CallPlan planHistc(const CallArgs &call, const MachineShape &machine);
 
