@@ -169,7 +169,7 @@ void printOptimizerBound(const runtime::OptimizerBoundReport &b, std::ostream &o
   }
   if (unmeasured > 0)
     out << "  " << b.optimizer << " bound: " << unmeasured << " of " << b.parameters.size()
-        << " parameters not measured (no fingerprint of their exp_avg after the step): the fixed tolerance\n";
+        << " parameters not measured (no fingerprint or output of their exp_avg after the step): the fixed tolerance\n";
   for (const std::string &why : b.notCovered)
     out << "  " << b.optimizer << " bound: not applied to " << why << "\n";
 }

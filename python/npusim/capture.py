@@ -449,12 +449,13 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
         ref_ins = [t.clone() for t in ins]
         ref_targets = [t.clone() for t in targets]
         if compiled_train:
+            state_e = []
             loss_e = training.eager_step(torch, ref_model, loss_of_output, split_call_args, ref_ins,
-                                         ref_targets, opt_spec, warnings=rec.warnings)
+                                         ref_targets, opt_spec, warnings=rec.warnings, state=state_e)
             ref_named = ([("loss", loss_e)]
                          + [(f"updated.{n}", t) for n, t in ref_model.named_parameters()]
                          + [(f"updated.{n}", t) for n, t in ref_model.named_buffers()
-                            if t.is_floating_point()])
+                            if t.is_floating_point()] + state_e)
         elif train:
             step_e, flat_e = make_step(ref_model)
             loss_e = step_e(*(flat_e + ref_ins + ref_targets))
@@ -483,12 +484,15 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
 
     problems = list(rec.errors) + list(rec.storages.conflicts)
     if compiled_train:
+        state = training.state_outputs(torch, opt, params_by_id)
         named = ([("loss", out.detach())] + [(f"updated.{n}", t) for n, t in params]
-                 + [(f"updated.{n}", b) for n, b in float_buffers])
-        # A buffer no recorded step updates (a mutation applied outside the graphs) and a
-        # parameter the optimizer skipped (no gradient) are no outputs.
+                 + [(f"updated.{n}", b) for n, b in float_buffers] + state)
+        # A buffer no recorded step updates (a mutation applied outside the graphs), a
+        # parameter the optimizer skipped (no gradient) and its state are no outputs.
         stale = {f"updated.{n}" for n, b in float_buffers + params
                  if not rec.storages.known(b) or rec.storages.ref(b)["storage"] not in rec.written}
+        stale |= {n for n, t in state
+                  if not rec.storages.known(t) or rec.storages.ref(t)["storage"] not in rec.written}
         for n in sorted(stale):
             rec.warnings.append(f"{n}: no recorded step writes it; not an output")
         problems += hidden_writes.unrecorded_updates(buffers_before, dict(float_buffers), stale)

@@ -9,8 +9,12 @@ noise: an attention key bias's), the sign of the update is whatever rounding gav
 parameter may lie anywhere in the decayed value +- lr * B(t), and that is its check. On a first
 step an element whose gradient is near eps gets the allowance its measured rounding moves
 x / (|x| + eps) by. Every other element keeps the fixed tolerance. The rounding of m is measured
-by the step's fingerprint of exp_avg: 8 times the largest |replay - device| / (|device| + mean
-|device|) over its samples, times (|m| + mean |device|).
+against every computation of it the bundle records: the step's fingerprint of exp_avg (the
+device's compiled step) and an output of exp_avg's storage (the reference computation's moment,
+which the outputs of the parameters come from): 8 times the largest |replay - device| / (|device|
++ mean |device|) over their samples, times (|m| + mean |device|). An element the replay computes
+as exactly 0 is no rounding when the samples show the device's exact zeros at the replay's (a
+gradient no term reaches: an unused embedding row, a dropped-out input).
 """
 
 import math
@@ -54,7 +58,7 @@ def storage_offsets(ref):
     return off.reshape(-1)
 
 
-def _fingerprint_targets(step):
+def fingerprint_targets(step):
     """(fingerprint, tensor reference) of a step's fingerprints."""
     out = []
     for fp in step.get("fingerprints", []):
@@ -129,6 +133,14 @@ class AdamBound:
             self.params.append({"name": name, "value": value["tensor"], "exp_avg": i["tensor"],
                                 "exp_avg_sq": sq["tensor"], "step": step["tensor"],
                                 "snapshot": False, "measured": False, "eps_regime": set()})
+        # The outputs are the storages' final values: an output of exp_avg's storage is
+        # another computation of the moment that the step last writing it wrote.
+        self.writes, self.writes_seen = {}, {}
+        for step in graph["steps"]:
+            for sid in _written_storages(step):
+                self.writes[sid] = self.writes.get(sid, 0) + 1
+        self.outputs = [(o["fingerprint"], o["tensor"]) for o in graph.get("outputs", [])
+                        if "fingerprint" in o]
 
     def active(self):
         return bool(self.params)
@@ -139,6 +151,8 @@ class AdamBound:
     def before_step(self, step, read_storage):
         """read_storage(storage id) -> the whole storage as a float64 numpy array."""
         written = _written_storages(step)
+        for sid in written:
+            self.writes_seen[sid] = self.writes_seen.get(sid, 0) + 1
         for p in self.params:
             if p["snapshot"] or not written & {p[k]["storage"] for k in ("value", "exp_avg", "exp_avg_sq", "step")}:
                 continue
@@ -160,7 +174,10 @@ class AdamBound:
         """After the step ran: logical_values(tensor ref) -> the view's values in logical
         order (float64)."""
         now = []
-        for fp, ref in _fingerprint_targets(step):
+        written = _written_storages(step)
+        finals = [(fp, ref) for fp, ref in self.outputs if ref["storage"] in written
+                  and self.writes_seen.get(ref["storage"]) == self.writes[ref["storage"]]]
+        for fp, ref in fingerprint_targets(step) + finals:
             for p in self.params:
                 if not p["snapshot"] or p["t"] < 1 or ref["storage"] != p["exp_avg"]["storage"] \
                         or fp["elements"] <= 0:
@@ -168,6 +185,7 @@ class AdamBound:
                 if p not in now:
                     now.append(p)
                     p["drift"] = p["scale"] = 0.0
+                    p["zeros_kept"] = p["zeros_lost"] = 0
                 scale = _f(fp["abs_sum"]) / fp["elements"]
                 vals = logical_values(ref)
                 drift = 0.0
@@ -175,6 +193,8 @@ class AdamBound:
                     dev, got = _f(dev), float(vals[i])
                     if math.isfinite(dev) and math.isfinite(got) and abs(dev) + scale > 0:
                         drift = max(drift, abs(got - dev) / (abs(dev) + scale))
+                    if got == 0.0:
+                        p["zeros_kept" if dev == 0.0 else "zeros_lost"] += 1
                 p["drift"] = max(p["drift"], drift)
                 p["scale"] = max(p["scale"], scale)
         for p in now:
@@ -183,6 +203,8 @@ class AdamBound:
             offs = storage_offsets(p["value"])
             m = self._moment(p, offs)
             within = np.isfinite(m) & (np.abs(m) < self._rounding(p, m))
+            if p["zeros_kept"] and not p["zeros_lost"]:
+                within &= m != 0.0  # the device's exact zeros are the replay's
             p["within"] = np.zeros(len(p["before"]), dtype=bool)
             p["within"][offs[within]] = True
             p["within_indices"] = np.nonzero(within)[0]

@@ -4,7 +4,9 @@
 
 Allocates every storage (floats filled with NaN, integers with 0x5A bytes), regenerates
 the inputs, runs every step in order (Triton launches from kernels/*.py with the recorded
-grid and block sizes; library calls with the aten operator of that name), checks every
+grid and block sizes; library calls with the aten operator of that name; or, with
+steps_on="npusim", every step on npusim's reference interpreter and host library, for a
+machine without a GPU or Triton), checks every
 fingerprint after its step and the outputs against the reference values (an Adam-family
 optimizer step's elements whose first moment is within its measured rounding of zero against
 Adam's bound instead: npusim.optimizer_bound). This checks
@@ -188,9 +190,33 @@ def wide_mismatches(torch, op, ov, pos, kw, results):
     return bad
 
 
-def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wide=False):
+def _run_on_npusim(graph, bundle_dir, storages, step):
+    """One step on npusim's reference interpreter and host library (the extension), in place
+    on the replay's CPU storages."""
+    import numpy as np
+    import torch
+
+    from . import api
+    from .generator import NUMPY_DTYPES
+
+    arrays = []
+    for t, st in zip(storages, graph["storages"]):
+        base = t[:st["elements"]]
+        if base.dtype == torch.bfloat16:
+            base = base.view(torch.int16)
+        arrays.append(base.numpy().view(np.dtype(NUMPY_DTYPES[st["dtype"]])))
+    api.run_graph(dict(graph, steps=[step], outputs=[]), arrays, kernels_dir=bundle_dir, mode="reference")
+
+
+def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wide=False, steps_on="device"):
     """Returns a dict: steps, fingerprint mismatches, output mismatches, and with
-    check_wide the library calls whose fp32 results differ from float64 (wide_mismatches)."""
+    check_wide the library calls whose fp32 results differ from float64 (wide_mismatches).
+    steps_on="npusim" (device "cpu"): the steps run on npusim's reference interpreter and host
+    library instead of Triton and PyTorch; the checks are the same."""
+    if steps_on not in ("device", "npusim"):
+        raise ValueError(f"steps_on: 'device' or 'npusim', not {steps_on!r}")
+    if steps_on == "npusim" and (device != "cpu" or check_wide):
+        raise ValueError("steps_on='npusim' replays on the CPU's storages, without check_wide")
     import numpy as np
     import torch
 
@@ -218,7 +244,7 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
             logical_values(ref), fp, rule, bundle.RTOL, bundle.ATOL)
         adam.note(ref, needed)
         return ok, why
-    ops = resolve_ops(torch, g["steps"])
+    ops = resolve_ops(torch, g["steps"]) if steps_on == "device" else {}
     storages = [_alloc(torch, s, device) for s in g["storages"]]
     seed = g["seed"]
     done = set()
@@ -237,7 +263,10 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
     for n, s in enumerate(g["steps"]):
         if adam.active():
             adam.before_step(s, storage_values)
-        if s["kind"] == "launch":
+        if steps_on == "npusim":
+            _run_on_npusim(g, bundle_dir, storages, s)
+            written = [(fp, _view(torch, storages, ref), ref) for fp, ref in optimizer_bound.fingerprint_targets(s)]
+        elif s["kind"] == "launch":
             fn = _kernel(bundle_dir, s["kernel"])
             args = [_view(torch, storages, a["tensor"]) if "tensor" in a else a["value"]
                     for a in s["args"]]

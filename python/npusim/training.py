@@ -62,6 +62,16 @@ def state_inits(torch, optimizer, params_by_id):
     return out
 
 
+def state_outputs(torch, optimizer, params_by_id):
+    """(output name, tensor) for every tensor of the optimizer's state after its step, named
+    after its input (``updated.optimizer.NAME.KEY``) and sorted by name, so that a compiled and
+    an eager optimizer list theirs alike: the moments are the step's results as much as the
+    parameters, and an Adam-family step's first moment is what verification measures its
+    rounding against (docs/bundle-format.md "Optimizer steps")."""
+    return sorted(((f"updated.{name}", t) for name, t, _, _ in state_inits(torch, optimizer, params_by_id)),
+                  key=lambda named: named[0])
+
+
 class CompiledStep:
     """The training step of a model, its loss and optimizer, compiled as users do."""
 
@@ -108,9 +118,10 @@ ROUNDING = 1e-6
 
 
 def eager_step(torch, model, loss_of_output, split_call_args, inputs, targets, spec,
-               warnings=None):
+               warnings=None, state=None):
     """The same step in eager PyTorch with a fresh optimizer: the reference. Returns the
-    loss (detached). With AdamW, appends to `warnings` the parameters with gradient
+    loss (detached); with a list `state`, appends the optimizer's state after the step to it
+    (state_outputs). With AdamW, appends to `warnings` the parameters with gradient
     elements within rounding of zero (0 < |g| <= ROUNDING * max |g|): AdamW's first step
     moves each of those by about lr * sign(g), so which way is decided by rounding and a
     replay that rounds differently (any other order of the sums) ends elsewhere within
@@ -133,4 +144,6 @@ def eager_step(torch, model, loss_of_output, split_call_args, inputs, targets, s
                                 "each) have the sign rounding gives them: verification judges "
                                 "them by the AdamW bound")
     opt.step()
+    if state is not None:
+        state += state_outputs(torch, opt, {id(p): n for n, p in model.named_parameters()})
     return loss.detach()

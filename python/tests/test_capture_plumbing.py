@@ -199,12 +199,21 @@ def test_capture_plumbing(tmp_path, spec, train):
         # SGD's momentum buffers.
         want = {"exp_avg", "exp_avg_sq", "step"} if train == "adamw" else {"momentum_buffer"}
         assert {n.rsplit(".", 1)[1] for n in names if n.startswith("optimizer.")} == want
+        # ... and its state after the step is an output of the state's storage, with eager
+        # PyTorch's values (an Adam step's first moment: another computation of it to measure
+        # its rounding against).
+        storage_of = {i["name"]: i["tensor"]["storage"] for i in g["inputs"]}
+        state_outputs = {o["name"]: o["tensor"]["storage"] for o in g["outputs"]
+                         if o["name"].startswith("updated.optimizer.")}
+        assert state_outputs == {f"updated.{n}": storage_of[n] for n in names if n.startswith("optimizer.")}
+        if train == "adamw":
+            assert all(p["measured"] for p in res["replay"]["optimizer_bound"]["parameters"]), res
         # BatchNorm's running statistics are outputs when training: eager batch norm calls
         # native_batch_norm, whose schema does not mark them written (recorder.HIDDEN_WRITES).
         if spec.startswith("cnn"):
             stats = {o["name"] for o in g["outputs"]} & {"updated.1.running_mean", "updated.1.running_var"}
             assert stats == {"updated.1.running_mean", "updated.1.running_var"}, g["outputs"]
-        # The optimizer moved every parameter: each output differs from its input.
+        # The optimizer moved every parameter and its state: each output is an input's storage.
         for o in g["outputs"][1:]:
             assert o["tensor"]["storage"] in {i["tensor"]["storage"] for i in g["inputs"]}
 

@@ -128,6 +128,13 @@ AdamBound::AdamBound(const Bundle &bundle) : optimizer_(bundle.optimizer) {
     p.step = step->second->tensor;
     parameters_.push_back(std::move(p));
   }
+  for (const Output &o : bundle.outputs)
+    if (std::any_of(parameters_.begin(), parameters_.end(),
+                    [&o](const Parameter &p) { return p.expAvg.storage == o.tensor.storage; }))
+      momentOutputs_.push_back(o);
+  for (const Step &step : bundle.steps)
+    for (int64_t s : writtenStorages(step))
+      ++writes_[s];
 }
 
 const AdamBound::Parameter *AdamBound::parameterOf(int64_t storage) const {
@@ -143,6 +150,8 @@ AdamBound::Parameter *AdamBound::parameterOf(int64_t storage) {
 
 void AdamBound::beforeStep(const Step &step, const Storages &storages) {
   const std::set<int64_t> writes = writtenStorages(step);
+  for (int64_t s : writes)
+    ++writesBegun_[s];
   for (Parameter &p : parameters_) {
     if (p.snapshotted)
       continue;
@@ -171,21 +180,35 @@ double AdamBound::momentRounding(const Parameter &p, int64_t e) const {
 }
 
 void AdamBound::measure(const Step &step, const Storages &storages) {
+  // The device's values of what the step wrote: its fingerprints, and the
+  // outputs of the storages it is the last to write.
+  std::vector<std::pair<const TensorRef *, const Fingerprint *>> known;
+  for (const Fingerprint &f : step.fingerprints)
+    if (const TensorRef *target = fingerprintTarget(step, f))
+      known.emplace_back(target, &f);
+  const std::set<int64_t> writes = writtenStorages(step);
+  for (const Output &o : momentOutputs_)
+    if (writes.count(o.tensor.storage) && writesBegun_[o.tensor.storage] == writes_[o.tensor.storage])
+      known.emplace_back(&o.tensor, &o.fingerprint);
+
   std::vector<Parameter *> measuredNow;
-  for (const Fingerprint &f : step.fingerprints) {
-    const TensorRef *target = fingerprintTarget(step, f);
-    if (!target)
-      continue;
+  for (const auto &[target, f] : known) {
     for (Parameter &p : parameters_) {
-      if (!p.snapshotted || p.t < 1 || target->storage != p.expAvg.storage || f.elements <= 0)
+      if (!p.snapshotted || p.t < 1 || target->storage != p.expAvg.storage || f->elements <= 0)
         continue;
-      const MeasuredDrift d = measureDrift(viewOf(storages, *target), f);
+      const reference::TensorView view = viewOf(storages, *target);
+      const MeasuredDrift d = measureDrift(view, *f);
       if (std::find(measuredNow.begin(), measuredNow.end(), &p) == measuredNow.end()) {
         measuredNow.push_back(&p);
         p.drift = p.scale = 0.0; // this step's measurement replaces an earlier one
+        p.zerosKept = p.zerosLost = 0;
       }
       p.drift = std::max(p.drift, d.drift);
       p.scale = std::max(p.scale, d.scale);
+      const std::vector<double> ours = reference::readValues(view);
+      for (const Sample &s : f->samples)
+        if (ours[static_cast<size_t>(s.index)] == 0.0)
+          ++(s.value == 0.0 ? p.zerosKept : p.zerosLost);
     }
   }
   for (Parameter *p : measuredNow) {
@@ -194,11 +217,14 @@ void AdamBound::measure(const Step &step, const Storages &storages) {
     p->withinRounding.assign(p->before.size(), 0);
     p->withinCount = 0;
     p->withinIndices.clear();
+    // Exact zeros that the device has too are no rounding (a gradient no term
+    // reaches: an unused embedding row, a dropped-out input).
+    const bool zerosExact = p->zerosKept > 0 && p->zerosLost == 0;
     const std::vector<int64_t> offsets = storageOffsets(p->value);
     for (size_t i = 0; i < offsets.size(); ++i) {
       const int64_t e = offsets[i];
       const double m = p->moment[static_cast<size_t>(e - p->value.offset + p->expAvg.offset)];
-      if (std::isfinite(m) && std::fabs(m) < momentRounding(*p, e)) {
+      if (std::isfinite(m) && std::fabs(m) < momentRounding(*p, e) && !(zerosExact && m == 0.0)) {
         p->withinRounding[static_cast<size_t>(e)] = 1;
         ++p->withinCount;
         p->withinIndices.push_back(static_cast<int64_t>(i));

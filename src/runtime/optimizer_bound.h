@@ -11,13 +11,17 @@
 // regime) may differ by what its measured rounding moves the update through
 // u(x) = x / (|x| + eps); that allowance is added to the fixed tolerance. Every
 // other element keeps the fixed tolerance. The rounding of m is measured where
-// the device's values are known: the step's fingerprint of exp_avg.
+// the device's values are known: the step's fingerprint of exp_avg, and an
+// output of exp_avg's storage (the reference computation's moment, which the
+// parameters' outputs come from). An element computed as exactly 0 is no
+// rounding where the samples show the device's exact zeros at ours.
 #include "reference/host_calls.h"
 #include "runtime/bundle.h"
 #include "runtime/fingerprint.h"
 #include "runtime/runner.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -48,12 +52,13 @@ public:
 
   bool active() const { return !parameters_.empty(); }
 
-  /// Before `step` runs: the value and state of each parameter whose storage or
-  /// state the step is the first to write.
+  /// Before `step` runs (every step, in order): the value and state of each
+  /// parameter whose storage or state the step is the first to write.
   void beforeStep(const Step &step, const Storages &storages);
   /// After `step` ran, before its fingerprints are compared: for each first
-  /// moment the step wrote with a fingerprint, its rounding (npusim against the
-  /// device) and which elements of the parameter lie within it of zero.
+  /// moment the step wrote with a fingerprint (or, as the last step writing it,
+  /// with an output), its rounding (npusim against the device) and which
+  /// elements of the parameter lie within it of zero.
   void measure(const Step &step, const Storages &storages);
   /// How to judge `view`'s elements: set when it views a parameter whose first
   /// moment has been measured.
@@ -77,6 +82,8 @@ private:
     // After its first moment's step (measure).
     bool measured = false;
     double drift = 0.0, scale = 0.0;
+    // Samples at which npusim's moment is exactly 0: the device's too, or not.
+    int64_t zerosKept = 0, zerosLost = 0;
     std::vector<double> moment;          // the exp_avg storage after the step
     std::vector<char> withinRounding;    // by the parameter's storage element
     int64_t withinCount = 0;
@@ -91,6 +98,10 @@ private:
 
   OptimizerDescription optimizer_;
   std::vector<Parameter> parameters_;
+  std::vector<Output> momentOutputs_; // outputs of a parameter's exp_avg storage
+  // Steps writing each storage: all of them, and those begun (beforeStep); an
+  // output is the value its last writer leaves.
+  std::map<int64_t, int64_t> writes_, writesBegun_;
   std::vector<std::string> notCovered_;
 };
 

@@ -155,8 +155,8 @@ struct OptimizerBoundReport {
   struct Parameter {
     std::string name;
     int64_t elements = 0;
-    /// A fingerprint of its exp_avg measured the first moment's rounding; without
-    /// one every element keeps the fixed tolerance.
+    /// A fingerprint of its exp_avg, or an output of its storage, measured the
+    /// first moment's rounding; without one every element keeps the fixed tolerance.
     bool measured = false;
     /// Elements judged by the bound: first moment (on a first step, the gradient)
     /// within its measured rounding of zero; the first 64 of their logical indices.

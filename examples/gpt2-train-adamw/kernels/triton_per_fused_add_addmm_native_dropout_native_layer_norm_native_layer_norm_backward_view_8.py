@@ -1,0 +1,85 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 16, 'r0_': 64},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*i64', 'in_ptr1': '*i1', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*fp32', 'in_ptr7': '*fp32', 'out_ptr1': '*i1', 'out_ptr4': '*fp32', 'out_ptr5': '*fp32', 'load_seed_offset': 'i32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]], (10,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]], (13,): [['tt.divisibility', 16]], (14,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused_add_addmm_native_dropout_native_layer_norm_native_layer_norm_backward_view_8', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': False, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 8, 'num_store': 4, 'num_reduction': 4, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': True, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': True, 'has_loadstore_with_contiguous_rdim': True, 'tiling_scores': {'x': 128, 'r0_': 32768}}
+)
+@triton.jit
+def triton_per_fused_add_addmm_native_dropout_native_layer_norm_native_layer_norm_backward_view_8(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, out_ptr1, out_ptr4, out_ptr5, load_seed_offset, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 16
+    r0_numel = 64
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp5 = tl.load(in_ptr1 + (r0_1 + 64*x0), xmask, other=0.0).to(tl.int1)
+    tmp7 = tl.load(in_ptr2 + (r0_1), None, eviction_policy='evict_last')
+    tmp8 = tl.load(in_out_ptr0 + (r0_1 + 64*x0), xmask, other=0.0)
+    tmp13 = tl.load(in_ptr3 + (r0_1 + 64*x0), xmask, other=0.0)
+    tmp16 = tl.load(in_ptr4 + (r0_1), None, eviction_policy='evict_last')
+    tmp17 = tl.load(in_ptr5 + (r0_1 + 64*x0), xmask, other=0.0)
+    tmp45 = tl.load(in_ptr6 + (r0_1), None, eviction_policy='evict_last')
+    tmp47 = tl.load(in_ptr7 + (r0_1), None, eviction_policy='evict_last')
+    tmp0 = tl.load(in_ptr0 + load_seed_offset)
+    tmp1 = r0_1 + 64*x0
+    tmp2 = tl.rand(tmp0, (tmp1).to(tl.uint32))
+    tmp3 = tl.full([1, 1], 0.1, tl.float32)
+    tmp4 = tmp2 > tmp3
+    tmp6 = tmp5.to(tl.float32)
+    tmp9 = tmp7 + tmp8
+    tmp10 = tmp6 * tmp9
+    tmp11 = tl.full([1, 1], 1.1111111111111112, tl.float32)
+    tmp12 = tmp10 * tmp11
+    tmp14 = tmp12 + tmp13
+    tmp15 = tmp4.to(tl.float32)
+    tmp18 = tmp16 + tmp17
+    tmp19 = tmp15 * tmp18
+    tmp20 = tmp19 * tmp11
+    tmp21 = tmp14 + tmp20
+    tmp22 = tl.broadcast_to(tmp21, [XBLOCK, R0_BLOCK])
+    tmp24 = tl.where(xmask, tmp22, 0)
+    tmp25 = tl.broadcast_to(tmp22, [XBLOCK, R0_BLOCK])
+    tmp27 = tl.where(xmask, tmp25, 0)
+    tmp28 = tl.sum(tmp27, 1)[:, None].to(tl.float32)
+    tmp29 = tl.full([1, 1], 64, tl.int32)
+    tmp30 = tmp29.to(tl.float32)
+    tmp31 = (tmp28 / tmp30)
+    tmp32 = tmp22 - tmp31
+    tmp33 = tmp32 * tmp32
+    tmp34 = tl.broadcast_to(tmp33, [XBLOCK, R0_BLOCK])
+    tmp36 = tl.where(xmask, tmp34, 0)
+    tmp37 = tl.sum(tmp36, 1)[:, None].to(tl.float32)
+    tmp38 = tmp21 - tmp31
+    tmp39 = tl.full([1, 1], 64.0, tl.float32)
+    tmp40 = (tmp37 / tmp39)
+    tmp41 = tl.full([1, 1], 1e-05, tl.float32)
+    tmp42 = tmp40 + tmp41
+    tmp43 = libdevice.rsqrt(tmp42)
+    tmp44 = tmp38 * tmp43
+    tmp46 = tmp44 * tmp45
+    tmp48 = tmp46 + tmp47
+    tmp49 = tl.full([1, 1], 0.015625, tl.float32)
+    tmp50 = tmp43 * tmp49
+    tl.store(out_ptr1 + (r0_1 + 64*x0), tmp4, xmask)
+    tl.store(in_out_ptr0 + (r0_1 + 64*x0), tmp44, xmask)
+    tl.store(out_ptr4 + (r0_1 + 64*x0), tmp48, xmask)
+    tl.store(out_ptr5 + (x0), tmp50, xmask)

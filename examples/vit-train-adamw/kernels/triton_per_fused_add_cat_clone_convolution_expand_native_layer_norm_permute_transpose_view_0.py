@@ -1,0 +1,81 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 64, 'r0_': 64},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused_add_cat_clone_convolution_expand_native_layer_norm_permute_transpose_view_0', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': False, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 6, 'num_store': 4, 'num_reduction': 4, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': True, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': True, 'has_loadstore_with_contiguous_rdim': True, 'tiling_scores': {'x': 544, 'r0_': 40192}}
+)
+@triton.jit
+def triton_per_fused_add_cat_clone_convolution_expand_native_layer_norm_permute_transpose_view_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 34
+    r0_numel = 64
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    x0 = (xindex % 17)
+    r0_2 = r0_index
+    x1 = xindex // 17
+    x3 = xindex
+    tmp15 = tl.load(in_ptr3 + (r0_2 + 64*x0), xmask, eviction_policy='evict_last', other=0.0)
+    tmp40 = tl.load(in_ptr4 + (r0_2), None, eviction_policy='evict_last')
+    tmp42 = tl.load(in_ptr5 + (r0_2), None, eviction_policy='evict_last')
+    tmp0 = x0
+    tmp1 = tl.full([1, 1], 0, tl.int64)
+    tmp2 = tmp0 >= tmp1
+    tmp3 = tl.full([1, 1], 1, tl.int64)
+    tmp4 = tmp0 < tmp3
+    tmp5 = tl.load(in_ptr0 + (tl.broadcast_to(r0_2, [XBLOCK, R0_BLOCK])), tmp4 & xmask, eviction_policy='evict_last', other=0.0)
+    tmp6 = tmp0 >= tmp3
+    tmp7 = tl.full([1, 1], 17, tl.int64)
+    tmp8 = tmp0 < tmp7
+    tmp9 = tl.load(in_ptr1 + (16*r0_2 + 1024*x1 + ((((-1) + x0) % 16))), tmp6 & xmask, eviction_policy='evict_last', other=0.0)
+    tmp10 = tl.load(in_ptr2 + (tl.broadcast_to(r0_2, [XBLOCK, R0_BLOCK])), tmp6 & xmask, eviction_policy='evict_last', other=0.0)
+    tmp11 = tmp9 + tmp10
+    tmp12 = tl.full(tmp11.shape, 0.0, tmp11.dtype)
+    tmp13 = tl.where(tmp6, tmp11, tmp12)
+    tmp14 = tl.where(tmp4, tmp5, tmp13)
+    tmp16 = tmp14 + tmp15
+    tmp17 = tl.broadcast_to(tmp16, [XBLOCK, R0_BLOCK])
+    tmp19 = tl.where(xmask, tmp17, 0)
+    tmp20 = tl.broadcast_to(tmp17, [XBLOCK, R0_BLOCK])
+    tmp22 = tl.where(xmask, tmp20, 0)
+    tmp23 = tl.sum(tmp22, 1)[:, None].to(tl.float32)
+    tmp24 = tl.full([1, 1], 64, tl.int32)
+    tmp25 = tmp24.to(tl.float32)
+    tmp26 = (tmp23 / tmp25)
+    tmp27 = tmp17 - tmp26
+    tmp28 = tmp27 * tmp27
+    tmp29 = tl.broadcast_to(tmp28, [XBLOCK, R0_BLOCK])
+    tmp31 = tl.where(xmask, tmp29, 0)
+    tmp32 = tl.sum(tmp31, 1)[:, None].to(tl.float32)
+    tmp33 = tl.full([1, 1], 64.0, tl.float32)
+    tmp34 = (tmp32 / tmp33)
+    tmp35 = tl.full([1, 1], 1e-06, tl.float32)
+    tmp36 = tmp34 + tmp35
+    tmp37 = libdevice.rsqrt(tmp36)
+    tmp38 = tmp16 - tmp26
+    tmp39 = tmp38 * tmp37
+    tmp41 = tmp39 * tmp40
+    tmp43 = tmp41 + tmp42
+    tl.store(out_ptr0 + (r0_2 + 64*x3), tmp14, xmask)
+    tl.debug_barrier()
+    tl.store(in_out_ptr0 + (x3), tmp37, xmask)
+    tl.store(out_ptr2 + (r0_2 + 64*x1 + 128*x0), tmp43, xmask)
+    tl.store(out_ptr1 + (x3), tmp26, xmask)

@@ -1,0 +1,61 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 64, 'r0_': 64},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused_add_native_layer_norm_native_layer_norm_backward_transpose_view_17', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 8, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': True, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': True, 'has_loadstore_with_contiguous_rdim': True, 'tiling_scores': {'x': 272, 'r0_': 48128}}
+)
+@triton.jit
+def triton_per_fused_add_native_layer_norm_native_layer_norm_backward_transpose_view_17(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 34
+    r0_numel = 64
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_2 = r0_index
+    x0 = (xindex % 17)
+    x1 = xindex // 17
+    x3 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_2 + 64*x1 + 128*x0), xmask, other=0.0)
+    tmp1 = tl.load(in_ptr1 + (r0_2), None, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr2 + (r0_2 + 64*x3), xmask, other=0.0)
+    tmp4 = tl.load(in_ptr3 + (r0_2 + 64*x0), xmask, eviction_policy='evict_last', other=0.0)
+    tmp6 = tl.load(in_ptr4 + (x3), xmask, eviction_policy='evict_last')
+    tmp8 = tl.load(in_ptr5 + (x3), xmask, eviction_policy='evict_last')
+    tmp15 = tl.load(in_out_ptr0 + (r0_2 + 64*x3), xmask, other=0.0)
+    tmp20 = tl.load(in_ptr6 + (x1 + 2*x0), xmask, eviction_policy='evict_last')
+    tmp2 = tmp0 * tmp1
+    tmp5 = tmp3 + tmp4
+    tmp7 = tmp5 - tmp6
+    tmp9 = tmp7 * tmp8
+    tmp10 = tmp2 * tmp9
+    tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+    tmp13 = tl.where(xmask, tmp11, 0)
+    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
+    tmp16 = tl.full([1, 1], 0.015625, tl.float32)
+    tmp17 = tmp8 * tmp16
+    tmp18 = tl.full([1, 1], 64.0, tl.float32)
+    tmp19 = tmp2 * tmp18
+    tmp21 = tmp19 - tmp20
+    tmp22 = tmp9 * tmp14
+    tmp23 = tmp21 - tmp22
+    tmp24 = tmp17 * tmp23
+    tmp25 = tmp15 + tmp24
+    tl.store(in_out_ptr0 + (r0_2 + 64*x3), tmp25, xmask)
