@@ -72,7 +72,7 @@ int runCompile(std::span<const std::string> args, std::ostream &out, std::ostrea
   }
   const std::string &file = options.positionals.front();
   try {
-    const config::HardwareConfig machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
+    const config::HardwareConfig machine = machineOption(options);
     const triton::KernelFile kernel = triton::loadKernelFile(file);
     const triton::KernelMetadata &meta = kernel.metadata;
     const triton::ConstexprBindings bindings = pickConstexprs(meta, given);

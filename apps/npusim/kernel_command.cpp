@@ -68,7 +68,7 @@ struct KernelOptions {
   uint64_t seed = 0;
   std::string outDir = "npusim-out";
   runtime::Mode mode = runtime::Mode::Reference;
-  std::string config = "tpuv3-like";
+  std::optional<std::string> config; // --config, or the default machine
   std::string tracePath;
 };
 
@@ -169,7 +169,7 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   const triton::KernelMetadata &meta = kernel.metadata;
   runtime::RunOptions options;
   options.mode = k.mode;
-  options.machine = config::loadConfig(k.config);
+  options.machine = k.config ? config::loadConfig(*k.config) : config::defaultConfig();
   options.tracePath = k.tracePath;
   std::vector<std::string> pinned;
   for (const ConstOption &c : k.constants)

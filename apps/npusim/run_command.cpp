@@ -313,7 +313,7 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     runOptions.threads = static_cast<int>(std::min<long long>(positiveInteger("--threads", *text), 1024));
   const std::string bundle = options.positionals.front();
   try {
-    runOptions.machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
+    runOptions.machine = machineOption(options);
     if (auto mapping = options.get("--mapping"))
       runOptions.mapping = runtime::loadMapping(*mapping);
     runtime::Bundle loaded = runtime::loadBundle(bundle);

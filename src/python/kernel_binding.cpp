@@ -323,8 +323,9 @@ py::tuple runKernel(const std::string &source, const std::string &fileName, cons
 
 void defineRunKernel(py::module_ &m) {
   m.def("run_kernel", &runKernel, py::arg("source"), py::arg("file_name"), py::arg("grid") = py::none(),
-        py::arg("args") = py::dict(), py::arg("consts") = py::dict(), py::arg("config") = "tpuv3-like",
-        py::arg("mode") = "full", py::arg("trace") = py::none(),
+        py::arg("args") = py::dict(), py::arg("consts") = py::dict(),
+        py::arg("config") = std::string(config::kDefaultPreset), py::arg("mode") = "full",
+        py::arg("trace") = py::none(),
         "One launch of a Triton kernel's source; npusim.run_kernel wraps it (docs/python.md)");
 }
 

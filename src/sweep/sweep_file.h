@@ -2,6 +2,8 @@
 // A design-study sweep file (docs/sweeps.md): bundles, a base machine, the
 // hardware keys to vary as a grid of lists and/or ranges sampled at random or
 // by Latin hypercube, and the run mode.
+#include "config/hardware.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -20,9 +22,9 @@ struct KeyRange {
 
 struct SweepFile {
   std::string path;
-  std::vector<std::string> bundles; // absolute paths (relative ones start from the file's folder)
-  std::string base = "tpuv3-like";  // a preset or a file (relative to the file's folder)
-  std::string mode = "timing";      // timing or full (cycles are what a sweep is for)
+  std::vector<std::string> bundles;         // absolute paths (relative ones start from the file's folder)
+  std::string base{config::kDefaultPreset}; // a preset or a file (relative to the file's folder)
+  std::string mode = "timing";              // timing or full (cycles are what a sweep is for)
   /// Grid keys with their values as YAML scalars, in file order: every combination runs.
   std::vector<std::pair<std::string, std::vector<std::string>>> grid;
   std::vector<KeyRange> ranges;
