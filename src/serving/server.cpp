@@ -4,8 +4,8 @@
 #include "core/error.h"
 #include "serving/policies.h"
 #include "serving/serving.h"
+#include "timing/core/unit_model.h"
 #include "timing/shared_machine.h"
-#include "timing/unit_model.h"
 
 #include <algorithm>
 #include <cmath>

@@ -3,8 +3,8 @@
 // scaling with channels, determinism, and the three parameter sets of
 // ../shared/docs/hardware-facts.md (Ramulator 2.1 presets: HBM2 2000 Mbps,
 // HBM3 6400 Mbps, DDR4-3200AA), written out here.
-#include "timing/dram_model.h"
-#include "timing/memory_system.h"
+#include "timing/memory/dram_model.h"
+#include "timing/memory/memory_system.h"
 
 #include "timing/dram_test_traffic.h"
 

@@ -1,7 +1,7 @@
-#include "timing/noc.h"
+#include "timing/memory/noc.h"
 
 #include "core/error.h"
-#include "timing/memory_system.h"
+#include "timing/memory/memory_system.h"
 
 #include <algorithm>
 
@@ -122,13 +122,7 @@ void CrossbarNoc::accept(const MemoryRequest &request) {
   }
   approved_ = false;
   transactions_[slot] = Transaction{request, static_cast<int>(scratch_.size())};
-  if (request.write) {
-    ++stats_.writes;
-    stats_.bytesWritten += request.bytes;
-  } else {
-    ++stats_.reads;
-    stats_.bytesRead += request.bytes;
-  }
+  stats_.countRequest(request);
 
   const TimePs start = alignToCoreClock(events_.now());
   const TimePs latency = latencyCycles_ * corePeriodPs_;

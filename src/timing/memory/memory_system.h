@@ -3,8 +3,8 @@
 // the NoC model NocConfig::model names in front of the DRAM model
 // DramConfig::model names. The cores' DMA engines talk to the returned port only.
 #include "config/hardware.h"
-#include "timing/dram_model.h"
 #include "timing/event_queue.h"
+#include "timing/memory/dram_model.h"
 #include "timing/memory_port.h"
 #include "timing/registry.h"
 

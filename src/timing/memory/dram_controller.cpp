@@ -1,4 +1,4 @@
-#include "timing/dram_controller.h"
+#include "timing/memory/dram_controller.h"
 
 #include "core/error.h"
 
@@ -179,14 +179,7 @@ void DramController::serve(RequestQueue &queue, size_t index, int64_t cycle) {
   // A read's data is back nCL + nBL after RD; a write's data is in nCWL + nBL after WR.
   const int64_t doneCycle = cycle + (request.write ? timing_.nCWL : timing_.nCL) + timing_.burstCycles;
   const TimePs done = doneCycle * clockPs_;
-  if (request.write) {
-    ++stats_.writes;
-    stats_.bytesWritten += request.bytes;
-  } else {
-    ++stats_.reads;
-    stats_.bytesRead += request.bytes;
-  }
-  stats_.busyUntil = std::max(stats_.busyUntil, done);
+  stats_.countCompleted(request, done);
   callbacks_.complete(request, done);
   callbacks_.entryFreed();
 }

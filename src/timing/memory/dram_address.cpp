@@ -1,4 +1,4 @@
-#include "timing/dram_address.h"
+#include "timing/memory/dram_address.h"
 
 #include "core/error.h"
 

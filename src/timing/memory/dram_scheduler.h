@@ -8,8 +8,8 @@
 //
 //   const bool kRegistered = DramSchedulers::add<MyScheduler>("my_policy");
 #include "config/hardware.h"
-#include "timing/dram_address.h"
-#include "timing/dram_timing.h"
+#include "timing/memory/dram_address.h"
+#include "timing/memory/dram_timing.h"
 #include "timing/memory_port.h"
 #include "timing/registry.h"
 

@@ -1,4 +1,4 @@
-#include "timing/memory_interface.h"
+#include "timing/core/memory_interface.h"
 
 #include "core/error.h"
 

@@ -1,4 +1,4 @@
-#include "timing/core_model.h"
+#include "timing/core/core_model.h"
 
 #include "core/error.h"
 

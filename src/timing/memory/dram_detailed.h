@@ -1,8 +1,8 @@
 #pragma once
 // The detailed DRAM model: one controller per channel (dram_controller.h)
 // behind the address mapper; banks, open rows, FR-FCFS, refresh.
-#include "timing/dram_controller.h"
-#include "timing/dram_model.h"
+#include "timing/memory/dram_controller.h"
+#include "timing/memory/dram_model.h"
 
 #include <memory>
 #include <vector>

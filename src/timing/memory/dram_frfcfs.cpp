@@ -12,7 +12,7 @@
 // the starved bank's summary is its one eligible request, the oldest.
 // tests/timing/dram_scheduler_test.cpp checks this against the per-request
 // statement on random request streams.
-#include "timing/dram_scheduler.h"
+#include "timing/memory/dram_scheduler.h"
 
 #include "core/error.h"
 

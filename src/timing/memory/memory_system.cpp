@@ -1,4 +1,4 @@
-#include "timing/memory_system.h"
+#include "timing/memory/memory_system.h"
 
 namespace npusim::timing {
 

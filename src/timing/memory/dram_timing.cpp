@@ -1,4 +1,4 @@
-#include "timing/dram_timing.h"
+#include "timing/memory/dram_timing.h"
 
 #include "core/error.h"
 

@@ -5,8 +5,8 @@
 // loop body executed a million times is analysed once.
 #include "config/hardware.h"
 #include "npu/program.h"
-#include "timing/dependency_tracker.h"
-#include "timing/unit_model.h"
+#include "timing/core/dependency_tracker.h"
+#include "timing/core/unit_model.h"
 
 #include <cstdint>
 #include <memory>

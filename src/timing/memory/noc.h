@@ -9,7 +9,7 @@
 // channel it touches has queue space left after the pieces already travelling
 // towards it (credits).
 #include "config/hardware.h"
-#include "timing/dram_model.h"
+#include "timing/memory/dram_model.h"
 
 #include <memory>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "timing/dram_model.h"
+#include "timing/memory/dram_model.h"
 
 #include "core/error.h"
 

@@ -1,4 +1,4 @@
-#include "timing/instruction_catalog.h"
+#include "timing/core/instruction_catalog.h"
 
 #include "core/error.h"
 

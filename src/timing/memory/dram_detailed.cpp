@@ -1,4 +1,4 @@
-#include "timing/dram_detailed.h"
+#include "timing/memory/dram_detailed.h"
 
 #include <algorithm>
 
@@ -30,14 +30,7 @@ MemoryStats DetailedDram::stats() const {
   MemoryStats total;
   for (const auto &controller : controllers_) {
     const MemoryStats &each = controller->stats();
-    total.reads += each.reads;
-    total.writes += each.writes;
-    total.bytesRead += each.bytesRead;
-    total.bytesWritten += each.bytesWritten;
-    total.rowHits += each.rowHits;
-    total.rowMisses += each.rowMisses;
-    total.rowConflicts += each.rowConflicts;
-    total.refreshes += each.refreshes;
+    total.addCounts(each);
     total.busyUntil = std::max(total.busyUntil, each.busyUntil);
   }
   return total;

@@ -8,7 +8,7 @@
 //
 //   const bool kRegistered = DramModels::add<MyDram>("my_dram");
 #include "config/hardware.h"
-#include "timing/dram_address.h"
+#include "timing/memory/dram_address.h"
 #include "timing/memory_port.h"
 #include "timing/registry.h"
 

@@ -7,10 +7,10 @@
 // a queue holds work, and sleeps through cycles in which nothing can issue
 // (docs/dram.md).
 #include "config/hardware.h"
-#include "timing/dram_address.h"
-#include "timing/dram_scheduler.h"
-#include "timing/dram_timing.h"
 #include "timing/event_queue.h"
+#include "timing/memory/dram_address.h"
+#include "timing/memory/dram_scheduler.h"
+#include "timing/memory/dram_timing.h"
 #include "timing/memory_port.h"
 
 #include <functional>

@@ -1,4 +1,4 @@
-#include "timing/dependency_tracker.h"
+#include "timing/core/dependency_tracker.h"
 
 #include <algorithm>
 

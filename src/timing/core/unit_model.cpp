@@ -1,4 +1,4 @@
-#include "timing/unit_model.h"
+#include "timing/core/unit_model.h"
 
 #include "core/error.h"
 

@@ -4,7 +4,7 @@
 // requests to one channel ends at latency + (N - 1) * nBL. Useful to separate
 // what the cores do from what the DRAM does.
 // Registered as "fixed_latency".
-#include "timing/dram_model.h"
+#include "timing/memory/dram_model.h"
 
 #include "core/error.h"
 
@@ -67,14 +67,7 @@ void FixedLatencyDram::accept(const MemoryRequest &request) {
   channel.lastCompletionCycle = completionCycle;
   const TimePs completion = completionCycle * clockPs_;
 
-  if (request.write) {
-    ++stats_.writes;
-    stats_.bytesWritten += request.bytes;
-  } else {
-    ++stats_.reads;
-    stats_.bytesRead += request.bytes;
-  }
-  stats_.busyUntil = std::max(stats_.busyUntil, completion);
+  stats_.countCompleted(request, completion);
   events_.schedule(completion, [this, request, completion] {
     Channel &done = channels_[static_cast<size_t>(mapper_.decode(request.address).channel)];
     --(request.write ? done.outstandingWrites : done.outstandingReads);

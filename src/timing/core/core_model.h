@@ -7,10 +7,10 @@
 #include "config/hardware.h"
 #include "npu/execution.h"
 #include "timing/chrome_trace.h"
-#include "timing/dependency_tracker.h"
+#include "timing/core/dependency_tracker.h"
+#include "timing/core/instruction_catalog.h"
+#include "timing/core/memory_interface.h"
 #include "timing/event_queue.h"
-#include "timing/instruction_catalog.h"
-#include "timing/memory_interface.h"
 
 #include <array>
 #include <cstdint>
