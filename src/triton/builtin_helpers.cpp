@@ -212,8 +212,8 @@ SemaValue helperBucketizeBinarySearch(BuiltinCall &c) {
 const bool kRegistered = registerBuiltins({
     {"triton_helpers.set_driver_to_gpu", helperNothing},
     {"triton_helpers.set_driver_to_cpu", helperNothing},
-    {"triton_helpers.maximum", [](BuiltinCall &c) { return helperMinMax(c, ir::OpCode::Max); }},
-    {"triton_helpers.minimum", [](BuiltinCall &c) { return helperMinMax(c, ir::OpCode::Min); }},
+    {"triton_helpers.maximum", member(helperMinMax, ir::OpCode::Max)},
+    {"triton_helpers.minimum", member(helperMinMax, ir::OpCode::Min)},
     {"triton_helpers.promote_to_tensor", helperPromoteToTensor},
     {"triton_helpers.is_floating", helperIsFloating},
     {"triton_helpers.div_floor_integer", helperDivFloorInteger},
@@ -223,8 +223,8 @@ const bool kRegistered = registerBuiltins({
     {"triton_helpers.exp", helperExp},
     {"triton_helpers.online_softmax_combine", helperOnlineSoftmaxCombine},
     {"triton_helpers.device_assert_then", helperDeviceAssertThen},
-    {"triton_helpers.maximum_with_index", [](BuiltinCall &c) { return helperMinMaxWithIndex(c, true); }},
-    {"triton_helpers.minimum_with_index", [](BuiltinCall &c) { return helperMinMaxWithIndex(c, false); }},
+    {"triton_helpers.maximum_with_index", member(helperMinMaxWithIndex, true)},
+    {"triton_helpers.minimum_with_index", member(helperMinMaxWithIndex, false)},
     {"triton_helpers.bucketize_binary_search", helperBucketizeBinarySearch},
 });
 

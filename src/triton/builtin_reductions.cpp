@@ -295,18 +295,18 @@ SemaValue helperWelford(BuiltinCall &c) {
 /// The reductions tl and triton_helpers both have, by the name after the module.
 const std::vector<BuiltinEntry> &sharedReductions() {
   static const std::vector<BuiltinEntry> kShared = {
-      {"sum", [](BuiltinCall &c) { return reduceAlongAxis(c, AxisReduction::Sum); }},
-      {"xor_sum", [](BuiltinCall &c) { return reduceAlongAxis(c, AxisReduction::XorSum); }},
-      {"reduce_or", [](BuiltinCall &c) { return reduceAlongAxis(c, AxisReduction::ReduceOr); }},
-      {"max", [](BuiltinCall &c) { return reduceAlongAxis(c, AxisReduction::Max); }},
-      {"min", [](BuiltinCall &c) { return reduceAlongAxis(c, AxisReduction::Min); }},
-      {"argmax", [](BuiltinCall &c) { return reduceAlongAxis(c, AxisReduction::ArgMax); }},
-      {"argmin", [](BuiltinCall &c) { return reduceAlongAxis(c, AxisReduction::ArgMin); }},
+      {"sum", member(reduceAlongAxis, AxisReduction::Sum)},
+      {"xor_sum", member(reduceAlongAxis, AxisReduction::XorSum)},
+      {"reduce_or", member(reduceAlongAxis, AxisReduction::ReduceOr)},
+      {"max", member(reduceAlongAxis, AxisReduction::Max)},
+      {"min", member(reduceAlongAxis, AxisReduction::Min)},
+      {"argmax", member(reduceAlongAxis, AxisReduction::ArgMax)},
+      {"argmin", member(reduceAlongAxis, AxisReduction::ArgMin)},
       {"reduce", reduceWithCombine},
-      {"cumsum", [](BuiltinCall &c) { return scanAlongAxis(c, Scan::Cumsum); }},
-      {"cumprod", [](BuiltinCall &c) { return scanAlongAxis(c, Scan::Cumprod); }},
-      {"associative_scan", [](BuiltinCall &c) { return scanAlongAxis(c, Scan::Associative); }},
-      {"sort", [](BuiltinCall &c) { return sortLastAxis(c, false); }},
+      {"cumsum", member(scanAlongAxis, Scan::Cumsum)},
+      {"cumprod", member(scanAlongAxis, Scan::Cumprod)},
+      {"associative_scan", member(scanAlongAxis, Scan::Associative)},
+      {"sort", member(sortLastAxis, false)},
   };
   return kShared;
 }
@@ -317,15 +317,13 @@ bool registerReductions() {
     registerBuiltin("triton_helpers." + std::string(entry.name), entry.handler);
   }
   return registerBuiltins({
-      {"triton_helpers.sort_with_index", [](BuiltinCall &c) { return sortLastAxis(c, true); }},
-      {"triton_helpers.max2", [](BuiltinCall &c) { return helperReduction(c, ir::ReduceKind::Max); }},
-      {"triton_helpers.min2", [](BuiltinCall &c) { return helperReduction(c, ir::ReduceKind::Min); }},
-      {"triton_helpers.prod", [](BuiltinCall &c) { return helperReduction(c, ir::ReduceKind::Prod); }},
-      {"triton_helpers.any", [](BuiltinCall &c) { return helperReduction(c, ir::ReduceKind::Or); }},
-      {"triton_helpers.max_with_index",
-       [](BuiltinCall &c) { return helperReductionWithIndex(c, ir::ReduceKind::ArgMax); }},
-      {"triton_helpers.min_with_index",
-       [](BuiltinCall &c) { return helperReductionWithIndex(c, ir::ReduceKind::ArgMin); }},
+      {"triton_helpers.sort_with_index", member(sortLastAxis, true)},
+      {"triton_helpers.max2", member(helperReduction, ir::ReduceKind::Max)},
+      {"triton_helpers.min2", member(helperReduction, ir::ReduceKind::Min)},
+      {"triton_helpers.prod", member(helperReduction, ir::ReduceKind::Prod)},
+      {"triton_helpers.any", member(helperReduction, ir::ReduceKind::Or)},
+      {"triton_helpers.max_with_index", member(helperReductionWithIndex, ir::ReduceKind::ArgMax)},
+      {"triton_helpers.min_with_index", member(helperReductionWithIndex, ir::ReduceKind::ArgMin)},
       {"triton_helpers.online_softmax_reduce", helperOnlineSoftmaxReduce},
       {"triton_helpers.select_one", helperSelectOne},
       {"triton_helpers.welford", helperWelford},

@@ -147,6 +147,12 @@ using BuiltinHandler = std::function<SemaValue(BuiltinCall &)>;
 /// row of the table) throws core::InputError. Returns true.
 bool registerBuiltin(std::string_view name, BuiltinHandler handler);
 
+/// The handler of one member of a family: `lower(call, variant)`, where the
+/// variant (a reduction kind, a math function, a flag) tells the members apart.
+template <class Variant> BuiltinHandler member(SemaValue (*lower)(BuiltinCall &, Variant), Variant variant) {
+  return [lower, variant](BuiltinCall &c) { return lower(c, variant); };
+}
+
 /// One registry row: the full name a kernel calls and its lowering.
 struct BuiltinEntry {
   std::string_view name;

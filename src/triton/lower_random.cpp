@@ -144,13 +144,13 @@ SemaValue lowerRandom(BuiltinCall &c, RandomKind kind) {
 }
 
 const bool kRegistered = registerBuiltins({
-    {"tl.randint", [](BuiltinCall &c) { return lowerRandom(c, RandomKind::Randint); }},
-    {"tl.randint4x", [](BuiltinCall &c) { return lowerRandom(c, RandomKind::Randint4x); }},
-    {"tl.rand", [](BuiltinCall &c) { return lowerRandom(c, RandomKind::Rand); }},
-    {"tl.rand4x", [](BuiltinCall &c) { return lowerRandom(c, RandomKind::Rand4x); }},
-    {"tl.randn", [](BuiltinCall &c) { return lowerRandom(c, RandomKind::Randn); }},
-    {"tl.randn4x", [](BuiltinCall &c) { return lowerRandom(c, RandomKind::Randn4x); }},
-    {"triton_helpers.randint64", [](BuiltinCall &c) { return lowerRandom(c, RandomKind::Randint64); }},
+    {"tl.randint", member(lowerRandom, RandomKind::Randint)},
+    {"tl.randint4x", member(lowerRandom, RandomKind::Randint4x)},
+    {"tl.rand", member(lowerRandom, RandomKind::Rand)},
+    {"tl.rand4x", member(lowerRandom, RandomKind::Rand4x)},
+    {"tl.randn", member(lowerRandom, RandomKind::Randn)},
+    {"tl.randn4x", member(lowerRandom, RandomKind::Randn4x)},
+    {"triton_helpers.randint64", member(lowerRandom, RandomKind::Randint64)},
 });
 
 } // namespace
