@@ -7,6 +7,7 @@
 
 #include "config/hardware.h"
 #include "core/npy.h"
+#include "driver/driver.h"
 #include "reference/interpreter.h"
 #include "runtime/kernels.h"
 
@@ -177,8 +178,8 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   if (k.grid)
     pinned = meta.freeConstexprs();
   const auto compileStart = std::chrono::steady_clock::now();
-  const std::unique_ptr<runtime::NpuKernel> compiled =
-      runtime::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
+  const std::unique_ptr<driver::NpuKernel> compiled =
+      driver::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
   const std::chrono::duration<double, std::milli> compileWall =
       std::chrono::steady_clock::now() - compileStart;
   std::optional<triton::GridSize> grid = k.grid;
