@@ -59,7 +59,8 @@ bool provenMasked(const ir::Function &function, const triton::ConstexprBindings 
         std::get<int64_t>(it->second) == block)
       return false;
   }
-  return compiler::maskedAlongAxis(function, compiler::TiledAxis{block, axis.numelArgument, numel, axis.programIdAxis});
+  return compiler::maskedAlongAxis(function,
+                                   compiler::TiledAxis{block, axis.numelArgument, numel, axis.programIdAxis});
 }
 
 /// The block parameters whose values may be chosen, or nothing when the

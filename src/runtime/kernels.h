@@ -22,8 +22,8 @@ namespace npusim::runtime {
 // Kernels are compiled for the NPU by the driver; the runtime's steps name its
 // kernel, its compilation and its grid as their own.
 using driver::compileForNpu;
-using driver::NpuKernel;
 using driver::npuGrid;
+using driver::NpuKernel;
 
 /// A launch's arguments in `function`'s parameter order (as the interpreter and
 /// runOnNpu take them), from the buffers and scalars bound by parameter name.
