@@ -50,7 +50,8 @@ def main():
 
     body = sys.stdin.read().rstrip("\n")
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=no")
+    # Uncommitted changes to the measurements themselves do not change what was measured.
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs/measurements", ":!docs/images")
     load_after = load_average()
     load = f"{load_after:.2f}" if args.load_before is None else f"{args.load_before:.2f} at the start, {load_after:.2f} at the end"
     lines = [
