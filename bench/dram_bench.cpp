@@ -10,7 +10,7 @@
 //   (default tpuv3-like, 2000000, both patterns)
 #include "config/hardware.h"
 #include "timing/dram_test_traffic.h"
-#include "timing/memory_system.h"
+#include "timing/memory/memory_system.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,6 +1,8 @@
 #pragma once
 // Shared pieces of the npusim command line: exit codes, the errors that pick
 // them, option parsing, and the commands' entry points. See docs/cli.md.
+#include "config/hardware.h"
+
 #include <cstdint>
 #include <iosfwd>
 #include <map>
@@ -48,6 +50,10 @@ struct ParsedOptions {
   /// The value of a non-repeatable option, if given.
   std::optional<std::string> get(std::string_view name) const;
 };
+
+/// The machine `--config` names (a preset or a YAML file), or
+/// config::defaultConfig() when the option is not given.
+config::HardwareConfig machineOption(const ParsedOptions &options);
 
 /// Parses the arguments after the command name. Throws UsageError for an unknown
 /// option, a missing value, or a non-repeatable option given twice.

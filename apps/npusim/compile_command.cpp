@@ -4,7 +4,7 @@
 
 #include "config/hardware.h"
 #include "npu/program.h"
-#include "runtime/kernels.h"
+#include "driver/driver.h"
 
 #include <ostream>
 
@@ -72,7 +72,7 @@ int runCompile(std::span<const std::string> args, std::ostream &out, std::ostrea
   }
   const std::string &file = options.positionals.front();
   try {
-    const config::HardwareConfig machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
+    const config::HardwareConfig machine = machineOption(options);
     const triton::KernelFile kernel = triton::loadKernelFile(file);
     const triton::KernelMetadata &meta = kernel.metadata;
     const triton::ConstexprBindings bindings = pickConstexprs(meta, given);
@@ -81,8 +81,8 @@ int runCompile(std::span<const std::string> args, std::ostream &out, std::ostrea
       pinned.push_back(c.first);
     for (const auto &[name, value] : meta.bodyConstants)
       scalars.emplace(name, value);
-    const std::unique_ptr<runtime::NpuKernel> compiled =
-        runtime::compileForNpu(kernel, bindings, scalars, machine, pinned);
+    const std::unique_ptr<driver::NpuKernel> compiled =
+        driver::compileForNpu(kernel, bindings, scalars, machine, pinned);
     const std::optional<triton::GridSize> grid = triton::inferGrid(meta, compiled->constexprs, scalars);
     out << meta.kernelName << " machine=" << machine.name
         << " blocks=" << describeConstexprs(meta, compiled->constexprs) << " grid=";

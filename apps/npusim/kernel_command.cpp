@@ -10,6 +10,7 @@
 #include "config/hardware.h"
 #include "core/npy.h"
 #include "core/output_file.h"
+#include "driver/driver.h"
 #include "reference/interpreter.h"
 #include "runtime/kernels.h"
 
@@ -73,7 +74,7 @@ struct KernelOptions {
   uint64_t seed = 0;
   std::string outDir = "npusim-out";
   runtime::Mode mode = runtime::Mode::Reference;
-  std::string config = "tpuv3-like";
+  std::optional<std::string> config; // --config, or the default machine
   std::string tracePath;
   bool traceGiven = false; // --trace, even with an empty path (an error)
   bool quiet = false;
@@ -193,7 +194,7 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   const triton::KernelMetadata &meta = kernel.metadata;
   runtime::RunOptions options;
   options.mode = k.mode;
-  options.machine = config::loadConfig(k.config);
+  options.machine = k.config ? config::loadConfig(*k.config) : config::defaultConfig();
   options.tracePath = k.tracePath;
   std::vector<std::string> pinned;
   for (const ConstOption &c : k.constants)
@@ -201,8 +202,8 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   if (k.grid)
     pinned = meta.freeConstexprs();
   const auto compileStart = std::chrono::steady_clock::now();
-  const std::unique_ptr<runtime::NpuKernel> compiled =
-      runtime::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
+  const std::unique_ptr<driver::NpuKernel> compiled =
+      driver::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
   const std::chrono::duration<double, std::milli> compileWall =
       std::chrono::steady_clock::now() - compileStart;
   std::optional<triton::GridSize> grid = k.grid;

@@ -82,7 +82,7 @@ int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &e
       throw core::InputError("cannot read the file");
     std::stringstream text;
     text << in.rdbuf();
-    const config::HardwareConfig machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
+    const config::HardwareConfig machine = machineOption(options);
     const std::unique_ptr<ir::Function> function = ir::parse(text.str(), file);
     for (const transform::Pass *pass : pipeline) {
       pass->run(*function, machine);

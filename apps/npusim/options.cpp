@@ -25,6 +25,11 @@ std::optional<std::string> ParsedOptions::get(std::string_view name) const {
   return it->second.back();
 }
 
+config::HardwareConfig machineOption(const ParsedOptions &options) {
+  const std::optional<std::string> nameOrPath = options.get("--config");
+  return nameOrPath ? config::loadConfig(*nameOrPath) : config::defaultConfig();
+}
+
 ParsedOptions parseOptions(std::span<const std::string> args, std::span<const OptionSpec> specs,
                            std::string_view command) {
   ParsedOptions parsed;

@@ -351,7 +351,7 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
   if (!outputs.check(bundle, err))
     return kExitError;
   try {
-    runOptions.machine = config::loadConfig(options.get("--config").value_or("tpuv3-like"));
+    runOptions.machine = machineOption(options);
     if (auto mapping = options.get("--mapping"))
       runOptions.mapping = runtime::loadMapping(*mapping);
     runtime::Bundle loaded = runtime::loadBundle(bundle);

@@ -52,28 +52,15 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import time
 import traceback
 
 from . import break_reasons, capture_cpu, hidden_writes
+from .torch_env import setup_env
 
 # The capturing device: NPUSIM_DEVICE, else CUDA where torch sees a GPU, else the CPU
 # (``on_device``), where the model runs through backend="npusim" (``capture_cpu.npusim_compile``).
 DEV = os.environ.get("NPUSIM_DEVICE", "cuda")
-
-
-def setup_env():
-    """Fresh Inductor/Triton caches (so that every kernel is compiled and written), no FX
-    graph or AOT autograd cache. Must run before torch is imported."""
-    if os.environ.get("NPUSIM_KEEP_CACHE") == "1":
-        return
-    cache = tempfile.mkdtemp(prefix="npusim_inductor_")
-    os.environ["TORCHINDUCTOR_CACHE_DIR"] = cache
-    os.environ["TRITON_CACHE_DIR"] = os.path.join(cache, "triton")
-    os.environ["TORCHINDUCTOR_FX_GRAPH_CACHE"] = "0"
-    os.environ["TORCHINDUCTOR_AUTOGRAD_CACHE"] = "0"
-    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # deterministic cuBLAS
 
 
 def _set_cfg(path, value, log):

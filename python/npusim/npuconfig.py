@@ -1,7 +1,9 @@
-"""NPU hardware presets (configs/*.yaml) and the Inductor template block sizes for them.
+"""NPU configurations and the Inductor template block sizes for them.
 
-A preset is simple YAML: one ``key: value`` per line, ``#`` comments, integer or
-bare-word values (no PyYAML needed). ``load(path)`` parses and checks one.
+``load(config)`` reads a preset name or a YAML file through npusim's own loader (the
+extension's ``npusim.load_config``, the same code as ``npusim run --config``: every key
+of docs/config.md, ``base`` files, DRAM and NoC models, timing overrides, and errors
+naming the file, line and key) and returns the resolved values the capture uses.
 
 ``template_blocks(cfg)`` chooses the block sizes of Inductor's Triton GEMM/convolution
 templates for the NPU: BLOCK_N = lanes (the N axis on the lanes), but at least 16
@@ -16,67 +18,34 @@ for mm/addmm/bmm (``mm_configs``) and convolutions (``conv_configs``).
 
 import dataclasses
 import os
-import re
 
-INT_KEYS = ("num_cores", "core_freq_mhz", "lanes", "vlen_bits", "spad_kib_per_lane",
-            "systolic_arrays_per_core", "dram_channels", "dram_freq_mhz", "noc_latency_cycles")
-WORD_KEYS = ("dram",)
-KEYS = INT_KEYS + WORD_KEYS
 MIN_DOT_N = 16  # tl.dot on the GPU needs every dimension >= 16
 BLOCK_M_CHOICES = (128, 64)
 BLOCK_K_CHOICES = (64, 32)
 FP32_BYTES = 4
+# The resolved values load() returns: attributes of npusim.Config.
+CONFIG_FIELDS = ("name", "source", "cores", "core_freq_mhz", "lanes", "vlen_bits", "spad_kib_per_lane",
+                 "systolic_arrays_per_core")
 
 
 class ConfigError(ValueError):
     pass
 
 
-def parse(text, name="<config>"):
-    """Parses simple `key: value` YAML into a dict (ints where the value is an integer)."""
-    out = {}
-    for no, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].rstrip()
-        if not line.strip():
-            continue
-        if line[0].isspace():
-            raise ConfigError(f"{name}:{no}: nested or indented values are not supported")
-        m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)", line)
-        if not m:
-            raise ConfigError(f"{name}:{no}: expected 'key: value', got {raw.strip()!r}")
-        key, val = m.group(1), m.group(2).strip()
-        if key in out:
-            raise ConfigError(f"{name}:{no}: duplicate key {key!r}")
-        if len(val) >= 2 and val[0] == val[-1] and val[0] in "\"'":
-            val = val[1:-1]
-        elif re.fullmatch(r"[+-]?[0-9]+", val):
-            val = int(val)
-        elif not val:
-            raise ConfigError(f"{name}:{no}: {key!r} has no value")
-        out[key] = val
-    return out
+def load(config):
+    """The configuration of a preset name or a YAML file (a path) as a dict of
+    CONFIG_FIELDS, resolved by npusim's loader. Raises ConfigError with the loader's
+    message (file, line, key) for a bad file, and when the extension is not built."""
+    from . import api
 
-
-def check(cfg, name="<config>"):
-    """Raises ConfigError unless cfg has every key, positive integers where integers are due."""
-    missing = [k for k in KEYS if k not in cfg]
-    if missing:
-        raise ConfigError(f"{name}: missing keys {', '.join(missing)}")
-    unknown = [k for k in cfg if k not in KEYS]
-    if unknown:
-        raise ConfigError(f"{name}: unknown keys {', '.join(unknown)}")
-    for k in INT_KEYS:
-        v = cfg[k]
-        if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
-            raise ConfigError(f"{name}: {k} must be a positive integer, got {v!r}")
-    if not isinstance(cfg["dram"], str) or not re.fullmatch(r"[A-Za-z0-9_-]+", cfg["dram"]):
-        raise ConfigError(f"{name}: dram must be a name such as hbm2, got {cfg['dram']!r}")
-    return cfg
-
-
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        return check(parse(f.read(), path), path)
+    path = os.fspath(config)
+    try:
+        cfg = api.load_config(path)
+    except ImportError as e:
+        raise ConfigError(f"{path}: reading an NPU configuration needs npusim's extension ({e})") from e
+    except Exception as e:  # noqa: BLE001 - the extension's npusim.InputError and its kin
+        raise ConfigError(str(e)) from e
+    return {field: getattr(cfg, field) for field in CONFIG_FIELDS}
 
 
 def template_blocks(cfg):

@@ -369,7 +369,7 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    from .capture import setup_env
+    from .torch_env import setup_env
 
     setup_env()
     import torch  # noqa: F401

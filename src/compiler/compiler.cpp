@@ -1,8 +1,12 @@
-// The compiler driver (docs/compiler.md, "Stages"): the one list of every
-// stage from a library call's mapping and a kernel's block sizes to its NPU
-// program, and compile, which runs the stages after the block sizes.
+// The compiler driver (docs/compiler.md, "Stages"): every stage from a library
+// call's mapping and a kernel's block sizes to its NPU program, the TileIR
+// passes among them as transform::passes() lists them, and compile, which
+// runs the stages after the block sizes.
 #include "compiler/compiler_internal.h"
 #include "transform/transform.h"
+
+#include <iterator>
+#include <vector>
 
 namespace npusim::compiler {
 
@@ -10,15 +14,9 @@ namespace {
 
 using Kind = Stage::Kind;
 
-// `layout` runs first among the TileIR passes: the lane axes are chosen on
-// the function as the front end made it (chosen after `cse`, they differ in 4
-// of the 518 corpus programs on tpuv3-like and 21 on edge-8lane), and the
-// other passes move or remove ops without touching their values' lane axes.
-// `cse` leaves to the lowering only the equal ops that TileIR cannot show
-// (Lowering::reuseEqualOp). Hoisting is dropped on overflow: it keeps the
-// invariants' tiles live through the loop, and computing them in every
-// iteration may fit where that does not.
-constexpr Stage kPipeline[] = {
+// The compiler's own stages around the TileIR passes, whose order and names
+// are transform::passes()'s (the one list of them).
+constexpr Stage kBeforeTileIR[] = {
     {"mapping", Kind::Mapping, "library", false,
      "library calls only: the tiles of the GEMM-shaped kernels, by the mapping strategy the run names "
      "(registered by name, library/mapping*.cpp); library::planCall bakes them into the kernel source as "
@@ -27,30 +25,9 @@ constexpr Stage kPipeline[] = {
      "searchBlockSizes (tiling.cpp, cost_model.cpp): block sizes are constexprs of the Triton kernel, so the "
      "caller's front end lowers the kernel once per candidate and the search runs the stages below on each, "
      "keeping the cheapest estimate that fits the scratchpad"},
-    {"shrink-dead-lanes", Kind::TileIRPass, "transform", false,
-     "cuts tile axes whose later elements no store or dot observes (transform/shrink_dead_lanes.cpp)"},
-    {"unwrap-rem", Kind::TileIRPass, "transform", true,
-     "versions the body where `(s + arange) % C` does not wrap (transform/unwrap_rem.cpp)"},
-    {"skip-dead-instances", Kind::TileIRPass, "transform", false,
-     "the body behind a test that some store may write (transform/skip_dead_instances.cpp)"},
-    {"sink-broadcasts", Kind::TileIRPass, "transform", true,
-     "moves a loop's expand_dims and broadcasts onto its invariant values (transform/sink_broadcasts.cpp)"},
-    {"unroll-dots", Kind::TileIRPass, "transform", true,
-     "four iterations per body of a loop whose dot is narrower than the arrays (transform/unroll_dots.cpp)"},
-    {"split-offsets", Kind::TileIRPass, "transform", false,
-     "a pointer offset as a tile plus a splat, added one after the other (transform/split_offsets.cpp)"},
-    {"fold-constants", Kind::TileIRPass, "transform", false,
-     "scalar integer arithmetic on constants replaced by its value (transform/fold_constants.cpp)"},
-    {"outer-product-dots", Kind::TileIRPass, "transform", false,
-     "a dot with one K term as a multiply and an add (transform/outer_product_dots.cpp)"},
-    {"early-loads", Kind::TileIRPass, "transform", true,
-     "a loop body's loads and offsets ahead of its carried arithmetic (transform/early_loads.cpp)"},
-    {"layout", Kind::TileIRPass, "transform", false,
-     "the lane axis of every tile value (transform/layout.cpp)"},
-    {"cse", Kind::TileIRPass, "transform", false,
-     "removes pure ops equal to an earlier visible one (transform/cse.cpp)"},
-    {"hoist-invariants", Kind::TileIRPass, "transform", true,
-     "moves loop-invariant pure ops before their loop (transform/hoist.cpp)"},
+};
+
+constexpr Stage kAfterTileIR[] = {
     {"lowering", Kind::Lowering, "compiler", false,
      "TileIR ops -> NPU instructions, scalar registers and unplaced tiles (class Lowering: lower_*.cpp, "
      "carried_forms.cpp, emit.cpp)"},
@@ -62,6 +39,14 @@ constexpr Stage kPipeline[] = {
      "run again without those dropped on overflow, and then the overflow is the caller's (the block-size "
      "search rejects the candidate)"},
 };
+
+std::vector<Stage> buildPipeline() {
+  std::vector<Stage> stages(std::begin(kBeforeTileIR), std::end(kBeforeTileIR));
+  for (const transform::Pass &pass : transform::passes())
+    stages.push_back({pass.name, Kind::TileIRPass, "transform", pass.droppedOnOverflow, pass.summary});
+  stages.insert(stages.end(), std::begin(kAfterTileIR), std::end(kAfterTileIR));
+  return stages;
+}
 
 /// Plans the scratchpad of the scheduled program, or of the lowering's order
 /// (`lowered`, empty when the schedule moved nothing) where that one alone
@@ -111,7 +96,7 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
     std::vector<int> storageRoot;
     std::vector<npu::Instruction> lowered; // the body before scheduling, when it moved
     bool overflowed = false;
-    for (const Stage &stage : kPipeline) {
+    for (const Stage &stage : pipeline()) {
       switch (stage.kind) {
       case Kind::Mapping:    // the library's, before the kernel source exists
       case Kind::BlockSizes: // the caller's, before the function exists
@@ -154,6 +139,7 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
 } // namespace
 
 std::span<const Stage> pipeline() {
+  static const std::vector<Stage> kPipeline = buildPipeline();
   return kPipeline;
 }
 

@@ -123,7 +123,9 @@ std::vector<std::string> presetNames();
 std::vector<std::string> dramTimingNames();
 /// A named DRAM timing set; throws core::InputError for an unknown name.
 DramTiming dramTiming(const std::string &name);
-/// The default machine: the tpuv3-like preset.
+/// The default machine's preset; defaultConfig() loads it.
+inline constexpr std::string_view kDefaultPreset = "tpuv3-like";
+/// The default machine: the kDefaultPreset preset.
 HardwareConfig defaultConfig();
 /// A preset name ("tpuv4-like") or a path to a YAML file. Throws core::InputError
 /// naming the file, the line and the key on any error.

@@ -386,7 +386,7 @@ HardwareConfig loadConfig(const std::string &nameOrPath) {
 }
 
 HardwareConfig defaultConfig() {
-  return loadConfig("tpuv3-like");
+  return loadConfig(std::string(kDefaultPreset));
 }
 
 } // namespace npusim::config

@@ -136,13 +136,13 @@ py::object runGraph(const std::string &graph, const py::list &storages, const py
 } // namespace
 
 void defineRunBundle(py::module_ &m) {
-  m.def("run_bundle", &runBundle, py::arg("path"), py::arg("config") = "tpuv3-like", py::arg("mode") = "full",
-        py::arg("verify") = false, py::arg("trace") = py::none(), py::arg("mapping") = py::none(),
-        py::arg("mapping_strategy") = "search", py::arg("threads") = 0,
+  m.def("run_bundle", &runBundle, py::arg("path"), py::arg("config") = std::string(config::kDefaultPreset),
+        py::arg("mode") = "full", py::arg("verify") = false, py::arg("trace") = py::none(),
+        py::arg("mapping") = py::none(), py::arg("mapping_strategy") = "search", py::arg("threads") = 0,
         "Runs a bundle as `npusim run` does and returns its --report as a dict");
   m.def("run_graph", &runGraph, py::arg("graph"), py::arg("storages"), py::arg("kernels_dir") = py::none(),
-        py::arg("config") = "tpuv3-like", py::arg("mode") = "full", py::arg("verify") = false,
-        py::arg("trace") = py::none(),
+        py::arg("config") = std::string(config::kDefaultPreset), py::arg("mode") = "full",
+        py::arg("verify") = false, py::arg("trace") = py::none(),
         "Runs the steps of a graph.json text on the given storages, in place; npusim.run_graph wraps it");
 }
 

@@ -6,6 +6,7 @@
 #include "bindings_internal.h"
 
 #include "core/error.h"
+#include "driver/driver.h"
 #include "runtime/kernels.h"
 
 #include <chrono>
@@ -232,11 +233,11 @@ Launch launch(const triton::KernelFile &kernel, const triton::ConstexprBindings 
   const triton::KernelMetadata &meta = kernel.metadata;
   Launch out;
   out.constexprs = bindings;
-  std::unique_ptr<runtime::NpuKernel> compiled;
+  std::unique_ptr<driver::NpuKernel> compiled;
   if (options.mode != runtime::Mode::Reference) {
     const std::vector<std::string> pinned = gridArg.is_none() ? given : meta.freeConstexprs();
     const auto start = std::chrono::steady_clock::now();
-    compiled = runtime::compileForNpu(kernel, bindings, bound.integerScalars, options.machine, pinned);
+    compiled = driver::compileForNpu(kernel, bindings, bound.integerScalars, options.machine, pinned);
     out.compileMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     out.constexprs = compiled->constexprs;
@@ -323,8 +324,9 @@ py::tuple runKernel(const std::string &source, const std::string &fileName, cons
 
 void defineRunKernel(py::module_ &m) {
   m.def("run_kernel", &runKernel, py::arg("source"), py::arg("file_name"), py::arg("grid") = py::none(),
-        py::arg("args") = py::dict(), py::arg("consts") = py::dict(), py::arg("config") = "tpuv3-like",
-        py::arg("mode") = "full", py::arg("trace") = py::none(),
+        py::arg("args") = py::dict(), py::arg("consts") = py::dict(),
+        py::arg("config") = std::string(config::kDefaultPreset), py::arg("mode") = "full",
+        py::arg("trace") = py::none(),
         "One launch of a Triton kernel's source; npusim.run_kernel wraps it (docs/python.md)");
 }
 

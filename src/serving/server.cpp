@@ -5,8 +5,8 @@
 #include "core/host_memory.h"
 #include "serving/policies.h"
 #include "serving/serving.h"
+#include "timing/core/unit_model.h"
 #include "timing/shared_machine.h"
-#include "timing/unit_model.h"
 
 #include <algorithm>
 #include <cmath>

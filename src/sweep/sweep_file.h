@@ -30,10 +30,10 @@ struct GridKey {
 
 struct SweepFile {
   std::string path;
-  std::vector<std::string> bundles; // absolute paths (relative ones start from the file's folder)
-  std::string base = "tpuv3-like";  // a preset or a file (relative to the file's folder)
-  int baseLine = 0;                 // 0: not given
-  std::string mode = "timing";      // timing or full (cycles are what a sweep is for)
+  std::vector<std::string> bundles;         // absolute paths (relative ones start from the file's folder)
+  std::string base{config::kDefaultPreset}; // a preset or a file (relative to the file's folder)
+  int baseLine = 0;                         // 0: not given
+  std::string mode = "timing";              // timing or full (cycles are what a sweep is for)
   /// Grid keys in file order: every combination runs.
   std::vector<GridKey> grid;
   std::vector<KeyRange> ranges;

@@ -5,6 +5,7 @@
 // configuration alone.
 #include "timing/event_queue.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 
@@ -27,6 +28,35 @@ struct MemoryStats {
   int64_t rowHits = 0, rowMisses = 0, rowConflicts = 0; // detailed DRAM only
   int64_t refreshes = 0;
   TimePs busyUntil = 0; // completion time of the last request
+
+  /// Counts one request as a read or a write of its bytes.
+  void countRequest(const MemoryRequest &request) {
+    if (request.write) {
+      ++writes;
+      bytesWritten += request.bytes;
+    } else {
+      ++reads;
+      bytesRead += request.bytes;
+    }
+  }
+  /// Counts one request that completes at `done` (the last completion so far
+  /// or a later one).
+  void countCompleted(const MemoryRequest &request, TimePs done) {
+    countRequest(request);
+    busyUntil = std::max(busyUntil, done);
+  }
+  /// Adds the counts of `other` (not busyUntil, whose meaning depends on
+  /// whether the two ran side by side or one after the other).
+  void addCounts(const MemoryStats &other) {
+    reads += other.reads;
+    writes += other.writes;
+    bytesRead += other.bytesRead;
+    bytesWritten += other.bytesWritten;
+    rowHits += other.rowHits;
+    rowMisses += other.rowMisses;
+    rowConflicts += other.rowConflicts;
+    refreshes += other.refreshes;
+  }
 };
 
 class MemoryPort {

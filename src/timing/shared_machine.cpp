@@ -1,9 +1,9 @@
 #include "timing/shared_machine.h"
 
 #include "core/error.h"
-#include "timing/instruction_catalog.h"
-#include "timing/memory_interface.h"
-#include "timing/memory_system.h"
+#include "timing/core/instruction_catalog.h"
+#include "timing/core/memory_interface.h"
+#include "timing/memory/memory_system.h"
 
 #include <string>
 

@@ -11,7 +11,7 @@
 // to it and changes none of its cycles.
 #include "config/hardware.h"
 #include "npu/execution.h"
-#include "timing/core_model.h"
+#include "timing/core/core_model.h"
 #include "timing/event_queue.h"
 #include "timing/memory_port.h"
 #include "timing/simulator.h"

@@ -2,10 +2,10 @@
 
 #include "core/error.h"
 #include "core/output_file.h"
-#include "timing/core_model.h"
-#include "timing/instruction_catalog.h"
-#include "timing/memory_interface.h"
-#include "timing/memory_system.h"
+#include "timing/core/core_model.h"
+#include "timing/core/instruction_catalog.h"
+#include "timing/core/memory_interface.h"
+#include "timing/memory/memory_system.h"
 
 #include <algorithm>
 #include <cmath>
@@ -174,14 +174,7 @@ LaunchTiming accumulate(const std::vector<LaunchTiming> &launches) {
     total.computeBoundPs += launch.computeBoundPs;
     total.memoryBoundPs += launch.memoryBoundPs;
     total.rooflineBoundPs += launch.rooflineBoundPs;
-    total.memory.reads += launch.memory.reads;
-    total.memory.writes += launch.memory.writes;
-    total.memory.bytesRead += launch.memory.bytesRead;
-    total.memory.bytesWritten += launch.memory.bytesWritten;
-    total.memory.rowHits += launch.memory.rowHits;
-    total.memory.rowMisses += launch.memory.rowMisses;
-    total.memory.rowConflicts += launch.memory.rowConflicts;
-    total.memory.refreshes += launch.memory.refreshes;
+    total.memory.addCounts(launch.memory);
   }
   if (total.timePs > 0) {
     const auto time = static_cast<double>(total.timePs);

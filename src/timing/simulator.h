@@ -6,9 +6,9 @@
 #include "config/hardware.h"
 #include "npu/execution.h"
 #include "timing/chrome_trace.h"
+#include "timing/core/unit_model.h"
 #include "timing/event_queue.h"
 #include "timing/memory_port.h"
-#include "timing/unit_model.h"
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,25 @@
-// The table of passes: a new pass is one file plus one row here.
+// The TileIR passes in the order the compiler runs them: a new pass is one
+// file plus one row here (docs/compiler.md, "TileIR passes").
+//
+// Order matters (docs/compiler.md, "Stages"): `shrink-dead-lanes` first, so
+// that every later pass and the block-size estimate see the cut shapes;
+// `skip-dead-instances` after `unwrap-rem` and before `unroll-dots`;
+// `outer-product-dots` and `early-loads` after `unroll-dots`; `layout` after
+// the passes that copy or rebuild ops and before `cse`, so that lane axes are
+// chosen on the function as the front end made it; `cse` leaves to the
+// lowering only the equal ops that TileIR cannot show
+// (Lowering::reuseEqualOp). Hoisting is dropped on overflow: it keeps the
+// invariants' tiles live through the loop, and computing them in every
+// iteration may fit where that does not.
 #include "transform/transform.h"
 
 namespace npusim::transform {
+
+namespace {
+
+constexpr bool kDroppedOnOverflow = true;
+
+} // namespace
 
 const std::vector<Pass> &passes() {
   static const std::vector<Pass> kPasses = {
@@ -10,14 +28,15 @@ const std::vector<Pass> &passes() {
        [](ir::Function &function, const config::HardwareConfig &) { shrinkDeadLanes(function); }},
       {"unwrap-rem",
        "versions the body on a run-time test that `(s + arange) % C` does not wrap, the copy without the `%`",
-       [](ir::Function &function, const config::HardwareConfig &) { unwrapRemainders(function); }},
+       [](ir::Function &function, const config::HardwareConfig &) { unwrapRemainders(function); },
+       kDroppedOnOverflow},
       {"skip-dead-instances", "runs the body only in instances where the stores' masks may hold somewhere",
        [](ir::Function &function, const config::HardwareConfig &) { skipDeadInstances(function); }},
       {"sink-broadcasts",
        "in loops, moves expand_dims and broadcasts through elementwise ops onto loop-invariant values",
-       sinkBroadcasts},
+       sinkBroadcasts, kDroppedOnOverflow},
       {"unroll-dots", "runs four iterations per body of a loop whose dot is narrower than the systolic array",
-       unrollDotLoops},
+       unrollDotLoops, kDroppedOnOverflow},
       {"split-offsets",
        "splits a pointer offset into a tile and a splat of a scalar, the pointer advanced by each",
        [](ir::Function &function, const config::HardwareConfig &) { splitUniformOffsets(function); }},
@@ -26,15 +45,17 @@ const std::vector<Pass> &passes() {
       {"outer-product-dots", "turns a dot with one K term into a multiply and an add on the vector unit",
        [](ir::Function &function, const config::HardwareConfig &) { expandOuterProductDots(function); }},
       {"early-loads", "in loop bodies without stores, moves what does not depend on the carried values first",
-       [](ir::Function &function, const config::HardwareConfig &) { scheduleLoadsEarly(function); }},
+       [](ir::Function &function, const config::HardwareConfig &) { scheduleLoadsEarly(function); },
+       kDroppedOnOverflow},
       {"layout", "chooses the lane axis of every tile value for the machine (lane=N after its type)",
        chooseLaneAxes},
-      {"hoist-invariants", "moves loop-invariant pure ops of a loop body before the loop",
-       [](ir::Function &function, const config::HardwareConfig &) { hoistLoopInvariants(function); }},
       {"cse", "removes pure ops equal to an earlier visible one",
        [](ir::Function &function, const config::HardwareConfig &) {
          eliminateCommonSubexpressions(function);
        }},
+      {"hoist-invariants", "moves loop-invariant pure ops of a loop body before the loop",
+       [](ir::Function &function, const config::HardwareConfig &) { hoistLoopInvariants(function); },
+       kDroppedOnOverflow},
   };
   return kPasses;
 }

@@ -131,8 +131,11 @@ private:
       return;
     case OpCode::Yield: return; // tied by its parent
     case OpCode::Reduce:
+      // Every result depends on every operand (argmax's index on the values,
+      // a combine region on all its inputs), and the operands share one shape.
       for (size_t i = 0; i < in.size(); ++i) {
         block(in[i], op.axis);
+        uniteAll(in[0], in[i]);
         for (int d = 0; d < out[i]->type.rank(); ++d)
           unite(in[i], d < op.axis ? d : d + 1, out[i], d);
       }

@@ -20,9 +20,15 @@ struct Pass {
   /// The machine is the one the function is compiled for; passes that do not
   /// depend on it ignore it.
   void (*run)(ir::Function &function, const config::HardwareConfig &machine);
+  /// Left out when the compiled program's scratchpad plan overflows (the
+  /// compiler then runs the passes again without it): a pass that can only
+  /// cost scratchpad, such as hoisting.
+  bool droppedOnOverflow = false;
 };
 
-/// Every pass, in the order `npusim opt --list` shows them.
+/// Every pass, in the order the compiler runs them: the TileIR part of the
+/// compiler's pipeline (compiler::pipeline(), docs/compiler.md "Stages"), also
+/// the order `npusim opt --list` shows them in.
 const std::vector<Pass> &passes();
 /// The pass called `name`, or null.
 const Pass *findPass(std::string_view name);

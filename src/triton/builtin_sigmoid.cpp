@@ -12,7 +12,7 @@ SemaValue tlSigmoid(BuiltinCall &c) {
   CallArguments expArgs;
   expArgs.positional.push_back(
       c.l.unary(ast::UnaryOperator::Neg, SemaValue::ofTensor(c.l.toTensor(x, c.pos)), c.pos));
-  SemaValue e = c.l.callMath("tl.math", "exp", expArgs, c.pos);
+  SemaValue e = c.l.callBuiltin("tl.math.exp", expArgs, c.pos);
   return c.l.binary(ast::BinaryOperator::Div, SemaValue::ofInt(1),
                     c.l.binary(ast::BinaryOperator::Add, SemaValue::ofInt(1), e, c.pos), c.pos);
 }

@@ -1,14 +1,20 @@
 #pragma once
 // The builtins of kernels (internal to the front end, docs/frontend.md): the
-// `tl` functions and the Python builtins, each a handler registered under the
-// name a kernel calls it by. Most are rows of the table in lower_builtins.cpp;
-// a builtin of its own file registers itself in one line at namespace scope
-// there (builtin_sigmoid.cpp shows one):
+// `tl` functions, the Python builtins, the math libraries (`libdevice.*`,
+// `tl.math.*`) and Inductor's `triton_helpers.*`, each a handler registered
+// under the full name a kernel calls it by, which is the only place a
+// builtin's name is compared. The `tl` core and the Python builtins are rows of
+// the table in lower_builtins.cpp; a family in a file of its own registers its
+// rows at namespace scope there (builtin_math.cpp, builtin_helpers.cpp,
+// builtin_reductions.cpp, lower_random.cpp), a single builtin in one line
+// (builtin_sigmoid.cpp shows one):
 //
 //   const bool kRegistered = registerBuiltin("tl.my_function", tlMyFunction);
 #include "core/error.h"
 #include "triton/lowering.h"
 
+#include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -132,10 +138,28 @@ struct BuiltinCall {
   ir::Builder &b;
 };
 
-using BuiltinHandler = SemaValue (*)(BuiltinCall &);
+/// The lowering of one builtin. A family of builtins shares a function and
+/// registers one handler per name, each binding what tells the names apart
+/// (a reduction kind, a math function), so no handler asks for its name.
+using BuiltinHandler = std::function<SemaValue(BuiltinCall &)>;
 
 /// Registers `handler` as the builtin `name`; a name registered twice (or a
 /// row of the table) throws core::InputError. Returns true.
 bool registerBuiltin(std::string_view name, BuiltinHandler handler);
+
+/// The handler of one member of a family: `lower(call, variant)`, where the
+/// variant (a reduction kind, a math function, a flag) tells the members apart.
+template <class Variant> BuiltinHandler member(SemaValue (*lower)(BuiltinCall &, Variant), Variant variant) {
+  return [lower, variant](BuiltinCall &c) { return lower(c, variant); };
+}
+
+/// One registry row: the full name a kernel calls and its lowering.
+struct BuiltinEntry {
+  std::string_view name;
+  BuiltinHandler handler;
+};
+
+/// Registers every row (registerBuiltin). Returns true.
+bool registerBuiltins(std::initializer_list<BuiltinEntry> entries);
 
 } // namespace npusim::triton::lowering

@@ -1,10 +1,13 @@
-// The `tl` namespace and Python builtins: creation, memory, shapes, casts, dot,
-// checks. Reductions live in lower_reduce.cpp, library math in lower_helpers.cpp.
+// The builtin registry, with its rows for the `tl` core and the Python
+// builtins: creation, memory, shapes, casts, dot, checks. The other families
+// register their rows from files of their own (builtins_internal.h).
 #include "triton/builtins_internal.h"
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 namespace npusim::triton::lowering {
 
@@ -46,8 +49,8 @@ ir::Value *storedValue(Lowerer &l, const Args &args, ir::Value *ptr, const SemaV
   return l.castTo(v, ptr->type.dtype);
 }
 
-/// min, max
-SemaValue pyMinMax(BuiltinCall &c) {
+/// min (isMin), max
+SemaValue pyMinMax(BuiltinCall &c, bool isMin) {
   if (c.arguments.positional.size() < 2 || !c.arguments.keywords.empty())
     c.l.fail(c.pos, c.name + "() takes two or more positional arguments here");
   SemaValue acc = c.arguments.positional[0];
@@ -61,21 +64,22 @@ SemaValue pyMinMax(BuiltinCall &c) {
       const double y = x.kind == SemaValue::Kind::Float
                            ? x.floatValue
                            : static_cast<double>(x.kind == SemaValue::Kind::Bool ? x.boolValue : x.intValue);
-      if (c.name == "min" ? y < a : y > a)
+      if (isMin ? y < a : y > a)
         acc = x;
       continue;
     }
     auto [p, q] = c.l.promote(acc, x, false, c.pos);
-    acc = tensorValue(
-        c.b.minMax(c.name == "min" ? ir::OpCode::Min : ir::OpCode::Max, p, q, ir::NanMode::Ignore));
+    acc = tensorValue(c.b.minMax(isMin ? ir::OpCode::Min : ir::OpCode::Max, p, q, ir::NanMode::Ignore));
   }
   return acc;
 }
 
-/// float, int, bool, abs
-SemaValue pyNumberConversion(BuiltinCall &c) {
+/// float, int, bool, abs of a compile-time number.
+enum class NumberConversion { Float, Int, Bool, Abs };
+
+SemaValue pyNumberConversion(BuiltinCall &c, NumberConversion to) {
   const SemaValue &x = c.args.required(0, "x");
-  if (c.name == "float" && x.kind == SemaValue::Kind::String) {
+  if (to == NumberConversion::Float && x.kind == SemaValue::Kind::String) {
     if (x.text == "inf" || x.text == "+inf")
       return SemaValue::ofFloat(INFINITY);
     if (x.text == "-inf")
@@ -94,11 +98,11 @@ SemaValue pyNumberConversion(BuiltinCall &c) {
   const double d = x.kind == SemaValue::Kind::Float
                        ? x.floatValue
                        : static_cast<double>(x.kind == SemaValue::Kind::Bool ? x.boolValue : x.intValue);
-  if (c.name == "float")
+  if (to == NumberConversion::Float)
     return SemaValue::ofFloat(d);
-  if (c.name == "bool")
+  if (to == NumberConversion::Bool)
     return SemaValue::ofBool(d != 0.0);
-  if (c.name == "abs")
+  if (to == NumberConversion::Abs)
     return x.kind == SemaValue::Kind::Float ? SemaValue::ofFloat(std::fabs(d))
                                             : SemaValue::ofInt(std::llabs(static_cast<int64_t>(d)));
   if (!std::isfinite(d) || std::fabs(d) > 9.2e18)
@@ -126,14 +130,13 @@ SemaValue pyRange(BuiltinCall &c) {
   c.l.fail(c.pos, c.name + "() can only be used as the iterable of a for loop");
 }
 
-/// tl.program_id, tl.num_programs
-SemaValue tlProgramId(BuiltinCall &c) {
+/// tl.program_id (count false), tl.num_programs (count true)
+SemaValue tlProgramId(BuiltinCall &c, bool count) {
   c.args.noExtra(1, {"axis"});
   const int64_t axis = c.args.integer(0, "axis");
   if (axis < 0 || axis > 2)
     c.l.fail(c.pos, c.name + "() axis must be 0, 1 or 2, got " + std::to_string(axis));
-  return tensorValue(c.name == "tl.program_id" ? c.b.programId(static_cast<int>(axis))
-                                               : c.b.numPrograms(static_cast<int>(axis)));
+  return tensorValue(count ? c.b.numPrograms(static_cast<int>(axis)) : c.b.programId(static_cast<int>(axis)));
 }
 
 /// tl.arange
@@ -150,9 +153,8 @@ SemaValue tlArange(BuiltinCall &c) {
   return tensorValue(c.b.arange(start, end));
 }
 
-/// tl.full, tl.zeros
-SemaValue tlFull(BuiltinCall &c) {
-  const bool full = c.name == "tl.full";
+/// tl.full (full true), tl.zeros
+SemaValue tlFull(BuiltinCall &c, bool full) {
   c.args.noExtra(full ? 3 : 2, {"shape", "value", "dtype"});
   const ir::Shape shape = c.args.shape(0, "shape");
   c.args.checkShape(shape);
@@ -207,15 +209,7 @@ SemaValue tlStore(BuiltinCall &c) {
 }
 
 /// tl.atomic_add, tl.atomic_max, tl.atomic_min, tl.atomic_and, tl.atomic_or, tl.atomic_xor, tl.atomic_xchg
-SemaValue tlAtomic(BuiltinCall &c) {
-  static const std::unordered_map<std::string, ir::AtomicKind> kinds = {
-      {"tl.atomic_add", ir::AtomicKind::Add},      {"tl.atomic_max", ir::AtomicKind::Max},
-      {"tl.atomic_min", ir::AtomicKind::Min},      {"tl.atomic_and", ir::AtomicKind::And},
-      {"tl.atomic_or", ir::AtomicKind::Or},        {"tl.atomic_xor", ir::AtomicKind::Xor},
-      {"tl.atomic_xchg", ir::AtomicKind::Exchange}};
-  auto kind = kinds.find(c.name);
-  if (kind == kinds.end())
-    c.l.fail(c.pos, c.name + "() is not supported");
+SemaValue tlAtomic(BuiltinCall &c, ir::AtomicKind kind) {
   c.args.noExtra(3, {"pointer", "val", "mask", "sem", "scope"});
   ir::Value *ptr = pointerOperand(c.l, c.args);
   ir::Value *value = storedValue(c.l, c.args, ptr, c.args.required(1, "val"));
@@ -224,7 +218,7 @@ SemaValue tlAtomic(BuiltinCall &c) {
     operands.push_back(mask);
   ir::Op *op =
       c.b.create(ir::OpCode::AtomicRMW, operands, {ir::Type::tile(ptr->type.dtype, ptr->type.shape)});
-  op->atomicKind = kind->second;
+  op->atomicKind = kind;
   return tensorValue(op->result());
 }
 
@@ -235,14 +229,13 @@ SemaValue tlWhere(BuiltinCall &c) {
       c.l.select(c.args.required(0, "condition"), c.args.required(1, "x"), c.args.required(2, "y"), c.pos));
 }
 
-/// tl.maximum, tl.minimum
-SemaValue tlMinimumMaximum(BuiltinCall &c) {
+/// tl.maximum (op Max), tl.minimum (op Min)
+SemaValue tlMinimumMaximum(BuiltinCall &c, ir::OpCode op) {
   c.args.noExtra(3, {"x", "y", "propagate_nan"});
   const SemaValue *nan = c.args.get(2, "propagate_nan");
   const bool propagate = nan && nan->kind == SemaValue::Kind::String && nan->text == "ALL";
   auto [x, y] = c.l.promote(c.args.required(0, "x"), c.args.required(1, "y"), false, c.pos);
-  return tensorValue(c.b.minMax(c.name == "tl.maximum" ? ir::OpCode::Max : ir::OpCode::Min, x, y,
-                                propagate ? ir::NanMode::Propagate : ir::NanMode::Ignore));
+  return tensorValue(c.b.minMax(op, x, y, propagate ? ir::NanMode::Propagate : ir::NanMode::Ignore));
 }
 
 /// tl.clamp
@@ -340,10 +333,10 @@ SemaValue tlBroadcast(BuiltinCall &c) {
       {tensorValue(c.l.broadcastTo(x, shape, c.pos)), tensorValue(c.l.broadcastTo(y, shape, c.pos))});
 }
 
-/// tl.reshape, tl.view, tl.ravel
-SemaValue tlReshape(BuiltinCall &c) {
+/// tl.reshape, tl.view, tl.ravel (flat: to one axis)
+SemaValue tlReshape(BuiltinCall &c, bool flat) {
   ir::Value *x = c.args.tensor(0, "input");
-  ir::Shape shape = c.name == "tl.ravel" ? ir::Shape{x->type.numElements()} : c.args.shape(1, "shape");
+  ir::Shape shape = flat ? ir::Shape{x->type.numElements()} : c.args.shape(1, "shape");
   c.args.checkShape(shape);
   if (ir::numElements(shape) != x->type.numElements())
     c.l.fail(c.pos, c.name + "() cannot turn " + x->type.str() + " into " + ir::shapeString(shape));
@@ -489,32 +482,17 @@ SemaValue tlAbs(BuiltinCall &c) {
   return tensorValue(c.b.unary(ir::OpCode::Abs, x));
 }
 
-/// tl.randint, tl.randint4x, tl.rand, tl.rand4x, tl.randn, tl.randn4x
-SemaValue tlRandom(BuiltinCall &c) {
-  return c.l.callRandom(c.name.substr(3), c.arguments, c.pos);
-}
-
-/// Reductions, scans and sorts, shared with triton_helpers' reductions.
-SemaValue tlReduction(BuiltinCall &c) {
-  return c.l.callHelperLibrary(c.name, c.arguments, c.pos);
-}
-
-/// tl.exp, tl.sqrt, ...: the math functions Triton has outside tl.math.
-SemaValue tlMath(BuiltinCall &c) {
-  return c.l.callMath("tl", c.name.substr(3), c.arguments, c.pos);
-}
-
 /// Every builtin by the name a kernel calls it by: the rows of this file, and
 /// those other files register (registerBuiltin). Names without a dot are
 /// Python builtins; a null handler is a name a kernel may mention but not call.
 std::unordered_map<std::string, BuiltinHandler> &builtins() {
   static std::unordered_map<std::string, BuiltinHandler> kTable = {
-      {"min", pyMinMax},
-      {"max", pyMinMax},
-      {"float", pyNumberConversion},
-      {"int", pyNumberConversion},
-      {"bool", pyNumberConversion},
-      {"abs", pyNumberConversion},
+      {"min", member(pyMinMax, true)},
+      {"max", member(pyMinMax, false)},
+      {"float", member(pyNumberConversion, NumberConversion::Float)},
+      {"int", member(pyNumberConversion, NumberConversion::Int)},
+      {"bool", member(pyNumberConversion, NumberConversion::Bool)},
+      {"abs", member(pyNumberConversion, NumberConversion::Abs)},
       {"len", pyLen},
       {"print", pyPrint},
       {"tl.static_print", pyPrint},
@@ -522,24 +500,24 @@ std::unordered_map<std::string, BuiltinHandler> &builtins() {
       {"range", pyRange},
       {"tl.range", pyRange},
       {"tl.static_range", pyRange},
-      {"tl.program_id", tlProgramId},
-      {"tl.num_programs", tlProgramId},
+      {"tl.program_id", member(tlProgramId, false)},
+      {"tl.num_programs", member(tlProgramId, true)},
       {"tl.arange", tlArange},
-      {"tl.full", tlFull},
-      {"tl.zeros", tlFull},
+      {"tl.full", member(tlFull, true)},
+      {"tl.zeros", member(tlFull, false)},
       {"tl.zeros_like", tlZerosLike},
       {"tl.load", tlLoad},
       {"tl.store", tlStore},
-      {"tl.atomic_add", tlAtomic},
-      {"tl.atomic_max", tlAtomic},
-      {"tl.atomic_min", tlAtomic},
-      {"tl.atomic_and", tlAtomic},
-      {"tl.atomic_or", tlAtomic},
-      {"tl.atomic_xor", tlAtomic},
-      {"tl.atomic_xchg", tlAtomic},
+      {"tl.atomic_add", member(tlAtomic, ir::AtomicKind::Add)},
+      {"tl.atomic_max", member(tlAtomic, ir::AtomicKind::Max)},
+      {"tl.atomic_min", member(tlAtomic, ir::AtomicKind::Min)},
+      {"tl.atomic_and", member(tlAtomic, ir::AtomicKind::And)},
+      {"tl.atomic_or", member(tlAtomic, ir::AtomicKind::Or)},
+      {"tl.atomic_xor", member(tlAtomic, ir::AtomicKind::Xor)},
+      {"tl.atomic_xchg", member(tlAtomic, ir::AtomicKind::Exchange)},
       {"tl.where", tlWhere},
-      {"tl.maximum", tlMinimumMaximum},
-      {"tl.minimum", tlMinimumMaximum},
+      {"tl.maximum", member(tlMinimumMaximum, ir::OpCode::Max)},
+      {"tl.minimum", member(tlMinimumMaximum, ir::OpCode::Min)},
       {"tl.clamp", tlClamp},
       {"tl.cdiv", tlCdiv},
       {"tl.multiple_of", tlValueHint},
@@ -551,9 +529,9 @@ std::unordered_map<std::string, BuiltinHandler> &builtins() {
       {"tl.device_assert", tlDeviceAssert},
       {"tl.broadcast_to", tlBroadcastTo},
       {"tl.broadcast", tlBroadcast},
-      {"tl.reshape", tlReshape},
-      {"tl.view", tlReshape},
-      {"tl.ravel", tlReshape},
+      {"tl.reshape", member(tlReshape, false)},
+      {"tl.view", member(tlReshape, false)},
+      {"tl.ravel", member(tlReshape, true)},
       {"tl.expand_dims", tlExpandDims},
       {"tl.trans", tlPermute},
       {"tl.permute", tlPermute},
@@ -563,51 +541,25 @@ std::unordered_map<std::string, BuiltinHandler> &builtins() {
       {"tl.constexpr", tlConstexpr},
       {"tl.abs", tlAbs},
       {"isinstance", nullptr},
-      {"tl.randint", tlRandom},
-      {"tl.randint4x", tlRandom},
-      {"tl.rand", tlRandom},
-      {"tl.rand4x", tlRandom},
-      {"tl.randn", tlRandom},
-      {"tl.randn4x", tlRandom},
-      {"tl.sum", tlReduction},
-      {"tl.max", tlReduction},
-      {"tl.min", tlReduction},
-      {"tl.argmax", tlReduction},
-      {"tl.argmin", tlReduction},
-      {"tl.xor_sum", tlReduction},
-      {"tl.reduce_or", tlReduction},
-      {"tl.reduce", tlReduction},
-      {"tl.cumsum", tlReduction},
-      {"tl.cumprod", tlReduction},
-      {"tl.associative_scan", tlReduction},
-      {"tl.sort", tlReduction},
-      {"tl.flip", tlReduction},
-      {"tl.topk", tlReduction},
-      {"tl.exp", tlMath},
-      {"tl.exp2", tlMath},
-      {"tl.log", tlMath},
-      {"tl.log2", tlMath},
-      {"tl.cos", tlMath},
-      {"tl.sin", tlMath},
-      {"tl.sqrt", tlMath},
-      {"tl.sqrt_rn", tlMath},
-      {"tl.rsqrt", tlMath},
-      {"tl.floor", tlMath},
-      {"tl.ceil", tlMath},
-      {"tl.erf", tlMath},
-      {"tl.fma", tlMath},
-      {"tl.div_rn", tlMath},
-      {"tl.fdiv", tlMath},
-      {"tl.umulhi", tlMath},
   };
   return kTable;
 }
 
+/// The modules whose functions a kernel may call: an unknown name in one of
+/// them is a builtin npusim lacks, anything else is no kernel code at all.
+constexpr std::string_view kLibraryModules[] = {"tl", "libdevice", "triton_helpers"};
+
 } // namespace
 
 bool registerBuiltin(std::string_view name, BuiltinHandler handler) {
-  if (!builtins().emplace(std::string(name), handler).second)
+  if (!builtins().emplace(std::string(name), std::move(handler)).second)
     throw core::InputError("triton front end: two builtins registered as '" + std::string(name) + "'");
+  return true;
+}
+
+bool registerBuiltins(std::initializer_list<BuiltinEntry> entries) {
+  for (const BuiltinEntry &entry : entries)
+    registerBuiltin(entry.name, entry.handler);
   return true;
 }
 
@@ -616,24 +568,17 @@ bool isPythonBuiltin(const std::string &name) {
 }
 
 SemaValue Lowerer::callBuiltin(const std::string &name, CallArguments &callArgs, ast::Position pos) {
-  const std::string prefix = name.substr(0, name.find('.'));
-  if (prefix == "triton_helpers")
-    return callHelperLibrary(name.substr(15), callArgs, pos);
-  if (prefix == "libdevice")
-    return callMath("libdevice", name.substr(10), callArgs, pos);
-  if (name.rfind("tl.math.", 0) == 0)
-    return callMath("tl.math", name.substr(8), callArgs, pos);
-  if (name == "triton.jit" || name == "triton.cdiv")
-    fail(pos, "'" + name + "' cannot be called inside a kernel");
-  if (name == "triton_heuristics" || prefix == "triton_heuristics")
-    fail(pos, "'" + name + "' cannot be called inside a kernel");
   if (auto it = builtins().find(name); it != builtins().end() && it->second) {
     const Args args(*this, name, callArgs, pos);
     BuiltinCall call{*this, name, callArgs, args, pos, *builder_};
     return it->second(call);
   }
-  if (name.rfind("tl.", 0) == 0)
-    fail(pos, "'" + name + "' is not supported");
+  const std::string module = name.substr(0, name.find('.'));
+  if (name == "triton.jit" || name == "triton.cdiv" || module == "triton_heuristics")
+    fail(pos, "'" + name + "' cannot be called inside a kernel");
+  for (std::string_view library : kLibraryModules)
+    if (module == library)
+      fail(pos, "'" + name + "' is not supported");
   fail(pos, "'" + name + "' is not supported in kernels");
 }
 

@@ -2,7 +2,7 @@
 // forms, triton_helpers.randint64): Philox 4x32 with 10 rounds, counter
 // (offset, 0, 0, 0) and key (low, high 32 bits of the seed), lowered to
 // ordinary integer TileIR so that every backend reproduces the GPU's bits.
-#include "triton/lowering.h"
+#include "triton/builtins_internal.h"
 
 namespace npusim::triton::lowering {
 
@@ -87,52 +87,72 @@ private:
 
 } // namespace
 
-SemaValue Lowerer::callRandom(const std::string &name, CallArguments &args, ast::Position pos) {
-  const SemaValue *seed = argument(args, 0, "seed");
-  const SemaValue *offset = argument(args, 1, name == "randint64" ? "offset" : (name.find("4x") != std::string::npos ? "offsets" : "offset"));
+namespace {
+
+/// Triton's random functions and Inductor's randint64.
+enum class RandomKind { Randint, Randint4x, Rand, Rand4x, Randn, Randn4x, Randint64 };
+
+SemaValue lowerRandom(BuiltinCall &c, RandomKind kind) {
+  const bool fourWords = kind == RandomKind::Randint4x || kind == RandomKind::Rand4x || kind == RandomKind::Randn4x;
+  const SemaValue *seed = c.args.get(0, "seed");
+  const SemaValue *offset = c.args.get(1, kind != RandomKind::Randint64 && fourWords ? "offsets" : "offset");
   if (!offset)
-    offset = argument(args, 1, "offsets");
+    offset = c.args.get(1, "offsets");
   if (!seed || !offset)
-    fail(pos, name + "() needs a seed and offsets");
+    c.l.fail(c.pos, c.name + "() needs a seed and offsets");
   int rounds = 10;
-  if (const SemaValue *n = argument(args, 2, "n_rounds"); n && name != "randint64") {
+  if (const SemaValue *n = c.args.get(2, "n_rounds"); n && kind != RandomKind::Randint64) {
     if (n->kind != SemaValue::Kind::Int || n->intValue < 0 || n->intValue > 64)
-      fail(pos, name + "() n_rounds must be a compile-time int between 0 and 64");
+      c.l.fail(c.pos, c.name + "() n_rounds must be a compile-time int between 0 and 64");
     rounds = static_cast<int>(n->intValue);
   }
-  Philox philox(*this, pos);
+  Philox philox(c.l, c.pos);
   std::vector<ir::Value *> words = philox.run(*seed, *offset, rounds);
-  auto asInt32 = [&](ir::Value *w) { return SemaValue::ofTensor(builder_->bitcast(w, ir::Type::tile(core::DType::Int32, w->type.shape))); };
-  if (name == "randint")
-    return asInt32(words[0]);
-  if (name == "randint4x")
+  auto asInt32 = [&](ir::Value *w) {
+    return SemaValue::ofTensor(c.b.bitcast(w, ir::Type::tile(core::DType::Int32, w->type.shape)));
+  };
+  switch (kind) {
+  case RandomKind::Randint: return asInt32(words[0]);
+  case RandomKind::Randint4x:
     return SemaValue::ofTuple({asInt32(words[0]), asInt32(words[1]), asInt32(words[2]), asInt32(words[3])});
-  if (name == "rand")
-    return philox.uniform(words[0]);
-  if (name == "rand4x")
-    return SemaValue::ofTuple({philox.uniform(words[0]), philox.uniform(words[1]), philox.uniform(words[2]), philox.uniform(words[3])});
-  if (name == "randn")
-    return philox.normal(philox.uniform(words[0]), philox.uniform(words[1])).first;
-  if (name == "randn4x") {
+  case RandomKind::Rand: return philox.uniform(words[0]);
+  case RandomKind::Rand4x:
+    return SemaValue::ofTuple({philox.uniform(words[0]), philox.uniform(words[1]), philox.uniform(words[2]),
+                               philox.uniform(words[3])});
+  case RandomKind::Randn: return philox.normal(philox.uniform(words[0]), philox.uniform(words[1])).first;
+  case RandomKind::Randn4x: {
     auto [n1, n2] = philox.normal(philox.uniform(words[0]), philox.uniform(words[1]));
     auto [n3, n4] = philox.normal(philox.uniform(words[2]), philox.uniform(words[3]));
     return SemaValue::ofTuple({n1, n2, n3, n4});
   }
-  if (name == "randint64") {
+  case RandomKind::Randint64: {
     // (r0 | r1 << 32) % (high - low) + low, in uint64 then int64.
-    const SemaValue *low = argument(args, 2, "low"), *high = argument(args, 3, "high");
+    const SemaValue *low = c.args.get(2, "low"), *high = c.args.get(3, "high");
     if (!low || !high)
-      fail(pos, "triton_helpers.randint64() needs low and high");
-    ir::Value *r0 = castTo(words[0], core::DType::UInt64), *r1 = castTo(words[1], core::DType::UInt64);
-    ir::Value *shift = constant(core::DType::UInt64, SemaValue::ofInt(32), r1->type.shape, pos);
-    ir::Value *bits = builder_->binary(ir::OpCode::Or, r0, builder_->binary(ir::OpCode::Shl, r1, shift));
-    SemaValue size = binary(ast::BinaryOperator::Sub, *high, *low, pos);
-    ir::Value *sizeU = castTo(toTensor(size, pos), core::DType::UInt64);
-    sizeU = broadcastTo(sizeU, bits->type.shape, pos);
-    ir::Value *r = castTo(builder_->binary(ir::OpCode::Rem, bits, sizeU), core::DType::Int64);
-    return binary(ast::BinaryOperator::Add, SemaValue::ofTensor(r), *low, pos);
+      c.l.fail(c.pos, c.name + "() needs low and high");
+    ir::Value *r0 = c.l.castTo(words[0], core::DType::UInt64), *r1 = c.l.castTo(words[1], core::DType::UInt64);
+    ir::Value *shift = c.l.constant(core::DType::UInt64, SemaValue::ofInt(32), r1->type.shape, c.pos);
+    ir::Value *bits = c.b.binary(ir::OpCode::Or, r0, c.b.binary(ir::OpCode::Shl, r1, shift));
+    SemaValue size = c.l.binary(ast::BinaryOperator::Sub, *high, *low, c.pos);
+    ir::Value *sizeU = c.l.castTo(c.l.toTensor(size, c.pos), core::DType::UInt64);
+    sizeU = c.l.broadcastTo(sizeU, bits->type.shape, c.pos);
+    ir::Value *r = c.l.castTo(c.b.binary(ir::OpCode::Rem, bits, sizeU), core::DType::Int64);
+    return c.l.binary(ast::BinaryOperator::Add, SemaValue::ofTensor(r), *low, c.pos);
   }
-  fail(pos, "'" + name + "' is not supported");
+  }
+  c.l.fail(c.pos, "'" + c.name + "' is not supported");
 }
+
+const bool kRegistered = registerBuiltins({
+    {"tl.randint", member(lowerRandom, RandomKind::Randint)},
+    {"tl.randint4x", member(lowerRandom, RandomKind::Randint4x)},
+    {"tl.rand", member(lowerRandom, RandomKind::Rand)},
+    {"tl.rand4x", member(lowerRandom, RandomKind::Rand4x)},
+    {"tl.randn", member(lowerRandom, RandomKind::Randn)},
+    {"tl.randn4x", member(lowerRandom, RandomKind::Randn4x)},
+    {"triton_helpers.randint64", member(lowerRandom, RandomKind::Randint64)},
+});
+
+} // namespace
 
 } // namespace npusim::triton::lowering

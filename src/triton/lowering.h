@@ -101,14 +101,11 @@ public:
   ir::Value *select(const SemaValue &cond, const SemaValue &a, const SemaValue &b, ast::Position pos);
   ir::Value *toBool(ir::Value *v);
 
-  // Calls of tl.*, Python builtins, libdevice and triton_helpers (lower_builtins.cpp, lower_helpers.cpp).
+  /// Calls the builtin registered as `name` (tl.*, Python builtins, libdevice.*,
+  /// tl.math.*, triton_helpers.*; builtins_internal.h, lower_builtins.cpp).
   SemaValue callBuiltin(const std::string &name, CallArguments &args, ast::Position pos);
-  SemaValue callHelperLibrary(const std::string &name, CallArguments &args, ast::Position pos);
-  SemaValue callHelperElementwise(const std::string &name, CallArguments &args, ast::Position pos);
-  /// tl.randint/randint4x/rand/rand4x/randn/randn4x and triton_helpers.randint64.
-  SemaValue callRandom(const std::string &name, CallArguments &args, ast::Position pos);
-  SemaValue callMath(const std::string &module, const std::string &name, CallArguments &args, ast::Position pos);
-  /// triton_helpers.exp(x, use_fast_math), which the online softmax helpers call.
+  /// triton_helpers.exp(x, use_fast_math), which the online softmax helpers call
+  /// (builtin_helpers.cpp).
   SemaValue softmaxExp(const SemaValue &x, bool useFastMath, ast::Position pos);
   /// Reduce over axis (axis < 0 for all axes) with a named kind or a combine callee.
   std::vector<ir::Value *> reduce(std::vector<ir::Value *> inputs, int axis, ir::ReduceKind kind,

@@ -1,6 +1,6 @@
 #include "compiler/kernel_support.h"
 
-#include "runtime/kernels.h"
+#include "driver/driver.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -38,8 +38,8 @@ CompiledKernel compileKernelFile(const std::string &path, const config::Hardware
   // As `npusim compile FILE`: the constexprs' defaults, and the sizes Inductor
   // baked into the source as the launch's scalar arguments.
   const std::map<std::string, int64_t> scalars(metadata.bodyConstants.begin(), metadata.bodyConstants.end());
-  std::unique_ptr<runtime::NpuKernel> kernel =
-      runtime::compileForNpu(result.file, triton::defaultConstexprs(metadata), scalars, machine);
+  std::unique_ptr<driver::NpuKernel> kernel =
+      driver::compileForNpu(result.file, triton::defaultConstexprs(metadata), scalars, machine);
   result.constexprs = std::move(kernel->constexprs);
   result.function = std::move(kernel->function);
   result.program = std::move(kernel->program);

@@ -1,6 +1,6 @@
 #pragma once
 // Test helpers: find the kernel corpus, and compile a kernel file through the
-// runtime's own path (runtime::compileForNpu), block-size search included.
+// runtime's own path (driver::compileForNpu), block-size search included.
 #include "compiler/compiler.h"
 #include "compiler/tiling.h"
 #include "triton/frontend.h"
@@ -24,7 +24,7 @@ struct CompiledKernel {
 };
 
 /// Loads, lowers and compiles the kernel as the product does
-/// (runtime::compileForNpu, as `npusim compile FILE`): the cheapest block sizes
+/// (driver::compileForNpu, as `npusim compile FILE`): the cheapest block sizes
 /// of the search for Inductor pointwise and reduction kernels, the defaults
 /// otherwise. Throws the runtime's error when nothing fits.
 CompiledKernel compileKernelFile(const std::string &path, const config::HardwareConfig &machine);

@@ -2,8 +2,8 @@
 // from their index arithmetic (docs/compiler.md "Cost model").
 #include "compiler/kernel_support.h"
 #include "compiler/tiling.h"
+#include "driver/driver.h"
 #include "npu/program.h"
-#include "runtime/kernels.h"
 
 #include <gtest/gtest.h>
 
@@ -169,8 +169,8 @@ TEST(Tiling, ThreadsDoNotChangeTheChoice) {
       const std::map<std::string, int64_t> scalars(file.metadata.bodyConstants.begin(),
                                                    file.metadata.bodyConstants.end());
       const triton::ConstexprBindings constexprs = triton::defaultConstexprs(file.metadata);
-      const auto one = runtime::compileForNpu(file, constexprs, scalars, machine, {}, 1);
-      const auto four = runtime::compileForNpu(file, constexprs, scalars, machine, {}, 4);
+      const auto one = driver::compileForNpu(file, constexprs, scalars, machine, {}, 1);
+      const auto four = driver::compileForNpu(file, constexprs, scalars, machine, {}, 4);
       SCOPED_TRACE(path + " on " + machine.name);
       EXPECT_TRUE(one->blocksChosen);
       EXPECT_EQ(one->program.blockSizes, four->program.blockSizes);

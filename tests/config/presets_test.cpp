@@ -1,5 +1,6 @@
 // The built-in presets and DRAM timing sets: each loads with the values that
-// docs/architecture.md and ../shared/docs/hardware-facts.md give, and the peak
+// docs/architecture.md and docs/config.md give (after PyTorchSim's and
+// Ramulator's published sets), and the peak
 // numbers match arithmetic done by hand in the comments.
 #include "config/hardware.h"
 #include "core/error.h"
@@ -40,7 +41,7 @@ TEST(Presets, Tpuv3LikeIsTheArchitectureDocumentsDefault) {
   EXPECT_EQ(c.dram.channels, 16);
   EXPECT_EQ(c.dram.freqMhz, 940.0);
   EXPECT_EQ(c.dram.timing.name, "hbm2-tpuv3");
-  // PyTorchSim's TPUv3 HBM2 set (hardware-facts.md): nCL 13, nRCD 13/11, nRP 13,
+  // PyTorchSim's TPUv3 HBM2 set (docs/config.md): nCL 13, nRCD 13/11, nRP 13,
   // nRAS 31, nRC 44, nWR 15, nFAW 15, nRFC 329, nREFI 3666.
   EXPECT_EQ(c.dram.timing.nCL, 13);
   EXPECT_EQ(c.dram.timing.nRCDRead, 13);
@@ -65,7 +66,7 @@ TEST(Presets, Tpuv3LikePeakNumbers) {
   EXPECT_DOUBLE_EQ(c.peakFlopsPerChip(), 61.60384e12); // one core
   // One channel is a 128-bit legacy-mode HBM2 channel: 4 * 128 / 8 = 64 bytes per
   // access, an access every 2 cycles (nBL) at 940 MHz: 64 * 470e6 = 30.08e9 B/s; 16
-  // channels 481.28e9 B/s, hardware-facts.md's ~481 GB/s (16 * 32 B * 940e6).
+  // channels 481.28e9 B/s, PyTorchSim's ~481 GB/s (16 * 32 B * 940e6).
   EXPECT_EQ(c.dram.timing.accessBytes(), 64);
   EXPECT_NEAR(c.dram.peakBytesPerSecond(), 481.28e9, 1e3);
   HardwareConfig twice = c;
@@ -92,9 +93,9 @@ TEST(Presets, Tpuv4Like) {
   EXPECT_EQ(c.dram.timing.nRFC, 421);
   EXPECT_EQ(c.dram.timing.nREFI, 4682);
   EXPECT_NEAR(c.dram.timing.tckPs, 833.33, 0.005);
-  // 4 * 16384 MACs * 2 * 1050e6 = 137.6256e12 (hardware-facts.md: 137.6).
+  // 4 * 16384 MACs * 2 * 1050e6 = 137.6256e12 (PyTorchSim's TPUv4-like: 137.6).
   EXPECT_DOUBLE_EQ(c.peakFlopsPerCore(), 137.6256e12);
-  // 16 channels * 64 B * 1200e6 / 2 = 614.4e9 B/s (hardware-facts.md: ~614 GB/s).
+  // 16 channels * 64 B * 1200e6 / 2 = 614.4e9 B/s (PyTorchSim's TPUv4-like: ~614 GB/s).
   EXPECT_NEAR(c.dram.peakBytesPerSecond(), 614.4e9, 1e3);
 }
 
@@ -117,7 +118,7 @@ TEST(Presets, Edge8Lane) {
 }
 
 TEST(DramSets, RamulatorNumbers) {
-  // hardware-facts.md's Ramulator 2.1 table.
+  // Ramulator 2.1's table (docs/config.md).
   const DramTiming ddr4 = dramTiming("ddr4");
   EXPECT_EQ(ddr4.tckPs, 625.0);
   EXPECT_EQ(ddr4.burstCycles, 4);

@@ -1,7 +1,7 @@
 // Library GEMMs and convolutions timed on tpuv3-like through the runtime's own
 // path (library plan -> compiler -> functional trace -> timing simulator),
 // against closed-form rooflines computed here from the machine's published
-// parameters (docs/hardware-facts.md), not from the simulator:
+// parameters (docs/config.md, "Presets"), not from the simulator:
 //   compute: 2 arrays x 128 x 128 = 32768 multiply-accumulates per cycle;
 //   DRAM: 16 HBM2 pseudo-channels x 32 bytes per 940 MHz clock = 481.28 GB/s
 //         = 512 bytes per 940 MHz core cycle.

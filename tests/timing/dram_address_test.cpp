@@ -1,5 +1,5 @@
 // The address mapper: flat byte address -> channel, bank group, bank, row, column.
-#include "timing/dram_address.h"
+#include "timing/memory/dram_address.h"
 
 #include "core/error.h"
 

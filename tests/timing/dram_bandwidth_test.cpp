@@ -1,10 +1,10 @@
 // Whole memory system (NoC + detailed DRAM) under streaming and random traffic
 // from one core: achieved bandwidth against the configured peak, row-hit rates,
 // scaling with channels, determinism, and the three parameter sets of
-// ../shared/docs/hardware-facts.md (Ramulator 2.1 presets: HBM2 2000 Mbps,
+// Ramulator 2.1 (CMU-SAFARI/ramulator2; docs/config.md: HBM2 2000 Mbps,
 // HBM3 6400 Mbps, DDR4-3200AA), written out here.
-#include "timing/dram_model.h"
-#include "timing/memory_system.h"
+#include "timing/memory/dram_model.h"
+#include "timing/memory/memory_system.h"
 
 #include "timing/dram_test_traffic.h"
 

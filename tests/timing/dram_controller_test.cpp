@@ -6,7 +6,7 @@
 // bank number (g / 32) % 16 (bank group = number % 4, bank = number / 4), row
 // g / 512: byte 0 and 32 share bank 0's row 0, byte 1024 is bank group 1, byte
 // 16384 is row 1 of bank 0.
-#include "timing/dram_detailed.h"
+#include "timing/memory/dram_detailed.h"
 
 #include <gtest/gtest.h>
 

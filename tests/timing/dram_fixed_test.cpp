@@ -1,6 +1,6 @@
 // The fixed-latency DRAM model and the memory-system factory around it.
-#include "timing/memory_system.h"
-#include "timing/noc.h"
+#include "timing/memory/memory_system.h"
+#include "timing/memory/noc.h"
 
 #include "core/error.h"
 #include "timing/dram_test_traffic.h"

@@ -2,7 +2,7 @@
 // "frfcfs_reference". The product's "frfcfs" (src/timing/dram_frfcfs.cpp)
 // decides per bank; dram_scheduler_test.cpp checks that both give the same
 // commands at the same cycles.
-#include "timing/dram_scheduler.h"
+#include "timing/memory/dram_scheduler.h"
 
 #include <algorithm>
 #include <limits>

@@ -5,7 +5,7 @@
 // hot-row addresses (which starve older requests), one to four channels,
 // queues small enough for write drain, refresh, and idle gaps after which
 // refresh catches up.
-#include "timing/dram_detailed.h"
+#include "timing/memory/dram_detailed.h"
 
 #include "timing/dram_test_traffic.h"
 

@@ -2,7 +2,7 @@
 // a command is not ready one cycle before its rule allows it, and is ready on
 // that cycle. Numbers are the HBM2 set of config::DramTiming's defaults (the
 // Ramulator 2.1 HBM2 2000 Mbps preset) unless a test says otherwise.
-#include "timing/dram_timing.h"
+#include "timing/memory/dram_timing.h"
 
 #include <gtest/gtest.h>
 

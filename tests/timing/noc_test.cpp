@@ -1,9 +1,9 @@
 // The crossbar NoC: latency, per-port bandwidth, request splitting, credits.
-#include "timing/noc.h"
+#include "timing/memory/noc.h"
 
 #include "core/error.h"
 #include "timing/dram_test_traffic.h"
-#include "timing/memory_system.h"
+#include "timing/memory/memory_system.h"
 
 #include <gtest/gtest.h>
 

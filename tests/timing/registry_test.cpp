@@ -2,8 +2,8 @@
 // the built-in ones are registered, an unknown name is an error that names the
 // config key and the registered names, and a scheduler defined and registered
 // in this file alone is chosen by configuration.
-#include "timing/dram_detailed.h"
-#include "timing/memory_system.h"
+#include "timing/memory/dram_detailed.h"
+#include "timing/memory/memory_system.h"
 
 #include "core/error.h"
 #include "timing/dram_test_traffic.h"

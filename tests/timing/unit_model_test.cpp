@@ -1,8 +1,8 @@
 // Unit costs as pure functions (docs/timing.md, "Unit costs"). Machine: 128
 // lanes, 256-bit lane vectors, default latencies (simple 2, multiply 3,
 // divide 12, transcendental 16), cross-lane 4 cycles per stage.
+#include "timing/core/unit_model.h"
 #include "timing/timing_support.h"
-#include "timing/unit_model.h"
 
 #include <gtest/gtest.h>
 

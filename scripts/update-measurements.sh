@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Regenerates the files of docs/measurements/ (each with its commit, host, load
+# and command; scripts/write-measurement.py). With names, only those; with none,
+# all of them:
+#   bundles          bench/bundles.sh: wall time and memory of every bundle in each mode
+#   cycles           bench/cycles.sh: every bundle's cycles against its roofline, ResNet-18 by step
+#   microbenchmarks  bench/micro.sh: front end, interpreter, DRAM model, host calls
+#   dram-bandwidth   the DRAM model's bandwidth on the workloads of tests/timing/dram_bandwidth_test.cpp
+#   validation       scripts/update-validation.sh: the silicon validation (npusim validate)
+# NPUSIM (default build/npusim) and NPUSIM_BUILD_DIR (default build) name the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${NPUSIM_BUILD_DIR:-build}
+export NPUSIM=${NPUSIM:-$build/npusim} NPUSIM_BUILD_DIR=$build
+out=docs/measurements
+names=("$@")
+[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation)
+
+# write FILE TITLE COMMAND [write-measurement options]: stdin is the body of
+# docs/measurements/FILE.md, the measurement $name
+write() {
+  local file=$1 title=$2 command=$3
+  shift 3
+  python3 scripts/write-measurement.py "$out/$file.md" --title "$title" \
+    --script "scripts/update-measurements.sh $name" --command "$command" --load-before "$load" "$@"
+}
+
+for name in "${names[@]}"; do
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  case $name in
+  bundles)
+    {
+      echo "One run of each bundle in each mode, without \`--verify\` (so no mode pays for another);"
+      echo "wall times and peak memory from \`/usr/bin/time\`, eager PyTorch on this CPU from"
+      echo "\`bench/eager_cpu.py\` where Debian's torch can build the model. On a loaded host the"
+      echo "wall times rise with the load printed above."
+      echo
+      bench/bundles.sh
+    } | write bundles "Wall time of every bundle" "bench/bundles.sh" --simulated tpuv3-like
+    ;;
+  cycles)
+    bench/cycles.sh | write cycles-tpuv3-like "Simulated cycles of every bundle against the roofline" \
+      "bench/cycles.sh" --simulated tpuv3-like
+    ;;
+  microbenchmarks)
+    bench/micro.sh | write microbenchmarks "Micro-benchmarks" "bench/micro.sh"
+    ;;
+  dram-bandwidth)
+    {
+      echo "One core, no limit on outstanding requests (but where the test says), 64-byte reads;"
+      echo "each line as the test prints it: the DRAM timing set, the share of its peak, the"
+      echo "row-hit rate, the refreshes and the simulated time. The tests assert the bounds"
+      echo "(docs/dram.md); the numbers here are what this build measured."
+      echo
+      echo "| test | measured |"
+      echo "|---|---|"
+      "$build/tests/timing_tests" --gtest_filter='DramBandwidth.*' --gtest_color=no | awk '
+        /^\[ RUN      \]/ { test = $4; sub(/^DramBandwidth\./, "", test); next }
+        /^  [^ ]/ { sub(/^  /, ""); print "| " test " | " $0 " |" }'
+    } | write dram-bandwidth "DRAM bandwidth of the timing model" \
+      "build/tests/timing_tests --gtest_filter='DramBandwidth.*'"
+    ;;
+  validation)
+    scripts/update-validation.sh
+    ;;
+  *)
+    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation)" >&2
+    exit 2
+    ;;
+  esac
+done
