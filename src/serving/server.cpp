@@ -5,7 +5,7 @@
 #include "core/host_memory.h"
 #include "serving/policies.h"
 #include "serving/serving.h"
-#include "timing/core/unit_model.h"
+#include "machine/unit_costs.h"
 #include "timing/shared_machine.h"
 
 #include <algorithm>

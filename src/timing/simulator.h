@@ -6,7 +6,7 @@
 #include "config/hardware.h"
 #include "npu/execution.h"
 #include "timing/chrome_trace.h"
-#include "timing/core/unit_model.h"
+#include "machine/unit_costs.h"
 #include "timing/event_queue.h"
 #include "timing/memory_port.h"
 
@@ -18,6 +18,10 @@
 #include <vector>
 
 namespace npusim::timing {
+
+using machine::UnitKind;
+using machine::kNumUnitKinds;
+using machine::unitKindName;
 
 struct LaunchTiming {
   std::string kernel;

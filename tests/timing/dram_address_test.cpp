@@ -1,5 +1,5 @@
 // The address mapper: flat byte address -> channel, bank group, bank, row, column.
-#include "timing/memory/dram_address.h"
+#include "machine/dram_address.h"
 
 #include "core/error.h"
 
@@ -9,6 +9,8 @@
 
 namespace npusim::timing {
 namespace {
+
+using namespace machine;
 
 // HBM2 organisation (config::DramTiming defaults): 32-byte granules, 128 / 4 = 32
 // granules per row, 4 x 4 banks, 65536 rows.

@@ -6,7 +6,7 @@
 #include "config/hardware.h"
 #include "npu/program.h"
 #include "timing/core/dependency_tracker.h"
-#include "timing/core/unit_model.h"
+#include "machine/unit_costs.h"
 
 #include <cstdint>
 #include <memory>
@@ -16,6 +16,21 @@
 #include <vector>
 
 namespace npusim::timing {
+
+// The machine's costs and address mapping (src/machine), as timing names them.
+using machine::UnitKind;
+using machine::kNumUnitKinds;
+using machine::unitKindName;
+using machine::unitKindOf;
+using machine::VectorClass;
+using machine::vectorClassOf;
+using machine::vectorLatency;
+using machine::UnitCost;
+using machine::ceilLog2;
+using machine::costOf;
+using machine::vectorElementBytes;
+using machine::usefulMacs;
+using machine::matmulRows;
 
 /// Where a core executes an instruction. Slots are the in-order queues: 0
 /// scalar, 1 DMA loads, 2 DMA stores (and atomics), 3 vector, 4 cross-lane,

@@ -8,7 +8,7 @@
 // (docs/dram.md).
 #include "config/hardware.h"
 #include "timing/event_queue.h"
-#include "timing/memory/dram_address.h"
+#include "machine/dram_address.h"
 #include "timing/memory/dram_scheduler.h"
 #include "timing/memory/dram_timing.h"
 #include "timing/memory_port.h"

@@ -8,7 +8,7 @@
 //
 //   const bool kRegistered = DramModels::add<MyDram>("my_dram");
 #include "config/hardware.h"
-#include "timing/memory/dram_address.h"
+#include "machine/dram_address.h"
 #include "timing/memory_port.h"
 #include "timing/registry.h"
 
@@ -16,6 +16,10 @@
 #include <functional>
 
 namespace npusim::timing {
+
+// The machine's costs and address mapping (src/machine), as timing names them.
+using machine::DramAddressMapper;
+using machine::DramLocation;
 
 /// Picoseconds of one DRAM clock cycle: DramConfig::freqMhz when it is given
 /// (positive), else the timing set's tCK.

@@ -8,7 +8,7 @@
 //
 //   const bool kRegistered = DramSchedulers::add<MyScheduler>("my_policy");
 #include "config/hardware.h"
-#include "timing/memory/dram_address.h"
+#include "machine/dram_address.h"
 #include "timing/memory/dram_timing.h"
 #include "timing/memory_port.h"
 #include "timing/registry.h"
@@ -17,6 +17,9 @@
 #include <span>
 
 namespace npusim::timing {
+
+// The machine's address mapping (src/machine), as timing names it.
+using machine::DramLocation;
 
 /// One queued request as the controller keeps it.
 struct DramQueueEntry {

@@ -1,10 +1,10 @@
-#include "timing/memory/dram_address.h"
+#include "machine/dram_address.h"
 
 #include "core/error.h"
 
 #include <bit>
 
-namespace npusim::timing {
+namespace npusim::machine {
 
 namespace {
 
@@ -135,4 +135,4 @@ DramLocation DramAddressMapper::decode(uint64_t address) const {
   return location;
 }
 
-} // namespace npusim::timing
+} // namespace npusim::machine

@@ -1,14 +1,15 @@
 #pragma once
 // What one instruction costs on its functional unit, as pure functions of the
-// instruction, its tiles and the hardware description. docs/timing.md derives
-// every formula; the core model (core_model.h) only schedules what these return.
+// instruction, its tiles and the hardware description: the one home of these
+// costs, which the timing simulator schedules and the compiler's cost model
+// adds up. docs/timing.md ("Unit costs") derives every formula.
 #include "config/hardware.h"
 #include "npu/program.h"
 
 #include <cstdint>
 #include <string_view>
 
-namespace npusim::timing {
+namespace npusim::machine {
 
 /// The units whose busy time a launch reports. Control instructions (Loop, If,
 /// Barrier) and scalar-only asserts run on the scalar unit.
@@ -53,4 +54,4 @@ int64_t usefulMacs(const npu::Instruction &instruction, const npu::Program &prog
 /// its last (K) axis.
 int64_t matmulRows(const npu::Instruction &instruction, const npu::Program &program);
 
-} // namespace npusim::timing
+} // namespace npusim::machine

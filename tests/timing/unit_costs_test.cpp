@@ -1,7 +1,7 @@
 // Unit costs as pure functions (docs/timing.md, "Unit costs"). Machine: 128
 // lanes, 256-bit lane vectors, default latencies (simple 2, multiply 3,
 // divide 12, transcendental 16), cross-lane 4 cycles per stage.
-#include "timing/core/unit_model.h"
+#include "machine/unit_costs.h"
 #include "timing/timing_support.h"
 
 #include <gtest/gtest.h>
@@ -9,12 +9,14 @@
 namespace npusim::timing {
 namespace {
 
+using namespace machine;
+
 using namespace testing;
 using core::DType;
 using npu::ElementOp;
 using npu::Opcode;
 
-TEST(TimingUnitModel, LatencyClassesOfElementFunctions) {
+TEST(MachineUnitCosts, LatencyClassesOfElementFunctions) {
   npu::ElementFunction function;
   function.op = ElementOp::Add;
   EXPECT_EQ(vectorClassOf(function), VectorClass::Simple);
@@ -33,7 +35,7 @@ TEST(TimingUnitModel, LatencyClassesOfElementFunctions) {
   EXPECT_EQ(vectorClassOf(function), VectorClass::Multiply);
 }
 
-TEST(TimingUnitModel, UnitsOfOpcodes) {
+TEST(MachineUnitCosts, UnitsOfOpcodes) {
   npu::Instruction instruction;
   instruction.opcode = Opcode::Loop;
   EXPECT_EQ(unitKindOf(instruction), UnitKind::Scalar);
@@ -47,7 +49,7 @@ TEST(TimingUnitModel, UnitsOfOpcodes) {
   EXPECT_EQ(unitKindOf(instruction), UnitKind::Vector);
 }
 
-TEST(TimingUnitModel, CeilLog2) {
+TEST(MachineUnitCosts, CeilLog2) {
   EXPECT_EQ(ceilLog2(1), 0);
   EXPECT_EQ(ceilLog2(2), 1);
   EXPECT_EQ(ceilLog2(3), 2);
@@ -55,7 +57,7 @@ TEST(TimingUnitModel, CeilLog2) {
   EXPECT_EQ(ceilLog2(129), 8);
 }
 
-TEST(TimingUnitModel, ElementwiseCostCountsPassesPerLane) {
+TEST(MachineUnitCosts, ElementwiseCostCountsPassesPerLane) {
   const auto config = roundConfig();
   ProgramBuilder builder(128);
   // [64, 256] fp32 with the lane axis of extent 64: half the lanes idle,
@@ -68,7 +70,7 @@ TEST(TimingUnitModel, ElementwiseCostCountsPassesPerLane) {
   EXPECT_EQ(cost.latency, 3 + 32 - 1);
 }
 
-TEST(TimingUnitModel, WidestDtypeSetsTheVectorWidth) {
+TEST(MachineUnitCosts, WidestDtypeSetsTheVectorWidth) {
   const auto config = roundConfig();
   ProgramBuilder builder(128);
   // fp16 -> fp32 cast of [128, 256]: 4-byte elements, 8 per lane per cycle:
@@ -83,7 +85,7 @@ TEST(TimingUnitModel, WidestDtypeSetsTheVectorWidth) {
   EXPECT_EQ(costOf(add, builder.program, config).occupancy, 16);
 }
 
-TEST(TimingUnitModel, ReductionIsATreeOverTheAxis) {
+TEST(MachineUnitCosts, ReductionIsATreeOverTheAxis) {
   const auto config = roundConfig();
   ProgramBuilder builder(128);
   const int x = builder.tile("x", {128, 64}, DType::Float32, 0);
@@ -106,7 +108,7 @@ TEST(TimingUnitModel, ReductionIsATreeOverTheAxis) {
   EXPECT_EQ(cost.latency, 12 + 48 - 1);
 }
 
-TEST(TimingUnitModel, CrossLaneReductionCrossesTheButterfly) {
+TEST(MachineUnitCosts, CrossLaneReductionCrossesTheButterfly) {
   const auto config = roundConfig();
   ProgramBuilder builder(128);
   const int x = builder.tile("x", {128, 16}, DType::Float32, 0);
@@ -121,7 +123,7 @@ TEST(TimingUnitModel, CrossLaneReductionCrossesTheButterfly) {
   EXPECT_EQ(cost.latency, 28 + 16 - 1);
 }
 
-TEST(TimingUnitModel, MatmulRowsAndUsefulMacs) {
+TEST(MachineUnitCosts, MatmulRowsAndUsefulMacs) {
   const auto config = roundConfig();
   ProgramBuilder builder(128);
   // A[100, 200] @ B[200, 160]: block k = 1 covers K 128..199 (72), block n = 1

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace npusim::timing {
+namespace npusim::machine {
 
 struct DramLocation {
   int channel = 0;
@@ -56,4 +56,4 @@ private:
   std::array<uint64_t, 6> fieldMask_{}; // [Field]
 };
 
-} // namespace npusim::timing
+} // namespace npusim::machine

@@ -1,11 +1,11 @@
-#include "timing/core/unit_model.h"
+#include "machine/unit_costs.h"
 
 #include "core/error.h"
 
 #include <algorithm>
 #include <string>
 
-namespace npusim::timing {
+namespace npusim::machine {
 
 using npu::Opcode;
 
@@ -249,4 +249,4 @@ UnitCost costOf(const npu::Instruction &instruction, const npu::Program &program
   return UnitCost{};
 }
 
-} // namespace npusim::timing
+} // namespace npusim::machine
