@@ -7,6 +7,9 @@
 // strided descriptors. What it cannot know statically (a gather's indices, a
 // mask's extent) it estimates as docs/compiler.md "Cost model" says.
 #include "compiler/tiling.h"
+#include "machine/dram_address.h"
+#include "machine/latencies.h"
+#include "machine/unit_costs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,51 +33,6 @@ namespace {
 
 using npu::Instruction;
 using npu::Opcode;
-
-int ceilLog2(int64_t n) {
-  int l = 0;
-  while ((int64_t{1} << l) < n)
-    ++l;
-  return std::max(1, l);
-}
-
-/// Which DRAM channel serves an address: the address mapping's fields, least
-/// significant last, each a digit of its radix over accessBytes granules
-/// (docs/dram.md "Address mapping").
-class ChannelMap {
-public:
-  explicit ChannelMap(const config::DramConfig &dram)
-      : granule_(std::max(1, dram.timing.accessBytes())), channels_(std::max(1, dram.channels)) {
-    const config::DramTiming &t = dram.timing;
-    const bool bankGroups = dram.addressMapping.find("Bg") != std::string::npos;
-    for (size_t pos = dram.addressMapping.size(); pos >= 2; pos -= 2) {
-      const std::string field = dram.addressMapping.substr(pos - 2, 2);
-      if (field == "Ch")
-        return;
-      if (field == "Ro")
-        below_ *= std::max<int64_t>(1, t.rows);
-      else if (field == "Ba")
-        below_ *= bankGroups ? t.banksPerGroup : t.banks();
-      else if (field == "Bg")
-        below_ *= t.bankGroups;
-      else if (field == "Co")
-        below_ *= std::max(1, t.columns / std::max(1, t.prefetch));
-    }
-  }
-  int64_t granule() const { return granule_; }
-  int channels() const { return channels_; }
-  int channelOf(int64_t address) const {
-    // Negative strides give addresses below the base: wrap them too.
-    const int64_t granule = address >= 0 ? address / granule_ : -((-address + granule_ - 1) / granule_);
-    const int64_t digit = granule >= 0 ? granule / below_ : -((-granule + below_ - 1) / below_);
-    return static_cast<int>(((digit % channels_) + channels_) % channels_);
-  }
-
-private:
-  int64_t granule_;
-  int channels_;
-  int64_t below_ = 1;
-};
 
 // Runs enumerated per DMA instruction to find its busiest channel; the rest are
 // assumed to repeat the pattern.
@@ -114,7 +72,7 @@ private:
   };
   std::map<int, Affine> affine_;
   std::map<int, std::vector<int64_t>> activeBox_;
-  ChannelMap channels_;
+  machine::DramAddressMapper channels_;
 
   std::optional<int64_t> value(const npu::ScalarOperand &operand) const {
     if (!operand.isRegister())
@@ -123,22 +81,6 @@ private:
   }
 
   const npu::TileLayout &layout(int tile) const { return program_.tiles.at(tile).layout; }
-
-  int64_t slots(int tile) const { return layout(tile).slotsPerLane(program_.lanes); }
-
-  int widestBytes(const Instruction &instruction) const {
-    int widest = 1;
-    for (int t : instruction.dsts)
-      widest = std::max(widest, core::byteSize(layout(t).dtype));
-    for (int t : instruction.srcs)
-      widest = std::max(widest, core::byteSize(layout(t).dtype));
-    return widest;
-  }
-
-  double passes(int64_t tileSlots, const Instruction &instruction) const {
-    const int perPass = std::max(1, machine_.vlenBits / 8 / widestBytes(instruction));
-    return static_cast<double>((tileSlots + perPass - 1) / perPass);
-  }
 
   std::optional<int64_t> firstValue(const npu::ScalarOperand &operand) const {
     if (!operand.isRegister())
@@ -341,6 +283,7 @@ private:
     }
     const int64_t elementBytes = core::byteSize(data.dtype);
     const int64_t runBytes = r.elements * elementBytes;
+    const auto granule = static_cast<int64_t>(channels_.granuleBytes());
     std::vector<double> perChannel(static_cast<size_t>(channels_.channels()), 0.0);
     std::vector<int64_t> index(static_cast<size_t>(outer), 0);
     int64_t sampled = 0;
@@ -350,8 +293,8 @@ private:
         start += strides[a] * index[a] * elementBytes;
       for (int64_t at = start; at < start + runBytes;) {
         const int64_t requestEnd = std::min(start + runBytes, (at / requestBytes + 1) * requestBytes);
-        for (int64_t g = at / channels_.granule(); g * channels_.granule() < requestEnd; ++g)
-          perChannel[static_cast<size_t>(channels_.channelOf(g * channels_.granule()))] += 1.0;
+        for (int64_t g = at / granule; g * granule < requestEnd; ++g)
+          perChannel[static_cast<size_t>(channels_.channelOf(g * granule))] += 1.0;
         at = requestEnd;
       }
       for (int a = outer - 1; a >= 0; --a) {
@@ -374,7 +317,7 @@ private:
     const int64_t granule = std::max(1, machine_.dmaRequestBytes);
     const int64_t runBytes = r.elements * elementBytes;
     const int64_t requestsPerRun = (runBytes + granule - 1) / granule;
-    const int64_t access = channels_.granule();
+    const auto access = static_cast<int64_t>(channels_.granuleBytes());
     const int64_t bytesPerRequest = std::min(runBytes, granule);
     const int64_t accessesPerRequest = (bytesPerRequest + access - 1) / access;
     const double atomicFactor = instruction.opcode == Opcode::DmaAtomic ? 2.0 : 1.0;
@@ -435,46 +378,20 @@ private:
       return;
     }
     case npu::Unit::Dma: chargeDma(instruction, times); return;
-    case npu::Unit::Vector: {
+    case npu::Unit::Vector:
       track(instruction);
-      int64_t tileSlots = 0;
-      const bool reads = instruction.opcode == Opcode::VReduce || instruction.opcode == Opcode::VScan ||
-                         instruction.opcode == Opcode::VSort;
-      for (int t : reads ? instruction.srcs : instruction.dsts)
-        tileSlots = std::max(tileSlots, slots(t));
-      double p = passes(tileSlots, instruction);
-      if (instruction.opcode == Opcode::VScan || instruction.opcode == Opcode::VSort) {
-        const int64_t n =
-            instruction.srcs.empty() ? 1 : layout(instruction.srcs[0]).shape.at(instruction.axis);
-        const int l = ceilLog2(n);
-        p *= instruction.opcode == Opcode::VScan ? l : l * (l + 1) / 2;
-      }
-      cost.vector += p * times;
+      // A vector unit issues a pass per cycle: its occupancy paces the unit.
+      cost.vector += static_cast<double>(machine::costOf(instruction, program_, m).occupancy) * times;
       return;
-    }
-    case npu::Unit::CrossLane: {
-      int64_t tileSlots = 1;
-      for (int t : instruction.srcs)
-        tileSlots = std::max(tileSlots, slots(t));
-      for (int t : instruction.dsts)
-        tileSlots = std::max(tileSlots, slots(t));
-      int stages = ceilLog2(std::max(2, program_.lanes));
-      if (instruction.opcode == Opcode::XSort)
-        stages = stages * (stages + 1) / 2;
-      // The relayout's result feeds the next unit: its latency is on the path.
-      cost.crossLane += (static_cast<double>(tileSlots) + stages * m.crossLaneLatency) * times;
+    case npu::Unit::CrossLane:
+      // The relayout's result feeds the next unit: its latency is on the path,
+      // and the next unit starts on the cycle after it completes.
+      cost.crossLane += static_cast<double>(machine::costOf(instruction, program_, m).latency + 1) * times;
       return;
-    }
-    case npu::Unit::Systolic: {
-      double cycles = program_.lanes;
-      if (instruction.opcode == Opcode::MMatmul && !instruction.srcs.empty()) {
-        const npu::TileLayout &a = layout(instruction.srcs[0]);
-        const int64_t rows = a.shape.empty() || a.shape.back() == 0 ? 0 : a.numElements() / a.shape.back();
-        cycles = static_cast<double>(std::max<int64_t>(rows, program_.lanes));
-      }
-      cost.systolic += cycles * times / std::max(1, m.systolicArraysPerCore);
+    case npu::Unit::Systolic:
+      cost.systolic += static_cast<double>(machine::costOf(instruction, program_, m).occupancy) * times /
+                       std::max(1, m.systolicArraysPerCore);
       return;
-    }
     }
   }
 };
@@ -492,15 +409,14 @@ ProgramCost estimateCost(const npu::Program &program, const config::HardwareConf
   const double peak = machine.dram.peakBytesPerSecond();
   const int cores = std::max(1, machine.numCores);
   // One request's round trip: the NoC both ways, row activation, CAS, burst.
-  const config::DramTiming &t = machine.dram.timing;
-  const double dramNs = (t.nRCDRead + t.nCL + t.burstCycles) * t.tckPs * 1e-3;
-  const double roundTrip = 2.0 * machine.noc.latencyCycles + dramNs * machine.coreFreqMhz * 1e-3;
+  const double roundTrip = machine::dramRoundTripCycles(machine);
   // Little's law: requests in flight per core bound the rate.
   const double inFlight = std::max(1, machine.dmaOutstandingRequests);
   cost.dmaIssue = std::max(cost.dmaIssue, static_cast<double>(cost.dmaRequests) * roundTrip / inFlight);
   // DRAM time: the busiest channel's accesses, one per burst; the launch as a
   // whole cannot beat the peak bandwidth either.
-  const double accessSeconds = t.burstCycles * t.tckPs * 1e-12;
+  const double accessSeconds = static_cast<double>(machine.dram.timing.burstCycles) *
+                               static_cast<double>(machine.dram.clockPeriodPs()) * 1e-12;
   const double balanced = peak > 0 ? cost.dramAccessBytes / peak * coreHz : 0.0;
   cost.dram = std::max(balanced, estimator.busiestChannel_ * accessSeconds * coreHz);
 

@@ -10,6 +10,10 @@
 
 namespace npusim::config {
 
+/// Picoseconds of one cycle of a clock of `mhz` megahertz as the simulator
+/// steps it: rounded to the nearest picosecond (core and DRAM clocks alike).
+inline int64_t clockPeriodPs(double mhz) { return static_cast<int64_t>(1.0e6 / mhz + 0.5); }
+
 /// Timing and organisation of one DRAM standard, in DRAM clock cycles (tCK)
 /// unless the name says otherwise. Named sets (hbm2, hbm3, ddr4, ...) are data in
 /// configs/dram/; a config may override any field.
@@ -34,6 +38,14 @@ struct DramTiming {
   bool operator==(const DramTiming &) const = default;
 };
 
+/// A field of the DRAM address mapping (docs/dram.md, "Address mapping").
+enum class AddressField : uint8_t { Row, Bank, BankGroup, Rank, Column, Channel };
+
+/// The fields of an address mapping string, most significant first: each of
+/// Ro, Ba, Ra, Co and Ch exactly once, and optionally Bg (a bank-group digit
+/// apart from the bank's). Empty when malformed, with the reason in `why`.
+std::vector<AddressField> parseAddressMapping(std::string_view mapping, std::string *why = nullptr);
+
 struct DramConfig {
   /// The DRAM model and the detailed model's scheduler, by the names they are
   /// registered under in the timing module (docs/dram.md): "detailed" (channels,
@@ -48,8 +60,15 @@ struct DramConfig {
   /// Address mapping, most to least significant: Ro(w) Ba(nk, incl. group) Ra(nk) Co(lumn) Ch(annel).
   std::string addressMapping = "RoBaRaCoCh";
 
+  /// Picoseconds of one DRAM clock cycle as the simulator steps it: the
+  /// period of freqMhz when it is given (positive), else the timing set's
+  /// tCK, rounded to the nearest picosecond (clockPeriodPs). Throws
+  /// core::InputError when neither is positive.
+  int64_t clockPeriodPs() const;
   /// Peak bandwidth of all channels, bytes per second: each channel moves
-  /// accessBytes() every burstCycles DRAM cycles.
+  /// accessBytes() every burstCycles cycles of clockPeriodPs(). The one
+  /// figure the timing simulator, the rooflines, the cost model and the
+  /// mapping search all use.
   double peakBytesPerSecond() const;
   bool operator==(const DramConfig &) const = default;
 };

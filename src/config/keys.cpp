@@ -71,23 +71,10 @@ std::string multipleOf64(const Value &v) {
   return std::get<int64_t>(v) % 64 == 0 ? "" : "must be a multiple of 64 (whole 8-byte elements)";
 }
 
-/// RoBaRaCoCh and its permutations: each of Ro, Ba, Ra, Co, Ch exactly once.
+/// RoBaRaCoCh and its permutations (parseAddressMapping).
 std::string addressMapping(const Value &v) {
-  const std::string &s = std::get<std::string>(v);
-  static constexpr std::array<std::string_view, 5> kParts = {"Ro", "Ba", "Ra", "Co", "Ch"};
-  std::array<int, 5> seen{};
-  bool wellFormed = s.size() == 10;
-  for (size_t i = 0; wellFormed && i < s.size(); i += 2) {
-    wellFormed = false;
-    for (size_t p = 0; p < kParts.size(); ++p)
-      if (s.compare(i, 2, kParts[p]) == 0) {
-        ++seen[p];
-        wellFormed = true;
-      }
-  }
-  for (int n : seen)
-    wellFormed = wellFormed && n == 1;
-  return wellFormed ? "" : "must order Ro, Ba, Ra, Co and Ch, each once (e.g. RoBaRaCoCh)";
+  std::string why;
+  return parseAddressMapping(std::get<std::string>(v), &why).empty() ? why : "";
 }
 
 /// The name of a part registered in the timing module. The timing module
@@ -200,7 +187,7 @@ std::vector<Field<HardwareConfig>> makeHardwareFields() {
       withConstraint(field<H>(
                          "dram_address_mapping", [](auto &c) -> auto & { return c.dram.addressMapping; }, "",
                          0, 0, "address bits, most to least significant: Row, Bank, Rank, Column, Channel"),
-                     "a permutation of Ro Ba Ra Co Ch", addressMapping));
+                     "a permutation of Ro Ba Ra Co Ch, optionally with Bg", addressMapping));
   return f;
 }
 

@@ -2,14 +2,26 @@
 // the peak numbers derived from it.
 #include "config/hardware.h"
 #include "config/keys.h"
+#include "core/error.h"
+
+#include <cmath>
 
 #include <string>
 
 namespace npusim::config {
 
+int64_t DramConfig::clockPeriodPs() const {
+  if (freqMhz > 0.0)
+    return config::clockPeriodPs(freqMhz);
+  if (timing.tckPs <= 0.0)
+    throw core::InputError("dram: neither freqMhz nor timing.tckPs is positive");
+  return std::llround(timing.tckPs);
+}
+
 double DramConfig::peakBytesPerSecond() const {
   // Each channel moves one access (prefetch * bus width) per burstCycles DRAM cycles.
-  const double secondsPerAccess = timing.burstCycles * timing.tckPs * 1e-12;
+  const double secondsPerAccess =
+      static_cast<double>(timing.burstCycles) * static_cast<double>(clockPeriodPs()) * 1e-12;
   return channels * (timing.accessBytes() / secondsPerAccess);
 }
 

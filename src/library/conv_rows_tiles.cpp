@@ -133,7 +133,7 @@ std::optional<RowConvTiles> rowConvTilesFor(const RowConvShape &c, const Machine
   auto rowDotsOutlast = [&](int64_t blockM, int64_t blocks, int64_t margin) {
     const double rowDots = static_cast<double>(blocks * blocksJ * kSlots * nSlots * blockM) /
                            std::max(1, std::min(machine.systolicArrays, 2));
-    return rowDots >= margin * (3 * lanes - 2 + 200);
+    return rowDots >= margin * (machine.arrayPassOverheadCycles() + machine.dramLatencyCycles);
   };
   auto loopPays = [&](int64_t blockM, int64_t blocks, int64_t margin = 1) {
     return c.kernelH > 1 && loopBytes(blockM, blocks) <= budget && rowDotsOutlast(blockM, blocks, margin);
@@ -347,7 +347,7 @@ double rowConvCycles(const RowConvShape &c, const RowConvTiles &t, const Machine
   const double cores =
       c.strided ? 1.0 : static_cast<double>(std::min<int64_t>(programs, std::max(1, machine.cores)));
   return (std::max({arrays, bytes / rate, vector}) +
-          static_cast<double>(programs) * (firstBlock + lastBlock + 3 * lanes - 2 + 200) +
+          static_cast<double>(programs) * (firstBlock + lastBlock + machine.arrayPassOverheadCycles() + machine.dramLatencyCycles) +
           static_cast<double>(rowBlocks * 2 * lanes)) /
          cores;
 }

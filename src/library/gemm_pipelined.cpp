@@ -1,6 +1,7 @@
 // The pipelined GEMM: kernel text, tile choice and cost estimate
 // (gemm_pipelined.h).
 #include "library/gemm_pipelined.h"
+#include "library/plan_support.h"
 
 #include <algorithm>
 #include <vector>
@@ -160,7 +161,7 @@ double pipelinedCycles(const PipelinedTiles &t, int64_t m, int64_t n, int64_t k,
   // column where K is its contiguous axis).
   const double loadBytes = (rows + cols) * depth * static_cast<double>(element);
   const double runs = rows + (bTurned ? cols : depth);
-  const double load = loadBytes / bw + 4 * runs;
+  const double load = loadBytes / bw + detail::kDmaRunCycles * runs;
   // The product's store, and a bias tile's load where there is one.
   const double store = rows * cols * 4 / bw * (hasBias ? 2 : 1);
   // Steady state: per block the slower of the loads and the dots; the
@@ -168,7 +169,8 @@ double pipelinedCycles(const PipelinedTiles &t, int64_t m, int64_t n, int64_t k,
   // the first block's loads and a round trip, the last block's dots, the
   // last store, and a fold's fill and drain.
   const double perProgram = std::max(static_cast<double>(issued) * load + store, static_cast<double>(issued) * dots);
-  return static_cast<double>(programs) * perProgram + load + 200 + dots + store + 3 * lanes - 2;
+  return static_cast<double>(programs) * perProgram + load + machine.dramLatencyCycles + dots + store +
+         machine.arrayPassOverheadCycles();
 }
 
 std::optional<PipelinedTiles> choosePipelinedTiles(int64_t m, int64_t n, int64_t k, int64_t batches,

@@ -11,6 +11,7 @@
 // interface uses no type of another module: tensors name buffers by number and
 // the caller maps those numbers to its own storages. docs/library-kernels.md
 // describes the kernels, their tiling and their numerics.
+#include "config/hardware.h"
 #include "core/dtype.h"
 #include "core/operator_call.h"
 
@@ -79,16 +80,23 @@ struct GemmTiles {
   std::string where; // "FILE.json: \"M_N_K\"", for errors
 };
 
-/// The parts of the NPU that choose block sizes.
+/// The parts of the NPU that choose block sizes, and the machine's latencies
+/// the estimates charge (src/machine); machineShapeOf() reads them all from a
+/// hardware description.
 struct MachineShape {
-  MachineShape(int lanes_ = 128, int64_t spadBytesPerLane_ = 128 * 1024, int vlenBits_ = 256)
-      : lanes(lanes_), spadBytesPerLane(spadBytesPerLane_), vlenBits(vlenBits_) {}
+  /// Lanes, scratchpad and vector width as given; the latencies those of the
+  /// default preset (config::defaultConfig()).
+  MachineShape(int lanes_ = 128, int64_t spadBytesPerLane_ = 128 * 1024, int vlenBits_ = 256);
   int lanes = 128;                          // systolic array width = vector lanes
   int64_t spadBytesPerLane = 128 * 1024;    // scratchpad bytes per lane
   int vlenBits = 256;                       // vector register width per lane
   int systolicArrays = 2;                   // arrays per core
   double dramBytesPerCycle = 512;           // peak DRAM bandwidth per core clock
   int cores = 1;                            // cores a launch's programs are spread over
+  double dramLatencyCycles = 0;             // a DRAM read with nothing queued (machine::dramRoundTripCycles)
+  /// Core cycles one pass over an array costs beyond its rows: the weight
+  /// load, fill and drain (machine::arrayPassOverheadCycles).
+  double arrayPassOverheadCycles() const;
   std::map<std::string, GemmTiles> mapping; // external tiles by "M_N_K" (GEMM rows, columns, reduction)
   /// The mapping strategy of the shapes `mapping` does not name, by its
   /// registered name (mappingStrategies(); docs/library-kernels.md).
@@ -107,6 +115,10 @@ struct MachineShape {
   /// scores by query rows, "columns" transposed (attentionKernels()).
   std::string attentionKernel;
 };
+
+/// The shape and latencies of a machine: lanes, scratchpad, vector width,
+/// arrays and cores, its DRAM's peak bytes per core cycle and round trip.
+MachineShape machineShapeOf(const config::HardwareConfig &machine);
 
 /// The convolution kernels MachineShape::convKernel may name.
 const std::vector<std::string> &convKernels();

@@ -14,10 +14,6 @@ namespace npusim::library::detail {
 
 namespace {
 
-// A DRAM round trip in core cycles (HBM2 row miss plus the crossbar), paid
-// once per program when its K steps overlap, else once per K block.
-constexpr double kDramLatencyCycles = 200;
-constexpr double kRunCycles = 4;
 
 } // namespace
 
@@ -55,21 +51,19 @@ double gatheredMappingCycles(const ConvMapping &t, const GemmProblem &p, const M
   const double parallel =
       static_cast<double>(std::min<int64_t>(std::max(1, machine.systolicArrays), t.steps));
   const double array = static_cast<double>(issued * folds) * std::max<double>(t.blockM, lanes) / parallel;
-  const double fill = 3 * lanes - 2;
+  const double fill = machine.arrayPassOverheadCycles();
   const double bytes = static_cast<double>(issued) *
                            static_cast<double>(t.blockM * t.blockK + t.blockK * t.blockN) *
                            static_cast<double>(element) +
                        static_cast<double>(t.blockM * t.blockN * 4);
   // Every DMA run (a tile row along its operand's contiguous axis) costs
-  // about kRunCycles beyond its bytes (a DRAM row opened in its channels;
-  // measured: a 3x3 512 -> 512 convolution's weights take 94 k cycles in runs
-  // of 512 bytes and 55 k in runs of 1 KB, 18.4 k of it bandwidth). A's rows
-  // are one run per lane block of K (a gather's at least that).
+  // kDmaRunCycles beyond its bytes. A's rows are one run per lane block of K
+  // (a gather's at least that).
   const double aRuns = static_cast<double>(t.blockM * ceilDiv(t.blockK, machine.lanes));
   const double bRuns = static_cast<double>(bKContiguous ? t.blockN : t.blockK);
   const double dma =
       bytes / std::max(1.0, machine.dramBytesPerCycle) +
-      kRunCycles * (static_cast<double>(issued) * (aRuns + bRuns) + static_cast<double>(t.blockM));
+      kDmaRunCycles * (static_cast<double>(issued) * (aRuns + bRuns) + static_cast<double>(t.blockM));
   // The gather's index and mask tiles: about 4 int32 operations per element
   // of A, 12 with the bounds tests of padding; the accumulators' sum and the
   // store's conversion in fp32.
@@ -79,8 +73,8 @@ double gatheredMappingCycles(const ConvMapping &t, const GemmProblem &p, const M
                          static_cast<double>(t.steps + 1) * static_cast<double>(t.blockM * t.blockN)) /
                         vectorWidth;
   const double perProgram =
-      t.steps > 1 ? std::max({array, dma, vector}) + fill + kDramLatencyCycles
-                  : array + dma + vector + fill + kDramLatencyCycles * static_cast<double>(issued);
+      t.steps > 1 ? std::max({array, dma, vector}) + fill + machine.dramLatencyCycles
+                  : array + dma + vector + fill + machine.dramLatencyCycles * static_cast<double>(issued);
   return static_cast<double>(programs) * perProgram;
 }
 
@@ -111,9 +105,9 @@ double gemmMappingCycles(const ConvMapping &t, const GemmProblem &p, const Machi
   // contiguous axis is K, else one per row of K.
   const double aRuns = rows * static_cast<double>(ceilDiv(std::min(t.blockK, p.k), machine.lanes));
   const double bRuns = p.bKContiguous ? columns : depth;
-  const double load = (rows + columns) * depth * element / bandwidth + kRunCycles * (aRuns + bRuns);
+  const double load = (rows + columns) * depth * element / bandwidth + kDmaRunCycles * (aRuns + bRuns);
   const double store = rows * columns * 4 / bandwidth; // the store queue's runs overlap the loads
-  const double fill = 3 * lanes - 2;
+  const double fill = machine.arrayPassOverheadCycles();
   const double vectorWidth = lanes * machine.vlenBits / 32.0;
   const double vector =
       static_cast<double>(t.steps + 1) * static_cast<double>(t.blockM * t.blockN) / vectorWidth;
@@ -127,13 +121,13 @@ double gemmMappingCycles(const ConvMapping &t, const GemmProblem &p, const Machi
   // Running ahead, the loads still come first: the last block's dots follow
   // its loads.
   const double loop = loadsRunAhead
-                          ? std::max(blocks * load, blocks * dot / parallel) + dot + kDramLatencyCycles
-                      : t.steps > 1 ? blocks * (load + dot / parallel) + kDramLatencyCycles
-                                    : blocks * (load + kDramLatencyCycles + dot);
+                          ? std::max(blocks * load, blocks * dot / parallel) + dot + machine.dramLatencyCycles
+                      : t.steps > 1 ? blocks * (load + dot / parallel) + machine.dramLatencyCycles
+                                    : blocks * (load + machine.dramLatencyCycles + dot);
   const double lastDots = static_cast<double>(t.steps) * dot / parallel;
   const double perProgram = loop + fill + vector + store;
   const double overlap = twoFit && !p.biasLoad
-                             ? std::min(static_cast<double>(t.steps) * load + kDramLatencyCycles,
+                             ? std::min(static_cast<double>(t.steps) * load + machine.dramLatencyCycles,
                                         lastDots + fill + vector + store)
                              : 0.0;
   return static_cast<double>(programs) * perProgram - static_cast<double>(programs - 1) * overlap;

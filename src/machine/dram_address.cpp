@@ -30,41 +30,31 @@ DramAddressMapper::DramAddressMapper(const config::DramConfig &dram) {
   granulesPerRow_ = timing.columns / timing.prefetch;
 
   const std::string &mapping = dram.addressMapping;
-  if (mapping.size() % 2 != 0 || mapping.size() > 12)
-    badMapping(mapping, "expected two-letter fields Ro, Ba, Ra, Co, Ch (and optionally Bg)");
-  separateBankGroup_ = mapping.find("Bg") != std::string::npos;
-  bool seen[6] = {};
+  std::string why;
+  const std::vector<config::AddressField> fields = config::parseAddressMapping(mapping, &why);
+  if (fields.empty())
+    badMapping(mapping, why);
+  separateBankGroup_ = false;
+  for (config::AddressField field : fields)
+    separateBankGroup_ = separateBankGroup_ || field == config::AddressField::BankGroup;
   // The string lists the most significant field first; digits_ keeps the least
   // significant first, the order decode() peels them off.
-  for (size_t pos = mapping.size(); pos >= 2; pos -= 2) {
-    const std::string token = mapping.substr(pos - 2, 2);
-    Digit digit{};
-    if (token == "Ro")
-      digit = {Field::Row, static_cast<uint64_t>(timing.rows)};
-    else if (token == "Ba")
-      digit = {Field::Bank,
-               static_cast<uint64_t>(separateBankGroup_ ? banksPerGroup_ : bankGroups_ * banksPerGroup_)};
-    else if (token == "Bg")
-      digit = {Field::BankGroup, static_cast<uint64_t>(bankGroups_)};
-    else if (token == "Ra")
-      digit = {Field::Rank, 1}; // one rank per channel: the timing sets describe one
-    else if (token == "Co")
-      digit = {Field::Column, static_cast<uint64_t>(granulesPerRow_)};
-    else if (token == "Ch")
-      digit = {Field::Channel, static_cast<uint64_t>(channels_)};
-    else
-      badMapping(mapping, "unknown field '" + token + "'");
-    const auto index = static_cast<size_t>(digit.field);
-    if (seen[index])
-      badMapping(mapping, "field '" + token + "' appears twice");
-    seen[index] = true;
+  for (auto it = fields.rbegin(); it != fields.rend(); ++it) {
+    Digit digit{*it, 1};
+    switch (*it) {
+    case Field::Row: digit.radix = static_cast<uint64_t>(timing.rows); break;
+    case Field::Bank:
+      digit.radix = static_cast<uint64_t>(separateBankGroup_ ? banksPerGroup_ : bankGroups_ * banksPerGroup_);
+      break;
+    case Field::BankGroup: digit.radix = static_cast<uint64_t>(bankGroups_); break;
+    case Field::Rank: digit.radix = 1; break; // one rank per channel: the timing sets describe one
+    case Field::Column: digit.radix = static_cast<uint64_t>(granulesPerRow_); break;
+    case Field::Channel: digit.radix = static_cast<uint64_t>(channels_); break;
+    }
     if ((digit.radix & (digit.radix - 1)) == 0)
       digit.shift = std::countr_zero(digit.radix);
     digits_[static_cast<size_t>(digitCount_++)] = digit;
   }
-  for (Field required : {Field::Row, Field::Bank, Field::Rank, Field::Column, Field::Channel})
-    if (!seen[static_cast<size_t>(required)])
-      badMapping(mapping, "every one of Ro, Ba, Ra, Co, Ch must appear");
   // Every radix a power of two (the usual organisation): each field is a bit
   // field of the granule number, read with one shift and one mask.
   bitFields_ = std::has_single_bit(granuleBytes_) && std::has_single_bit(static_cast<unsigned>(bankGroups_));
@@ -75,6 +65,12 @@ DramAddressMapper::DramAddressMapper(const config::DramConfig &dram) {
     fieldOffset_[static_cast<size_t>(digit.field)] = offset;
     fieldMask_[static_cast<size_t>(digit.field)] = digit.radix - 1;
     offset += digit.shift;
+  }
+  channelPeriodBytes_ = granuleBytes_;
+  for (int i = 0; i < digitCount_; ++i) {
+    channelPeriodBytes_ *= digits_[static_cast<size_t>(i)].radix;
+    if (digits_[static_cast<size_t>(i)].field == Field::Channel)
+      break;
   }
   granuleShift_ = std::countr_zero(granuleBytes_);
   bankGroupShift_ = std::countr_zero(static_cast<unsigned>(bankGroups_));
@@ -133,6 +129,12 @@ DramLocation DramAddressMapper::decode(uint64_t address) const {
     location.bank = bankDigit / bankGroups_;
   }
   return location;
+}
+
+int DramAddressMapper::channelOf(int64_t address) const {
+  const auto period = static_cast<int64_t>(channelPeriodBytes_);
+  const int64_t wrapped = ((address % period) + period) % period;
+  return decode(static_cast<uint64_t>(wrapped)).channel;
 }
 
 } // namespace npusim::machine

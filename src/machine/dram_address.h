@@ -30,19 +30,27 @@ public:
   /// Bytes of one access granule: the unit the low address digits skip.
   uint32_t granuleBytes() const { return granuleBytes_; }
   int channels() const { return channels_; }
+  /// The channel repeats every this many bytes: the granule times the radices
+  /// of the digits up to and including the channel's. channelOf() of any
+  /// address, negative offsets from a base included, reduces modulo it.
+  uint64_t channelPeriodBytes() const { return channelPeriodBytes_; }
+  /// The channel of an address; an offset below zero (a negative stride from
+  /// an aligned base) wraps as the address space does.
+  int channelOf(int64_t address) const;
   int bankGroups() const { return bankGroups_; }
   int banksPerGroup() const { return banksPerGroup_; }
   /// Access granules in one row (columns / prefetch).
   int granulesPerRow() const { return granulesPerRow_; }
 
 private:
-  enum class Field : uint8_t { Row, Bank, BankGroup, Rank, Column, Channel };
+  using Field = config::AddressField;
   struct Digit {
     Field field;
     uint64_t radix;
     int shift = -1; // log2(radix) when radix is a power of two: a shift and a mask instead of a division
   };
   uint32_t granuleBytes_ = 0;
+  uint64_t channelPeriodBytes_ = 0;
   int channels_ = 0, bankGroups_ = 0, banksPerGroup_ = 0, granulesPerRow_ = 0;
   bool separateBankGroup_ = false;
   std::array<Digit, 6> digits_{}; // least significant first

@@ -1,6 +1,7 @@
 #include "machine/unit_costs.h"
 
 #include "core/error.h"
+#include "machine/latencies.h"
 
 #include <algorithm>
 #include <string>
@@ -238,12 +239,12 @@ UnitCost costOf(const npu::Instruction &instruction, const npu::Program &program
   }
   case UnitKind::Systolic:
     if (instruction.opcode == Opcode::MLoadWeights)
-      return UnitCost{lanes, lanes};
+      return UnitCost{weightLoadCycles(lanes), weightLoadCycles(lanes)};
     {
       // M rows enter one per cycle; the last row's results leave the array
-      // after crossing its lanes rows and lanes columns (2 * lanes - 2 hops).
+      // after crossing its lanes rows and lanes columns.
       const int64_t rows = std::max<int64_t>(matmulRows(instruction, program), 1);
-      return UnitCost{rows, rows + 2 * int64_t{lanes} - 2};
+      return UnitCost{rows, rows + fillDrainCycles(lanes)};
     }
   }
   return UnitCost{};

@@ -355,11 +355,7 @@ NpuSteps::PlannedCall NpuSteps::planFor(const Step &step,
       outPointers[i] = &outRefs[i];
     }
   const config::HardwareConfig &machine = impl_->options.machine;
-  library::MachineShape shape{machine.lanes, machine.spadBytesPerLane(), machine.vlenBits};
-  shape.systolicArrays = machine.systolicArraysPerCore;
-  shape.cores = std::max(1, machine.numCores);
-  shape.dramBytesPerCycle =
-      machine.dram.peakBytesPerSecond() / std::max(1, machine.numCores) / (machine.coreFreqMhz * 1e6);
+  library::MachineShape shape = library::machineShapeOf(machine);
   shape.mapping = impl_->options.mapping;
   shape.mappingStrategy = impl_->options.mappingStrategy;
   shape.gemmKernel = impl_->options.gemmKernel;

@@ -8,6 +8,8 @@
 // allocation: its callback is constructed inline in a slot of a slab
 // (EventAction), runs there, and events wait in per-time FIFOs of slot numbers:
 // a callback is never moved.
+#include "config/hardware.h"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -24,9 +26,7 @@ using TimePs = int64_t;
 
 /// Picoseconds of one cycle of a clock of `mhz` megahertz, rounded to the
 /// nearest picosecond.
-inline TimePs periodPs(double mhz) {
-  return static_cast<TimePs>(1.0e6 / mhz + 0.5);
-}
+inline TimePs periodPs(double mhz) { return config::clockPeriodPs(mhz); }
 
 /// A move-only `void()` callable. Callables of up to kInlineBytes (every event
 /// of the simulator: a few pointers, a MemoryRequest and a time) are stored in

@@ -13,10 +13,6 @@
 
 namespace npusim::timing {
 
-double dramPeakBytesPerSecond(const config::HardwareConfig &config) {
-  return config.dram.peakBytesPerSecond();
-}
-
 Simulator::Simulator(const config::HardwareConfig &config)
     : Simulator(config, [config](EventQueue &queue) { return makeMemorySystem(config, queue); }) {}
 
@@ -145,7 +141,7 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
 
   // Bounds round down, so that a launch exactly at its bound has ratio 1.
   timing.computeBoundPs = static_cast<TimePs>(std::floor(computeBoundCycles * static_cast<double>(period)));
-  timing.memoryBoundPs = static_cast<TimePs>(std::floor(dramBytes / dramPeakBytesPerSecond(config_) * 1.0e12));
+  timing.memoryBoundPs = static_cast<TimePs>(std::floor(dramBytes / config_.dram.peakBytesPerSecond() * 1.0e12));
   timing.rooflineBoundPs = std::max(timing.computeBoundPs, timing.memoryBoundPs);
   timing.boundRatio = timing.rooflineBoundPs > 0
                           ? static_cast<double>(timing.timePs) / static_cast<double>(timing.rooflineBoundPs)

@@ -85,9 +85,6 @@ private:
   std::unique_ptr<TraceRecorder> trace_;
 };
 
-/// Peak DRAM bandwidth used for the roofline, bytes per second.
-double dramPeakBytesPerSecond(const config::HardwareConfig &config);
-
 /// The sum of several launches (a model), for reports.
 LaunchTiming accumulate(const std::vector<LaunchTiming> &launches);
 

@@ -151,6 +151,10 @@ TEST(Errors, OutOfRange) {
   EXPECT_NE(errorOf("noc_model: 2d mesh\n").find("lower-case letters"), std::string::npos);
   EXPECT_NE(errorOf("dram_scheduler: FCFS\n").find("lower-case letters"), std::string::npos);
   EXPECT_NE(errorOf("dram_address_mapping: RoRoRaCoCh\n").find("each once"), std::string::npos);
+  EXPECT_NE(errorOf("dram_address_mapping: RoBaRaCoChXy\n").find("unknown field 'Xy'"), std::string::npos);
+  // A separate bank-group digit is a mapping the DRAM model decodes
+  // (docs/dram.md, "Address mapping"), so the key takes it too.
+  EXPECT_EQ(parseConfig("dram_address_mapping: RoBaRaCoBgCh\n", "cfg.yaml").dram.addressMapping, "RoBaRaCoBgCh");
   const std::string t = errorOf("dram_timing:\n  n_cl: 0\n");
   EXPECT_NE(t.find("cfg.yaml:2: key 'dram_timing.n_cl': 0 is out of range"), std::string::npos) << t;
   EXPECT_NE(errorOf("core_freq_mhz: nan\n").find("expected a number"), std::string::npos);

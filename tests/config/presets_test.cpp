@@ -65,13 +65,15 @@ TEST(Presets, Tpuv3LikePeakNumbers) {
   EXPECT_DOUBLE_EQ(c.peakFlopsPerCore(), 61.60384e12);
   EXPECT_DOUBLE_EQ(c.peakFlopsPerChip(), 61.60384e12); // one core
   // One channel is a 128-bit legacy-mode HBM2 channel: 4 * 128 / 8 = 64 bytes per
-  // access, an access every 2 cycles (nBL) at 940 MHz: 64 * 470e6 = 30.08e9 B/s; 16
-  // channels 481.28e9 B/s, PyTorchSim's ~481 GB/s (16 * 32 B * 940e6).
+  // access, an access every 2 cycles (nBL) of 940 MHz as the simulator steps it,
+  // round(1e6 / 940) = 1064 ps: 64 / 2.128e-9 = 30.075e9 B/s; 16 channels
+  // 481.203e9 B/s, PyTorchSim's ~481 GB/s (16 * 32 B * 940e6 = 481.28e9 nominal).
   EXPECT_EQ(c.dram.timing.accessBytes(), 64);
-  EXPECT_NEAR(c.dram.peakBytesPerSecond(), 481.28e9, 1e3);
+  EXPECT_EQ(c.dram.clockPeriodPs(), 1064);
+  EXPECT_NEAR(c.dram.peakBytesPerSecond(), 16 * 64 / 2.128e-9, 1e3);
   HardwareConfig twice = c;
   twice.dram.channels = 32;
-  EXPECT_NEAR(twice.dram.peakBytesPerSecond() / 1e9, 962.56, 1e-6);
+  EXPECT_NEAR(twice.dram.peakBytesPerSecond() / 1e9, 32 * 64 / 2.128, 1e-6);
 }
 
 TEST(Presets, Tpuv4Like) {
@@ -95,8 +97,10 @@ TEST(Presets, Tpuv4Like) {
   EXPECT_NEAR(c.dram.timing.tckPs, 833.33, 0.005);
   // 4 * 16384 MACs * 2 * 1050e6 = 137.6256e12 (PyTorchSim's TPUv4-like: 137.6).
   EXPECT_DOUBLE_EQ(c.peakFlopsPerCore(), 137.6256e12);
-  // 16 channels * 64 B * 1200e6 / 2 = 614.4e9 B/s (PyTorchSim's TPUv4-like: ~614 GB/s).
-  EXPECT_NEAR(c.dram.peakBytesPerSecond(), 614.4e9, 1e3);
+  // 16 channels * 64 B per 2 cycles of round(1e6 / 1200) = 833 ps:
+  // 1024 / 1.666e-9 = 614.65e9 B/s (PyTorchSim's TPUv4-like: ~614 GB/s, 614.4e9 at an exact 1200 MHz).
+  EXPECT_EQ(c.dram.clockPeriodPs(), 833);
+  EXPECT_NEAR(c.dram.peakBytesPerSecond(), 16 * 64 / 1.666e-9, 1e3);
 }
 
 TEST(Presets, Edge8Lane) {

@@ -32,6 +32,29 @@ KernelLaunch planMm(const std::string &strategy, const std::map<std::string, Gem
   return plan.launches.empty() ? KernelLaunch{} : plan.launches[0];
 }
 
+// The machine's shape as the library sees it, read from a configuration:
+// edge-8lane's own sizes, and its DRAM round trip and per-core peak from the
+// same formulas the timing simulator's memory follows (closed forms below).
+TEST(LibraryMachineShape, ReadFromTheConfiguration) {
+  const config::HardwareConfig edge = config::loadConfig("edge-8lane");
+  const MachineShape shape = machineShapeOf(edge);
+  EXPECT_EQ(shape.lanes, edge.lanes);
+  EXPECT_EQ(shape.spadBytesPerLane, edge.spadBytesPerLane());
+  EXPECT_EQ(shape.systolicArrays, edge.systolicArraysPerCore);
+  // Weight load L, fill and drain 2L - 2.
+  EXPECT_DOUBLE_EQ(shape.arrayPassOverheadCycles(), 3.0 * edge.lanes - 2);
+  // NoC both ways, then nRCD + nCL + nBL DRAM cycles in core cycles.
+  const config::DramTiming &t = edge.dram.timing;
+  const double roundTrip = 2.0 * edge.noc.latencyCycles + (t.nRCDRead + t.nCL + t.burstCycles) *
+                                                               static_cast<double>(edge.dram.clockPeriodPs()) *
+                                                               1e-6 * edge.coreFreqMhz;
+  EXPECT_NEAR(shape.dramLatencyCycles, roundTrip, 1e-9);
+  // Per core: every channel's access bytes per nBL DRAM cycles, over the cores.
+  const double peak = edge.dram.channels * t.accessBytes() /
+                      (t.burstCycles * static_cast<double>(edge.dram.clockPeriodPs()) * 1e-12);
+  EXPECT_NEAR(shape.dramBytesPerCycle, peak / std::max(1, edge.numCores) / (edge.coreFreqMhz * 1e6), 1e-9);
+}
+
 TEST(LibraryMappingStrategies, RegisteredByName) {
   const std::vector<std::string> names = mappingStrategies();
   for (const char *name : {"external", "first_fit", "search"})

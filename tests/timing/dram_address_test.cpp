@@ -67,6 +67,25 @@ TEST(DramAddressMapping, ChannelsNeedNotBeAPowerOfTwo) {
   EXPECT_EQ(mapper.decode(3 * 32).column, 1);
 }
 
+// The channel of an offset from a base: channel-low mapping, 3 channels of
+// 32-byte granules: period 96 bytes; offset -32 is granule -1, which wraps to
+// channel 2 (as -1 mod 3); with the channel above the columns (RoBaRaChCo,
+// 32 granules per row) the period is 32 * 32 * 3 = 3072 bytes and offset -32
+// lies in the last row-span, channel 2.
+TEST(DramAddressMapping, ChannelOfNegativeOffsetsWraps) {
+  const DramAddressMapper low(hbm2(3, "RoBaRaCoCh"));
+  EXPECT_EQ(low.channelPeriodBytes(), 96u);
+  EXPECT_EQ(low.channelOf(-32), 2);
+  EXPECT_EQ(low.channelOf(-64), 1);
+  EXPECT_EQ(low.channelOf(-1), 2);
+  EXPECT_EQ(low.channelOf(97), 0);
+  const DramAddressMapper high(hbm2(3, "RoBaRaChCo"));
+  EXPECT_EQ(high.channelPeriodBytes(), 3072u);
+  EXPECT_EQ(high.channelOf(-32), 2);
+  EXPECT_EQ(high.channelOf(1024), 1);
+  EXPECT_EQ(high.channelOf(-1024 - 1), 1);
+}
+
 // Field by field, by mixed-radix division of the granule number (least
 // significant field last in the mapping string): the statement of the mapping,
 // for every mapping below whether its radices are powers of two (decode() reads

@@ -101,7 +101,7 @@ Measured run(const config::HardwareConfig &hardware, const std::vector<MemoryReq
   result.time = time;
   result.stats = memory->stats();
   const double bytes = static_cast<double>(result.stats.bytesRead + result.stats.bytesWritten);
-  result.fractionOfPeak = bytes / (static_cast<double>(time) * 1e-12) / dramPeakBytesPerSecond(hardware.dram);
+  result.fractionOfPeak = bytes / (static_cast<double>(time) * 1e-12) / hardware.dram.peakBytesPerSecond();
   const auto accesses = static_cast<double>(result.stats.rowHits + result.stats.rowMisses + result.stats.rowConflicts);
   result.rowHitRate = static_cast<double>(result.stats.rowHits) / accesses;
   std::printf("  %s: %.1f%% of peak (%.1f GB/s), row hits %.1f%%, refreshes %lld, %.0f ns\n",
@@ -113,10 +113,10 @@ Measured run(const config::HardwareConfig &hardware, const std::vector<MemoryReq
 
 TEST(DramBandwidth, PeakIsChannelsTimesAccessOverBurst) {
   // HBM2: 16 channels * 32 B / (2 * 1 ns) = 256 GB/s.
-  EXPECT_DOUBLE_EQ(dramPeakBytesPerSecond(hbm2Machine().dram), 256e9);
+  EXPECT_DOUBLE_EQ(hbm2Machine().dram.peakBytesPerSecond(), 256e9);
   // HBM3: 32 * 32 B / (2 * 0.625 ns) = 819.2 GB/s; DDR4: 4 * 64 B / (4 * 0.625 ns) = 102.4 GB/s.
-  EXPECT_DOUBLE_EQ(dramPeakBytesPerSecond(hbm3Machine().dram), 819.2e9);
-  EXPECT_DOUBLE_EQ(dramPeakBytesPerSecond(ddr4Machine().dram), 102.4e9);
+  EXPECT_DOUBLE_EQ(hbm3Machine().dram.peakBytesPerSecond(), 819.2e9);
+  EXPECT_DOUBLE_EQ(ddr4Machine().dram.peakBytesPerSecond(), 102.4e9);
 }
 
 // One core streams 4 MiB in 64-byte reads with no limit on outstanding requests

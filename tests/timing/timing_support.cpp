@@ -66,7 +66,7 @@ void TestMemory::accept(const MemoryRequest &request) {
 }
 
 MemoryFactory testMemoryFactory(const config::HardwareConfig &config, TimePs latencyPs, int queueDepth) {
-  const double bytesPerNs = dramPeakBytesPerSecond(config) / config.dram.channels / 1.0e9;
+  const double bytesPerNs = config.dram.peakBytesPerSecond() / config.dram.channels / 1.0e9;
   const int channels = config.dram.channels;
   return [=](EventQueue &queue) -> std::unique_ptr<MemoryPort> {
     return std::make_unique<TestMemory>(queue, channels, bytesPerNs, latencyPs, queueDepth);

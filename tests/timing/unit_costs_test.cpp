@@ -1,6 +1,7 @@
 // Unit costs as pure functions (docs/timing.md, "Unit costs"). Machine: 128
 // lanes, 256-bit lane vectors, default latencies (simple 2, multiply 3,
 // divide 12, transcendental 16), cross-lane 4 cycles per stage.
+#include "machine/latencies.h"
 #include "machine/unit_costs.h"
 #include "timing/timing_support.h"
 
@@ -136,6 +137,21 @@ TEST(MachineUnitCosts, MatmulRowsAndUsefulMacs) {
   const UnitCost cost = costOf(mm, builder.program, config);
   EXPECT_EQ(cost.occupancy, 100);
   EXPECT_EQ(cost.latency, 100 + 2 * 128 - 2);
+}
+
+// The DRAM round trip of the tpuv3-like preset (configs/tpuv3-like.yaml,
+// configs/dram/hbm2-tpuv3.yaml): NoC 10 cycles each way, nRCD 13 + nCL 13 +
+// nBL 2 DRAM cycles of round(1e6 / 940) = 1064 ps at 940 MHz:
+// 20 + 28 * 1064e-12 * 940e6 = 20 + 28.00448 core cycles.
+TEST(MachineLatencies, DramRoundTripOfTheTpuv3Preset) {
+  const config::HardwareConfig tpuv3 = config::loadConfig("tpuv3-like");
+  EXPECT_EQ(tpuv3.dram.clockPeriodPs(), 1064);
+  EXPECT_NEAR(dramRoundTripCycles(tpuv3), 20.0 + 28 * 1064e-12 * 940e6, 1e-9);
+  // Peak: 16 channels x 64 bytes (4 x 128 bits) per 2 cycles of 1064 ps.
+  EXPECT_NEAR(tpuv3.dram.peakBytesPerSecond(), 16 * 64 / (2 * 1064e-12), 1e-3);
+  // A pass over a 128-wide array: weight load 128, fill and drain 254.
+  EXPECT_EQ(arrayPassOverheadCycles(128), 382);
+  EXPECT_EQ(weightLoadCycles(8) + fillDrainCycles(8), 3 * 8 - 2);
 }
 
 } // namespace

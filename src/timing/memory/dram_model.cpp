@@ -6,19 +6,8 @@
 
 namespace npusim::timing {
 
-TimePs dramClockPeriodPs(const config::DramConfig &dram) {
-  if (dram.freqMhz > 0.0)
-    return periodPs(dram.freqMhz);
-  if (dram.timing.tckPs <= 0.0)
-    throw core::InputError("dram: neither freqMhz nor timing.tckPs is positive");
-  return static_cast<TimePs>(std::llround(dram.timing.tckPs));
-}
+TimePs dramClockPeriodPs(const config::DramConfig &dram) { return dram.clockPeriodPs(); }
 
-double dramPeakBytesPerSecond(const config::DramConfig &dram) {
-  const double accessSeconds =
-      static_cast<double>(dram.timing.burstCycles) * static_cast<double>(dramClockPeriodPs(dram)) * 1e-12;
-  return static_cast<double>(dram.channels) * dram.timing.accessBytes() / accessSeconds;
-}
 
 DramLocation DramModel::locate(const MemoryRequest &request) const {
   const uint64_t granule = mapper_.granuleBytes();

@@ -21,14 +21,9 @@ namespace npusim::timing {
 using machine::DramAddressMapper;
 using machine::DramLocation;
 
-/// Picoseconds of one DRAM clock cycle: DramConfig::freqMhz when it is given
-/// (positive), else the timing set's tCK.
+/// Picoseconds of one DRAM clock cycle (config::DramConfig::clockPeriodPs).
 TimePs dramClockPeriodPs(const config::DramConfig &dram);
 
-/// Peak bandwidth of all channels in bytes per second: every channel moves one
-/// access granule per nBL DRAM cycles (channels * accessBytes / (nBL * tCK)),
-/// with tCK as the simulator uses it (dramClockPeriodPs).
-double dramPeakBytesPerSecond(const config::DramConfig &dram);
 
 class DramModel : public MemoryPort {
 public:
