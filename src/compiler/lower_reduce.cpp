@@ -57,50 +57,43 @@ std::shared_ptr<const npu::CombineProgram> ReduceLowerer::combineProgram(const i
 }
 
 void ReduceLowerer::lowerReduce(const ir::Op &op) {
-  const ir::Value *first = op.operands[0];
-  const int axis = cx.laneAxisOf(first);
-  const bool acrossLanes = axis == op.axis;
-  npu::Instruction instruction;
-  for (const ir::Value *v : op.operands)
-    instruction.srcs.push_back(cx.tileOf(v, axis));
-  const ir::Value *r0 = op.results[0];
-  const bool scalar = r0->type.isScalar();
-  const ir::Shape shape = scalar ? ir::Shape{1} : r0->type.shape;
-  const int dstAxis = scalar ? 0 : (acrossLanes ? cx.laneAxisOf(r0) : (axis > op.axis ? axis - 1 : axis));
-  for (const ir::Value *r : op.results)
-    instruction.dsts.push_back(cx.newTile(r->type.dtype, shape, dstAxis, cx.nameOf(r)));
-  if (op.reduceKind == core::ReduceKind::Combine)
-    instruction.combine = combineProgram(op.region(0));
-  npu::Instruction &emitted = cx.emit(acrossLanes ? npu::Opcode::XReduce : npu::Opcode::VReduce);
-  emitted.srcs = instruction.srcs;
-  emitted.dsts = instruction.dsts;
-  emitted.axis = op.axis;
-  emitted.reduceKind = op.reduceKind;
-  emitted.function.nanMode = op.nanMode;
-  emitted.function.operandType = first->type.dtype;
-  emitted.function.resultType = first->type.dtype;
-  emitted.combine = instruction.combine;
-  for (size_t i = 0; i < op.results.size(); ++i)
-    cx.setTile(op.results[i], instruction.dsts[i]);
+  lowerCombining(op, false);
 }
 
 void ReduceLowerer::lowerScan(const ir::Op &op) {
+  lowerCombining(op, true);
+}
+
+void ReduceLowerer::lowerCombining(const ir::Op &op, bool scan) {
   const ir::Value *first = op.operands[0];
   const int axis = cx.laneAxisOf(first);
   const bool acrossLanes = axis == op.axis;
+  // A scan keeps its operands' shape and lane axis; a reduction drops its
+  // axis (a scalar result is a [1] tile), and across lanes its result takes
+  // the lane axis the `layout` pass gave it.
+  const ir::Value *r0 = op.results[0];
+  const bool scalar = !scan && r0->type.isScalar();
+  int dstAxis = axis;
+  if (!scan)
+    dstAxis = scalar ? 0 : acrossLanes ? cx.laneAxisOf(r0) : (axis > op.axis ? axis - 1 : axis);
   npu::Instruction instruction;
   for (const ir::Value *v : op.operands)
     instruction.srcs.push_back(cx.tileOf(v, axis));
   for (const ir::Value *r : op.results)
-    instruction.dsts.push_back(cx.newTile(r->type.dtype, r->type.shape, axis, cx.nameOf(r)));
+    instruction.dsts.push_back(cx.newTile(r->type.dtype,
+                                          scalar ? ir::Shape{1} : (scan ? r->type.shape : r0->type.shape),
+                                          dstAxis, cx.nameOf(r)));
   if (op.reduceKind == core::ReduceKind::Combine)
     instruction.combine = combineProgram(op.region(0));
-  npu::Instruction &emitted = cx.emit(acrossLanes ? npu::Opcode::XScan : npu::Opcode::VScan);
+  const npu::Opcode opcode = scan ? (acrossLanes ? npu::Opcode::XScan : npu::Opcode::VScan)
+                                  : (acrossLanes ? npu::Opcode::XReduce : npu::Opcode::VReduce);
+  npu::Instruction &emitted = cx.emit(opcode);
   emitted.srcs = instruction.srcs;
   emitted.dsts = instruction.dsts;
   emitted.axis = op.axis;
   emitted.reduceKind = op.reduceKind;
-  emitted.reverse = op.reverse;
+  if (scan)
+    emitted.reverse = op.reverse;
   emitted.function.nanMode = op.nanMode;
   emitted.function.operandType = first->type.dtype;
   emitted.function.resultType = first->type.dtype;

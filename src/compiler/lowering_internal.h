@@ -195,6 +195,9 @@ public:
 private:
   LoweringContext &cx;
   std::shared_ptr<const npu::CombineProgram> combineProgram(const ir::Block &region);
+  /// A reduction (`scan` false) or a scan: one instruction over the operands'
+  /// tiles, in lanes or across them as the axis is the lane axis.
+  void lowerCombining(const ir::Op &op, bool scan);
 };
 
 /// Dots on the systolic arrays, accumulated in place where a loop carries the sum.
