@@ -110,7 +110,7 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
         pass->run(*transformed, machine);
         break;
       }
-      case Kind::Lowering: program = Lowering(*transformed, machine).run(storageRoot); break;
+      case Kind::Lowering: program = lower(*transformed, machine, storageRoot); break;
       case Kind::Schedule: {
         std::vector<npu::Instruction> before = program.body;
         if (scheduleDmaLoads(program.body, storageRoot))

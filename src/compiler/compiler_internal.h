@@ -3,7 +3,8 @@
 //   compiler.cpp      the pipeline: the list of stages, and compile
 //   tiling.cpp        the block-size search (cost_model.cpp, blocks.cpp)
 //   (src/transform)   the TileIR passes, lane axes included
-//   lower_*.cpp       TileIR ops -> NPU instructions (class Lowering)
+//   lower_*.cpp       TileIR ops -> NPU instructions, one lowerer per op family
+//                     (lowering_internal.h; emit.cpp: the context they share)
 //   carried_forms.cpp the homes of loop-carried values, before a loop is lowered
 //   schedule.cpp      DMA loads and their inputs first, within straight-line runs
 //   scratchpad.cpp    liveness and bank offsets of the tiles
@@ -112,181 +113,11 @@ using ValueStateOf = std::function<const ValueState &(const ir::Value *)>;
 std::vector<CarriedForm> chooseCarriedForms(const ir::Op &loop, const ValueStateOf &outside);
 
 /// TileIR ops -> NPU instructions, one pass over the ops in program order
-/// (docs/compiler.md, "Stages"). Its parts are spread over
-/// emit.cpp and lower_*.cpp; only the compiler's pipeline drives it.
-class Lowering {
-public:
-  /// `function` has its lane axes chosen (the `layout` pass).
-  Lowering(const ir::Function &function, const config::HardwareConfig &machine);
-  /// The program with unplaced tiles, and the storage root of every tile.
-  npu::Program run(std::vector<int> &storageRoot);
-
-private:
-  // Everything the lowering has decided so far besides instructions.
-  struct State {
-    std::vector<npu::ScalarRegister> registers;
-    std::vector<npu::Tile> tiles;
-    std::vector<int> storageRoot;
-    std::vector<ValueState> values;
-    std::map<std::pair<int, int>, int> materialized; // (value id, lane axis) -> tile
-    std::vector<std::vector<std::pair<int, int>>> scopes;
-    std::map<int, int> widened; // register -> its i64 copy
-    std::vector<std::vector<int>> widenedScopes;
-    // Values that share another's state (an equal earlier op, x + 0, an add
-    // fused into a matmul): value id -> the id whose state it shares, -1 for none.
-    std::vector<int> canonical;
-    std::map<std::string, const ir::Op *> pureOps; // by transform::equalityKey
-    std::vector<std::vector<std::string>> pureOpScopes;
-    std::set<const ir::Op *> lowered;     // ops already done by an earlier op (fused adds)
-    std::map<std::string, int> lazyTiles; // materialised splats and iotas by content
-    std::vector<std::vector<std::string>> lazyTileScopes;
-    int64_t dots = 0; // dots lowered so far: the next one runs on array `dots % arrays`
-    // Sums of dots accumulated in place: value id -> the carried value whose
-    // home holds them; and the array of each such chain, by the carried id.
-    std::map<int, const ir::Value *> accumulatorRoots;
-    std::map<int, int> chainArrays;
-  };
-
-  // emit.cpp: registers, tiles, instructions, materialisation.
-  const ir::Function &function;
-  const config::HardwareConfig &machine;
-  State s;
-  std::vector<npu::Instruction> *out = nullptr;
-  const ir::Op *currentOp = nullptr;
-  const ir::Block *currentBlock = nullptr;
-  std::vector<int> uses; // by value id: operands of ops (yields included) that name it
-
-  [[noreturn]] void unsupported(const std::string &what) const;
-  int newRegister(DType type, const std::string &name);
-  int newTile(DType type, const ir::Shape &shape, int laneAxis, const std::string &name);
-  int aliasTile(int tile, const ir::Shape &shape, int laneAxis, const std::string &name);
-  npu::Instruction &emit(npu::Opcode opcode);
-  int idOf(const ir::Value *v) const { return s.canonical.at(v->id) >= 0 ? s.canonical[v->id] : v->id; }
-  ValueState &state(const ir::Value *v) { return s.values.at(idOf(v)); }
-  /// Reuses an equal earlier visible op's results; false when there is none.
-  bool reuseEqualOp(const ir::Op &op);
-  int laneAxisOf(const ir::Value *v) const;
-  std::string nameOf(const ir::Value *v) const;
-  void enterScope();
-  void leaveScope();
-
-  Scalar immediate(DType type, int64_t v) const;
-  Scalar scalarOf(const ir::Value *v);
-  Scalar widen(Scalar x); // to i64 (sign or zero extension)
-  Scalar scalarOp(npu::ElementFunction function, const std::vector<Scalar> &operands,
-                  const std::string &name);
-  Scalar scalarArith(npu::ElementOp op, Scalar a, Scalar b, DType type); // folds immediates of integers
-
-  bool isLazy(const ir::Value *v) {
-    return state(v).kind == ValueState::Kind::Tile && state(v).lazy.has_value();
-  }
-  int materializeLazy(const LazyTile &lazy, DType type, const ir::Shape &shape, int laneAxis,
-                      const std::string &name);
-  /// The value in a tile with the given lane axis (scalars: their [1] tile),
-  /// materialising lazy forms and relayouting as needed; cached per value and
-  /// layout within the current scope. Pointers give their i64 element offsets.
-  int tileOf(const ir::Value *v, int laneAxis);
-  /// Materialises, before the loop `op`, the broadcasts defined before it
-  /// that its body uses, in the layouts the `layout` pass gave them.
-  void stretchBroadcastsBefore(const ir::Op &loop);
-  int relayout(int tile, int laneAxis, const std::string &name);
-  /// The value's tile in whatever layout it already has (else `laneAxis`).
-  int anyTileOf(const ir::Value *v, int laneAxis);
-  void setTile(const ir::Value *v, int tile);
-  void setScalar(const ir::Value *v, Scalar x) {
-    state(v).kind = ValueState::Kind::Scalar, state(v).scalar = x;
-  }
-  void setLazy(const ir::Value *v, LazyTile lazy);
-  /// A tile of shape [1] holding a scalar value (scalar registers are splat).
-  int scalarTileOf(const ir::Value *v);
-  void copyTile(int from, int to);
-
-  // lower_block.cpp: dispatch.
-  void lowerBlock(const ir::Block &block);
-  void lowerOp(const ir::Op &op);
-
-  // lower_compute.cpp
-  void lowerSource(const ir::Op &op);
-  void lowerShape(const ir::Op &op);
-  void lowerElementwise(const ir::Op &op);
-  npu::ElementFunction elementFunction(const ir::Op &op) const;
-  bool lowerLazyArithmetic(const ir::Op &op);
-  int broadcastTile(int source, const ir::Shape &to, int laneAxis, const std::string &name);
-  /// `source` computed again at shape `to` when it is one pure elementwise op
-  /// of scalars and lazy tiles whose broadcast would stretch the lane axis;
-  /// -1 otherwise (emit.cpp).
-  int recomputedBroadcast(const ir::Value *source, const ir::Shape &to, int laneAxis,
-                          const std::string &name);
-
-  // lower_memory.cpp
-  void lowerAddPtr(const ir::Op &op);
-  void lowerLoad(const ir::Op &op);
-  /// A rank-1 load of `pointer + (start + s * arange) % C` as one period
-  /// gathered and replicated on chip; -1 when the load is not of that form.
-  int periodicGather(const ir::Value *pointer, const ir::Value *mask, const ir::Value *result);
-  void lowerStore(const ir::Op &op);
-  void lowerAtomic(const ir::Op &op);
-  npu::DmaDescriptor dmaFor(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape,
-                            int laneAxis);
-
-  // lower_box.cpp: Inductor's `//` and `%` index arithmetic as strided boxes.
-  /// One digit of a blocked axis: coefficient * ((i[axis] / divisor) % modulus),
-  /// no modulus when it is 0; i is the index within the block.
-  struct BoxTerm {
-    int axis = 0;
-    int64_t divisor = 1;
-    int64_t modulus = 0;
-    int64_t coefficient = 0;
-  };
-  /// An index tile as base + sum of digits; `multiple` is a known positive
-  /// multiple of a register base (0: unknown).
-  struct BoxIndex {
-    Scalar base;
-    int64_t multiple = 0;
-    std::vector<BoxTerm> terms;
-  };
-  /// The offset's box form; with `emit` false nothing is emitted and the
-  /// base is only good for the checks (immediate or not).
-  std::optional<BoxIndex> boxIndex(const ir::Value *offset, int depth, bool emit);
-  /// A strided DMA over `shape` with each axis split at its digits' periods
-  /// (`shape` is then the split shape, the same bytes as the access's tile).
-  struct BoxAccess {
-    npu::DmaDescriptor dma;
-    ir::Shape shape;
-    int laneAxis = 0;
-  };
-  /// The box form of an access through a gathered pointer `splat + offset`,
-  /// or nullopt when the offset is not a box over the block.
-  std::optional<BoxAccess> boxAccess(const ir::Value *pointer, const ir::Value *mask, const ir::Shape &shape,
-                                     int laneAxis);
-
-  // lower_reduce.cpp
-  void lowerReduce(const ir::Op &op);
-  void lowerScan(const ir::Op &op);
-  void lowerSort(const ir::Op &op);
-  std::shared_ptr<const npu::CombineProgram> combineProgram(const ir::Block &region);
-
-  // lower_dot.cpp
-  void lowerDot(const ir::Op &op);
-  /// For `acc = acc + dot(a, b, 0)` carried by the enclosing loop (or a
-  /// chain `acc + dot + dot ...` of an unrolled body): the home of acc, which
-  /// the matmuls then accumulate into in place, with `root` the carried
-  /// value; -1 otherwise.
-  int accumulateInPlace(const ir::Op &dot, const ir::Value *&root);
-
-  // lower_memory.cpp: DMA walks in another axis order.
-  /// `tile` seen with its axes in `order`: a view of the same bytes, or a relayout.
-  int permutedView(int tile, const std::vector<int> &order);
-  /// Walks `dma` in `order`: strides and mask permuted alike.
-  void permuteDma(npu::DmaDescriptor &dma, const std::vector<int> &order);
-
-  // lower_control.cpp
-  /// Lowers the loop once, with the homes chooseCarriedForms decides.
-  void lowerFor(const ir::Op &op);
-  void lowerIf(const ir::Op &op);
-  /// Carried-value plumbing: `targets` receive `sources` at once (a parallel copy).
-  void assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,
-                     const std::vector<CarriedForm> &forms);
-};
+/// (docs/compiler.md, "Lowering"): the program with unplaced tiles, and in
+/// `storageRoot` the tile whose bytes each tile shares. `function` has its
+/// lane axes chosen (the `layout` pass). The lowerers of each op family and
+/// the context they share are in lowering_internal.h.
+npu::Program lower(const ir::Function &function, const config::HardwareConfig &machine,
+                   std::vector<int> &storageRoot);
 
 } // namespace npusim::compiler

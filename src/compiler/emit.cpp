@@ -1,11 +1,13 @@
 // The lowering's bookkeeping: registers, tiles, instructions, and the
 // materialisation of lazy tiles (splats and affine integer tiles) and of
 // scalars that live in tiles.
-#include "compiler/compiler_internal.h"
+#include "compiler/lowering_internal.h"
 
 #include <cstring>
 
 namespace npusim::compiler {
+
+using ir::OpCode;
 
 void fail(const ir::Function &function, const core::SourceLocation &loc, const std::string &what) {
   throw core::CompileError(loc, "kernel " + function.name() + ": " + what);
@@ -24,8 +26,8 @@ bool LazyTile::uniform() const {
 /// instead of an XBroadcast, whose cost grows with the destination and the
 /// butterfly's stages. -1 when `source` is not such a value or the broadcast
 /// stays within lanes.
-int Lowering::recomputedBroadcast(const ir::Value *source, const ir::Shape &to, int laneAxis,
-                                  const std::string &name) {
+int LoweringContext::recomputedBroadcast(const ir::Value *source, const ir::Shape &to, int laneAxis,
+                                         const std::string &name) {
   // Through expand_dims (free views) to the elementwise op; its operands
   // get the inserted axes back, each with stride 0.
   std::vector<int> inserted;
@@ -64,8 +66,7 @@ int Lowering::recomputedBroadcast(const ir::Value *source, const ir::Shape &to, 
         if (from[a] == 1)
           lazy.strides[a] = Scalar{ScalarOperand::immediate(0), DType::Int64};
     }
-    instruction.srcs.push_back(
-        materializeLazy(lazy, operand->type.dtype, to, laneAxis, nameOf(operand)));
+    instruction.srcs.push_back(materializeLazy(lazy, operand->type.dtype, to, laneAxis, nameOf(operand)));
   }
   const int dst = newTile(source->type.dtype, to, laneAxis, name);
   instruction.dsts = {dst};
@@ -76,21 +77,23 @@ int Lowering::recomputedBroadcast(const ir::Value *source, const ir::Shape &to, 
   return dst;
 }
 
-Lowering::Lowering(const ir::Function &f, const config::HardwareConfig &m) : function(f), machine(m) {
-  s.values.resize(f.numValues());
-  s.canonical.assign(f.numValues(), -1);
+LoweringContext::LoweringContext(const ir::Function &f, const config::HardwareConfig &m)
+    : function(f), machine(m) {
+  values.resize(f.numValues());
+  canonical.assign(f.numValues(), -1);
 }
 
-void Lowering::unsupported(const std::string &what) const {
-  fail(function, currentOp ? currentOp->loc : core::SourceLocation{}, "the NPU compiler does not support " + what);
+void LoweringContext::unsupported(const std::string &what) const {
+  fail(function, currentOp ? currentOp->loc : core::SourceLocation{},
+       "the NPU compiler does not support " + what);
 }
 
-int Lowering::newRegister(DType type, const std::string &name) {
-  s.registers.push_back(npu::ScalarRegister{name, type});
-  return static_cast<int>(s.registers.size()) - 1;
+int LoweringContext::newRegister(DType type, const std::string &name) {
+  registers.push_back(npu::ScalarRegister{name, type});
+  return static_cast<int>(registers.size()) - 1;
 }
 
-int Lowering::newTile(DType type, const ir::Shape &shape, int laneAxis, const std::string &name) {
+int LoweringContext::newTile(DType type, const ir::Shape &shape, int laneAxis, const std::string &name) {
   npu::Tile tile;
   tile.name = name;
   tile.layout.dtype = type;
@@ -98,18 +101,18 @@ int Lowering::newTile(DType type, const ir::Shape &shape, int laneAxis, const st
   tile.layout.laneAxis = laneAxis;
   if (shape.empty() || shape.size() > 4)
     unsupported("a tile of rank " + std::to_string(shape.size()) + " (tiles have rank 1 to 4)");
-  s.tiles.push_back(std::move(tile));
-  s.storageRoot.push_back(static_cast<int>(s.tiles.size()) - 1);
-  return static_cast<int>(s.tiles.size()) - 1;
+  tiles.push_back(std::move(tile));
+  storageRoot.push_back(static_cast<int>(tiles.size()) - 1);
+  return static_cast<int>(tiles.size()) - 1;
 }
 
-int Lowering::aliasTile(int tile, const ir::Shape &shape, int laneAxis, const std::string &name) {
-  const int alias = newTile(s.tiles.at(tile).layout.dtype, shape, laneAxis, name);
-  s.storageRoot[alias] = s.storageRoot.at(tile);
+int LoweringContext::aliasTile(int tile, const ir::Shape &shape, int laneAxis, const std::string &name) {
+  const int alias = newTile(tiles.at(tile).layout.dtype, shape, laneAxis, name);
+  storageRoot[alias] = storageRoot.at(tile);
   return alias;
 }
 
-npu::Instruction &Lowering::emit(npu::Opcode opcode) {
+npu::Instruction &LoweringContext::emit(npu::Opcode opcode) {
   out->emplace_back();
   npu::Instruction &instruction = out->back();
   instruction.opcode = opcode;
@@ -118,50 +121,50 @@ npu::Instruction &Lowering::emit(npu::Opcode opcode) {
   return instruction;
 }
 
-int Lowering::laneAxisOf(const ir::Value *v) const {
+int LoweringContext::laneAxisOf(const ir::Value *v) const {
   return v->laneAxis < 0 ? 0 : v->laneAxis;
 }
 
-std::string Lowering::nameOf(const ir::Value *v) const {
+std::string LoweringContext::nameOf(const ir::Value *v) const {
   return "%" + std::to_string(v->id) + (v->nameHint.empty() ? "" : " " + v->nameHint);
 }
 
-void Lowering::enterScope() {
-  s.scopes.emplace_back();
-  s.widenedScopes.emplace_back();
-  s.pureOpScopes.emplace_back();
-  s.lazyTileScopes.emplace_back();
+void LoweringContext::enterScope() {
+  scopes.emplace_back();
+  widenedScopes.emplace_back();
+  pureOpScopes.emplace_back();
+  lazyTileScopes.emplace_back();
 }
 
-void Lowering::leaveScope() {
-  for (const auto &key : s.scopes.back())
-    s.materialized.erase(key);
-  s.scopes.pop_back();
-  for (int reg : s.widenedScopes.back())
-    s.widened.erase(reg);
-  s.widenedScopes.pop_back();
-  for (const std::string &key : s.pureOpScopes.back())
-    s.pureOps.erase(key);
-  s.pureOpScopes.pop_back();
-  for (const std::string &key : s.lazyTileScopes.back())
-    s.lazyTiles.erase(key);
-  s.lazyTileScopes.pop_back();
+void LoweringContext::leaveScope() {
+  for (const auto &key : scopes.back())
+    materialized.erase(key);
+  scopes.pop_back();
+  for (int reg : widenedScopes.back())
+    widened.erase(reg);
+  widenedScopes.pop_back();
+  for (const std::string &key : pureOpScopes.back())
+    pureOps.erase(key);
+  pureOpScopes.pop_back();
+  for (const std::string &key : lazyTileScopes.back())
+    lazyTiles.erase(key);
+  lazyTileScopes.pop_back();
 }
 
 // ------------------------------------------------------------------ scalars
 
-Scalar Lowering::immediate(DType type, int64_t v) const {
+Scalar LoweringContext::immediate(DType type, int64_t v) const {
   return Scalar{ScalarOperand::immediate(v), type};
 }
 
-Scalar Lowering::scalarOf(const ir::Value *v) {
+Scalar LoweringContext::scalarOf(const ir::Value *v) {
   const ValueState &st = state(v);
   if (st.kind != ValueState::Kind::Scalar)
     unsupported("a scalar computed from tile data where the scalar unit needs it (" + nameOf(v) + ")");
   return st.scalar;
 }
 
-Scalar Lowering::widen(Scalar x) {
+Scalar LoweringContext::widen(Scalar x) {
   if (x.type == DType::Int64)
     return x;
   if (x.isImmediate()) {
@@ -169,20 +172,21 @@ Scalar Lowering::widen(Scalar x) {
       unsupported("a float used as an element offset");
     return immediate(DType::Int64, x.operand.intValue);
   }
-  if (auto it = s.widened.find(x.operand.reg); it != s.widened.end())
+  if (auto it = widened.find(x.operand.reg); it != widened.end())
     return Scalar{ScalarOperand::ofRegister(it->second), DType::Int64};
   npu::ElementFunction cast;
   cast.op = npu::ElementOp::Cast;
   cast.operandType = x.type;
   cast.resultType = DType::Int64;
-  const Scalar wide = scalarOp(cast, {x}, s.registers.at(x.operand.reg).name + ".i64");
-  s.widened[x.operand.reg] = wide.operand.reg;
-  if (!s.widenedScopes.empty())
-    s.widenedScopes.back().push_back(x.operand.reg);
+  const Scalar wide = scalarOp(cast, {x}, registers.at(x.operand.reg).name + ".i64");
+  widened[x.operand.reg] = wide.operand.reg;
+  if (!widenedScopes.empty())
+    widenedScopes.back().push_back(x.operand.reg);
   return wide;
 }
 
-Scalar Lowering::scalarOp(npu::ElementFunction fn, const std::vector<Scalar> &operands, const std::string &name) {
+Scalar LoweringContext::scalarOp(npu::ElementFunction fn, const std::vector<Scalar> &operands,
+                                 const std::string &name) {
   const int reg = newRegister(fn.resultType, name);
   npu::Instruction &instruction = emit(npu::Opcode::SElementwise);
   instruction.dstReg = reg;
@@ -208,10 +212,11 @@ int64_t wrapTo(DType type, int64_t v) {
 
 } // namespace
 
-Scalar Lowering::scalarArith(npu::ElementOp op, Scalar a, Scalar b, DType type) {
+Scalar LoweringContext::scalarArith(npu::ElementOp op, Scalar a, Scalar b, DType type) {
   const bool integer = core::isInteger(type) && type != DType::Bool;
   if (integer && a.isImmediate() && b.isImmediate()) {
-    const uint64_t x = static_cast<uint64_t>(a.operand.intValue), y = static_cast<uint64_t>(b.operand.intValue);
+    const uint64_t x = static_cast<uint64_t>(a.operand.intValue),
+                   y = static_cast<uint64_t>(b.operand.intValue);
     switch (op) {
     case npu::ElementOp::Add: return immediate(type, wrapTo(type, static_cast<int64_t>(x + y)));
     case npu::ElementOp::Sub: return immediate(type, wrapTo(type, static_cast<int64_t>(x - y)));
@@ -240,12 +245,12 @@ Scalar Lowering::scalarArith(npu::ElementOp op, Scalar a, Scalar b, DType type) 
 
 // -------------------------------------------------------------------- tiles
 
-int Lowering::materializeLazy(const LazyTile &lazy, DType type, const ir::Shape &shape, int laneAxis,
-                              const std::string &name) {
+int LoweringContext::materializeLazy(const LazyTile &lazy, DType type, const ir::Shape &shape, int laneAxis,
+                                     const std::string &name) {
   // Equal splats and iotas share one tile (a tile is never written twice
   // except loop and branch homes, which are not made here).
-  std::string key = std::to_string(static_cast<int>(type)) + "/" + ir::shapeString(shape) + "/" +
-                    std::to_string(laneAxis);
+  std::string key =
+      std::to_string(static_cast<int>(type)) + "/" + ir::shapeString(shape) + "/" + std::to_string(laneAxis);
   auto operandKey = [](const Scalar &x) {
     if (x.operand.isRegister())
       return "r" + std::to_string(x.operand.reg);
@@ -256,12 +261,12 @@ int Lowering::materializeLazy(const LazyTile &lazy, DType type, const ir::Shape 
   key += "/" + operandKey(lazy.base);
   for (const Scalar &stride : lazy.strides)
     key += "/" + operandKey(stride);
-  if (auto it = s.lazyTiles.find(key); it != s.lazyTiles.end())
+  if (auto it = lazyTiles.find(key); it != lazyTiles.end())
     return it->second;
   const int tile = newTile(type, shape, laneAxis, name);
-  s.lazyTiles.emplace(key, tile);
-  if (!s.lazyTileScopes.empty())
-    s.lazyTileScopes.back().push_back(key);
+  lazyTiles.emplace(key, tile);
+  if (!lazyTileScopes.empty())
+    lazyTileScopes.back().push_back(key);
   if (lazy.uniform()) {
     npu::Instruction &splat = emit(npu::Opcode::VSplat);
     splat.dsts = {tile};
@@ -276,8 +281,8 @@ int Lowering::materializeLazy(const LazyTile &lazy, DType type, const ir::Shape 
   return tile;
 }
 
-int Lowering::relayout(int tile, int laneAxis, const std::string &name) {
-  const npu::TileLayout &from = s.tiles.at(tile).layout;
+int LoweringContext::relayout(int tile, int laneAxis, const std::string &name) {
+  const npu::TileLayout &from = tiles.at(tile).layout;
   if (from.laneAxis == laneAxis)
     return tile;
   const DType type = from.dtype;
@@ -289,9 +294,9 @@ int Lowering::relayout(int tile, int laneAxis, const std::string &name) {
   return dst;
 }
 
-void Lowering::copyTile(int from, int to) {
-  const npu::TileLayout &a = s.tiles.at(from).layout;
-  const npu::TileLayout &b = s.tiles.at(to).layout;
+void LoweringContext::copyTile(int from, int to) {
+  const npu::TileLayout &a = tiles.at(from).layout;
+  const npu::TileLayout &b = tiles.at(to).layout;
   npu::Instruction &copy = emit(a.laneAxis == b.laneAxis && a.shape == b.shape ? npu::Opcode::VElementwise
                                                                                : npu::Opcode::XRelayout);
   copy.srcs = {from};
@@ -301,20 +306,20 @@ void Lowering::copyTile(int from, int to) {
   copy.function.resultType = b.dtype;
 }
 
-void Lowering::setTile(const ir::Value *v, int tile) {
+void LoweringContext::setTile(const ir::Value *v, int tile) {
   ValueState &st = state(v);
   st.kind = v->type.isScalar() ? ValueState::Kind::ScalarTile : ValueState::Kind::Tile;
   st.tile = tile;
   st.lazy.reset();
   st.broadcastOf = nullptr;
   st.gatherBase = immediate(DType::Int64, 0);
-  const int axis = s.tiles.at(tile).layout.laneAxis;
-  s.materialized[{idOf(v), axis}] = tile;
-  if (!s.scopes.empty())
-    s.scopes.back().push_back({idOf(v), axis});
+  const int axis = tiles.at(tile).layout.laneAxis;
+  materialized[{idOf(v), axis}] = tile;
+  if (!scopes.empty())
+    scopes.back().push_back({idOf(v), axis});
 }
 
-void Lowering::setLazy(const ir::Value *v, LazyTile lazy) {
+void LoweringContext::setLazy(const ir::Value *v, LazyTile lazy) {
   ValueState &st = state(v);
   st.kind = ValueState::Kind::Tile;
   st.tile = -1;
@@ -323,12 +328,12 @@ void Lowering::setLazy(const ir::Value *v, LazyTile lazy) {
   st.lazy = std::move(lazy);
 }
 
-int Lowering::tileOf(const ir::Value *v, int laneAxis) {
+int LoweringContext::tileOf(const ir::Value *v, int laneAxis) {
   const ValueState &st = state(v);
   const DType type = v->type.isPointer ? DType::Int64 : v->type.dtype;
   if (v->type.isScalar())
     return scalarTileOf(v);
-  if (auto it = s.materialized.find({idOf(v), laneAxis}); it != s.materialized.end())
+  if (auto it = materialized.find({idOf(v), laneAxis}); it != materialized.end())
     return it->second;
   int tile = -1;
   if (st.kind == ValueState::Kind::Tile && st.lazy) {
@@ -342,11 +347,11 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
     // A pointer tile whose base moved: its full offsets, tile + base.
     const Scalar base = st.gatherBase;
     int index = relayout(st.tile, laneAxis, nameOf(v));
-    if (s.tiles[index].layout.dtype != DType::Int64) {
+    if (tiles[index].layout.dtype != DType::Int64) {
       const int wide = newTile(DType::Int64, v->type.shape, laneAxis, nameOf(v) + ".i64");
       npu::Instruction &cast = emit(npu::Opcode::VElementwise);
       cast.function.op = npu::ElementOp::Cast;
-      cast.function.operandType = s.tiles[index].layout.dtype;
+      cast.function.operandType = tiles[index].layout.dtype;
       cast.function.resultType = DType::Int64;
       cast.srcs = {index};
       cast.dsts = {wide};
@@ -362,13 +367,13 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
     add.dsts = {tile};
   } else if (st.kind == ValueState::Kind::Tile && st.tile >= 0) {
     tile = relayout(st.tile, laneAxis, nameOf(v));
-    if (v->type.isPointer && s.tiles[tile].layout.dtype != DType::Int64) {
+    if (v->type.isPointer && tiles[tile].layout.dtype != DType::Int64) {
       // A gathered pointer's index tile keeps its own dtype; users of the
       // offsets as a tile get them in 64 bits.
       const int wide = newTile(DType::Int64, v->type.shape, laneAxis, nameOf(v) + ".i64");
       npu::Instruction &cast = emit(npu::Opcode::VElementwise);
       cast.function.op = npu::ElementOp::Cast;
-      cast.function.operandType = s.tiles[tile].layout.dtype;
+      cast.function.operandType = tiles[tile].layout.dtype;
       cast.function.resultType = DType::Int64;
       cast.srcs = {tile};
       cast.dsts = {wide};
@@ -378,33 +383,94 @@ int Lowering::tileOf(const ir::Value *v, int laneAxis) {
     fail(function, currentOp ? currentOp->loc : core::SourceLocation{},
          "internal: value " + nameOf(v) + " used before it was lowered");
   }
-  s.materialized[{idOf(v), laneAxis}] = tile;
-  if (!s.scopes.empty())
-    s.scopes.back().push_back({idOf(v), laneAxis});
+  materialized[{idOf(v), laneAxis}] = tile;
+  if (!scopes.empty())
+    scopes.back().push_back({idOf(v), laneAxis});
   return tile;
 }
 
-int Lowering::anyTileOf(const ir::Value *v, int laneAxis) {
+int LoweringContext::anyTileOf(const ir::Value *v, int laneAxis) {
   const ValueState &st = state(v);
   if (st.kind == ValueState::Kind::Tile && !st.lazy && st.tile >= 0 && !st.hasGatherBase())
     return st.tile;
   return tileOf(v, laneAxis);
 }
 
-int Lowering::scalarTileOf(const ir::Value *v) {
+int LoweringContext::scalarTileOf(const ir::Value *v) {
   const ValueState &st = state(v);
   if (st.kind == ValueState::Kind::ScalarTile)
     return st.tile;
-  if (auto it = s.materialized.find({idOf(v), 0}); it != s.materialized.end())
+  if (auto it = materialized.find({idOf(v), 0}); it != materialized.end())
     return it->second;
   const Scalar x = scalarOf(v);
   const DType type = v->type.isPointer ? DType::Int64 : v->type.dtype;
   LazyTile lazy{x, {immediate(DType::Int64, 0)}};
   const int tile = materializeLazy(lazy, type, {1}, 0, nameOf(v));
-  s.materialized[{idOf(v), 0}] = tile;
-  if (!s.scopes.empty())
-    s.scopes.back().push_back({idOf(v), 0});
+  materialized[{idOf(v), 0}] = tile;
+  if (!scopes.empty())
+    scopes.back().push_back({idOf(v), 0});
   return tile;
+}
+
+int LoweringContext::broadcastTile(int source, const ir::Shape &to, int laneAxis, const std::string &name) {
+  const int src = relayout(source, laneAxis, name);
+  const npu::TileLayout from = tiles.at(src).layout;
+  ir::Shape middle = to;
+  middle[laneAxis] = from.shape[laneAxis];
+  int current = src;
+  if (middle != from.shape) {
+    const int dst = newTile(from.dtype, middle, laneAxis, name);
+    npu::Instruction &b = emit(npu::Opcode::VBroadcast);
+    b.srcs = {current};
+    b.dsts = {dst};
+    current = dst;
+  }
+  if (middle != to) {
+    const int dst = newTile(from.dtype, to, laneAxis, name);
+    npu::Instruction &b = emit(npu::Opcode::XBroadcast);
+    b.srcs = {current};
+    b.dsts = {dst};
+    current = dst;
+  }
+  return current;
+}
+
+npu::ElementFunction LoweringContext::elementFunction(const ir::Op &op) const {
+  npu::ElementFunction fn;
+  const ir::Value *data = op.code == OpCode::Select ? op.operands[1] : op.operands[0];
+  fn.operandType = data->type.isPointer ? DType::Int64 : data->type.dtype;
+  fn.resultType = op.result()->type.isPointer ? DType::Int64 : op.result()->type.dtype;
+  fn.nanMode = op.nanMode;
+  fn.mathFn = op.mathFn;
+  fn.predicate = op.predicate;
+  switch (op.code) {
+  case OpCode::Add: fn.op = npu::ElementOp::Add; break;
+  case OpCode::Sub: fn.op = npu::ElementOp::Sub; break;
+  case OpCode::Mul: fn.op = npu::ElementOp::Mul; break;
+  case OpCode::Div: fn.op = npu::ElementOp::Div; break;
+  case OpCode::Rem: fn.op = npu::ElementOp::Rem; break;
+  case OpCode::And: fn.op = npu::ElementOp::And; break;
+  case OpCode::Or: fn.op = npu::ElementOp::Or; break;
+  case OpCode::Xor: fn.op = npu::ElementOp::Xor; break;
+  case OpCode::Shl: fn.op = npu::ElementOp::Shl; break;
+  case OpCode::Shr: fn.op = npu::ElementOp::Shr; break;
+  case OpCode::Min: fn.op = npu::ElementOp::Min; break;
+  case OpCode::Max: fn.op = npu::ElementOp::Max; break;
+  case OpCode::Neg: fn.op = npu::ElementOp::Neg; break;
+  case OpCode::Not: fn.op = npu::ElementOp::Not; break;
+  case OpCode::Abs: fn.op = npu::ElementOp::Abs; break;
+  case OpCode::Math: fn.op = npu::ElementOp::Math; break;
+  case OpCode::Cmp: fn.op = npu::ElementOp::Cmp; break;
+  case OpCode::Select: fn.op = npu::ElementOp::Select; break;
+  case OpCode::Cast: fn.op = npu::ElementOp::Cast; break;
+  case OpCode::Bitcast: fn.op = npu::ElementOp::Bitcast; break;
+  default: unsupported(std::string("the op ") + std::string(ir::name(op.code)));
+  }
+  if (op.code == OpCode::Bitcast && (data->type.isPointer || op.result()->type.isPointer)) {
+    fn.op = npu::ElementOp::Copy;
+    fn.operandType = fn.resultType = DType::Int64;
+  }
+  return fn;
 }
 
 } // namespace npusim::compiler

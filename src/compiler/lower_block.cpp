@@ -1,6 +1,6 @@
-// The lowering driver: arguments first, then every op of the body in order,
-// each dispatched to the file that lowers its kind.
-#include "compiler/compiler_internal.h"
+// The lowering's walk: arguments first, then every op of the body in order,
+// each to the lowerer of its family (lowering_internal.h).
+#include "compiler/lowering_internal.h"
 #include "transform/transform.h"
 
 #include <algorithm>
@@ -69,45 +69,49 @@ void removeDeadComputation(std::vector<npu::Instruction> &body, const std::vecto
 
 } // namespace
 
+Lowering::Lowering(const ir::Function &function, const config::HardwareConfig &machine)
+    : cx(function, machine), compute(cx), memory(cx), reduce(cx), dot(cx),
+      control(cx, [this](const ir::Block &block) { lowerBlock(block); }) {}
+
 npu::Program Lowering::run(std::vector<int> &storageRoot) {
   npu::Program program;
-  program.kernelName = function.name();
-  program.lanes = machine.lanes;
-  program.spadBytesPerLane = machine.spadBytesPerLane();
-  out = &program.body;
-  for (size_t i = 0; i < function.parameters().size(); ++i) {
-    const ir::Parameter &parameter = function.parameters()[i];
+  program.kernelName = cx.function.name();
+  program.lanes = cx.machine.lanes;
+  program.spadBytesPerLane = cx.machine.spadBytesPerLane();
+  cx.out = &program.body;
+  for (size_t i = 0; i < cx.function.parameters().size(); ++i) {
+    const ir::Parameter &parameter = cx.function.parameters()[i];
     program.arguments.push_back(
         npu::Argument{parameter.name, parameter.type.isPointer, parameter.type.dtype});
-    ValueState &st = state(parameter.value);
+    ValueState &st = cx.state(parameter.value);
     st.kind = ValueState::Kind::Scalar;
     if (parameter.type.isPointer) {
       st.argument = static_cast<int>(i);
-      st.scalar = immediate(DType::Int64, 0);
+      st.scalar = cx.immediate(DType::Int64, 0);
       continue;
     }
-    const int reg = newRegister(parameter.type.dtype, parameter.name);
-    npu::Instruction &load = emit(npu::Opcode::SArgument);
+    const int reg = cx.newRegister(parameter.type.dtype, parameter.name);
+    npu::Instruction &load = cx.emit(npu::Opcode::SArgument);
     load.dstReg = reg;
     load.argument = static_cast<int>(i);
     st.scalar = Scalar{ScalarOperand::ofRegister(reg), parameter.type.dtype};
   }
-  uses.assign(function.numValues(), 0);
-  countUses(function.body(), uses);
-  lowerBlock(function.body());
-  removeDeadComputation(program.body, s.storageRoot, s.tiles.size());
-  program.scalarRegs = s.registers;
-  program.tiles = s.tiles;
-  storageRoot = s.storageRoot;
+  cx.uses.assign(cx.function.numValues(), 0);
+  countUses(cx.function.body(), cx.uses);
+  lowerBlock(cx.function.body());
+  removeDeadComputation(program.body, cx.storageRoot, cx.tiles.size());
+  program.scalarRegs = cx.registers;
+  program.tiles = cx.tiles;
+  storageRoot = cx.storageRoot;
   return program;
 }
 
 void Lowering::lowerBlock(const ir::Block &block) {
-  const ir::Block *saved = currentBlock;
-  currentBlock = &block;
+  const ir::Block *saved = cx.currentBlock;
+  cx.currentBlock = &block;
   for (const auto &op : block.ops)
     lowerOp(*op);
-  currentBlock = saved;
+  cx.currentBlock = saved;
 }
 
 // The pipeline's `cse` pass has removed the ops that TileIR shows equal. This
@@ -119,63 +123,57 @@ void Lowering::lowerBlock(const ir::Block &block) {
 bool Lowering::reuseEqualOp(const ir::Op &op) {
   if (!transform::isPureOp(op))
     return false;
-  const std::string key = transform::equalityKey(op, [this](const ir::Value *v) { return idOf(v); });
-  auto it = s.pureOps.find(key);
-  if (it == s.pureOps.end()) {
-    s.pureOps.emplace(key, &op);
-    if (!s.pureOpScopes.empty())
-      s.pureOpScopes.back().push_back(key);
+  const std::string key = transform::equalityKey(op, [this](const ir::Value *v) { return cx.idOf(v); });
+  auto it = cx.pureOps.find(key);
+  if (it == cx.pureOps.end()) {
+    cx.pureOps.emplace(key, &op);
+    if (!cx.pureOpScopes.empty())
+      cx.pureOpScopes.back().push_back(key);
     return false;
   }
   for (size_t i = 0; i < op.results.size(); ++i)
-    s.canonical[op.results[i]->id] = idOf(it->second->results[i]);
+    cx.canonical[op.results[i]->id] = cx.idOf(it->second->results[i]);
   return true;
 }
 
 void Lowering::lowerOp(const ir::Op &op) {
-  if (s.lowered.count(&op))
+  if (cx.lowered.count(&op))
     return; // done by an earlier op (an add fused into a matmul)
   if (reuseEqualOp(op))
     return;
-  const ir::Op *saved = currentOp;
-  currentOp = &op;
+  const ir::Op *saved = cx.currentOp;
+  cx.currentOp = &op;
   switch (op.code) {
   case OpCode::Constant:
   case OpCode::ProgramId:
   case OpCode::NumPrograms:
-  case OpCode::Arange: lowerSource(op); break;
+  case OpCode::Arange: compute.lowerSource(op); break;
   case OpCode::Splat:
   case OpCode::Broadcast:
   case OpCode::ExpandDims:
   case OpCode::Reshape:
-  case OpCode::Permute: lowerShape(op); break;
-  case OpCode::AddPtr: lowerAddPtr(op); break;
-  case OpCode::Load: lowerLoad(op); break;
-  case OpCode::Store: lowerStore(op); break;
-  case OpCode::AtomicRMW: lowerAtomic(op); break;
-  case OpCode::Reduce: lowerReduce(op); break;
-  case OpCode::Scan: lowerScan(op); break;
-  case OpCode::Sort: lowerSort(op); break;
-  case OpCode::Dot: lowerDot(op); break;
-  case OpCode::For: lowerFor(op); break;
-  case OpCode::If: lowerIf(op); break;
+  case OpCode::Permute: compute.lowerShape(op); break;
+  case OpCode::AddPtr: memory.lowerAddPtr(op); break;
+  case OpCode::Load: memory.lowerLoad(op); break;
+  case OpCode::Store: memory.lowerStore(op); break;
+  case OpCode::AtomicRMW: memory.lowerAtomic(op); break;
+  case OpCode::Reduce: reduce.lowerReduce(op); break;
+  case OpCode::Scan: reduce.lowerScan(op); break;
+  case OpCode::Sort: reduce.lowerSort(op); break;
+  case OpCode::Dot: dot.lowerDot(op); break;
+  case OpCode::For: control.lowerFor(op); break;
+  case OpCode::If: control.lowerIf(op); break;
   case OpCode::Yield: break; // the owning op reads its operands
-  case OpCode::Assert: {
-    const ir::Value *cond = op.operands[0];
-    if (cond->type.isScalar() && state(cond).kind == ValueState::Kind::Scalar) {
-      const Scalar c = scalarOf(cond);
-      emit(npu::Opcode::Assert).scalars = {c.operand};
-    } else {
-      const int tile = cond->type.isScalar() ? scalarTileOf(cond) : tileOf(cond, laneAxisOf(cond));
-      emit(npu::Opcode::Assert).srcs = {tile};
-    }
-    out->back().message = op.message;
-    break;
+  case OpCode::Assert: control.lowerAssert(op); break;
+  case OpCode::Barrier: control.lowerBarrier(); break;
+  default: compute.lowerElementwise(op); break;
   }
-  case OpCode::Barrier: emit(npu::Opcode::Barrier); break;
-  default: lowerElementwise(op); break;
-  }
-  currentOp = saved;
+  cx.currentOp = saved;
+}
+
+npu::Program lower(const ir::Function &function, const config::HardwareConfig &machine,
+                   std::vector<int> &storageRoot) {
+  return Lowering(function, machine).run(storageRoot);
 }
 
 } // namespace npusim::compiler

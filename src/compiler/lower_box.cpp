@@ -2,7 +2,7 @@
 // (`(x // a) % b * s1 + (x // c) * s2 + k` over blocked aranges) is a strided
 // access over the tile's axes split into digits (docs/compiler.md "DMA forms",
 // "Box accesses"). The DMA then walks DRAM in runs instead of gathering.
-#include "compiler/compiler_internal.h"
+#include "compiler/lowering_internal.h"
 
 #include <algorithm>
 #include <numeric>
@@ -24,21 +24,21 @@ bool divisible(const Scalar &base, int64_t multiple, int64_t c) {
 
 } // namespace
 
-std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int depth, bool emit) {
+std::optional<BoxLowerer::BoxIndex> BoxLowerer::boxIndex(const ir::Value *v, int depth, bool emitting) {
   if (depth > 16)
     return std::nullopt;
-  // Without `emit` nothing is emitted: a register base stands for itself in
+  // Without `emitting` nothing is emitted: a register base stands for itself in
   // the checks, which read only whether it is an immediate and its multiple.
   auto arith = [&](npu::ElementOp e, const Scalar &x, const Scalar &y) {
-    if (emit || (x.isImmediate() && y.isImmediate()))
-      return scalarArith(e, x, y, DType::Int64);
+    if (emitting || (x.isImmediate() && y.isImmediate()))
+      return cx.scalarArith(e, x, y, DType::Int64);
     return x.isImmediate() ? y : x;
   };
-  if (isLazy(v)) {
-    const LazyTile &lazy = *state(v).lazy;
+  if (cx.isLazy(v)) {
+    const LazyTile &lazy = *cx.state(v).lazy;
     BoxIndex box;
-    box.base = emit ? widen(lazy.base) : lazy.base;
-    box.multiple = lazy.base.isImmediate() ? 0 : knownMultiple(*out, lazy.base.operand);
+    box.base = emitting ? cx.widen(lazy.base) : lazy.base;
+    box.multiple = lazy.base.isImmediate() ? 0 : knownMultiple(*cx.out, lazy.base.operand);
     for (size_t a = 0; a < lazy.strides.size(); ++a) {
       if (!lazy.strides[a].isImmediate())
         return std::nullopt;
@@ -53,15 +53,15 @@ std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int dep
   // A stretched size-1 axis repeats its one index: the terms stay.
   if (op->code == ir::OpCode::Broadcast && op->operands.size() == 1 &&
       op->operands[0]->type.shape.size() == v->type.shape.size())
-    return boxIndex(op->operands[0], depth + 1, emit);
+    return boxIndex(op->operands[0], depth + 1, emitting);
   if (op->operands.size() != 2)
     return std::nullopt;
   const ir::OpCode code = op->code;
   if (code != ir::OpCode::Add && code != ir::OpCode::Sub && code != ir::OpCode::Mul &&
       code != ir::OpCode::Rem && code != ir::OpCode::Div)
     return std::nullopt;
-  auto a = boxIndex(op->operands[0], depth + 1, emit);
-  auto b = boxIndex(op->operands[1], depth + 1, emit);
+  auto a = boxIndex(op->operands[0], depth + 1, emitting);
+  auto b = boxIndex(op->operands[1], depth + 1, emitting);
   if (!a || !b)
     return std::nullopt;
   auto constant = [](const BoxIndex &x) -> std::optional<int64_t> {
@@ -94,7 +94,7 @@ std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int dep
       return std::nullopt;
     const int64_t k = kb ? *kb : *ka;
     BoxIndex scaled = kb ? *a : *b;
-    scaled.base = arith(npu::ElementOp::Mul, scaled.base, immediate(DType::Int64, k));
+    scaled.base = arith(npu::ElementOp::Mul, scaled.base, cx.immediate(DType::Int64, k));
     scaled.multiple =
         k > 0 && scaled.multiple > 0 && scaled.multiple < (int64_t{1} << 30) ? scaled.multiple * k : 0;
     for (BoxTerm &t : scaled.terms)
@@ -110,31 +110,32 @@ std::optional<Lowering::BoxIndex> Lowering::boxIndex(const ir::Value *v, int dep
   BoxIndex result;
   result.terms = a->terms;
   if (code == ir::OpCode::Rem) {
-    result.base = immediate(DType::Int64, 0);
+    result.base = cx.immediate(DType::Int64, 0);
     result.terms[0].modulus = *c;
     return result;
   }
   result.terms[0].divisor *= *c;
   if (a->base.isImmediate()) {
-    result.base = immediate(DType::Int64, a->base.operand.intValue / *c);
+    result.base = cx.immediate(DType::Int64, a->base.operand.intValue / *c);
   } else {
     npu::ElementFunction fn;
     fn.op = npu::ElementOp::Div;
     fn.operandType = fn.resultType = DType::Int64;
-    result.base = emit ? scalarOp(fn, {a->base, immediate(DType::Int64, *c)}, nameOf(v)) : a->base;
+    result.base =
+        emitting ? cx.scalarOp(fn, {a->base, cx.immediate(DType::Int64, *c)}, cx.nameOf(v)) : a->base;
     result.multiple = a->multiple / *c;
   }
   return result;
 }
 
-std::optional<Lowering::BoxAccess> Lowering::boxAccess(const ir::Value *pointer, const ir::Value *mask,
-                                                       const ir::Shape &shape, int laneAxis) {
+std::optional<BoxLowerer::BoxAccess> BoxLowerer::boxAccess(const ir::Value *pointer, const ir::Value *mask,
+                                                           const ir::Shape &shape, int laneAxis) {
   // mask: the access's mask when it is not uniformly true, else null.
-  const ValueState &ps = state(pointer);
+  const ValueState &ps = cx.state(pointer);
   const ir::Op *add = pointer->definingOp;
   if (ps.kind != Kind::Tile || ps.lazy || ps.broadcastOf || ps.tile < 0 || !add ||
-      add->code != ir::OpCode::AddPtr || !isLazy(add->operands[0]) ||
-      !state(add->operands[0]).lazy->uniform() || add->operands[1]->type.shape != shape)
+      add->code != ir::OpCode::AddPtr || !cx.isLazy(add->operands[0]) ||
+      !cx.state(add->operands[0]).lazy->uniform() || add->operands[1]->type.shape != shape)
     return std::nullopt;
   // Checked first without emitting anything, then built.
   const std::optional<BoxIndex> box = boxIndex(add->operands[1], 0, false);
@@ -142,7 +143,7 @@ std::optional<Lowering::BoxAccess> Lowering::boxAccess(const ir::Value *pointer,
                            [](const BoxTerm &t) { return t.divisor > 1 || t.modulus > 0; }))
     return std::nullopt;
   const int rank = static_cast<int>(shape.size());
-  const int64_t lanes = std::max(1, machine.lanes);
+  const int64_t lanes = std::max(1, cx.machine.lanes);
   // Each axis is cut where a term's digit starts or ends; the cuts must
   // divide each other and the extent (the block is a multiple of the periods).
   // The lane axis is cut at the lane count too, and nowhere below it, so that
@@ -204,13 +205,14 @@ std::optional<Lowering::BoxAccess> Lowering::boxAccess(const ir::Value *pointer,
   access.dma.argument = ps.argument;
   const Scalar base = boxIndex(add->operands[1], 0, true)->base;
   access.dma.base =
-      scalarArith(npu::ElementOp::Add, widen(state(add->operands[0]).lazy->base), base, DType::Int64).operand;
+      cx.scalarArith(npu::ElementOp::Add, cx.widen(cx.state(add->operands[0]).lazy->base), base, DType::Int64)
+          .operand;
   access.dma.strides = std::move(strides);
   if (mask) {
-    const int m = tileOf(mask, laneAxis);
-    if (s.tiles.at(m).layout.shape != shape)
+    const int m = cx.tileOf(mask, laneAxis);
+    if (cx.tiles.at(m).layout.shape != shape)
       return std::nullopt;
-    access.dma.maskTile = aliasTile(m, access.shape, access.laneAxis, s.tiles.at(m).name);
+    access.dma.maskTile = cx.aliasTile(m, access.shape, access.laneAxis, cx.tiles.at(m).name);
   }
   return access;
 }

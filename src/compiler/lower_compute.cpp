@@ -3,7 +3,7 @@
 // the element index, docs/compiler.md "Lazy tiles") so that pointer
 // arithmetic on them becomes strided DMA; everything else runs on the vector
 // unit in the layout the layout pass chose, or on the scalar unit for scalars.
-#include "compiler/compiler_internal.h"
+#include "compiler/lowering_internal.h"
 #include "transform/transform.h"
 
 #include <algorithm>
@@ -69,7 +69,7 @@ LazyTile uniformLazy(Scalar base, int rank) {
 
 } // namespace
 
-void Lowering::lowerSource(const ir::Op &op) {
+void ComputeLowerer::lowerSource(const ir::Op &op) {
   const ir::Value *r = op.result();
   switch (op.code) {
   case OpCode::Constant: {
@@ -79,74 +79,52 @@ void Lowering::lowerSource(const ir::Op &op) {
     if (r->type.dtype == DType::Bool)
       x.operand = ScalarOperand::immediate(op.constant.intValue != 0 ? 1 : 0);
     if (r->type.isScalar())
-      setScalar(r, x);
+      cx.setScalar(r, x);
     else
-      setLazy(r, uniformLazy(x, r->type.rank()));
+      cx.setLazy(r, uniformLazy(x, r->type.rank()));
     return;
   }
   case OpCode::ProgramId:
   case OpCode::NumPrograms: {
-    const int reg = newRegister(DType::Int32, op.code == OpCode::ProgramId ? "pid" : "nprog");
+    const int reg = cx.newRegister(DType::Int32, op.code == OpCode::ProgramId ? "pid" : "nprog");
     npu::Instruction &instruction =
-        emit(op.code == OpCode::ProgramId ? npu::Opcode::SProgramId : npu::Opcode::SNumPrograms);
+        cx.emit(op.code == OpCode::ProgramId ? npu::Opcode::SProgramId : npu::Opcode::SNumPrograms);
     instruction.dstReg = reg;
     instruction.axis = op.axis;
-    setScalar(r, Scalar{ScalarOperand::ofRegister(reg), DType::Int32});
+    cx.setScalar(r, Scalar{ScalarOperand::ofRegister(reg), DType::Int32});
     return;
   }
   case OpCode::Arange: {
     LazyTile lazy;
-    lazy.base = immediate(DType::Int64, op.start);
-    lazy.strides = {immediate(DType::Int64, 1)};
-    setLazy(r, lazy);
+    lazy.base = cx.immediate(DType::Int64, op.start);
+    lazy.strides = {cx.immediate(DType::Int64, 1)};
+    cx.setLazy(r, lazy);
     return;
   }
-  default: unsupported(std::string(ir::name(op.code)));
+  default: cx.unsupported(std::string(ir::name(op.code)));
   }
 }
 
-int Lowering::broadcastTile(int source, const ir::Shape &to, int laneAxis, const std::string &name) {
-  const int src = relayout(source, laneAxis, name);
-  const npu::TileLayout from = s.tiles.at(src).layout;
-  ir::Shape middle = to;
-  middle[laneAxis] = from.shape[laneAxis];
-  int current = src;
-  if (middle != from.shape) {
-    const int dst = newTile(from.dtype, middle, laneAxis, name);
-    npu::Instruction &b = emit(npu::Opcode::VBroadcast);
-    b.srcs = {current};
-    b.dsts = {dst};
-    current = dst;
-  }
-  if (middle != to) {
-    const int dst = newTile(from.dtype, to, laneAxis, name);
-    npu::Instruction &b = emit(npu::Opcode::XBroadcast);
-    b.srcs = {current};
-    b.dsts = {dst};
-    current = dst;
-  }
-  return current;
-}
-
-void Lowering::lowerShape(const ir::Op &op) {
+void ComputeLowerer::lowerShape(const ir::Op &op) {
   const ir::Value *x = op.operands[0];
   const ir::Value *r = op.result();
-  const ValueState &in = state(x);
-  state(r).argument = in.argument;
+  const ValueState &in = cx.state(x);
+  cx.state(r).argument = in.argument;
   const ir::Shape &to = r->type.shape;
   const int rank = r->type.rank();
 
   if (in.kind == Kind::Scalar) { // splat or expand_dims of a scalar
     LazyTile lazy = uniformLazy(in.scalar, rank);
-    setLazy(r, lazy);
+    cx.setLazy(r, lazy);
     return;
   }
   if (in.kind == Kind::ScalarTile) {
-    const int ones = aliasTile(in.tile, ir::Shape(static_cast<size_t>(rank), 1), laneAxisOf(r), nameOf(r));
+    const int ones =
+        cx.aliasTile(in.tile, ir::Shape(static_cast<size_t>(rank), 1), cx.laneAxisOf(r), cx.nameOf(r));
     if (ir::numElements(to) == 1)
-      setTile(r, ones);
+      cx.setTile(r, ones);
     else
-      setTile(r, broadcastTile(ones, to, laneAxisOf(r), nameOf(r)));
+      cx.setTile(r, cx.broadcastTile(ones, to, cx.laneAxisOf(r), cx.nameOf(r)));
     return;
   }
   const ir::Shape &from = x->type.shape;
@@ -154,7 +132,7 @@ void Lowering::lowerShape(const ir::Op &op) {
     LazyTile lazy;
     lazy.base = in.lazy->base;
     const auto &strides = in.lazy->strides;
-    const Scalar zero = immediate(DType::Int64, 0);
+    const Scalar zero = cx.immediate(DType::Int64, 0);
     switch (op.code) {
     case OpCode::Broadcast:
       for (int a = 0; a < rank; ++a)
@@ -198,25 +176,25 @@ void Lowering::lowerShape(const ir::Op &op) {
         lazy = uniformLazy(in.lazy->base, rank);
         break;
       }
-      const int tile = tileOf(x, laneAxisOf(x));
-      const int dst = newTile(s.tiles[tile].layout.dtype, to, laneAxisOf(r), nameOf(r));
-      npu::Instruction &move = emit(npu::Opcode::XRelayout);
+      const int tile = cx.tileOf(x, cx.laneAxisOf(x));
+      const int dst = cx.newTile(cx.tiles[tile].layout.dtype, to, cx.laneAxisOf(r), cx.nameOf(r));
+      npu::Instruction &move = cx.emit(npu::Opcode::XRelayout);
       move.srcs = {tile};
       move.dsts = {dst};
-      setTile(r, dst);
+      cx.setTile(r, dst);
       return;
     }
-    default: unsupported(std::string(ir::name(op.code)) + " of this operand");
+    default: cx.unsupported(std::string(ir::name(op.code)) + " of this operand");
     }
-    setLazy(r, lazy);
+    cx.setLazy(r, lazy);
     return;
   }
-  const int want = laneAxisOf(r);
+  const int want = cx.laneAxisOf(r);
   switch (op.code) {
   case OpCode::Broadcast: {
     // Done when a user asks for the value, in the layout that user wants, so
     // the large result never needs a relayout.
-    ValueState &st = state(r);
+    ValueState &st = cx.state(r);
     st.kind = Kind::Tile;
     st.tile = -1;
     st.lazy.reset();
@@ -224,28 +202,30 @@ void Lowering::lowerShape(const ir::Op &op) {
     return;
   }
   case OpCode::ExpandDims: {
-    const int source = tileOf(x, laneAxisOf(x));
-    const int sourceAxis = s.tiles[source].layout.laneAxis;
-    setTile(r, aliasTile(source, to, sourceAxis >= op.axis ? sourceAxis + 1 : sourceAxis, nameOf(r)));
+    const int source = cx.tileOf(x, cx.laneAxisOf(x));
+    const int sourceAxis = cx.tiles[source].layout.laneAxis;
+    cx.setTile(r,
+               cx.aliasTile(source, to, sourceAxis >= op.axis ? sourceAxis + 1 : sourceAxis, cx.nameOf(r)));
     return;
   }
   case OpCode::Reshape: {
-    const int source = tileOf(x, laneAxisOf(x));
-    const int axis = transform::sameMappingLaneAxis(from, s.tiles[source].layout.laneAxis, to, want, machine.lanes);
+    const int source = cx.tileOf(x, cx.laneAxisOf(x));
+    const int axis =
+        transform::sameMappingLaneAxis(from, cx.tiles[source].layout.laneAxis, to, want, cx.machine.lanes);
     if (axis >= 0) {
-      setTile(r, aliasTile(source, to, axis, nameOf(r)));
+      cx.setTile(r, cx.aliasTile(source, to, axis, cx.nameOf(r)));
       return;
     }
-    const int dst = newTile(s.tiles[source].layout.dtype, to, want, nameOf(r));
-    npu::Instruction &move = emit(npu::Opcode::XRelayout);
+    const int dst = cx.newTile(cx.tiles[source].layout.dtype, to, want, cx.nameOf(r));
+    npu::Instruction &move = cx.emit(npu::Opcode::XRelayout);
     move.srcs = {source};
     move.dsts = {dst};
-    setTile(r, dst);
+    cx.setTile(r, dst);
     return;
   }
   case OpCode::Permute: {
-    const int source = tileOf(x, laneAxisOf(x));
-    const int sourceAxis = s.tiles[source].layout.laneAxis;
+    const int source = cx.tileOf(x, cx.laneAxisOf(x));
+    const int sourceAxis = cx.tiles[source].layout.laneAxis;
     std::vector<int> others;
     int position = -1;
     for (int a = 0; a < rank; ++a) {
@@ -255,101 +235,63 @@ void Lowering::lowerShape(const ir::Op &op) {
         others.push_back(op.order[a]);
     }
     if (!std::is_sorted(others.begin(), others.end()))
-      unsupported("a permute that reorders the axes within each lane");
-    setTile(r, aliasTile(source, to, position, nameOf(r)));
+      cx.unsupported("a permute that reorders the axes within each lane");
+    cx.setTile(r, cx.aliasTile(source, to, position, cx.nameOf(r)));
     return;
   }
-  default: unsupported(std::string(ir::name(op.code)));
+  default: cx.unsupported(std::string(ir::name(op.code)));
   }
 }
 
-npu::ElementFunction Lowering::elementFunction(const ir::Op &op) const {
-  npu::ElementFunction fn;
-  const ir::Value *data = op.code == OpCode::Select ? op.operands[1] : op.operands[0];
-  fn.operandType = data->type.isPointer ? DType::Int64 : data->type.dtype;
-  fn.resultType = op.result()->type.isPointer ? DType::Int64 : op.result()->type.dtype;
-  fn.nanMode = op.nanMode;
-  fn.mathFn = op.mathFn;
-  fn.predicate = op.predicate;
-  switch (op.code) {
-  case OpCode::Add: fn.op = npu::ElementOp::Add; break;
-  case OpCode::Sub: fn.op = npu::ElementOp::Sub; break;
-  case OpCode::Mul: fn.op = npu::ElementOp::Mul; break;
-  case OpCode::Div: fn.op = npu::ElementOp::Div; break;
-  case OpCode::Rem: fn.op = npu::ElementOp::Rem; break;
-  case OpCode::And: fn.op = npu::ElementOp::And; break;
-  case OpCode::Or: fn.op = npu::ElementOp::Or; break;
-  case OpCode::Xor: fn.op = npu::ElementOp::Xor; break;
-  case OpCode::Shl: fn.op = npu::ElementOp::Shl; break;
-  case OpCode::Shr: fn.op = npu::ElementOp::Shr; break;
-  case OpCode::Min: fn.op = npu::ElementOp::Min; break;
-  case OpCode::Max: fn.op = npu::ElementOp::Max; break;
-  case OpCode::Neg: fn.op = npu::ElementOp::Neg; break;
-  case OpCode::Not: fn.op = npu::ElementOp::Not; break;
-  case OpCode::Abs: fn.op = npu::ElementOp::Abs; break;
-  case OpCode::Math: fn.op = npu::ElementOp::Math; break;
-  case OpCode::Cmp: fn.op = npu::ElementOp::Cmp; break;
-  case OpCode::Select: fn.op = npu::ElementOp::Select; break;
-  case OpCode::Cast: fn.op = npu::ElementOp::Cast; break;
-  case OpCode::Bitcast: fn.op = npu::ElementOp::Bitcast; break;
-  default: unsupported(std::string("the op ") + std::string(ir::name(op.code)));
-  }
-  if (op.code == OpCode::Bitcast && (data->type.isPointer || op.result()->type.isPointer)) {
-    fn.op = npu::ElementOp::Copy;
-    fn.operandType = fn.resultType = DType::Int64;
-  }
-  return fn;
-}
-
-bool Lowering::lowerLazyArithmetic(const ir::Op &op) {
+bool ComputeLowerer::lowerLazyArithmetic(const ir::Op &op) {
   const ir::Value *r = op.result();
   for (const ir::Value *operand : op.operands)
-    if (!isLazy(operand))
+    if (!cx.isLazy(operand))
       return false;
   const bool allUniform = std::all_of(op.operands.begin(), op.operands.end(),
-                                      [&](const ir::Value *v) { return state(v).lazy->uniform(); });
+                                      [&](const ir::Value *v) { return cx.state(v).lazy->uniform(); });
   if (allUniform && !r->type.isPointer && !op.operands[0]->type.isPointer) {
     std::vector<Scalar> bases;
     for (const ir::Value *operand : op.operands)
-      bases.push_back(state(operand).lazy->base);
-    const npu::ElementFunction fn = elementFunction(op);
+      bases.push_back(cx.state(operand).lazy->base);
+    const npu::ElementFunction fn = cx.elementFunction(op);
     Scalar x;
     if (fn.op == npu::ElementOp::Add || fn.op == npu::ElementOp::Sub || fn.op == npu::ElementOp::Mul)
-      x = scalarArith(fn.op, bases[0], bases[1], fn.operandType);
+      x = cx.scalarArith(fn.op, bases[0], bases[1], fn.operandType);
     else
-      x = scalarOp(fn, bases, nameOf(r));
-    setLazy(r, uniformLazy(x, r->type.rank()));
+      x = cx.scalarOp(fn, bases, cx.nameOf(r));
+    cx.setLazy(r, uniformLazy(x, r->type.rank()));
     return true;
   }
   const DType type = r->type.dtype;
   if (r->type.isPointer || !core::isInteger(type) || type == DType::Bool)
     return false;
-  const LazyTile &a = *state(op.operands[0]).lazy;
+  const LazyTile &a = *cx.state(op.operands[0]).lazy;
   if (op.code == OpCode::Cast && core::isInteger(op.operands[0]->type.dtype) &&
       op.operands[0]->type.dtype != DType::Bool) {
     // The lazy form holds the exact 64-bit value; a widening cast must see it
     // wrapped to the narrower source type, so that source is materialised.
     if (core::byteSize(type) > core::byteSize(op.operands[0]->type.dtype))
       return false;
-    setLazy(r, a);
+    cx.setLazy(r, a);
     return true;
   }
   if (op.operands.size() != 2)
     return false;
-  const LazyTile &b = *state(op.operands[1]).lazy;
+  const LazyTile &b = *cx.state(op.operands[1]).lazy;
   LazyTile c;
   if (op.code == OpCode::Add || op.code == OpCode::Sub) {
     const npu::ElementOp e = op.code == OpCode::Add ? npu::ElementOp::Add : npu::ElementOp::Sub;
-    c.base = scalarArith(e, widen(a.base), widen(b.base), DType::Int64);
+    c.base = cx.scalarArith(e, cx.widen(a.base), cx.widen(b.base), DType::Int64);
     for (size_t i = 0; i < a.strides.size(); ++i)
-      c.strides.push_back(scalarArith(e, a.strides[i], b.strides[i], DType::Int64));
+      c.strides.push_back(cx.scalarArith(e, a.strides[i], b.strides[i], DType::Int64));
   } else if (op.code == OpCode::Mul && (a.uniform() || b.uniform())) {
     const LazyTile &scale = a.uniform() ? a : b;
     const LazyTile &affine = a.uniform() ? b : a;
-    const Scalar k = widen(scale.base);
-    c.base = scalarArith(npu::ElementOp::Mul, widen(affine.base), k, DType::Int64);
+    const Scalar k = cx.widen(scale.base);
+    c.base = cx.scalarArith(npu::ElementOp::Mul, cx.widen(affine.base), k, DType::Int64);
     for (const Scalar &stride : affine.strides)
-      c.strides.push_back(scalarArith(npu::ElementOp::Mul, stride, k, DType::Int64));
+      c.strides.push_back(cx.scalarArith(npu::ElementOp::Mul, stride, k, DType::Int64));
   } else if ((op.code == OpCode::Rem || op.code == OpCode::Div) && b.uniform() && b.base.isImmediate() &&
              b.base.operand.intValue > 0) {
     // A blocked index `offset + arange` divided by a constant C: when the
@@ -363,7 +305,7 @@ bool Lowering::lowerLazyArithmetic(const ir::Op &op) {
         return false;
       span += a.strides[i].operand.intValue * (r->type.shape.at(i) - 1);
     }
-    const int64_t multiple = knownMultiple(*out, a.base.operand);
+    const int64_t multiple = knownMultiple(*cx.out, a.base.operand);
     if (multiple <= 0 || span >= std::gcd(multiple, divisor))
       return false;
     const npu::ElementOp e = op.code == OpCode::Rem ? npu::ElementOp::Rem : npu::ElementOp::Div;
@@ -371,51 +313,51 @@ bool Lowering::lowerLazyArithmetic(const ir::Op &op) {
     fn.op = e;
     fn.operandType = fn.resultType = DType::Int64;
     c.base = a.base.isImmediate()
-                 ? immediate(DType::Int64, e == npu::ElementOp::Rem ? a.base.operand.intValue % divisor
-                                                                    : a.base.operand.intValue / divisor)
-                 : scalarOp(fn, {widen(a.base), immediate(DType::Int64, divisor)}, nameOf(r));
+                 ? cx.immediate(DType::Int64, e == npu::ElementOp::Rem ? a.base.operand.intValue % divisor
+                                                                       : a.base.operand.intValue / divisor)
+                 : cx.scalarOp(fn, {cx.widen(a.base), cx.immediate(DType::Int64, divisor)}, cx.nameOf(r));
     for (const Scalar &stride : a.strides)
-      c.strides.push_back(e == npu::ElementOp::Rem ? stride : immediate(DType::Int64, 0));
+      c.strides.push_back(e == npu::ElementOp::Rem ? stride : cx.immediate(DType::Int64, 0));
   } else {
     return false;
   }
-  setLazy(r, c);
+  cx.setLazy(r, c);
   return true;
 }
 
-void Lowering::lowerElementwise(const ir::Op &op) {
+void ComputeLowerer::lowerElementwise(const ir::Op &op) {
   const ir::Value *r = op.result();
-  npu::ElementFunction fn = elementFunction(op);
+  npu::ElementFunction fn = cx.elementFunction(op);
   const bool pointerResult = r->type.isPointer;
   if (pointerResult) {
     // select and bitcast of pointers: one argument, offsets combined.
     const ir::Value *first = op.code == OpCode::Select ? op.operands[1] : op.operands[0];
-    state(r).argument = state(first).argument;
-    if (op.code == OpCode::Select && state(op.operands[2]).argument != state(first).argument)
-      unsupported("a select between pointers into different arguments");
+    cx.state(r).argument = cx.state(first).argument;
+    if (op.code == OpCode::Select && cx.state(op.operands[2]).argument != cx.state(first).argument)
+      cx.unsupported("a select between pointers into different arguments");
     if (op.code == OpCode::Bitcast) {
       if (!op.operands[0]->type.isPointer)
-        unsupported("a bitcast of an integer to a pointer");
+        cx.unsupported("a bitcast of an integer to a pointer");
       if (core::byteSize(op.operands[0]->type.dtype) != core::byteSize(r->type.dtype))
-        unsupported("a pointer bitcast between element types of different sizes");
-      state(r) = state(op.operands[0]);
+        cx.unsupported("a pointer bitcast between element types of different sizes");
+      cx.state(r) = cx.state(op.operands[0]);
       return;
     }
   } else if (op.code == OpCode::Bitcast && op.operands[0]->type.isPointer) {
-    unsupported("a bitcast of a pointer to an integer");
+    cx.unsupported("a bitcast of a pointer to an integer");
   }
 
   const bool allScalar = std::all_of(op.operands.begin(), op.operands.end(),
-                                     [&](const ir::Value *v) { return state(v).kind == Kind::Scalar; });
+                                     [&](const ir::Value *v) { return cx.state(v).kind == Kind::Scalar; });
   if (r->type.isScalar() && allScalar) {
     std::vector<Scalar> operands;
     for (const ir::Value *v : op.operands)
-      operands.push_back(scalarOf(v));
+      operands.push_back(cx.scalarOf(v));
     if ((fn.op == npu::ElementOp::Add || fn.op == npu::ElementOp::Sub || fn.op == npu::ElementOp::Mul) &&
         operands[0].type == operands[1].type)
-      setScalar(r, scalarArith(fn.op, operands[0], operands[1], fn.resultType));
+      cx.setScalar(r, cx.scalarArith(fn.op, operands[0], operands[1], fn.resultType));
     else
-      setScalar(r, scalarOp(fn, operands, nameOf(r)));
+      cx.setScalar(r, cx.scalarOp(fn, operands, cx.nameOf(r)));
     return;
   }
   if (!r->type.isScalar() && lowerLazyArithmetic(op))
@@ -426,30 +368,30 @@ void Lowering::lowerElementwise(const ir::Op &op) {
       (op.code == OpCode::Add || op.code == OpCode::Sub || op.code == OpCode::Mul)) {
     const int64_t identity = op.code == OpCode::Mul ? 1 : 0;
     auto isIdentity = [&](const ir::Value *v) {
-      const ValueState &st = state(v);
+      const ValueState &st = cx.state(v);
       return st.kind == Kind::Tile && st.lazy && st.lazy->uniform() && st.lazy->base.isImmediateInt(identity);
     };
     const ir::Value *kept = isIdentity(op.operands[1])                               ? op.operands[0]
                             : (op.code != OpCode::Sub && isIdentity(op.operands[0])) ? op.operands[1]
                                                                                      : nullptr;
     if (kept && kept->type == r->type) {
-      s.canonical[r->id] = idOf(kept);
+      cx.canonical[r->id] = cx.idOf(kept);
       return;
     }
   }
 
-  const int axis = r->type.isScalar() ? 0 : laneAxisOf(r);
+  const int axis = r->type.isScalar() ? 0 : cx.laneAxisOf(r);
   npu::Instruction instruction;
   instruction.opcode = npu::Opcode::VElementwise;
   for (const ir::Value *v : op.operands)
-    instruction.srcs.push_back(r->type.isScalar() ? scalarTileOf(v) : tileOf(v, axis));
+    instruction.srcs.push_back(r->type.isScalar() ? cx.scalarTileOf(v) : cx.tileOf(v, axis));
   const ir::Shape shape = r->type.isScalar() ? ir::Shape{1} : r->type.shape;
-  const int dst = newTile(fn.resultType, shape, axis, nameOf(r));
-  npu::Instruction &emitted = emit(npu::Opcode::VElementwise);
+  const int dst = cx.newTile(fn.resultType, shape, axis, cx.nameOf(r));
+  npu::Instruction &emitted = cx.emit(npu::Opcode::VElementwise);
   emitted.srcs = instruction.srcs;
   emitted.dsts = {dst};
   emitted.function = fn;
-  setTile(r, dst);
+  cx.setTile(r, dst);
 }
 
 } // namespace npusim::compiler

@@ -6,7 +6,7 @@
 // (carried_forms.cpp); the inits are copied there before the loop and the
 // yielded values at the end of the body, as one parallel copy. An if becomes
 // an If whose branches copy their yielded values into the result homes.
-#include "compiler/compiler_internal.h"
+#include "compiler/lowering_internal.h"
 
 #include <set>
 #include <stdexcept>
@@ -25,8 +25,9 @@ bool sameOperand(const Scalar &a, const Scalar &b) {
 
 } // namespace
 
-void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, const std::vector<ValueState> &targets,
-                             const std::vector<CarriedForm> &forms) {
+void ControlLowerer::assignCarried(const std::vector<const ir::Value *> &sources,
+                                   const std::vector<ValueState> &targets,
+                                   const std::vector<CarriedForm> &forms) {
   // What the copies write, to find sources that an earlier copy would clobber.
   std::set<int> writtenRegs, writtenRoots;
   for (size_t i = 0; i < targets.size(); ++i) {
@@ -37,7 +38,7 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
     else if (forms[i] == CarriedForm::GatherPointer)
       writtenRegs.insert(targets[i].gatherBase.operand.reg);
     else
-      writtenRoots.insert(s.storageRoot.at(targets[i].tile));
+      writtenRoots.insert(cx.storageRoot.at(targets[i].tile));
   }
   auto readsWritten = [&](const ValueState &st) {
     if (st.kind == Kind::Scalar)
@@ -52,32 +53,30 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
     }
     if (!st.gatherBase.isImmediate() && writtenRegs.count(st.gatherBase.operand.reg))
       return true;
-    return st.tile >= 0 && writtenRoots.count(s.storageRoot.at(st.tile)) > 0;
+    return st.tile >= 0 && writtenRoots.count(cx.storageRoot.at(st.tile)) > 0;
   };
   auto isOwnHome = [&](const ValueState &st, size_t i) {
     const ValueState &t = targets[i];
     switch (forms[i]) {
-    case CarriedForm::Register:
-      return st.kind == Kind::Scalar && sameOperand(st.scalar, t.scalar);
-    case CarriedForm::AffinePointer:
-      return st.lazy && sameOperand(st.lazy->base, t.lazy->base);
+    case CarriedForm::Register: return st.kind == Kind::Scalar && sameOperand(st.scalar, t.scalar);
+    case CarriedForm::AffinePointer: return st.lazy && sameOperand(st.lazy->base, t.lazy->base);
     case CarriedForm::GatherPointer:
       return !st.lazy && st.tile == t.tile && sameOperand(st.gatherBase, t.gatherBase);
-    default:
-      return st.tile >= 0 && !st.lazy && !st.hasGatherBase() && st.tile == t.tile;
+    default: return st.tile >= 0 && !st.lazy && !st.hasGatherBase() && st.tile == t.tile;
     }
   };
 
   // Stage 0: pending broadcasts are done before any home changes.
   for (size_t i = 0; i < sources.size(); ++i)
-    if (state(sources[i]).broadcastOf && (forms[i] == CarriedForm::Tile || forms[i] == CarriedForm::ScalarTile))
-      tileOf(sources[i], s.tiles.at(targets[i].tile).layout.laneAxis);
+    if (cx.state(sources[i]).broadcastOf &&
+        (forms[i] == CarriedForm::Tile || forms[i] == CarriedForm::ScalarTile))
+      cx.tileOf(sources[i], cx.tiles.at(targets[i].tile).layout.laneAxis);
 
   // Stage 1: sources that another copy overwrites move to temporaries first.
   std::vector<ValueState> staged(sources.size());
   std::vector<bool> skip(sources.size(), false), wasStaged(sources.size(), false);
   for (size_t i = 0; i < sources.size(); ++i) {
-    const ValueState &st = state(sources[i]);
+    const ValueState &st = cx.state(sources[i]);
     staged[i] = st;
     if (isOwnHome(st, i)) {
       skip[i] = true;
@@ -88,29 +87,29 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
     const ir::Value *v = sources[i];
     wasStaged[i] = true;
     if (st.kind == Kind::Scalar) {
-      const int reg = newRegister(st.scalar.type, "tmp");
-      npu::Instruction &move = emit(npu::Opcode::SMove);
+      const int reg = cx.newRegister(st.scalar.type, "tmp");
+      npu::Instruction &move = cx.emit(npu::Opcode::SMove);
       move.dstReg = reg;
       move.scalars = {st.scalar.operand};
       staged[i].scalar.operand = ScalarOperand::ofRegister(reg);
     } else if (forms[i] == CarriedForm::GatherPointer) {
-      const int reg = newRegister(DType::Int64, "tmp");
-      npu::Instruction &move = emit(npu::Opcode::SMove);
+      const int reg = cx.newRegister(DType::Int64, "tmp");
+      npu::Instruction &move = cx.emit(npu::Opcode::SMove);
       move.dstReg = reg;
       move.scalars = {st.gatherBase.operand};
       staged[i].gatherBase = Scalar{ScalarOperand::ofRegister(reg), DType::Int64};
     } else if (st.lazy && forms[i] == CarriedForm::AffinePointer) {
-      const int reg = newRegister(DType::Int64, "tmp");
-      npu::Instruction &move = emit(npu::Opcode::SMove);
+      const int reg = cx.newRegister(DType::Int64, "tmp");
+      npu::Instruction &move = cx.emit(npu::Opcode::SMove);
       move.dstReg = reg;
       move.scalars = {st.lazy->base.operand};
       staged[i].lazy->base = Scalar{ScalarOperand::ofRegister(reg), DType::Int64};
     } else {
-      const int axis = v->type.isScalar() ? 0 : s.tiles.at(targets[i].tile).layout.laneAxis;
-      const int src = v->type.isScalar() ? scalarTileOf(v) : tileOf(v, axis);
-      const npu::TileLayout layout = s.tiles.at(src).layout;
-      const int tmp = newTile(layout.dtype, layout.shape, layout.laneAxis, "tmp");
-      copyTile(src, tmp);
+      const int axis = v->type.isScalar() ? 0 : cx.tiles.at(targets[i].tile).layout.laneAxis;
+      const int src = v->type.isScalar() ? cx.scalarTileOf(v) : cx.tileOf(v, axis);
+      const npu::TileLayout layout = cx.tiles.at(src).layout;
+      const int tmp = cx.newTile(layout.dtype, layout.shape, layout.laneAxis, "tmp");
+      cx.copyTile(src, tmp);
       staged[i].kind = v->type.isScalar() ? Kind::ScalarTile : Kind::Tile;
       staged[i].tile = tmp;
       staged[i].lazy.reset();
@@ -126,19 +125,19 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
     const ir::Value *v = sources[i];
     switch (forms[i]) {
     case CarriedForm::Register: {
-      npu::Instruction &move = emit(npu::Opcode::SMove);
+      npu::Instruction &move = cx.emit(npu::Opcode::SMove);
       move.dstReg = t.scalar.operand.reg;
       move.scalars = {st.scalar.operand};
       break;
     }
     case CarriedForm::AffinePointer: {
-      npu::Instruction &move = emit(npu::Opcode::SMove);
+      npu::Instruction &move = cx.emit(npu::Opcode::SMove);
       move.dstReg = t.lazy->base.operand.reg;
       move.scalars = {st.lazy->base.operand};
       break;
     }
     case CarriedForm::GatherPointer: {
-      npu::Instruction &move = emit(npu::Opcode::SMove);
+      npu::Instruction &move = cx.emit(npu::Opcode::SMove);
       move.dstReg = t.gatherBase.operand.reg;
       move.scalars = {st.gatherBase.operand};
       break;
@@ -146,11 +145,12 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
     case CarriedForm::ScalarTile:
     case CarriedForm::Tile: {
       if (st.kind == Kind::Scalar || (st.kind == Kind::Tile && st.lazy)) {
-        LazyTile lazy = st.kind == Kind::Scalar ? LazyTile{st.scalar, {immediate(DType::Int64, 0)}} : *st.lazy;
-        const npu::TileLayout &layout = s.tiles.at(t.tile).layout;
+        LazyTile lazy =
+            st.kind == Kind::Scalar ? LazyTile{st.scalar, {cx.immediate(DType::Int64, 0)}} : *st.lazy;
+        const npu::TileLayout &layout = cx.tiles.at(t.tile).layout;
         if (lazy.strides.size() != layout.shape.size())
-          lazy.strides.assign(layout.shape.size(), immediate(DType::Int64, 0));
-        npu::Instruction &fill = emit(lazy.uniform() ? npu::Opcode::VSplat : npu::Opcode::VIota);
+          lazy.strides.assign(layout.shape.size(), cx.immediate(DType::Int64, 0));
+        npu::Instruction &fill = cx.emit(lazy.uniform() ? npu::Opcode::VSplat : npu::Opcode::VIota);
         fill.dsts = {t.tile};
         fill.scalars.push_back(lazy.base.operand);
         if (!lazy.uniform())
@@ -160,15 +160,15 @@ void Lowering::assignCarried(const std::vector<const ir::Value *> &sources, cons
       }
       int src = st.tile;
       if (!wasStaged[i]) // the value in the home's layout
-        src = v->type.isScalar() ? scalarTileOf(v) : tileOf(v, s.tiles.at(t.tile).layout.laneAxis);
-      copyTile(src, t.tile);
+        src = v->type.isScalar() ? cx.scalarTileOf(v) : cx.tileOf(v, cx.tiles.at(t.tile).layout.laneAxis);
+      cx.copyTile(src, t.tile);
       break;
     }
     }
   }
 }
 
-void Lowering::stretchBroadcastsBefore(const ir::Op &loop) {
+void ControlLowerer::stretchBroadcastsBefore(const ir::Op &loop) {
   // A broadcast is done where a user asks for it (docs/compiler.md, "Values");
   // a user in the body would stretch it again in every iteration.
   std::set<const ir::Value *> inside;
@@ -187,23 +187,23 @@ void Lowering::stretchBroadcastsBefore(const ir::Op &loop) {
   for (const ir::Value *v : used) {
     if (inside.count(v) || v->type.isScalar())
       continue;
-    const ValueState &st = state(v);
+    const ValueState &st = cx.state(v);
     if (st.kind == ValueState::Kind::Tile && st.tile < 0 && !st.lazy && st.broadcastOf)
-      tileOf(v, laneAxisOf(v));
+      cx.tileOf(v, cx.laneAxisOf(v));
   }
 }
 
-void Lowering::lowerFor(const ir::Op &op) {
+void ControlLowerer::lowerFor(const ir::Op &op) {
   stretchBroadcastsBefore(op);
   const std::vector<CarriedForm> forms =
-      chooseCarriedForms(op, [this](const ir::Value *v) -> const ValueState & { return state(v); });
+      chooseCarriedForms(op, [this](const ir::Value *v) -> const ValueState & { return cx.state(v); });
   const size_t n = op.results.size();
-  const Scalar lower = scalarOf(op.operands[0]);
-  const Scalar upper = scalarOf(op.operands[1]);
-  const Scalar step = scalarOf(op.operands[2]);
+  const Scalar lower = cx.scalarOf(op.operands[0]);
+  const Scalar upper = cx.scalarOf(op.operands[1]);
+  const Scalar step = cx.scalarOf(op.operands[2]);
   if (step.isImmediate() && step.operand.intValue == 0)
-    unsupported("a for loop whose step is 0");
-  currentOp = &op;
+    cx.unsupported("a for loop whose step is 0");
+  cx.currentOp = &op;
   std::vector<ValueState> homes(n);
   std::vector<const ir::Value *> inits;
   for (size_t i = 0; i < n; ++i) {
@@ -211,33 +211,33 @@ void Lowering::lowerFor(const ir::Op &op) {
     const ir::Value *result = op.results[i];
     inits.push_back(init);
     ValueState &home = homes[i];
-    home.argument = state(init).argument;
+    home.argument = cx.state(init).argument;
     const DType type = result->type.isPointer ? DType::Int64 : result->type.dtype;
     switch (forms[i]) {
     case CarriedForm::Register:
       home.kind = Kind::Scalar;
-      home.scalar = Scalar{ScalarOperand::ofRegister(newRegister(type, nameOf(result))), type};
+      home.scalar = Scalar{ScalarOperand::ofRegister(cx.newRegister(type, cx.nameOf(result))), type};
       break;
     case CarriedForm::ScalarTile:
       home.kind = Kind::ScalarTile;
-      home.tile = newTile(type, {1}, 0, nameOf(result));
+      home.tile = cx.newTile(type, {1}, 0, cx.nameOf(result));
       break;
     case CarriedForm::Tile:
       home.kind = Kind::Tile;
-      home.tile = newTile(type, result->type.shape, laneAxisOf(result), nameOf(result));
+      home.tile = cx.newTile(type, result->type.shape, cx.laneAxisOf(result), cx.nameOf(result));
       break;
     case CarriedForm::AffinePointer:
       home.kind = Kind::Tile;
-      home.lazy = *state(init).lazy;
+      home.lazy = *cx.state(init).lazy;
       home.lazy->base =
-          Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
+          Scalar{ScalarOperand::ofRegister(cx.newRegister(DType::Int64, cx.nameOf(result))), DType::Int64};
       break;
     case CarriedForm::GatherPointer:
       // The index tile is the init's and never changes; only the base moves.
       home.kind = Kind::Tile;
-      home.tile = state(init).tile;
+      home.tile = cx.state(init).tile;
       home.gatherBase =
-          Scalar{ScalarOperand::ofRegister(newRegister(DType::Int64, nameOf(result))), DType::Int64};
+          Scalar{ScalarOperand::ofRegister(cx.newRegister(DType::Int64, cx.nameOf(result))), DType::Int64};
       break;
     }
   }
@@ -245,24 +245,24 @@ void Lowering::lowerFor(const ir::Op &op) {
 
   const ir::Block &body = op.region(0);
   const DType ivType = op.operands[0]->type.dtype;
-  const int iv = newRegister(ivType, nameOf(body.arguments[0]));
+  const int iv = cx.newRegister(ivType, cx.nameOf(body.arguments[0]));
   std::vector<npu::Instruction> bodyCode;
-  std::vector<npu::Instruction> *outer = out;
-  out = &bodyCode;
-  enterScope();
-  setScalar(body.arguments[0], Scalar{ScalarOperand::ofRegister(iv), ivType});
+  std::vector<npu::Instruction> *outer = cx.out;
+  cx.out = &bodyCode;
+  cx.enterScope();
+  cx.setScalar(body.arguments[0], Scalar{ScalarOperand::ofRegister(iv), ivType});
   for (size_t i = 0; i < n; ++i) {
-    state(body.arguments[i + 1]) = homes[i];
+    cx.state(body.arguments[i + 1]) = homes[i];
     if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
-      setTile(body.arguments[i + 1], homes[i].tile);
+      cx.setTile(body.arguments[i + 1], homes[i].tile);
   }
   lowerBlock(body);
   const ir::Op &yield = *body.ops.back();
   std::vector<const ir::Value *> yielded(yield.operands.begin(), yield.operands.end());
   for (size_t i = 0; i < n; ++i) {
-    const ValueState &y = state(yielded[i]);
+    const ValueState &y = cx.state(yielded[i]);
     if (op.results[i]->type.isPointer && y.argument != homes[i].argument)
-      unsupported("a loop-carried pointer that moves to another argument");
+      cx.unsupported("a loop-carried pointer that moves to another argument");
     bool fits = true;
     if (forms[i] == CarriedForm::Register)
       fits = y.kind == Kind::Scalar;
@@ -274,81 +274,97 @@ void Lowering::lowerFor(const ir::Op &op) {
         fits = sameOperand(y.lazy->strides[a], homes[i].lazy->strides[a]);
     }
     if (!fits) // chooseCarriedForms answers "fits" only where it is sure
-      throw std::logic_error("the home chosen for carried value " + nameOf(op.results[i]) +
+      throw std::logic_error("the home chosen for carried value " + cx.nameOf(op.results[i]) +
                              " cannot hold what the loop body yields");
   }
-  currentOp = &yield;
+  cx.currentOp = &yield;
   assignCarried(yielded, homes, forms);
-  currentOp = &op;
-  leaveScope();
-  out = outer;
-  npu::Instruction &loop = emit(npu::Opcode::Loop);
+  cx.currentOp = &op;
+  cx.leaveScope();
+  cx.out = outer;
+  npu::Instruction &loop = cx.emit(npu::Opcode::Loop);
   loop.dstReg = iv;
   loop.scalars = {lower.operand, upper.operand, step.operand};
   loop.body = std::move(bodyCode);
   for (size_t i = 0; i < n; ++i) {
-    state(op.results[i]) = homes[i];
+    cx.state(op.results[i]) = homes[i];
     if (homes[i].tile >= 0 && !homes[i].hasGatherBase())
-      setTile(op.results[i], homes[i].tile);
+      cx.setTile(op.results[i], homes[i].tile);
   }
 }
 
-void Lowering::lowerIf(const ir::Op &op) {
-  const Scalar cond = scalarOf(op.operands[0]);
+void ControlLowerer::lowerIf(const ir::Op &op) {
+  const Scalar cond = cx.scalarOf(op.operands[0]);
   const size_t n = op.results.size();
   std::vector<npu::Instruction> branches[2];
-  std::vector<npu::Instruction> *outer = out;
+  std::vector<npu::Instruction> *outer = cx.out;
   for (int b = 0; b < 2; ++b) {
-    out = &branches[b];
-    enterScope();
+    cx.out = &branches[b];
+    cx.enterScope();
     lowerBlock(op.region(b));
-    leaveScope();
+    cx.leaveScope();
   }
   // The result homes, from what the branches yield.
   std::vector<CarriedForm> forms(n);
   std::vector<ValueState> homes(n);
   for (size_t i = 0; i < n; ++i) {
     const ir::Value *result = op.results[i];
-    const ValueState &a = state(op.region(0).ops.back()->operands[i]);
-    const ValueState &b = state(op.region(1).ops.back()->operands[i]);
+    const ValueState &a = cx.state(op.region(0).ops.back()->operands[i]);
+    const ValueState &b = cx.state(op.region(1).ops.back()->operands[i]);
     if (result->type.isPointer && a.argument != b.argument)
-      unsupported("an if whose branches yield pointers into different arguments");
+      cx.unsupported("an if whose branches yield pointers into different arguments");
     const DType type = result->type.isPointer ? DType::Int64 : result->type.dtype;
     ValueState &home = homes[i];
     home.argument = a.argument;
     if (result->type.isScalar() && a.kind == Kind::Scalar && b.kind == Kind::Scalar) {
       forms[i] = CarriedForm::Register;
       home.kind = Kind::Scalar;
-      home.scalar = Scalar{ScalarOperand::ofRegister(newRegister(type, nameOf(result))), type};
+      home.scalar = Scalar{ScalarOperand::ofRegister(cx.newRegister(type, cx.nameOf(result))), type};
     } else if (result->type.isScalar()) {
       forms[i] = CarriedForm::ScalarTile;
       home.kind = Kind::ScalarTile;
-      home.tile = newTile(type, {1}, 0, nameOf(result));
+      home.tile = cx.newTile(type, {1}, 0, cx.nameOf(result));
     } else {
       forms[i] = CarriedForm::Tile;
       home.kind = Kind::Tile;
-      home.tile = newTile(type, result->type.shape, laneAxisOf(result), nameOf(result));
+      home.tile = cx.newTile(type, result->type.shape, cx.laneAxisOf(result), cx.nameOf(result));
     }
   }
   for (int b = 0; b < 2; ++b) {
-    out = &branches[b];
-    enterScope();
+    cx.out = &branches[b];
+    cx.enterScope();
     const ir::Op &yield = *op.region(b).ops.back();
-    currentOp = &yield;
+    cx.currentOp = &yield;
     assignCarried(std::vector<const ir::Value *>(yield.operands.begin(), yield.operands.end()), homes, forms);
-    currentOp = &op;
-    leaveScope();
+    cx.currentOp = &op;
+    cx.leaveScope();
   }
-  out = outer;
-  npu::Instruction &branch = emit(npu::Opcode::If);
+  cx.out = outer;
+  npu::Instruction &branch = cx.emit(npu::Opcode::If);
   branch.scalars = {cond.operand};
   branch.body = std::move(branches[0]);
   branch.elseBody = std::move(branches[1]);
   for (size_t i = 0; i < n; ++i) {
-    state(op.results[i]) = homes[i];
+    cx.state(op.results[i]) = homes[i];
     if (homes[i].tile >= 0)
-      setTile(op.results[i], homes[i].tile);
+      cx.setTile(op.results[i], homes[i].tile);
   }
+}
+
+void ControlLowerer::lowerAssert(const ir::Op &op) {
+  const ir::Value *cond = op.operands[0];
+  if (cond->type.isScalar() && cx.state(cond).kind == ValueState::Kind::Scalar) {
+    const Scalar c = cx.scalarOf(cond);
+    cx.emit(npu::Opcode::Assert).scalars = {c.operand};
+  } else {
+    const int tile = cond->type.isScalar() ? cx.scalarTileOf(cond) : cx.tileOf(cond, cx.laneAxisOf(cond));
+    cx.emit(npu::Opcode::Assert).srcs = {tile};
+  }
+  cx.out->back().message = op.message;
+}
+
+void ControlLowerer::lowerBarrier() {
+  cx.emit(npu::Opcode::Barrier);
 }
 
 } // namespace npusim::compiler

@@ -7,57 +7,57 @@
 // without waiting for each other, and the shadow weight buffer hides the next
 // block's load); consecutive dots alternate arrays, so dots into different
 // accumulators (unrolled K steps) run side by side.
-#include "compiler/compiler_internal.h"
+#include "compiler/lowering_internal.h"
 
 #include <algorithm>
 
 namespace npusim::compiler {
 
-void Lowering::lowerDot(const ir::Op &op) {
+void DotLowerer::lowerDot(const ir::Op &op) {
   const ir::Value *a = op.operands[0];
   const ir::Value *b = op.operands[1];
   const ir::Value *acc = op.operands[2];
   const ir::Value *r = op.result();
   if (a->type.rank() != 2)
-    unsupported("a batched (rank-3) dot");
+    cx.unsupported("a batched (rank-3) dot");
   const int64_t k = a->type.shape[1];
   const int64_t n = b->type.shape[1];
-  const int aTile = tileOf(a, 1);
-  const int bTile = tileOf(b, 0);
+  const int aTile = cx.tileOf(a, 1);
+  const int bTile = cx.tileOf(b, 0);
   // C is written in place, so it is a tile of its own (never a shared splat).
   const ir::Value *root = nullptr;
   int c = accumulateInPlace(op, root);
-  if (c < 0 && isLazy(acc) && state(acc).lazy->uniform()) {
-    c = newTile(r->type.dtype, r->type.shape, 1, nameOf(r));
-    npu::Instruction &splat = emit(npu::Opcode::VSplat);
+  if (c < 0 && cx.isLazy(acc) && cx.state(acc).lazy->uniform()) {
+    c = cx.newTile(r->type.dtype, r->type.shape, 1, cx.nameOf(r));
+    npu::Instruction &splat = cx.emit(npu::Opcode::VSplat);
     splat.dsts = {c};
-    splat.scalars = {state(acc).lazy->base.operand};
+    splat.scalars = {cx.state(acc).lazy->base.operand};
   } else if (c < 0) {
-    c = newTile(r->type.dtype, r->type.shape, 1, nameOf(r));
-    copyTile(tileOf(acc, 1), c);
+    c = cx.newTile(r->type.dtype, r->type.shape, 1, cx.nameOf(r));
+    cx.copyTile(cx.tileOf(acc, 1), c);
   }
-  const int64_t lanes = machine.lanes;
+  const int64_t lanes = cx.machine.lanes;
   const int64_t kBlocks = (k + lanes - 1) / lanes;
   const int64_t nBlocks = (n + lanes - 1) / lanes;
-  const int arrays = std::max(1, machine.systolicArraysPerCore);
+  const int arrays = std::max(1, cx.machine.systolicArraysPerCore);
   // The dots of one accumulation chain share an array: their matmuls
   // accumulate into the one home without waiting for each other.
-  int array = static_cast<int>(s.dots % arrays);
-  if (auto it = root ? s.chainArrays.find(root->id) : s.chainArrays.end(); it != s.chainArrays.end())
+  int array = static_cast<int>(dots % arrays);
+  if (auto it = root ? chainArrays.find(root->id) : chainArrays.end(); it != chainArrays.end())
     array = it->second;
   else
-    ++s.dots;
+    ++dots;
   if (root)
-    s.chainArrays[root->id] = array;
+    chainArrays[root->id] = array;
   for (int64_t nb = 0; nb < nBlocks; ++nb) {
     for (int64_t kb = 0; kb < kBlocks; ++kb) {
-      npu::Instruction &weights = emit(npu::Opcode::MLoadWeights);
+      npu::Instruction &weights = cx.emit(npu::Opcode::MLoadWeights);
       weights.srcs = {bTile};
       weights.array = array;
       weights.kBlock = kb;
       weights.nBlock = nb;
       weights.precision = op.inputPrecision;
-      npu::Instruction &matmul = emit(npu::Opcode::MMatmul);
+      npu::Instruction &matmul = cx.emit(npu::Opcode::MMatmul);
       matmul.srcs = {aTile};
       matmul.dsts = {c};
       matmul.array = array;
@@ -67,7 +67,7 @@ void Lowering::lowerDot(const ir::Op &op) {
       matmul.accumulate = true;
     }
   }
-  setTile(r, c);
+  cx.setTile(r, c);
 }
 
 namespace {
@@ -99,30 +99,30 @@ const ir::Op *onlyUser(const ir::Block &block, const ir::Value *v, const std::ve
 
 } // namespace
 
-int Lowering::accumulateInPlace(const ir::Op &dot, const ir::Value *&root) {
+int DotLowerer::accumulateInPlace(const ir::Op &dot, const ir::Value *&root) {
   const ir::Value *acc = dot.operands[2];
   const ir::Value *d = dot.result();
   root = nullptr;
-  if (!isLazy(acc) || !state(acc).lazy->uniform() || !state(acc).lazy->base.isImmediateInt(0) ||
-      (core::isFloat(d->type.dtype) && state(acc).lazy->base.operand.floatValue != 0.0) ||
-      uses.at(d->id) != 1)
+  if (!cx.isLazy(acc) || !cx.state(acc).lazy->uniform() || !cx.state(acc).lazy->base.isImmediateInt(0) ||
+      (core::isFloat(d->type.dtype) && cx.state(acc).lazy->base.operand.floatValue != 0.0) ||
+      cx.uses.at(d->id) != 1)
     return -1;
-  const ir::Block *block = currentBlock;
+  const ir::Block *block = cx.currentBlock;
   if (!block || !block->parentOp || block->parentOp->code != ir::OpCode::For)
     return -1;
   // The one user: add(x, d) or add(d, x) later in this block.
-  const ir::Op *add = onlyUser(*block, d, uses);
+  const ir::Op *add = onlyUser(*block, d, cx.uses);
   if (!add || add->code != ir::OpCode::Add || add->result()->type != d->type)
     return -1;
   const ir::Value *x = add->operands[0] == d ? add->operands[1] : add->operands[0];
-  if (uses.at(x->id) != 1)
+  if (cx.uses.at(x->id) != 1)
     return -1;
   // x is a carried value used only here, or the sum of an earlier dot of this
   // chain (an unrolled loop: x = carried + dot0, then x + dot1, ...), which is
   // already in the carried value's home.
   if (x->ownerBlock == block && x->index != 0) {
     root = x;
-  } else if (auto it = s.accumulatorRoots.find(x->id); it != s.accumulatorRoots.end()) {
+  } else if (auto it = accumulatorRoots.find(x->id); it != accumulatorRoots.end()) {
     root = it->second;
   } else {
     return -1;
@@ -135,22 +135,22 @@ int Lowering::accumulateInPlace(const ir::Op &dot, const ir::Value *&root) {
     return -1;
   const ir::Value *sum = add->result();
   while (yield.operands[carried] != sum) {
-    const ir::Op *next = onlyUser(*block, sum, uses);
+    const ir::Op *next = onlyUser(*block, sum, cx.uses);
     if (!next || next->code != ir::OpCode::Add || next->result()->type != sum->type)
       return -1;
     const ir::Value *other = next->operands[0] == sum ? next->operands[1] : next->operands[0];
-    if (other == sum || !zeroAccDot(other, uses))
+    if (other == sum || !zeroAccDot(other, cx.uses))
       return -1;
     sum = next->result();
   }
-  const ValueState &home = state(root);
+  const ValueState &home = cx.state(root);
   if (home.kind != ValueState::Kind::Tile || home.lazy || home.tile < 0 ||
-      s.tiles.at(home.tile).layout.laneAxis != 1 || s.tiles.at(home.tile).layout.shape != d->type.shape)
+      cx.tiles.at(home.tile).layout.laneAxis != 1 || cx.tiles.at(home.tile).layout.shape != d->type.shape)
     return -1;
   // The add is done by the matmuls: its result is the home.
-  s.lowered.insert(add);
-  s.canonical[add->result()->id] = idOf(root);
-  s.accumulatorRoots[add->result()->id] = root;
+  cx.lowered.insert(add);
+  cx.canonical[add->result()->id] = cx.idOf(root);
+  accumulatorRoots[add->result()->id] = root;
   return home.tile;
 }
 

@@ -51,23 +51,23 @@ bool Machine::allInside(const Pointer &p, const int64_t *offsets, int64_t n) con
          last <= static_cast<int64_t>(p.buffer->bytes->size());
 }
 
-void Machine::dmaUnit(const Instruction &in) {
+void DmaUnit::execute(const Instruction &in) {
   const npu::DmaDescriptor &dma = in.dma;
   const bool isLoad = in.opcode == Opcode::DmaLoad, isAtomic = in.opcode == Opcode::DmaAtomic;
   const int data = isLoad ? in.dsts.at(0) : in.srcs.at(0);
-  const npu::TileLayout &l = layout(data);
+  const npu::TileLayout &l = machine.layout(data);
   const int64_t n = l.numElements();
-  const Pointer p = pointer(dma.argument);
+  const Pointer p = machine.pointer(dma.argument);
   const DType d = l.dtype;
   const int size = p.elementBytes;
-  const int64_t base = scalarInt(dma.base);
-  const bool values = computeValues();
+  const int64_t base = machine.scalarInt(dma.base);
+  const bool values = machine.computeValues();
 
   // A strided transfer whose last axis is contiguous in DRAM goes row by row
   // (dmaRows): one bounds check, copy and trace run per active run of a row.
   if (!dma.gathered() && !isAtomic) {
     const size_t last = static_cast<size_t>(l.rank() - 1);
-    if (scalarInt(dma.strides.at(last)) == 1) {
+    if (machine.scalarInt(dma.strides.at(last)) == 1) {
       dmaRows(in, p, l, base);
       return;
     }
@@ -78,11 +78,11 @@ void Machine::dmaUnit(const Instruction &in) {
   if (dma.gathered()) {
     // An address-only run computes an index tile made from program ids and
     // constants on the vector units (npu::timingValueNeed).
-    if (!values && !tileAvailable(dma.indexTile))
-      fail("a gathered or scattered DMA whose index tile this address-only run did not compute (the "
-           "program needs computeValues)");
-    Values &index = scratch(1);
-    readTile(dma.indexTile, index);
+    if (!values && !machine.tileAvailable(dma.indexTile))
+      machine.fail("a gathered or scattered DMA whose index tile this address-only run did not compute (the "
+                   "program needs computeValues)");
+    Values &index = machine.scratch(1);
+    machine.readTile(dma.indexTile, index);
     for (int64_t e = 0; e < n; ++e)
       offsets[static_cast<size_t>(e)] = static_cast<int64_t>(
           static_cast<uint64_t>(base) + static_cast<uint64_t>(index.i[static_cast<size_t>(e)]));
@@ -90,7 +90,7 @@ void Machine::dmaUnit(const Instruction &in) {
     const int rank = l.rank();
     std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
     for (int a = 0; a < rank; ++a)
-      stride[static_cast<size_t>(a)] = scalarInt(dma.strides.at(static_cast<size_t>(a)));
+      stride[static_cast<size_t>(a)] = machine.scalarInt(dma.strides.at(static_cast<size_t>(a)));
     // Wrapping arithmetic: absurd strides give absurd offsets, which the
     // bounds check then reports, instead of overflow. The last axis runs in
     // a loop of its own, the others with an odometer.
@@ -109,8 +109,8 @@ void Machine::dmaUnit(const Instruction &in) {
   // and constants); a mask computed from DRAM contents makes the program need
   // values (npu::timingValueNeed), so it never reaches here unknown.
   const uint8_t *mask = nullptr;
-  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile)))
-    mask = readMask(dma.maskTile);
+  if (dma.maskTile >= 0 && (values || machine.tileAvailable(dma.maskTile)))
+    mask = machine.readMask(dma.maskTile);
 
   uint8_t *dram = p.buffer->bytes->data();
   const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
@@ -122,23 +122,23 @@ void Machine::dmaUnit(const Instruction &in) {
     for (int64_t e = 0; e < n; ++e) {
       if (mask && !mask[e])
         continue;
-      const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
+      const int64_t byte = machine.dramByte(p, offsets[static_cast<size_t>(e)], e);
       ++active;
-      addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), !isLoad);
+      machine.addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), !isLoad);
     }
   } else if (isLoad) {
     uint64_t fillBits = 0;
     if (mask) {
-      const Scalar fill = scalarAs(dma.fill, d);
+      const Scalar fill = machine.scalarAs(dma.fill, d);
       fillBits = core::toBits(d, fill.f, fill.i);
     }
-    const TileBytes tile = tileBytes(data);
-    if (!mask && allInside(p, offsets.data(), n)) {
+    const Machine::TileBytes tile = machine.tileBytes(data);
+    if (!mask && machine.allInside(p, offsets.data(), n)) {
       // Every element active and inside the buffer: no per-element checks.
       uint8_t *to = tile.data, *shadow = tile.shadow;
       const int64_t *pos = tile.pos, *off = offsets.data();
       const uint8_t *from = dram + p.byteOffset;
-      const bool trace = options_.listener != nullptr;
+      const bool trace = machine.tracing();
       const uint64_t address = p.buffer->address + static_cast<uint64_t>(p.byteOffset);
       withSize(size, [&](auto sizeTag) {
         constexpr size_t S = decltype(sizeTag)::value;
@@ -147,7 +147,7 @@ void Machine::dmaUnit(const Instruction &in) {
           std::memcpy(to + pos[e], from + off[e] * SS, S);
           std::memset(shadow + pos[e], 1, S);
           if (trace)
-            addDram(address + static_cast<uint64_t>(off[e] * SS), static_cast<uint32_t>(S), false);
+            machine.addDram(address + static_cast<uint64_t>(off[e] * SS), static_cast<uint32_t>(S), false);
         }
       });
       active = n;
@@ -160,7 +160,7 @@ void Machine::dmaUnit(const Instruction &in) {
         // stores through byte pointers would otherwise reload it.
         uint8_t *const to = tile.data, *const shadow = tile.shadow;
         const int64_t *const pos = tile.pos, *const off = offsets.data();
-        const bool trace = options_.listener != nullptr;
+        const bool trace = machine.tracing();
         const uint64_t address = p.buffer->address;
         const int64_t start = p.byteOffset;
         for (int64_t e = 0; e < n; ++e) {
@@ -171,17 +171,17 @@ void Machine::dmaUnit(const Instruction &in) {
             int64_t byte = 0; // dramByte's check
             if (__builtin_mul_overflow(off[e], SS, &byte) || __builtin_add_overflow(byte, start, &byte) ||
                 byte < 0 || byte + SS > dramSize)
-              outOfBounds(p, off[e], e);
+              machine.outOfBounds(p, off[e], e);
             std::memcpy(to + at, dram + byte, S);
             if (trace)
-              addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
+              machine.addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), false);
             ++active;
           }
           std::memset(shadow + at, 1, S);
         }
       });
   } else if (!isAtomic) {
-    const TileBytes tile = tileBytes(data);
+    const Machine::TileBytes tile = machine.tileBytes(data);
     withSize(size, [&](auto sizeTag) {
       constexpr size_t S = decltype(sizeTag)::value;
       for (int64_t e = 0; e < n; ++e) {
@@ -189,22 +189,22 @@ void Machine::dmaUnit(const Instruction &in) {
           continue;
         const int64_t at = tile.pos[e];
         if (!tile.shadow[at] || !tile.shadow[at + static_cast<int64_t>(S) - 1])
-          checkWritten(data, e);
-        const int64_t byte = dramByte(p, offsets[static_cast<size_t>(e)], e);
+          machine.checkWritten(data, e);
+        const int64_t byte = machine.dramByte(p, offsets[static_cast<size_t>(e)], e);
         std::memcpy(dram + byte, tile.data + at, S);
-        addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), true);
+        machine.addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), true);
         ++active;
       }
     });
   } else {
-    Values &v = scratch(3);
-    readTile(data, v);
-    Values &old = scratch(6);
+    Values &v = machine.scratch(3);
+    machine.readTile(data, v);
+    Values &old = machine.scratch(6);
     old.define(d, n);
     const bool isFloat = v.isFloat();
     if (isFloat && (dma.atomic == core::AtomicKind::And || dma.atomic == core::AtomicKind::Or ||
                     dma.atomic == core::AtomicKind::Xor))
-      fail("bitwise atomic on a float type");
+      machine.fail("bitwise atomic on a float type");
     for (int64_t e = 0; e < n; ++e) {
       const size_t ue = static_cast<size_t>(e);
       if (mask && !mask[e]) {
@@ -214,7 +214,7 @@ void Machine::dmaUnit(const Instruction &in) {
           old.i[ue] = 0;
         continue;
       }
-      const int64_t byte = dramByte(p, offsets[ue], e);
+      const int64_t byte = machine.dramByte(p, offsets[ue], e);
       uint64_t bits = 0;
       std::memcpy(&bits, dram + byte, static_cast<size_t>(size));
       Scalar before, next;
@@ -229,30 +229,30 @@ void Machine::dmaUnit(const Instruction &in) {
         old.f[ue] = before.f;
       else
         old.i[ue] = before.i;
-      addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), true);
+      machine.addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(size), true);
       ++active;
     }
     if (!in.dsts.empty())
-      writeTile(in.dsts[0], old);
+      machine.writeTile(in.dsts[0], old);
   }
   if (values && isLoad)
-    markComplete(data); // loaded or filled, every element
+    machine.markComplete(data); // loaded or filled, every element
   countDma(in.opcode, active, size);
 }
 
-void Machine::countDma(Opcode opcode, int64_t active, int size) {
-  current_.elements = active;
+void DmaUnit::countDma(Opcode opcode, int64_t active, int size) {
+  machine.countElements(active);
   const int64_t bytes = active * size;
   if (opcode == Opcode::DmaLoad)
-    stats_.dmaBytesRead += bytes;
+    machine.stats().dmaBytesRead += bytes;
   else if (opcode == Opcode::DmaAtomic) {
-    stats_.dmaBytesRead += bytes;
-    stats_.dmaBytesWritten += bytes;
+    machine.stats().dmaBytesRead += bytes;
+    machine.stats().dmaBytesWritten += bytes;
   } else
-    stats_.dmaBytesWritten += bytes;
+    machine.stats().dmaBytesWritten += bytes;
 }
 
-void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base) {
+void DmaUnit::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base) {
   const npu::DmaDescriptor &dma = in.dma;
   const bool isLoad = in.opcode == Opcode::DmaLoad;
   const int data = isLoad ? in.dsts.at(0) : in.srcs.at(0);
@@ -261,23 +261,23 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   const size_t last = static_cast<size_t>(rank - 1);
   const int64_t inner = l.shape[last];
   const int size = p.elementBytes;
-  const bool values = computeValues();
+  const bool values = machine.computeValues();
   std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
   for (int a = 0; a < rank; ++a)
-    stride[static_cast<size_t>(a)] = scalarInt(dma.strides.at(static_cast<size_t>(a)));
+    stride[static_cast<size_t>(a)] = machine.scalarInt(dma.strides.at(static_cast<size_t>(a)));
   const uint8_t *mask = nullptr;
-  if (dma.maskTile >= 0 && (values || tileAvailable(dma.maskTile)))
-    mask = readMask(dma.maskTile);
+  if (dma.maskTile >= 0 && (values || machine.tileAvailable(dma.maskTile)))
+    mask = machine.readMask(dma.maskTile);
   uint64_t fillBits = 0;
   if (values && isLoad && mask) {
-    const Scalar fill = scalarAs(dma.fill, l.dtype);
+    const Scalar fill = machine.scalarAs(dma.fill, l.dtype);
     fillBits = core::toBits(l.dtype, fill.f, fill.i);
   }
-  const TileBytes tile = values ? tileBytes(data) : TileBytes{};
+  const Machine::TileBytes tile = values ? machine.tileBytes(data) : Machine::TileBytes{};
   // Along the last axis consecutive elements take consecutive slots of one
   // lane unless that axis is the lane axis.
   const bool rowInLane = l.laneAxis != rank - 1 || inner == 1;
-  const int64_t lanes = this->lanes();
+  const int64_t lanes = machine.lanes();
   uint8_t *dram = p.buffer->bytes->data();
   const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
   const uint64_t address = p.buffer->address;
@@ -299,21 +299,21 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
       for (int64_t j = j0; j < j1; ++j) {
         const int64_t e = e0 + j, offset = static_cast<int64_t>(o + static_cast<uint64_t>(j));
         if (!values) {
-          const int64_t byte = dramByte(p, offset, e);
+          const int64_t byte = machine.dramByte(p, offset, e);
           ++active;
-          addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), !isLoad);
+          machine.addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), !isLoad);
           continue;
         }
         const int64_t at = tile.pos[e];
         if (!isLoad && (!tile.shadow[at] || !tile.shadow[at + SS - 1]))
-          checkWritten(data, e);
-        const int64_t byte = dramByte(p, offset, e);
+          machine.checkWritten(data, e);
+        const int64_t byte = machine.dramByte(p, offset, e);
         if (isLoad) {
           std::memcpy(tile.data + at, dram + byte, S);
           std::memset(tile.shadow + at, 1, S);
         } else
           std::memcpy(dram + byte, tile.data + at, S);
-        addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), !isLoad);
+        machine.addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(S), !isLoad);
         ++active;
       }
     };
@@ -361,7 +361,7 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
           std::memcpy(dram + byte, tile.data + at, static_cast<size_t>(count) * S);
         }
       }
-      addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(count * SS), !isLoad);
+      machine.addDram(address + static_cast<uint64_t>(byte), static_cast<uint32_t>(count * SS), !isLoad);
       active += count;
     };
     auto fill = [&](int64_t e0, int64_t j0, int64_t j1) {
@@ -398,14 +398,14 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
       }
       std::memset(tile.shadow + at, 1, static_cast<size_t>(inner) * S);
       active += count;
-      if (options_.listener)
+      if (machine.tracing())
         for (int64_t j = 0; j < inner;) {
           int64_t k = j;
           while (k < inner && (m[k] != 0) == (m[j] != 0))
             ++k;
           if (m[j])
-            addDram(address + static_cast<uint64_t>(byte + j * SS), static_cast<uint32_t>((k - j) * SS),
-                    false);
+            machine.addDram(address + static_cast<uint64_t>(byte + j * SS),
+                            static_cast<uint32_t>((k - j) * SS), false);
           j = k;
         }
       return true;
@@ -468,7 +468,8 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
             std::memcpy(dram + bytes[k] + j * SS, slots + k * SS, S);
       }
       for (int64_t k = 0; k < rows; ++k)
-        addDram(address + static_cast<uint64_t>(bytes[k]), static_cast<uint32_t>(inner * SS), !isLoad);
+        machine.addDram(address + static_cast<uint64_t>(bytes[k]), static_cast<uint32_t>(inner * SS),
+                        !isLoad);
       active += rows * inner;
       return true;
     };
@@ -494,13 +495,13 @@ void Machine::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
     }
   });
   if (values && isLoad)
-    markComplete(data); // loaded or filled, every element
+    machine.markComplete(data); // loaded or filled, every element
   countDma(in.opcode, active, size);
 }
 
 // ------------------------------------------------------------ DRAM pointers
 
-Machine::Pointer Machine::pointer(int argument) const {
+Pointer Machine::pointer(int argument) const {
   const LaunchArgument &a = arguments_[static_cast<size_t>(argument)];
   Pointer p;
   p.buffer = &buffers_[static_cast<size_t>(a.buffer)];

@@ -143,8 +143,7 @@ void Machine::runInstance(int64_t linear, int64_t x, int64_t y, int64_t z) {
   shift_ = (ordinalOnCore % 2 == 1) ? program_.instanceBankStride : 0;
   trace_ = npu::InstanceTrace{};
   trace_.instance = linear;
-  for (ArrayState &array : arrays)
-    array.loaded = false; // keeps the weight storage for the next instance
+  systolicUnit_.unload();
   std::fill(regs_.begin(), regs_.end(), Scalar{});
   execute(program_.body);
   // Forget what this instance wrote: the next one must not read it.
@@ -215,17 +214,17 @@ void Machine::executeOne(const Instruction &in) {
   forgetMask(in);
   switch (unit) {
   case npu::Unit::Scalar: scalarUnit(in); break;
-  case npu::Unit::Dma: dmaUnit(in); break;
+  case npu::Unit::Dma: dmaUnit_.execute(in); break;
   case npu::Unit::Vector:
   case npu::Unit::CrossLane:
     if (in.opcode == npu::Opcode::VReduce || in.opcode == npu::Opcode::VScan ||
         in.opcode == npu::Opcode::VSort || in.opcode == npu::Opcode::XReduce ||
         in.opcode == npu::Opcode::XScan || in.opcode == npu::Opcode::XSort)
-      reduceUnit(in);
+      reduceUnit_.execute(in);
     else
-      vectorUnit(in);
+      vectorUnit_.execute(in);
     break;
-  case npu::Unit::Systolic: systolicUnit(in); break;
+  case npu::Unit::Systolic: systolicUnit_.execute(in); break;
   case npu::Unit::Control: break;
   }
   if (maskValues_ && !valuesNow_ && unit != npu::Unit::Control)

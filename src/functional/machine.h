@@ -1,8 +1,9 @@
 #pragma once
 // Internals of the functional simulator: the state of one launch (scratchpad,
-// its written-bytes shadow, scalar registers, systolic array weights) and the
-// per-unit instruction handlers, split over machine.cpp (control, scalar unit,
-// scratchpad access), vector.cpp, reduce.cpp, dma.cpp and matmul.cpp.
+// its written-bytes shadow, scalar registers) with the control and scalar
+// units (machine.cpp, scalar_unit.cpp, scratchpad.cpp), and the units that
+// compute, one class each with its own state (units.h: vector.cpp,
+// reduce.cpp, dma.cpp, matmul.cpp).
 #include "core/axis_fold.h"
 #include "core/element_math.h"
 #include "functional/simulator.h"
@@ -66,7 +67,8 @@ constexpr int64_t kFloat32GemmWidth = 16;
 /// 1, ..., every product and sum rounded to float (float_gemm.cpp).
 void multiplyFloat32(const float *a, const float *b, float *c, int64_t M, int64_t rows, int64_t ld);
 
-using Float32GemmKernel = void (*)(const float *a, const float *b, float *c, int64_t M, int64_t rows, int64_t ld);
+using Float32GemmKernel = void (*)(const float *a, const float *b, float *c, int64_t M, int64_t rows,
+                                   int64_t ld);
 /// One instruction set's variant of multiplyFloat32.
 struct Float32GemmVariant {
   const char *isa;
@@ -113,6 +115,97 @@ namespace npusim::functional::detail {
 bool broadcastLane(DType d, uint8_t *dst, const uint8_t *src, const int64_t *restMap, int64_t restDst,
                    int64_t restSrc, int64_t groups);
 
+/// The buffer behind a pointer argument and the byte offset it points at.
+struct Pointer {
+  DramBuffer *buffer = nullptr;
+  int64_t byteOffset = 0;
+  int elementBytes = 0;
+};
+
+class Machine;
+
+// The units that compute. Each executes the instructions of its unit on the
+// machine it is given, keeping only its own state; the scratchpad, the
+// registers and the trace are the machine's.
+
+/// The vector unit (lane-local: splat, iota, elementwise, broadcast) and the
+/// cross-lane unit's data movement (vector.cpp).
+class VectorUnit {
+public:
+  explicit VectorUnit(Machine &owner) : machine(owner) {}
+  void execute(const Instruction &in);
+
+private:
+  Machine &machine;
+  std::vector<int64_t> sourceIndex_; // per element of a broadcast or relayout
+  std::vector<int64_t> restMap_;     // per slot of a lane group of a lane-local broadcast
+  /// A v.broadcast lane by lane when source and destination put every
+  /// element in the same lane and share no bytes; false (nothing done) when
+  /// that does not apply.
+  bool broadcastByLane(const Instruction &in);
+};
+
+/// Reductions, scans and sorts, within lanes and across them (reduce.cpp).
+class ReduceUnit {
+public:
+  explicit ReduceUnit(Machine &owner) : machine(owner) {}
+  void execute(const Instruction &in);
+
+private:
+  Machine &machine;
+  std::vector<Values> combineRegs_, combineTmp_ = std::vector<Values>(4);
+  void combine(const Instruction &in, const Split &split, bool isScan);
+};
+
+/// DMA transfers between DRAM and the scratchpad (dma.cpp).
+class DmaUnit {
+public:
+  explicit DmaUnit(Machine &owner) : machine(owner) {}
+  void execute(const Instruction &in);
+
+private:
+  Machine &machine;
+  std::vector<int64_t> offsets_;
+  /// Element count and DMA bytes of the current instruction.
+  void countDma(npu::Opcode opcode, int64_t active, int size);
+  /// A strided load or store whose last axis has DRAM stride 1, row by row.
+  void dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base);
+};
+
+/// The systolic arrays: weights held per array, matmuls against them (matmul.cpp).
+class SystolicUnit {
+public:
+  explicit SystolicUnit(Machine &owner) : machine(owner) {}
+  void execute(const Instruction &in);
+  /// Drops the weights every array holds (a new instance), keeping their storage.
+  void unload() {
+    for (ArrayState &array : arrays)
+      array.loaded = false;
+  }
+
+private:
+  Machine &machine;
+  std::vector<ArrayState> arrays;
+  /// Element lists, reused between instructions.
+  std::vector<int64_t> elemsA, elemsC;
+  std::vector<float> floatsA, floatsB, floatsC;
+  /// An MMatmul with fp32 C: the block's operands gathered densely and
+  /// multiplied by multiplyFloat32.
+  void multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N, int64_t K,
+                            int64_t rows, int64_t cols);
+  /// The same block when A and C have their lane axis last (each column one
+  /// run of floats in a lane): multiplied transposed from whole columns;
+  /// false (nothing done) for other layouts or a column of C not written.
+  bool multiplyFloat32Lanes(const Instruction &in, const ArrayState &array, int64_t M, int64_t rows,
+                            int64_t cols);
+  /// The matmul's block of A (M x rows, row-major) converted to C's dtype.
+  void convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted);
+};
+
+/// The machine one launch runs on: the scratchpad and its written-bytes
+/// shadow, the scalar registers, the control and scalar units; the units
+/// that compute (vector, reduce, DMA, systolic) are their own classes in
+/// units.h and reach the scratchpad through the methods below.
 class Machine {
 public:
   Machine(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
@@ -229,40 +322,16 @@ public:
     runs.push_back(npu::DramRun{address, bytes, write});
   }
   RunStats &stats() { return stats_; }
+  /// Whether a listener takes the trace of DRAM runs.
+  bool tracing() const { return options_.listener != nullptr; }
+  /// Whether tile t is known complete in this instance (see checkTileWritten).
+  bool tileComplete(int t) const { return complete_[static_cast<size_t>(t)] != 0; }
 
-  // ---- per-unit handlers
-  void vectorUnit(const Instruction &in); // vector.cpp
-  /// A v.broadcast lane by lane when source and destination put every
-  /// element in the same lane and share no bytes; false (nothing done) when
-  /// that does not apply.
-  bool broadcastByLane(const Instruction &in);
-  void reduceUnit(const Instruction &in); // reduce.cpp
-  void combine(const Instruction &in, const Split &split, bool isScan);
-  void dmaUnit(const Instruction &in); // dma.cpp
-  /// Element count and DMA bytes of the current instruction.
-  void countDma(npu::Opcode opcode, int64_t active, int size);
-  void systolicUnit(const Instruction &in); // matmul.cpp
-  /// An MMatmul with fp32 C: the block's operands gathered densely and
-  /// multiplied by multiplyFloat32.
-  void multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N, int64_t K,
-                            int64_t rows, int64_t cols);
-  /// The same block when A and C have their lane axis last (each column one
-  /// run of floats in a lane): multiplied transposed from whole columns;
-  /// false (nothing done) for other layouts or a column of C not written.
-  bool multiplyFloat32Lanes(const Instruction &in, const ArrayState &array, int64_t M, int64_t rows,
-                            int64_t cols);
-  /// The matmul's block of A (M x rows, row-major) converted to C's dtype.
-  void convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted);
   /// Applies an element function to n elements (vector.cpp).
   void apply(const npu::ElementFunction &function, const core::ConstSlots *operands, Values &result,
              int64_t n);
 
   /// The buffer behind a pointer argument and the byte offset it points at.
-  struct Pointer {
-    DramBuffer *buffer = nullptr;
-    int64_t byteOffset = 0;
-    int elementBytes = 0;
-  };
   Pointer pointer(int argument) const;
   /// Fails unless element `elementOffset` (relative to the pointer) lies inside
   /// the buffer; returns its byte offset in the buffer. `tileElement` (>= 0)
@@ -279,13 +348,6 @@ public:
   /// Whether every element offset of offsets[0..n) lies inside the buffer
   /// (then no element needs dramByte's check).
   bool allInside(const Pointer &p, const int64_t *offsets, int64_t n) const;
-  /// A strided load or store whose last axis has DRAM stride 1, row by row.
-  void dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base);
-
-  std::vector<ArrayState> arrays;
-  /// Element lists of the systolic unit, reused between instructions.
-  std::vector<int64_t> elemsA, elemsC;
-  std::vector<float> floatsA, floatsB, floatsC;
 
 private:
   void runInstance(int64_t linear, int64_t x, int64_t y, int64_t z);
@@ -352,10 +414,11 @@ private:
   /// Drops mask_ when `in` may change the bytes of its tile.
   void forgetMask(const Instruction &in);
   std::unordered_map<const Instruction *, int> positionOf_;
-  std::vector<int64_t> offsets_;
-  std::vector<int64_t> sourceIndex_; // per element of a broadcast or relayout
-  std::vector<int64_t> restMap_;     // per slot of a lane group of a lane-local broadcast
-  std::vector<Values> combineRegs_, combineTmp_ = std::vector<Values>(4);
+  // The units that compute, each with its own state (units.h).
+  VectorUnit vectorUnit_{*this};
+  ReduceUnit reduceUnit_{*this};
+  DmaUnit dmaUnit_{*this};
+  SystolicUnit systolicUnit_{*this};
 
   int64_t instance_ = 0, pid_[3] = {0, 0, 0};
   const Instruction *instruction_ = nullptr;

@@ -13,34 +13,33 @@
 
 namespace npusim::functional::detail {
 
-void Machine::systolicUnit(const Instruction &in) {
-  const int L = lanes();
+void SystolicUnit::execute(const Instruction &in) {
+  const int L = machine.lanes();
   if (in.array < 0 || in.array >= 64)
-    fail("systolic array " + std::to_string(in.array) + " does not exist");
+    machine.fail("systolic array " + std::to_string(in.array) + " does not exist");
   if (arrays.size() <= static_cast<size_t>(in.array))
     arrays.resize(static_cast<size_t>(in.array) + 1);
   ArrayState &array = arrays[static_cast<size_t>(in.array)];
 
   if (in.opcode == npu::Opcode::MLoadWeights) {
-    const npu::TileLayout &b = layout(in.srcs.at(0));
+    const npu::TileLayout &b = machine.layout(in.srcs.at(0));
     const int64_t K = b.shape.at(0), N = b.shape.at(1);
     array.loaded = true;
     array.kBlock = in.kBlock;
     array.nBlock = in.nBlock;
     array.rows = std::max<int64_t>(0, std::min<int64_t>(L, K - in.kBlock * L));
     array.cols = std::max<int64_t>(0, std::min<int64_t>(L, N - in.nBlock * L));
-    countElements(array.rows * array.cols);
-    if (!computeValues())
+    machine.countElements(array.rows * array.cols);
+    if (!machine.computeValues())
       return;
     // B is checked whole, as a read of the tile would be, but only the held
     // block is decoded: a tile holds many blocks.
-    checkTileWritten(in.srcs[0]);
+    machine.checkTileWritten(in.srcs[0]);
     if (b.dtype == DType::Float32) {
       // The common case, read straight from the tile's bytes (what
       // readElements decodes, without its element list and copy).
-      const npu::Tile &tile = program_.tiles[static_cast<size_t>(in.srcs[0])];
-      const uint8_t *base = spad_.data() + tile.bankOffset + shift_;
-      const int64_t *pos = positionsOf(in.srcs[0]);
+      const uint8_t *base = machine.laneBytes(in.srcs[0], 0); // lane 0: the tile's first byte
+      const int64_t *pos = machine.positionsOf(in.srcs[0]);
       array.weights.define(DType::Float32, int64_t{L} * L);
       for (int64_t k = 0; k < array.rows; ++k) {
         const int64_t *row = pos + (in.kBlock * L + k) * N + in.nBlock * L;
@@ -58,8 +57,8 @@ void Machine::systolicUnit(const Instruction &in) {
     for (int64_t k = 0; k < array.rows; ++k)
       for (int64_t n = 0; n < array.cols; ++n)
         elems.push_back((in.kBlock * L + k) * N + in.nBlock * L + n);
-    Values &x = scratch(1);
-    readElements(in.srcs[0], elems.data(), static_cast<int64_t>(elems.size()), x, false);
+    Values &x = machine.scratch(1);
+    machine.readElements(in.srcs[0], elems.data(), static_cast<int64_t>(elems.size()), x, false);
     array.weights.define(b.dtype, int64_t{L} * L);
     for (int64_t k = 0; k < array.rows; ++k)
       for (int64_t n = 0; n < array.cols; ++n) {
@@ -75,19 +74,21 @@ void Machine::systolicUnit(const Instruction &in) {
 
   // MMatmul
   if (!array.loaded)
-    fail("systolic array " + std::to_string(in.array) + " multiplies before any m.load_weights");
+    machine.fail("systolic array " + std::to_string(in.array) +
+                 " multiplies before any machine.load_weights");
   if (array.kBlock != in.kBlock || array.nBlock != in.nBlock)
-    fail("systolic array " + std::to_string(in.array) + " holds block (k " + std::to_string(array.kBlock) +
-         ", n " + std::to_string(array.nBlock) + "), the matmul names (k " + std::to_string(in.kBlock) +
-         ", n " + std::to_string(in.nBlock) + ")");
+    machine.fail("systolic array " + std::to_string(in.array) + " holds block (k " +
+                 std::to_string(array.kBlock) + ", n " + std::to_string(array.nBlock) +
+                 "), the matmul names (k " + std::to_string(in.kBlock) + ", n " + std::to_string(in.nBlock) +
+                 ")");
   const int c = in.dsts.at(0), a = in.srcs.at(0);
-  const npu::TileLayout &cl = layout(c), &al = layout(a);
+  const npu::TileLayout &cl = machine.layout(c), &al = machine.layout(a);
   const int64_t M = cl.shape.at(0), N = cl.shape.at(1), K = al.shape.at(1);
   const int64_t k0 = in.kBlock * L, n0 = in.nBlock * L;
   const int64_t rows = std::min(array.rows, std::max<int64_t>(0, K - k0));
   const int64_t cols = std::min(array.cols, std::max<int64_t>(0, N - n0));
-  countElements(M * cols);
-  if (!computeValues())
+  machine.countElements(M * cols);
+  if (!machine.computeValues())
     return;
   const DType accType = cl.dtype;
   if (accType == DType::Float32) {
@@ -101,9 +102,9 @@ void Machine::systolicUnit(const Instruction &in) {
     for (int64_t n = 0; n < cols; ++n)
       elemsC.push_back(m * N + n0 + n);
   const int64_t blockElements = M * cols;
-  Values &acc = scratch(6);
+  Values &acc = machine.scratch(6);
   if (in.accumulate) {
-    readElements(c, elemsC.data(), blockElements, acc, true);
+    machine.readElements(c, elemsC.data(), blockElements, acc, true);
   } else {
     acc.define(accType, blockElements);
     if (acc.isFloat())
@@ -111,7 +112,7 @@ void Machine::systolicUnit(const Instruction &in) {
     else
       std::fill_n(acc.i.begin(), blockElements, int64_t{0});
   }
-  Values &aConverted = scratch(2), &wConverted = scratch(3);
+  Values &aConverted = machine.scratch(2), &wConverted = machine.scratch(3);
   convertedA(in, M, K, rows, aConverted);
   wConverted.define(accType, int64_t{L} * L);
   core::castValues(array.weights.dtype, accType, array.weights.in(), wConverted.out(), int64_t{L} * L);
@@ -140,30 +141,30 @@ void Machine::systolicUnit(const Instruction &in) {
         acc.i[at] = accType == DType::Bool ? static_cast<int64_t>(x & 1u) : core::wrapIntTo(accType, x);
       }
   }
-  writeElements(c, elemsC.data(), blockElements, acc);
+  machine.writeElements(c, elemsC.data(), blockElements, acc);
 }
 
-void Machine::convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted) {
+void SystolicUnit::convertedA(const Instruction &in, int64_t M, int64_t K, int64_t rows, Values &converted) {
   // A is checked whole, as a read of the tile would be; only the block's
   // columns are decoded, converted[m * rows + k] holding A[m, k0 + k],
   // converted to the accumulator's dtype as Cast does.
   const int a = in.srcs.at(0);
-  const int64_t k0 = in.kBlock * lanes();
-  checkTileWritten(a);
+  const int64_t k0 = in.kBlock * machine.lanes();
+  machine.checkTileWritten(a);
   elemsA.clear();
   for (int64_t m = 0; m < M; ++m)
     for (int64_t k = 0; k < rows; ++k)
       elemsA.push_back(m * K + k0 + k);
-  Values &av = scratch(1);
-  readElements(a, elemsA.data(), M * rows, av, false);
-  const DType accType = layout(in.dsts.at(0)).dtype;
+  Values &av = machine.scratch(1);
+  machine.readElements(a, elemsA.data(), M * rows, av, false);
+  const DType accType = machine.layout(in.dsts.at(0)).dtype;
   converted.define(accType, av.size);
   core::castValues(av.dtype, accType, av.in(), converted.out(), av.size);
 }
 
-void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N,
-                                   int64_t K, int64_t rows, int64_t cols) {
-  const int L = lanes();
+void SystolicUnit::multiplyFloat32Block(const Instruction &in, const ArrayState &array, int64_t M, int64_t N,
+                                        int64_t K, int64_t rows, int64_t cols) {
+  const int L = machine.lanes();
   const int c = in.dsts.at(0), a = in.srcs.at(0);
   const int64_t n0 = in.nBlock * L;
   const bool tf32 = in.precision == core::InputPrecision::TF32;
@@ -180,7 +181,7 @@ void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &arra
   if (multiplyFloat32Lanes(in, array, M, rows, cols))
     return;
   // Only the block's columns of C are read (when accumulating) and written.
-  const TileBytes ct = tileBytes(c);
+  const Machine::TileBytes ct = machine.tileBytes(c);
   constexpr uint32_t kWritten = 0x01010101u; // all four shadow bytes set
   for (int64_t m = 0; m < M; ++m) {
     const int64_t *pos = ct.pos + m * N + n0;
@@ -193,13 +194,13 @@ void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &arra
       uint32_t shadow;
       std::memcpy(&shadow, ct.shadow + pos[n], sizeof shadow);
       if (shadow != kWritten)
-        checkWritten(c, m * N + n0 + n);
+        machine.checkWritten(c, m * N + n0 + n);
       std::memcpy(row + n, ct.data + pos[n], sizeof(float));
     }
   }
-  if (layout(a).dtype == DType::Float32) {
-    checkTileWritten(a);
-    const TileBytes t = tileBytes(a);
+  if (machine.layout(a).dtype == DType::Float32) {
+    machine.checkTileWritten(a);
+    const Machine::TileBytes t = machine.tileBytes(a);
     const int64_t k0 = in.kBlock * L;
     for (int64_t m = 0; m < M; ++m) {
       const int64_t *pos = t.pos + m * K + k0;
@@ -211,7 +212,7 @@ void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &arra
       }
     }
   } else {
-    Values &converted = scratch(2);
+    Values &converted = machine.scratch(2);
     convertedA(in, M, K, rows, converted);
     for (size_t e = 0; e < a32.size(); ++e)
       a32[e] = input(static_cast<float>(converted.f[e]));
@@ -219,7 +220,7 @@ void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &arra
   // fp32 weights are floats already (the cast to fp32 is the identity on them).
   const std::vector<double> *weights = &array.weights.f;
   if (array.weights.dtype != DType::Float32) {
-    Values &w = scratch(3);
+    Values &w = machine.scratch(3);
     w.define(DType::Float32, int64_t{L} * L);
     core::castValues(array.weights.dtype, DType::Float32, array.weights.in(), w.out(), int64_t{L} * L);
     weights = &w.f;
@@ -240,11 +241,11 @@ void Machine::multiplyFloat32Block(const Instruction &in, const ArrayState &arra
   }
 }
 
-bool Machine::multiplyFloat32Lanes(const Instruction &in, const ArrayState &array, int64_t M, int64_t rows,
-                                   int64_t cols) {
-  const int L = lanes();
+bool SystolicUnit::multiplyFloat32Lanes(const Instruction &in, const ArrayState &array, int64_t M,
+                                        int64_t rows, int64_t cols) {
+  const int L = machine.lanes();
   const int c = in.dsts.at(0), a = in.srcs.at(0);
-  const npu::TileLayout &la = layout(a), &lc = layout(c);
+  const npu::TileLayout &la = machine.layout(a), &lc = machine.layout(c);
   // [M, K] and [M, N] with the lane axis last: column j of either lies in lane
   // j % L, its M elements in consecutive slots (npu::elementPositions: m * 4 +
   // the column's part), so each column is one run of M floats.
@@ -252,14 +253,14 @@ bool Machine::multiplyFloat32Lanes(const Instruction &in, const ArrayState &arra
       lc.laneAxis != 1 || la.shape[0] != M || array.weights.dtype != DType::Float32)
     return false;
   const int64_t k0 = in.kBlock * L, n0 = in.nBlock * L;
-  const TileBytes at = tileBytes(a), ct = tileBytes(c);
+  const Machine::TileBytes at = machine.tileBytes(a), ct = machine.tileBytes(c);
   // Every column of C the block reads must be written; otherwise the element
   // path names the first unwritten element.
   if (in.accumulate)
     for (int64_t n = 0; n < cols; ++n)
       if (std::memchr(ct.shadow + ct.pos[n0 + n], 0, static_cast<size_t>(M) * sizeof(float)))
         return false;
-  checkTileWritten(a);
+  machine.checkTileWritten(a);
   const bool tf32 = in.precision == core::InputPrecision::TF32;
   // Transposed: ct32[n * ld + m] = C[m, n0 + n] = sum over k of bt32[n * rows
   // + k] * at32[k * ld + m], the same products and sums in the same order.

@@ -19,29 +19,30 @@ using npu::Opcode;
 
 } // namespace
 
-void Machine::reduceUnit(const Instruction &in) {
+void ReduceUnit::execute(const Instruction &in) {
   const bool crossLane = npu::unitOf(in.opcode) == npu::Unit::CrossLane;
-  const npu::TileLayout &x = layout(in.srcs.at(0));
+  const npu::TileLayout &x = machine.layout(in.srcs.at(0));
   const int64_t axisExtent = x.shape.at(static_cast<size_t>(in.axis));
   const bool onLaneAxis = in.axis == x.laneAxis;
   if (!crossLane && onLaneAxis && axisExtent > 1)
-    fail(std::string(npu::name(in.opcode)) + " along axis " + std::to_string(in.axis) +
-         ", the lane axis: the vector unit cannot combine elements of different lanes (use the cross-lane "
-         "unit)");
+    machine.fail(
+        std::string(npu::name(in.opcode)) + " along axis " + std::to_string(in.axis) +
+        ", the lane axis: the vector unit cannot combine elements of different lanes (use the cross-lane "
+        "unit)");
   if (crossLane && !onLaneAxis)
-    fail(std::string(npu::name(in.opcode)) + " along axis " + std::to_string(in.axis) +
-         ", not the lane axis (" + std::to_string(x.laneAxis) +
-         "): a lane-local operation for the vector unit");
+    machine.fail(std::string(npu::name(in.opcode)) + " along axis " + std::to_string(in.axis) +
+                 ", not the lane axis (" + std::to_string(x.laneAxis) +
+                 "): a lane-local operation for the vector unit");
   const bool isScan = in.opcode == Opcode::VScan || in.opcode == Opcode::XScan;
   const bool isSort = in.opcode == Opcode::VSort || in.opcode == Opcode::XSort;
   if (!crossLane) {
     // Operands and results must keep each element (or line) in its lane.
     for (int s : in.srcs)
-      if (!npu::sameLaneMapping(layout(s), x))
-        fail("operands do not share the element -> lane mapping: t" + std::to_string(s) + " and t" +
-             std::to_string(in.srcs[0]));
+      if (!npu::sameLaneMapping(machine.layout(s), x))
+        machine.fail("operands do not share the element -> lane mapping: t" + std::to_string(s) + " and t" +
+                     std::to_string(in.srcs[0]));
     for (int t : in.dsts) {
-      const npu::TileLayout &d = layout(t);
+      const npu::TileLayout &d = machine.layout(t);
       bool ok;
       if (isScan || isSort) {
         ok = npu::sameLaneMapping(d, x);
@@ -53,31 +54,31 @@ void Machine::reduceUnit(const Instruction &in) {
              (laneExtent == 1 && d.shape[static_cast<size_t>(d.laneAxis)] == 1);
       }
       if (!ok)
-        fail("result t" + std::to_string(t) + " places elements in other lanes than the source t" +
-             std::to_string(in.srcs[0]) + " (a lane would touch another lane's bank)");
+        machine.fail("result t" + std::to_string(t) + " places elements in other lanes than the source t" +
+                     std::to_string(in.srcs[0]) + " (a lane would touch another lane's bank)");
     }
   }
-  if (!computeValues()) {
-    countElements(layout(in.dsts.at(0)).numElements());
+  if (!machine.computeValues()) {
+    machine.countElements(machine.layout(in.dsts.at(0)).numElements());
     return;
   }
   const Split split = core::splitAxis(x.shape, in.axis);
   const size_t count = in.srcs.size();
   for (size_t k = 0; k < count; ++k)
-    readTile(in.srcs[k], scratch(1 + k));
+    machine.readTile(in.srcs[k], machine.scratch(1 + k));
   const int64_t resultSize = isScan || isSort ? x.numElements() : split.outer * split.inner;
   for (size_t k = 0; k < in.dsts.size(); ++k)
-    scratch(6 + k).define(layout(in.dsts[k]).dtype, resultSize);
-  Values &v = scratch(1);
-  Values &r = scratch(6);
+    machine.scratch(6 + k).define(machine.layout(in.dsts[k]).dtype, resultSize);
+  Values &v = machine.scratch(1);
+  Values &r = machine.scratch(6);
   const DType dt = x.dtype;
   const bool propagate = in.function.nanMode == core::NanMode::Propagate;
 
   try {
     if (isSort) {
-      const Values *values = count > 1 ? &scratch(2) : nullptr;
-      const Values *valid = count > 2 ? &scratch(3) : nullptr;
-      Values *rv = in.dsts.size() > 1 ? &scratch(7) : nullptr;
+      const Values *values = count > 1 ? &machine.scratch(2) : nullptr;
+      const Values *valid = count > 2 ? &machine.scratch(3) : nullptr;
+      Values *rv = in.dsts.size() > 1 ? &machine.scratch(7) : nullptr;
       const core::SortNetwork network = !values     ? core::SortNetwork::TritonSort
                                         : in.stable ? core::SortNetwork::WithIndexStable
                                                     : core::SortNetwork::WithIndex;
@@ -123,8 +124,8 @@ void Machine::reduceUnit(const Instruction &in) {
       combine(in, split, isScan);
     } else if (in.reduceKind == core::ReduceKind::ArgMax || in.reduceKind == core::ReduceKind::ArgMin) {
       const bool isMax = in.reduceKind == core::ReduceKind::ArgMax;
-      const Values &idx = scratch(2);
-      Values &ri = scratch(7);
+      const Values &idx = machine.scratch(2);
+      Values &ri = machine.scratch(7);
       auto argFold = [&](auto better) {
         for (int64_t o = 0; o < split.outer; ++o)
           for (int64_t i = 0; i < split.inner; ++i) {
@@ -173,20 +174,20 @@ void Machine::reduceUnit(const Instruction &in) {
       });
     }
   } catch (const core::ElementFault &fault) {
-    fail(fault.what());
+    machine.fail(fault.what());
   }
   for (size_t k = 0; k < in.dsts.size(); ++k)
-    writeTile(in.dsts[k], scratch(6 + k));
+    machine.writeTile(in.dsts[k], machine.scratch(6 + k));
 }
 
 // A combine program folds N carried values. Registers 0..N-1 hold the
 // accumulators, N..2N-1 the next elements; steps run on all `inner` lines of
 // one outer index at once.
-void Machine::combine(const Instruction &in, const Split &split, bool isScan) {
+void ReduceUnit::combine(const Instruction &in, const Split &split, bool isScan) {
   const npu::CombineProgram &program = *in.combine;
   const size_t count = program.valueTypes.size();
   if (count > 4)
-    fail("a combine program carries at most 4 values");
+    machine.fail("a combine program carries at most 4 values");
   const size_t numRegs = 2 * count + program.steps.size();
   combineRegs_.resize(numRegs);
   std::vector<DType> regType(numRegs);
@@ -210,19 +211,19 @@ void Machine::combine(const Instruction &in, const Split &split, bool isScan) {
   for (int64_t o = 0; o < split.outer; ++o) {
     const int64_t first = isScan && in.reverse ? split.length - 1 : 0;
     for (size_t k = 0; k < count; ++k) {
-      copyLine(scratch(1 + k), split.at(o, first, 0), combineRegs_[k], 0);
+      copyLine(machine.scratch(1 + k), split.at(o, first, 0), combineRegs_[k], 0);
       if (isScan)
-        copyLine(combineRegs_[k], 0, scratch(6 + k), split.at(o, first, 0));
+        copyLine(combineRegs_[k], 0, machine.scratch(6 + k), split.at(o, first, 0));
     }
     for (int64_t m = 1; m < split.length; ++m) {
       const int64_t kAt = isScan && in.reverse ? split.length - 1 - m : m;
       for (size_t k = 0; k < count; ++k)
-        copyLine(scratch(1 + k), split.at(o, kAt, 0), combineRegs_[count + k], 0);
+        copyLine(machine.scratch(1 + k), split.at(o, kAt, 0), combineRegs_[count + k], 0);
       for (size_t s = 0; s < program.steps.size(); ++s) {
         const auto &step = program.steps[s];
         Values &out = combineRegs_[2 * count + s];
         if (step.isConstant) {
-          const Scalar c = scalarAs(step.constant, step.constantType);
+          const Scalar c = machine.scalarAs(step.constant, step.constantType);
           if (out.isFloat())
             std::fill(out.f.begin(), out.f.begin() + inner, c.f);
           else
@@ -232,7 +233,7 @@ void Machine::combine(const Instruction &in, const Split &split, bool isScan) {
         core::ConstSlots operands[3];
         for (size_t a = 0; a < step.operands.size() && a < 3; ++a)
           operands[a] = combineRegs_.at(static_cast<size_t>(step.operands[a])).in();
-        apply(step.function, operands, out, inner);
+        machine.apply(step.function, operands, out, inner);
       }
       // The results become the accumulators, through copies: a result may
       // name an accumulator register itself.
@@ -244,11 +245,11 @@ void Machine::combine(const Instruction &in, const Split &split, bool isScan) {
         copyLine(combineTmp_[k], 0, combineRegs_[k], 0);
       if (isScan)
         for (size_t k = 0; k < count; ++k)
-          copyLine(combineRegs_[k], 0, scratch(6 + k), split.at(o, kAt, 0));
+          copyLine(combineRegs_[k], 0, machine.scratch(6 + k), split.at(o, kAt, 0));
     }
     if (!isScan)
       for (size_t k = 0; k < count; ++k)
-        copyLine(combineRegs_[k], 0, scratch(6 + k), o * inner);
+        copyLine(combineRegs_[k], 0, machine.scratch(6 + k), o * inner);
   }
 }
 

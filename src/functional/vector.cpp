@@ -58,7 +58,8 @@ void sourceElements(const npu::Instruction &in, const npu::TileLayout &s, const 
     if (in.opcode == Opcode::XRelayout)
       step[static_cast<size_t>(a)] = srcStride[static_cast<size_t>(in.permutation[static_cast<size_t>(a)])];
     else
-      step[static_cast<size_t>(a)] = s.shape[static_cast<size_t>(a)] == 1 ? 0 : srcStride[static_cast<size_t>(a)];
+      step[static_cast<size_t>(a)] =
+          s.shape[static_cast<size_t>(a)] == 1 ? 0 : srcStride[static_cast<size_t>(a)];
   }
   // The last axis in a loop of its own, the others walked with an odometer.
   const size_t last = static_cast<size_t>(rank - 1);
@@ -146,9 +147,9 @@ void Machine::apply(const npu::ElementFunction &fn, const core::ConstSlots *x, V
   }
 }
 
-bool Machine::broadcastByLane(const Instruction &in) {
+bool VectorUnit::broadcastByLane(const Instruction &in) {
   const int dst = in.dsts.at(0), src = in.srcs.at(0);
-  const npu::TileLayout &d = layout(dst), &s = layout(src);
+  const npu::TileLayout &d = machine.layout(dst), &s = machine.layout(src);
   const size_t a = static_cast<size_t>(d.laneAxis);
   if (s.dtype != d.dtype || s.laneAxis != d.laneAxis || s.rank() != d.rank() || s.shape[a] != d.shape[a] ||
       d.numElements() == 0)
@@ -178,32 +179,32 @@ bool Machine::broadcastByLane(const Instruction &in) {
       index[ax] = 0;
     }
   }
-  checkTileWritten(src);
-  for (int lane = 0; lane < std::min<int64_t>(lanes(), extent); ++lane) {
-    const int64_t groups = (extent - lane + lanes() - 1) / lanes();
-    if (!broadcastLane(d.dtype, laneBytes(dst, lane), laneBytes(src, lane), restMap_.data(), restDst, restSrc,
-                       groups))
+  machine.checkTileWritten(src);
+  for (int lane = 0; lane < std::min<int64_t>(machine.lanes(), extent); ++lane) {
+    const int64_t groups = (extent - lane + machine.lanes() - 1) / machine.lanes();
+    if (!broadcastLane(d.dtype, machine.laneBytes(dst, lane), machine.laneBytes(src, lane), restMap_.data(),
+                       restDst, restSrc, groups))
       return false; // a dtype without a typed copy: before any lane is written
-    markLaneWritten(dst, lane, groups * restDst);
+    machine.markLaneWritten(dst, lane, groups * restDst);
   }
-  countElements(d.numElements());
+  machine.countElements(d.numElements());
   return true;
 }
 
-void Machine::vectorUnit(const Instruction &in) {
+void VectorUnit::execute(const Instruction &in) {
   const int dst = in.dsts.at(0);
-  const npu::TileLayout &d = layout(dst);
+  const npu::TileLayout &d = machine.layout(dst);
   const int64_t n = d.numElements();
-  if (!computeValues()) {
-    countElements(n);
+  if (!machine.computeValues()) {
+    machine.countElements(n);
     return;
   }
-  Values &r = scratch(0);
+  Values &r = machine.scratch(0);
   switch (in.opcode) {
   case Opcode::VSplat: {
-    const Scalar v = scalarAs(in.scalars.at(0), d.dtype);
+    const Scalar v = machine.scalarAs(in.scalars.at(0), d.dtype);
     if (d.dtype != DType::Bool) { // a bool splat stores 0/1 only through the slot path
-      fillTile(dst, core::toBits(d.dtype, v.f, v.i));
+      machine.fillTile(dst, core::toBits(d.dtype, v.f, v.i));
       return;
     }
     r.define(d.dtype, n);
@@ -215,13 +216,13 @@ void Machine::vectorUnit(const Instruction &in) {
   }
   case Opcode::VIota: {
     if (core::isFloatType(d.dtype))
-      fail("iota of a float type");
+      machine.fail("iota of a float type");
     r.define(d.dtype, n);
     const int rank = d.rank();
     std::vector<int64_t> index(static_cast<size_t>(rank), 0), step(static_cast<size_t>(rank));
     for (int a = 0; a < rank; ++a)
-      step[static_cast<size_t>(a)] = scalarInt(in.scalars.at(static_cast<size_t>(1 + a)));
-    const int64_t start = scalarInt(in.scalars.at(0));
+      step[static_cast<size_t>(a)] = machine.scalarInt(in.scalars.at(static_cast<size_t>(1 + a)));
+    const int64_t start = machine.scalarInt(in.scalars.at(0));
     // Wrapping arithmetic in uint64, the last axis in a loop of its own.
     const size_t last = static_cast<size_t>(rank - 1);
     const int64_t inner = rank > 0 ? d.shape[last] : 1;
@@ -251,30 +252,33 @@ void Machine::vectorUnit(const Instruction &in) {
     const npu::ElementFunction &fn = in.function;
     core::ConstSlots operands[3];
     for (size_t k = 0; k < in.srcs.size(); ++k) {
-      const npu::TileLayout &s = layout(in.srcs[k]);
+      const npu::TileLayout &s = machine.layout(in.srcs[k]);
       if (!npu::sameLaneMapping(s, d))
-        fail("operands do not share the element -> lane mapping (a lane would touch another lane's bank): "
-             "source t" + std::to_string(in.srcs[k]) + " " + shapeText(s) + ", destination t" +
-             std::to_string(dst) + " " + shapeText(d));
+        machine.fail(
+            "operands do not share the element -> lane mapping (a lane would touch another lane's bank): "
+            "source t" +
+            std::to_string(in.srcs[k]) + " " + shapeText(s) + ", destination t" + std::to_string(dst) + " " +
+            shapeText(d));
     }
     // Operands with one element -> lane mapping also share the slot of every
     // element, so each lane's slot prefix is processed as one contiguous run.
     const int64_t laneExtent = d.shape[static_cast<size_t>(d.laneAxis)];
     const int64_t rest = n / laneExtent;
-    const int64_t usedLanes = std::min<int64_t>(lanes(), laneExtent);
+    const int64_t usedLanes = std::min<int64_t>(machine.lanes(), laneExtent);
     // The typed loop reads slot k of each operand just before it writes slot
     // k of the result: an operand may be the result's own bytes, but not
     // overlap them shifted (tiles with disjoint lifetimes share bytes).
     auto overlapsShifted = [&](int src) {
-      const npu::Tile &a = program().tiles[static_cast<size_t>(src)], &out = program().tiles[static_cast<size_t>(dst)];
-      const int64_t aEnd = a.bankOffset + a.layout.bytesPerLane(lanes()),
-                    rEnd = out.bankOffset + out.layout.bytesPerLane(lanes());
-      const bool same = a.bankOffset == out.bankOffset && core::byteSize(a.layout.dtype) == core::byteSize(d.dtype);
+      const npu::Tile &a = machine.program().tiles[static_cast<size_t>(src)],
+                      &out = machine.program().tiles[static_cast<size_t>(dst)];
+      const int64_t aEnd = a.bankOffset + a.layout.bytesPerLane(machine.lanes()),
+                    rEnd = out.bankOffset + out.layout.bytesPerLane(machine.lanes());
+      const bool same =
+          a.bankOffset == out.bankOffset && core::byteSize(a.layout.dtype) == core::byteSize(d.dtype);
       return !same && a.bankOffset < rEnd && out.bankOffset < aEnd;
     };
-    const LaneKernel kernel = std::none_of(in.srcs.begin(), in.srcs.end(), overlapsShifted)
-                                  ? laneKernel(fn, d.dtype)
-                                  : nullptr;
+    const LaneKernel kernel =
+        std::none_of(in.srcs.begin(), in.srcs.end(), overlapsShifted) ? laneKernel(fn, d.dtype) : nullptr;
     if (kernel) {
       const uint8_t *bytes[3] = {};
       // An operand of the result's shape that is complete has every lane's
@@ -283,76 +287,79 @@ void Machine::vectorUnit(const Instruction &in) {
       // make them a large part of the instruction's cost).
       bool checked[3] = {};
       for (size_t k = 0; k < in.srcs.size(); ++k)
-        checked[k] = complete_[static_cast<size_t>(in.srcs[k])] != 0;
-      const bool marked = complete_[static_cast<size_t>(dst)] != 0;
+        checked[k] = machine.tileComplete(in.srcs[k]);
+      const bool marked = machine.tileComplete(dst);
       // Lane l holds ceil((laneExtent - l) / lanes) groups: one more than
       // laneExtent / lanes in the first laneExtent % lanes lanes.
-      const int64_t fewer = laneExtent / lanes() * rest, more = fewer + rest, withMore = laneExtent % lanes();
+      const int64_t fewer = laneExtent / machine.lanes() * rest, more = fewer + rest,
+                    withMore = laneExtent % machine.lanes();
       for (int lane = 0; lane < usedLanes; ++lane) {
         const int64_t count = lane < withMore ? more : fewer;
         for (size_t k = 0; k < in.srcs.size(); ++k) {
           if (!checked[k])
-            checkLaneWritten(in.srcs[k], lane, count);
-          bytes[k] = laneBytes(in.srcs[k], lane);
+            machine.checkLaneWritten(in.srcs[k], lane, count);
+          bytes[k] = machine.laneBytes(in.srcs[k], lane);
         }
-        kernel(laneBytes(dst, lane), bytes, count);
+        kernel(machine.laneBytes(dst, lane), bytes, count);
         if (!marked)
-          markLaneWritten(dst, lane, count);
+          machine.markLaneWritten(dst, lane, count);
       }
-      noteTileWritten(dst);
+      machine.noteTileWritten(dst);
       // Every lane's whole prefix: the result and each operand are complete.
-      markComplete(dst);
+      machine.markComplete(dst);
       for (int src : in.srcs)
-        markComplete(src);
-      countElements(n);
+        machine.markComplete(src);
+      machine.countElements(n);
       return;
     }
     for (int lane = 0; lane < usedLanes; ++lane) {
-      const int64_t count = (laneExtent - lane + lanes() - 1) / lanes() * rest;
+      const int64_t count = (laneExtent - lane + machine.lanes() - 1) / machine.lanes() * rest;
       for (size_t k = 0; k < in.srcs.size(); ++k) {
-        Values &v = scratch(1 + k);
-        readLane(in.srcs[k], lane, count, v);
+        Values &v = machine.scratch(1 + k);
+        machine.readLane(in.srcs[k], lane, count, v);
         operands[k] = v.in();
       }
       r.define(d.dtype, count);
-      apply(fn, operands, r, count);
-      writeLane(dst, lane, count, r);
+      machine.apply(fn, operands, r, count);
+      machine.writeLane(dst, lane, count, r);
     }
-    countElements(n);
+    machine.countElements(n);
     return;
   }
   case Opcode::VBroadcast:
   case Opcode::XBroadcast:
   case Opcode::XRelayout: {
     const int src = in.srcs.at(0);
-    const npu::TileLayout &s = layout(src);
+    const npu::TileLayout &s = machine.layout(src);
     if (in.opcode == Opcode::VBroadcast) {
-      const bool sameLanes = (s.laneAxis == d.laneAxis && s.shape[static_cast<size_t>(s.laneAxis)] ==
-                                                               d.shape[static_cast<size_t>(d.laneAxis)]) ||
-                             (s.shape[static_cast<size_t>(s.laneAxis)] == 1 &&
-                              d.shape[static_cast<size_t>(d.laneAxis)] == 1);
+      const bool sameLanes =
+          (s.laneAxis == d.laneAxis &&
+           s.shape[static_cast<size_t>(s.laneAxis)] == d.shape[static_cast<size_t>(d.laneAxis)]) ||
+          (s.shape[static_cast<size_t>(s.laneAxis)] == 1 && d.shape[static_cast<size_t>(d.laneAxis)] == 1);
       if (!sameLanes)
-        fail("broadcast moves elements between lanes (a cross-lane operation): source t" + std::to_string(src) +
-             " " + shapeText(s) + ", destination t" + std::to_string(dst) + " " + shapeText(d));
+        machine.fail("broadcast moves elements between lanes (a cross-lane operation): source t" +
+                     std::to_string(src) + " " + shapeText(s) + ", destination t" + std::to_string(dst) +
+                     " " + shapeText(d));
     }
-    const npu::Tile &st = program().tiles[static_cast<size_t>(src)], &dt = program().tiles[static_cast<size_t>(dst)];
-    const bool overlap = st.bankOffset < dt.bankOffset + d.bytesPerLane(lanes()) &&
-                         dt.bankOffset < st.bankOffset + s.bytesPerLane(lanes());
+    const npu::Tile &st = machine.program().tiles[static_cast<size_t>(src)],
+                    &dt = machine.program().tiles[static_cast<size_t>(dst)];
+    const bool overlap = st.bankOffset < dt.bankOffset + d.bytesPerLane(machine.lanes()) &&
+                         dt.bankOffset < st.bankOffset + s.bytesPerLane(machine.lanes());
     if (in.opcode == Opcode::VBroadcast && !overlap && broadcastByLane(in))
       return;
     std::vector<int64_t> &from = sourceIndex_;
     sourceElements(in, s, d, from);
     if (s.dtype == d.dtype && !overlap) {
-      checkTileWritten(src);
-      const TileBytes x = tileBytes(src), y = tileBytes(dst);
+      machine.checkTileWritten(src);
+      const Machine::TileBytes x = machine.tileBytes(src), y = machine.tileBytes(dst);
       if (copyElements(d.dtype, y.data, y.pos, x.data, x.pos, from.data(), n)) {
-        markTileWritten(dst);
-        countElements(n);
+        machine.markTileWritten(dst);
+        machine.countElements(n);
         return;
       }
     }
-    Values &x = scratch(1);
-    readTile(src, x);
+    Values &x = machine.scratch(1);
+    machine.readTile(src, x);
     r.define(d.dtype, n);
     for (int64_t e = 0; e < n; ++e)
       if (x.isFloat())
@@ -361,9 +368,9 @@ void Machine::vectorUnit(const Instruction &in) {
         r.i[static_cast<size_t>(e)] = x.i[static_cast<size_t>(from[static_cast<size_t>(e)])];
     break;
   }
-  default: fail("internal: not a vector instruction");
+  default: machine.fail("internal: not a vector instruction");
   }
-  writeTile(dst, r);
+  machine.writeTile(dst, r);
 }
 
 } // namespace npusim::functional::detail
