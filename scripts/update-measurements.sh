@@ -7,6 +7,7 @@
 #   microbenchmarks  bench/micro.sh: front end, interpreter, DRAM model, host calls
 #   dram-bandwidth   the DRAM model's bandwidth on the workloads of tests/timing/dram_bandwidth_test.cpp
 #   validation       scripts/update-validation.sh: the silicon validation (npusim validate)
+#   energy           bench/energy.sh: energy and power of every bundle, the NPUWattch anchor, a sweep
 # NPUSIM (default build/npusim) and NPUSIM_BUILD_DIR (default build) name the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ build=${NPUSIM_BUILD_DIR:-build}
 export NPUSIM=${NPUSIM:-$build/npusim} NPUSIM_BUILD_DIR=$build
 out=docs/measurements
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation)
+[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy)
 
 # write FILE TITLE COMMAND [write-measurement options]: stdin is the body of
 # docs/measurements/FILE.md, the measurement $name
@@ -63,8 +64,12 @@ for name in "${names[@]}"; do
   validation)
     scripts/update-validation.sh
     ;;
+  energy)
+    bench/energy.sh | write energy-tpuv3-like "Energy and power of every bundle" "bench/energy.sh" \
+      --simulated "tpuv3-like (energy: 7nm)"
+    ;;
   *)
-    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation)" >&2
+    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation, energy)" >&2
     exit 2
     ;;
   esac

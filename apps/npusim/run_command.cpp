@@ -174,6 +174,36 @@ void printOptimizerBound(const runtime::OptimizerBoundReport &b, std::ostream &o
     out << "  " << b.optimizer << " bound: not applied to " << why << "\n";
 }
 
+/// The run's energy (docs/energy.md): totals, power, the parts' shares, and
+/// what the table could not price, loudly.
+void printEnergy(std::ostream &out, const runtime::RunReport &r) {
+  const energy::Energy &e = r.totalEnergy;
+  char line[256];
+  std::snprintf(line, sizeof line, "energy: table=%s%s total_uj=%.3f dynamic_uj=%.3f static_uj=%.3f average_w=%.3f",
+                r.energyTable.c_str(), r.energyClockGating ? " (clock gating)" : "", e.totalPj() * 1e-6,
+                e.dynamicTotalPj() * 1e-6, e.staticTotalPj() * 1e-6, e.averageWatts());
+  out << line;
+  if (!r.steps.empty()) {
+    std::snprintf(line, sizeof line, " peak_step_w=%.3f (step %zu)", r.peakStepWatts, r.peakPowerStep);
+    out << line;
+  }
+  out << "\n  shares:";
+  const double total = e.totalPj();
+  for (int k = 0; k < energy::kNumParts; ++k) {
+    const auto part = static_cast<energy::Part>(k);
+    std::snprintf(line, sizeof line, " %s %.1f%%", std::string(energy::partName(part)).c_str(),
+                  total > 0 ? 100.0 * e.partPj(part) / total : 0.0);
+    out << line;
+  }
+  out << "\n";
+  if (e.unpricedMacs > 0)
+    out << "energy: " << e.unpricedMacs << " MACs of dtypes table " << r.energyTable
+        << " has no mac_pj figure for are charged nothing\n";
+  if (e.requestsWithoutRowStatistics > 0)
+    out << "energy: " << e.requestsWithoutRowStatistics
+        << " DRAM requests ran on a model without row statistics: their activations are not charged\n";
+}
+
 void printSummary(const std::string &bundle, const runtime::RunReport &r, std::ostream &out) {
   out << "bundle " << bundle << ": " << r.steps.size() << " of " << r.totalSteps << " steps ran ("
       << r.launches << " launches, " << r.calls << " calls), " << r.kernels << " kernels ("
@@ -197,6 +227,8 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       out << " buffers_compared_with_reference=" << r.buffersCompared
           << " reference_ms=" << milliseconds(r.npuCheckMs);
     out << " host_calls=" << hostCalls << "\n";
+    if (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)
+      printEnergy(out, r);
     // A step on the host takes no simulated time: say which, loudly.
     if (hostCalls > 0 && (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)) {
       out << "untimed: " << hostCalls

@@ -75,6 +75,12 @@ void printPlacement(const serving::PlacementResult &result, std::ostream &out) {
     out << "  DRAM rows: "
         << fixed(100.0 * static_cast<double>(result.rowHits) / static_cast<double>(rows), 1) << "% hits, "
         << result.rowConflicts << " conflicts\n";
+  // docs/serving.md, "Energy": the machine's energy, each tenant's share per request.
+  out << "  energy: " << fixed(result.energy.totalPj() * 1e-6, 3) << " uJ, "
+      << fixed(result.energy.averageWatts(), 3) << " W average; per request:";
+  for (const serving::TenantResult &tenant : result.tenants)
+    out << " " << tenant.name << " " << fixed(tenant.energyPerRequestUj, 3) << " uJ";
+  out << "\n";
 }
 
 } // namespace

@@ -111,6 +111,12 @@ struct HardwareConfig {
   VectorLatencies vector;
   NocConfig noc;
   DramConfig dram;
+  /// The energy table (docs/energy.md): a name of configs/energy/ (built into
+  /// the binary) or a path to a YAML file of the same format.
+  std::string energy = "7nm";
+  /// 1: an idle unit's clock is gated, so it draws the table's gated fraction
+  /// of its static power while idle; 0: every unit draws all of it all the time.
+  int energyClockGating = 0;
 
   int64_t spadBytesPerLane() const { return int64_t{spadKibPerLane} * 1024; }
   /// Elements of a dtype of `elementBytes` bytes one lane processes per cycle.
@@ -142,6 +148,11 @@ std::vector<std::string> presetNames();
 std::vector<std::string> dramTimingNames();
 /// A named DRAM timing set; throws core::InputError for an unknown name.
 DramTiming dramTiming(const std::string &name);
+/// The energy tables built into the binary (configs/energy/*.yaml at build time).
+std::vector<std::string> energyTableNames();
+/// The YAML text of a built-in energy table; throws core::InputError for an
+/// unknown name (with the nearest name).
+std::string_view energyTableText(const std::string &name);
 /// The default machine's preset; defaultConfig() loads it.
 inline constexpr std::string_view kDefaultPreset = "tpuv3-like";
 /// The default machine: the kDefaultPreset preset.

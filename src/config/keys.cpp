@@ -87,6 +87,21 @@ std::string registeredName(const Value &v) {
   return wellFormed ? "" : "must be a registered name: lower-case letters, digits and '_'";
 }
 
+/// An energy table: a built-in name, or a YAML file (read when energy is
+/// estimated, by src/energy, which names the file and line of any error).
+std::string energyTable(const Value &v) {
+  const std::string &s = std::get<std::string>(v);
+  if (s.find('/') != std::string::npos || s.ends_with(".yaml") || s.ends_with(".yml"))
+    return "";
+  for (const std::string &name : energyTableNames())
+    if (name == s)
+      return "";
+  std::string known;
+  for (const std::string &name : energyTableNames())
+    known += (known.empty() ? "" : ", ") + name;
+  return "unknown energy table '" + s + "' (built in: " + known + "; or a path to a .yaml file)";
+}
+
 std::vector<Field<HardwareConfig>> makeHardwareFields() {
   using H = HardwareConfig;
   std::vector<Field<H>> f;
@@ -188,6 +203,14 @@ std::vector<Field<HardwareConfig>> makeHardwareFields() {
                          "dram_address_mapping", [](auto &c) -> auto & { return c.dram.addressMapping; }, "",
                          0, 0, "address bits, most to least significant: Row, Bank, Rank, Column, Channel"),
                      "a permutation of Ro Ba Ra Co Ch, optionally with Bg", addressMapping));
+  f.push_back(withConstraint(field<H>(
+                                 "energy", [](auto &c) -> auto & { return c.energy; }, "", 0, 0,
+                                 "energy table (docs/energy.md): a file of configs/energy/, built into the "
+                                 "binary, or a path to a YAML file of that format"),
+                             "a built-in table (45nm, 7nm) or a path ending in .yaml", energyTable));
+  f.push_back(field<H>(
+      "energy_clock_gating", [](auto &c) -> auto & { return c.energyClockGating; }, "", 0, 1,
+      "1: idle units are clock-gated and draw the table's gated fraction of their static power"));
   return f;
 }
 

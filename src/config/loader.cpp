@@ -358,6 +358,18 @@ std::vector<std::string> dramTimingNames() {
   return namesOf(detail::embeddedDramSets());
 }
 
+std::vector<std::string> energyTableNames() {
+  return namesOf(detail::embeddedEnergyTables());
+}
+
+std::string_view energyTableText(const std::string &name) {
+  const auto *table = findEmbedded(detail::embeddedEnergyTables(), name);
+  if (!table)
+    throw core::InputError("unknown energy table '" + name + "'" +
+                           suggestion(name, namesOf(detail::embeddedEnergyTables())));
+  return table->text;
+}
+
 DramTiming dramTiming(const std::string &name) {
   const auto *set = findEmbedded(detail::embeddedDramSets(), name);
   if (!set)

@@ -2,6 +2,7 @@
 #include "report/run_page.h"
 
 #include "core/error.h"
+#include "report/energy_section.h"
 #include "report/svg_chart.h"
 
 #include <cstdio>
@@ -247,6 +248,7 @@ HtmlPage runPage(const json &report) {
   page.table(steps);
   roofline(report, page);
   overTime(report["steps"], page);
+  energySection(report, page);
   return page;
 }
 

@@ -57,7 +57,14 @@ void addLaunch(const timing::LaunchTiming &t, StepTiming &step) {
 
 } // namespace
 
-NpuTimer::NpuTimer(const config::HardwareConfig &machine, bool keepTrace, int threads) {
+void NpuTimer::add(const timing::LaunchTiming &launch, size_t step) {
+  StepTiming &timing = steps_[step];
+  addLaunch(launch, timing);
+  timing.energy.add(energy::estimate(launch, machine_, energyTable_));
+}
+
+NpuTimer::NpuTimer(const config::HardwareConfig &machine, bool keepTrace, int threads)
+    : machine_(machine), energyTable_(energy::loadTable(machine.energy)) {
   const int simulators = keepTrace ? std::min(threads, 1) : threads;
   for (int k = 0; k < std::max(simulators, 1); ++k) {
     simulators_.push_back(std::make_unique<timing::Simulator>(machine));
@@ -82,7 +89,7 @@ void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace>
   if (workers_.empty()) {
     const double start = threadCpuMs();
     const timing::LaunchTiming t = simulators_[0]->timeLaunch(program, std::move(traces), launchName);
-    addLaunch(t, steps_[step]);
+    add(t, step);
     busyMs_ += threadCpuMs() - start;
     return;
   }
@@ -151,7 +158,7 @@ void NpuTimer::addInOrder() {
   for (auto it = finished_.begin(); it != finished_.end() && it->first == added_; it = finished_.erase(it)) {
     if (error_ && it->first > errorSequence_)
       break;
-    addLaunch(it->second.timing, steps_[it->second.step]);
+    add(it->second.timing, it->second.step);
     ++added_;
   }
 }

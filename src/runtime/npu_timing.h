@@ -15,6 +15,7 @@
 // kQueuedTraceBytes of traces; a launch with more waits until the timing
 // threads are idle, so that at most it and the next launch's traces exist.
 #include "config/hardware.h"
+#include "energy/energy.h"
 #include "npu/execution.h"
 #include "runtime/runner.h"
 #include "timing/simulator.h"
@@ -34,7 +35,8 @@ namespace npusim::runtime {
 
 class NpuTimer {
 public:
-  /// `threads` 0: every launch is timed in the caller's thread.
+  /// `threads` 0: every launch is timed in the caller's thread. Reads the
+  /// machine's energy table (throws core::InputError for a bad one).
   NpuTimer(const config::HardwareConfig &machine, bool keepTrace, int threads);
   ~NpuTimer();
   NpuTimer(const NpuTimer &) = delete;
@@ -82,6 +84,11 @@ private:
   /// Adds the finished launches that follow the last one added (lock held).
   void addInOrder();
 
+  /// Adds one launch's timing and energy into its step's (lock held or no threads).
+  void add(const timing::LaunchTiming &launch, size_t step);
+
+  config::HardwareConfig machine_;
+  energy::Table energyTable_; // machine_.energy, read once
   std::vector<std::unique_ptr<timing::Simulator>> simulators_; // one per timing thread (or the caller's)
   std::map<size_t, StepTiming> steps_;
 

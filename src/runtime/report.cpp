@@ -41,6 +41,33 @@ std::string stepBound(const StepTiming &timing) {
 
 namespace {
 
+/// Nanojoules, to the picojoule.
+double nj(double pj) {
+  return std::round(pj) / 1000.0;
+}
+
+/// The "energy" object of a timed step, and of the whole run (docs/energy.md, "Report").
+nlohmann::json energyObject(const energy::Energy &e) {
+  nlohmann::json parts = nlohmann::json::object();
+  for (int k = 0; k < energy::kNumParts; ++k) {
+    const auto part = static_cast<energy::Part>(k);
+    parts[std::string(energy::partName(part))] = {{"dynamic_nj", nj(e.dynamicPj[static_cast<size_t>(k)])},
+                                                  {"static_nj", nj(e.staticPj[static_cast<size_t>(k)])}};
+  }
+  nlohmann::json o = {{"total_nj", nj(e.totalPj())},
+                      {"dynamic_nj", nj(e.dynamicTotalPj())},
+                      {"static_nj", nj(e.staticTotalPj())},
+                      {"average_w", std::round(e.averageWatts() * 1000.0) / 1000.0},
+                      {"parts", std::move(parts)},
+                      {"dram_nj",
+                       {{"activate", nj(e.dramActivatePj)},
+                        {"transfer", nj(e.dramTransferPj)},
+                        {"refresh", nj(e.dramRefreshPj)}}},
+                      {"unpriced_macs", e.unpricedMacs},
+                      {"dram_requests_without_row_statistics", e.requestsWithoutRowStatistics}};
+  return o;
+}
+
 /// A timed step's "timing" object of the report.
 nlohmann::json timingObject(const StepTiming &t) {
   nlohmann::json busy = nlohmann::json::object();
@@ -63,7 +90,8 @@ nlohmann::json timingObject(const StepTiming &t) {
                : 0.0},
           {"roofline_us", ms(t.rooflineUs)},
           {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0},
-          {"bound", stepBound(t)}};
+          {"bound", stepBound(t)},
+          {"energy", energyObject(t.energy)}};
 }
 
 } // namespace
@@ -182,6 +210,16 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
   }
   if (report.mode != Mode::Reference)
     doc["machine"] = report.machine;
+  if (report.mode == Mode::Timing || report.mode == Mode::Full) {
+    json e = energyObject(report.totalEnergy);
+    e["table"] = report.energyTable;
+    e["clock_gating"] = report.energyClockGating;
+    // A bundle is one inference (or one training step): the run's energy is its energy.
+    e["per_inference_nj"] = e["total_nj"];
+    e["peak_step_w"] = std::round(report.peakStepWatts * 1000.0) / 1000.0;
+    e["peak_step"] = report.peakPowerStep;
+    doc["energy"] = std::move(e);
+  }
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 

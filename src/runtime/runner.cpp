@@ -447,6 +447,8 @@ RunReport Runner::run() {
   std::vector<std::string> reasons(bundle_.steps.size());
   if (onNpu()) {
     report_.machine = options_.machine.name;
+    report_.energyTable = options_.machine.energy;
+    report_.energyClockGating = options_.machine.energyClockGating != 0;
     try {
       npu_ = std::make_unique<NpuSteps>(options_, report_);
       if (options_.mode == Mode::Timing)
@@ -541,6 +543,11 @@ RunReport Runner::run() {
     if (s.timed) {
       report_.totalCycles += s.timing.cycles;
       report_.totalTimeUs += s.timing.timeUs;
+      report_.totalEnergy.add(s.timing.energy);
+      if (const double watts = s.timing.energy.averageWatts(); watts > report_.peakStepWatts) {
+        report_.peakStepWatts = watts;
+        report_.peakPowerStep = s.index;
+      }
     }
   }
   if (!failed && options_.verify) {

@@ -6,6 +6,7 @@
 // Verification compares with the bundle's fingerprints and reference outputs,
 // and in the NPU modes every written buffer with the reference interpreter.
 #include "config/hardware.h"
+#include "energy/energy.h"
 #include "library/library.h"
 #include "npu/execution.h"
 #include "reference/interpreter.h"
@@ -97,6 +98,8 @@ struct StepTiming {
   double memoryUs = 0.0;    // the DRAM bytes the program moved, at the peak bandwidth
   double computeUs = 0.0;   // the arrays' MACs, or the vector elements, at their peak
   int64_t compulsoryBytes = 0; // every input element read once, every output element written once
+  /// The step's launches priced by the machine's energy table (docs/energy.md).
+  energy::Energy energy;
 };
 
 /// What became of a step, or of a model output. The report spells it as
@@ -202,6 +205,14 @@ struct RunReport {
   std::string machine;    // the NPU modes' configuration name
   int64_t totalCycles = 0; // timing and full modes: the steps' cycles added up
   double totalTimeUs = 0.0;
+  /// Timing and full modes: the timed steps' energy added up, the table that
+  /// priced it (the machine's `energy` key), whether idle units were clock
+  /// gated, and the step of the highest average power (docs/energy.md).
+  energy::Energy totalEnergy;
+  std::string energyTable;
+  bool energyClockGating = false;
+  double peakStepWatts = 0.0;
+  size_t peakPowerStep = 0;
   double compileMs = 0.0;    // compiling kernels for the NPU
   double timingMs = 0.0;     // CPU time timing launches (timing and full modes), on whichever thread timed them
   int threads = 1;           // the threads the run used (RunOptions::threads resolved)

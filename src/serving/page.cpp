@@ -169,6 +169,12 @@ void placementSection(const PlacementResult &result, report::HtmlPage &page) {
                        fixed(100.0 * static_cast<double>(result.rowHits) / static_cast<double>(rows), 1) +
                            "% hits, " + std::to_string(result.rowMisses) + " misses, " +
                            std::to_string(result.rowConflicts) + " conflicts");
+  std::string perRequest;
+  for (const TenantResult &tenant : result.tenants)
+    perRequest += (perRequest.empty() ? "" : ", ") + tenant.name + " " + fixed(tenant.energyPerRequestUj, 3) + " uJ";
+  lines.emplace_back("energy", fixed(result.energy.totalPj() * 1e-6, 3) + " uJ, " +
+                                   fixed(result.energy.averageWatts(), 3) + " W average (docs/serving.md, \"Energy\")");
+  lines.emplace_back("energy per request", perRequest);
   page.definitions(lines);
   page.table(tenantTable(result));
   page.table(coreTable(result));

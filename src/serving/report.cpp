@@ -43,8 +43,17 @@ json placementJson(const Scenario &scenario, const PlacementResult &result) {
                        {"dram_share", tenant.dramShare},
                        {"dram_gbs_in_flight", tenant.dramGBsInFlight},
                        {"dram_share_contended", tenant.dramShareContended},
-                       {"dram_gbs_over_time", tenant.bandwidthGBs}});
+                       {"dram_gbs_over_time", tenant.bandwidthGBs},
+                       {"energy_uj", tenant.energyUj},
+                       {"energy_per_request_uj", tenant.energyPerRequestUj}});
   placement["tenants"] = tenants;
+  placement["energy"] = {{"table", scenario.machine.energy},
+                         {"total_uj", result.energy.totalPj() * 1e-6},
+                         {"dynamic_uj", result.energy.dynamicTotalPj() * 1e-6},
+                         {"static_uj", result.energy.staticTotalPj() * 1e-6},
+                         {"average_w", result.energy.averageWatts()},
+                         {"unpriced_macs", result.energy.unpricedMacs},
+                         {"dram_requests_without_row_statistics", result.energy.requestsWithoutRowStatistics}};
   placement["dram_bucket_us"] = result.bucketUs;
   placement["dram_peak_gbs"] = result.dramPeakGBs;
   const int64_t rowAccesses = result.rowHits + result.rowMisses + result.rowConflicts;

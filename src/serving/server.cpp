@@ -57,7 +57,7 @@ class Server {
 public:
   Server(const Scenario &scenario, const PlacementSpec &placement,
          const std::vector<const Workload *> &workloads)
-      : scenario_(scenario), machine_(scenario.machine),
+      : scenario_(scenario), machine_(scenario.machine), energyTable_(energy::loadTable(scenario.machine.energy)),
         inFlight_(static_cast<size_t>(scenario.machine.numCores), 0) {
     if (workloads.size() != scenario.tenants.size())
       throw core::RuntimeError("serving: " + std::to_string(workloads.size()) + " workloads for " +
@@ -217,15 +217,47 @@ private:
   }
 
   PlacementResult finishResult();
+  void priceEnergy(const timing::MemoryStats &memory, PlacementResult &out) const;
 
   const Scenario &scenario_;
   timing::SharedMachine machine_;
+  energy::Table energyTable_;
   std::unique_ptr<SchedulingPolicy> policy_;
   std::vector<Tenant> tenants_;
   std::vector<Request> requests_;
   std::vector<int> inFlight_; // by core
   PlacementResult result_;
 };
+
+/// The whole machine over the makespan as one launch (its cores' counts and
+/// busy time, the DRAM's statistics), priced; each tenant gets the share of
+/// it that its instances' core time is of all tenants' (docs/serving.md, "Energy").
+void Server::priceEnergy(const timing::MemoryStats &memory, PlacementResult &out) const {
+  timing::LaunchTiming whole;
+  whole.timePs = out.makespan;
+  const int cores = scenario_.machine.numCores;
+  const auto makespan = static_cast<double>(std::max<TimePs>(1, out.makespan));
+  for (int core = 0; core < cores; ++core) {
+    const timing::CoreStats stats = machine_.coreStats(core);
+    whole.activity.add(stats.activity);
+    for (size_t kind = 0; kind < stats.busyPs.size(); ++kind)
+      whole.busyPercent[kind] += 100.0 * static_cast<double>(stats.busyPs[kind]) / makespan / cores;
+  }
+  whole.memory = memory;
+  out.energy = energy::estimate(whole, scenario_.machine, energyTable_);
+  std::vector<double> coreTime(out.tenants.size(), 0.0);
+  double allCoreTime = 0.0;
+  for (const CoreResult &core : out.cores)
+    for (size_t t = 0; t < core.tenantBusyPercent.size() && t < coreTime.size(); ++t) {
+      coreTime[t] += core.tenantBusyPercent[t];
+      allCoreTime += core.tenantBusyPercent[t];
+    }
+  for (size_t t = 0; t < out.tenants.size(); ++t) {
+    TenantResult &tenant = out.tenants[t];
+    tenant.energyUj = allCoreTime > 0.0 ? out.energy.totalPj() * 1e-6 * coreTime[t] / allCoreTime : 0.0;
+    tenant.energyPerRequestUj = tenant.requests > 0 ? tenant.energyUj / static_cast<double>(tenant.requests) : 0.0;
+  }
+}
 
 PlacementResult Server::finishResult() {
   PlacementResult &out = result_;
@@ -339,6 +371,7 @@ PlacementResult Server::finishResult() {
     out.cores.push_back(std::move(result));
   }
   const timing::MemoryStats memory = machine_.memoryStats();
+  priceEnergy(memory, out);
   out.rowHits = memory.rowHits;
   out.rowMisses = memory.rowMisses;
   out.rowConflicts = memory.rowConflicts;

@@ -7,6 +7,7 @@
 // launches run one after another, and their instances share the NoC, the DRAM
 // and, when the placement shares cores, the cores.
 #include "config/hardware.h"
+#include "energy/energy.h"
 #include "npu/execution.h"
 #include "serving/scenario.h"
 #include "timing/event_queue.h"
@@ -73,6 +74,10 @@ struct TenantResult {
   double dramShareContended = 0;
   /// DRAM GB/s of the tenant's completed requests per bucketUs bucket.
   std::vector<double> bandwidthGBs;
+  /// The placement's energy attributed to the tenant in proportion to the
+  /// core time its instances held (docs/serving.md, "Energy"), and that over
+  /// its requests.
+  double energyUj = 0, energyPerRequestUj = 0;
 };
 
 struct CoreResult {
@@ -108,6 +113,9 @@ struct PlacementResult {
   /// The DRAM's row statistics over all tenants (detailed model only): where
   /// tenants' rows conflict in shared banks.
   int64_t rowHits = 0, rowMisses = 0, rowConflicts = 0;
+  /// The whole machine's energy over the makespan (docs/energy.md), priced by
+  /// the machine's energy table.
+  energy::Energy energy;
 };
 
 /// Simulates one placement of the scenario with the tenants' workloads (in

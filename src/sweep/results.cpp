@@ -47,6 +47,7 @@ void fillFromReport(const nlohmann::json &doc, ResultRow &row) {
     timed += time;
     roofline += t.value("roofline_us", 0.0);
     row.dramBytes += t.value("dram_bytes_read", int64_t{0}) + t.value("dram_bytes_written", int64_t{0});
+    row.macs += t.value("macs", int64_t{0});
     const nlohmann::json busy = t.value("unit_busy_percent", nlohmann::json::object());
     for (size_t u = 0; u < std::size(kUnits); ++u)
       busyTime[u] += time * busy.value(kUnits[u], 0.0);
@@ -62,6 +63,11 @@ void fillFromReport(const nlohmann::json &doc, ResultRow &row) {
   row.peakFlops = machine.value("peak_flops_per_s", 0.0);
   row.peakDramBytesPerSecond = machine.value("peak_dram_bytes_per_s", 0.0);
   row.spadBytes = machine.value("spad_bytes", int64_t{0});
+  const nlohmann::json energy = doc.value("energy", nlohmann::json::object());
+  row.energyUj = energy.value("total_nj", 0.0) / 1000.0;
+  row.averageWatts = energy.value("average_w", 0.0);
+  // FLOP per joule is FLOP/s per watt: 2 x MACs / (uJ x 1e-6) / 1e9.
+  row.gflopsPerWatt = row.energyUj > 0.0 ? 2.0 * static_cast<double>(row.macs) / (row.energyUj * 1e3) : 0.0;
 }
 
 /// The points no other point beats in both (lower cost, lower time), by cost.
@@ -153,7 +159,8 @@ std::string resultsCsv(const std::vector<std::string> &keys, const std::vector<R
     std::replace(name.begin(), name.end(), '-', '_');
     out += ",busy_" + name + "_percent";
   }
-  out += ",dram_bytes,dram_gb_s,roofline_ratio,peak_tflop_s,peak_dram_gb_s,spad_bytes,wall_s,error\n";
+  out += ",dram_bytes,dram_gb_s,roofline_ratio,peak_tflop_s,peak_dram_gb_s,spad_bytes,energy_uj,average_w,"
+         "gflop_s_per_w,wall_s,error\n";
   for (const ResultRow &r : rows) {
     out += r.key + "," + csvField(r.model) + "," + csvField(r.bundle);
     for (const auto &[k, v] : r.point)
@@ -164,7 +171,8 @@ std::string resultsCsv(const std::vector<std::string> &keys, const std::vector<R
     out += "," + std::to_string(r.dramBytes) + "," + number(r.dramGBs, "%.3f") + "," +
            number(r.rooflineRatio, "%.3f") + "," + number(r.peakFlops / 1e12, "%.3f") + "," +
            number(r.peakDramBytesPerSecond / 1e9, "%.3f") + "," + std::to_string(r.spadBytes) + "," +
-           number(r.wallSeconds, "%.3f") + "," + csvField(r.error) + "\n";
+           number(r.energyUj, "%.3f") + "," + number(r.averageWatts, "%.3f") + "," +
+           number(r.gflopsPerWatt, "%.3f") + "," + number(r.wallSeconds, "%.3f") + "," + csvField(r.error) + "\n";
   }
   return out;
 }
@@ -230,6 +238,9 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
         [](const ResultRow &r) { return r.peakFlops; });
   front("scratchpad bytes", "scratchpad bytes (whole chip)",
         [](const ResultRow &r) { return static_cast<double>(r.spadBytes); });
+  // Time against energy: the front is the designs no other is both faster
+  // and more frugal than; the faster machine need not be on it.
+  front("energy", "energy per inference (uJ)", [](const ResultRow &r) { return r.energyUj; });
 
   // Per-unit utilisation of every task, in the table's order.
   page.heading("Unit utilisation");
@@ -255,7 +266,8 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
   for (const std::string &k : keys)
     table.headings.push_back(k);
   for (const char *h :
-       {"status", "cycles", "time (us)", "DRAM GB/s", "x roofline", "peak TFLOP/s", "wall (s)", "error"})
+       {"status", "cycles", "time (us)", "DRAM GB/s", "x roofline", "peak TFLOP/s", "energy (uJ)", "average W",
+        "GFLOP/s per W", "wall (s)", "error"})
     table.headings.push_back(h);
   for (size_t i = 0; i < rows.size(); ++i) {
     const ResultRow &r = rows[i];
@@ -277,6 +289,9 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
     cells.push_back(report::Table::number(number(r.dramGBs, "%.1f"), r.dramGBs));
     cells.push_back(report::Table::number(number(r.rooflineRatio, "%.2f"), r.rooflineRatio));
     cells.push_back(report::Table::number(number(r.peakFlops / 1e12, "%.1f"), r.peakFlops));
+    cells.push_back(report::Table::number(number(r.energyUj, "%.3f"), r.energyUj));
+    cells.push_back(report::Table::number(number(r.averageWatts, "%.2f"), r.averageWatts));
+    cells.push_back(report::Table::number(number(r.gflopsPerWatt, "%.1f"), r.gflopsPerWatt));
     cells.push_back(report::Table::number(number(r.wallSeconds, "%.2f"), r.wallSeconds));
     cells.push_back(report::Table::text(r.error));
     table.rows.push_back(std::move(cells));

@@ -24,6 +24,10 @@ struct ResultRow {
   double rooflineRatio = 0.0; // simulated time / the sum of the steps' roofline bounds
   double peakFlops = 0.0, peakDramBytesPerSecond = 0.0;
   int64_t spadBytes = 0;
+  /// The run's energy (docs/energy.md): total, over the simulated time, and
+  /// useful FLOPs (2 per MAC) per joule, GFLOP/s per W; 0 without energy.
+  double energyUj = 0.0, averageWatts = 0.0, gflopsPerWatt = 0.0;
+  int64_t macs = 0;
   double wallSeconds = 0.0;
   std::string error;
 };
@@ -36,7 +40,7 @@ std::vector<ResultRow> collectResults(const std::vector<Task> &tasks, const std:
 std::string resultsCsv(const std::vector<std::string> &keys, const std::vector<ResultRow> &rows);
 
 /// Each varied key against time per model, the Pareto fronts of time against
-/// peak FLOP/s and scratchpad bytes, per-unit utilisation, and the table.
+/// peak FLOP/s, scratchpad bytes and energy, per-unit utilisation, and the table.
 report::HtmlPage sweepPage(const std::string &title, const std::vector<std::string> &keys,
                            const std::vector<ResultRow> &rows);
 

@@ -26,7 +26,10 @@ struct MemoryStats {
   int64_t reads = 0, writes = 0;
   int64_t bytesRead = 0, bytesWritten = 0;
   int64_t rowHits = 0, rowMisses = 0, rowConflicts = 0; // detailed DRAM only
-  int64_t refreshes = 0;
+  int64_t refreshes = 0; // refresh commands, all channels
+  /// Flits the NoC moved (one port width each, at least one per message), and
+  /// the switch hops each took: a crossbar's flits cross one switch.
+  int64_t nocFlits = 0, nocFlitHops = 0;
   TimePs busyUntil = 0; // completion time of the last request
 
   /// Counts one request as a read or a write of its bytes.
@@ -56,6 +59,8 @@ struct MemoryStats {
     rowMisses += other.rowMisses;
     rowConflicts += other.rowConflicts;
     refreshes += other.refreshes;
+    nocFlits += other.nocFlits;
+    nocFlitHops += other.nocFlitHops;
   }
 };
 

@@ -116,6 +116,7 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
     timing.timePs = std::max(timing.timePs, stats.endPs);
     timing.macs += stats.macs;
     timing.vectorElementOps += stats.vectorElementOps;
+    timing.activity.add(stats.activity);
     computeBoundCycles = std::max({computeBoundCycles, stats.vectorBoundCycles, stats.matmulBoundCycles});
     for (int kind = 0; kind < kNumUnitKinds; ++kind)
       timing.busyPercent[static_cast<size_t>(kind)] += static_cast<double>(stats.busyPs[static_cast<size_t>(kind)]);
@@ -171,6 +172,7 @@ LaunchTiming accumulate(const std::vector<LaunchTiming> &launches) {
     total.memoryBoundPs += launch.memoryBoundPs;
     total.rooflineBoundPs += launch.rooflineBoundPs;
     total.memory.addCounts(launch.memory);
+    total.activity.add(launch.activity);
   }
   if (total.timePs > 0) {
     const auto time = static_cast<double>(total.timePs);

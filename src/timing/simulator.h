@@ -5,6 +5,7 @@
 // docs/timing.md describes the model and derives every formula.
 #include "config/hardware.h"
 #include "npu/execution.h"
+#include "timing/activity.h"
 #include "timing/chrome_trace.h"
 #include "machine/unit_costs.h"
 #include "timing/event_queue.h"
@@ -43,6 +44,8 @@ struct LaunchTiming {
   TimePs rooflineBoundPs = 0; // max(compute, memory)
   double boundRatio = 1.0;    // timePs / rooflineBoundPs (>= 1)
   MemoryStats memory;
+  /// The work of every unit of every core (timing/activity.h), for the energy model.
+  Activity activity;
 
   double busy(UnitKind kind) const { return busyPercent[static_cast<size_t>(kind)]; }
 };

@@ -577,8 +577,11 @@ TEST_F(CliTest, RunWritesHtmlPageAndPrintsCostliestSteps) {
   EXPECT_TRUE(contains(r.out, report["steps"][0]["timing"]["bound"].get<std::string>())) << r.out;
   EXPECT_DOUBLE_EQ(report["machine_config"]["peak_flops_per_s"].get<double>(), 2.0 * 128 * 128 * 2 * 940e6);
   const std::string html = slurp(path("page.html"));
-  EXPECT_EQ(occurrences(html, "<svg class=\"chart\""), 3u); // roofline, utilisation, DRAM bandwidth
-  EXPECT_EQ(occurrences(html, "<tr>"), steps + 1);          // the step table and its heading
+  // Roofline, utilisation, DRAM bandwidth, power over time.
+  EXPECT_EQ(occurrences(html, "<svg class=\"chart\""), 4u);
+  // The step table and its heading, the energy section's table of the 9 parts
+  // and its heading, and its table of every step's energy and its heading.
+  EXPECT_EQ(occurrences(html, "<tr>"), (steps + 1) + (9 + 1) + (steps + 1));
   EXPECT_FALSE(contains(r.err, "elapsed")) << r.err;        // stderr is a file: no progress line
   r = run({"run", kTinyBundle, "--mode", "reference", "--top", "2"});
   EXPECT_EQ(r.exitCode, 2);
@@ -654,10 +657,11 @@ TEST_F(CliTest, SweepLocallyAndOnLocalClusterGiveTheSameResults) {
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err << slurp(path("dask/dask.log"));
   EXPECT_EQ(withoutWallTime(slurp(path("dask/results.csv"))), withoutWallTime(local));
   const std::string html = slurp(path("dask/report.html"));
-  // Two varied keys, two Pareto fronts, one utilisation chart; 4 points each
-  // for the key charts and the fronts, 5 units x 4 tasks for utilisation.
-  EXPECT_EQ(occurrences(html, "<svg class=\"chart\""), 5u);
-  EXPECT_EQ(occurrences(html, "<circle class=\"point\""), 4u * 4 + 5 * 4);
+  // Two varied keys, three Pareto fronts (peak FLOP/s, scratchpad, energy),
+  // one utilisation chart; 4 points each for the key charts and the fronts,
+  // 5 units x 4 tasks for utilisation.
+  EXPECT_EQ(occurrences(html, "<svg class=\"chart\""), 6u);
+  EXPECT_EQ(occurrences(html, "<circle class=\"point\""), 5u * 4 + 5 * 4);
 }
 
 TEST_F(CliTest, SweepRecordsAFailedTaskAndGoesOn) {

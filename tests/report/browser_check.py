@@ -53,8 +53,9 @@ def build_page(options, name):
         steps = json.load(open(report))["steps"]
         timed = [s["timing"] for s in steps if "timing" in s]
         with_macs = [t for t in timed if t["macs"] > 0 and t["dram_bytes_read"] + t["dram_bytes_written"] > 0]
-        # Roofline, utilisation, DRAM bandwidth; a point per step with MACs.
-        return page, {"svg.chart": 3, "circle.point": len(with_macs), "table": 1}
+        # Roofline, utilisation, DRAM bandwidth, power over time; a point per
+        # step with MACs. Tables: the steps, the energy's parts, each step's energy.
+        return page, {"svg.chart": 4, "circle.point": len(with_macs), "table": 3}
     if name == "compare":
         a, b = os.path.join(out, "a.json"), os.path.join(out, "b.json")
         npusim(options, "run", tiny, "--mode", "timing", "--report", a, "--quiet")
@@ -81,10 +82,11 @@ def build_page(options, name):
     rows = list(csv.DictReader(open(os.path.join(folder, "results.csv"))))
     ok = [r for r in rows if r["status"] == "ok"]
     keys = ["lanes", "dram"]
-    # A chart per varied key, two Pareto fronts, utilisation: points per ok
-    # task in each key chart and front, five units each in utilisation.
+    # A chart per varied key, three Pareto fronts (peak FLOP/s, scratchpad,
+    # energy), utilisation: points per ok task in each key chart and front,
+    # five units each in utilisation.
     return os.path.join(folder, "report.html"), {
-        "svg.chart": len(keys) + 3, "circle.point": len(ok) * (len(keys) + 2) + 5 * len(ok), "table": 1}
+        "svg.chart": len(keys) + 4, "circle.point": len(ok) * (len(keys) + 3) + 5 * len(ok), "table": 1}
 
 
 def check(options, name):

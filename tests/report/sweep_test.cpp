@@ -164,5 +164,29 @@ TEST_F(SweepFileTest, CsvQuotesAndReadsRecords) {
   EXPECT_NE(csv.find(",\"bad, \"\"very\"\"\"\n"), std::string::npos) << csv;
 }
 
+TEST_F(SweepFileTest, EnergyColumnsComeFromTheReport) {
+  const SweepFile s = loadSweepFile(write("bundles: [tiny]\ngrid:\n  lanes: [64]\n"));
+  const std::vector<Point> p = expandPoints(s);
+  const std::vector<Task> tasks = makeTasks(s, p, "1.0");
+  const std::string out = (dir_ / "out").string();
+  fs::create_directories(taskFolder(out, tasks[0]));
+  // Two timed steps of 1,000,000 and 500,000 MACs; the run's energy 3,000 nJ
+  // (docs/energy.md, "Report") over 2 us: 1.5 W.
+  std::ofstream(fs::path(taskFolder(out, tasks[0])) / "report.json")
+      << R"({"steps": [{"timing": {"time_us": 1.5, "macs": 1000000}}, {"timing": {"time_us": 0.5, "macs": 500000}}],
+            "totals": {"cycles": 2000, "time_us": 2.0},
+            "energy": {"total_nj": 3000.0, "average_w": 1.5}})";
+  writeStatus(out, tasks[0], {"ok", 1, 0.5, ""});
+  const std::vector<ResultRow> rows = collectResults(tasks, p, out);
+  ASSERT_EQ(rows[0].status, "ok");
+  EXPECT_DOUBLE_EQ(rows[0].energyUj, 3.0);
+  EXPECT_DOUBLE_EQ(rows[0].averageWatts, 1.5);
+  // 2 x 1,500,000 MACs = 3e6 FLOP over 3e-6 J = 1e12 FLOP/J = 1000 GFLOP/s per W.
+  EXPECT_DOUBLE_EQ(rows[0].gflopsPerWatt, 1000.0);
+  const std::string csv = resultsCsv(variedKeys(s), rows);
+  EXPECT_NE(csv.find(",energy_uj,average_w,gflop_s_per_w,wall_s,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",3.000,1.500,1000.000,"), std::string::npos) << csv;
+}
+
 } // namespace
 } // namespace npusim::sweep

@@ -300,11 +300,37 @@ CoreStats CoreModel::stats() const {
     stats.endPs = std::max(stats.endPs, op.complete);
     const InstructionInfo &info = *op.info;
     stats.macs += info.macs;
+    Activity &activity = stats.activity;
     if (info.unit == UnitKind::Vector) {
       const int64_t elements = op.executed->elements > 0 ? op.executed->elements : info.resultElements;
       stats.vectorElementOps += elements;
       const int perCycle = config_.lanes * std::max(1, config_.elementsPerLaneVector(info.vectorElementBytes));
       stats.vectorBoundCycles += static_cast<double>(elements) / perCycle;
+      activity.vectorOpsByClass[static_cast<size_t>(info.vectorClass)] += elements;
+    }
+    switch (info.unit) {
+    case UnitKind::Dma: {
+      ++activity.dmaDescriptors;
+      const int64_t bytes = op.executed->elements * info.dmaElementBytes;
+      (info.instruction->opcode == npu::Opcode::DmaLoad ? activity.spadBytesWritten : activity.spadBytesRead) +=
+          bytes;
+      break;
+    }
+    case UnitKind::Systolic:
+      activity.macsByDtype[static_cast<size_t>(info.macDtype)] += info.macs;
+      activity.spadBytesRead += info.spadBytesRead;
+      activity.spadBytesWritten += info.spadBytesWritten;
+      break;
+    case UnitKind::CrossLane:
+      activity.crossLaneOps += op.executed->elements;
+      activity.spadBytesRead += info.spadBytesRead;
+      activity.spadBytesWritten += info.spadBytesWritten;
+      break;
+    case UnitKind::Vector:
+      activity.spadBytesRead += info.spadBytesRead;
+      activity.spadBytesWritten += info.spadBytesWritten;
+      break;
+    case UnitKind::Scalar: ++activity.scalarInstructions; break;
     }
   }
   stats.matmulBoundCycles =

@@ -6,6 +6,7 @@
 // completed. Everything happens in events; an idle unit schedules nothing.
 #include "config/hardware.h"
 #include "npu/execution.h"
+#include "timing/activity.h"
 #include "timing/chrome_trace.h"
 #include "timing/core/dependency_tracker.h"
 #include "timing/core/instruction_catalog.h"
@@ -32,6 +33,7 @@ struct CoreStats {
   double vectorBoundCycles = 0.0;
   double matmulBoundCycles = 0.0;
   TimePs endPs = 0; // completion of the core's last instruction
+  Activity activity; // the work of its units, for the energy model
 };
 
 class CoreModel {

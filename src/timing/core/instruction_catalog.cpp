@@ -36,6 +36,41 @@ BankRange InstructionCatalog::tileRange(int tile, int64_t shift) const {
   return BankRange{range.begin + shift, range.end + shift};
 }
 
+void InstructionCatalog::countArrayBytes(const npu::Instruction &instruction, InstructionInfo &info) const {
+  // An array instruction touches one block of its tiles, not the whole tiles:
+  // block b of an axis of extent E covers [b * lanes, min(E, (b + 1) * lanes)).
+  const int64_t lanes = config_.lanes;
+  auto blockExtent = [lanes](int64_t extent, int64_t block) {
+    return std::clamp<int64_t>(extent - block * lanes, 0, lanes);
+  };
+  info.spadBytesRead = info.spadBytesWritten = 0;
+  if (instruction.srcs.empty())
+    return;
+  const npu::TileLayout &src = program_.tiles[static_cast<size_t>(instruction.srcs[0])].layout;
+  if (src.shape.empty() || src.shape.back() == 0)
+    return;
+  const int64_t srcBytes = core::byteSize(src.dtype);
+  if (instruction.opcode == Opcode::MLoadWeights) {
+    // B [K, N]: the block's valid K rows of its valid N columns.
+    const int64_t k = blockExtent(src.numElements() / src.shape.back(), instruction.kBlock);
+    info.spadBytesRead = k * blockExtent(src.shape.back(), instruction.nBlock) * srcBytes;
+    return;
+  }
+  if (instruction.opcode != Opcode::MMatmul || instruction.dsts.empty())
+    return;
+  info.macDtype = src.dtype;
+  const npu::TileLayout &dst = program_.tiles[static_cast<size_t>(instruction.dsts[0])].layout;
+  if (dst.shape.empty())
+    return;
+  // A's rows of the K block stream in; C's rows of the N block are read (when
+  // accumulating) and written.
+  const int64_t rows = matmulRows(instruction, program_);
+  const int64_t cBlockBytes = rows * blockExtent(dst.shape.back(), instruction.nBlock) * core::byteSize(dst.dtype);
+  info.spadBytesRead = rows * blockExtent(src.shape.back(), instruction.kBlock) * srcBytes +
+                       (instruction.accumulate ? cBlockBytes : 0);
+  info.spadBytesWritten = cBlockBytes;
+}
+
 const InstructionInfo &InstructionCatalog::info(const npu::Instruction *instruction) {
   if (instruction == nullptr)
     throw core::RuntimeError("timing: kernel " + program_.kernelName +
@@ -67,6 +102,15 @@ const InstructionInfo &InstructionCatalog::info(const npu::Instruction *instruct
   info->barrier = instruction->opcode == Opcode::Barrier;
   info->memoryAccess = instruction->opcode == Opcode::SLoad || instruction->opcode == Opcode::SStore;
 
+  auto tileBytes = [this](int tile) {
+    const npu::TileLayout &layout = program_.tiles[static_cast<size_t>(tile)].layout;
+    return layout.numElements() * core::byteSize(layout.dtype);
+  };
+  for (int tile : info->tilesRead)
+    info->spadBytesRead += tileBytes(tile);
+  for (int tile : info->tilesWritten)
+    info->spadBytesWritten += tileBytes(tile);
+
   switch (info->unit) {
   case UnitKind::Scalar:
     info->slot = SlotLayout::kScalar;
@@ -80,11 +124,17 @@ const InstructionInfo &InstructionCatalog::info(const npu::Instruction *instruct
       info->slot = SlotLayout::kDmaStore;
       info->stream = SlotLayout::kDmaStoreStream;
     }
+    if (!info->tilesRead.empty() || !info->tilesWritten.empty()) {
+      const int tile = !info->tilesWritten.empty() ? info->tilesWritten[0] : info->tilesRead[0];
+      info->dmaElementBytes = core::byteSize(program_.tiles[static_cast<size_t>(tile)].layout.dtype);
+    }
     break;
   case UnitKind::Vector:
     info->slot = SlotLayout::kVector;
     info->stream = SlotLayout::kVectorStream;
     info->vectorElementBytes = vectorElementBytes(*instruction, program_);
+    if (instruction->opcode == Opcode::VElementwise)
+      info->vectorClass = vectorClassOf(instruction->function);
     if (!instruction->dsts.empty())
       info->resultElements = program_.tiles[static_cast<size_t>(instruction->dsts[0])].layout.numElements();
     break;
@@ -103,6 +153,7 @@ const InstructionInfo &InstructionCatalog::info(const npu::Instruction *instruct
     info->stream = instruction->opcode == Opcode::MLoadWeights ? SlotLayout::arrayLoadStream(array)
                                                                : SlotLayout::arrayComputeStream(array);
     info->macs = usefulMacs(*instruction, program_, config_.lanes);
+    countArrayBytes(*instruction, *info);
     break;
   }
   }

@@ -66,6 +66,11 @@ struct InstructionInfo {
   int64_t macs = 0;
   int vectorElementBytes = 0;     // vector instructions
   int64_t resultElements = 0;     // vector instructions: elements of the result tile
+  // For the energy counts (timing/activity.h).
+  core::DType macDtype = core::DType::Float32;       // systolic: the A operand's dtype
+  VectorClass vectorClass = VectorClass::Simple;     // vector instructions
+  int64_t spadBytesRead = 0, spadBytesWritten = 0;   // tiles read and written (arrays: their blocks)
+  int dmaElementBytes = 0;                           // DMA: bytes of one element of its tile
 };
 
 class InstructionCatalog {
@@ -81,6 +86,10 @@ public:
   const SlotLayout &slots() const { return slots_; }
 
 private:
+  /// The scratchpad bytes of the blocks an array instruction reads and
+  /// writes, and an MMatmul's MAC dtype (into `info`).
+  void countArrayBytes(const npu::Instruction &instruction, InstructionInfo &info) const;
+
   const npu::Program &program_;
   const config::HardwareConfig &config_;
   SlotLayout slots_;

@@ -129,6 +129,8 @@ void CrossbarNoc::accept(const MemoryRequest &request) {
   for (const Piece &piece : scratch_) {
     const size_t corePort = static_cast<size_t>(request.core * portsPerCore_ + piece.channel % portsPerCore_);
     const int cycles = serializationCycles(request.write ? piece.bytes : 0);
+    stats_.nocFlits += cycles;
+    stats_.nocFlitHops += cycles; // one switch
     // Cut-through: the head leaves the core port, crosses the crossbar, and the
     // piece has arrived once its tail has passed the channel port.
     const TimePs leaves = reserve(coreOut_[corePort], start, cycles);
@@ -152,6 +154,8 @@ void CrossbarNoc::pieceDone(const MemoryRequest &piece, TimePs dramDone) {
   const auto channel = static_cast<int>(piece.tag);
   const size_t corePort = static_cast<size_t>(piece.core * portsPerCore_ + channel % portsPerCore_);
   const int cycles = serializationCycles(piece.write ? 0 : piece.bytes);
+  stats_.nocFlits += cycles;
+  stats_.nocFlitHops += cycles;
   const TimePs leaves =
       reserve(channelOut_[static_cast<size_t>(channel)], alignToCoreClock(dramDone), cycles);
   const TimePs enters = reserve(coreIn_[corePort], leaves + latencyCycles_ * corePeriodPs_, cycles);
