@@ -271,7 +271,7 @@ public:
     int64_t byte = 0;
     if (__builtin_mul_overflow(elementOffset, int64_t{p.elementBytes}, &byte) ||
         __builtin_add_overflow(byte, p.byteOffset, &byte) || byte < 0 ||
-        byte + p.elementBytes > static_cast<int64_t>(p.buffer->bytes->size()))
+        byte + p.elementBytes > p.buffer->size())
       outOfBounds(p, elementOffset, tileElement);
     return byte;
   }
@@ -279,6 +279,11 @@ public:
   /// Whether every element offset of offsets[0..n) lies inside the buffer
   /// (then no element needs dramByte's check).
   bool allInside(const Pointer &p, const int64_t *offsets, int64_t n) const;
+  /// A transfer of a run that computes values, to or from a buffer that holds
+  /// no contents (DramBuffer): the addresses and the trace of an address-only
+  /// transfer; a load gives zeros (so does an atomic's old value). Only data no
+  /// address, mask or control depends on may come from such a buffer.
+  void dmaAbsent(const Instruction &in);
   /// A strided load or store whose last axis has DRAM stride 1, row by row.
   void dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base);
 
