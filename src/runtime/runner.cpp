@@ -390,7 +390,13 @@ bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, Step
     const std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(ref) : std::nullopt;
     const std::optional<CallBound> callBound =
         rule || isLaunch ? std::nullopt : callResultBound(step, target, buffers_);
-    const ElementRule *judge = rule ? &*rule : callBound ? &callBound->rule : nullptr;
+    // A 16-bit float result is judged by its format's rounding at its depth.
+    const std::optional<ElementRule> rounding =
+        rule || callBound
+            ? std::nullopt
+            : roundingRule(buffers_[static_cast<size_t>(ref.storage)]->dtype, depths_.step[result.index],
+                           f.elements > 0 ? f.absSum / static_cast<double>(f.elements) : 0.0, f.absSum);
+    const ElementRule *judge = rule ? &*rule : callBound ? &callBound->rule : rounding ? &*rounding : nullptr;
     const Comparison c = compareFingerprint(view(ref), f, judge);
     if (rule)
       adam_->noteComparison(ref, c);
@@ -414,18 +420,25 @@ void Runner::verifyOutputs() {
     OutputResult r;
     r.name = o.name;
     const reference::TensorView v = view(o.tensor);
-    const std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(o.tensor) : std::nullopt;
+    std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(o.tensor) : std::nullopt;
+    const bool byAdam = rule.has_value();
+    if (!rule) {
+      const Fingerprint &f = o.fingerprint;
+      rule = roundingRule(buffers_[static_cast<size_t>(o.tensor.storage)]->dtype,
+                          depths_.storage[static_cast<size_t>(o.tensor.storage)],
+                          f.elements > 0 ? f.absSum / static_cast<double>(f.elements) : 0.0, f.absSum);
+    }
     std::string problem;
     if (!o.reference.empty()) {
       const core::NpyArray array = core::readNpy((bundle_.dir / o.reference).string());
       const Comparison c = compareWithReference(v, array, rule ? &*rule : nullptr);
-      if (rule)
+      if (byAdam)
         adam_->noteComparison(o.tensor, c);
       if (!c.ok)
         problem = "against " + o.reference + ": " + c.message;
     }
     const Comparison f = compareFingerprint(v, o.fingerprint, rule ? &*rule : nullptr);
-    if (rule)
+    if (byAdam)
       adam_->noteComparison(o.tensor, f);
     if (!f.ok)
       problem += (problem.empty() ? "" : "; ") + std::string("against its fingerprint: ") + f.message;
@@ -445,6 +458,8 @@ RunReport Runner::run() {
   report_.fingerprintSource = bundle_.fingerprintSource;
   report_.mode = options_.mode;
   report_.threads = effectiveThreads(options_);
+  if (options_.verify)
+    depths_ = valueDepths(bundle_);
   const auto failEarly = [&](const std::string &why) {
     report_.failure = why;
     report_.wallMs = millisecondsSince(start);

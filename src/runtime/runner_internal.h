@@ -5,6 +5,7 @@
 #include "reference/host_calls.h"
 #include "reference/interpreter.h"
 #include "runtime/npu_steps.h"
+#include "runtime/rounding_tolerance.h"
 #include "runtime/runner.h"
 
 #include <map>
@@ -90,6 +91,7 @@ private:
   std::unique_ptr<NpuSteps> npu_;
   std::unique_ptr<AdamBound> ownAdam_;
   AdamBound *adam_ = nullptr; // null without verification
+  Depths depths_;             // with verification: 16-bit values' rounding depths
 };
 
 } // namespace npusim::runtime
