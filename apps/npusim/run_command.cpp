@@ -222,7 +222,8 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       out << " cycles=" << r.totalCycles << " time_us=" << milliseconds(r.totalTimeUs)
           << " timing_ms=" << milliseconds(r.timingMs) << " threads=" << r.threads;
     if (r.mode == runtime::Mode::Timing)
-      out << " steps_with_values=" << valueSteps;
+      out << " steps_with_values=" << valueSteps << " held_storage_bytes=" << r.heldStorageBytes << " of "
+          << r.storageBytes;
     if (r.verify)
       out << " buffers_compared_with_reference=" << r.buffersCompared
           << " reference_ms=" << milliseconds(r.npuCheckMs);

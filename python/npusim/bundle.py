@@ -4,6 +4,7 @@ Nothing here needs torch; fingerprints and .npy files need numpy.
 """
 
 import ast
+import collections
 import json
 import math
 import os
@@ -139,8 +140,73 @@ def _f(v):
     return v
 
 
-def match_fingerprint(a, b, rtol=RTOL, atol=ATOL):
-    """(ok, reason): does run `a` match reference fingerprint `b` (rules of the format)."""
+# --------------------------------------------------------------------------------------
+# Tolerances of 16-bit floats (docs/bundle-format.md, "Tolerances of 16-bit floats")
+# --------------------------------------------------------------------------------------
+
+# Unit roundoff u = 2^-p of a format with p significand bits: bf16 8, fp16 11.
+UNIT_ROUNDOFF = {"bf16": 2.0 ** -8, "fp16": 2.0 ** -11}
+# lambda of the probabilistic bound: exceeded with probability at most
+# 2 d exp(-lambda^2 (1 - u)^2 / 2) under the model's independent roundings.
+ROUNDING_LAMBDA = 6.0
+
+
+def rounding_tolerance(dtype, depth):
+    """The allowance, relative to |expected| + mean |expected|, of a value of `dtype` that
+    `depth` roundings separate from the inputs, compared between two runs that each round:
+    2 (exp(lambda sqrt(d) u + d u^2 / (1 - u)) - 1), Higham and Mary's probabilistic bound
+    (SIAM J. Sci. Comput. 41(5), 2019) on each side. 0 for formats not in UNIT_ROUNDOFF
+    (fp32 keeps the fixed tolerance)."""
+    u = UNIT_ROUNDOFF.get(dtype)
+    if u is None or depth <= 0:
+        return 0.0
+    return 2.0 * math.expm1(ROUNDING_LAMBDA * math.sqrt(depth) * u + depth * u * u / (1.0 - u))
+
+
+def _storages_in(v, out):
+    if isinstance(v, dict):
+        if "storage" in v and isinstance(v["storage"], int):
+            out.add(v["storage"])
+        for x in v.values():
+            _storages_in(x, out)
+    elif isinstance(v, list):
+        for x in v:
+            _storages_in(x, out)
+    return out
+
+
+def step_storages(step):
+    """(read, written) storage ids of a graph step."""
+    read = _storages_in(step.get("args", []), set())
+    if step["kind"] == "launch":
+        written = set()
+        for a in step.get("writes", []):
+            written |= _storages_in(step["args"][a], set())
+    else:
+        written = _storages_in(step.get("out", []), set())
+    return read, written
+
+
+def storage_depths(steps_of_graph):
+    """Per storage id (a dict, 0 for a storage never written): the steps on the longest
+    chain from the graph's inputs to what the storage holds after the last step, and per
+    step index its own depth (1 + the deepest storage it reads). Each step rounds what it
+    stores once."""
+    depth = collections.defaultdict(int)
+    steps = []
+    for s in steps_of_graph:
+        read, written = step_storages(s)
+        d = 1 + max((depth[r] for r in read), default=0)
+        steps.append(d)
+        for w in written:
+            depth[w] = max(depth[w], d)
+    return depth, steps
+
+
+def match_fingerprint(a, b, rtol=RTOL, atol=ATOL, rounding=0.0):
+    """(ok, reason): does run `a` match reference fingerprint `b` (rules of the format).
+    `rounding` (rounding_tolerance) widens each sample's tolerance by rounding * (|b| +
+    mean |b|) and the sum's by 2 * rounding * abs_sum."""
     if a["elements"] != b["elements"]:
         return False, f"elements {a['elements']} != {b['elements']}"
     if a["nan"] != b["nan"] or a["inf"] != b["inf"]:
@@ -151,9 +217,10 @@ def match_fingerprint(a, b, rtol=RTOL, atol=ATOL):
             return False, f"sum {a['sum']} != {b['sum']}"
     else:
         sa, sb, ab = _f(a["sum"]), _f(b["sum"]), _f(b["abs_sum"])
-        if not abs(sa - sb) <= 1e-4 * (ab + 1):
+        if not abs(sa - sb) <= 1e-4 * (ab + 1) + 2.0 * rounding * ab:
             return False, f"sum {sa} vs {sb} (abs_sum {ab})"
     sb = dict((i, v) for i, v in b["samples"])
+    mean = _f(b["abs_sum"]) / b["elements"] if not ints and b["elements"] else 0.0
     for i, va in a["samples"]:
         if i not in sb:
             return False, f"sample index {i} not in the reference"
@@ -169,7 +236,7 @@ def match_fingerprint(a, b, rtol=RTOL, atol=ATOL):
         elif math.isinf(vb) or math.isinf(va):
             if va != vb:
                 return False, f"sample {i}: {va} vs {vb}"
-        elif not abs(va - vb) <= atol + rtol * abs(vb):
+        elif not abs(va - vb) <= atol + rtol * abs(vb) + rounding * (abs(vb) + mean):
             return False, f"sample {i}: {va} vs {vb}"
     return True, ""
 

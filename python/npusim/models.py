@@ -152,13 +152,20 @@ def build_gpt2(**over):
 
 
 def build_llama(**over):
+    """transformers' Llama; dtype=bf16 or fp16 casts its parameters (the model as served)."""
+    import torch
+
     c = _take(over, {"batch": 1, "seq": 32, "layers": 2, "hidden": 256, "heads": 8, "kv_heads": 2,
-                     "intermediate": 512, "positions": 128, "vocab": 32000})
+                     "intermediate": 512, "positions": 128, "vocab": 32000, "dtype": "fp32"})
+    dtypes = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+    if c["dtype"] not in dtypes:
+        raise ValueError(f"llama: dtype={c['dtype']!r} is not one of {sorted(dtypes)}")
     model, cfg = _hf("LlamaForCausalLM", "LlamaConfig",
                      dict(hidden_size=c["hidden"], num_hidden_layers=c["layers"],
                           num_attention_heads=c["heads"], num_key_value_heads=c["kv_heads"],
                           intermediate_size=c["intermediate"],
                           max_position_embeddings=c["positions"], vocab_size=c["vocab"]))
+    model = model.to(dtypes[c["dtype"]])
     return Built(model, _lm_inputs(c, cfg.vocab_size, True), static_kwargs={"use_cache": False},
                  loss=_lm_loss, config=c)
 

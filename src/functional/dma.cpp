@@ -47,8 +47,7 @@ bool Machine::allInside(const Pointer &p, const int64_t *offsets, int64_t n) con
   const int64_t size = p.elementBytes;
   return !__builtin_mul_overflow(*lo, size, &first) && !__builtin_add_overflow(first, p.byteOffset, &first) &&
          first >= 0 && !__builtin_mul_overflow(*hi, size, &last) &&
-         !__builtin_add_overflow(last, p.byteOffset + size, &last) &&
-         last <= static_cast<int64_t>(p.buffer->bytes->size());
+         !__builtin_add_overflow(last, p.byteOffset + size, &last) && last <= p.buffer->size();
 }
 
 void DmaUnit::execute(const Instruction &in) {
@@ -58,6 +57,8 @@ void DmaUnit::execute(const Instruction &in) {
   const npu::TileLayout &l = machine.layout(data);
   const int64_t n = l.numElements();
   const Pointer p = machine.pointer(dma.argument);
+  if (!p.buffer->bytes && machine.computeValues())
+    return dmaAbsent(in);
   const DType d = l.dtype;
   const int size = p.elementBytes;
   const int64_t base = machine.scalarInt(dma.base);
@@ -112,8 +113,8 @@ void DmaUnit::execute(const Instruction &in) {
   if (dma.maskTile >= 0 && (values || machine.tileAvailable(dma.maskTile)))
     mask = machine.readMask(dma.maskTile);
 
-  uint8_t *dram = p.buffer->bytes->data();
-  const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
+  uint8_t *dram = p.buffer->bytes ? p.buffer->bytes->data() : nullptr; // null: an address-only run
+  const int64_t dramSize = p.buffer->size();
   int64_t active = 0;
 
   if (!values) {
@@ -240,6 +241,31 @@ void DmaUnit::execute(const Instruction &in) {
   countDma(in.opcode, active, size);
 }
 
+void DmaUnit::dmaAbsent(const Instruction &in) {
+  machine.setComputeValues(false);
+  try {
+    execute(in);
+  } catch (...) {
+    machine.setComputeValues(true);
+    throw;
+  }
+  machine.setComputeValues(true);
+  int zeroed = -1;
+  if (in.opcode == Opcode::DmaLoad)
+    zeroed = in.dsts.at(0);
+  else if (in.opcode == Opcode::DmaAtomic && !in.dsts.empty())
+    zeroed = in.dsts[0];
+  if (zeroed < 0)
+    return;
+  const int64_t active = machine.countedElements(); // writeTile sets it to the tile's size
+  Values &zeros = machine.scratch(6);
+  zeros.define(machine.layout(zeroed).dtype, machine.layout(zeroed).numElements());
+  std::fill(zeros.f.begin(), zeros.f.end(), 0.0);
+  std::fill(zeros.i.begin(), zeros.i.end(), int64_t{0});
+  machine.writeTile(zeroed, zeros);
+  machine.countElements(active);
+}
+
 void DmaUnit::countDma(Opcode opcode, int64_t active, int size) {
   machine.countElements(active);
   const int64_t bytes = active * size;
@@ -278,8 +304,8 @@ void DmaUnit::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   // lane unless that axis is the lane axis.
   const bool rowInLane = l.laneAxis != rank - 1 || inner == 1;
   const int64_t lanes = machine.lanes();
-  uint8_t *dram = p.buffer->bytes->data();
-  const int64_t dramSize = static_cast<int64_t>(p.buffer->bytes->size());
+  uint8_t *dram = p.buffer->bytes ? p.buffer->bytes->data() : nullptr; // null: an address-only run
+  const int64_t dramSize = p.buffer->size();
   const uint64_t address = p.buffer->address;
   // The byte of an element offset in the buffer, or -1 outside it.
   auto byteOf = [&](int64_t offset) -> int64_t {
@@ -511,7 +537,7 @@ Pointer Machine::pointer(int argument) const {
 }
 
 void Machine::outOfBounds(const Pointer &p, int64_t elementOffset, int64_t tileElement) const {
-  const int64_t size = static_cast<int64_t>(p.buffer->bytes->size());
+  const int64_t size = p.buffer->size();
   // In the buffer's terms: the pointer's own offset plus the element's.
   const int64_t element = static_cast<int64_t>(static_cast<uint64_t>(p.byteOffset / p.elementBytes) +
                                                static_cast<uint64_t>(elementOffset));

@@ -46,7 +46,8 @@ Machine::Machine(const npu::Program &program, const Grid &grid, std::vector<Dram
   for (size_t a = 0; a < arguments_.size(); ++a)
     if (program_.arguments[a].isPointer) {
       const int b = arguments_[a].buffer;
-      if (b < 0 || b >= static_cast<int>(buffers_.size()) || !buffers_[static_cast<size_t>(b)].bytes)
+      if (b < 0 || b >= static_cast<int>(buffers_.size()) ||
+          (!buffers_[static_cast<size_t>(b)].bytes && buffers_[static_cast<size_t>(b)].absentBytes <= 0))
         setupError("pointer argument '" + program_.arguments[a].name + "' has no buffer");
     }
   bankBytes_ = program_.spadBytesPerLane;

@@ -170,6 +170,11 @@ private:
   void countDma(npu::Opcode opcode, int64_t active, int size);
   /// A strided load or store whose last axis has DRAM stride 1, row by row.
   void dmaRows(const Instruction &in, const Pointer &p, const npu::TileLayout &l, int64_t base);
+  /// A transfer of a run that computes values, to or from a buffer that holds
+  /// no contents (DramBuffer): the addresses and the trace of an address-only
+  /// transfer; a load gives zeros (so does an atomic's old value). Only data no
+  /// address, mask or control depends on may come from such a buffer.
+  void dmaAbsent(const Instruction &in);
 };
 
 /// The systolic arrays: weights held per array, matmuls against them (matmul.cpp).
@@ -306,6 +311,10 @@ public:
   static constexpr size_t kScratch = 12;
   Values &scratch(size_t k) { return scratch_.at(k); }
   void countElements(int64_t n) { current_.elements = n; }
+  int64_t countedElements() const { return current_.elements; }
+  /// Runs the next instructions with or without values (DmaUnit::dmaAbsent's
+  /// address-only transfer inside a run that computes values).
+  void setComputeValues(bool values) { valuesNow_ = values; }
   /// Appends DRAM bytes to the current instruction's trace, merged into the
   /// last run when they continue it (inline: DMA calls it per element).
   void addDram(uint64_t address, uint32_t bytes, bool write) {
@@ -340,7 +349,7 @@ public:
     int64_t byte = 0;
     if (__builtin_mul_overflow(elementOffset, int64_t{p.elementBytes}, &byte) ||
         __builtin_add_overflow(byte, p.byteOffset, &byte) || byte < 0 ||
-        byte + p.elementBytes > static_cast<int64_t>(p.buffer->bytes->size()))
+        byte + p.elementBytes > p.buffer->size())
       outOfBounds(p, elementOffset, tileElement);
     return byte;
   }

@@ -73,18 +73,21 @@ void Machine::scalarUnit(const Instruction &in) {
     const Pointer p = pointer(in.argument);
     const int64_t element = scalarInt(in.scalars.at(0));
     const int64_t byte = dramByte(p, element, -1);
-    uint8_t *q = p.buffer->bytes->data() + byte;
+    // A buffer without contents (an address-only run, DramBuffer): no address
+    // or control depends on what this load reads, so 0 stands for it.
+    uint8_t *q = p.buffer->bytes ? p.buffer->bytes->data() + byte : nullptr;
     const DType d = program_.arguments[static_cast<size_t>(in.argument)].dtype;
     const bool write = in.opcode == npu::Opcode::SStore;
     addDram(p.buffer->address + static_cast<uint64_t>(byte), static_cast<uint32_t>(p.elementBytes), write);
     (write ? stats_.dmaBytesWritten : stats_.dmaBytesRead) += p.elementBytes;
     if (!write) {
       uint64_t bits = 0;
-      std::memcpy(&bits, q, static_cast<size_t>(p.elementBytes));
+      if (q)
+        std::memcpy(&bits, q, static_cast<size_t>(p.elementBytes));
       Scalar v;
       core::fromBits(d, bits, v.f, v.i);
       set(v);
-    } else if (options_.computeValues) {
+    } else if (options_.computeValues && q) {
       const Scalar v = scalarAs(in.scalars.at(1), d);
       const uint64_t bits = core::toBits(d, v.f, v.i);
       std::memcpy(q, &bits, static_cast<size_t>(p.elementBytes));

@@ -30,7 +30,15 @@ struct DramBuffer {
   std::string name;
   core::DType dtype = core::DType::Float32;
   uint64_t address = 0;
+  /// The contents, or null for a buffer of `absentBytes` bytes whose contents
+  /// nothing the run computes depends on (the runtime's timing mode holds no
+  /// weights or activations that no address, mask or control depends on):
+  /// transfers check their bounds and give the trace as always, but loads give
+  /// zeros and stores write nothing.
   std::vector<uint8_t> *bytes = nullptr;
+  int64_t absentBytes = 0;
+
+  int64_t size() const { return bytes ? static_cast<int64_t>(bytes->size()) : absentBytes; }
 };
 
 /// One program argument, in Program::arguments order. Pointers: `buffer`

@@ -71,16 +71,17 @@ bool matchUnderRule(Comparison &c, const ElementRule *rule, int64_t index, doubl
   const bool plain = floatsMatch(actual, expected);
   if (!rule)
     return plain;
-  const ElementBound b = rule->bound(index);
+  const ElementBound b = rule->bound ? rule->bound(index) : ElementBound{};
   if (b.kind == ElementBound::Kind::Interval) {
     c.judgedByInterval.push_back(index);
     const double tolerance = kAtol + kRtol * std::max(std::fabs(b.low), std::fabs(b.high));
     return std::isfinite(actual) && actual >= b.low - tolerance && actual <= b.high + tolerance;
   }
-  if (plain || b.allowance <= 0.0 || !std::isfinite(actual) || !std::isfinite(expected))
+  const double allowance = b.allowance + rule->rounding * (std::fabs(expected) + rule->scale);
+  if (plain || allowance <= 0.0 || !std::isfinite(actual) || !std::isfinite(expected))
     return plain;
   const bool within =
-      std::fabs(actual - expected) <= kAtol + kRtol * std::fabs(expected) + b.allowance + driftAllowance;
+      std::fabs(actual - expected) <= kAtol + kRtol * std::fabs(expected) + allowance + driftAllowance;
   if (within)
     c.withinAllowance.push_back(index);
   return within;

@@ -39,8 +39,11 @@ struct ElementBound {
 
 /// The bounds of the elements of one compared view, by logical index.
 struct ElementRule {
-  std::function<ElementBound(int64_t logicalIndex)> bound;
+  std::function<ElementBound(int64_t logicalIndex)> bound; // none: Tolerance, no allowance
   double sumAllowance = 0.0; // added to the tolerance of the fingerprint's sum
+  /// 16-bit floats (runtime/rounding_tolerance.h): every Tolerance element's
+  /// allowance grows by rounding * (|expected| + scale).
+  double rounding = 0.0, scale = 0.0;
 };
 
 /// The outcome of a comparison; `message` says what differs when !ok.

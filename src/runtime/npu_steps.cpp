@@ -15,8 +15,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
+#include <cmath>
 #include <cstring>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -113,8 +114,21 @@ struct LaunchBuffers {
   }
 };
 
+/// The rule of one step's 16-bit float results against the reference's on
+/// the same inputs: each side rounds once (runtime/rounding_tolerance.h).
+std::optional<ElementRule> oneRounding(core::DType dtype, const std::vector<double> &expected) {
+  double absSum = 0.0;
+  int64_t finite = 0;
+  for (double x : expected)
+    if (std::isfinite(x)) {
+      absSum += std::fabs(x);
+      ++finite;
+    }
+  return roundingRule(dtype, 1, finite > 0 ? absSum / static_cast<double>(finite) : 0.0, absSum);
+}
+
 /// `actual` against `expected` (bytes of the same dtype): floats within
-/// rtol = atol = 1e-4, integers and bools exactly.
+/// rtol = atol = 1e-4 (16-bit floats within one rounding), integers and bools exactly.
 Comparison compareBuffers(reference::Buffer &actual, const std::vector<uint8_t> &expected) {
   if (actual.bytes == expected)
     return Comparison{};
@@ -126,7 +140,16 @@ Comparison compareBuffers(reference::Buffer &actual, const std::vector<uint8_t> 
   view.buffer = &actual;
   view.shape = {actual.numElements()};
   view.stride = {1};
-  return compareWithReference(view, array);
+  std::optional<ElementRule> rule;
+  if (roundingTolerance(actual.dtype, 1) > 0.0) {
+    reference::Buffer want;
+    want.dtype = actual.dtype;
+    want.bytes = expected;
+    reference::TensorView wantView = view;
+    wantView.buffer = &want;
+    rule = oneRounding(actual.dtype, reference::readValues(wantView));
+  }
+  return compareWithReference(view, array, rule ? &*rule : nullptr);
 }
 
 /// The bundle's tensor as the NPU library names it: by storage number.
@@ -164,6 +187,8 @@ struct NpuSteps::Impl {
   };
   std::map<std::string, LibraryFile> libraryFiles;
   std::map<const reference::Buffer *, uint64_t> addresses;
+  /// Buffers without contents (timing mode): their sizes in bytes.
+  std::map<const reference::Buffer *, int64_t> absent;
   uint64_t nextAddress = kBufferAlignment;
   std::unique_ptr<NpuTimer> timer;
   functional::Workspace workspace; // one scratchpad storage for every launch
@@ -187,13 +212,27 @@ struct NpuSteps::Impl {
       timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), timingThreads(o));
   }
 
+  /// A buffer's size in bytes, whether or not the run holds its contents.
+  uint64_t sizeOf(const reference::Buffer *b) const {
+    auto it = absent.find(b);
+    return it != absent.end() ? static_cast<uint64_t>(it->second) : b->bytes.size();
+  }
+
+  /// The simulator's view of a buffer at `address`: without contents when the run holds none.
+  functional::DramBuffer dramBuffer(reference::Buffer *b, uint64_t address) const {
+    auto it = absent.find(b);
+    if (it == absent.end())
+      return functional::DramBuffer{b->name, b->dtype, address, &b->bytes, 0};
+    return functional::DramBuffer{b->name, b->dtype, address, nullptr, it->second};
+  }
+
   uint64_t addressOf(const reference::Buffer *b) {
     auto it = addresses.find(b);
     if (it != addresses.end())
       return it->second;
     const uint64_t address = nextAddress;
     nextAddress +=
-        (b->bytes.size() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
+        (sizeOf(b) + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
     addresses.emplace(b, address);
     return address;
   }
@@ -225,7 +264,7 @@ struct NpuSteps::Impl {
     checkScratchpadFits(program);
     std::vector<functional::DramBuffer> dram;
     for (reference::Buffer *b : used.buffers)
-      dram.push_back(functional::DramBuffer{b->name, b->dtype, addressOf(b), &b->bytes});
+      dram.push_back(dramBuffer(b, addressOf(b)));
     functional::RunOptions runOptions;
     runOptions.numCores = options.machine.numCores;
     runOptions.workspace = &workspace;
@@ -442,8 +481,9 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
     std::vector<functional::DramBuffer> dram;
     uint64_t next = kBufferAlignment;
     for (reference::Buffer *b : used.buffers) {
-      dram.push_back(functional::DramBuffer{b->name, b->dtype, next, &b->bytes});
-      next += (b->bytes.size() + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
+      dram.push_back(impl_->dramBuffer(b, next));
+      next +=
+          (impl_->sizeOf(b) + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
     }
     functional::RunOptions runOptions;
     runOptions.numCores = impl_->options.machine.numCores;
@@ -590,7 +630,12 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
     auto b = std::make_unique<reference::Buffer>();
     b->name = step.name + " scratch " + std::to_string(i);
     b->dtype = plan.scratch[i].dtype;
-    b->bytes.assign(static_cast<size_t>(plan.scratch[i].elements * core::byteSize(b->dtype)), 0);
+    const int64_t bytes = plan.scratch[i].elements * core::byteSize(b->dtype);
+    // Timing mode holds no scratch contents where the call computes no values.
+    if (!computeValues && !verify && bytes > 0)
+      impl_->absent[b.get()] = bytes;
+    else
+      b->bytes.assign(static_cast<size_t>(bytes), 0);
     scratch.push_back(std::move(b));
   }
   auto bufferById = [&](int id) -> reference::Buffer * {
@@ -645,8 +690,10 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
   }
   // Scratch buffers die with the call; a later one may get the same host
   // address, so it must not inherit this one's DRAM address.
-  for (const auto &b : scratch)
+  for (const auto &b : scratch) {
     impl_->addresses.erase(b.get());
+    impl_->absent.erase(b.get());
+  }
   if (!verify)
     return plan.outputDefined;
   for (size_t i = 0; i < outs.size(); ++i) {
@@ -664,18 +711,20 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
     expectedView.buffer = &expectedBuffer;
     core::NpyArray wantArray;
     wantArray.shape = {expectedView.numel()};
+    std::optional<ElementRule> rule;
     if (core::isFloat(expectedBuffer.dtype)) {
       const std::vector<double> want = reference::readValues(expectedView);
       wantArray.dtype = core::DType::Float64;
       wantArray.bytes.resize(want.size() * sizeof(double));
       std::memcpy(wantArray.bytes.data(), want.data(), wantArray.bytes.size());
+      rule = oneRounding(expectedBuffer.dtype, want);
     } else {
       const std::vector<int64_t> want = reference::readIntegers(expectedView);
       wantArray.dtype = core::DType::Int64;
       wantArray.bytes.resize(want.size() * sizeof(int64_t));
       std::memcpy(wantArray.bytes.data(), want.data(), wantArray.bytes.size());
     }
-    const Comparison c = compareWithReference(*outs[i], wantArray);
+    const Comparison c = compareWithReference(*outs[i], wantArray, rule ? &*rule : nullptr);
     if (!c.ok) {
       result.result = Outcome::Diverged;
       result.npuCheck = "differs from the reference";
@@ -738,6 +787,10 @@ std::optional<NpuSteps::TimingFailure> NpuSteps::collectTimings(std::vector<Step
       s.timing = *t;
   impl_->report.timingMs = impl_->timer->busyMs();
   return failure;
+}
+
+void NpuSteps::setAbsent(std::map<const reference::Buffer *, int64_t> absent) {
+  impl_->absent = std::move(absent);
 }
 
 void NpuSteps::finish() {

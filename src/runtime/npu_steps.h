@@ -80,6 +80,12 @@ public:
   /// Whether timing an earlier launch failed (the run should stop).
   bool timingFailed() const;
 
+  /// Timing mode: the storages whose contents the run does not hold, with
+  /// their sizes in bytes. Their DRAM addresses are laid out by these sizes, as
+  /// if they held them, and the functional simulator moves nothing for them
+  /// (functional::DramBuffer); a launch that computes values must not use one.
+  void setAbsent(std::map<const reference::Buffer *, int64_t> absent);
+
   /// Writes the trace (when asked for) after the last step, after collectTimings.
   void finish();
 

@@ -178,6 +178,8 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
         {"cycles", report.totalCycles},
         {"time_us", ms(report.totalTimeUs)}}},
       {"peak_rss_kib", report.peakRssKiB},
+      {"storage_bytes", report.storageBytes},
+      {"held_storage_bytes", report.heldStorageBytes},
   };
   if (!report.failure.empty())
     doc["failure"] = report.failure;

@@ -83,6 +83,10 @@ void fillUnwritten(reference::Buffer &b) {
   }
 }
 
+uint64_t storageBytes(const Storage &s) {
+  return static_cast<uint64_t>(s.elements) * static_cast<uint64_t>(core::byteSize(s.dtype));
+}
+
 std::string constexprKey(const std::string &kernel, const triton::ConstexprBindings &constexprs) {
   std::string key = kernel;
   for (const auto &[name, value] : constexprs)
@@ -207,7 +211,27 @@ const ir::Function &Runner::lowered(const Step &step) {
   return *compiled_.emplace(key, std::move(function)).first->second;
 }
 
-void Runner::fillStorages() {
+std::vector<bool> Runner::heldStorages(const std::vector<std::string> &reasons,
+                                       const std::set<int> &contentsNeeded) const {
+  std::vector<bool> held(buffers_.size(), options_.mode != Mode::Timing);
+  for (int s : contentsNeeded)
+    held[static_cast<size_t>(s)] = true;
+  for (size_t i = 0; i < bundle_.steps.size(); ++i)
+    if (!reasons[i].empty() && bundle_.steps[i].kind == Step::Kind::Call)
+      for (int64_t s : writtenStorages(bundle_.steps[i]))
+        held[static_cast<size_t>(s)] = true;
+  return held;
+}
+
+std::map<const reference::Buffer *, int64_t> Runner::absentStorages(const std::vector<bool> &held) const {
+  std::map<const reference::Buffer *, int64_t> absent;
+  for (size_t i = 0; i < held.size(); ++i)
+    if (!held[i] && storageBytes(bundle_.storages[i]) > 0)
+      absent.emplace(buffers_[i].get(), static_cast<int64_t>(storageBytes(bundle_.storages[i])));
+  return absent;
+}
+
+void Runner::fillStorages(const std::vector<bool> &held) {
   // Each storage is filled on its own (its inputs in bundle order), so the
   // storages can be split among threads without changing a byte: by bytes,
   // each to the least loaded thread.
@@ -224,6 +248,8 @@ void Runner::fillStorages() {
   std::vector<std::vector<size_t>> share(threads);
   std::vector<size_t> load(threads, 0);
   for (size_t storage = 0; storage < buffers_.size(); ++storage) {
+    if (!held[storage])
+      continue;
     const size_t t = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     share[t].push_back(storage);
     load[t] += buffers_[storage]->bytes.size();
@@ -296,6 +322,17 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
       outs[i] = &outViews[i];
     }
   const auto start = Clock::now();
+  // Timing mode: a call whose values no later step's addresses or control need
+  // takes no simulated time on the host, so it is not run (its storages may
+  // hold no contents).
+  const bool valuesUnneeded = options_.mode == Mode::Timing && !computeValues;
+  if (!step.recorded.empty() && valuesUnneeded) {
+    result.executedOn = "host";
+    result.message = "not run: timing mode needs none of the values the capture's generator drew";
+    result.wallMs = millisecondsSince(start);
+    report_.callMs += result.wallMs;
+    return;
+  }
   if (!step.recorded.empty()) {
     // A random operator: what the capture drew (Inductor's seeds for tl.rand).
     for (const RecordedValues &r : step.recorded) {
@@ -321,6 +358,10 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
   }
   if (onDevice) {
     defined = std::move(*onDevice);
+  } else if (valuesUnneeded) {
+    result.executedOn = "host";
+    result.message = "not run on the host: timing mode needs none of its values" +
+                     (result.message.empty() ? std::string() : " (" + result.message + ")");
   } else {
     if (onNpu())
       result.executedOn = "host";
@@ -349,7 +390,13 @@ bool Runner::verifyStep(const Step &step, const std::vector<bool> &defined, Step
     const std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(ref) : std::nullopt;
     const std::optional<CallBound> callBound =
         rule || isLaunch ? std::nullopt : callResultBound(step, target, buffers_);
-    const ElementRule *judge = rule ? &*rule : callBound ? &callBound->rule : nullptr;
+    // A 16-bit float result is judged by its format's rounding at its depth.
+    const std::optional<ElementRule> rounding =
+        rule || callBound
+            ? std::nullopt
+            : roundingRule(buffers_[static_cast<size_t>(ref.storage)]->dtype, depths_.step[result.index],
+                           f.elements > 0 ? f.absSum / static_cast<double>(f.elements) : 0.0, f.absSum);
+    const ElementRule *judge = rule ? &*rule : callBound ? &callBound->rule : rounding ? &*rounding : nullptr;
     const Comparison c = compareFingerprint(view(ref), f, judge);
     if (rule)
       adam_->noteComparison(ref, c);
@@ -373,18 +420,25 @@ void Runner::verifyOutputs() {
     OutputResult r;
     r.name = o.name;
     const reference::TensorView v = view(o.tensor);
-    const std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(o.tensor) : std::nullopt;
+    std::optional<ElementRule> rule = adam_ ? adam_->ruleFor(o.tensor) : std::nullopt;
+    const bool byAdam = rule.has_value();
+    if (!rule) {
+      const Fingerprint &f = o.fingerprint;
+      rule = roundingRule(buffers_[static_cast<size_t>(o.tensor.storage)]->dtype,
+                          depths_.storage[static_cast<size_t>(o.tensor.storage)],
+                          f.elements > 0 ? f.absSum / static_cast<double>(f.elements) : 0.0, f.absSum);
+    }
     std::string problem;
     if (!o.reference.empty()) {
       const core::NpyArray array = core::readNpy((bundle_.dir / o.reference).string());
       const Comparison c = compareWithReference(v, array, rule ? &*rule : nullptr);
-      if (rule)
+      if (byAdam)
         adam_->noteComparison(o.tensor, c);
       if (!c.ok)
         problem = "against " + o.reference + ": " + c.message;
     }
     const Comparison f = compareFingerprint(v, o.fingerprint, rule ? &*rule : nullptr);
-    if (rule)
+    if (byAdam)
       adam_->noteComparison(o.tensor, f);
     if (!f.ok)
       problem += (problem.empty() ? "" : "; ") + std::string("against its fingerprint: ") + f.message;
@@ -404,60 +458,76 @@ RunReport Runner::run() {
   report_.fingerprintSource = bundle_.fingerprintSource;
   report_.mode = options_.mode;
   report_.threads = effectiveThreads(options_);
-  // Refuse what cannot fit rather than let the kernel's OOM killer end the process.
-  uint64_t totalBytes = 0;
-  for (const Storage &s : bundle_.storages)
-    totalBytes += static_cast<uint64_t>(s.elements) * static_cast<uint64_t>(core::byteSize(s.dtype));
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && pageSize > 0 &&
-      totalBytes > static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize)) {
-    report_.failure = "the bundle's storages need " + std::to_string(totalBytes >> 20) +
-                      " MiB, more than this machine's memory";
+  if (options_.verify)
+    depths_ = valueDepths(bundle_);
+  const auto failEarly = [&](const std::string &why) {
+    report_.failure = why;
     report_.wallMs = millisecondsSince(start);
     report_.peakRssKiB = peakRssKiB();
     return report_;
-  }
+  };
   if (given_) {
-    if (std::string problem = givenStoragesProblem(bundle_, *given_); !problem.empty()) {
-      report_.failure = problem;
-      report_.wallMs = millisecondsSince(start);
-      report_.peakRssKiB = peakRssKiB();
-      return report_;
-    }
+    if (std::string problem = givenStoragesProblem(bundle_, *given_); !problem.empty())
+      return failEarly(problem);
     buffers_ = std::move(*given_);
   } else {
-    try {
-      for (const Storage &s : bundle_.storages) {
-        auto b = std::make_unique<reference::Buffer>();
-        b->name = "storage " + std::to_string(s.id);
-        b->dtype = s.dtype;
-        b->bytes.resize(static_cast<size_t>(s.elements) * static_cast<size_t>(core::byteSize(s.dtype)));
-        buffers_.push_back(std::move(b));
-      }
-    } catch (const std::bad_alloc &) {
-      report_.failure = "out of memory allocating the bundle's storages";
-      report_.wallMs = millisecondsSince(start);
-      report_.peakRssKiB = peakRssKiB();
-      return report_;
+    // The storages' buffers, their contents not yet held: timing mode holds
+    // only those of the steps that compute values.
+    for (const Storage &s : bundle_.storages) {
+      auto b = std::make_unique<reference::Buffer>();
+      b->name = "storage " + std::to_string(s.id);
+      b->dtype = s.dtype;
+      buffers_.push_back(std::move(b));
     }
-    fillStorages();
   }
 
   bool failed = false;
   std::vector<std::string> reasons(bundle_.steps.size());
+  std::set<int> contentsNeeded;
   if (onNpu()) {
     report_.machine = options_.machine.name;
     report_.energyTable = options_.machine.energy;
     report_.energyClockGating = options_.machine.energyClockGating != 0;
     try {
       npu_ = std::make_unique<NpuSteps>(options_, report_);
-      if (options_.mode == Mode::Timing)
-        reasons = valueReasons();
+      if (options_.mode == Mode::Timing) {
+        if (!given_)
+          npu_->setAbsent(absentStorages(std::vector<bool>(buffers_.size(), false)));
+        reasons = valueReasons(contentsNeeded);
+      }
     } catch (const std::exception &e) {
       report_.failure = e.what();
       failed = true;
     }
   }
+  for (const Storage &s : bundle_.storages)
+    report_.storageBytes += static_cast<int64_t>(storageBytes(s));
+  if (given_) {
+    report_.heldStorageBytes = report_.storageBytes;
+  } else if (!failed) {
+    const std::vector<bool> held = heldStorages(reasons, contentsNeeded);
+    uint64_t heldBytes = 0;
+    for (size_t i = 0; i < held.size(); ++i)
+      heldBytes += held[i] ? storageBytes(bundle_.storages[i]) : 0;
+    // Refuse what cannot fit rather than let the kernel's OOM killer end the process.
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && pageSize > 0 &&
+        heldBytes > static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize))
+      return failEarly("the bundle's storages need " + std::to_string(heldBytes >> 20) +
+                       " MiB, more than this machine's memory");
+    try {
+      for (size_t i = 0; i < held.size(); ++i)
+        if (held[i])
+          buffers_[i]->bytes.resize(static_cast<size_t>(storageBytes(bundle_.storages[i])));
+    } catch (const std::bad_alloc &) {
+      return failEarly("out of memory allocating the bundle's storages");
+    }
+    fillStorages(held);
+    if (npu_)
+      npu_->setAbsent(absentStorages(held));
+    report_.heldStorageBytes = static_cast<int64_t>(heldBytes);
+  }
+
   for (size_t i = 0; i < bundle_.steps.size() && !failed; ++i) {
     if (npu_ && npu_->timingFailed())
       break; // collectTimings below names the step

@@ -201,6 +201,10 @@ struct RunReport {
   double callMs = 0.0;   // library-call time
   double lowerMs = 0.0;  // lowering kernels to TileIR
   int64_t peakRssKiB = 0;
+  /// The bundle's storages' bytes, and the bytes whose contents the run held:
+  /// all of them, but in timing mode only the storages of the steps that
+  /// compute values (StepResult::valuesComputed).
+  int64_t storageBytes = 0, heldStorageBytes = 0;
   Mode mode = Mode::Reference;
   std::string machine;    // the NPU modes' configuration name
   int64_t totalCycles = 0; // timing and full modes: the steps' cycles added up

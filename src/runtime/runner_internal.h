@@ -5,6 +5,7 @@
 #include "reference/host_calls.h"
 #include "reference/interpreter.h"
 #include "runtime/npu_steps.h"
+#include "runtime/rounding_tolerance.h"
 #include "runtime/runner.h"
 
 #include <map>
@@ -51,14 +52,26 @@ private:
   reference::TensorView view(const TensorRef &t) const { return viewOf(buffers_, t); }
   const ir::Function &lowered(const Step &step);
   std::vector<reference::Argument> launchArguments(const Step &step, const ir::Function &function);
-  /// Generates every input storage from the bundle's seed and poisons the
-  /// others (on the run's threads; the bytes do not depend on their number).
-  void fillStorages();
+  /// Generates every held input storage from the bundle's seed and poisons
+  /// the other held ones (on the run's threads; the bytes do not depend on
+  /// their number).
+  void fillStorages(const std::vector<bool> &held);
+  /// The storages whose contents the run holds: all of them, but in timing
+  /// mode only those whose contents the computed values depend on
+  /// (`contentsNeeded`, valueReasons) and the outputs of the library calls that
+  /// compute values (on the host they write every output). The NPU programs
+  /// of steps that compute values read zeros from the others and store nothing
+  /// to them: no address, mask or control depends on what they hold.
+  std::vector<bool> heldStorages(const std::vector<std::string> &reasons,
+                                 const std::set<int> &contentsNeeded) const;
+  /// The buffers of the storages not held, with their sizes in bytes.
+  std::map<const reference::Buffer *, int64_t> absentStorages(const std::vector<bool> &held) const;
   void runLaunch(const Step &step, StepResult &result, bool computeValues);
   void runCall(const Step &step, StepResult &result, std::vector<bool> &defined, bool computeValues);
   /// Timing mode: which steps must compute values (their own addresses or
-  /// control flow depend on values, or a later such step reads what they write).
-  std::vector<std::string> valueReasons();
+  /// control flow depend on values, or a later such step reads what they write),
+  /// and in `contentsNeeded` the storages whose contents those values depend on.
+  std::vector<std::string> valueReasons(std::set<int> &contentsNeeded);
   /// Compares the step's fingerprints; false (with the report's failure set) on a divergence.
   bool verifyStep(const Step &step, const std::vector<bool> &defined, StepResult &result);
   void verifyOutputs();
@@ -78,6 +91,7 @@ private:
   std::unique_ptr<NpuSteps> npu_;
   std::unique_ptr<AdamBound> ownAdam_;
   AdamBound *adam_ = nullptr; // null without verification
+  Depths depths_;             // with verification: 16-bit values' rounding depths
 };
 
 } // namespace npusim::runtime

@@ -24,7 +24,7 @@ void addTensors(const CallValue &v, std::set<int> &storages) {
 // it loads (then its inputs must be right, and so must the steps that write
 // them). A backward walk over the steps keeps the set of storages whose contents
 // matter; storage granularity is conservative.
-std::vector<std::string> Runner::valueReasons() {
+std::vector<std::string> Runner::valueReasons(std::set<int> &contentsNeeded) {
   const size_t n = bundle_.steps.size();
   std::vector<std::string> reasons(n);
   std::vector<std::set<int>> reads(n), writes(n);
@@ -93,6 +93,7 @@ std::vector<std::string> Runner::valueReasons() {
       needed.insert(reads[k].begin(), reads[k].end());
     needed.insert(addressReads[k].begin(), addressReads[k].end());
   }
+  contentsNeeded = std::move(needed);
   return reasons;
 }
 
