@@ -69,8 +69,11 @@ options:
                       distinct call timed with every kernel that can run it, the
                       fastest kept
   --conv-kernel NAME  the kernel of aten.convolution: implicit (the one the layer's
-                      shape selects) or shifted (stride-1 same-size channels-last
-                      layers; others go to the host); default: timed like the GEMMs'
+                      shape selects), shifted (stride-1 same-size channels-last
+                      layers) or relayout (operands that are not channels-last
+                      turned into scratch buffers around the channels-last kernel);
+                      layers a kernel cannot run go to the host; default: timed
+                      like the GEMMs'
   --attention-kernel NAME  the kernel of the attention calls: rows (the scores by
                       query rows) or columns (transposed: queries on the lanes);
                       default: timed like the GEMMs'
@@ -357,22 +360,28 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     }
     runOptions.mappingStrategy = *strategy;
   }
+  auto namesOf = [](const std::vector<std::string> &known) {
+    std::string names;
+    for (const std::string &n : known)
+      names += (names.empty() ? "" : ", ") + n;
+    return names;
+  };
   if (auto kernel = options.get("--gemm-kernel")) {
     const std::vector<std::string> known = runtime::gemmKernels();
     if (std::find(known.begin(), known.end(), *kernel) == known.end())
-      throw UsageError("--gemm-kernel expects tiled, resident or pipelined, got '" + *kernel + "'");
+      throw UsageError("--gemm-kernel expects one of " + namesOf(known) + ", got '" + *kernel + "'");
     runOptions.gemmKernel = *kernel;
   }
   if (auto kernel = options.get("--conv-kernel")) {
     const std::vector<std::string> known = runtime::convKernels();
     if (std::find(known.begin(), known.end(), *kernel) == known.end())
-      throw UsageError("--conv-kernel expects implicit or shifted, got '" + *kernel + "'");
+      throw UsageError("--conv-kernel expects one of " + namesOf(known) + ", got '" + *kernel + "'");
     runOptions.convKernel = *kernel;
   }
   if (auto kernel = options.get("--attention-kernel")) {
     const std::vector<std::string> known = runtime::attentionKernels();
     if (std::find(known.begin(), known.end(), *kernel) == known.end())
-      throw UsageError("--attention-kernel expects rows or columns, got '" + *kernel + "'");
+      throw UsageError("--attention-kernel expects one of " + namesOf(known) + ", got '" + *kernel + "'");
     runOptions.attentionKernel = *kernel;
   }
   if (auto text = options.get("--threads"))

@@ -326,6 +326,14 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const int64_t pixels = batch * outSize[0] * outSize[1];
   if (pixels == 0 || outChannels == 0)
     return plan;
+  if (machine.convKernel == "relayout") {
+    if (spatial != 2)
+      throw core::RuntimeError("convolution kernel 'relayout' runs 2-d convolutions");
+    CallPlan moved = planRelayoutConvolution(
+        ConvolutionOperands{x, w, y, bias, stride, padding, dilation, groups}, machine);
+    moved.outputDefined = plan.outputDefined;
+    return moved;
+  }
   const core::DType biasType = bias ? bias->dtype : out.dtype;
   const int64_t lane = laneBlock(machine);
   const bool depthwise = groups > 1 && cinG == 1;
@@ -519,7 +527,7 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const bool sameSize = outSize[0] == inH && outSize[1] == inW;
   const std::string &asked = machine.convKernel;
   if (!asked.empty() && std::find(convKernels().begin(), convKernels().end(), asked) == convKernels().end())
-    throw core::RuntimeError("convolution kernel '" + asked + "' is not one of implicit, shifted");
+    throw core::RuntimeError("convolution kernel '" + asked + "' is not one of " + joinNames(convKernels()));
   if (asked == "shifted") {
     if (groups != 1 || stride[0] != 1 || stride[1] != 1 || !sameSize || !pixelsMerge(x) || !pixelsMerge(y) ||
         x.stride[1] != 1 || kernelH * kernelW == 1)

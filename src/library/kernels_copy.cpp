@@ -38,6 +38,30 @@ def {{NAME}}(src_ptr: "*{{SRC}}", dst_ptr: "*{{DST}}",
 {{BODY}}
 )TRITON";
 
+// A transposing copy: the source's contiguous axis is the result's
+// second-innermost (D2) and the result's the innermost (COLS), or the other
+// way round. A program moves a [RBLOCK, XBLOCK] block of (D2, COLS) of one
+// (D0, D1) index, loaded along the source's contiguous axis, turned on chip
+// and stored along the result's, so that both DMAs walk DRAM in runs.
+constexpr std::string_view kTransposeSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(src_ptr: "*{{SRC}}", dst_ptr: "*{{DST}}",
+             D1: tl.constexpr, D2: tl.constexpr, COLS: tl.constexpr,
+             SS0: tl.constexpr, SS1: tl.constexpr, SS2: tl.constexpr, SS3: tl.constexpr,
+             SD0: tl.constexpr, SD1: tl.constexpr, SD2: tl.constexpr, SD3: tl.constexpr,
+             RBLOCK: tl.constexpr, XBLOCK: tl.constexpr):
+    b = tl.program_id(2)
+    i1 = b % D1
+    i0 = b // D1
+    r = tl.program_id(1) * RBLOCK + tl.arange(0, RBLOCK)
+    x = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)
+{{BODY}}
+)TRITON";
+
 /// The axes of `shape` merged where every view walks them as one (an axis of
 /// size 1 dropped), innermost last; strides of each view per merged axis.
 struct Merged {
@@ -91,6 +115,52 @@ std::string literal(double value, core::DType dtype) {
   return text;
 }
 
+/// The transposing copy of `src` into `dst` over their merged axes [D0, D1,
+/// D2, COLS] (strides `ss`, `sd`): `turnsIn` when the result is contiguous
+/// along COLS (the source along D2), else the other way round.
+KernelLaunch transposeLaunch(const std::vector<int64_t> &shape, const std::vector<int64_t> &ss,
+                             const std::vector<int64_t> &sd, const TensorRef &src, const TensorRef &dst, bool turnsIn,
+                             const MachineShape &machine) {
+  // Square blocks of up to 128 x 128 within the copy's tile budget: runs of
+  // 512 bytes of fp32 on both sides.
+  const int64_t elements = std::clamp<int64_t>(tileBudgetBytes(machine) / 16, 256, 16384);
+  int64_t side = 16; // a power of two, as tl.arange needs
+  while (4 * side * side <= elements)
+    side *= 2;
+  const int64_t xblock = blockFor(shape[3], 16, side), rblock = blockFor(shape[2], 16, side);
+  const std::string dstType = tritonType(dst.dtype);
+  const std::string convert = src.dtype == dst.dtype ? ""
+                              : dst.dtype == core::DType::Bool ? " != 0"
+                                                               : ".to(tl." + dstType + ")";
+  // Loaded along the source's contiguous axis, stored along the result's.
+  const std::string body =
+      turnsIn ? "    v = tl.load(src_ptr + (i0 * SS0 + i1 * SS1) + x[:, None] * SS3 + r[None, :] * SS2, "
+                "mask=(x < COLS)[:, None] & (r < D2)[None, :])\n"
+                "    t = tl.trans(v)" + convert + "\n"
+                "    tl.store(dst_ptr + (i0 * SD0 + i1 * SD1) + r[:, None] * SD2 + x[None, :] * SD3, t, "
+                "mask=(r < D2)[:, None] & (x < COLS)[None, :])"
+              : "    v = tl.load(src_ptr + (i0 * SS0 + i1 * SS1) + r[:, None] * SS2 + x[None, :] * SS3, "
+                "mask=(r < D2)[:, None] & (x < COLS)[None, :])\n"
+                "    t = tl.trans(v)" + convert + "\n"
+                "    tl.store(dst_ptr + (i0 * SD0 + i1 * SD1) + x[:, None] * SD3 + r[None, :] * SD2, t, "
+                "mask=(x < COLS)[:, None] & (r < D2)[None, :])";
+  const std::string name = std::string("npusim_transpose_") + (turnsIn ? "in_" : "out_") + tritonType(src.dtype) +
+                           "_" + dstType;
+  LaunchBuilder launch(name, instantiate(kTransposeSource,
+                                         {{"NAME", name}, {"SRC", tritonType(src.dtype)}, {"DST", dstType}, {"BODY", body}}));
+  launch.pointer(src).pointer(dst);
+  launch.constant("D1", shape[1]).constant("D2", shape[2]).constant("COLS", shape[3]);
+  for (int a = 0; a < 4; ++a) {
+    launch.constant("SS" + std::to_string(a), ss[static_cast<size_t>(a)]);
+    launch.constant("SD" + std::to_string(a), sd[static_cast<size_t>(a)]);
+  }
+  launch.constant("RBLOCK", rblock).constant("XBLOCK", xblock);
+  launch.grid(ceilDiv(shape[3], xblock), ceilDiv(shape[2], rblock), shape[0] * shape[1]);
+  return launch.build();
+}
+
+} // namespace
+
 /// The launch storing into `dst` either a constant (`fill`) or `src`
 /// (broadcast to dst's shape by its strides) converted to dst's dtype.
 KernelLaunch copyLaunch(std::string_view op, const TensorRef &dst, const TensorRef *src, std::optional<double> fill,
@@ -110,6 +180,13 @@ KernelLaunch copyLaunch(std::string_view op, const TensorRef &dst, const TensorR
     ss.insert(ss.begin(), 0);
   }
   const int64_t cols = shape[3], rows = shape[0] * shape[1] * shape[2];
+  const core::DType srcType = src ? src->dtype : dst.dtype;
+  // One view contiguous along COLS and the other along D2: the transposing
+  // kernel, while the (D0, D1) indices fit the grid's z limit.
+  const bool turnsIn = src && ss[3] != 1 && ss[2] == 1 && sd[3] == 1 && shape[2] > 1;
+  const bool turnsOut = src && sd[3] != 1 && sd[2] == 1 && ss[3] == 1 && shape[2] > 1;
+  if ((turnsIn || turnsOut) && shape[0] * shape[1] <= 65535)
+    return transposeLaunch(shape, ss, sd, *src, dst, turnsIn, machine);
   // Tiles of at most 64 K elements and of what half the scratchpad holds at
   // 16 bytes an element (the value, its converted copy, the row offsets and
   // the mask): whole rows up to 1024 columns.
@@ -117,7 +194,6 @@ KernelLaunch copyLaunch(std::string_view op, const TensorRef &dst, const TensorR
   const int64_t elements = std::clamp<int64_t>(tileBudgetBytes(machine) / 16, 16, 65536);
   const int64_t xblock = blockFor(cols, 16, std::min<int64_t>(std::max<int64_t>(lane, 1024), elements));
   const int64_t yblock = blockFor(rows, 1, std::max<int64_t>(1, elements / xblock));
-  const core::DType srcType = src ? src->dtype : dst.dtype;
   const std::string dstType = tritonType(dst.dtype);
   std::string body;
   const std::string dstAddress = "dst_ptr + (i0 * SD0 + i1 * SD1 + i2 * SD2)[:, None] + x[None, :] * SD3";
@@ -153,8 +229,6 @@ KernelLaunch copyLaunch(std::string_view op, const TensorRef &dst, const TensorR
   launch.grid(ceilDiv(cols, xblock), ceilDiv(rows, yblock), 1);
   return launch.build();
 }
-
-} // namespace
 
 CallPlan planFill(const CallArgs &call, const MachineShape &machine) {
   const std::string_view op = call.op();

@@ -121,6 +121,9 @@ struct MachineShape {
 MachineShape machineShapeOf(const config::HardwareConfig &machine);
 
 /// The convolution kernels MachineShape::convKernel may name.
+/// "a, b, c": the names of a kernel list, for messages.
+std::string joinNames(const std::vector<std::string> &names);
+
 const std::vector<std::string> &convKernels();
 /// Whether `op` is a convolution call convKernel applies to.
 bool isConvolutionCall(std::string_view op);

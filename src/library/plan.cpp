@@ -77,8 +77,15 @@ bool isGemmCall(std::string_view op) {
   return op == "aten.mm" || op == "aten.addmm" || op == "aten.bmm" || op == "aten.baddbmm";
 }
 
+std::string joinNames(const std::vector<std::string> &names) {
+  std::string text;
+  for (const std::string &name : names)
+    text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
 const std::vector<std::string> &convKernels() {
-  static const std::vector<std::string> kNames = {"implicit", "shifted"};
+  static const std::vector<std::string> kNames = {"implicit", "shifted", "relayout"};
   return kNames;
 }
 

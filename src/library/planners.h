@@ -3,6 +3,9 @@
 // arguments, checks them and returns the launches of its kernels.
 #include "library/plan_support.h"
 
+#include <array>
+#include <optional>
+
 namespace npusim::library::detail {
 
 /// mm, addmm, bmm, baddbmm: one batched GEMM launch with a bias/alpha/beta epilogue.
@@ -15,6 +18,27 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
 
 /// The kernels MachineShape::gemmKernel names (kernels_gemm.cpp).
 const std::vector<std::string> &gemmKernelNames();
+
+/// The launch storing into `dst` either a constant (`fill`) or `src`
+/// (broadcast to dst's shape by its strides) converted to dst's dtype; a copy
+/// between layouts whose contiguous axes differ is turned on chip
+/// (kernels_copy.cpp).
+KernelLaunch copyLaunch(std::string_view op, const TensorRef &dst, const TensorRef *src, std::optional<double> fill,
+                        const MachineShape &machine);
+
+/// A 2-d convolution's checked operands as [N, C, H, W] views.
+struct ConvolutionOperands {
+  TensorRef x, w, y;
+  const TensorRef *bias = nullptr;
+  std::array<int64_t, 2> stride{}, padding{}, dilation{};
+  int64_t groups = 1;
+};
+
+/// The operands that are not channels-last copied into channels-last
+/// scratch buffers, the convolution planned on those, its result copied back
+/// (conv_relayout.cpp); throws core::RuntimeError where nothing would move
+/// or the layer is depthwise.
+CallPlan planRelayoutConvolution(const ConvolutionOperands &operands, const MachineShape &machine);
 
 /// convolution / _convolution: implicit GEMM, or the vector-unit kernel for
 /// depthwise convolutions.

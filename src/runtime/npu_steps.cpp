@@ -199,15 +199,16 @@ struct NpuSteps::Impl {
     const std::vector<std::string> &gemmKernels = library::gemmKernels();
     if (!o.gemmKernel.empty() &&
         std::find(gemmKernels.begin(), gemmKernels.end(), o.gemmKernel) == gemmKernels.end())
-      throw core::InputError("GEMM kernel '" + o.gemmKernel + "' is not one of tiled, resident, pipelined");
+      throw core::InputError("GEMM kernel '" + o.gemmKernel + "' is not one of " + library::joinNames(gemmKernels));
     const std::vector<std::string> &convKernels = library::convKernels();
     if (!o.convKernel.empty() &&
         std::find(convKernels.begin(), convKernels.end(), o.convKernel) == convKernels.end())
-      throw core::InputError("convolution kernel '" + o.convKernel + "' is not one of implicit, shifted");
+      throw core::InputError("convolution kernel '" + o.convKernel + "' is not one of " + library::joinNames(convKernels));
     const std::vector<std::string> &attentionKernels = library::attentionKernels();
     if (!o.attentionKernel.empty() &&
         std::find(attentionKernels.begin(), attentionKernels.end(), o.attentionKernel) == attentionKernels.end())
-      throw core::InputError("attention kernel '" + o.attentionKernel + "' is not one of rows, columns");
+      throw core::InputError("attention kernel '" + o.attentionKernel + "' is not one of " +
+                             library::joinNames(attentionKernels));
     if ((o.mode == Mode::Timing || o.mode == Mode::Full) && !o.launchSink)
       timer = std::make_unique<NpuTimer>(o.machine, !o.tracePath.empty(), timingThreads(o));
   }
@@ -453,6 +454,27 @@ std::string callSignature(const std::string &op, std::span<const library::CallAr
 std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int scratchBase,
                                            const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
   timing::Simulator simulator(impl_->options.machine);
+  // The plan's scratch buffers, without contents (no values are computed),
+  // forgotten when the ranking ends.
+  std::vector<std::unique_ptr<reference::Buffer>> scratch;
+  struct Forget {
+    Impl &impl;
+    const std::vector<std::unique_ptr<reference::Buffer>> &buffers;
+    ~Forget() {
+      for (const auto &b : buffers) {
+        impl.addresses.erase(b.get());
+        impl.absent.erase(b.get());
+      }
+    }
+  } forget{*impl_, scratch};
+  for (const library::ScratchBuffer &s : plan.scratch) {
+    auto b = std::make_unique<reference::Buffer>();
+    b->name = "scratch";
+    b->dtype = s.dtype;
+    if (const int64_t bytes = s.elements * core::byteSize(s.dtype); bytes > 0)
+      impl_->absent[b.get()] = bytes;
+    scratch.push_back(std::move(b));
+  }
   int64_t cycles = 0;
   for (const library::KernelLaunch &launch : plan.launches) {
     const NpuKernel &kernel = libraryKernel(launch);
@@ -465,9 +487,14 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
     for (const library::KernelArgument &a : launch.arguments) {
       functional::LaunchArgument l;
       if (a.isPointer) {
-        if (a.buffer < 0 || a.buffer >= scratchBase || static_cast<size_t>(a.buffer) >= storages.size())
-          return std::nullopt; // a scratch buffer: not timed alone
-        l.buffer = used.indexOf(storages[static_cast<size_t>(a.buffer)].get());
+        reference::Buffer *buffer = nullptr;
+        if (a.buffer >= scratchBase && static_cast<size_t>(a.buffer - scratchBase) < scratch.size())
+          buffer = scratch[static_cast<size_t>(a.buffer - scratchBase)].get();
+        else if (a.buffer >= 0 && a.buffer < scratchBase && static_cast<size_t>(a.buffer) < storages.size())
+          buffer = storages[static_cast<size_t>(a.buffer)].get();
+        else
+          return std::nullopt; // a buffer the plan does not define: not timed alone
+        l.buffer = used.indexOf(buffer);
         l.elementOffset = a.elementOffset;
       } else {
         l.intValue = a.intValue;

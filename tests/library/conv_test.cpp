@@ -575,6 +575,68 @@ TEST(LibraryConv, ShiftedTapsOfSameSizeConvolutions) {
   }
 }
 
+TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
+  MachineShape machine;
+  machine.convKernel = "relayout";
+  struct Layout {
+    Conv conv;
+    bool inputChannelsLast, outputChannelsLast;
+  };
+  std::vector<Layout> cases = {
+      {{{3, 12, 9, 9}, {20, 12, 3, 3}, 1, 1}, false, false},       // NCHW in and out, ragged channels
+      {{{2, 8, 11, 11}, {16, 4, 3, 3}, 2, 1, 2}, false, true},     // two groups, stride 2, NHWC out
+      {{{1, 5, 13, 13}, {7, 5, 5, 5}, 1, 2}, true, false},         // 5x5, NHWC in, NCHW out
+      {{{4, 16, 7, 7}, {24, 16, 1, 1}}, false, false},             // 1x1
+  };
+  cases[0].conv.bias = true;
+  for (const Layout &l : cases) {
+    const Conv &c = l.conv;
+    const std::vector<int64_t> outShape = outputShape(c);
+    for (const char *where : {"interpreter", "tpuv3-like"}) {
+      CallFixture f;
+      if (std::string(where) != "interpreter")
+        f.useNpu(config::loadConfig(where));
+      const TensorRef x = f.tensor(DType::Float32, c.input, l.inputChannelsLast ? channelsLast(c.input) : std::vector<int64_t>{});
+      const TensorRef w = f.tensor(DType::Float32, c.weight);
+      const TensorRef y = f.tensor(DType::Float32, outShape, l.outputChannelsLast ? channelsLast(outShape) : std::vector<int64_t>{});
+      const CallArgument bias = c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
+      const std::vector<CallArgument> args = {
+          CallFixture::arg(x), CallFixture::arg(w), bias, CallFixture::integers({c.stride, c.stride}),
+          CallFixture::integers({c.padding, c.padding}), CallFixture::integers({1, 1}), CallFixture::boolean(false),
+          CallFixture::integers({0, 0}), CallFixture::integer(c.groups)};
+      const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+      // The moved operands' copies, the convolution, the result's copy back.
+      // Contiguous weights [O, C, KH, KW] are channels-last only at 1x1.
+      const bool weightsMove = c.weight[2] * c.weight[3] > 1;
+      const size_t copies = (l.inputChannelsLast ? 0 : 1) + (weightsMove ? 1 : 0) + (l.outputChannelsLast ? 0 : 1);
+      EXPECT_EQ(plan.launches.size(), copies + 1) << describe(c);
+      EXPECT_EQ(plan.scratch.size(), copies) << describe(c);
+      if (!l.outputChannelsLast) {
+        EXPECT_EQ(plan.launches.back().kernelName.rfind("npusim_transpose_", 0), 0u) << describe(c);
+      }
+      EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << describe(c) << " on the " << where;
+    }
+  }
+  // Nothing to move, or a depthwise layer (its own kernel takes any layout):
+  // the relayout plan refuses, and the runtime times the others.
+  CallFixture f;
+  auto plan = [&](const Conv &c, bool channelsLastLayout) {
+    const std::vector<int64_t> outShape = outputShape(c);
+    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLastLayout ? channelsLast(c.input) : std::vector<int64_t>{});
+    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+    const TensorRef y = f.tensor(DType::Float32, outShape, channelsLastLayout ? channelsLast(outShape) : std::vector<int64_t>{});
+    const std::vector<CallArgument> args = {
+        CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(), CallFixture::integers({1, 1}),
+        CallFixture::integers({1, 1}), CallFixture::integers({1, 1}), CallFixture::boolean(false),
+        CallFixture::integers({0, 0}), CallFixture::integer(c.groups)};
+    planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+  };
+  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}}, true), core::RuntimeError) << "already channels-last";
+  Conv depthwise{{1, 16, 8, 8}, {16, 1, 3, 3}};
+  depthwise.groups = 16;
+  EXPECT_THROW(plan(depthwise, false), core::RuntimeError) << "depthwise";
+}
+
 TEST(LibraryConv, ShiftedTapsRefuseOtherGeometries) {
   MachineShape machine;
   machine.convKernel = "shifted";

@@ -62,6 +62,36 @@ TEST(LibraryCopy, CopiesConvertAndBroadcastAcrossLayouts) {
   });
 }
 
+TEST(LibraryCopy, CopiesBetweenLayoutsTurnBlocksOnChip) {
+  // The source contiguous along the result's second-innermost merged axis
+  // (or the other way round): the transposing kernel, whose blocks load and
+  // store in runs; ragged against its blocks, with a dtype conversion, and
+  // batched over the outer axes (NCHW <-> NHWC).
+  struct Case {
+    std::vector<int64_t> shape, dstStride, srcStride;
+    DType dst, src;
+  };
+  const std::vector<Case> cases = {
+      {{37, 53}, {}, {1, 37}, DType::Float16, DType::Float32},                     // transposed, fp32 -> fp16
+      {{3, 20, 5, 7}, {700, 1, 140, 20}, {}, DType::Float32, DType::Float32},       // NCHW -> NHWC
+      {{2, 24, 6, 9}, {}, {1296, 1, 216, 24}, DType::Float32, DType::Float32},      // NHWC -> NCHW
+  };
+  for (const Case &c : cases) {
+    CallFixture planned;
+    const TensorRef dst = planned.tensor(c.dst, c.shape, c.dstStride);
+    const TensorRef src = planned.tensor(c.src, c.shape, c.srcStride);
+    const CallPlan plan = planCall("aten.copy_", std::vector<CallArgument>{C::arg(dst), C::arg(src)},
+                                   std::vector<const TensorRef *>{&dst}, MachineShape{});
+    ASSERT_EQ(plan.launches.size(), 1u);
+    EXPECT_EQ(plan.launches[0].kernelName.rfind("npusim_transpose_", 0), 0u) << plan.launches[0].kernelName;
+    everywhere([&](CallFixture &f, const std::string &where) {
+      const TensorRef d = f.tensor(c.dst, c.shape, c.dstStride);
+      const TensorRef s = f.tensor(c.src, c.shape, c.srcStride, 0, -3.0, 3.0);
+      EXPECT_EQ(f.compare("aten.copy_", {C::arg(d), C::arg(s)}, {d}), "") << where;
+    });
+  }
+}
+
 TEST(LibraryCopy, FillsEveryElementOfTheResult) {
   everywhere([](CallFixture &f, const std::string &where) {
     const TensorRef t = f.tensor(DType::Float32, {3, 4, 17}, {4 * 17 * 2, 17 * 2, 2}); // every other element

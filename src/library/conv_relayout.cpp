@@ -1,0 +1,99 @@
+// The relayout convolution (MachineShape::convKernel "relayout";
+// docs/library-kernels.md, "Convolutions in other layouts"). The row and
+// shifted-tap kernels need channels-last operands, where a kernel row's
+// im2col tile is one strided DMA; a contiguous (NCHW) input leaves the
+// implicit kernel a gather whose runs are single elements (a batch-64 3x3 of
+// 128 channels at 28 x 28: 8.75 M cycles, the arrays 4.5% busy). Here the
+// operands that are not channels-last are copied into channels-last scratch
+// buffers by the transposing copy (a block turned on chip, both DMAs in
+// runs), the channels-last convolution runs, and its result is turned back.
+// The runtime times this plan against the others and keeps the faster.
+#include "library/planners.h"
+
+#include <algorithm>
+
+namespace npusim::library::detail {
+
+namespace {
+
+/// Whether `t` ([N, C, H, W]) keeps its channels contiguous and its pixels
+/// one strided axis: the layout the channels-last kernels take.
+bool channelsLast(const TensorRef &t) {
+  const int64_t c = t.shape[1], h = t.shape[2], w = t.shape[3];
+  return (c == 1 || t.stride[1] == 1) && (w == 1 || t.stride[3] == c) && (h == 1 || t.stride[2] == w * c) &&
+         (t.shape[0] == 1 || t.stride[0] == h * w * c);
+}
+
+/// A dense channels-last view of `t`'s shape on buffer `buffer`.
+TensorRef channelsLastScratch(const TensorRef &t, int buffer) {
+  const int64_t c = t.shape[1], h = t.shape[2], w = t.shape[3];
+  return TensorRef{buffer, 0, t.shape, {h * w * c, 1, w * c, c}, t.dtype};
+}
+
+CallArgument tensorArgument(const TensorRef &t) {
+  CallArgument a;
+  a.kind = core::CallKind::Tensor;
+  a.tensor = t;
+  return a;
+}
+
+CallArgument intList(const std::array<int64_t, 2> &values) {
+  CallArgument list;
+  list.kind = core::CallKind::List;
+  for (int64_t v : values) {
+    CallArgument e;
+    e.kind = core::CallKind::Int;
+    e.intValue = v;
+    list.list.push_back(e);
+  }
+  return list;
+}
+
+} // namespace
+
+CallPlan planRelayoutConvolution(const ConvolutionOperands &c, const MachineShape &machine) {
+  constexpr std::string_view kOp = "aten.convolution";
+  const bool moveInput = !channelsLast(c.x), moveWeight = !channelsLast(c.w), moveOut = !channelsLast(c.y);
+  if (!moveInput && !moveOut)
+    throw core::RuntimeError("convolution kernel 'relayout' runs convolutions whose input or output is not "
+                             "channels-last");
+  if (c.groups > 1 && c.x.shape[1] == c.groups)
+    throw core::RuntimeError("convolution kernel 'relayout' does not run depthwise convolutions");
+  // Scratch buffers are numbered after every buffer the call names.
+  int next = std::max({c.x.buffer, c.w.buffer, c.y.buffer, c.bias ? c.bias->buffer : -1}) + 1;
+  CallPlan plan;
+  plan.outputDefined.assign(1, true);
+  auto scratchFor = [&](const TensorRef &t) {
+    plan.scratch.push_back(ScratchBuffer{t.dtype, t.shape[0] * t.shape[1] * t.shape[2] * t.shape[3]});
+    return channelsLastScratch(t, next++);
+  };
+  const TensorRef x = moveInput ? scratchFor(c.x) : c.x;
+  const TensorRef w = moveWeight ? scratchFor(c.w) : c.w;
+  const TensorRef y = moveOut ? scratchFor(c.y) : c.y;
+  if (moveInput)
+    plan.launches.push_back(copyLaunch(kOp, x, &c.x, std::nullopt, machine));
+  if (moveWeight)
+    plan.launches.push_back(copyLaunch(kOp, w, &c.w, std::nullopt, machine));
+
+  // The channels-last convolution, planned as the call itself would be.
+  std::vector<CallArgument> args = {tensorArgument(x), tensorArgument(w), CallArgument{}, intList(c.stride),
+                                    intList(c.padding), intList(c.dilation), CallArgument{}, intList({0, 0}),
+                                    CallArgument{}};
+  if (c.bias)
+    args[2] = tensorArgument(*c.bias);
+  args[6].kind = core::CallKind::Bool;
+  args[8].kind = core::CallKind::Int;
+  args[8].intValue = c.groups;
+  const TensorRef *outs[] = {&y};
+  MachineShape inner = machine;
+  inner.convKernel.clear();
+  CallPlan conv = planConvolution(CallArgs(kOp, args, outs), inner);
+  plan.launches.insert(plan.launches.end(), conv.launches.begin(), conv.launches.end());
+  // Its own scratch buffers follow ours (numbered after every buffer it names).
+  plan.scratch.insert(plan.scratch.end(), conv.scratch.begin(), conv.scratch.end());
+  if (moveOut)
+    plan.launches.push_back(copyLaunch(kOp, c.y, &y, std::nullopt, machine));
+  return plan;
+}
+
+} // namespace npusim::library::detail
