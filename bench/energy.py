@@ -5,6 +5,7 @@ as Markdown (docs/energy.md).
     bench/energy.py anchor GEMM.json LAYERNORM.json   the NPUWattch comparison
     bench/energy.py bundles R1.json [R2.json ...]     one row per report
     bench/energy.py steps R.json                      one row per timed step
+    bench/energy.py tokens R1.json [R2.json ...]      energy per token of the language models
     bench/energy.py sweep results.csv                 time against energy per machine
 """
 import csv
@@ -71,6 +72,23 @@ def bundles(paths):
               f"{e['average_w']:.1f} W | {e['peak_step_w']:.1f} W | {shares(e)} |")
 
 
+def tokens(paths):
+    print("| bundle | tokens | energy | energy per token |")
+    print("|---|---|---|---|")
+    absent = {}  # reason -> bundles with input_ids that are not language models
+    for path in paths:
+        r = load(path)
+        e = r["energy"]
+        if "energy_per_token_uj" in e:
+            print(f"| {name_of(r)} | {e['tokens']} | {e['total_nj'] / 1e3:,.1f} uJ | "
+                  f"{e['energy_per_token_uj']:,.3f} uJ |")
+        elif "energy_per_token_absent" in e:
+            absent.setdefault(e["energy_per_token_absent"], []).append(f"`{name_of(r)}`")
+    for reason, names in absent.items():
+        print()
+        print(f"No energy per token, {reason}: {', '.join(names)}.")
+
+
 def steps(path):
     r = load(path)
     print("| step | name | time | energy | power | largest parts |")
@@ -108,6 +126,7 @@ def sweep(path):
 def main():
     what, paths = sys.argv[1], sys.argv[2:]
     {"anchor": lambda: anchor(*paths), "bundles": lambda: bundles(paths), "steps": lambda: steps(paths[0]),
+     "tokens": lambda: tokens(paths),
      "sweep": lambda: sweep(paths[0])}[what]()
 
 

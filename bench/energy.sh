@@ -32,6 +32,14 @@ echo "energy is the energy per inference. Peak step power is the highest average
 echo "one step. The largest parts are shares of the bundle's energy."
 echo
 python3 bench/energy.py bundles $(for b in "${bundles[@]}"; do echo "$reports/$b.json"; done)
+echo
+echo "## Energy per token"
+echo
+echo "The language models among them (docs/energy.md, \"Energy per token\"): \`input_ids\` [B, S]"
+echo "and logits [B, S, V]; every committed one is a prefill, so its tokens are the B x S it"
+echo "processes, and energy per token is its energy over them."
+echo
+python3 bench/energy.py tokens $(for b in "${bundles[@]}"; do echo "$reports/$b.json"; done)
 if [ -f "$reports/resnet18.json" ]; then
   echo
   echo "## ResNet-18, step by step"

@@ -190,6 +190,11 @@ void printEnergy(std::ostream &out, const runtime::RunReport &r) {
     std::snprintf(line, sizeof line, " peak_step_w=%.3f (step %zu)", r.peakStepWatts, r.peakPowerStep);
     out << line;
   }
+  if (r.tokens && r.energyPerTokenUj) {
+    std::snprintf(line, sizeof line, " tokens=%lld energy_per_token_uj=%.6f", static_cast<long long>(*r.tokens),
+                  *r.energyPerTokenUj);
+    out << line;
+  }
   out << "\n  shares:";
   const double total = e.totalPj();
   for (int k = 0; k < energy::kNumParts; ++k) {
@@ -202,6 +207,8 @@ void printEnergy(std::ostream &out, const runtime::RunReport &r) {
   if (e.unpricedMacs > 0)
     out << "energy: " << e.unpricedMacs << " MACs of dtypes table " << r.energyTable
         << " has no mac_pj figure for are charged nothing\n";
+  if (!r.tokensAbsent.empty())
+    out << "energy: no energy per token: " << r.tokensAbsent << "\n";
   if (e.requestsWithoutRowStatistics > 0)
     out << "energy: " << e.requestsWithoutRowStatistics
         << " DRAM requests ran on a model without row statistics: their activations are not charged\n";

@@ -80,6 +80,12 @@ void printPlacement(const serving::PlacementResult &result, std::ostream &out) {
       << fixed(result.energy.averageWatts(), 3) << " W average; per request:";
   for (const serving::TenantResult &tenant : result.tenants)
     out << " " << tenant.name << " " << fixed(tenant.energyPerRequestUj, 3) << " uJ";
+  std::string perToken;
+  for (const serving::TenantResult &tenant : result.tenants)
+    if (tenant.energyPerTokenUj)
+      perToken += " " + tenant.name + " " + fixed(*tenant.energyPerTokenUj, 6) + " uJ";
+  if (!perToken.empty())
+    out << "; per token:" << perToken;
   out << "\n";
 }
 

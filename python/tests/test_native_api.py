@@ -284,3 +284,16 @@ def test_jit_function_error_points_into_its_file():
     with open(jit_kernels.__file__) as f:
         line = next(i for i, text in enumerate(f, 1) if "no_such_function" in text)
     assert str(caught.value).startswith(f"{jit_kernels.__file__}:{line}:")
+
+
+def test_run_bundle_reports_energy_per_token_of_a_language_model_only():
+    # examples/mistral: input_ids [1, 32] drawn from [0, 512), logits [1, 32, 512]:
+    # 1 x 32 = 32 tokens; energy per token is the run's energy over them.
+    energy = npusim.run_bundle(os.path.join(REPO, "examples", "mistral"), mode="timing")["energy"]
+    assert energy["tokens"] == 32
+    assert energy["total_nj"] > 0
+    assert energy["energy_per_token_uj"] == pytest.approx(energy["total_nj"] / 1000 / 32, abs=1e-6)
+    # examples/mlp has no token ids: no per-token field, not a zero.
+    energy = npusim.run_bundle(MLP, mode="timing")["energy"]
+    assert energy["total_nj"] > 0
+    assert not {"tokens", "energy_per_token_uj", "energy_per_token_absent"} & energy.keys()

@@ -34,14 +34,21 @@ void energySection(const json &report, HtmlPage &page) {
   }
   const json &e = *found;
   const double totalNj = number(e, "total_nj");
-  page.definitions({
+  std::vector<std::pair<std::string, std::string>> lines = {
       {"table", e.value("table", std::string("?")) + (e.value("clock_gating", false) ? ", idle units clock-gated" : "")},
       {"energy", format("%.3f uJ", totalNj / 1000.0) + " (dynamic " + format("%.3f", number(e, "dynamic_nj") / 1000.0) +
                      ", static " + format("%.3f uJ)", number(e, "static_nj") / 1000.0)},
       {"average power", format("%.3f W", number(e, "average_w"))},
       {"peak step power", format("%.3f W", number(e, "peak_step_w")) + " (step " +
                               std::to_string(e.value("peak_step", 0)) + ")"},
-  });
+  };
+  // A language model's only (docs/energy.md, "Energy per token").
+  if (const auto perToken = e.find("energy_per_token_uj"); perToken != e.end() && perToken->is_number())
+    lines.emplace_back("energy per token", format("%.6f uJ", perToken->get<double>()) + " (" +
+                                               std::to_string(e.value("tokens", int64_t{0})) + " tokens)");
+  page.definitions(lines);
+  if (const auto absent = e.find("energy_per_token_absent"); absent != e.end() && absent->is_string())
+    page.paragraph("No energy per token: " + absent->get<std::string>() + ".");
   if (e.value("unpriced_macs", int64_t{0}) > 0)
     page.paragraph("Not charged: " + std::to_string(e.value("unpriced_macs", int64_t{0})) +
                    " MACs of dtypes the table has no figure for.");

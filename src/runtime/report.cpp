@@ -220,6 +220,13 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
     e["per_inference_nj"] = e["total_nj"];
     e["peak_step_w"] = std::round(report.peakStepWatts * 1000.0) / 1000.0;
     e["peak_step"] = report.peakPowerStep;
+    // A language model only; absent, never zero, for any other bundle (docs/energy.md).
+    if (report.tokens && report.energyPerTokenUj) {
+      e["tokens"] = *report.tokens;
+      e["energy_per_token_uj"] = *report.energyPerTokenUj;
+    } else if (!report.tokensAbsent.empty()) {
+      e["energy_per_token_absent"] = report.tokensAbsent;
+    }
     doc["energy"] = std::move(e);
   }
   return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

@@ -11,6 +11,7 @@
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
 #include "runtime/optimizer_bound.h"
+#include "runtime/tokens.h"
 
 #include <algorithm>
 #include <chrono>
@@ -638,6 +639,18 @@ RunReport Runner::run() {
   if (adam_)
     report_.optimizerBound = adam_->report();
   report_.completed = !failed;
+  if (options_.mode == Mode::Timing || options_.mode == Mode::Full) {
+    // Energy per token: only a whole run's energy is a run's worth of tokens.
+    std::string why;
+    if (const std::optional<LanguageModelTokens> lm = languageModelTokens(bundle_, &why); !lm)
+      report_.tokensAbsent = why;
+    else if (!report_.completed)
+      report_.tokensAbsent = "the run did not complete";
+    else {
+      report_.tokens = lm->tokens();
+      report_.energyPerTokenUj = report_.totalEnergy.totalPj() * 1e-6 / static_cast<double>(lm->tokens());
+    }
+  }
   report_.verified = options_.verify && !failed && report_.failure.empty();
   report_.kernels = static_cast<int64_t>(kernelsLaunched_.size());
   report_.compiledKernels = static_cast<int64_t>(compiled_.size());

@@ -217,6 +217,13 @@ struct RunReport {
   bool energyClockGating = false;
   double peakStepWatts = 0.0;
   size_t peakPowerStep = 0;
+  /// Timing and full modes, a language model only (runtime/tokens.h): the
+  /// tokens one run processes and the run's energy over them, uJ; absent for
+  /// any other bundle (docs/energy.md, "Energy per token"). A bundle with an
+  /// `input_ids` input that is not recognised says why in `tokensAbsent`.
+  std::optional<int64_t> tokens;
+  std::optional<double> energyPerTokenUj;
+  std::string tokensAbsent;
   double compileMs = 0.0;    // compiling kernels for the NPU
   double timingMs = 0.0;     // CPU time timing launches (timing and full modes), on whichever thread timed them
   int threads = 1;           // the threads the run used (RunOptions::threads resolved)

@@ -7,6 +7,7 @@
 #include "report/svg_chart.h"
 #include "serving/serving.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -158,6 +159,28 @@ Chart latencyChart(const PlacementResult &result) {
   return chart;
 }
 
+/// One point per request: its share of its tenant's energy at its finish time.
+Chart energyChart(const PlacementResult &result) {
+  Chart chart{"Energy per request over time", {"finish (us)"}, {"energy (uJ)"}, {}};
+  chart.width = 900;
+  chart.y.min = 0.0; // from zero, so tenants' energies compare by height
+  for (const TenantResult &tenant : result.tenants)
+    chart.series.push_back({tenant.name, Series::Style::Points, {}, {}});
+  double highest = 0.0;
+  for (const RequestResult &request : result.requests) {
+    if (request.tenant < 0 || static_cast<size_t>(request.tenant) >= chart.series.size())
+      continue;
+    Series &series = chart.series[static_cast<size_t>(request.tenant)];
+    const double finish = static_cast<double>(request.finish) / kPsPerUs;
+    series.points.emplace_back(finish, request.energyUj);
+    series.labels.push_back(series.name + " request " + std::to_string(request.index) + ": finish " +
+                            fixed(finish, 3) + " us, energy " + fixed(request.energyUj, 3) + " uJ");
+    highest = std::max(highest, request.energyUj);
+  }
+  chart.y.max = highest > 0.0 ? highest * 1.1 : 1.0;
+  return chart;
+}
+
 void placementSection(const PlacementResult &result, report::HtmlPage &page) {
   page.heading("Placement " + result.placement + (result.policy.empty() ? "" : " (" + result.policy + ")"));
   std::vector<std::pair<std::string, std::string>> lines = {
@@ -169,12 +192,18 @@ void placementSection(const PlacementResult &result, report::HtmlPage &page) {
                        fixed(100.0 * static_cast<double>(result.rowHits) / static_cast<double>(rows), 1) +
                            "% hits, " + std::to_string(result.rowMisses) + " misses, " +
                            std::to_string(result.rowConflicts) + " conflicts");
-  std::string perRequest;
-  for (const TenantResult &tenant : result.tenants)
+  std::string perRequest, perToken;
+  for (const TenantResult &tenant : result.tenants) {
     perRequest += (perRequest.empty() ? "" : ", ") + tenant.name + " " + fixed(tenant.energyPerRequestUj, 3) + " uJ";
+    if (tenant.energyPerTokenUj)
+      perToken += (perToken.empty() ? "" : ", ") + tenant.name + " " + fixed(*tenant.energyPerTokenUj, 6) + " uJ";
+  }
   lines.emplace_back("energy", fixed(result.energy.totalPj() * 1e-6, 3) + " uJ, " +
                                    fixed(result.energy.averageWatts(), 3) + " W average (docs/serving.md, \"Energy\")");
   lines.emplace_back("energy per request", perRequest);
+  // Language models only (docs/energy.md, "Energy per token").
+  if (!perToken.empty())
+    lines.emplace_back("energy per token", perToken);
   page.definitions(lines);
   page.table(tenantTable(result));
   page.table(coreTable(result));
@@ -183,6 +212,9 @@ void placementSection(const PlacementResult &result, report::HtmlPage &page) {
                  report::shortNumber(result.bucketUs) + " us bucket.");
   page.raw(latencyChart(result).svg());
   page.paragraph("One point per request, from arrival to finish; hover a point for its times.");
+  page.raw(energyChart(result).svg());
+  page.paragraph("One point per request at its finish: its share of its tenant's energy, in proportion to the "
+                 "core time its instances held (docs/serving.md, \"Energy\"); hover a point for its numbers.");
 }
 
 } // namespace

@@ -26,7 +26,7 @@ json placementJson(const Scenario &scenario, const PlacementResult &result) {
   if (!result.policy.empty())
     placement["policy"] = result.policy;
   json tenants = json::array();
-  for (const TenantResult &tenant : result.tenants)
+  for (const TenantResult &tenant : result.tenants) {
     tenants.push_back({{"name", tenant.name},
                        {"cores", tenant.cores},
                        {"requests", tenant.requests},
@@ -46,6 +46,10 @@ json placementJson(const Scenario &scenario, const PlacementResult &result) {
                        {"dram_gbs_over_time", tenant.bandwidthGBs},
                        {"energy_uj", tenant.energyUj},
                        {"energy_per_request_uj", tenant.energyPerRequestUj}});
+    // A language model's only; absent, never zero, for any other tenant.
+    if (tenant.energyPerTokenUj)
+      tenants.back()["energy_per_token_uj"] = *tenant.energyPerTokenUj;
+  }
   placement["tenants"] = tenants;
   placement["energy"] = {{"table", scenario.machine.energy},
                          {"total_uj", result.energy.totalPj() * 1e-6},
@@ -84,7 +88,8 @@ json placementJson(const Scenario &scenario, const PlacementResult &result) {
                         {"arrival_us", us(request.arrival)},
                         {"start_us", us(request.start)},
                         {"finish_us", us(request.finish)},
-                        {"latency_us", us(request.latency())}});
+                        {"latency_us", us(request.latency())},
+                        {"energy_uj", request.energyUj}});
   placement["requests"] = requests;
   return placement;
 }
@@ -107,6 +112,8 @@ void writeReport(const Scenario &scenario, const std::vector<Workload> &workload
       tenant["launches"] = workloads[t].launches.size();
       tenant["instances"] = instances;
       tenant["values"] = workloads[t].values;
+      if (workloads[t].tokensPerRequest)
+        tenant["tokens_per_request"] = *workloads[t].tokensPerRequest;
     }
     tenants.push_back(tenant);
   }

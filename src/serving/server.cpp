@@ -53,6 +53,33 @@ TimePs unionLength(std::vector<std::pair<TimePs, TimePs>> intervals) {
   return length;
 }
 
+/// Each request's share of its tenant's energy: its instances' core time (per
+/// core, the union of its spans, added over the cores) over the sum of its
+/// tenant's requests' core times, so a tenant's requests add up to its energy.
+void chargeRequests(int cores, PlacementResult &out) {
+  std::map<std::pair<int, int64_t>, std::vector<std::vector<std::pair<TimePs, TimePs>>>> spansOf;
+  for (const InstanceSpan &span : out.spans) {
+    auto &byCore = spansOf[{span.tenant, span.request}];
+    byCore.resize(static_cast<size_t>(cores));
+    byCore[static_cast<size_t>(span.core)].emplace_back(span.start, span.end);
+  }
+  std::map<std::pair<int, int64_t>, double> requestTime;
+  std::vector<double> tenantRequestTime(out.tenants.size(), 0.0);
+  for (const auto &[key, byCore] : spansOf) {
+    double time = 0.0;
+    for (const auto &intervals : byCore)
+      time += static_cast<double>(unionLength(intervals));
+    requestTime[key] = time;
+    tenantRequestTime[static_cast<size_t>(key.first)] += time;
+  }
+  for (RequestResult &request : out.requests) {
+    const auto t = static_cast<size_t>(request.tenant);
+    const auto found = requestTime.find({request.tenant, request.index});
+    if (found != requestTime.end() && tenantRequestTime[t] > 0.0)
+      request.energyUj = out.tenants[t].energyUj * found->second / tenantRequestTime[t];
+  }
+}
+
 class Server {
 public:
   Server(const Scenario &scenario, const PlacementSpec &placement,
@@ -256,7 +283,10 @@ void Server::priceEnergy(const timing::MemoryStats &memory, PlacementResult &out
     TenantResult &tenant = out.tenants[t];
     tenant.energyUj = allCoreTime > 0.0 ? out.energy.totalPj() * 1e-6 * coreTime[t] / allCoreTime : 0.0;
     tenant.energyPerRequestUj = tenant.requests > 0 ? tenant.energyUj / static_cast<double>(tenant.requests) : 0.0;
+    if (const std::optional<int64_t> tokens = tenants_[t].work->tokensPerRequest; tokens && tenant.requests > 0)
+      tenant.energyPerTokenUj = tenant.energyPerRequestUj / static_cast<double>(*tokens);
   }
+  chargeRequests(cores, out);
 }
 
 PlacementResult Server::finishResult() {

@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct Workload {
   /// "verified" (values computed and checked against the reference), or
   /// "cycles only"; a failed run throws instead.
   std::string values = "cycles only";
+  /// The tokens one request processes when the bundle is a language model
+  /// (runtime/tokens.h, docs/energy.md "Energy per token"); absent otherwise.
+  std::optional<int64_t> tokensPerRequest;
 };
 
 /// Runs the bundle on the machine in timing mode (`values`: full mode with
@@ -52,6 +56,9 @@ struct RequestResult {
   int tenant = 0;
   int64_t index = 0; // within the tenant, in arrival order
   TimePs arrival = 0, start = 0, finish = 0;
+  /// Its share of its tenant's energy: in proportion to the core time its
+  /// instances held (docs/serving.md, "Energy").
+  double energyUj = 0;
   TimePs latency() const { return finish - arrival; }
 };
 
@@ -78,6 +85,9 @@ struct TenantResult {
   /// core time its instances held (docs/serving.md, "Energy"), and that over
   /// its requests.
   double energyUj = 0, energyPerRequestUj = 0;
+  /// A language model's energy per request over the tokens one request
+  /// processes (Workload::tokensPerRequest); absent for any other tenant.
+  std::optional<double> energyPerTokenUj;
 };
 
 struct CoreResult {

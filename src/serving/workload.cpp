@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "runtime/loader.h"
 #include "runtime/runner.h"
+#include "runtime/tokens.h"
 #include "serving/serving.h"
 
 #include <algorithm>
@@ -68,6 +69,8 @@ Workload captureBundle(const std::string &bundleDir, const config::HardwareConfi
                              report.failure);
   if (workload.launches.empty())
     throw core::InputError(bundleDir + ": the bundle launches nothing on the NPU");
+  if (const std::optional<runtime::LanguageModelTokens> lm = runtime::languageModelTokens(bundle))
+    workload.tokensPerRequest = lm->tokens();
   return workload;
 }
 

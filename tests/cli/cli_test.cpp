@@ -587,6 +587,32 @@ TEST_F(CliTest, RunWritesHtmlPageAndPrintsCostliestSteps) {
   EXPECT_EQ(r.exitCode, 2);
 }
 
+TEST_F(CliTest, LanguageModelsReportEnergyPerTokenAndOthersDoNot) {
+  // examples/mistral: input_ids [1, 32] drawn from [0, 512), logits [1, 32, 512]:
+  // 1 x 32 = 32 tokens, and energy per token = total_nj / 1000 / 32.
+  const std::string examples = std::string(NPUSIM_TEST_DATA) + "/../../examples/";
+  Result r = run({"run", examples + "mistral", "--mode", "timing", "--report", "lm.json", "--html", "lm.html"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json lm = nlohmann::json::parse(slurp(path("lm.json")))["energy"];
+  EXPECT_EQ(lm["tokens"], 32);
+  const double totalNj = lm["total_nj"].get<double>();
+  ASSERT_GT(totalNj, 0.0);
+  // total_nj is rounded to the picojoule: within 0.5 pJ / 32 of the unrounded quotient.
+  EXPECT_NEAR(lm["energy_per_token_uj"].get<double>(), totalNj / 1000.0 / 32.0, 1e-6);
+  EXPECT_FALSE(lm.contains("energy_per_token_absent"));
+  EXPECT_TRUE(contains(r.out, " tokens=32 energy_per_token_uj=")) << r.out;
+  EXPECT_TRUE(contains(slurp(path("lm.html")), "<dt>energy per token</dt>"));
+
+  // examples/mlp has no token ids: no per-token field at all, not a zero.
+  r = run({"run", examples + "mlp", "--mode", "timing", "--report", "mlp.json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json mlp = nlohmann::json::parse(slurp(path("mlp.json")))["energy"];
+  EXPECT_GT(mlp["total_nj"].get<double>(), 0.0);
+  for (const char *key : {"tokens", "energy_per_token_uj", "energy_per_token_absent"})
+    EXPECT_FALSE(mlp.contains(key)) << key;
+  EXPECT_FALSE(contains(r.out, "token")) << r.out;
+}
+
 TEST_F(CliTest, ProgressLineShowsOnATerminalUnlessQuiet) {
   // script(1) gives the command a terminal.
   const std::string command = quote(NPUSIM_BINARY) + " run " + quote(kTinyBundle) + " --mode timing";

@@ -70,10 +70,10 @@ def build_page(options, name):
         npusim(options, "serve", scenario, "--html", page, "--report", report)
         placements = json.load(open(report))["placements"]
         # Per placement a bandwidth chart (a line per tenant with buckets), a
-        # latency chart (a point per request), the tenant and core tables;
-        # and the scenario's tenant table.
-        return page, {"svg.chart": 2 * len(placements),
-                      "circle.point": sum(len(p["requests"]) for p in placements),
+        # latency chart and an energy chart (a point per request each), the
+        # tenant and core tables; and the scenario's tenant table.
+        return page, {"svg.chart": 3 * len(placements),
+                      "circle.point": 2 * sum(len(p["requests"]) for p in placements),
                       "polyline.series": sum(1 for p in placements for t in p["tenants"] if t["dram_gbs_over_time"]),
                       "table": 1 + 2 * len(placements)}
     folder = os.path.join(out, "sweep")

@@ -69,6 +69,16 @@ TEST(ServeCommand, ReportAndTraceOfTheSmallExample) {
       EXPECT_LE(latency["p50"].get<double>(), latency["p95"].get<double>());
       EXPECT_LE(latency["p95"].get<double>(), latency["p99"].get<double>());
       EXPECT_LE(latency["p99"].get<double>(), latency["max"].get<double>());
+      // A tenant's requests' energies are shares of its energy: they add up to it.
+      double requestsUj = 0.0;
+      for (const json &request : placement["requests"])
+        if (request["tenant"] == tenant["name"]) {
+          EXPECT_GT(request["energy_uj"].get<double>(), 0.0);
+          requestsUj += request["energy_uj"].get<double>();
+        }
+      EXPECT_NEAR(requestsUj, tenant["energy_uj"].get<double>(), 1e-9 * tenant["energy_uj"].get<double>());
+      // Neither mlp nor tiny is a language model: no per-token figure.
+      EXPECT_FALSE(tenant.contains("energy_per_token_uj")) << tenant["name"];
     }
   }
   // Partitioned: mlp on core 0 only, tiny on core 1 only.
@@ -126,22 +136,48 @@ TEST(ServeCommand, PageOfTheSmallExample) {
   for (size_t p = 0; p < placements.size(); ++p) {
     const std::string section = page.substr(starts[p], starts[p + 1] - starts[p]);
     const json &placement = placements[p];
-    // Two charts: bandwidth (a line per tenant with buckets) and latency (a
-    // point per request); two tables: tenants and cores.
-    EXPECT_EQ(count(section, "<svg class=\"chart\""), 2u) << p;
+    // Three charts: bandwidth (a line per tenant with buckets), latency and
+    // energy (a point per request each); two tables: tenants and cores.
+    EXPECT_EQ(count(section, "<svg class=\"chart\""), 3u) << p;
     EXPECT_EQ(count(section, "<table"), 2u) << p;
-    EXPECT_EQ(count(section, "<circle class=\"point\""), placement["requests"].size()) << p;
+    EXPECT_EQ(count(section, "<circle class=\"point\""), 2 * placement["requests"].size()) << p;
     size_t lines = 0;
     for (const json &tenant : placement["tenants"]) {
       lines += tenant["dram_gbs_over_time"].empty() ? 0 : 1;
       // One legend entry and series group per chart.
-      EXPECT_EQ(count(section, "data-name=\"" + tenant["name"].get<std::string>() + "\""), 2u) << p;
+      EXPECT_EQ(count(section, "data-name=\"" + tenant["name"].get<std::string>() + "\""), 3u) << p;
     }
     EXPECT_GT(lines, 0u) << p;
     EXPECT_EQ(count(section, "<polyline class=\"series\""), lines) << p;
     // The two heading rows, a row per tenant and a row per core.
     EXPECT_EQ(count(section, "<tr>"), 2 + placement["tenants"].size() + placement["cores"].size()) << p;
   }
+  fs::remove_all(dir);
+}
+
+TEST(ServeCommand, ALanguageModelTenantGetsEnergyPerToken) {
+  // examples/mistral processes 1 x 32 = 32 tokens per request (input_ids [1, 32],
+  // logits [1, 32, 512]); examples/mlp is no language model.
+  const fs::path dir = fs::temp_directory_path() / "npusim_serve_tokens_test";
+  fs::create_directories(dir);
+  const std::string examples = std::string(NPUSIM_SOURCE_DIR) + "/examples/";
+  std::ofstream(dir / "lm.yaml") << "machine:\n  base: tpuv3-like\n  num_cores: 2\ntenants:\n"
+                                 << "  - name: lm\n    bundle: " << examples << "mistral\n"
+                                 << "    requests: {arrival: fixed, times_us: [0, 1]}\n"
+                                 << "  - name: mlp\n    bundle: " << examples << "mlp\n"
+                                 << "    requests: {arrival: fixed, times_us: [0]}\n"
+                                 << "placement:\n  - partitioned\nvalues: false\n";
+  std::string output;
+  ASSERT_EQ(runServe((dir / "lm.yaml").string() + " --report " + (dir / "r.json").string(), &output), 0) << output;
+  const json report = readJson(dir / "r.json");
+  EXPECT_EQ(report["tenants"][0]["tokens_per_request"], 32);
+  EXPECT_FALSE(report["tenants"][1].contains("tokens_per_request"));
+  const json &lm = report["placements"][0]["tenants"][0];
+  const json &mlp = report["placements"][0]["tenants"][1];
+  ASSERT_GT(lm["energy_per_request_uj"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(lm["energy_per_token_uj"].get<double>(), lm["energy_per_request_uj"].get<double>() / 32.0);
+  EXPECT_FALSE(mlp.contains("energy_per_token_uj"));
+  EXPECT_NE(output.find("; per token: lm "), std::string::npos) << output;
   fs::remove_all(dir);
 }
 
