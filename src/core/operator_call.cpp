@@ -220,6 +220,8 @@ std::vector<OperatorSchema> makeSchemas() {
         {"ignore_index", ""},
         {"total_weight", ""}},
        {"grad_input"}},
+      // Random integers; the bundle records what the capture drew (its `values`).
+      {{"aten.randint.low_out"}, {{"low", ""}, {"high", ""}, {"size", ""}}, {"out"}},
       {{"aten.histc"}, {{"self", ""}, {"bins", "100"}, {"min", "0"}, {"max", "0"}}, {"out"}},
       {{"aten.convolution_backward"},
        {{"grad_output", ""},

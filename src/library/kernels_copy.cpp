@@ -62,59 +62,6 @@ def {{NAME}}(src_ptr: "*{{SRC}}", dst_ptr: "*{{DST}}",
 {{BODY}}
 )TRITON";
 
-/// The axes of `shape` merged where every view walks them as one (an axis of
-/// size 1 dropped), innermost last; strides of each view per merged axis.
-struct Merged {
-  std::vector<int64_t> shape;
-  std::vector<std::vector<int64_t>> strides; // [view][axis]
-};
-
-Merged merge(const std::vector<int64_t> &shape, const std::vector<std::vector<int64_t>> &strides) {
-  Merged m;
-  m.strides.resize(strides.size());
-  for (size_t a = 0; a < shape.size(); ++a) {
-    if (shape[a] == 1)
-      continue;
-    bool joins = !m.shape.empty();
-    for (size_t v = 0; v < strides.size() && joins; ++v)
-      joins = m.strides[v].back() == shape[a] * strides[v][a];
-    if (joins) {
-      m.shape.back() *= shape[a];
-      for (size_t v = 0; v < strides.size(); ++v)
-        m.strides[v].back() = strides[v][a];
-    } else {
-      m.shape.push_back(shape[a]);
-      for (size_t v = 0; v < strides.size(); ++v)
-        m.strides[v].push_back(strides[v][a]);
-    }
-  }
-  if (m.shape.empty()) { // a single element
-    m.shape.push_back(1);
-    for (auto &s : m.strides)
-      s.push_back(1);
-  }
-  return m;
-}
-
-/// A Python literal of `value` for a Triton constant of `dtype`.
-std::string literal(double value, core::DType dtype) {
-  if (dtype == core::DType::Bool)
-    return value != 0.0 ? "1" : "0";
-  if (!core::isFloat(dtype))
-    return std::to_string(static_cast<int64_t>(value));
-  if (std::isnan(value))
-    return "float(\"nan\")";
-  if (std::isinf(value))
-    return value > 0 ? "float(\"inf\")" : "float(\"-inf\")";
-  std::ostringstream out;
-  out.precision(17);
-  out << value;
-  std::string text = out.str();
-  if (text.find_first_of(".eE") == std::string::npos)
-    text += ".0";
-  return text;
-}
-
 /// The transposing copy of `src` into `dst` over their merged axes [D0, D1,
 /// D2, COLS] (strides `ss`, `sd`): `turnsIn` when the result is contiguous
 /// along COLS (the source along D2), else the other way round.

@@ -59,6 +59,49 @@ def {{NAME}}(x_ptr: "*{{X}}", out_ptr: "*{{OUT}}", lo_arg: "fp32", hi_arg: "fp32
     tl.store(out_ptr + rb * STRIDE_OUT, counts, mask=rb < BINS)
 )TRITON";
 
+// Integer inputs: the host call's int64 arithmetic, lo and hi (truncated, or
+// the data's minimum and maximum when equal, widened by one if still empty)
+// baked in or reduced per program; counts in int32.
+constexpr std::string_view kHistcIntSource = R"TRITON(
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {{NAME}}(x_ptr: "*{{X}}", out_ptr: "*{{OUT}}", lo_arg: "i64", hi_arg: "i64",
+             NUMEL: tl.constexpr, BINS: tl.constexpr, D1: tl.constexpr, D2: tl.constexpr, D3: tl.constexpr,
+             S0: tl.constexpr, S1: tl.constexpr, S2: tl.constexpr, S3: tl.constexpr, STRIDE_OUT: tl.constexpr,
+             DATA_RANGE: tl.constexpr, BLOCK_B: tl.constexpr, BLOCK_E: tl.constexpr):
+    rb = tl.program_id(0) * BLOCK_B + tl.arange(0, BLOCK_B)
+    lo = lo_arg
+    hi = hi_arg
+    if DATA_RANGE:
+        low = tl.full([BLOCK_E], 9223372036854775807, tl.int64)
+        high = tl.full([BLOCK_E], -9223372036854775807 - 1, tl.int64)
+        for e0 in range(0, NUMEL, BLOCK_E):
+            re = e0 + tl.arange(0, BLOCK_E)
+            at = (re // (D1 * D2 * D3)) * S0 + ((re // (D2 * D3)) % D1) * S1 + ((re // D3) % D2) * S2 + (re % D3) * S3
+            x = tl.load(x_ptr + at, mask=re < NUMEL, other=0).to(tl.int64)
+            low = tl.minimum(low, tl.where(re < NUMEL, x, 9223372036854775807))
+            high = tl.maximum(high, tl.where(re < NUMEL, x, -9223372036854775807 - 1))
+        lo = tl.min(low, 0)
+        hi = tl.max(high, 0)
+        widen = (lo == hi).to(tl.int64)
+        lo = lo - widen
+        hi = hi + widen
+    counts = tl.zeros([BLOCK_B], dtype=tl.int32)
+    for e0 in range(0, NUMEL, BLOCK_E):
+        re = e0 + tl.arange(0, BLOCK_E)
+        at = (re // (D1 * D2 * D3)) * S0 + ((re // (D2 * D3)) % D1) * S1 + ((re // D3) % D2) * S2 + (re % D3) * S3
+        x = tl.load(x_ptr + at, mask=re < NUMEL, other=0).to(tl.int64)
+        inside = (re < NUMEL) & (x >= lo) & (x <= hi)
+        bin = ((x - lo) * BINS) // (hi - lo)
+        bin = tl.where(bin == BINS, BINS - 1, bin)
+        hit = (bin[:, None] == rb[None, :]) & inside[:, None]
+        counts += tl.sum(hit.to(tl.int32), 0)
+    tl.store(out_ptr + rb * STRIDE_OUT, counts.to(tl.{{OUT_T}}), mask=rb < BINS)
+)TRITON";
+
 /// A value rounded to a 16- or 32-bit float type, as CUDA's `input_t minvalue = min`.
 double roundTo(core::DType dtype, double v) {
   switch (dtype) {
@@ -76,17 +119,27 @@ CallPlan planHistc(const CallArgs &call, const MachineShape &machine) {
   if (bins <= 0)
     call.fail(1, "bins", "must be positive, got " + std::to_string(bins));
   const TensorRef &out = call.out(0);
-  expectFloat(kOp, self, "self");
-  expectFloat(kOp, out, "out");
+  const bool integer = !core::isFloat(self.dtype);
+  if (integer) {
+    if (self.dtype == core::DType::Bool)
+      call.fail(0, "self", "a bool tensor has no NPU histogram");
+    if (out.dtype != self.dtype)
+      call.fail(0, "out", "has dtype " + tritonType(out.dtype) + ", self " + tritonType(self.dtype));
+  } else {
+    expectFloat(kOp, self, "self");
+    expectFloat(kOp, out, "out");
+  }
   expectShape(kOp, out, std::vector<int64_t>{bins}, "out");
   checkIndexRange(kOp, self, "self");
   checkIndexRange(kOp, out, "out");
   checkNoOverlap(kOp, out, self, "self", false);
-  double lo = roundTo(self.dtype, call.number(2, "min")), hi = roundTo(self.dtype, call.number(3, "max"));
+  // Integers: the bounds truncated, as the host call's int64 arithmetic.
+  auto rounded = [&](double v) { return integer ? std::trunc(v) : roundTo(self.dtype, v); };
+  double lo = rounded(call.number(2, "min")), hi = rounded(call.number(3, "max"));
   const bool dataRange = lo == hi && numel(self) > 0;
   if (!dataRange && lo == hi) {
-    lo = roundTo(self.dtype, lo - 1);
-    hi = roundTo(self.dtype, hi + 1);
+    lo = rounded(lo - 1);
+    hi = rounded(hi + 1);
   }
   if (!dataRange && (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)))
     call.fail(2, "min",
@@ -118,9 +171,19 @@ CallPlan planHistc(const CallArgs &call, const MachineShape &machine) {
                                : self.dtype == core::DType::BFloat16 ? "bfloat16"
                                                                      : "float32";
   LaunchBuilder launch(
-      name, instantiate(kHistcSource,
-                        {{"NAME", name}, {"X", xType}, {"OUT", tritonType(out.dtype)}, {"XTYPE", typeName}}));
-  launch.pointer(self).pointer(out).floatScalar(lo).floatScalar(hi);
+      name, integer ? instantiate(kHistcIntSource, {{"NAME", name},
+                                                    {"X", xType},
+                                                    {"OUT", tritonType(out.dtype)},
+                                                    {"OUT_T", tritonType(out.dtype)}})
+                    : instantiate(kHistcSource, {{"NAME", name},
+                                                 {"X", xType},
+                                                 {"OUT", tritonType(out.dtype)},
+                                                 {"XTYPE", typeName}}));
+  launch.pointer(self).pointer(out);
+  if (integer)
+    launch.intScalar(static_cast<int64_t>(lo)).intScalar(static_cast<int64_t>(hi));
+  else
+    launch.floatScalar(lo).floatScalar(hi);
   launch.constant("NUMEL", numel(self)).constant("BINS", bins);
   launch.constant("D1", axes[1].first).constant("D2", axes[2].first).constant("D3", axes[3].first);
   launch.constant("S0", axes[0].second).constant("S1", axes[1].second);

@@ -1,7 +1,8 @@
 #pragma once
 // NPU implementations of the library calls that bundles contain (aten.mm,
 // addmm, bmm, baddbmm, convolution and its backward, scaled-dot-product
-// attention, topk, _grouped_mm and transformers.grouped_mm_fallback, histc), as
+// attention, topk, _grouped_mm and transformers.grouped_mm_fallback, histc,
+// embeddings, fills and copies, add and sub, index_put, scatter, randint), as
 // Triton kernels that the normal pipeline compiles: the GEMMs and convolutions
 // run on the systolic arrays (tl.dot), epilogues on the vector unit.
 //

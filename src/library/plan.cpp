@@ -42,6 +42,23 @@ const core::OperatorTable<Planner> &table() {
         {"aten.copy", detail::planCopy},
         {"aten.clone", detail::planCopy},
         {"aten._to_copy", detail::planCopy},
+        {"aten.add.Tensor", detail::planAdd},
+        {"aten.add", detail::planAdd},
+        {"aten.add_.Tensor", detail::planAdd},
+        {"aten.add_", detail::planAdd},
+        {"aten.sub.Tensor", detail::planAdd},
+        {"aten.sub", detail::planAdd},
+        {"aten.sub_.Tensor", detail::planAdd},
+        {"aten.sub_", detail::planAdd},
+        {"aten.index_put", detail::planIndexPut},
+        {"aten.index_put_", detail::planIndexPut},
+        {"aten._unsafe_index_put", detail::planIndexPut},
+        {"aten.scatter.src", detail::planScatter},
+        {"aten.scatter_.src", detail::planScatter},
+        {"aten.scatter.value", detail::planScatter},
+        {"aten.scatter_.value", detail::planScatter},
+        {"aten.scatter_add", detail::planScatter},
+        {"aten.randint.low_out", detail::planRandint},
     };
     t.add(core::attentionOperators(), detail::planAttention);
     t.add(core::attentionBackwardOperators(), detail::planAttentionBackward);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 namespace npusim::library::detail {
 
@@ -195,11 +196,63 @@ LaunchBuilder &LaunchBuilder::floatScalar(double value) {
   return *this;
 }
 
+LaunchBuilder &LaunchBuilder::intScalar(int64_t value) {
+  KernelArgument a;
+  a.intValue = value;
+  launch_.arguments.push_back(a);
+  return *this;
+}
+
 LaunchBuilder &LaunchBuilder::grid(int64_t x, int64_t y, int64_t z) {
   launch_.grid[0] = x;
   launch_.grid[1] = y;
   launch_.grid[2] = z;
   return *this;
+}
+
+Merged merge(const std::vector<int64_t> &shape, const std::vector<std::vector<int64_t>> &strides) {
+  Merged m;
+  m.strides.resize(strides.size());
+  for (size_t a = 0; a < shape.size(); ++a) {
+    if (shape[a] == 1)
+      continue;
+    bool joins = !m.shape.empty();
+    for (size_t v = 0; v < strides.size() && joins; ++v)
+      joins = m.strides[v].back() == shape[a] * strides[v][a];
+    if (joins) {
+      m.shape.back() *= shape[a];
+      for (size_t v = 0; v < strides.size(); ++v)
+        m.strides[v].back() = strides[v][a];
+    } else {
+      m.shape.push_back(shape[a]);
+      for (size_t v = 0; v < strides.size(); ++v)
+        m.strides[v].push_back(strides[v][a]);
+    }
+  }
+  if (m.shape.empty()) { // a single element
+    m.shape.push_back(1);
+    for (auto &s : m.strides)
+      s.push_back(1);
+  }
+  return m;
+}
+
+std::string literal(double value, core::DType dtype) {
+  if (dtype == core::DType::Bool)
+    return value != 0.0 ? "1" : "0";
+  if (!core::isFloat(dtype))
+    return std::to_string(static_cast<int64_t>(value));
+  if (std::isnan(value))
+    return "float(\"nan\")";
+  if (std::isinf(value))
+    return value > 0 ? "float(\"inf\")" : "float(\"-inf\")";
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  std::string text = out.str();
+  if (text.find_first_of(".eE") == std::string::npos)
+    text += ".0";
+  return text;
 }
 
 } // namespace npusim::library::detail

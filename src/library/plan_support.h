@@ -75,6 +75,19 @@ std::string instantiate(std::string_view text,
 /// Triton's name of an element type ("fp32").
 std::string tritonType(core::DType t);
 
+/// The axes of `shape` merged where every view walks them as one (an axis of
+/// size 1 dropped), innermost last; strides of each view per merged axis. A
+/// view of one element is one axis of size 1.
+struct Merged {
+  std::vector<int64_t> shape;
+  std::vector<std::vector<int64_t>> strides; // [view][axis]
+};
+Merged merge(const std::vector<int64_t> &shape, const std::vector<std::vector<int64_t>> &strides);
+
+/// A Python literal of `value` for a Triton constant of `dtype` ("1.5",
+/// "float(\"inf\")", "7"; bools 0 or 1).
+std::string literal(double value, core::DType dtype);
+
 /// Builds one KernelLaunch.
 class LaunchBuilder {
 public:
@@ -83,6 +96,7 @@ public:
   LaunchBuilder &pointer(const TensorRef &t);
   LaunchBuilder &pointer(int buffer, int64_t elementOffset);
   LaunchBuilder &floatScalar(double value);
+  LaunchBuilder &intScalar(int64_t value);
   LaunchBuilder &grid(int64_t x, int64_t y, int64_t z);
   KernelLaunch build() { return std::move(launch_); }
 

@@ -97,6 +97,18 @@ CallPlan planFill(const CallArgs &call, const MachineShape &machine);
 /// result's layout (kernels_copy.cpp).
 CallPlan planCopy(const CallArgs &call, const MachineShape &machine);
 
+/// add and sub of two tensors, broadcast to the result (kernels_add.cpp).
+CallPlan planAdd(const CallArgs &call, const MachineShape &machine);
+/// index_put with one index tensor on the leading axis, accumulating or not:
+/// per tile of out a walk over the indices in order (kernels_index_put.cpp).
+CallPlan planIndexPut(const CallArgs &call, const MachineShape &machine);
+/// scatter (src or value) and scatter_add: per tile of out a walk over the
+/// index's `dim` axis in order (kernels_scatter.cpp).
+CallPlan planScatter(const CallArgs &call, const MachineShape &machine);
+/// randint.low_out: a counter-based generator writing every element
+/// (kernels_random.cpp); the runtime then writes the capture's values.
+CallPlan planRandint(const CallArgs &call, const MachineShape &machine);
+
 /// histc(self, bins, min, max): per block of bins a pass over every element (kernels_histc.cpp).
 CallPlan planHistc(const CallArgs &call, const MachineShape &machine);
 

@@ -149,6 +149,8 @@ std::vector<bool> callGroupedMm(const CallArgs &call);
 std::vector<bool> callCudnnRnn(const CallArgs &call);
 /// aten.histc (host_histogram.cpp).
 std::vector<bool> callHistc(const CallArgs &call);
+/// randint.low_out(low, high, size): npusim's own draws (host_random.cpp).
+std::vector<bool> callRandint(const CallArgs &call);
 /// Elementwise, creation and loss operators (host_elementwise.cpp), by name.
 std::vector<bool> callElementwise(const CallArgs &call);
 const std::vector<std::string_view> &elementwiseOperators();

@@ -155,6 +155,7 @@ const core::OperatorTable<Handler> &table() {
         {"aten.index_put_", host::callIndexPut},
         {"aten._unsafe_index_put", host::callIndexPut},
         {"aten.histc", host::callHistc},
+        {"aten.randint.low_out", host::callRandint},
         {"aten._cudnn_rnn", host::callCudnnRnn},
         {"aten.convolution_backward", host::callConvolutionBackward},
         {"aten._grouped_mm", host::callGroupedMm},

@@ -327,25 +327,31 @@ void Runner::runCall(const Step &step, StepResult &result, std::vector<bool> &de
   // takes no simulated time on the host, so it is not run (its storages may
   // hold no contents).
   const bool valuesUnneeded = options_.mode == Mode::Timing && !computeValues;
-  if (!step.recorded.empty() && valuesUnneeded) {
-    result.executedOn = "host";
-    result.message = "not run: timing mode needs none of the values the capture's generator drew";
-    result.wallMs = millisecondsSince(start);
-    report_.callMs += result.wallMs;
-    return;
-  }
   if (!step.recorded.empty()) {
-    // A random operator: what the capture drew (Inductor's seeds for tl.rand).
-    for (const RecordedValues &r : step.recorded) {
-      if (!r.integers.empty())
-        reference::writeIntegers(outViews[r.out], r.integers);
-      else
-        reference::writeValues(outViews[r.out], r.floats);
-    }
-    defined.assign(step.out.size(), true);
-    if (onNpu())
+    // A random operator: the NPU draws the numbers for their cycles, then the
+    // values the capture drew (Inductor's seeds for tl.rand) replace its own,
+    // which no GPU generator would reproduce (docs/library-calls.md, "Random
+    // operators"). Without an NPU plan it takes no simulated time.
+    const bool timed = onNpu() && NpuSteps::callOnNpu(step.name) &&
+                       npu_->call(step, args, outs, buffers_, computeValues, false, result).has_value();
+    if (onNpu() && !timed)
       result.executedOn = "host";
-    result.message = "wrote the values the capture's generator drew";
+    if (valuesUnneeded) {
+      result.message = timed ? "timed on the NPU; timing mode needs none of the values the capture's generator drew"
+                             : "not run: timing mode needs none of the values the capture's generator drew" +
+                                   (result.message.empty() ? std::string() : " (" + result.message + ")");
+    } else {
+      for (const RecordedValues &r : step.recorded) {
+        if (!r.integers.empty())
+          reference::writeIntegers(outViews[r.out], r.integers);
+        else
+          reference::writeValues(outViews[r.out], r.floats);
+      }
+      defined.assign(step.out.size(), true);
+      result.message = std::string(timed ? "timed on the NPU, then " : "") +
+                       "wrote the values the capture's generator drew" +
+                       (result.message.empty() ? std::string() : " (" + result.message + ")");
+    }
     result.wallMs = millisecondsSince(start);
     report_.callMs += result.wallMs;
     return;

@@ -613,6 +613,23 @@ TEST_F(CliTest, LanguageModelsReportEnergyPerTokenAndOthersDoNot) {
   EXPECT_FALSE(contains(r.out, "token")) << r.out;
 }
 
+TEST_F(CliTest, AllTimedFailsNamingEveryStepThatRanOnTheHost) {
+  // The resident GEMM has no tiles for tiny's 25 x 40 x 16 addmm (step 1), so
+  // asking for it sends that call to the host, where it takes no cycles.
+  Result r = run({"run", kTinyBundle, "--mode", "timing", "--gemm-kernel", "resident"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "host_calls=1")) << r.out;
+  EXPECT_TRUE(contains(r.out, "untimed: 1 step ran on the host and takes no cycles: step 1 aten.addmm;")) << r.out;
+  r = run({"run", kTinyBundle, "--mode", "timing", "--gemm-kernel", "resident", "--all-timed"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "error: --all-timed: step 1 aten.addmm ran on the host")) << r.err;
+  EXPECT_EQ(occurrences(r.err, "--all-timed: step"), 1u) << r.err;
+  // Every step on the NPU: --all-timed passes.
+  r = run({"run", kTinyBundle, "--mode", "timing", "--all-timed"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "host_calls=0")) << r.out;
+}
+
 TEST_F(CliTest, ProgressLineShowsOnATerminalUnlessQuiet) {
   // script(1) gives the command a terminal.
   const std::string command = quote(NPUSIM_BINARY) + " run " + quote(kTinyBundle) + " --mode timing";

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -879,6 +880,36 @@ TEST(LibraryDispatch, SchemaChecksApplyToHostCalls) {
   EXPECT_EQ(message("aten.zero_", {tensorValue(view(a, 0, {3, 4}, {4}))}),
             "aten.zero_: argument 0 (self): shape [3, 4] and stride [4] differ in length");
   EXPECT_EQ(message("aten.mm.default", {m, m}), "no error"); // 2x2 @ 2x2 into out
+}
+
+} // namespace
+} // namespace npusim::reference
+
+namespace npusim::reference {
+namespace {
+
+using namespace test;
+
+// randint.low_out without recorded values: npusim's own draws, inside [low, high),
+// the same on every call, and not all one value.
+TEST(LibraryRandom, RandintDrawsWithinTheRangeReproducibly) {
+  Buffer a = filled(64, -1.0, DType::Int64), b = filled(64, -2.0, DType::Int64);
+  const std::vector<HostCallValue> args = {intValue(-3), intValue(4), intsValue({8, 8})};
+  TensorView va = view(a, 0, {8, 8}, {8, 1}), vb = view(b, 0, {8, 8}, {8, 1});
+  const TensorView *outA[] = {&va}, *outB[] = {&vb};
+  runHostCall("aten.randint.low_out", args, outA);
+  runHostCall("aten.randint.low_out", args, outB);
+  std::set<int64_t> seen;
+  for (int64_t i = 0; i < 64; ++i) {
+    const int64_t v = loadIntegerElement(a, i);
+    EXPECT_GE(v, -3);
+    EXPECT_LT(v, 4);
+    EXPECT_EQ(v, loadIntegerElement(b, i)) << i;
+    seen.insert(v);
+  }
+  EXPECT_GE(seen.size(), 5u); // 64 draws of 7 values
+  const std::vector<HostCallValue> empty = {intValue(4), intValue(4), intsValue({8, 8})};
+  EXPECT_THROW(runHostCall("aten.randint.low_out", empty, outA), core::RuntimeError);
 }
 
 } // namespace
