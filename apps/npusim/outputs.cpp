@@ -10,8 +10,8 @@ namespace npusim::cli {
 std::string traceCapNote(const std::string &path, int64_t kept, int64_t dropped) {
   return "--trace " + path + ": kept the first " + std::to_string(kept) +
          " instruction events and left out " + std::to_string(dropped) +
-         " (counted in otherData.droppedInstructionEvents; the launch and DRAM tracks are "
-         "whole)";
+         " (counted in otherData.droppedInstructionEvents; the launch track is whole, and so is "
+         "the DRAM track unless otherData.droppedBandwidthSamples says otherwise)";
 }
 
 void OutputFiles::add(const ParsedOptions &options, const std::string &option) {

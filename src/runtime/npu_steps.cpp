@@ -57,32 +57,72 @@ constexpr size_t kRankingInstances = 64;
 /// Buffers start at multiples of this in the flat DRAM address space.
 constexpr uint64_t kBufferAlignment = 4096;
 
-/// Collects the instance traces of one launch for the timing simulator. The
-/// timing simulator holds a launch whole (timing::kBytesPerTimedInstruction
-/// per instruction, besides the traces): after the first instances the
-/// launch's memory is extrapolated to the whole grid, and a launch that would
-/// take more than half of the memory the process may use is an error naming
-/// the grid, before it fills the memory.
+/// Collects the instance traces of one launch for the timing simulator. A
+/// launch whose traces stay small is handed whole to the timer (to a timing
+/// thread, while the next launch runs); once they outgrow
+/// NpuTimer::kStreamAboveBytes, or when there are no timing threads, the
+/// launch is timed as its instances arrive, holding only those in flight.
+/// For a launch sink (serving), which keeps launches whole, a launch that
+/// would take more than half of the memory the process may use is an error
+/// naming the grid, before it fills the memory.
 class TraceCollector final : public npu::ExecutionListener {
 public:
-  TraceCollector(const std::string &kernel, int64_t instances, const RunOptions &options)
-      : kernel_(kernel), instances_(instances), options_(options) {}
+  TraceCollector(const std::string &kernel, int64_t instances, const RunOptions &options, NpuTimer *timer,
+                 const npu::Program &program, size_t step)
+      : kernel_(kernel), instances_(instances), options_(options), timer_(timer), program_(program),
+        step_(step) {
+    if (timer_ && !timer_->threaded())
+      startStreaming();
+  }
+  ~TraceCollector() override {
+    if (streaming_ && !finished_)
+      timer_->cancelStream();
+  }
+  TraceCollector(const TraceCollector &) = delete;
+  TraceCollector &operator=(const TraceCollector &) = delete;
   void instanceDone(npu::InstanceTrace &&trace) override {
-    for (const npu::ExecutedInstruction &e : trace.instructions)
-      bytes_ += sizeof(npu::ExecutedInstruction) + e.dram.capacity() * sizeof(npu::DramRun) +
-                timing::kBytesPerTimedInstruction;
-    bytes_ += sizeof(npu::InstanceTrace);
-    traces.push_back(std::move(trace));
-    const auto done = static_cast<int64_t>(traces.size());
-    if (done >= kSample && (done & (done - 1)) == 0) // again at every doubling
-      checkMemory(done);
+    ++done_;
+    if (streaming_) {
+      timer_->streamInstance(std::move(trace));
+    } else {
+      for (const npu::ExecutedInstruction &e : trace.instructions)
+        bytes_ += sizeof(npu::ExecutedInstruction) + e.dram.capacity() * sizeof(npu::DramRun) +
+                  (timer_ ? 0 : timing::kBytesPerTimedInstruction);
+      bytes_ += sizeof(npu::InstanceTrace);
+      traces.push_back(std::move(trace));
+      if (timer_ && bytes_ > NpuTimer::kStreamAboveBytes)
+        startStreaming();
+      else if (!timer_ && done_ >= kSample && (done_ & (done_ - 1)) == 0) // again at every doubling
+        checkMemory(done_);
+    }
     if (options_.onInstance)
-      options_.onInstance(done, instances_, false);
+      options_.onInstance(done_, instances_, false);
+  }
+  /// Whether the launch was timed as it ran (then finish() adds it).
+  bool streaming() const { return streaming_; }
+  /// Ends a streamed launch.
+  void finish() {
+    finished_ = true;
+    if (streaming_)
+      timer_->endStream();
   }
   std::vector<npu::InstanceTrace> traces;
 
 private:
   static constexpr int64_t kSample = 64;
+  void startStreaming() {
+    // A timer whose earlier launch failed takes nothing more: the traces
+    // stay here and are dropped, as time() drops later launches.
+    if (!timer_->streamLaunch(program_, kernel_, step_))
+      return;
+    streaming_ = true;
+    std::stable_sort(traces.begin(), traces.end(),
+                     [](const npu::InstanceTrace &a, const npu::InstanceTrace &b) { return a.instance < b.instance; });
+    for (npu::InstanceTrace &trace : traces)
+      timer_->streamInstance(std::move(trace));
+    traces.clear();
+    traces.shrink_to_fit();
+  }
   void checkMemory(int64_t done) const {
     const double perInstance = static_cast<double>(bytes_) / static_cast<double>(done);
     const double whole = perInstance * static_cast<double>(instances_);
@@ -92,13 +132,18 @@ private:
           "kernel " + kernel_ + ": timing its grid of " + std::to_string(instances_) +
           " program instances takes about " + core::bytesText(static_cast<uint64_t>(whole)) + " (" +
           std::to_string(static_cast<int64_t>(perInstance)) +
-          " bytes per instance; the timing simulator holds a launch whole), more than half "
+          " bytes per instance; a served launch is held whole), more than half "
           "of the " +
           core::bytesText(available) + " of memory this process may use; time a smaller grid");
   }
   std::string kernel_;
   int64_t instances_;
   const RunOptions &options_;
+  NpuTimer *timer_;
+  const npu::Program &program_;
+  size_t step_;
+  bool streaming_ = false, finished_ = false;
+  int64_t done_ = 0;
   uint64_t bytes_ = 0;
 };
 
@@ -271,7 +316,7 @@ struct NpuSteps::Impl {
     runOptions.workspace = &workspace;
     runOptions.computeValues = computeValues || npu::timingNeedsValues(program, nullptr);
     const functional::Grid g{grid.x, grid.y, grid.z};
-    TraceCollector collector(launchName, g.size(), options);
+    TraceCollector collector(launchName, g.size(), options, timer.get(), program, result.index);
     if (timer || options.launchSink)
       runOptions.listener = &collector;
     const functional::RunStats stats = functional::run(program, g, dram, arguments, runOptions);
@@ -279,7 +324,10 @@ struct NpuSteps::Impl {
     ++result.npuLaunches;
     if (options.onInstance && (timer || options.launchSink))
       options.onInstance(stats.instances, stats.instances, true);
-    if (timer) {
+    if (timer && collector.streaming()) {
+      collector.finish();
+      result.timed = true;
+    } else if (timer) {
       timer->time(program, std::move(collector.traces), launchName, result.index);
       result.timed = true;
     } else if (options.launchSink) {
@@ -518,7 +566,7 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
     runOptions.computeValues = false;
     const functional::Grid grid{launch.grid[0], launch.grid[1], launch.grid[2]};
     impl_->checkScratchpadFits(kernel.program);
-    TraceCollector collector(launch.kernelName, grid.size(), impl_->options);
+    TraceCollector collector(launch.kernelName, grid.size(), impl_->options, nullptr, kernel.program, 0);
     runOptions.listener = &collector;
     functional::run(kernel.program, grid, dram, launchArgs, runOptions);
     // The first instances alone, scaled to all of them: a launch's instances

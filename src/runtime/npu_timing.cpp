@@ -2,8 +2,10 @@
 // into its step, in the caller's thread or on a timing thread of its own.
 #include "runtime/npu_timing.h"
 
+#include "core/error.h"
 #include "timing/simulator.h"
 
+#include <algorithm>
 #include <ctime>
 
 namespace npusim::runtime {
@@ -113,6 +115,41 @@ void NpuTimer::time(const npu::Program &program, std::vector<npu::InstanceTrace>
   queue_.push_back(Launch{submitted_++, &program, std::move(traces), launchName, step, bytes});
   queuedBytes_ += bytes;
   changed_.notify_all();
+}
+
+bool NpuTimer::streamLaunch(const npu::Program &program, const std::string &launchName, size_t step) {
+  if (stream_)
+    throw core::RuntimeError("timing: kernel " + program.kernelName + " began while another launch streamed");
+  {
+    // Every launch before it timed and added: the streamed one is added last,
+    // in order, and the first simulator (a worker's when there are threads)
+    // is idle until the stream ends, since only this thread submits launches.
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return error_ || (queue_.empty() && busy_ == 0); });
+    if (error_)
+      return false;
+  }
+  stream_ = simulators_[0]->beginLaunch(program, launchName);
+  streamStep_ = step;
+  return true;
+}
+
+void NpuTimer::streamInstance(npu::InstanceTrace &&trace) {
+  const double start = threadCpuMs();
+  stream_->add(std::move(trace));
+  const double cpu = threadCpuMs() - start;
+  std::lock_guard lock(mutex_);
+  busyMs_ += cpu;
+}
+
+void NpuTimer::endStream() {
+  const double start = threadCpuMs();
+  const std::unique_ptr<timing::LaunchStream> stream = std::move(stream_);
+  const timing::LaunchTiming t = stream->finish();
+  streamPeakHeld_ = std::max(streamPeakHeld_, stream->peakHeldInstances());
+  std::lock_guard lock(mutex_);
+  add(t, streamStep_);
+  busyMs_ += threadCpuMs() - start;
 }
 
 void NpuTimer::work(timing::Simulator &simulator) {

@@ -14,6 +14,9 @@
 // their memory: at most kQueuedPerThread launches per thread and
 // kQueuedTraceBytes of traces; a launch with more waits until the timing
 // threads are idle, so that at most it and the next launch's traces exist.
+// A launch whose traces outgrow kStreamAboveBytes (or any launch, without
+// timing threads) is timed in the caller's thread as its instances run
+// (streamLaunch), holding only the instances in flight.
 #include "config/hardware.h"
 #include "energy/energy.h"
 #include "npu/execution.h"
@@ -51,6 +54,26 @@ public:
   /// are thrown here; otherwise they wait for drain().
   void time(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
             const std::string &launchName, size_t step);
+  /// Whether launches are timed on timing threads.
+  bool threaded() const { return !workers_.empty(); }
+  /// Launches whose traces outgrow this are timed as their instances arrive
+  /// (streamLaunch), in memory that does not grow with their grid.
+  static constexpr size_t kStreamAboveBytes = size_t{32} << 20;
+
+  /// Starts timing a launch in the caller's thread as its instances arrive,
+  /// after every launch submitted before it has been timed (in memory that
+  /// does not grow with the grid: timing::LaunchStream). Returns false, and
+  /// starts nothing, when one of those failed (its error: error()).
+  bool streamLaunch(const npu::Program &program, const std::string &launchName, size_t step);
+  /// The streamed launch's next instance, in increasing instance order.
+  void streamInstance(npu::InstanceTrace &&trace);
+  /// Ends the streamed launch and adds its timing into its step.
+  void endStream();
+  /// Drops a streamed launch whose functional run failed (nothing is added).
+  void cancelStream() { stream_.reset(); }
+  /// The instance traces the streamed launch held at most at once.
+  int64_t streamPeakHeld() const { return streamPeakHeld_; }
+
   /// Waits until every launch submitted is timed and added. When one failed,
   /// the launches after it are not added: returns the failed launch's step
   /// (its error: error()).
@@ -105,6 +128,9 @@ private:
   uint64_t errorSequence_ = 0;
   size_t errorStep_ = 0;
   std::vector<std::thread> workers_;
+  std::unique_ptr<timing::LaunchStream> stream_; // the streamed launch, if one runs
+  size_t streamStep_ = 0;
+  int64_t streamPeakHeld_ = 0;
 };
 
 } // namespace npusim::runtime

@@ -62,8 +62,19 @@ void TraceRecorder::addInstruction(int core, int slot, std::string_view name, Ti
 void TraceRecorder::addDramTransfer(TimePs at, int64_t bytes, bool write) {
   if (launches_.empty())
     return;
-  auto &bucket = launches_.back().bandwidth[at / kBandwidthBucketPs];
-  (write ? bucket.second : bucket.first) += bytes;
+  auto &bandwidth = launches_.back().bandwidth;
+  const int64_t key = at / kBandwidthBucketPs;
+  auto found = bandwidth.find(key);
+  if (found == bandwidth.end()) {
+    // Samples are capped as instructions are: a trace of a huge grid stays bounded.
+    if (buckets_ >= maxEvents_) {
+      ++droppedSamples_;
+      return;
+    }
+    ++buckets_;
+    found = bandwidth.emplace(key, std::pair<int64_t, int64_t>{0, 0}).first;
+  }
+  (write ? found->second.second : found->second.first) += bytes;
 }
 
 void TraceRecorder::endLaunch(TimePs duration) {
@@ -127,7 +138,7 @@ void TraceRecorder::write(std::ostream &out) const {
             micros(launch.begin + (previousBucket + 1) * kBandwidthBucketPs) + ",\"args\":{\"read\":0,\"write\":0}}");
   }
   out << "\n],\"otherData\":{\"droppedInstructionEvents\":" << dropped_ << ",\"maxInstructionEvents\":" << maxEvents_
-      << "}}\n";
+      << ",\"droppedBandwidthSamples\":" << droppedSamples_ << "}}\n";
 }
 
 } // namespace npusim::timing

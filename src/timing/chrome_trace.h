@@ -36,6 +36,9 @@ public:
 
   size_t keptEvents() const { return instructions_.size(); }
   size_t droppedEvents() const { return dropped_; }
+  /// DRAM transfers whose bandwidth sample was left out: the samples (one per
+  /// 100 ns with traffic) are capped at the same number as instructions.
+  size_t droppedSamples() const { return droppedSamples_; }
   /// The whole trace as JSON.
   void write(std::ostream &out) const;
 
@@ -55,6 +58,7 @@ private:
 
   size_t maxEvents_;
   size_t dropped_ = 0;
+  size_t buckets_ = 0, droppedSamples_ = 0;
   int numCores_ = 0;
   std::vector<std::string> slotNames_;
   std::vector<Launch> launches_;

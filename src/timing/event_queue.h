@@ -173,9 +173,14 @@ public:
     std::push_heap(times_.begin(), times_.end(), Later{});
   }
   bool empty() const { return current_.head == kNone && times_.empty(); }
-  /// Runs events until none is left; returns the time of the last one.
-  TimePs run() {
+  /// Runs events until none is left; returns the time of the last one. With
+  /// `pauseWhile`, stops before the next event while *pauseWhile is nonzero
+  /// (a streamed launch waits for more instances); a later run() resumes with
+  /// that event, so pausing never reorders events.
+  TimePs run(const int *pauseWhile = nullptr) {
     for (;;) {
+      if (pauseWhile != nullptr && *pauseWhile != 0)
+        break;
       if (current_.head == kNone) {
         if (times_.empty())
           break;

@@ -41,70 +41,132 @@ void Simulator::writeChromeTrace(const std::string &path) const {
   file.commit();
 }
 
-LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
-                                   const std::string &launchName) {
-  // The traces live until the launch has been timed: the cores point into them.
-  const std::vector<npu::InstanceTrace> launchTraces = std::move(traces);
-  std::vector<const npu::InstanceTrace *> ordered;
-  ordered.reserve(launchTraces.size());
-  for (const npu::InstanceTrace &trace : launchTraces)
-    ordered.push_back(&trace);
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const npu::InstanceTrace *a, const npu::InstanceTrace *b) { return a->instance < b->instance; });
-
+/// The machine of one launch: the event queue, the memory system behind it
+/// and the cores, which point at each other (hence on the heap, in place).
+struct LaunchStream::Machine {
   EventQueue queue;
-  std::unique_ptr<MemoryPort> memory = memoryFactory_(queue);
-  if (!memory)
-    throw core::RuntimeError("timing: the memory factory built no memory system");
-  InstructionCatalog catalog(program, config_);
-
-  if (trace_)
-    trace_->beginLaunch(launchName.empty() ? program.kernelName : launchName, config_.numCores,
-                        catalog.slots().slotNames());
-
+  std::unique_ptr<MemoryPort> memory;
+  InstructionCatalog catalog;
   uint64_t nextRequestId = 1;
   std::vector<std::unique_ptr<MemoryInterface>> interfaces;
   std::vector<std::unique_ptr<CoreModel>> cores;
-  for (int core = 0; core < config_.numCores; ++core) {
-    interfaces.push_back(std::make_unique<MemoryInterface>(core, config_.dmaOutstandingRequests,
-                                                           config_.dmaRequestBytes, queue, *memory,
-                                                           nextRequestId));
-    cores.push_back(std::make_unique<CoreModel>(core, config_, catalog, queue, *interfaces.back(), trace_.get()));
+  std::vector<int64_t> instancesOnCore;
+  size_t firstToRetry = 0;
+  int hungryCores = 0; // cores waiting for instances (CoreModel::streamInstances)
+  bool started = false;
+
+  Machine(const config::HardwareConfig &config, const npu::Program &program) : catalog(program, config) {}
+
+  /// Starts the cores once none waits for instances, then runs the queue
+  /// until one does (or, after the last instance, to the end).
+  void advance() {
+    if (hungryCores > 0)
+      return;
+    if (!started) {
+      started = true;
+      for (auto &core : cores)
+        core->start();
+    }
+    queue.run(&hungryCores);
   }
-  TraceRecorder *trace = trace_.get();
-  memory->setCompletionCallback([&interfaces, trace](const MemoryRequest &request, TimePs at) {
-    if (request.core < 0 || static_cast<size_t>(request.core) >= interfaces.size())
+};
+
+LaunchStream::LaunchStream(const config::HardwareConfig &config, const MemoryFactory &memoryFactory,
+                           const npu::Program &program, TraceRecorder *trace, const std::string &launchName)
+    : config_(config), program_(program), trace_(trace), machine_(std::make_unique<Machine>(config, program)) {
+  Machine &m = *machine_;
+  m.memory = memoryFactory(m.queue);
+  if (!m.memory)
+    throw core::RuntimeError("timing: the memory factory built no memory system");
+  if (trace_)
+    trace_->beginLaunch(launchName.empty() ? program.kernelName : launchName, config_.numCores,
+                        m.catalog.slots().slotNames());
+  for (int core = 0; core < config_.numCores; ++core) {
+    m.interfaces.push_back(std::make_unique<MemoryInterface>(core, config_.dmaOutstandingRequests,
+                                                             config_.dmaRequestBytes, m.queue, *m.memory,
+                                                             m.nextRequestId));
+    m.cores.push_back(
+        std::make_unique<CoreModel>(core, config_, m.catalog, m.queue, *m.interfaces.back(), trace_));
+    m.cores.back()->limitInstances(kInstanceWindow);
+    m.cores.back()->streamInstances(&m.hungryCores, kLookaheadInstances);
+  }
+  m.instancesOnCore.assign(static_cast<size_t>(config_.numCores), 0);
+  m.memory->setCompletionCallback([&m, trace](const MemoryRequest &request, TimePs at) {
+    if (request.core < 0 || static_cast<size_t>(request.core) >= m.interfaces.size())
       throw core::RuntimeError("timing: memory completed a request of unknown core " +
                                std::to_string(request.core));
     if (trace)
       trace->addDramTransfer(at, request.bytes, request.write);
-    interfaces[static_cast<size_t>(request.core)]->complete(request, at);
+    m.interfaces[static_cast<size_t>(request.core)]->complete(request, at);
   });
   // Cores retry in round-robin order starting one further each time: no core
   // starves under back-pressure, and ties resolve the same way every run.
-  size_t firstToRetry = 0;
-  memory->setRetryCallback([&interfaces, &firstToRetry] {
-    const size_t count = interfaces.size();
+  m.memory->setRetryCallback([&m] {
+    const size_t count = m.interfaces.size();
     for (size_t k = 0; k < count; ++k)
-      interfaces[(firstToRetry + k) % count]->pump();
-    firstToRetry = (firstToRetry + 1) % count;
+      m.interfaces[(m.firstToRetry + k) % count]->pump();
+    m.firstToRetry = (m.firstToRetry + 1) % count;
   });
+}
 
-  std::vector<int64_t> instancesOnCore(static_cast<size_t>(config_.numCores), 0);
-  for (const npu::InstanceTrace *trace_ptr : ordered) {
-    const auto core = static_cast<size_t>(trace_ptr->instance % config_.numCores);
-    // Double buffering: every other instance on a core uses the second copy.
-    const int64_t shift = instancesOnCore[core] % 2 == 1 ? program.instanceBankStride : 0;
-    cores[core]->addInstance(*trace_ptr, shift);
-    ++instancesOnCore[core];
-  }
-  for (auto &core : cores)
-    core->start();
-  queue.run();
+LaunchStream::~LaunchStream() = default;
+
+int64_t LaunchStream::heldInstances() const {
+  int64_t held = 0;
+  for (const auto &core : machine_->cores)
+    held += core->heldInstances();
+  return held;
+}
+
+void LaunchStream::add(npu::InstanceTrace &&trace) {
+  if (finished_)
+    throw core::RuntimeError("timing: kernel " + program_.kernelName + ": an instance after the launch ended");
+  if (trace.instance < lastInstance_ || trace.instance < 0)
+    throw core::RuntimeError("timing: kernel " + program_.kernelName + ": instance " +
+                             std::to_string(trace.instance) + " came after instance " +
+                             std::to_string(lastInstance_) + "; a launch takes its instances in increasing order");
+  lastInstance_ = trace.instance;
+  ++instances_;
+  Machine &m = *machine_;
+  const auto core = static_cast<size_t>(trace.instance % config_.numCores);
+  // Double buffering: every other instance on a core uses the second copy.
+  const int64_t shift = m.instancesOnCore[core] % 2 == 1 ? program_.instanceBankStride : 0;
+  m.cores[core]->addInstance(std::move(trace), shift);
+  ++m.instancesOnCore[core];
+  peakHeld_ = std::max(peakHeld_, heldInstances());
+  m.advance();
+}
+
+LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
+                                   const std::string &launchName) {
+  std::vector<npu::InstanceTrace> launchTraces = std::move(traces);
+  std::stable_sort(launchTraces.begin(), launchTraces.end(),
+                   [](const npu::InstanceTrace &a, const npu::InstanceTrace &b) { return a.instance < b.instance; });
+  const std::unique_ptr<LaunchStream> stream = beginLaunch(program, launchName);
+  for (npu::InstanceTrace &trace : launchTraces)
+    stream->add(std::move(trace));
+  return stream->finish();
+}
+
+std::unique_ptr<LaunchStream> Simulator::beginLaunch(const npu::Program &program, const std::string &launchName) {
+  return std::unique_ptr<LaunchStream>(new LaunchStream(config_, memoryFactory_, program, trace_.get(), launchName));
+}
+
+LaunchTiming LaunchStream::finish() {
+  if (finished_)
+    throw core::RuntimeError("timing: kernel " + program_.kernelName + ": the launch was finished twice");
+  finished_ = true;
+  Machine &m = *machine_;
+  for (auto &core : m.cores)
+    core->endSupply();
+  m.advance();
+  const npu::Program &program = program_;
+  const std::vector<std::unique_ptr<CoreModel>> &cores = m.cores;
+  const std::unique_ptr<MemoryPort> &memory = m.memory;
 
   LaunchTiming timing;
   timing.kernel = program.kernelName;
-  timing.instances = static_cast<int64_t>(launchTraces.size());
+  timing.instances = instances_;
   const TimePs period = periodPs(config_.coreFreqMhz);
   double computeBoundCycles = 0.0;
   for (auto &core : cores) {
@@ -112,6 +174,7 @@ LaunchTiming Simulator::timeLaunch(const npu::Program &program, std::vector<npu:
       throw core::RuntimeError("timing: kernel " + program.kernelName + ": " + std::to_string(left) +
                                " instructions never completed");
     const CoreStats stats = core->stats();
+    timing.lateInstructions += core->lateInstructions();
     timing.instructions += stats.instructions;
     timing.timePs = std::max(timing.timePs, stats.endPs);
     timing.macs += stats.macs;
@@ -159,6 +222,7 @@ LaunchTiming accumulate(const std::vector<LaunchTiming> &launches) {
   for (const LaunchTiming &launch : launches) {
     total.instances += launch.instances;
     total.instructions += launch.instructions;
+    total.lateInstructions += launch.lateInstructions;
     total.cycles += launch.cycles;
     total.timePs += launch.timePs;
     for (size_t kind = 0; kind < busyPs.size(); ++kind)

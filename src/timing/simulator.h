@@ -28,6 +28,10 @@ struct LaunchTiming {
   std::string kernel;
   int64_t instances = 0;
   int64_t instructions = 0;
+  /// Instructions a streamed launch appended too late to be sure of their
+  /// start (CoreModel::lateInstructions); 0 unless instances differ in the
+  /// units they use.
+  int64_t lateInstructions = 0;
   int64_t cycles = 0; // core clock, ceil(timePs / period)
   TimePs timePs = 0;
   /// Per unit kind (UnitKind order): percent of the launch the unit had an
@@ -60,6 +64,49 @@ inline constexpr uint64_t kBytesPerTimedInstruction = 170;
 /// Builds the memory system behind the cores' port for one launch.
 using MemoryFactory = std::function<std::unique_ptr<MemoryPort>(EventQueue &)>;
 
+class CoreModel;
+
+/// One launch timed as its instances arrive (Simulator::beginLaunch). The
+/// simulation runs between add() calls as far as it can without an instance
+/// not yet given: it holds the instances in flight and a few ahead of them
+/// (kLookaheadInstances per core), never the whole launch, and sums every
+/// statistic as instructions complete (docs/timing.md, "Memory of a launch").
+class LaunchStream {
+public:
+  /// Instances a core has appended beyond the latest it has started, before
+  /// the simulation goes on.
+  static constexpr int64_t kLookaheadInstances = 4;
+  /// Instances of a core that run at once (CoreModel::limitInstances).
+  static constexpr int64_t kInstanceWindow = 8;
+
+  ~LaunchStream();
+  LaunchStream(const LaunchStream &) = delete;
+  LaunchStream &operator=(const LaunchStream &) = delete;
+
+  /// The next instance; instances come in increasing instance order (a
+  /// core::RuntimeError otherwise). Instance i runs on core i % numCores.
+  void add(npu::InstanceTrace &&trace);
+  /// Runs the launch to its end; the stream takes no instance after it.
+  LaunchTiming finish();
+
+  /// Instance traces held now, and the most held at once so far.
+  int64_t heldInstances() const;
+  int64_t peakHeldInstances() const { return peakHeld_; }
+
+private:
+  friend class Simulator;
+  struct Machine;
+  LaunchStream(const config::HardwareConfig &config, const MemoryFactory &memoryFactory,
+               const npu::Program &program, TraceRecorder *trace, const std::string &launchName);
+
+  const config::HardwareConfig &config_;
+  const npu::Program &program_;
+  TraceRecorder *trace_;
+  std::unique_ptr<Machine> machine_;
+  int64_t instances_ = 0, lastInstance_ = -1, peakHeld_ = 0;
+  bool finished_ = false;
+};
+
 class Simulator {
 public:
   /// Uses the memory system the configuration describes (makeMemorySystem).
@@ -73,6 +120,12 @@ public:
   /// the trace (default: the kernel's name).
   LaunchTiming timeLaunch(const npu::Program &program, std::vector<npu::InstanceTrace> &&traces,
                           const std::string &launchName = {});
+  /// The same launch with its instances given one by one, in increasing
+  /// instance order (LaunchStream): same cycles and statistics as
+  /// timeLaunch, in memory that does not grow with the number of instances.
+  /// `program` and the simulator must outlive the stream; one stream at a
+  /// time per simulator when a trace is recorded.
+  std::unique_ptr<LaunchStream> beginLaunch(const npu::Program &program, const std::string &launchName = {});
 
   /// Records a Chrome trace of the following launches (appended one after another).
   void enableTrace(bool enabled, size_t maxEvents = TraceRecorder::kDefaultMaxEvents);

@@ -198,20 +198,6 @@ TEST_F(ReliabilityTest, HugeAllocationsNameTheKeyFirst) {
       << r.err;
 }
 
-// A grid whose timing would fill the memory fails after its first instances,
-// naming the grid, instead of growing until the process is killed.
-TEST_F(ReliabilityTest, AHugeGridInTimingModeFailsNamingTheGrid) {
-  if (kAddressSanitizer)
-    GTEST_SKIP() << "ulimit -v cannot cap an AddressSanitizer build";
-  const Result r = run({"kernel", kAddMul, "--grid", "100000000", "--mode", "timing"}, "ulimit -v 4000000; ");
-  EXPECT_EQ(r.exitCode, 1);
-  EXPECT_TRUE(contains(r.err,
-                       "error: kernel triton_poi_fused_add_mul_0: timing its grid of 100000000 program "
-                       "instances takes about "))
-      << r.err;
-  EXPECT_TRUE(contains(r.err, "time a smaller grid")) << r.err;
-}
-
 // A trace keeps a bounded number of instruction events and says so when it
 // left some out.
 TEST_F(ReliabilityTest, ACappedTraceSaysSo) {

@@ -3,25 +3,32 @@
 #include "core/error.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace npusim::timing {
 
 using npu::Opcode;
 
-namespace {
-
-TimePs unionLength(std::vector<std::pair<TimePs, TimePs>> &intervals) {
-  std::sort(intervals.begin(), intervals.end());
-  TimePs length = 0, coveredUntil = 0;
-  for (const auto &[from, to] : intervals) {
-    length += std::max<TimePs>(0, to - std::max(from, coveredUntil));
-    coveredUntil = std::max(coveredUntil, to);
+void CoreModel::BusyUnion::fold(TimePs final) {
+  // Sorted by start, the intervals cover [from, min(to, final)) for good; what
+  // reaches past `final` stays, cut at it, for later intervals to overlap.
+  std::sort(pending_.begin(), pending_.end());
+  std::vector<std::pair<TimePs, TimePs>> kept;
+  for (const auto &[from, to] : pending_) {
+    const TimePs end = std::min(to, final);
+    total_ += std::max<TimePs>(0, end - std::max(from, coveredUntil_));
+    coveredUntil_ = std::max(coveredUntil_, end);
+    if (to > final)
+      kept.emplace_back(std::max(from, final), to);
   }
-  return length;
+  pending_ = std::move(kept);
 }
 
-} // namespace
+TimePs CoreModel::BusyUnion::length() {
+  fold(std::numeric_limits<TimePs>::max());
+  return total_;
+}
 
 CoreModel::CoreModel(int core, const config::HardwareConfig &config, InstructionCatalog &catalog,
                      EventQueue &queue, MemoryInterface &memory, TraceRecorder *trace)
@@ -29,12 +36,39 @@ CoreModel::CoreModel(int core, const config::HardwareConfig &config, Instruction
       period_(periodPs(config.coreFreqMhz)), tracker_(catalog.slots().numStreams()),
       slots_(static_cast<size_t>(catalog.slots().numSlots())),
       lastCompleteOfStream_(static_cast<size_t>(catalog.slots().numStreams()), 0),
-      memoryInOrder_(static_cast<size_t>(catalog.slots().numStreams())) {}
+      memoryInOrder_(static_cast<size_t>(catalog.slots().numStreams())),
+      slotBusy_(static_cast<size_t>(catalog.slots().numSlots())) {}
 
 TimePs CoreModel::alignToClock(TimePs at) const { return (at + period_ - 1) / period_ * period_; }
 
-void CoreModel::addInstance(const npu::InstanceTrace &trace, int64_t bankShift) {
-  append(catalog_, trace, bankShift, -1);
+void CoreModel::addInstance(npu::InstanceTrace &&trace, int64_t bankShift) {
+  owned_.emplace_back(instancesAdded_, std::move(trace));
+  append(catalog_, owned_.back().second, bankShift, -1);
+  if (started_)
+    for (int slot = 0; slot < static_cast<int>(slots_.size()); ++slot)
+      tryIssue(slot);
+  updateHunger();
+}
+
+void CoreModel::streamInstances(int *hungry, int64_t lookahead) {
+  hungry_ = hungry;
+  lookahead_ = lookahead;
+  updateHunger();
+}
+
+void CoreModel::endSupply() {
+  lookahead_ = 0;
+  updateHunger();
+  hungry_ = nullptr;
+}
+
+void CoreModel::updateHunger() {
+  if (!hungry_)
+    return;
+  const bool hungry = lookahead_ > 0 && instancesAdded_ <= latestStarted_ + lookahead_;
+  if (hungry != countedHungry_)
+    *hungry_ += hungry ? 1 : -1;
+  countedHungry_ = hungry;
 }
 
 void CoreModel::addInstance(InstructionCatalog &catalog, const npu::InstanceTrace &trace, int64_t bankShift,
@@ -73,20 +107,25 @@ void CoreModel::append(InstructionCatalog &catalog, const npu::InstanceTrace &tr
     accesses.registerWrite = info.registerWritten;
     accesses.barrier = info.barrier;
 
-    const auto index = static_cast<uint32_t>(ops_.size());
+    const OpIndex index = firstOp_ + ops_.size();
     dependencyBuffer_.clear();
     tracker_.add(index, info.stream, accesses, dependencyBuffer_);
     Op op;
     op.info = &info;
     op.executed = &executed;
     op.instance = trace.instance;
+    op.sequence = instancesAdded_;
     op.group = group;
-    for (uint32_t producer : dependencyBuffer_) {
-      const InstructionInfo &producerInfo = *ops_[producer].info;
-      // Appended while running (shared machine): a producer that has
-      // completed only delays the start. Never the case for instances added
-      // before start().
-      if (const TimePs done = ops_[producer].complete; done >= 0) {
+    for (OpIndex producer : dependencyBuffer_) {
+      // Appended while running (shared machine, streamed launch): a producer
+      // that has completed only delays the start; one already retired
+      // completed no later than now, when the new instruction cannot have
+      // started yet. Never the case for instances added before start().
+      if (producer < firstOp_)
+        continue;
+      const Op &producerOp = this->op(producer);
+      const InstructionInfo &producerInfo = *producerOp.info;
+      if (const TimePs done = producerOp.complete; done >= 0) {
         op.readyAt = std::max(op.readyAt, done);
         continue;
       }
@@ -96,11 +135,21 @@ void CoreModel::append(InstructionCatalog &catalog, const npu::InstanceTrace &tr
       if (info.instruction->opcode == Opcode::MMatmul && producerInfo.instruction->opcode == Opcode::MMatmul &&
           producerInfo.slot == info.slot)
         continue;
-      ops_[producer].consumers.push_back(index);
+      ops_[static_cast<size_t>(producer - firstOp_)].consumers.push_back(index);
       ++op.pendingDependencies;
     }
-    slots_[static_cast<size_t>(info.slot)].queue.push_back(index);
+    Slot &slot = slots_[static_cast<size_t>(info.slot)];
+    // A slot that ran dry in a running launch has been waiting for this
+    // instruction: appended whole, it would have been its head already.
+    if (started_ && group < 0 && slot.queue.empty() && op.pendingDependencies == 0 && withinWindow(op))
+      ++lateInstructions_;
+    slot.queue.push_back(index);
     ops_.push_back(std::move(op));
+    ++instructions_;
+  }
+  if (group < 0) {
+    remaining_.push_back(static_cast<int64_t>(trace.instructions.size()));
+    advanceWindow();
   }
   ++instancesAdded_;
 }
@@ -113,10 +162,10 @@ void CoreModel::start() {
 
 void CoreModel::tryIssue(int slotIndex) {
   Slot &slot = slots_[static_cast<size_t>(slotIndex)];
-  if (slot.startScheduled || slot.blocked || slot.head >= slot.queue.size())
+  if (slot.startScheduled || slot.blocked || slot.queue.empty())
     return;
-  const Op &op = ops_[slot.queue[slot.head]];
-  if (op.pendingDependencies > 0)
+  const Op &op = this->op(slot.queue.front());
+  if (op.pendingDependencies > 0 || !withinWindow(op))
     return;
   TimePs earliest = std::max(queue_.now(), op.readyAt);
   if (op.info->unit == UnitKind::Systolic) {
@@ -135,11 +184,16 @@ void CoreModel::tryIssue(int slotIndex) {
 void CoreModel::startHead(int slotIndex) {
   Slot &slot = slots_[static_cast<size_t>(slotIndex)];
   slot.startScheduled = false;
-  const uint32_t index = slot.queue[slot.head++];
-  Op &op = ops_[index];
+  const OpIndex index = slot.queue.front();
+  slot.queue.pop_front();
+  Op &op = this->op(index);
   const InstructionInfo &info = *op.info;
   const TimePs now = queue_.now();
   op.start = now;
+  if (op.sequence > latestStarted_) {
+    latestStarted_ = op.sequence;
+    updateHunger();
+  }
   if (op.group >= 0) {
     GroupProgress &progress = groups_.at(op.group);
     if (progress.firstStart < 0)
@@ -170,9 +224,9 @@ void CoreModel::startHead(int slotIndex) {
   tryIssue(slotIndex);
 }
 
-void CoreModel::startMemoryOp(int slotIndex, uint32_t index) {
+void CoreModel::startMemoryOp(int slotIndex, OpIndex index) {
   Slot &slot = slots_[static_cast<size_t>(slotIndex)];
-  Op &op = ops_[index];
+  Op &op = this->op(index);
   const InstructionInfo &info = *op.info;
   const TimePs now = queue_.now();
   const std::vector<npu::DramRun> &runs = op.executed->dram;
@@ -217,14 +271,14 @@ void CoreModel::startMemoryOp(int slotIndex, uint32_t index) {
   tryIssue(slotIndex);
 }
 
-void CoreModel::memoryDone(uint32_t index, TimePs at) {
-  Op &done = ops_[index];
+void CoreModel::memoryDone(OpIndex index, TimePs at) {
+  Op &done = op(index);
   done.memoryDoneAt = at;
-  std::deque<uint32_t> &inOrder = memoryInOrder_[static_cast<size_t>(done.info->stream)];
-  while (!inOrder.empty() && ops_[inOrder.front()].memoryDoneAt >= 0) {
-    const uint32_t next = inOrder.front();
+  std::deque<OpIndex> &inOrder = memoryInOrder_[static_cast<size_t>(done.info->stream)];
+  while (!inOrder.empty() && op(inOrder.front()).memoryDoneAt >= 0) {
+    const OpIndex next = inOrder.front();
     inOrder.pop_front();
-    Op &op = ops_[next];
+    Op &op = this->op(next);
     TimePs &streamLast = lastCompleteOfStream_[static_cast<size_t>(op.info->stream)];
     const TimePs complete =
         std::max({op.memoryDoneAt, streamLast, op.start + op.info->cost.latency * period_});
@@ -236,8 +290,8 @@ void CoreModel::memoryDone(uint32_t index, TimePs at) {
   }
 }
 
-void CoreModel::finish(uint32_t index, TimePs at) {
-  Op &op = ops_[index];
+void CoreModel::finish(OpIndex index, TimePs at) {
+  Op &op = this->op(index);
   op.complete = at;
   const InstructionInfo &info = *op.info;
   if (trace_)
@@ -248,8 +302,8 @@ void CoreModel::finish(uint32_t index, TimePs at) {
     scalar.freeAt = at;
     tryIssue(info.slot);
   }
-  for (uint32_t consumer : op.consumers) {
-    Op &waiting = ops_[consumer];
+  for (OpIndex consumer : op.consumers) {
+    Op &waiting = this->op(consumer);
     waiting.readyAt = std::max(waiting.readyAt, at);
     if (--waiting.pendingDependencies == 0)
       tryIssue(waiting.info->slot);
@@ -264,6 +318,54 @@ void CoreModel::finish(uint32_t index, TimePs at) {
         groupDone_(group, firstStart, at);
     }
   }
+  if (op.group < 0) {
+    --remaining_[static_cast<size_t>(op.sequence - completedInstances_)];
+    if (advanceWindow() && window_ > 0)
+      for (int slot = 0; slot < static_cast<int>(slots_.size()); ++slot)
+        tryIssue(slot);
+  }
+  account(op);
+  retire();
+}
+
+bool CoreModel::advanceWindow() {
+  bool moved = false;
+  while (!remaining_.empty() && remaining_.front() == 0) {
+    remaining_.pop_front();
+    ++completedInstances_;
+    moved = true;
+  }
+  return moved;
+}
+
+void CoreModel::retire() {
+  while (!ops_.empty() && ops_.front().complete >= 0) {
+    ops_.pop_front();
+    ++firstOp_;
+  }
+  const int64_t oldestHeld = ops_.empty() ? instancesAdded_ : ops_.front().sequence;
+  while (!owned_.empty() && owned_.front().first < oldestHeld)
+    owned_.pop_front();
+  if (busyPending_ >= kFoldEvery)
+    foldBusy();
+}
+
+void CoreModel::foldBusy() {
+  // Every interval still to come belongs to an instruction in flight (started
+  // at its start) or not yet started (starting now or later).
+  TimePs final = queue_.now();
+  for (const Op &op : ops_)
+    if (op.start >= 0 && op.complete < 0)
+      final = std::min(final, op.start);
+  for (BusyUnion &busy : kindBusy_)
+    busy.fold(final);
+  for (BusyUnion &busy : slotBusy_)
+    busy.fold(final);
+  busyPending_ = 0;
+  for (const BusyUnion &busy : kindBusy_)
+    busyPending_ += busy.pending();
+  for (const BusyUnion &busy : slotBusy_)
+    busyPending_ += busy.pending();
 }
 
 int64_t CoreModel::unfinished() const {
@@ -273,65 +375,66 @@ int64_t CoreModel::unfinished() const {
   return count;
 }
 
-CoreStats CoreModel::stats() const {
-  CoreStats stats;
-  stats.instructions = static_cast<int64_t>(ops_.size());
-  const int arrays = catalog_.slots().arrays;
+void CoreModel::account(const Op &op) {
+  const InstructionInfo &info = *op.info;
   // Busy time of a unit kind: the union of its instructions' [start, end)
-  // intervals over its slots (the two DMA queues count once); the arrays'
-  // unions are averaged.
-  std::array<std::vector<std::pair<TimePs, TimePs>>, kNumUnitKinds> intervals;
-  for (const Slot &slot : slots_) {
-    for (uint32_t index : slot.queue) {
-      const Op &op = ops_[index];
-      if (op.complete >= 0)
-        intervals[static_cast<size_t>(op.info->unit)].emplace_back(op.start, op.busyEnd);
-    }
-    if (!slot.queue.empty() && ops_[slot.queue[0]].info->unit == UnitKind::Systolic) {
-      stats.busyPs[static_cast<size_t>(UnitKind::Systolic)] +=
-          unionLength(intervals[static_cast<size_t>(UnitKind::Systolic)]) / arrays;
-      intervals[static_cast<size_t>(UnitKind::Systolic)].clear();
-    }
+  // intervals over its slots (the two DMA queues count once); each array's
+  // union is kept apart and the unions averaged (stats()).
+  if (info.unit == UnitKind::Systolic)
+    slotBusy_[static_cast<size_t>(info.slot)].add(op.start, op.busyEnd);
+  else
+    kindBusy_[static_cast<size_t>(info.unit)].add(op.start, op.busyEnd);
+  ++busyPending_;
+
+  CoreStats &stats = done_;
+  stats.endPs = std::max(stats.endPs, op.complete);
+  stats.macs += info.macs;
+  Activity &activity = stats.activity;
+  if (info.unit == UnitKind::Vector) {
+    const int64_t elements = op.executed->elements > 0 ? op.executed->elements : info.resultElements;
+    stats.vectorElementOps += elements;
+    const int perCycle = config_.lanes * std::max(1, config_.elementsPerLaneVector(info.vectorElementBytes));
+    stats.vectorBoundCycles += static_cast<double>(elements) / perCycle;
+    activity.vectorOpsByClass[static_cast<size_t>(info.vectorClass)] += elements;
   }
-  for (int kind = 0; kind < kNumUnitKinds; ++kind)
-    if (static_cast<UnitKind>(kind) != UnitKind::Systolic)
-      stats.busyPs[static_cast<size_t>(kind)] = unionLength(intervals[static_cast<size_t>(kind)]);
-  for (const Op &op : ops_) {
-    stats.endPs = std::max(stats.endPs, op.complete);
-    const InstructionInfo &info = *op.info;
-    stats.macs += info.macs;
-    Activity &activity = stats.activity;
-    if (info.unit == UnitKind::Vector) {
-      const int64_t elements = op.executed->elements > 0 ? op.executed->elements : info.resultElements;
-      stats.vectorElementOps += elements;
-      const int perCycle = config_.lanes * std::max(1, config_.elementsPerLaneVector(info.vectorElementBytes));
-      stats.vectorBoundCycles += static_cast<double>(elements) / perCycle;
-      activity.vectorOpsByClass[static_cast<size_t>(info.vectorClass)] += elements;
-    }
-    switch (info.unit) {
-    case UnitKind::Dma: {
-      ++activity.dmaDescriptors;
-      const int64_t bytes = op.executed->elements * info.dmaElementBytes;
-      (info.instruction->opcode == npu::Opcode::DmaLoad ? activity.spadBytesWritten : activity.spadBytesRead) +=
-          bytes;
-      break;
-    }
-    case UnitKind::Systolic:
-      activity.macsByDtype[static_cast<size_t>(info.macDtype)] += info.macs;
-      activity.spadBytesRead += info.spadBytesRead;
-      activity.spadBytesWritten += info.spadBytesWritten;
-      break;
-    case UnitKind::CrossLane:
-      activity.crossLaneOps += op.executed->elements;
-      activity.spadBytesRead += info.spadBytesRead;
-      activity.spadBytesWritten += info.spadBytesWritten;
-      break;
-    case UnitKind::Vector:
-      activity.spadBytesRead += info.spadBytesRead;
-      activity.spadBytesWritten += info.spadBytesWritten;
-      break;
-    case UnitKind::Scalar: ++activity.scalarInstructions; break;
-    }
+  switch (info.unit) {
+  case UnitKind::Dma: {
+    ++activity.dmaDescriptors;
+    const int64_t bytes = op.executed->elements * info.dmaElementBytes;
+    (info.instruction->opcode == npu::Opcode::DmaLoad ? activity.spadBytesWritten : activity.spadBytesRead) += bytes;
+    break;
+  }
+  case UnitKind::Systolic:
+    activity.macsByDtype[static_cast<size_t>(info.macDtype)] += info.macs;
+    activity.spadBytesRead += info.spadBytesRead;
+    activity.spadBytesWritten += info.spadBytesWritten;
+    break;
+  case UnitKind::CrossLane:
+    activity.crossLaneOps += op.executed->elements;
+    activity.spadBytesRead += info.spadBytesRead;
+    activity.spadBytesWritten += info.spadBytesWritten;
+    break;
+  case UnitKind::Vector:
+    activity.spadBytesRead += info.spadBytesRead;
+    activity.spadBytesWritten += info.spadBytesWritten;
+    break;
+  case UnitKind::Scalar: ++activity.scalarInstructions; break;
+  }
+}
+
+CoreStats CoreModel::stats() const {
+  // The statistics of the completed instructions; the unions are folded on a
+  // copy, so that stats() may be asked for while the launch runs.
+  CoreStats stats = done_;
+  stats.instructions = instructions_;
+  const int arrays = catalog_.slots().arrays;
+  for (int kind = 0; kind < kNumUnitKinds; ++kind) {
+    BusyUnion busy = kindBusy_[static_cast<size_t>(kind)];
+    stats.busyPs[static_cast<size_t>(kind)] = busy.length();
+  }
+  for (const BusyUnion &slot : slotBusy_) {
+    BusyUnion busy = slot;
+    stats.busyPs[static_cast<size_t>(UnitKind::Systolic)] += busy.length() / arrays;
   }
   stats.matmulBoundCycles =
       static_cast<double>(stats.macs) / (static_cast<double>(config_.lanes) * config_.lanes * arrays);

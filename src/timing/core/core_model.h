@@ -45,7 +45,32 @@ public:
 
   /// Appends the instructions of the core's next program instance;
   /// `bankShift` places its tiles higher in the banks (double buffering).
-  void addInstance(const npu::InstanceTrace &trace, int64_t bankShift);
+  /// The core keeps the trace until the instance's instructions have all
+  /// completed, then frees it.
+  void addInstance(npu::InstanceTrace &&trace, int64_t bankShift);
+
+  /// A streamed launch (Simulator::beginLaunch): instances arrive while the
+  /// queue runs. The core counts itself in `hungry` while fewer than
+  /// `lookahead` instances follow the latest one it has started, until
+  /// endSupply(); the launch pauses the queue then, so that every instance is
+  /// appended before any of its instructions could start (docs/timing.md,
+  /// "Memory of a launch").
+  void streamInstances(int *hungry, int64_t lookahead);
+  /// At most `window` instances of the core run at once: an instruction of
+  /// the core's instance k may start once its instances before k - window
+  /// have completed. Without it the scalar unit, which no tile waits on,
+  /// runs through every instance of a launch while the DMA engines work on
+  /// the first ones, and a launch holds all of them. 0: no limit.
+  void limitInstances(int64_t window) { window_ = window; }
+  void endSupply();
+  /// Instructions appended after their slot had run dry with no dependency
+  /// left to wait for: the lookahead was too short for them, and they may
+  /// start later than in a launch appended whole. Zero for every kernel whose
+  /// instances use the same units.
+  int64_t lateInstructions() const { return lateInstructions_; }
+  /// Instances and instructions held now (not yet completed and freed).
+  int64_t heldInstances() const { return static_cast<int64_t>(owned_.size()); }
+  int64_t heldInstructions() const { return static_cast<int64_t>(ops_.size()); }
 
   /// Several programs sharing the machine (timing/shared_machine.h): appends
   /// an instance of the program `catalog` describes, at any time, before or
@@ -66,11 +91,13 @@ public:
   CoreStats stats() const;
 
 private:
+  using OpIndex = uint64_t; // numbered in append order over the whole launch
   struct Op {
     const InstructionInfo *info = nullptr;
     const npu::ExecutedInstruction *executed = nullptr;
     int64_t instance = 0;
-    std::vector<uint32_t> consumers;
+    int64_t sequence = 0; // the instance's position among the core's instances
+    std::vector<OpIndex> consumers;
     uint32_t pendingDependencies = 0;
     TimePs readyAt = 0;      // latest completion among its dependencies
     TimePs start = -1;
@@ -85,8 +112,7 @@ private:
     uint64_t addressBase = 0;
   };
   struct Slot {
-    std::vector<uint32_t> queue;
-    size_t head = 0;
+    std::deque<OpIndex> queue; // appended, not yet started
     bool startScheduled = false;
     bool blocked = false; // waiting for memory before the next instruction may start
     TimePs freeAt = 0;
@@ -95,13 +121,36 @@ private:
     TimePs lastStart = 0, loaderFreeAt = 0, streamerFreeAt = 0, weightsReadyAt = 0;
   };
 
+  /// The union of [start, end) intervals, folded as they become final so
+  /// that it holds only the intervals of instructions still in flight.
+  class BusyUnion {
+  public:
+    void add(TimePs from, TimePs to) { pending_.emplace_back(from, to); }
+    size_t pending() const { return pending_.size(); }
+    /// Folds what lies before `final`: no interval added later starts before it.
+    void fold(TimePs final);
+    TimePs length(); // folds everything
+
+  private:
+    std::vector<std::pair<TimePs, TimePs>> pending_;
+    TimePs total_ = 0, coveredUntil_ = 0;
+  };
+
+  Op &op(OpIndex index) { return ops_[static_cast<size_t>(index - firstOp_)]; }
+  const Op &op(OpIndex index) const { return ops_[static_cast<size_t>(index - firstOp_)]; }
   TimePs alignToClock(TimePs at) const;
   void tryIssue(int slot);
   void startHead(int slot);
-  void startMemoryOp(int slot, uint32_t index);
-  void memoryDone(uint32_t index, TimePs at);
-  void finish(uint32_t index, TimePs at);
+  void startMemoryOp(int slot, OpIndex index);
+  void memoryDone(OpIndex index, TimePs at);
+  void finish(OpIndex index, TimePs at);
   void append(InstructionCatalog &catalog, const npu::InstanceTrace &trace, int64_t bankShift, int64_t group);
+  /// Adds a completed instruction into the statistics.
+  void account(const Op &op);
+  /// Frees the completed instructions at the front and the traces they used.
+  void retire();
+  void foldBusy();
+  void updateHunger();
 
   int core_;
   const config::HardwareConfig &config_;
@@ -111,15 +160,43 @@ private:
   TraceRecorder *trace_;
   TimePs period_;
   DependencyTracker tracker_;
-  std::vector<Op> ops_;
+  /// Instructions from the oldest one not completed to the last appended;
+  /// the first is number firstOp_.
+  std::deque<Op> ops_;
+  OpIndex firstOp_ = 0;
+  /// Traces of addInstance(InstanceTrace &&), with their sequence, until
+  /// their instructions are retired.
+  std::deque<std::pair<int64_t, npu::InstanceTrace>> owned_;
   std::vector<Slot> slots_;
   std::vector<TimePs> lastCompleteOfStream_;
   /// Per completion stream, memory instructions waiting to complete in the
   /// order they started (only memory streams use it).
-  std::vector<std::deque<uint32_t>> memoryInOrder_;
-  std::vector<uint32_t> dependencyBuffer_;
+  std::vector<std::deque<OpIndex>> memoryInOrder_;
+  std::vector<uint64_t> dependencyBuffer_;
   int64_t instancesAdded_ = 0;
   bool started_ = false;
+  // Statistics of the completed instructions (stats() adds the rest).
+  CoreStats done_;
+  std::array<BusyUnion, kNumUnitKinds> kindBusy_; // the units but the arrays
+  std::vector<BusyUnion> slotBusy_;              // the arrays, one per slot
+  size_t busyPending_ = 0;
+  /// Intervals waiting to be folded into the unions, at most (about).
+  static constexpr size_t kFoldEvery = 4096;
+  int64_t instructions_ = 0;
+  // Streaming (streamInstances).
+  int *hungry_ = nullptr;
+  bool countedHungry_ = false;
+  int64_t lookahead_ = 0;
+  int64_t latestStarted_ = -1; // sequence of the latest instance started
+  int64_t lateInstructions_ = 0;
+  // The instance window (limitInstances): instructions left to complete of
+  // every instance from the oldest not completed on.
+  int64_t window_ = 0;
+  int64_t completedInstances_ = 0;
+  std::deque<int64_t> remaining_;
+  bool withinWindow(const Op &op) const { return window_ == 0 || op.sequence < completedInstances_ + window_; }
+  /// Counts the completed instances at the front; true when the window moved.
+  bool advanceWindow();
   std::unordered_map<int64_t, GroupProgress> groups_;
   GroupDone groupDone_;
 };

@@ -58,12 +58,13 @@ int DependencyTracker::rangeId(const BankRange &range) {
   return id;
 }
 
-void DependencyTracker::add(uint32_t op, int stream, const Accesses &accesses,
-                            std::vector<uint32_t> &deps) {
+void DependencyTracker::add(uint64_t op, int stream, const Accesses &accesses,
+                            std::vector<uint64_t> &deps) {
   const size_t firstNew = deps.size();
-  auto depend = [&deps, op](int64_t producer) {
-    if (producer != kNone && producer != op)
-      deps.push_back(static_cast<uint32_t>(producer));
+  const auto self = static_cast<int64_t>(op);
+  auto depend = [&deps, self](int64_t producer) {
+    if (producer != kNone && producer != self)
+      deps.push_back(static_cast<uint64_t>(producer));
   };
 
   depend(lastBarrier_);
@@ -97,20 +98,20 @@ void DependencyTracker::add(uint32_t op, int stream, const Accesses &accesses,
   // Update the state: reads first, so that an instruction reading and writing
   // one range leaves itself as its writer only.
   for (int id : readIds)
-    ranges_[static_cast<size_t>(id)].lastReaderPerStream[static_cast<size_t>(stream)] = op;
+    ranges_[static_cast<size_t>(id)].lastReaderPerStream[static_cast<size_t>(stream)] = self;
   for (int id : writeIds) {
     RangeState &state = ranges_[static_cast<size_t>(id)];
-    state.lastWriter = op;
+    state.lastWriter = self;
     std::fill(state.lastReaderPerStream.begin(), state.lastReaderPerStream.end(), kNone);
   }
   if (accesses.registerWrite >= 0) {
     if (static_cast<size_t>(accesses.registerWrite) >= lastRegisterWriter_.size())
       lastRegisterWriter_.resize(static_cast<size_t>(accesses.registerWrite) + 1, kNone);
-    lastRegisterWriter_[static_cast<size_t>(accesses.registerWrite)] = op;
+    lastRegisterWriter_[static_cast<size_t>(accesses.registerWrite)] = self;
   }
-  lastOfStream_[static_cast<size_t>(stream)] = op;
+  lastOfStream_[static_cast<size_t>(stream)] = self;
   if (accesses.barrier)
-    lastBarrier_ = op;
+    lastBarrier_ = self;
 
   std::sort(deps.begin() + static_cast<std::ptrdiff_t>(firstNew), deps.end());
   deps.erase(std::unique(deps.begin() + static_cast<std::ptrdiff_t>(firstNew), deps.end()), deps.end());

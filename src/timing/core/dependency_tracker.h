@@ -45,7 +45,7 @@ public:
   /// Records instruction `op` (numbered in increasing order) of completion
   /// stream `stream`; appends to `deps` the earlier instructions it waits for
   /// (RAW, WAR and WAW on bytes, RAW on registers, barriers), without duplicates.
-  void add(uint32_t op, int stream, const Accesses &accesses, std::vector<uint32_t> &deps);
+  void add(uint64_t op, int stream, const Accesses &accesses, std::vector<uint64_t> &deps);
 
 private:
   static constexpr int64_t kNone = -1;
