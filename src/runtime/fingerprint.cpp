@@ -269,6 +269,16 @@ MeasuredDrift measureDrift(const reference::TensorView &view, const Fingerprint 
     if (std::isfinite(now) && std::isfinite(s.value) && denominator > 0.0)
       d.drift = std::max(d.drift, std::fabs(now - s.value) / denominator);
   }
+  // The sum sees every element: elements each within d (|x| + m) of the
+  // device's move the sum by at most d (abs_sum + n m) = 2 d abs_sum, so a sum
+  // that moved by D implies a drift of at least D / (2 abs_sum), which the
+  // samples alone may miss.
+  double sum = 0.0;
+  for (double v : values)
+    if (std::isfinite(v))
+      sum += v;
+  if (device.absSum > 0.0 && std::isfinite(device.sum))
+    d.drift = std::max(d.drift, std::fabs(sum - device.sum) / (2.0 * device.absSum));
   return d;
 }
 

@@ -428,3 +428,34 @@ TEST(DriftAllowance, WidensTheToleranceByItsAmountAndNeverMatchesNaN) {
 
 } // namespace
 } // namespace npusim::runtime
+
+namespace npusim::runtime {
+namespace {
+
+TEST(MeasuredDrift, TheSumBoundsTheDriftTheSamplesMiss) {
+  // Four elements [1, -2, 3, -4] on npusim; the device's fingerprint samples
+  // elements 0 and 1 exactly, and its sum is -2.01 where npusim's is -2:
+  // elements within d (|x| + m) of the device's move the sum by at most
+  // d (abs_sum + 4 m) = 2 d abs_sum, abs_sum 10, so d >= 0.01 / 20 = 5e-4.
+  reference::Buffer b;
+  b.dtype = core::DType::Float64;
+  const std::vector<double> values = {1.0, -2.0, 3.0, -4.0};
+  b.bytes.resize(values.size() * sizeof(double));
+  std::memcpy(b.bytes.data(), values.data(), b.bytes.size());
+  const reference::TensorView view{&b, 0, {4}, {1}};
+  Fingerprint device;
+  device.elements = 4;
+  device.sum = -2.01;
+  device.absSum = 10.0;
+  device.samples = {Sample{0, 1.0}, Sample{1, -2.0}};
+  const MeasuredDrift d = measureDrift(view, device);
+  EXPECT_DOUBLE_EQ(d.scale, 2.5);
+  EXPECT_NEAR(d.drift, 0.01 / 20.0, 1e-12);
+  // A device sample of -2.035 where npusim has -2: 0.035 / (|-2.035| + 2.5)
+  // = 7.7e-3, more than the sum implies: the larger one stands.
+  device.samples[1].value = -2.035;
+  EXPECT_NEAR(measureDrift(view, device).drift, 0.035 / 4.535, 1e-12);
+}
+
+} // namespace
+} // namespace npusim::runtime
