@@ -284,6 +284,13 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
     for (size_t step : r.stepsWithinDrift)
       out << "  step " << step << " (" << r.steps[step].name << "): " << r.steps[step].message << "\n";
   }
+  if (r.npuChainLeftDevice) {
+    // docs/bundle-format.md, "When the NPU chain leaves the device's".
+    out << "chain: the NPU's values left the device's fingerprints at step " << *r.npuChainLeftDevice
+        << "; the run was judged by the reference chain against the device and by every NPU step against "
+           "the reference on the same inputs\n  "
+        << r.npuChainNote << "\n";
+  }
 }
 
 /// The `count` timed steps with the most cycles, costliest first.

@@ -155,6 +155,10 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
       {"fingerprint_source", report.fingerprintSource},
       {"result", result},
       {"steps_within_drift", report.stepsWithinDrift},
+      {"npu_chain_left_device",
+       report.npuChainLeftDevice
+           ? json{{"step", *report.npuChainLeftDevice}, {"divergence", report.npuChainNote}}
+           : json(nullptr)},
       {"steps", std::move(steps)},
       {"outputs", std::move(outputs)},
       {"totals",

@@ -238,6 +238,14 @@ struct RunReport {
   /// (runBundleAllowingDrift, runtime/drift.h), in step order; their results'
   /// messages say by how much.
   std::vector<size_t> stepsWithinDrift;
+  /// NPU modes: the step where the chain of NPU values left the device's
+  /// fingerprints beyond what the drift analysis allows, while the reference
+  /// chain matched them (runBundleAllowingDrift, runtime/drift.h); the run was
+  /// then judged by the reference chain against the device and by every NPU
+  /// step against the reference on the same inputs. `npuChainNote` is the
+  /// divergence as that step reported it. Absent when the NPU chain kept to them.
+  std::optional<size_t> npuChainLeftDevice;
+  std::string npuChainNote;
   OptimizerBoundReport optimizerBound;
   /// Steps where a derived bound of a library call mattered, in step order.
   std::vector<DerivedBoundUse> derivedBounds;

@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +27,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -259,8 +261,8 @@ protected:
       z = fp32(z);
   }
 
-  /// The chain with the given fingerprints of Y, M and Z, Z's also as the
-  /// bundle output's reference.
+  /// The chain with the given fingerprints of Y (none when empty), M and Z,
+  /// Z's also as the bundle output's reference.
   Bundle thresholdChain(const std::vector<double> &y, const std::vector<double> &m,
                         const std::vector<double> &z) const {
     char literal[32];
@@ -292,7 +294,8 @@ protected:
     json step0 = mm, step2 = mm;
     step0["args"] = {{{"tensor", tensor(0, {1, kN})}}, {{"tensor", tensor(1, {kN, kN})}}};
     step0["out"] = {{{"tensor", tensor(2, {1, kN})}}};
-    step0["fingerprints"] = {fingerprint(y)};
+    if (!y.empty())
+      step0["fingerprints"] = {fingerprint(y)};
     json mask = fingerprint(m);
     mask.erase("out");
     mask["arg"] = 2;
@@ -392,6 +395,109 @@ TEST_F(ThresholdDriftTest, AFlipOnInputsWithoutDriftStaysAFailure) {
   EXPECT_NE(r.failure.find("step 1 (launch triton_poi_mask_0)"), std::string::npos) << r.failure;
   EXPECT_NE(r.failure.find("(its inputs carry no measured drift)"), std::string::npos) << r.failure;
   EXPECT_TRUE(bundle.steps[1].deviceSide.empty());
+}
+
+/// The same chain where the NPU's own rounding puts Y_k on the other side of
+/// T from the reference's, and the device's values are the reference's: the
+/// NPU GEMM sums in float32 where the host mm rounds a double sum once, and T
+/// is the larger of the two Y_k. Y has no fingerprint (a flip its own step
+/// does not show), so no drift is measured and the drift analysis cannot
+/// explain the mask's divergence; the reference chain and the step-by-step
+/// NPU checks judge the run (docs/bundle-format.md, "When the NPU chain leaves
+/// the device's").
+class NpuChainTest : public ThresholdDriftTest {
+protected:
+  /// Y = A @ B as `options` computes it (the mask's T does not enter).
+  std::vector<double> yOn(const RunOptions &options) {
+    Bundle bundle = thresholdChain({}, deviceM_, deviceZ_);
+    std::vector<std::unique_ptr<reference::Buffer>> storages;
+    for (const Storage &s : bundle.storages) {
+      auto b = std::make_unique<reference::Buffer>();
+      b->dtype = s.dtype;
+      b->bytes.resize(static_cast<size_t>(s.elements) * 4);
+      storages.push_back(std::move(b));
+    }
+    for (const Input &in : bundle.inputs)
+      fillInput(*storages[static_cast<size_t>(in.tensor.storage)], in.init, bundle.seed);
+    RunOptions plain = options;
+    plain.verify = false;
+    bundle.steps.resize(1);
+    const RunReport r = runBundle(bundle, plain, storages);
+    EXPECT_TRUE(r.failure.empty()) << r.failure;
+    reference::TensorView v;
+    v.buffer = storages[2].get();
+    v.shape = {kN};
+    v.stride = {1};
+    return reference::readValues(v);
+  }
+
+  /// Sets T to the larger Y_k of the NPU's and the reference's at the element
+  /// of the largest |Y| where they differ, and the device's M and Z to the
+  /// reference's on that T; false when no element differs.
+  bool splitAtTheNpusRounding(const std::vector<double> &npuY) {
+    double largest = -1.0;
+    for (size_t i = 0; i < npuY.size(); ++i)
+      if (npuY[i] != npusimY_[i] && std::fabs(npusimY_[i]) > largest) {
+        largest = std::fabs(npusimY_[i]);
+        k_ = i;
+      }
+    if (largest < 0.0)
+      return false;
+    threshold_ = std::max(npuY[k_], npusimY_[k_]);
+    deviceM_ = g_;
+    for (size_t i = 0; i < deviceM_.size(); ++i)
+      if (npusimY_[i] >= threshold_)
+        deviceM_[i] = 0.0;
+    for (double &z : deviceZ_ = rowTimes(deviceM_, c_))
+      z = fp32(z);
+    return true;
+  }
+
+  RunOptions onEdge() const {
+    RunOptions options = verify();
+    options.mode = Mode::Functional;
+    options.machine = config::loadConfig("edge-8lane");
+    return options;
+  }
+};
+
+TEST_F(NpuChainTest, AFlipTheNpusRoundingMakesIsJudgedByTheReferenceChain) {
+  const RunOptions options = onEdge();
+  ASSERT_TRUE(splitAtTheNpusRounding(yOn(options))) << "the NPU GEMM rounds every Y as the host does";
+  Bundle bundle = thresholdChain({}, deviceM_, deviceZ_);
+  const RunReport plain = runBundle(bundle, options);
+  ASSERT_FALSE(plain.verified);
+  EXPECT_NE(plain.failure.find("step 1 (launch triton_poi_mask_0)"), std::string::npos) << plain.failure;
+
+  const RunReport r = runBundleAllowingDrift(bundle, options);
+  EXPECT_TRUE(r.verified) << r.failure;
+  ASSERT_TRUE(r.npuChainLeftDevice.has_value());
+  EXPECT_EQ(*r.npuChainLeftDevice, 1u);
+  EXPECT_NE(r.npuChainNote.find("step 1 (launch triton_poi_mask_0)"), std::string::npos) << r.npuChainNote;
+  ASSERT_EQ(r.steps.size(), 3u); // the NPU chain ran every step, each checked against the reference
+  for (const StepResult &s : r.steps)
+    EXPECT_EQ(s.npuCheck, "matches the reference") << s.index;
+  ASSERT_EQ(r.outputs.size(), 1u); // compared on the reference chain
+  EXPECT_EQ(r.outputs[0].result, Outcome::Verified) << r.outputs[0].message;
+  const json report = json::parse(reportJson(r, "chain"));
+  EXPECT_EQ(report["npu_chain_left_device"]["step"], 1);
+  EXPECT_EQ(report["result"], "verified");
+}
+
+TEST_F(NpuChainTest, AReferenceChainThatMissesTheDeviceKeepsTheFailure) {
+  const RunOptions options = onEdge();
+  ASSERT_TRUE(splitAtTheNpusRounding(yOn(options)));
+  std::vector<double> z = deviceZ_;
+  for (double &v : z)
+    v = fp32(v * 1.01); // the device's product 1% off what the semantics give
+  Bundle bundle = thresholdChain({}, deviceM_, z);
+  const RunReport r = runBundleAllowingDrift(bundle, options);
+  EXPECT_FALSE(r.verified);
+  EXPECT_FALSE(r.npuChainLeftDevice.has_value());
+  EXPECT_NE(r.failure.find("step 1 (launch triton_poi_mask_0)"), std::string::npos) << r.failure;
+  EXPECT_NE(r.failure.find("(the reference chain does not match the device either: step 2 (call aten.mm)"),
+            std::string::npos)
+      << r.failure;
 }
 
 TEST(DriftAllowance, WidensTheToleranceByItsAmountAndNeverMatchesNaN) {
