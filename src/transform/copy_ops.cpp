@@ -73,4 +73,14 @@ void copyOps(ir::Function &function, const std::vector<const ir::Op *> &from, ir
   }
 }
 
+void replaceUses(ir::Block &block, const std::map<const ir::Value *, ir::Value *> &replacement) {
+  for (auto &op : block.ops) {
+    for (ir::Value *&operand : op->operands)
+      if (auto it = replacement.find(operand); it != replacement.end())
+        operand = it->second;
+    for (auto &region : op->regions)
+      replaceUses(*region, replacement);
+  }
+}
+
 } // namespace npusim::transform

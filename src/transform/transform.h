@@ -74,6 +74,20 @@ void shrinkDeadLanes(ir::Function &function);
 /// vector unit's multiply and add, rounded as the dot is.
 void expandOuterProductDots(ir::Function &function);
 
+/// In the body of a loop without dots, a bool op (comparison, and, or, not)
+/// whose every element the value ranges of ids, aranges, constants and
+/// induction variables prove becomes that constant; `and` with a constant true becomes its other operand; a
+/// load, store or atomic whose mask is a constant true loses the mask (and a
+/// load its `other`). The accessed elements do not change.
+void foldProvenMasks(ir::Function &function);
+
+/// A `for` of n >= 2 iterations (n known from constants) whose body is
+/// straight-line, loads from memory and has no dot runs two copies of its
+/// body per iteration (two iterations: two straight-line copies), with one
+/// copy after the loop when n is odd: each copy's loaded tiles have bytes of
+/// their own, so one copy's loads overlap the other's compute.
+void doubleBufferLoops(ir::Function &function);
+
 /// In a loop body without stores, atomics, asserts, barriers or nested
 /// regions, the ops that do not depend on the carried values (offsets,
 /// masks, loads and what follows from them alone) move ahead of the others,

@@ -25,6 +25,39 @@ void collectDefinitions(const ir::Block &block, std::set<const ir::Value *> &def
 void copyOps(ir::Function &function, const std::vector<const ir::Op *> &from, ir::Block &to,
              std::map<const ir::Value *, ir::Value *> &renamed);
 
+/// The value of a scalar integer computed from constants alone (constants,
+/// casts and integer arithmetic of them).
+std::optional<int64_t> constantInt(const ir::Value *v, int depth = 0);
+
+/// A `for` whose start, bound and step fold to constants: its start, step and
+/// number of iterations.
+struct LoopTrips {
+  int64_t lo = 0, step = 1, trips = 0;
+};
+std::optional<LoopTrips> constantTrips(const ir::Op &loop);
+
+/// How `unrollLoop` copies a loop of `trips` iterations from `lo` by `step`:
+/// a loop over the first `trips - trips % factor` iterations with `factor`
+/// copies of the body per iteration, then the rest as straight-line copies
+/// (all of them when `full`). Each carried value listed in `accumulators`
+/// (by position) only accumulates a dot; the odd copies add to a second
+/// accumulator of their own, summed with the first after the loop.
+struct UnrollPlan {
+  int64_t lo = 0, step = 1, trips = 0, factor = 2;
+  bool full = false;
+  std::vector<size_t> accumulators;
+};
+
+/// Replaces the loop at `position` of `parent` by its unrolled form.
+void unrollLoop(ir::Function &function, ir::Block &parent, size_t position, const UnrollPlan &plan);
+
+/// How many operands of ops in `block` (nested blocks included) are `v`.
+int countUses(const ir::Block &block, const ir::Value *v);
+
+/// Every operand of `block` (nested blocks included) that `replacement` maps
+/// becomes the value it maps to.
+void replaceUses(ir::Block &block, const std::map<const ir::Value *, ir::Value *> &replacement);
+
 /// The immediate of an i32 constant (a scalar or tile, or a splat, broadcast
 /// or expand_dims of one) within +-2^16, so that its products with i32 ranges
 /// fit 64 bits; nothing otherwise.

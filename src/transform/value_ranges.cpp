@@ -120,11 +120,23 @@ private:
   }
 
   /// A loop that steps up keeps its induction variable in [lower, upper - 1].
+  /// With a constant start and step it takes only start + k step, so its
+  /// largest value is the last such point below upper: a loop over a row of
+  /// 2048 in blocks of 512 ends at 1536, and `offset + arange(0, 512) < 2048`
+  /// holds in every iteration (Inductor's `r0_mask`).
   std::optional<ValueRange> inductionRange(const ir::Op &loop) const {
     const auto lower = of(loop.operands[0]), upper = of(loop.operands[1]), step = of(loop.operands[2]);
     if (!lower || !upper || !step || step->lo <= 0 || upper->hi == kMin)
       return std::nullopt;
-    return ValueRange{lower->lo, std::max(lower->lo, upper->hi - 1)};
+    const int64_t last = std::max(lower->lo, upper->hi - 1);
+    if (lower->lo == lower->hi && step->lo == step->hi && last > lower->lo) {
+      // (last - lo) cannot overflow: last > lo, both within int64.
+      const uint64_t span = static_cast<uint64_t>(last) - static_cast<uint64_t>(lower->lo);
+      const uint64_t steps = span / static_cast<uint64_t>(step->lo);
+      return ValueRange{lower->lo,
+                        static_cast<int64_t>(static_cast<uint64_t>(lower->lo) + steps * static_cast<uint64_t>(step->lo))};
+    }
+    return ValueRange{lower->lo, last};
   }
 
   std::optional<ValueRange> rangeOf(const ir::Op &op) const {
