@@ -66,6 +66,10 @@ void fillFromReport(const nlohmann::json &doc, ResultRow &row) {
   const nlohmann::json energy = doc.value("energy", nlohmann::json::object());
   row.energyUj = energy.value("total_nj", 0.0) / 1000.0;
   row.averageWatts = energy.value("average_w", 0.0);
+  if (energy.contains("energy_per_token_uj") && energy.contains("tokens")) {
+    row.energyPerTokenUj = energy["energy_per_token_uj"].get<double>();
+    row.tokens = energy["tokens"].get<int64_t>();
+  }
   // FLOP per joule is FLOP/s per watt: 2 x MACs / (uJ x 1e-6) / 1e9.
   row.gflopsPerWatt = row.energyUj > 0.0 ? 2.0 * static_cast<double>(row.macs) / (row.energyUj * 1e3) : 0.0;
 }
@@ -160,7 +164,7 @@ std::string resultsCsv(const std::vector<std::string> &keys, const std::vector<R
     out += ",busy_" + name + "_percent";
   }
   out += ",dram_bytes,dram_gb_s,roofline_ratio,peak_tflop_s,peak_dram_gb_s,spad_bytes,energy_uj,average_w,"
-         "gflop_s_per_w,wall_s,error\n";
+         "gflop_s_per_w,tokens,energy_per_token_uj,wall_s,error\n";
   for (const ResultRow &r : rows) {
     out += r.key + "," + csvField(r.model) + "," + csvField(r.bundle);
     for (const auto &[k, v] : r.point)
@@ -172,7 +176,9 @@ std::string resultsCsv(const std::vector<std::string> &keys, const std::vector<R
            number(r.rooflineRatio, "%.3f") + "," + number(r.peakFlops / 1e12, "%.3f") + "," +
            number(r.peakDramBytesPerSecond / 1e9, "%.3f") + "," + std::to_string(r.spadBytes) + "," +
            number(r.energyUj, "%.3f") + "," + number(r.averageWatts, "%.3f") + "," +
-           number(r.gflopsPerWatt, "%.3f") + "," + number(r.wallSeconds, "%.3f") + "," + csvField(r.error) + "\n";
+           number(r.gflopsPerWatt, "%.3f") + "," + (r.tokens ? std::to_string(*r.tokens) : "") + "," +
+           (r.energyPerTokenUj ? number(*r.energyPerTokenUj, "%.3f") : "") + "," + number(r.wallSeconds, "%.3f") +
+           "," + csvField(r.error) + "\n";
   }
   return out;
 }
@@ -267,7 +273,7 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
     table.headings.push_back(k);
   for (const char *h :
        {"status", "cycles", "time (us)", "DRAM GB/s", "x roofline", "peak TFLOP/s", "energy (uJ)", "average W",
-        "GFLOP/s per W", "wall (s)", "error"})
+        "GFLOP/s per W", "uJ per token", "wall (s)", "error"})
     table.headings.push_back(h);
   for (size_t i = 0; i < rows.size(); ++i) {
     const ResultRow &r = rows[i];
@@ -292,6 +298,9 @@ report::HtmlPage sweepPage(const std::string &title, const std::vector<std::stri
     cells.push_back(report::Table::number(number(r.energyUj, "%.3f"), r.energyUj));
     cells.push_back(report::Table::number(number(r.averageWatts, "%.2f"), r.averageWatts));
     cells.push_back(report::Table::number(number(r.gflopsPerWatt, "%.1f"), r.gflopsPerWatt));
+    cells.push_back(r.energyPerTokenUj
+                        ? report::Table::number(number(*r.energyPerTokenUj, "%.3f"), *r.energyPerTokenUj)
+                        : report::Table::text(""));
     cells.push_back(report::Table::number(number(r.wallSeconds, "%.2f"), r.wallSeconds));
     cells.push_back(report::Table::text(r.error));
     table.rows.push_back(std::move(cells));

@@ -4,6 +4,7 @@
 #include "report/html_page.h"
 #include "sweep/tasks.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ struct ResultRow {
   /// The run's energy (docs/energy.md): total, over the simulated time, and
   /// useful FLOPs (2 per MAC) per joule, GFLOP/s per W; 0 without energy.
   double energyUj = 0.0, averageWatts = 0.0, gflopsPerWatt = 0.0;
+  /// A language model's energy per token and the tokens it divides by (the
+  /// report's `energy.energy_per_token_uj`, docs/energy.md); absent for any
+  /// other bundle, and the CSV cell is then empty, never a zero.
+  std::optional<double> energyPerTokenUj;
+  std::optional<int64_t> tokens;
   int64_t macs = 0;
   double wallSeconds = 0.0;
   std::string error;

@@ -184,8 +184,30 @@ TEST_F(SweepFileTest, EnergyColumnsComeFromTheReport) {
   // 2 x 1,500,000 MACs = 3e6 FLOP over 3e-6 J = 1e12 FLOP/J = 1000 GFLOP/s per W.
   EXPECT_DOUBLE_EQ(rows[0].gflopsPerWatt, 1000.0);
   const std::string csv = resultsCsv(variedKeys(s), rows);
-  EXPECT_NE(csv.find(",energy_uj,average_w,gflop_s_per_w,wall_s,"), std::string::npos) << csv;
-  EXPECT_NE(csv.find(",3.000,1.500,1000.000,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",energy_uj,average_w,gflop_s_per_w,tokens,energy_per_token_uj,wall_s,"), std::string::npos)
+      << csv;
+  // Not a language model: no tokens, and the per-token cells stay empty.
+  EXPECT_FALSE(rows[0].energyPerTokenUj.has_value());
+  EXPECT_NE(csv.find(",3.000,1.500,1000.000,,,0.500,"), std::string::npos) << csv;
+}
+
+TEST_F(SweepFileTest, EnergyPerTokenComesFromALanguageModelsReport) {
+  const SweepFile s = loadSweepFile(write("bundles: [tiny]\ngrid:\n  lanes: [64]\n"));
+  const std::vector<Point> p = expandPoints(s);
+  const std::vector<Task> tasks = makeTasks(s, p, "1.0");
+  const std::string out = (dir_ / "out").string();
+  fs::create_directories(taskFolder(out, tasks[0]));
+  // 3,000 nJ over 4 tokens: 0.75 uJ per token (docs/energy.md, "Energy per token").
+  std::ofstream(fs::path(taskFolder(out, tasks[0])) / "report.json")
+      << R"({"steps": [{"timing": {"time_us": 2.0, "macs": 1000}}], "totals": {"cycles": 2000, "time_us": 2.0},
+            "energy": {"total_nj": 3000.0, "average_w": 1.5, "tokens": 4, "energy_per_token_uj": 0.75}})";
+  writeStatus(out, tasks[0], {"ok", 1, 0.5, ""});
+  const std::vector<ResultRow> rows = collectResults(tasks, p, out);
+  ASSERT_TRUE(rows[0].energyPerTokenUj.has_value());
+  EXPECT_DOUBLE_EQ(*rows[0].energyPerTokenUj, 0.75);
+  EXPECT_EQ(rows[0].tokens, 4);
+  const std::string csv = resultsCsv(variedKeys(s), rows);
+  EXPECT_NE(csv.find(",4,0.750,0.500,"), std::string::npos) << csv;
 }
 
 } // namespace
