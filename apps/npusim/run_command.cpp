@@ -191,8 +191,8 @@ void printEnergy(std::ostream &out, const runtime::RunReport &r) {
     out << line;
   }
   if (r.tokens && r.energyPerTokenUj) {
-    std::snprintf(line, sizeof line, " tokens=%lld energy_per_token_uj=%.6f", static_cast<long long>(*r.tokens),
-                  *r.energyPerTokenUj);
+    std::snprintf(line, sizeof line, " tokens%s=%lld energy_per_token_uj=%.6f", r.tokensTrained ? "_trained" : "",
+                  static_cast<long long>(*r.tokens), *r.energyPerTokenUj);
     out << line;
   }
   out << "\n  shares:";

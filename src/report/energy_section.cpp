@@ -45,7 +45,8 @@ void energySection(const json &report, HtmlPage &page) {
   // A language model's only (docs/energy.md, "Energy per token").
   if (const auto perToken = e.find("energy_per_token_uj"); perToken != e.end() && perToken->is_number())
     lines.emplace_back("energy per token", format("%.6f uJ", perToken->get<double>()) + " (" +
-                                               std::to_string(e.value("tokens", int64_t{0})) + " tokens)");
+                                               std::to_string(e.value("tokens", int64_t{0})) +
+                                               (e.value("tokens_trained", false) ? " tokens trained on)" : " tokens)"));
   page.definitions(lines);
   if (const auto absent = e.find("energy_per_token_absent"); absent != e.end() && absent->is_string())
     page.paragraph("No energy per token: " + absent->get<std::string>() + ".");

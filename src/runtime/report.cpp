@@ -228,6 +228,7 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
     if (report.tokens && report.energyPerTokenUj) {
       e["tokens"] = *report.tokens;
       e["energy_per_token_uj"] = *report.energyPerTokenUj;
+      e["tokens_trained"] = report.tokensTrained;
     } else if (!report.tokensAbsent.empty()) {
       e["energy_per_token_absent"] = report.tokensAbsent;
     }

@@ -654,6 +654,7 @@ RunReport Runner::run() {
       report_.tokensAbsent = "the run did not complete";
     else {
       report_.tokens = lm->tokens();
+      report_.tokensTrained = lm->trainingStep;
       report_.energyPerTokenUj = report_.totalEnergy.totalPj() * 1e-6 / static_cast<double>(lm->tokens());
     }
   }

@@ -223,6 +223,7 @@ struct RunReport {
   /// `input_ids` input that is not recognised says why in `tokensAbsent`.
   std::optional<int64_t> tokens;
   std::optional<double> energyPerTokenUj;
+  bool tokensTrained = false; // a training step: the tokens are those it trains on
   std::string tokensAbsent;
   double compileMs = 0.0;    // compiling kernels for the NPU
   double timingMs = 0.0;     // CPU time timing launches (timing and full modes), on whichever thread timed them

@@ -1,5 +1,6 @@
 // Recognising a language model by its shapes, not its name: token ids in,
-// logits over the ids' vocabulary out, one row per token.
+// logits over the ids' vocabulary out, one row per token; or a training step
+// of one: a scalar loss and an updated table of a row per id out.
 #include "runtime/tokens.h"
 
 #include <algorithm>
@@ -30,9 +31,24 @@ std::optional<LanguageModelTokens> languageModelTokens(const Bundle &bundle, std
   const std::vector<int64_t> logits = {tokens.batch, tokens.sequence, tokens.vocabulary};
   const auto output = std::find_if(bundle.outputs.begin(), bundle.outputs.end(),
                                    [&](const Output &o) { return o.tensor.shape == logits; });
-  if (output == bundle.outputs.end())
-    return missing("no output of shape [batch, sequence, vocabulary] (logits over the ids' vocabulary)");
-  tokens.output = output->name;
+  if (output != bundle.outputs.end()) {
+    tokens.output = output->name;
+    return tokens;
+  }
+  // A training step shows no logits: its outputs are a scalar loss and the
+  // updated parameters, among them a table with one row per id of the
+  // vocabulary (the token embedding) that only a model reading these ids
+  // as tokens has.
+  const bool loss = std::any_of(bundle.outputs.begin(), bundle.outputs.end(),
+                                [](const Output &o) { return o.tensor.shape.empty(); });
+  const auto table = std::find_if(bundle.outputs.begin(), bundle.outputs.end(), [&](const Output &o) {
+    return o.tensor.shape.size() == 2 && o.tensor.shape[0] == tokens.vocabulary && o.tensor.shape[1] >= 1;
+  });
+  if (!loss || table == bundle.outputs.end())
+    return missing("no output of shape [batch, sequence, vocabulary] (logits over the ids' vocabulary), "
+                   "nor a training step's scalar loss beside an updated [vocabulary, width] table");
+  tokens.output = table->name;
+  tokens.trainingStep = true;
   return tokens;
 }
 

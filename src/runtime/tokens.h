@@ -14,13 +14,17 @@ namespace npusim::runtime {
 /// [low, vocabulary), and an output of shape [batch, sequence, vocabulary].
 struct LanguageModelTokens {
   int64_t batch = 0, sequence = 0, vocabulary = 0;
-  std::string output; // the output holding the logits
+  std::string output; // the output holding the logits (a training step: the updated token table)
+  /// A training step of a language model: its tokens are the ones it trains
+  /// on, and its outputs are the loss and the updated parameters.
+  bool trainingStep = false;
   /// batch x sequence: a prefill's tokens processed; a decode step's
   /// (sequence 1) tokens generated.
   int64_t tokens() const { return batch * sequence; }
 };
 
-/// The bundle's tokens when it is a language model; otherwise nullopt, and
+/// The bundle's tokens when it is a language model, or a training step of
+/// one (docs/energy.md, "Energy per token"); otherwise nullopt, and
 /// `why` (when given) says which condition of docs/energy.md it misses; `why`
 /// stays empty for a bundle without an `input_ids` input, which nothing
 /// makes resemble a language model.

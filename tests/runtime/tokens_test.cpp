@@ -42,13 +42,49 @@ TEST(LanguageModelTokens, OtherBundlesAreNotLanguageModelsAndSayWhy) {
   EXPECT_FALSE(languageModelTokens(loadBundle(kExamples + "mlp"), &why));
   EXPECT_EQ(why, "unchanged");
   // Token ids in, but no logits over their vocabulary out: an encoder's hidden
-  // states (bert), a tagger's 5 tags over a vocabulary of 64 (lstm_tagger), a
-  // training step's loss and updated parameters (gpt2-train).
-  for (const char *bundle : {"bert", "lstm_tagger", "gpt2-train"}) {
+  // states (bert), a tagger's 5 tags over a vocabulary of 64 (lstm_tagger).
+  for (const char *bundle : {"bert", "lstm_tagger"}) {
     why.clear();
     EXPECT_FALSE(languageModelTokens(loadBundle(kExamples + bundle), &why)) << bundle;
     EXPECT_NE(why.find("no output of shape [batch, sequence, vocabulary]"), std::string::npos) << bundle << ": " << why;
   }
+}
+
+TEST(LanguageModelTokens, TrainingStepsCountTheTokensTheyTrainOn) {
+  // graph.json: input_ids [1, 16] randint [0, 512); outputs the scalar loss and
+  // the updated parameters, among them the token embedding [512, 64]: 1 x 16
+  // tokens trained on per step (a BERT classifier's word embeddings too).
+  struct Case {
+    const char *bundle, *table;
+  };
+  for (const Case &c : {Case{"gpt2-train", "updated.transformer.wte.weight"},
+                        Case{"llama-train", "updated.model.embed_tokens.weight"},
+                        Case{"bert-train-adamw", "updated.embeddings.word_embeddings.weight"}}) {
+    std::string why;
+    const std::optional<LanguageModelTokens> lm = languageModelTokens(loadBundle(kExamples + c.bundle), &why);
+    ASSERT_TRUE(lm) << c.bundle << ": " << why;
+    EXPECT_TRUE(lm->trainingStep) << c.bundle;
+    EXPECT_EQ(lm->tokens(), 16) << c.bundle;
+    EXPECT_EQ(lm->vocabulary, 512) << c.bundle;
+    EXPECT_EQ(lm->output, c.table) << c.bundle;
+  }
+  // Without its loss, or without a table of a row per id, a step's outputs do
+  // not show a language model.
+  for (const bool dropLoss : {true, false}) {
+    Bundle bundle = loadBundle(kExamples + "gpt2-train");
+    std::erase_if(bundle.outputs, [&](const Output &o) {
+      return dropLoss ? o.tensor.shape.empty() : (o.tensor.shape.size() == 2 && o.tensor.shape[0] == 512);
+    });
+    std::string why;
+    EXPECT_FALSE(languageModelTokens(bundle, &why)) << dropLoss;
+    EXPECT_NE(why.find("nor a training step's scalar loss beside an updated [vocabulary, width] table"),
+              std::string::npos)
+        << why;
+  }
+  // An inference bundle is not a training step.
+  const std::optional<LanguageModelTokens> gpt2 = languageModelTokens(loadBundle(kExamples + "gpt2"));
+  ASSERT_TRUE(gpt2);
+  EXPECT_FALSE(gpt2->trainingStep);
 }
 
 TEST(LanguageModelTokens, ADecodeStepCountsItsBatch) {
