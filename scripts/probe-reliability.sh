@@ -134,6 +134,15 @@ cmp -s npy/out_ptr0.npy out.good && only_files npy "in_ptr0.npy in_ptr1.npy out_
 expect "memory: --grid 100000000 --mode timing under ulimit -v 4 GB" 124 "" \
   bash -c "ulimit -v 4000000; exec timeout 10 \"\$0\" kernel \"\$1\" --grid 100000000 --mode timing --quiet" \
   "$npusim" "$kernel"
+# On two cores a kernel whose even instances do all the work leaves core 0
+# lagging: it holds at most its cap (docs/timing.md, "Memory of a launch"),
+# and the instructions core 1 starts late are counted, not hidden.
+sed 's/xoffset = tl.program_id(0) \* XBLOCK/xoffset = (tl.program_id(0) % 2) * XBLOCK/' "$kernel" >skew.py
+printf 'base: tpuv3-like\nnum_cores: 2\n' >two-cores.yaml
+expect "memory: a lagging core's late instructions are reported" 0 "skew.py: note: [1-9][0-9]* instructions started later" \
+  "$npusim" kernel skew.py --grid 4000 --mode timing --config two-cores.yaml --quiet
+grep -Eq " late_instructions=[1-9][0-9]* " out.txt && ok "memory: late instructions on the summary line" \
+  || fail "memory: late instructions on the summary line" "$(cat out.txt)"
 printf 'base: tpuv3-like\nspad_kib_per_lane: 131072\n' >spad.yaml
 expect "memory: spad_kib_per_lane: 131072" 1 "key 'spad_kib_per_lane': 131072 KiB per lane" \
   bash -c "ulimit -v 4000000; exec \"\$0\" kernel \"\$1\" --mode functional --config spad.yaml" "$npusim" "$kernel"

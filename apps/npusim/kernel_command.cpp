@@ -236,11 +236,17 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
                   static_cast<long long>(result.timing.cycles), result.timing.timeUs,
                   result.timing.rooflineUs);
     out << timing;
+    if (result.timing.lateInstructions > 0)
+      out << " late_instructions=" << result.timing.lateInstructions;
   }
   out << text;
   if (k.mode != runtime::Mode::Timing)
     out << " out=" << k.outDir;
   out << "\n";
+  if (result.timed && result.timing.lateInstructions > 0)
+    err << k.file << ": note: " << result.timing.lateInstructions
+        << " instructions started later than with every program instance appended before the launch began "
+           "(docs/timing.md, \"Memory of a launch\"); the cycles may differ\n";
   if (result.traceEventsDropped > 0)
     err << k.file
         << ": note: " << traceCapNote(k.tracePath, result.traceEventsKept, result.traceEventsDropped) << "\n";

@@ -240,6 +240,17 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
     out << " host_calls=" << hostCalls << "\n";
     if (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)
       printEnergy(out, r);
+    // Instructions the streamed timing appended too late to be sure of their
+    // start (docs/timing.md, "Memory of a launch"): those steps' cycles may
+    // differ from their launches timed whole, so say which.
+    if (r.lateInstructions > 0) {
+      out << "late: " << r.lateInstructions << (r.lateInstructions == 1 ? " instruction" : " instructions")
+          << " started later than with every instance appended before the launch began; the cycles of";
+      for (const runtime::StepResult &s : r.steps)
+        if (s.timed && s.timing.lateInstructions > 0)
+          out << " step " << s.index << " " << s.name << " (" << s.timing.lateInstructions << ");";
+      out << " may differ\n";
+    }
     // A step on the host takes no simulated time: say which, loudly.
     if (hostCalls > 0 && (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)) {
       out << "untimed: " << hostCalls

@@ -44,6 +44,7 @@ void addLaunch(const timing::LaunchTiming &t, StepTiming &step) {
                        t.rowHitRate * static_cast<double>(launchBytes)) /
                       static_cast<double>(bytesBefore + launchBytes);
   step.cycles += t.cycles;
+  step.lateInstructions += t.lateInstructions;
   step.timeUs += launchUs;
   step.dramBytesRead += t.dramBytesRead;
   step.dramBytesWritten += t.dramBytesWritten;

@@ -73,25 +73,28 @@ nlohmann::json timingObject(const StepTiming &t) {
   nlohmann::json busy = nlohmann::json::object();
   for (const auto &[unit, percent] : t.unitBusyPercent)
     busy[unit] = std::round(percent * 100.0) / 100.0;
-  return {{"cycles", t.cycles},
-          {"time_us", ms(t.timeUs)},
-          {"unit_busy_percent", std::move(busy)},
-          {"dram_bytes_read", t.dramBytesRead},
-          {"dram_bytes_written", t.dramBytesWritten},
-          {"dram_achieved_gb_s", std::round(t.achievedGBs * 1000.0) / 1000.0},
-          {"dram_row_hit_rate", std::round(t.rowHitRate * 10000.0) / 10000.0},
-          {"macs", t.macs},
-          {"compulsory_bytes", t.compulsoryBytes},
-          {"traffic_over_compulsory",
-           t.compulsoryBytes > 0
-               ? std::round(static_cast<double>(t.dramBytesRead + t.dramBytesWritten) /
-                            static_cast<double>(t.compulsoryBytes) * 1000.0) /
-                     1000.0
-               : 0.0},
-          {"roofline_us", ms(t.rooflineUs)},
-          {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0},
-          {"bound", stepBound(t)},
-          {"energy", energyObject(t.energy)}};
+  nlohmann::json o = {
+      {"cycles", t.cycles},
+      {"time_us", ms(t.timeUs)},
+      {"unit_busy_percent", std::move(busy)},
+      {"dram_bytes_read", t.dramBytesRead},
+      {"dram_bytes_written", t.dramBytesWritten},
+      {"dram_achieved_gb_s", std::round(t.achievedGBs * 1000.0) / 1000.0},
+      {"dram_row_hit_rate", std::round(t.rowHitRate * 10000.0) / 10000.0},
+      {"macs", t.macs},
+      {"compulsory_bytes", t.compulsoryBytes},
+      {"traffic_over_compulsory", t.compulsoryBytes > 0
+                                      ? std::round(static_cast<double>(t.dramBytesRead + t.dramBytesWritten) /
+                                                   static_cast<double>(t.compulsoryBytes) * 1000.0) /
+                                            1000.0
+                                      : 0.0},
+      {"roofline_us", ms(t.rooflineUs)},
+      {"time_over_roofline", std::round(t.boundRatio * 1000.0) / 1000.0},
+      {"bound", stepBound(t)},
+      {"energy", energyObject(t.energy)}};
+  if (t.lateInstructions > 0)
+    o["late_instructions"] = t.lateInstructions;
+  return o;
 }
 
 } // namespace
@@ -155,10 +158,9 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
       {"fingerprint_source", report.fingerprintSource},
       {"result", result},
       {"steps_within_drift", report.stepsWithinDrift},
-      {"npu_chain_left_device",
-       report.npuChainLeftDevice
-           ? json{{"step", *report.npuChainLeftDevice}, {"divergence", report.npuChainNote}}
-           : json(nullptr)},
+      {"npu_chain_left_device", report.npuChainLeftDevice ? json{{"step", *report.npuChainLeftDevice},
+                                                                 {"divergence", report.npuChainNote}}
+                                                          : json(nullptr)},
       {"steps", std::move(steps)},
       {"outputs", std::move(outputs)},
       {"totals",
@@ -180,6 +182,7 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
         {"reference_check_ms", ms(report.npuCheckMs)},
         {"buffers_compared_with_reference", report.buffersCompared},
         {"cycles", report.totalCycles},
+        {"late_instructions", report.lateInstructions},
         {"time_us", ms(report.totalTimeUs)}}},
       {"peak_rss_kib", report.peakRssKiB},
       {"storage_bytes", report.storageBytes},

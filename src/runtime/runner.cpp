@@ -619,6 +619,7 @@ RunReport Runner::run() {
     report_.fingerprintsSkipped += s.fingerprintsSkipped;
     if (s.timed) {
       report_.totalCycles += s.timing.cycles;
+      report_.lateInstructions += s.timing.lateInstructions;
       report_.totalTimeUs += s.timing.timeUs;
       report_.totalEnergy.add(s.timing.energy);
       if (const double watts = s.timing.energy.averageWatts(); watts > report_.peakStepWatts) {

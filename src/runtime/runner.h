@@ -98,6 +98,10 @@ struct StepTiming {
   double memoryUs = 0.0;    // the DRAM bytes the program moved, at the peak bandwidth
   double computeUs = 0.0;   // the arrays' MACs, or the vector elements, at their peak
   int64_t compulsoryBytes = 0; // every input element read once, every output element written once
+  /// Instructions its launches appended too late to be sure of their start
+  /// (timing::LaunchTiming::lateInstructions): nonzero, the cycles may differ
+  /// from the launch timed with every instance appended before it started.
+  int64_t lateInstructions = 0;
   /// The step's launches priced by the machine's energy table (docs/energy.md).
   energy::Energy energy;
 };
@@ -208,6 +212,7 @@ struct RunReport {
   Mode mode = Mode::Reference;
   std::string machine;    // the NPU modes' configuration name
   int64_t totalCycles = 0; // timing and full modes: the steps' cycles added up
+  int64_t lateInstructions = 0; // the steps' StepTiming::lateInstructions added up
   double totalTimeUs = 0.0;
   /// Timing and full modes: the timed steps' energy added up, the table that
   /// priced it (the machine's `energy` key), whether idle units were clock

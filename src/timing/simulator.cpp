@@ -52,22 +52,23 @@ struct LaunchStream::Machine {
   std::vector<std::unique_ptr<CoreModel>> cores;
   std::vector<int64_t> instancesOnCore;
   size_t firstToRetry = 0;
-  int hungryCores = 0; // cores waiting for instances (CoreModel::streamInstances)
+  StreamGate gate; // what pauses the queue (CoreModel::streamInstances)
   bool started = false;
 
   Machine(const config::HardwareConfig &config, const npu::Program &program) : catalog(program, config) {}
 
   /// Starts the cores once none waits for instances, then runs the queue
-  /// until one does (or, after the last instance, to the end).
+  /// until one does and none holds more than its cap (or, after the last
+  /// instance, to the end).
   void advance() {
-    if (hungryCores > 0)
+    if (gate.pause != 0)
       return;
     if (!started) {
       started = true;
       for (auto &core : cores)
         core->start();
     }
-    queue.run(&hungryCores);
+    queue.run(&gate.pause);
   }
 };
 
@@ -88,7 +89,7 @@ LaunchStream::LaunchStream(const config::HardwareConfig &config, const MemoryFac
     m.cores.push_back(
         std::make_unique<CoreModel>(core, config_, m.catalog, m.queue, *m.interfaces.back(), trace_));
     m.cores.back()->limitInstances(kInstanceWindow);
-    m.cores.back()->streamInstances(&m.hungryCores, kLookaheadInstances);
+    m.cores.back()->streamInstances(&m.gate, kLookaheadInstances, kMaxHeldPerCore);
   }
   m.instancesOnCore.assign(static_cast<size_t>(config_.numCores), 0);
   m.memory->setCompletionCallback([&m, trace](const MemoryRequest &request, TimePs at) {

@@ -212,6 +212,28 @@ TEST_F(ReliabilityTest, ACappedTraceSaysSo) {
   EXPECT_EQ(r.err, "");
 }
 
+// A launch whose cores lag each other by more than the stream holds per core
+// (timing::LaunchStream::kMaxHeldPerCore) runs on with a core waiting; the
+// instructions that start late are counted on the summary line and named on
+// stderr, never left silent. Even instances do all the work (odd ones are
+// masked off whole), so on two cores core 1 waits while core 0 lags: about
+// 2000 of 4000 instances behind, past the cap of 1024.
+TEST_F(ReliabilityTest, LateInstructionsAreReported) {
+  writeText("skew.py", edited("xoffset = tl.program_id(0) * XBLOCK", "xoffset = (tl.program_id(0) % 2) * XBLOCK"));
+  writeText("two.yaml", "base: tpuv3-like\nnum_cores: 2\n");
+  Result r = run({"kernel", "skew.py", "--grid", "4000", "--mode", "timing", "--config", "two.yaml", "--quiet"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  std::smatch late;
+  ASSERT_TRUE(std::regex_search(r.out, late, std::regex(" late_instructions=([0-9]+) "))) << r.out;
+  EXPECT_GT(std::stoll(late[1].str()), 0) << r.out;
+  EXPECT_TRUE(contains(r.err, "skew.py: note: " + late[1].str() + " instructions started later than")) << r.err;
+  // The same grid of the kernel whose instances are alike: nothing late, nothing said.
+  r = run({"kernel", kAddMul, "--grid", "4000", "--mode", "timing", "--config", "two.yaml", "--quiet"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_FALSE(contains(r.out, "late_instructions")) << r.out;
+  EXPECT_EQ(r.err, "");
+}
+
 // kernel and serve show a progress line on a terminal (and only there), as run does.
 TEST_F(ReliabilityTest, KernelAndServeShowProgressOnATerminal) {
   const auto onTerminal = [this](const std::string &args) {

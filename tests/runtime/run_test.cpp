@@ -375,6 +375,32 @@ TEST_F(RunTest, FullModeCyclesAreReproducibleAndReported) {
   EXPECT_EQ(sum, a["totals"]["cycles"].get<int64_t>());
 }
 
+// Instructions the streamed timing appended late are a count in the report:
+// on every step that had some, and added up in the totals (0 when none).
+TEST(RunReportJson, LateInstructionsAreCountedPerStepAndInTotal) {
+  RunReport report;
+  report.mode = Mode::Timing;
+  report.machine = "tpuv3-like";
+  for (int64_t late : {0, 7, 5}) {
+    StepResult step;
+    step.index = report.steps.size();
+    step.name = "k" + std::to_string(step.index);
+    step.timed = true;
+    step.timing.cycles = 100;
+    step.timing.lateInstructions = late;
+    report.steps.push_back(step);
+    report.lateInstructions += late;
+  }
+  const json doc = json::parse(reportJson(report, "b"));
+  EXPECT_FALSE(doc["steps"][0]["timing"].contains("late_instructions")) << doc["steps"][0];
+  EXPECT_EQ(doc["steps"][1]["timing"]["late_instructions"], 7);
+  EXPECT_EQ(doc["steps"][2]["timing"]["late_instructions"], 5);
+  EXPECT_EQ(doc["totals"]["late_instructions"], 12); // 7 + 5
+  report.steps.clear();
+  report.lateInstructions = 0;
+  EXPECT_EQ(json::parse(reportJson(report, "b"))["totals"]["late_instructions"], 0);
+}
+
 // A step that launches an already-compiled kernel with the same constexprs
 // and scalars reuses its program: the tiny bundle with its launch repeated
 // compiles one kernel, and the repeat (same inputs, so the same values and

@@ -64,8 +64,8 @@ Streamed stream(const config::HardwareConfig &config, const Pointwise &kernel, i
 }
 
 TEST(LaunchStream, HoldsBoundedInstancesWhateverTheGrid) {
-  // One core (with several, a core the memory serves less keeps the
-  // instances it has not reached: docs/timing.md, "Memory of a launch").
+  // One core (with several, a core that lags keeps the instances it has not
+  // reached, up to its cap: ALaggingCoreHoldsAtMostItsCap).
   const Pointwise kernel;
   const auto config = withCores(1);
   for (int64_t instances : {200, 2000}) {
@@ -79,6 +79,58 @@ TEST(LaunchStream, HoldsBoundedInstancesWhateverTheGrid) {
     // the next load: double buffering). Holding the launch whole would hold
     // all of them.
     EXPECT_LE(s.peakHeld, LaunchStream::kLookaheadInstances + 3) << s.peakHeld;
+  }
+}
+
+/// Even instances load 16 KiB (four 4 KiB loads), odd ones only read their
+/// program id: on two cores, core 0 does all the memory work and core 1
+/// runs ahead of it, asking for instances that core 0 is far from reaching.
+struct Skewed {
+  ProgramBuilder builder{128};
+  Skewed() {
+    const int x = builder.tile("x", {128, 8}, DType::Float32, 0);
+    builder.add(dmaLoad(x));
+    builder.add(scalar(npu::Opcode::SProgramId, 0));
+    builder.program.instanceBankStride = 512;
+  }
+  npu::InstanceTrace instance(int64_t i) const {
+    const auto &body = builder.program.body;
+    npu::InstanceTrace trace;
+    trace.instance = i;
+    if (i % 2 == 0)
+      for (uint64_t k = 0; k < 4; ++k)
+        trace.instructions.push_back(executedDma(body[0], (static_cast<uint64_t>(i) * 4 + k) * 4096, 4096, false));
+    else
+      trace.instructions.push_back(executed(body[1]));
+    return trace;
+  }
+};
+
+TEST(LaunchStream, ALaggingCoreHoldsAtMostItsCap) {
+  // Core 0 needs 16 KiB / 16 bytes/ns = 1024 ns per instance; core 1 about
+  // a cycle. Appended whole, core 0 would hold every instance it has not
+  // reached, about half of those given (some 2000 at N = 4000, far
+  // past the cap); the stream holds at most the cap on core 0 and what the
+  // lookahead and the window leave on core 1 (4 + 8 + 1), whatever N.
+  const Skewed kernel;
+  const auto config = withCores(2);
+  for (int64_t instances : {4000}) {
+    Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+    const std::unique_ptr<LaunchStream> launch = simulator.beginLaunch(kernel.builder.program);
+    for (int64_t i = 0; i < instances; ++i)
+      launch->add(kernel.instance(i));
+    const LaunchTiming timing = launch->finish();
+    EXPECT_LE(launch->peakHeldInstances(), LaunchStream::kMaxHeldPerCore + 1 + 13) << instances;
+    EXPECT_GT(launch->peakHeldInstances(), LaunchStream::kMaxHeldPerCore) << instances;
+    // Every instance counted: 4 loads per even instance, 1 scalar per odd.
+    EXPECT_EQ(timing.instances, instances);
+    EXPECT_EQ(timing.instructions, 4 * (instances / 2) + instances / 2);
+    EXPECT_EQ(timing.dramBytesRead, 16384 * (instances / 2));
+    // Core 1 ran dry while core 0 worked through its backlog: its program
+    // ids were appended late, and the launch says so.
+    EXPECT_GT(timing.lateInstructions, 0) << instances;
+    // Core 0's memory time bounds the launch from below: N/2 x 1024 ns.
+    EXPECT_GE(timing.timePs, instances / 2 * 1'024'000) << instances;
   }
 }
 

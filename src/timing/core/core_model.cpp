@@ -50,25 +50,34 @@ void CoreModel::addInstance(npu::InstanceTrace &&trace, int64_t bankShift) {
   updateHunger();
 }
 
-void CoreModel::streamInstances(int *hungry, int64_t lookahead) {
-  hungry_ = hungry;
+void CoreModel::streamInstances(StreamGate *gate, int64_t lookahead, int64_t maxHeld) {
+  gate_ = gate;
   lookahead_ = lookahead;
+  maxHeld_ = maxHeld;
   updateHunger();
 }
 
 void CoreModel::endSupply() {
   lookahead_ = 0;
+  maxHeld_ = 0;
   updateHunger();
-  hungry_ = nullptr;
+  gate_ = nullptr;
 }
 
 void CoreModel::updateHunger() {
-  if (!hungry_)
+  if (!gate_)
     return;
   const bool hungry = lookahead_ > 0 && instancesAdded_ <= latestStarted_ + lookahead_;
+  const bool overfull = maxHeld_ > 0 && heldInstances() > maxHeld_;
+  if (hungry == countedHungry_ && overfull == countedOverfull_)
+    return;
   if (hungry != countedHungry_)
-    *hungry_ += hungry ? 1 : -1;
+    gate_->hungry += hungry ? 1 : -1;
+  if (overfull != countedOverfull_)
+    gate_->overfull += overfull ? 1 : -1;
   countedHungry_ = hungry;
+  countedOverfull_ = overfull;
+  gate_->update();
 }
 
 void CoreModel::addInstance(InstructionCatalog &catalog, const npu::InstanceTrace &trace, int64_t bankShift,
@@ -344,8 +353,13 @@ void CoreModel::retire() {
     ++firstOp_;
   }
   const int64_t oldestHeld = ops_.empty() ? instancesAdded_ : ops_.front().sequence;
-  while (!owned_.empty() && owned_.front().first < oldestHeld)
+  bool freed = false;
+  while (!owned_.empty() && owned_.front().first < oldestHeld) {
     owned_.pop_front();
+    freed = true;
+  }
+  if (freed && countedOverfull_)
+    updateHunger();
   if (busyPending_ >= kFoldEvery)
     foldBusy();
 }

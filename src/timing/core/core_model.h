@@ -36,6 +36,15 @@ struct CoreStats {
   Activity activity; // the work of its units, for the energy model
 };
 
+/// What pauses a streamed launch's event queue (CoreModel::streamInstances).
+struct StreamGate {
+  int hungry = 0;   // cores with fewer instances ahead than the lookahead
+  int overfull = 0; // cores holding more instances than their cap
+  /// What EventQueue::run watches: a core is hungry and none is overfull.
+  int pause = 0;
+  void update() { pause = hungry > 0 && overfull == 0 ? 1 : 0; }
+};
+
 class CoreModel {
 public:
   CoreModel(int core, const config::HardwareConfig &config, InstructionCatalog &catalog, EventQueue &queue,
@@ -50,12 +59,15 @@ public:
   void addInstance(npu::InstanceTrace &&trace, int64_t bankShift);
 
   /// A streamed launch (Simulator::beginLaunch): instances arrive while the
-  /// queue runs. The core counts itself in `hungry` while fewer than
+  /// queue runs. The core counts itself in `gate.hungry` while fewer than
   /// `lookahead` instances follow the latest one it has started, until
   /// endSupply(); the launch pauses the queue then, so that every instance is
   /// appended before any of its instructions could start (docs/timing.md,
-  /// "Memory of a launch").
-  void streamInstances(int *hungry, int64_t lookahead);
+  /// "Memory of a launch"). It counts itself in `gate.overfull` while it
+  /// holds more than `maxHeld` instances (0: no cap); the queue then runs on
+  /// although another core waits, and that core's instructions may start
+  /// late (lateInstructions).
+  void streamInstances(StreamGate *gate, int64_t lookahead, int64_t maxHeld);
   /// At most `window` instances of the core run at once: an instruction of
   /// the core's instance k may start once its instances before k - window
   /// have completed. Without it the scalar unit, which no tile waits on,
@@ -184,9 +196,9 @@ private:
   static constexpr size_t kFoldEvery = 4096;
   int64_t instructions_ = 0;
   // Streaming (streamInstances).
-  int *hungry_ = nullptr;
-  bool countedHungry_ = false;
-  int64_t lookahead_ = 0;
+  StreamGate *gate_ = nullptr;
+  bool countedHungry_ = false, countedOverfull_ = false;
+  int64_t lookahead_ = 0, maxHeld_ = 0;
   int64_t latestStarted_ = -1; // sequence of the latest instance started
   int64_t lateInstructions_ = 0;
   // The instance window (limitInstances): instructions left to complete of
