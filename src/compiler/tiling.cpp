@@ -40,8 +40,28 @@ std::string describe(const BlockChoice &choice) {
   return text.empty() ? "no block sizes" : text;
 }
 
+/// The elements of a candidate's largest tile. A pointwise or reduction
+/// kernel's tile spans all its blocks; a template's blocks are those of a dot
+/// whose operands are [M, K] and [K, N] and whose accumulator is [M, N], so its
+/// largest tile is the product of the non-reduction blocks or the largest of
+/// them times the reduction blocks.
+int64_t tileElements(const std::vector<BlockParameter> &parameters, const BlockChoice &choice, bool dotTiles) {
+  int64_t all = 1, outer = 1, widest = 1, reduction = 1;
+  for (size_t i = 0; i < parameters.size(); ++i) {
+    const int64_t v = choice.values[i].second;
+    all *= v;
+    if (parameters[i].reduction) {
+      reduction *= v;
+    } else {
+      outer *= v;
+      widest = std::max(widest, v);
+    }
+  }
+  return dotTiles ? std::max(outer, widest * reduction) : all;
+}
+
 std::vector<BlockChoice> enumerate(const std::vector<BlockParameter> &parameters, bool persistent,
-                                   int64_t budget) {
+                                   bool dotTiles, int64_t budget) {
   std::vector<std::vector<int64_t>> options;
   int64_t largest = 1;
   for (const BlockParameter &p : parameters) {
@@ -57,19 +77,17 @@ std::vector<BlockChoice> enumerate(const std::vector<BlockParameter> &parameters
     if (values.empty())
       values.push_back(1);
     options.push_back(values);
-    largest = std::min(budget, largest * values.back());
+    largest = dotTiles ? budget : std::min(budget, largest * values.back());
   }
   const int64_t smallest = std::max<int64_t>(1, largest / kSmallestFraction);
   std::vector<BlockChoice> choices;
   std::vector<size_t> at(parameters.size(), 0);
   for (;;) {
-    int64_t product = 1;
     BlockChoice choice;
-    for (size_t i = 0; i < parameters.size(); ++i) {
-      product *= options[i][at[i]];
+    for (size_t i = 0; i < parameters.size(); ++i)
       choice.values.emplace_back(parameters[i].name, options[i][at[i]]);
-    }
-    if (product <= budget && product >= smallest)
+    const int64_t tile = tileElements(parameters, choice, dotTiles);
+    if (tile <= budget && tile >= smallest)
       choices.push_back(std::move(choice));
     size_t i = 0;
     while (i < at.size() && ++at[i] == options[i].size())
@@ -77,12 +95,7 @@ std::vector<BlockChoice> enumerate(const std::vector<BlockParameter> &parameters
     if (i == at.size())
       break;
   }
-  auto product = [](const BlockChoice &c) {
-    int64_t p = 1;
-    for (const auto &entry : c.values)
-      p *= entry.second;
-    return p;
-  };
+  auto product = [&](const BlockChoice &c) { return tileElements(parameters, c, dotTiles); };
   std::stable_sort(choices.begin(), choices.end(),
                    [&](const BlockChoice &a, const BlockChoice &b) { return product(a) > product(b); });
   if (choices.size() > kMostCandidates)
@@ -184,6 +197,7 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
                               const config::HardwareConfig &machine, const LowerCandidate &lower,
                               const std::map<std::string, int64_t> &scalarArguments, int threads) {
   const bool persistent = kind == "persistent_reduction";
+  const bool dotTiles = kind == "template";
   // NPUSIM_TILING_TRACE=1 prints every candidate's estimate on stderr.
   const char *traceVariable = std::getenv("NPUSIM_TILING_TRACE");
   const bool trace = traceVariable && *traceVariable && std::string_view(traceVariable) != "0";
@@ -232,7 +246,7 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
   const char *searchVariable = std::getenv("NPUSIM_TILING_SEARCH");
   if (!searchVariable || std::string_view(searchVariable) != "0") {
     std::vector<Candidate> candidates;
-    for (BlockChoice &choice : enumerate(parameters, persistent, largestTileElements(machine)))
+    for (BlockChoice &choice : enumerate(parameters, persistent, dotTiles, largestTileElements(machine)))
       if (isNew(choice))
         candidates.push_back(Candidate{std::move(choice), {}, {}, {}, {}, {}, {}});
     // In batches of `threads`, each judged (and its losers freed) before the

@@ -5,6 +5,7 @@
 #include "compiler/compiler.h"
 #include "compiler/tiling.h"
 #include "core/error.h"
+#include "driver/template_blocks_internal.h"
 
 #include <algorithm>
 #include <optional>
@@ -119,11 +120,21 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
                                          const triton::ConstexprBindings &launchConstexprs,
                                          const std::map<std::string, int64_t> &scalarArguments,
                                          const config::HardwareConfig &machine,
-                                         const std::vector<std::string> &pinned, int threads) {
+                                         const std::vector<std::string> &pinned, int threads,
+                                         const std::optional<triton::GridSize> &launchGrid) {
   auto kernel = std::make_unique<NpuKernel>();
   std::vector<std::string> blockNames;
   std::string lastOverflow;
-  const auto params = choosableBlocks(file, launchConstexprs, scalarArguments, pinned);
+  std::optional<std::vector<compiler::BlockParameter>> params;
+  TemplateBlocks retile;
+  if (file.metadata.kind == triton::KernelKind::Template && launchGrid) {
+    retile = templateBlocks(file, *launchGrid, pinned);
+    kernel->keptBlocks = retile.kept;
+    if (!retile.parameters.empty())
+      params = retile.parameters;
+  } else {
+    params = choosableBlocks(file, launchConstexprs, scalarArguments, pinned);
+  }
   if (params) {
     for (const compiler::BlockParameter &p : *params)
       blockNames.push_back(p.name);
@@ -146,6 +157,15 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
       kernel->program.blockSizes = best.blocks.values;
       kernel->cost = best.cost;
       kernel->blocksChosen = true;
+      if (!retile.parameters.empty()) {
+        // Each tiled axis keeps its covered extent: the chosen block divides it.
+        triton::GridSize grid = *launchGrid;
+        int64_t *axes[3] = {&grid.x, &grid.y, &grid.z};
+        for (size_t i = 0; i < retile.parameters.size(); ++i)
+          if (const int a = retile.gridAxes[i]; a >= 0)
+            *axes[a] = retile.parameters[i].numel / best.blocks.values.at(i).second;
+        kernel->grid = grid;
+      }
       return kernel;
     }
   }
@@ -172,6 +192,8 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
 triton::GridSize npuGrid(const triton::KernelFile &file, const NpuKernel &kernel,
                          const std::map<std::string, int64_t> &scalarArguments,
                          const triton::GridSize &launchGrid) {
+  if (kernel.grid)
+    return *kernel.grid;
   if (!kernel.blocksChosen)
     return launchGrid;
   if (auto grid = triton::inferGrid(file.metadata, kernel.constexprs, scalarArguments))

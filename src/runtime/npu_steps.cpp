@@ -216,7 +216,15 @@ std::string describeBlocks(const NpuKernel &kernel, const triton::KernelMetadata
       if (p.isConstexpr && !p.defaultValue && isBlock(p.name))
         if (auto it = kernel.constexprs.find(p.name); it != kernel.constexprs.end())
           text += (text.empty() ? "" : ", ") + p.name + "=" + triton::toString(it->second);
-  return text + (kernel.blocksChosen ? " (chosen for the machine)" : " (the launch's)");
+  if (text.empty()) // a template's blocks, all kept as its body binds them
+    for (const auto &[name, value] : meta.bodyConstexprs)
+      if (isBlock(name))
+        text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+  text += kernel.blocksChosen ? " (chosen for the machine)" : " (the launch's)";
+  // A template's blocks that stay as launched, and why: loudly, in the step's report.
+  for (size_t i = 0; i < kernel.keptBlocks.size(); ++i)
+    text += (i == 0 ? "; kept as launched: " : "; ") + kernel.keptBlocks[i];
+  return text;
 }
 
 } // namespace
@@ -346,12 +354,17 @@ const NpuKernel &NpuSteps::kernelFor(const Step &step, const std::map<std::strin
     key += "|" + name + "=" + triton::toString(value);
   for (const auto &[name, value] : scalars)
     key += "|" + name + ":" + std::to_string(value);
+  // A template's choice depends on the grid it covers.
+  const triton::GridSize launchGrid{step.grid[0], step.grid[1], step.grid[2]};
+  key += "|grid:" + std::to_string(launchGrid.x) + "x" + std::to_string(launchGrid.y) + "x" +
+         std::to_string(launchGrid.z);
   auto it = impl_->kernels.find(key);
   if (it != impl_->kernels.end())
     return *it->second;
   const auto start = Clock::now();
   std::unique_ptr<NpuKernel> kernel = compileForNpu(
-      *step.kernel, step.constexprs, scalars, impl_->options.machine, {}, searchThreads(impl_->options));
+      *step.kernel, step.constexprs, scalars, impl_->options.machine, {}, searchThreads(impl_->options),
+      launchGrid);
   impl_->report.compileMs += millisecondsSince(start);
   return *impl_->kernels.emplace(key, std::move(kernel)).first->second;
 }

@@ -51,6 +51,11 @@ struct KernelMetadata {
   /// level (`xnumel = 1024`): Inductor bakes the sizes into the source this way,
   /// so the argument's value is unused and these are its natural defaults.
   std::map<std::string, int64_t> bodyConstants;
+  /// Integer constexprs the kernel body binds at its top level
+  /// (`BLOCK_M : tl.constexpr = 64`, as Inductor's templates carry their block
+  /// sizes). lowerKernel's bindings may name them to lower the body with
+  /// another value (docs/frontend.md, "Body constexprs").
+  std::map<std::string, int64_t> bodyConstexprs;
   core::SourceLocation location; // of the def
 
   const ParameterSpec *findParameter(const std::string &name) const;
@@ -93,7 +98,8 @@ const BlockAxis *findBlockAxis(std::string_view block);
 ConstexprBindings defaultConstexprs(const KernelMetadata &metadata, int64_t maxTileElements = 4096);
 
 /// Lowers the kernel to TileIR for the given constexpr values (every free
-/// constexpr must be bound) and verifies it. Helper `@triton.jit` functions are
+/// constexpr must be bound; a body constexpr named here replaces the value
+/// its top-level assignment gives) and verifies it. Helper `@triton.jit` functions are
 /// inlined. Throws core::CompileError naming file, line and column.
 std::unique_ptr<ir::Function> lowerKernel(const KernelFile &file, const ConstexprBindings &constexprs);
 

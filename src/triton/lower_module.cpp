@@ -183,8 +183,16 @@ private:
         return; // a bare annotation declares nothing at run time
       SemaValue value = l_.eval(*s.value, scope);
       const std::string annotation = s.annotation ? dottedName(*s.annotation) : "";
-      if ((annotation == "tl.constexpr" || annotation == "constexpr") && value.isTensor())
+      const bool isConstexpr = annotation == "tl.constexpr" || annotation == "constexpr";
+      if (isConstexpr && value.isTensor())
         l_.fail(s.value->pos, "a tl.constexpr must be a compile-time value, got " + value.describe());
+      // A body constexpr the bindings name takes their value (a template's
+      // block size chosen for the machine); the metadata lists which may be.
+      if (isConstexpr && isKernel_ && s.targets.at(0)->kind == ast::ExprKind::Name &&
+          l_.file_.metadata.bodyConstexprs.count(s.targets[0]->name))
+        if (auto it = l_.constexprs_.find(s.targets[0]->name);
+            it != l_.constexprs_.end() && std::holds_alternative<int64_t>(it->second))
+          value = SemaValue::ofInt(std::get<int64_t>(it->second));
       assign(*s.targets.at(0), std::move(value), scope);
       return;
     }
@@ -609,6 +617,12 @@ std::unique_ptr<ir::Function> Lowerer::run() {
 
   for (const auto &[name, value] : constexprs_) {
     const ParameterSpec *p = meta.findParameter(name);
+    if (!p && meta.bodyConstexprs.count(name)) {
+      if (!std::holds_alternative<int64_t>(value))
+        throw core::CompileError(meta.location, "body constexpr '" + name + "' of '" + meta.kernelName +
+                                                    "' takes an integer, got " + toString(value));
+      continue;
+    }
     if (!p || !p->isConstexpr)
       throw core::CompileError(meta.location, "'" + name + "' is not a constexpr parameter of '" + meta.kernelName + "'");
   }

@@ -331,6 +331,19 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
     if (p && !p->isConstexpr && !p->isPointer && core::isInteger(p->dtype))
       meta.bodyConstants.emplace(p->name, stmt->value->intValue);
   }
+  for (const ast::StmtPtr &stmt : kf.kernel->body) {
+    if (stmt->kind != ast::StmtKind::AnnAssign || !stmt->value || !stmt->annotation ||
+        stmt->targets.size() != 1 || stmt->targets[0]->kind != ast::ExprKind::Name ||
+        stmt->value->kind != ast::ExprKind::Int)
+      continue;
+    const ast::Expr &annotation = *stmt->annotation;
+    const bool constexprAnnotation =
+        (annotation.kind == ast::ExprKind::Name && annotation.name == "constexpr") ||
+        (annotation.kind == ast::ExprKind::Attribute && annotation.name == "constexpr" &&
+         annotation.operands.at(0)->kind == ast::ExprKind::Name && annotation.operands[0]->name == "tl");
+    if (constexprAnnotation && !meta.findParameter(stmt->targets[0]->name))
+      meta.bodyConstexprs.emplace(stmt->targets[0]->name, stmt->value->intValue);
+  }
   for (size_t i = 0; i < meta.mutatedArgNames.size(); ++i) {
     const std::string &mutated = meta.mutatedArgNames[i];
     const ParameterSpec *p = meta.findParameter(mutated);
