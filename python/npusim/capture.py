@@ -199,6 +199,24 @@ def _functional_call(torch, mod, state, args, kwargs):
     return stateless.functional_call(mod, state, args, kwargs)
 
 
+def require_inductor(torch):
+    """A capture compiles the model with TorchInductor, whose kernels are Triton's:
+    torch 2.5 or later with Triton installed. Fails naming what is missing."""
+    from .recorder import CaptureError
+
+    missing = []
+    m = re.match(r"(\d+)\.(\d+)", torch.__version__)
+    if not m or (int(m.group(1)), int(m.group(2))) < (2, 5):
+        missing.append(f"torch {torch.__version__} is older than 2.5")
+    try:
+        import triton  # noqa: F401
+    except ImportError:
+        missing.append("the triton module is not installed")
+    if missing:
+        raise CaptureError("a capture compiles the model with TorchInductor and Triton (torch >= 2.5): "
+                           + "; ".join(missing) + " (docs/python.md)")
+
+
 def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None, log=print,
             compile_fn=None, npu_config=None, optimizer="sgd", trace="compile", self_replay=True):
     """Captures SPEC into the bundle directory out_dir; returns bundle.summary(out_dir).
@@ -221,6 +239,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     import numpy as np
     import torch
 
+    if compile_fn is None:
+        require_inductor(torch)
     # A stand-in for torch.compile (tests of the plumbing) runs autograd eagerly: no
     # backward graph then.
     want_backward_graph = compile_fn is None
@@ -800,8 +820,13 @@ def main(argv=None):
                     seed=args.seed, debug_dir=args.debug_dir, npu_config=args.config,
                     optimizer=args.optimizer, trace=args.trace, self_replay=args.self_replay,
                     log=lambda m: print(m, flush=True))
-    except Exception:  # noqa: BLE001
-        traceback.print_exc()
+    except Exception as e:  # noqa: BLE001
+        from .recorder import CaptureError
+
+        if isinstance(e, CaptureError):  # a message that names the problem: no traceback
+            print(f"error: {e}", file=sys.stderr, flush=True)
+        else:
+            traceback.print_exc()
         return 1
     print(json.dumps(s), flush=True)
     print(f"ok in {time.time() - t0:.1f} s", flush=True)

@@ -279,3 +279,38 @@ def test_adamw_names_gradients_within_rounding_of_zero():
     training.eager_step(torch, torch.nn.Linear(3, 2), lambda out: out.sum(), lambda ins: (ins, {}),
                         [x], [], training.OptimizerSpec(name="adamw"), warnings=warnings)
     assert warnings == []
+
+
+def test_a_capture_names_what_torch_lacks_for_inductor():
+    # require_inductor reads only torch.__version__ (and imports triton): a stand-in
+    # with an old version fails naming it, whatever torch this machine has.
+    sys.path.insert(0, PYDIR)
+    from types import SimpleNamespace
+
+    from npusim.capture import require_inductor
+    from npusim.recorder import CaptureError
+
+    with pytest.raises(CaptureError, match=r"torch 1\.13\.0 is older than 2\.5"):
+        require_inductor(SimpleNamespace(__version__="1.13.0"))
+    try:
+        import triton  # noqa: F401
+        has_triton = True
+    except ImportError:
+        has_triton = False
+    if has_triton:
+        require_inductor(SimpleNamespace(__version__="2.11.0+cu128"))  # nothing missing
+    else:
+        with pytest.raises(CaptureError, match="the triton module is not installed") as caught:
+            require_inductor(SimpleNamespace(__version__="2.11.0+cu128"))
+        assert "older than" not in str(caught.value)
+
+
+def test_the_capture_command_reports_a_missing_inductor_without_a_traceback(tmp_path):
+    if tuple(int(p) for p in torch.__version__.split(".")[:2]) >= (2, 5):
+        pytest.skip("this torch has Inductor: the capture would run")
+    env = dict(os.environ, PYTHONPATH=PYDIR)
+    r = subprocess.run([sys.executable, "-m", "npusim.capture", "mlp", str(tmp_path / "b")],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 1
+    assert "error: a capture compiles the model with TorchInductor and Triton" in r.stderr
+    assert "Traceback" not in r.stderr
