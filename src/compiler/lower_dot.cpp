@@ -8,6 +8,7 @@
 // block's load); consecutive dots alternate arrays, so dots into different
 // accumulators (unrolled K steps) run side by side.
 #include "compiler/lowering_internal.h"
+#include "compiler/zero_extent.h"
 
 #include <algorithm>
 
@@ -37,7 +38,14 @@ void DotLowerer::lowerDot(const ir::Op &op) {
     cx.copyTile(cx.tileOf(acc, 1), c);
   }
   const int64_t lanes = cx.machine.lanes;
-  const int64_t kBlocks = (k + lanes - 1) / lanes;
+  // K blocks where both operands are provably +0 add nothing: no matmul for
+  // them (a K tile wider than the masked reduction it covers).
+  // Both, so that a NaN or an infinity of one operand met by a zero of the
+  // other still reaches the sum as the reference computes it.
+  int64_t kValid = k;
+  if (const auto aZero = zeroFrom(a, 1), bZero = zeroFrom(b, 0); aZero && bZero)
+    kValid = std::clamp<int64_t>(std::max(*aZero, *bZero), 0, k);
+  const int64_t kBlocks = (kValid + lanes - 1) / lanes;
   const int64_t nBlocks = (n + lanes - 1) / lanes;
   const int arrays = std::max(1, cx.machine.systolicArraysPerCore);
   // The dots of one accumulation chain share an array: their matmuls

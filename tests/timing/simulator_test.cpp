@@ -129,6 +129,64 @@ TEST(TimingHandCases, DmaOfKnownBytesOnFixedLatencyMemory) {
   EXPECT_EQ(timing.memoryBoundPs, 256'000); // 4096 bytes at 16 bytes/ns
 }
 
+/// A DMA whose runs are `rows` runs of `bytes` each, `stride` bytes apart.
+npu::ExecutedInstruction executedRows(const npu::Instruction &instruction, int rows, uint32_t bytes,
+                                      uint64_t stride) {
+  npu::ExecutedInstruction record;
+  record.instruction = &instruction;
+  for (int r = 0; r < rows; ++r)
+    record.dram.push_back(npu::DramRun{static_cast<uint64_t>(r) * stride, bytes, false});
+  record.elements = rows * bytes / 4;
+  return record;
+}
+
+TEST(TimingHandCases, OverlappingRowsOfAStridedLoadReadDramOnce) {
+  // 16 rows of 256 bytes, 64 bytes apart (an im2col tile: a row per pixel,
+  // kernel columns and channels along it): the engine reads the stretch
+  // [0, 15 * 64 + 256) = 1216 bytes once, 19 requests of 64 bytes; the last
+  // is back at 4 * 19 + 100 = 176 ns. Read row by row it would be 4096 bytes.
+  const auto config = roundConfig();
+  ProgramBuilder builder(128);
+  const int x = builder.tile("x", {128, 8}, DType::Float32, 0);
+  builder.add(dmaLoad(x));
+  const LaunchTiming timing = timeOne(config, builder.program, {executedRows(builder.program.body[0], 16, 256, 64)});
+  EXPECT_EQ(timing.dramBytesRead, 1216);
+  EXPECT_EQ(timing.cycles, 176);
+}
+
+TEST(TimingHandCases, AGatherReusesOnlyTheGranuleItJustRead) {
+  const auto config = roundConfig();
+  ProgramBuilder builder(128);
+  const int x = builder.tile("x", {128, 8}, DType::Float32, 0);
+  const int index = builder.tile("index", {128, 8}, DType::Int64, 4096);
+  npu::Instruction gather = dmaLoad(x);
+  gather.dma.indexTile = index;
+  builder.add(gather);
+  // 64 elements of one address (a per-channel value gathered by x // HW):
+  // one 4-byte read.
+  EXPECT_EQ(timeOne(config, builder.program, {executedRows(builder.program.body[0], 64, 4, 0)}).dramBytesRead, 4);
+  // Two passes over 512 bytes (a bias gathered by x % 128): the second pass
+  // starts 512 bytes behind the last granule read, so it reads again: 1024.
+  EXPECT_EQ(timeOne(config, builder.program, {executedRows(builder.program.body[0], 2, 512, 0)}).dramBytesRead,
+            1024);
+  // The same two passes as a strided descriptor (a stride-0 axis): once.
+  builder.program.body[0].dma.indexTile = -1;
+  EXPECT_EQ(timeOne(config, builder.program, {executedRows(builder.program.body[0], 2, 512, 0)}).dramBytesRead,
+            512);
+}
+
+TEST(TimingHandCases, OverlappingStoresAreAllWritten) {
+  // Stores write every element (the later wins in DRAM): no reuse.
+  const auto config = roundConfig();
+  ProgramBuilder builder(128);
+  const int x = builder.tile("x", {128, 8}, DType::Float32, 0);
+  builder.add(dmaStore(x));
+  npu::ExecutedInstruction store = executedRows(builder.program.body[0], 2, 512, 0);
+  for (npu::DramRun &run : store.dram)
+    run.write = true;
+  EXPECT_EQ(timeOne(config, builder.program, {store}).dramBytesWritten, 1024);
+}
+
 TEST(TimingHandCases, OutstandingRequestLimitThrottlesDma) {
   auto config = roundConfig();
   config.dmaOutstandingRequests = 16;

@@ -264,7 +264,12 @@ void CoreModel::startMemoryOp(int slotIndex, OpIndex index) {
       dma.freeAt = std::max(at, minimumEnd);
       tryIssue(slotIndex);
     };
-    memory_.submit(runs, info.instruction->opcode == Opcode::DmaAtomic, onIssued, onDone, owner);
+    const bool load = info.instruction->opcode == Opcode::DmaLoad;
+    const MemoryInterface::ReadReuse reuse =
+        !load ? MemoryInterface::ReadReuse::None
+              : info.instruction->dma.gathered() ? MemoryInterface::ReadReuse::LastGranule
+                                                 : MemoryInterface::ReadReuse::Stretch;
+    memory_.submit(runs, info.instruction->opcode == Opcode::DmaAtomic, onIssued, onDone, owner, reuse);
     return;
   }
 

@@ -19,8 +19,26 @@ void MemoryInterface::settle(Transfer &transfer) {
   }
 }
 
+void MemoryInterface::takeRuns(Transfer &transfer, const std::vector<npu::DramRun> &runs, ReadReuse reuse) const {
+  transfer.runs.clear();
+  for (const npu::DramRun &run : runs) {
+    if (reuse != ReadReuse::None && !run.write && !transfer.runs.empty() && !transfer.runs.back().write) {
+      npu::DramRun &last = transfer.runs.back();
+      const uint64_t end = last.address + last.bytes;
+      const auto granule = static_cast<uint64_t>(requestBytes_);
+      const uint64_t from =
+          reuse == ReadReuse::Stretch ? last.address : std::max(last.address, end > granule ? end - granule : 0);
+      if (run.address >= from && run.address <= end) {
+        last.bytes = static_cast<uint32_t>(std::max(end, run.address + run.bytes) - last.address);
+        continue;
+      }
+    }
+    transfer.runs.push_back(run);
+  }
+}
+
 void MemoryInterface::submit(const std::vector<npu::DramRun> &runs, bool readModifyWrite,
-                             IssuedCallback onIssued, DoneCallback onDone, TransferOwner owner) {
+                             IssuedCallback onIssued, DoneCallback onDone, TransferOwner owner, ReadReuse reuse) {
   uint32_t slot = 0;
   if (freeSlots_.empty()) {
     slot = static_cast<uint32_t>(transfers_.size());
@@ -30,7 +48,7 @@ void MemoryInterface::submit(const std::vector<npu::DramRun> &runs, bool readMod
     freeSlots_.pop_back();
   }
   Transfer &transfer = transfers_[slot];
-  transfer.runs.assign(runs.begin(), runs.end());
+  takeRuns(transfer, runs, readModifyWrite ? ReadReuse::None : reuse);
   transfer.readModifyWrite = readModifyWrite;
   transfer.live = true;
   transfer.run = 0;

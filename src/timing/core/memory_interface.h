@@ -33,10 +33,18 @@ public:
   MemoryInterface(int core, int maxOutstanding, int requestBytes, EventQueue &queue, MemoryPort &port,
                   uint64_t &nextRequestId);
 
+  /// Which bytes of a transfer's reads the engine serves on chip instead of
+  /// reading DRAM again (docs/timing.md, "DMA engine"): none; for a strided
+  /// descriptor, a run starting inside the stretch of DRAM it is streaming
+  /// (rows one pixel apart of an im2col tile, a stride-0 broadcast): the
+  /// engine computes where it put those bytes; for a gather, a run starting
+  /// inside the last request granule it read.
+  enum class ReadReuse : uint8_t { None, Stretch, LastGranule };
+
   /// Queues the requests of `runs`. A read-modify-write transfer (atomics)
   /// issues a read and then a write for every granule.
   void submit(const std::vector<npu::DramRun> &runs, bool readModifyWrite, IssuedCallback onIssued,
-              DoneCallback onDone, TransferOwner owner = {});
+              DoneCallback onDone, TransferOwner owner = {}, ReadReuse reuse = ReadReuse::None);
   /// Sends what the outstanding limit and the port allow now.
   void pump();
   /// The port's completion of one of this core's requests.
@@ -67,6 +75,9 @@ private:
   void advance(Transfer &transfer) const;
   /// Skips empty runs.
   static void settle(Transfer &transfer);
+  /// `runs` into `transfer.runs`, the reads `reuse` serves on chip merged
+  /// into the run before them.
+  void takeRuns(Transfer &transfer, const std::vector<npu::DramRun> &runs, ReadReuse reuse) const;
 
   int core_;
   int maxOutstanding_;
