@@ -8,6 +8,7 @@
 #   dram-bandwidth   the DRAM model's bandwidth on the workloads of tests/timing/dram_bandwidth_test.cpp
 #   validation       scripts/update-validation.sh: the silicon validation (npusim validate)
 #   energy           bench/energy.sh: energy and power of every bundle, the NPUWattch anchor, a sweep
+#   mapping-property bench/mapping_property.py: random compute-bound GEMMs and convolutions against the roofline
 # NPUSIM (default build/npusim) and NPUSIM_BUILD_DIR (default build) name the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ build=${NPUSIM_BUILD_DIR:-build}
 export NPUSIM=${NPUSIM:-$build/npusim} NPUSIM_BUILD_DIR=$build
 out=docs/measurements
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy)
+[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy mapping-property)
 
 # write FILE TITLE COMMAND [write-measurement options]: stdin is the body of
 # docs/measurements/FILE.md, the measurement $name
@@ -64,12 +65,17 @@ for name in "${names[@]}"; do
   validation)
     scripts/update-validation.sh
     ;;
+  mapping-property)
+    /usr/bin/python3 bench/mapping_property.py |
+      write mapping-property-tpuv3-like "Compute-bound GEMMs and convolutions against the compulsory-bytes roofline" \
+        "bench/mapping_property.py" --simulated tpuv3-like
+    ;;
   energy)
     bench/energy.sh | write energy-tpuv3-like "Energy and power of every bundle" "bench/energy.sh" \
       --simulated "tpuv3-like (energy: 7nm)"
     ;;
   *)
-    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation, energy)" >&2
+    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation, energy, mapping-property)" >&2
     exit 2
     ;;
   esac

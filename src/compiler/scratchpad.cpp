@@ -115,6 +115,19 @@ void coalesce(const npu::Program &program, Liveness &liveness, std::vector<int> 
   }
 }
 
+/// Marks the storage root of every tile a DMA load writes (loops and
+/// branches included).
+void markLoadDestinations(const std::vector<npu::Instruction> &body, const std::vector<int> &root,
+                          std::vector<bool> &marked) {
+  for (const npu::Instruction &instruction : body) {
+    if (instruction.opcode == npu::Opcode::DmaLoad)
+      for (int t : instruction.dsts)
+        marked[static_cast<size_t>(root[static_cast<size_t>(t)])] = true;
+    markLoadDestinations(instruction.body, root, marked);
+    markLoadDestinations(instruction.elseBody, root, marked);
+  }
+}
+
 } // namespace
 
 std::vector<int> tilesRead(const npu::Instruction &instruction) {
@@ -171,30 +184,49 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
     if (liveness.intervals[t].first >= 0)
       unshared += size[t];
   const bool privateBytes = unshared <= half;
-  std::multimap<int64_t, int> active; // offset -> root, of the tiles live now
-  int64_t peak = 0;
-  for (int t : order) {
-    if (privateBytes) {
-      if (liveness.intervals[t].first >= 0) {
-        offset[t] = peak;
-        peak += size[t];
+  // Offsets: the tiles `own` marks get bytes of their own from 0 up, in
+  // order; the others first fit above them. Returns the peak.
+  auto place = [&](const std::vector<bool> &own) {
+    std::multimap<int64_t, int> active; // offset -> root, of the tiles live now
+    int64_t base = 0;
+    for (int t : order)
+      if (own[static_cast<size_t>(t)] && liveness.intervals[t].first >= 0) {
+        offset[t] = base;
+        base += size[t];
       }
-      continue;
+    int64_t peak = base;
+    for (int t : order) {
+      const Interval &in = liveness.intervals[t];
+      if (own[static_cast<size_t>(t)] || in.first < 0)
+        continue; // placed, or never accessed: needs no bytes
+      for (auto it = active.begin(); it != active.end();)
+        it = liveness.intervals[it->second].last < in.first ? active.erase(it) : std::next(it);
+      int64_t candidate = base;
+      for (const auto &[start, other] : active) {
+        if (candidate + size[t] <= start)
+          break;
+        candidate = std::max(candidate, start + size[other]);
+      }
+      offset[t] = candidate;
+      active.emplace(candidate, t);
+      peak = std::max(peak, candidate + size[t]);
     }
-    const Interval &in = liveness.intervals[t];
-    if (in.first < 0)
-      continue; // never accessed: needs no bytes
-    for (auto it = active.begin(); it != active.end();)
-      it = liveness.intervals[it->second].last < in.first ? active.erase(it) : std::next(it);
-    int64_t candidate = 0;
-    for (const auto &[start, other] : active) {
-      if (candidate + size[t] <= start)
-        break;
-      candidate = std::max(candidate, start + size[other]);
-    }
-    offset[t] = candidate;
-    active.emplace(candidate, t);
-    peak = std::max(peak, candidate + size[t]);
+    return peak;
+  };
+  int64_t peak = 0;
+  if (privateBytes) {
+    peak = place(std::vector<bool>(n, true));
+  } else {
+    // Where they do not all fit: the DMA loads' destinations alone get bytes
+    // of their own when that still fits half the bank, so that no load waits
+    // for the last reader of a tile another unit used before it (a loop's
+    // next A tile behind the stores of the products that took its bytes);
+    // otherwise every tile first fit.
+    std::vector<bool> loaded(n, false);
+    markLoadDestinations(program.body, root, loaded);
+    peak = place(loaded);
+    if (peak > half)
+      peak = place(std::vector<bool>(n, false));
   }
   for (size_t t = 0; t < n; ++t)
     program.tiles[t].bankOffset = offset[root[t]];

@@ -433,6 +433,45 @@ TEST(Scratchpad, DeadTilesGiveTheirBytesAway) {
   EXPECT_TRUE(data.bankOffset + 128 <= mask.bankOffset || mask.bankOffset + 32 <= data.bankOffset);
 }
 
+// The same plan in a 1 KiB bank: the DMA loads' destinations still get bytes
+// of their own (they fit in half the bank with the other tiles first fit
+// above them), so no load waits for a dead tile's last reader on another
+// unit; the other tiles share bytes.
+TEST(Scratchpad, LoadDestinationsKeepTheirOwnBytesWhenTheRestMustShare) {
+  config::HardwareConfig machine = testing::smallMachine();
+  machine.spadKibPerLane = 1;
+  const Compiled c = compileData("dma_forms.py", {{"XBLOCK", int64_t{256}}}, machine);
+  EXPECT_LE(c.program.spadBytesUsed, 512);
+  auto bytesOf = [](const npu::Tile &tile) {
+    return (tile.layout.numElements() + 7) / 8 * core::byteSize(tile.layout.dtype);
+  };
+  std::vector<const npu::Instruction *> loads;
+  forEachInstruction(c.program.body, [&](const npu::Instruction &i) {
+    if (i.opcode == npu::Opcode::DmaLoad)
+      loads.push_back(&i);
+  });
+  ASSERT_FALSE(loads.empty());
+  int shared = 0;
+  for (size_t t = 0; t < c.program.tiles.size(); ++t)
+    for (size_t u = t + 1; u < c.program.tiles.size(); ++u) {
+      const npu::Tile &a = c.program.tiles[t], &b = c.program.tiles[u];
+      shared += a.bankOffset < b.bankOffset + bytesOf(b) && b.bankOffset < a.bankOffset + bytesOf(a);
+    }
+  EXPECT_GT(shared, 0) << "the other tiles must share bytes in a 1 KiB bank";
+  for (const npu::Instruction *load : loads) {
+    const int d = load->dsts.at(0);
+    const npu::Tile &dst = c.program.tiles[static_cast<size_t>(d)];
+    for (size_t u = 0; u < c.program.tiles.size(); ++u) {
+      const npu::Tile &other = c.program.tiles[u];
+      if (static_cast<int>(u) == d || other.bankOffset == dst.bankOffset)
+        continue; // itself, or a free reshape of it over the same bytes
+      EXPECT_TRUE(other.bankOffset >= dst.bankOffset + bytesOf(dst) ||
+                  dst.bankOffset >= other.bankOffset + bytesOf(other))
+          << "tile " << u << " overlaps load destination " << d;
+    }
+  }
+}
+
 // With 32 KiB per lane the 800 bytes fit in half the bank: no two tiles share
 // bytes, so no unit waits for another only because a dead tile's bytes were
 // reused (tiles over the same bytes by a free reshape excepted).
