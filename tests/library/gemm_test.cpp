@@ -390,6 +390,28 @@ TEST(LibraryGemm, ResidentFirstStepLoadsWithBAndHoldsItsStores) {
   EXPECT_EQ(alone.find("for m0"), std::string::npos);
 }
 
+TEST(LibraryGemm, ResidentMasksOnlyTheLastPanelOfARaggedN) {
+  // N = 896 in panels of 256: ceil(896 / 256) = 4 panels, columns 0..767 of
+  // the first three all inside N, the last (768..1023) past it. Only the
+  // last panel's load and stores carry the column bound.
+  detail::ResidentTiles t;
+  t.blockM = 128;
+  t.firstTiles = 2;
+  t.panels = 4;
+  detail::GemmKernelFlags k;
+  k.nRagged = true;
+  k.aType = k.bType = k.biasType = k.cType = "fp32";
+  const std::string text = detail::residentGemmSource("kernel", k, t, 8);
+  for (int q = 0; q < 3; ++q)
+    EXPECT_EQ(text.find("(cols_" + std::to_string(q) + " < N)"), std::string::npos) << "panel " << q;
+  // The load of b_3, and one store per A tile of the first step (2), of the
+  // loop's pair (2): 5 mentions.
+  size_t count = 0;
+  for (size_t p = text.find("(cols_3 < N)"); p != std::string::npos; p = text.find("(cols_3 < N)", p + 1))
+    ++count;
+  EXPECT_EQ(count, 5u);
+}
+
 TEST(LibraryGemm, ResidentVariantNamesTellEveryDistinctSourceApart) {
   // The runtime refuses two sources under one kernel name, so a name must
   // change whenever the generated text does. Sweep what the text depends on
