@@ -202,16 +202,21 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   if (k.grid)
     pinned = meta.freeConstexprs();
   const auto compileStart = std::chrono::steady_clock::now();
-  const std::unique_ptr<driver::NpuKernel> compiled =
+  const std::unique_ptr<driver::NpuKernel> estimated =
       driver::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
-  const std::chrono::duration<double, std::milli> compileWall =
-      std::chrono::steady_clock::now() - compileStart;
   std::optional<triton::GridSize> grid = k.grid;
   if (!grid)
-    grid = triton::inferGrid(meta, compiled->constexprs, args.integerScalars);
+    grid = triton::inferGrid(meta, estimated->constexprs, args.integerScalars);
   if (!grid)
     throw core::InputError("kernel has grid type " +
                            (meta.gridType.empty() ? std::string("(none)") : meta.gridType) + "; give --grid");
+  // The search's near-ties timed on this launch, as a bundle's steps are.
+  const runtime::TimedTiling tiling =
+      runtime::fastestTiling(kernel, *estimated, args.integerScalars, *grid, args.arguments, options);
+  const driver::NpuKernel *compiled = tiling.kernel;
+  grid = driver::npuGrid(kernel, *compiled, args.integerScalars, *grid);
+  const std::chrono::duration<double, std::milli> compileWall =
+      std::chrono::steady_clock::now() - compileStart;
   ProgressLine progress(err, !k.quiet);
   if (progress.shown())
     options.onInstance = [&progress](int64_t done, int64_t total, bool timing) {
@@ -230,6 +235,10 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   out << meta.kernelName << " mode=" << runtime::name(k.mode) << " machine=" << options.machine.name
       << " grid=" << gridString(reference::Grid{grid->x, grid->y, grid->z})
       << " constexprs=" << describeConstexprs(meta, compiled->constexprs) << " programs=" << result.programs;
+  if (tiling.timed > 0)
+    out << " near_ties_timed=" << tiling.timed;
+  if (tiling.untimed > 0)
+    out << " near_ties_untimed=" << tiling.untimed;
   if (result.timed) {
     char timing[160];
     std::snprintf(timing, sizeof timing, " cycles=%lld time_us=%.3f roofline_us=%.3f",

@@ -227,7 +227,8 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       valueSteps += s.valuesComputed ? 1 : 0;
     }
     out << "npu: mode=" << runtime::name(r.mode) << " machine=" << r.machine
-        << " compile_ms=" << milliseconds(r.compileMs);
+        << " compile_ms=" << milliseconds(r.compileMs) << " near_tie_launches=" << r.nearTieLaunches
+        << " near_tie_timings=" << r.nearTieTimings;
     if (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)
       out << " cycles=" << r.totalCycles << " time_us=" << milliseconds(r.totalTimeUs)
           << " timing_ms=" << milliseconds(r.timingMs) << " threads=" << r.threads;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <thread>
 
 namespace npusim::compiler {
@@ -210,6 +211,18 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
     tried.push_back(choice);
     return true;
   };
+  // The compiled candidates within kNearTieMargin of the lowest estimate so
+  // far, in candidate order, the best among them; the rest are freed as soon
+  // as they are judged.
+  struct Kept {
+    size_t order = 0;
+    Candidate candidate;
+  };
+  std::vector<Kept> kept;
+  std::optional<size_t> bestOrder;
+  const ProgramCost *bestCost = nullptr;
+  double lowest = 0.0;
+  size_t order = 0;
   // Candidates are judged in their order, whichever thread compiled them.
   auto judge = [&](Candidate &candidate) {
     if (candidate.failure)
@@ -232,15 +245,39 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
           cost.dmaIssue, cost.vector, cost.crossLane, cost.scalar, cost.systolic, cost.bytesPerRun());
     // Within 0.1%, the longer store runs win (a DRAM turns writes around
     // more slowly than reads), then the earlier (larger) candidate.
-    if (best.function) {
-      const bool tie = std::abs(cost.cycles - best.cost.cycles) <= 1e-3 * best.cost.cycles;
-      if (tie ? cost.bytesPerStoreRun() <= best.cost.bytesPerStoreRun() : cost.cycles > best.cost.cycles)
-        return;
+    bool wins = true;
+    if (bestCost) {
+      const bool tie = std::abs(cost.cycles - bestCost->cycles) <= 1e-3 * bestCost->cycles;
+      wins = !(tie ? cost.bytesPerStoreRun() <= bestCost->bytesPerStoreRun() : cost.cycles > bestCost->cycles);
     }
-    best.blocks = std::move(candidate.choice);
-    best.function = std::move(candidate.function);
-    best.program = std::move(candidate.program);
-    best.cost = cost;
+    lowest = kept.empty() ? cost.cycles : std::min(lowest, cost.cycles);
+    const double within = lowest * (1.0 + kNearTieMargin);
+    if (wins || cost.cycles <= within) {
+      kept.push_back(Kept{order, std::move(candidate)});
+      if (wins)
+        bestOrder = order;
+    }
+    std::erase_if(kept, [&](const Kept &k) { return k.order != bestOrder && k.candidate.cost.cycles > within; });
+    for (const Kept &k : kept)
+      if (k.order == bestOrder)
+        bestCost = &k.candidate.cost;
+    ++order;
+  };
+  // The best moves into the result, and the first near-ties after it.
+  auto finish = [&](bool withNearTies) {
+    for (Kept &k : kept) {
+      if (k.order == bestOrder) {
+        best.blocks = std::move(k.candidate.choice);
+        best.function = std::move(k.candidate.function);
+        best.program = std::move(k.candidate.program);
+        best.cost = k.candidate.cost;
+      } else if (withNearTies && best.nearTies.size() + 1 < kMostTimedCandidates) {
+        best.nearTies.push_back(TiledCandidate{std::move(k.candidate.choice), std::move(k.candidate.function),
+                                               std::move(k.candidate.program), k.candidate.cost});
+      }
+    }
+    kept.clear();
+    bestCost = nullptr;
   };
   // NPUSIM_TILING_SEARCH=0 keeps proposeBlockSizes' first fit, for comparisons.
   const char *searchVariable = std::getenv("NPUSIM_TILING_SEARCH");
@@ -250,7 +287,7 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
       if (isNew(choice))
         candidates.push_back(Candidate{std::move(choice), {}, {}, {}, {}, {}, {}});
     // In batches of `threads`, each judged (and its losers freed) before the
-    // next: only that many compiled programs are held besides the best.
+    // next: only that many compiled programs are held besides the near-ties.
     const size_t batch = static_cast<size_t>(std::max(1, threads));
     for (size_t begin = 0; begin < candidates.size(); begin += batch) {
       const size_t end = std::min(candidates.size(), begin + batch);
@@ -260,10 +297,12 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
         candidates[i] = Candidate{};
       }
     }
+    finish(true);
   }
   if (best.function)
     return best;
-  // Nothing near the largest tile fits: shrink as proposeBlockSizes does.
+  // Nothing near the largest tile fits: shrink as proposeBlockSizes does;
+  // the first fit wins, with no near-ties.
   for (BlockChoice choice : proposeBlockSizes(kind, parameters, machine)) {
     for (size_t i = 0; i < choice.values.size(); ++i)
       choice.values[i].second = divisible(parameters[i], choice.values[i].second);
@@ -272,9 +311,10 @@ TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockPara
     Candidate candidate{std::move(choice), {}, {}, {}, {}, {}, {}};
     compileCandidate(candidate, parameters, machine, lower, scalarArguments);
     judge(candidate);
-    if (best.function)
+    if (bestOrder)
       break;
   }
+  finish(false);
   return best;
 }
 

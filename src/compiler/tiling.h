@@ -48,12 +48,35 @@ ProgramCost estimateCost(const npu::Program &program, const config::HardwareConf
 /// front end: the compiler does not depend on it).
 using LowerCandidate = std::function<std::unique_ptr<ir::Function>(const BlockChoice &)>;
 
+/// One compiled candidate of the search.
+struct TiledCandidate {
+  BlockChoice blocks;
+  std::unique_ptr<ir::Function> function;
+  npu::Program program;
+  ProgramCost cost;
+};
+
+/// Candidates whose estimates are within this fraction of the lowest are
+/// near-ties the estimate cannot rank: it sees neither the DRAM's row-buffer
+/// hits nor the latency each pass of an instance exposes, which move the
+/// timing simulator's cycles of DRAM-bound tilings by up to 2x at one estimate
+/// (docs/compiler.md, "Timed near-ties"). The estimate's gaps that matter are
+/// tens of percent; 2% takes exact ties and rounding-level differences only.
+constexpr double kNearTieMargin = 0.02;
+/// At most this many near-ties, the estimate's choice included, go to the
+/// caller to be timed: each costs one timing of the launch.
+constexpr size_t kMostTimedCandidates = 4;
+
 /// The cheapest candidate, compiled.
 struct TilingChoice {
   BlockChoice blocks;
   std::unique_ptr<ir::Function> function;
   npu::Program program;
   ProgramCost cost;
+  /// The other near-ties (estimate within kNearTieMargin of the lowest), at
+  /// most kMostTimedCandidates - 1 of them, in candidate order (largest tiles
+  /// first): the caller may time them against the choice and keep the fastest.
+  std::vector<TiledCandidate> nearTies;
   int candidatesCompiled = 0;
   /// One line per candidate that did not fit: "XBLOCK=1024: 140000 bytes per lane".
   std::vector<std::string> rejected;
@@ -64,7 +87,8 @@ struct TilingChoice {
 /// Enumerates block sizes for `parameters` (kind as for proposeBlockSizes),
 /// lowers and compiles each with `lower`, scores the programs with
 /// estimateCost and returns the cheapest. `function` is null when no candidate
-/// fits the scratchpad (then `rejected` lists them all). The candidates are
+/// fits the scratchpad (then `rejected` lists them all); `nearTies` holds the
+/// other candidates the estimate cannot tell from it. The candidates are
 /// compiled on up to `threads` threads, `lower` called from each (so it must
 /// be safe to call concurrently); the choice does not depend on the count.
 TilingChoice searchBlockSizes(std::string_view kind, const std::vector<BlockParameter> &parameters,

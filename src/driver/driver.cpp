@@ -151,20 +151,31 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
     kernel->rejected = std::move(best.rejected);
     lastOverflow = best.lastOverflow;
     if (best.function) {
-      kernel->constexprs = bindingsOf(best.blocks);
-      kernel->function = std::move(best.function);
-      kernel->program = std::move(best.program);
-      kernel->program.blockSizes = best.blocks.values;
-      kernel->cost = best.cost;
-      kernel->blocksChosen = true;
-      if (!retile.parameters.empty()) {
-        // Each tiled axis keeps its covered extent: the chosen block divides it.
-        triton::GridSize grid = *launchGrid;
-        int64_t *axes[3] = {&grid.x, &grid.y, &grid.z};
-        for (size_t i = 0; i < retile.parameters.size(); ++i)
-          if (const int a = retile.gridAxes[i]; a >= 0)
-            *axes[a] = retile.parameters[i].numel / best.blocks.values.at(i).second;
-        kernel->grid = grid;
+      // The chosen tiling and each near-tie become kernels the same way.
+      auto fill = [&](NpuKernel &k, compiler::BlockChoice &blocks, std::unique_ptr<ir::Function> function,
+                      npu::Program program, const compiler::ProgramCost &cost) {
+        k.constexprs = bindingsOf(blocks);
+        k.function = std::move(function);
+        k.program = std::move(program);
+        k.program.blockSizes = blocks.values;
+        k.cost = cost;
+        k.blocksChosen = true;
+        k.keptBlocks = kernel->keptBlocks;
+        if (!retile.parameters.empty()) {
+          // Each tiled axis keeps its covered extent: the chosen block divides it.
+          triton::GridSize grid = *launchGrid;
+          int64_t *axes[3] = {&grid.x, &grid.y, &grid.z};
+          for (size_t i = 0; i < retile.parameters.size(); ++i)
+            if (const int a = retile.gridAxes[i]; a >= 0)
+              *axes[a] = retile.parameters[i].numel / blocks.values.at(i).second;
+          k.grid = grid;
+        }
+      };
+      fill(*kernel, best.blocks, std::move(best.function), std::move(best.program), best.cost);
+      for (compiler::TiledCandidate &tie : best.nearTies) {
+        auto other = std::make_unique<NpuKernel>();
+        fill(*other, tie.blocks, std::move(tie.function), std::move(tie.program), tie.cost);
+        kernel->nearTies.push_back(std::move(other));
       }
       return kernel;
     }

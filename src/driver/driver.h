@@ -41,6 +41,12 @@ struct NpuKernel {
   compiler::ProgramCost cost;
   /// One line per candidate that did not fit, for messages and reports.
   std::vector<std::string> rejected;
+  /// The search's other near-ties (compiler::TilingChoice::nearTies), each
+  /// compiled as this one is, with its own constexprs, cost and grid: the
+  /// runtime times them on a launch against this kernel and runs the fastest
+  /// (docs/compiler.md, "Timed near-ties"). Empty when the estimate had no
+  /// near-tie; each one's own list is empty.
+  std::vector<std::unique_ptr<NpuKernel>> nearTies;
 };
 
 /// Compiles `file` for `machine`. Inductor pointwise and reduction kernels get

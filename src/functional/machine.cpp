@@ -128,8 +128,11 @@ void Machine::fail(const std::string &message) const {
 RunStats Machine::run() {
   for (int64_t z = 0; z < grid_.z; ++z)
     for (int64_t y = 0; y < grid_.y; ++y)
-      for (int64_t x = 0; x < grid_.x; ++x)
+      for (int64_t x = 0; x < grid_.x; ++x) {
+        if (options_.firstInstances > 0 && stats_.instances >= options_.firstInstances)
+          break;
         runInstance(x + grid_.x * (y + grid_.y * z), x, y, z);
+      }
   storage_.clean = true; // every instance cleared the shadow bytes it set
   return stats_;
 }

@@ -89,6 +89,11 @@ struct RunOptions {
   int64_t maxLoopIterations = int64_t{1} << 31;
   /// Scratchpad storage reused between launches; null: the launch allocates its own.
   Workspace *workspace = nullptr;
+  /// > 0: only the first this many instances run (in linear order, x
+  /// fastest), for a launch timed on a sample of its instances. Their traces
+  /// are those of the whole launch: instances run one after another, and none
+  /// depends on a later one.
+  int64_t firstInstances = 0;
 };
 
 struct RunStats {

@@ -33,6 +33,29 @@ std::vector<reference::Argument> orderArguments(const ir::Function &function,
                                                 const std::map<std::string, reference::Buffer *> &buffers,
                                                 const std::map<std::string, reference::Scalar> &scalars);
 
+/// The kernel a launch of a compiled kernel runs (docs/compiler.md, "Timed
+/// near-ties"): the compiled one, or where the block-size search left
+/// near-ties (NpuKernel::nearTies), the fastest of it and them on the timing
+/// simulator over this launch's grid and arguments.
+struct TimedTiling {
+  const NpuKernel *kernel = nullptr;
+  int timed = 0;   // candidates timed, the compiled one included; 0 without near-ties
+  int untimed = 0; // candidates whose trace needs values, so were not timed
+  /// What a step's block sizes say about it: "" without near-ties, else
+  /// ": the fastest of 3 near-ties timed" and "; 1 near-tie not timed (...)".
+  std::string note() const;
+};
+
+/// The TimedTiling of one launch of `compiled` (from `file`) over
+/// `arguments` (one per function parameter), whose launch grid is
+/// `launchGrid` (each candidate's grid follows from its block sizes,
+/// driver::npuGrid). The candidates run on options.machine without values and
+/// leave `arguments` as they were.
+TimedTiling fastestTiling(const triton::KernelFile &file, const NpuKernel &compiled,
+                          const std::map<std::string, int64_t> &scalarArguments,
+                          const triton::GridSize &launchGrid, std::vector<reference::Argument> &arguments,
+                          const RunOptions &options);
+
 /// What one launch on the NPU gave.
 struct KernelRun {
   int64_t programs = 0; // program instances run

@@ -16,8 +16,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -50,9 +54,29 @@ int searchThreads(const RunOptions &options) {
   return options.threads > 0 ? options.threads : 1;
 }
 
-/// Instances per core a library kernel is timed over when the runtime ranks
-/// the kernels that can run a call (fastestKernel).
-constexpr size_t kRankingInstances = 64;
+/// The instances of a launch that ranking its ways to run times (the first
+/// ones, scaled to all): at least `perCore` per core and at least a
+/// `divisor`-th of the grid (none when 0), at most all of them.
+struct RankingSample {
+  size_t perCore = 0;
+  size_t divisor = 0;
+  size_t instances(size_t all, int cores) const {
+    const size_t atLeast = perCore * static_cast<size_t>(std::max(1, cores));
+    return std::min(all, std::max(atLeast, divisor > 0 ? (all + divisor - 1) / divisor : 0));
+  }
+};
+
+/// A library kernel when the runtime ranks the kernels that can run a call
+/// (fastestKernel): the first 64 instances per core.
+constexpr RankingSample kKernelRanking{64, 0};
+
+/// A near-tie of the block-size search (fastestTiling): the first eighth of
+/// the grid, and at least two instances per core (so that two in flight
+/// overlap as they do in the launch). A fraction, since near-ties differ
+/// tenfold in instance count for the same work; measured on softmax 8192^2
+/// (docs/compiler.md, "Timed near-ties"): within 1.1% of each candidate's
+/// whole-launch cycles, ranked as the whole launches rank.
+constexpr RankingSample kTilingRanking{2, 8};
 
 /// Buffers start at multiples of this in the flat DRAM address space.
 constexpr uint64_t kBufferAlignment = 4096;
@@ -204,7 +228,8 @@ library::TensorRef libraryTensor(const TensorRef &t,
                             storages[static_cast<size_t>(t.storage)]->dtype};
 }
 
-std::string describeBlocks(const NpuKernel &kernel, const triton::KernelMetadata &meta) {
+std::string describeBlocks(const NpuKernel &kernel, const triton::KernelMetadata &meta,
+                           const std::string &note = "") {
   // Block sizes only: library kernels also bake sizes and strides in as constexprs.
   auto isBlock = [](const std::string &name) { return name.find("BLOCK") != std::string::npos; };
   std::string text;
@@ -220,7 +245,7 @@ std::string describeBlocks(const NpuKernel &kernel, const triton::KernelMetadata
     for (const auto &[name, value] : meta.bodyConstexprs)
       if (isBlock(name))
         text += (text.empty() ? "" : ", ") + name + "=" + std::to_string(value);
-  text += kernel.blocksChosen ? " (chosen for the machine)" : " (the launch's)";
+  text += kernel.blocksChosen ? " (chosen for the machine" + note + ")" : " (the launch's)";
   // A template's blocks that stay as launched, and why: loudly, in the step's report.
   for (size_t i = 0; i < kernel.keptBlocks.size(); ++i)
     text += (i == 0 ? "; kept as launched: " : "; ") + kernel.keptBlocks[i];
@@ -247,6 +272,9 @@ struct NpuSteps::Impl {
   functional::Workspace workspace; // one scratchpad storage for every launch
   /// The library kernel the timing simulator found fastest, by call signature.
   std::map<std::string, std::string> kernelChoices;
+  /// The near-tie of a compiled kernel the timing simulator found fastest,
+  /// by the compiled kernel and the launch's argument layout.
+  std::map<std::pair<const NpuKernel *, std::string>, TimedTiling> tilingChoices;
 
   Impl(const RunOptions &o, RunReport &r) : options(o), report(r) {
     const std::vector<std::string> &gemmKernels = library::gemmKernels();
@@ -342,6 +370,43 @@ struct NpuSteps::Impl {
       options.launchSink(program, std::move(collector.traces), launchName);
     }
   }
+
+  /// One launch's cycles alone, from an idle machine, for ranking the ways to
+  /// run it: the trace is run without values over addresses of its own, laid
+  /// out from the start in the launch's order of use (so the cycles depend on
+  /// the launch alone, not on when in the run it is ranked; the run's
+  /// addresses are given at first use). Only `sample`'s first instances run
+  /// and are timed, scaled to all of them: a launch's instances do the same
+  /// work but at the edges. Nothing when the trace needs values (addresses,
+  /// masks or control from loaded values).
+  std::optional<int64_t> timeLaunchAlone(const npu::Program &program, const triton::GridSize &grid,
+                                         const LaunchBuffers &used,
+                                         const std::vector<functional::LaunchArgument> &launchArgs,
+                                         const std::string &name, const RankingSample &sample) {
+    if (npu::timingNeedsValues(program, nullptr))
+      return std::nullopt;
+    std::vector<functional::DramBuffer> dram;
+    uint64_t next = kBufferAlignment;
+    for (reference::Buffer *b : used.buffers) {
+      dram.push_back(dramBuffer(b, next));
+      next += (sizeOf(b) + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
+    }
+    functional::RunOptions runOptions;
+    runOptions.numCores = options.machine.numCores;
+    runOptions.workspace = &workspace;
+    runOptions.computeValues = false;
+    const functional::Grid g{grid.x, grid.y, grid.z};
+    checkScratchpadFits(program);
+    const size_t instances = static_cast<size_t>(g.size());
+    const size_t timed = std::min(instances, sample.instances(instances, runOptions.numCores));
+    TraceCollector collector(name, static_cast<int64_t>(timed), options, nullptr, program, 0);
+    runOptions.firstInstances = static_cast<int64_t>(timed);
+    runOptions.listener = &collector;
+    functional::run(program, g, dram, launchArgs, runOptions);
+    timing::Simulator simulator(options.machine);
+    const int64_t part = simulator.timeLaunch(program, std::move(collector.traces), name).cycles;
+    return timed == 0 ? 0 : part * static_cast<int64_t>(instances) / static_cast<int64_t>(timed);
+  }
 };
 
 NpuSteps::NpuSteps(const RunOptions &options, RunReport &report)
@@ -369,6 +434,92 @@ const NpuKernel &NpuSteps::kernelFor(const Step &step, const std::map<std::strin
   return *impl_->kernels.emplace(key, std::move(kernel)).first->second;
 }
 
+std::string TimedTiling::note() const {
+  std::string text;
+  if (timed >= 2)
+    text = ": the fastest of " + std::to_string(timed) + " near-ties timed";
+  if (untimed > 0)
+    text += "; " + std::to_string(untimed) + " near-tie" + (untimed == 1 ? "" : "s") +
+            " not timed (trace needs values)";
+  return text;
+}
+
+TimedTiling NpuSteps::fastestTiling(const triton::KernelFile &file, const NpuKernel &compiled,
+                                    const std::map<std::string, int64_t> &scalars,
+                                    const triton::GridSize &launchGrid,
+                                    const std::vector<reference::Argument> &arguments, const std::string &name) {
+  // NPUSIM_TILING_TIMED=0 keeps the estimate's choice, for comparisons.
+  const char *timedVariable = std::getenv("NPUSIM_TILING_TIMED");
+  if (compiled.nearTies.empty() || (timedVariable && std::string_view(timedVariable) == "0"))
+    return TimedTiling{&compiled, 0, 0};
+  // What the candidates' cycles depend on besides the kernel, its constexprs,
+  // scalars and grid (the compiled kernel's key): each buffer's size and the
+  // argument's offset into it, as timeLaunchAlone lays them out.
+  std::string layout;
+  LaunchBuffers used;
+  std::vector<functional::LaunchArgument> launchArgs;
+  for (const reference::Argument &a : arguments) {
+    functional::LaunchArgument l;
+    if (a.buffer) {
+      l.buffer = used.indexOf(a.buffer);
+      l.elementOffset = a.elementOffset;
+      layout += "|b" + std::to_string(l.buffer) + ":" + std::to_string(impl_->sizeOf(a.buffer)) + "+" +
+                std::to_string(a.elementOffset);
+    } else {
+      l.intValue = a.scalar.intValue;
+      l.floatValue = a.scalar.floatValue;
+      layout += "|s";
+    }
+    launchArgs.push_back(l);
+  }
+  const auto key = std::make_pair(&compiled, layout);
+  if (auto it = impl_->tilingChoices.find(key); it != impl_->tilingChoices.end())
+    return it->second;
+  // Part of compiling: the estimate's choice first, then its near-ties in
+  // the search's order; the fewest cycles win, the earlier on equal cycles.
+  // The estimate's choice stays when it cannot be timed.
+  const auto start = Clock::now();
+  const char *traceVariable = std::getenv("NPUSIM_TILING_TRACE");
+  const bool trace = traceVariable && *traceVariable && std::string_view(traceVariable) != "0";
+  std::vector<const NpuKernel *> candidates{&compiled};
+  for (const auto &tie : compiled.nearTies)
+    candidates.push_back(tie.get());
+  TimedTiling choice{&compiled, 0, 0};
+  std::optional<int64_t> bestCycles;
+  for (const NpuKernel *candidate : candidates) {
+    const triton::GridSize grid = npuGrid(file, *candidate, scalars, launchGrid);
+    const std::optional<int64_t> cycles =
+        impl_->timeLaunchAlone(candidate->program, grid, used, launchArgs, name, kTilingRanking);
+    if (trace) {
+      std::string blocks;
+      for (const auto &[block, value] : candidate->program.blockSizes)
+        blocks += (blocks.empty() ? "" : ", ") + block + "=" + std::to_string(value);
+      std::fprintf(stderr, "tiling timed %s: %s\n", blocks.c_str(),
+                   cycles ? (std::to_string(*cycles) + " cycles").c_str() : "not timed (its trace needs values)");
+    }
+    if (!cycles) {
+      ++choice.untimed;
+      continue;
+    }
+    ++choice.timed;
+    if (candidate == &compiled || (bestCycles && *cycles < *bestCycles)) {
+      choice.kernel = candidate;
+      bestCycles = cycles;
+    }
+  }
+  if (!bestCycles) { // the estimate's choice untimed: nothing to compare with
+    choice.untimed += choice.timed;
+    choice.timed = 0;
+  }
+  if (choice.timed > 0) {
+    ++impl_->report.nearTieLaunches;
+    impl_->report.nearTieTimings += choice.timed;
+  }
+  impl_->report.compileMs += millisecondsSince(start);
+  impl_->tilingChoices.emplace(key, choice);
+  return choice;
+}
+
 void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
                       std::vector<reference::Argument> &arguments, bool computeValues, bool verify,
                       StepResult &result) {
@@ -377,9 +528,11 @@ void NpuSteps::launch(const Step &step, const ir::Function &referenceFunction,
   for (size_t i = 0; i < params.size(); ++i)
     if (!params[i].type.isPointer && params[i].type.isIntegerOrBool())
       scalars[params[i].name] = arguments[i].scalar.intValue;
-  const NpuKernel &kernel = kernelFor(step, scalars);
-  result.blockSizes = describeBlocks(kernel, step.kernel->metadata);
   const triton::GridSize launchGrid{step.grid[0], step.grid[1], step.grid[2]};
+  const TimedTiling tiling =
+      fastestTiling(*step.kernel, kernelFor(step, scalars), scalars, launchGrid, arguments, step.name);
+  const NpuKernel &kernel = *tiling.kernel;
+  result.blockSizes = describeBlocks(kernel, step.kernel->metadata, tiling.note());
   const triton::GridSize grid = npuGrid(*step.kernel, kernel, scalars, launchGrid);
 
   LaunchBuffers used;
@@ -514,7 +667,6 @@ std::string callSignature(const std::string &op, std::span<const library::CallAr
 
 std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int scratchBase,
                                            const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
-  timing::Simulator simulator(impl_->options.machine);
   // The plan's scratch buffers, without contents (no values are computed),
   // forgotten when the ranking ends.
   std::vector<std::unique_ptr<reference::Buffer>> scratch;
@@ -539,10 +691,6 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
   int64_t cycles = 0;
   for (const library::KernelLaunch &launch : plan.launches) {
     const NpuKernel &kernel = libraryKernel(launch);
-    // Addresses, masks or control from loaded values: the trace would need
-    // values; such a candidate is not timed.
-    if (npu::timingNeedsValues(kernel.program, nullptr))
-      return std::nullopt;
     LaunchBuffers used;
     std::vector<functional::LaunchArgument> launchArgs;
     for (const library::KernelArgument &a : launch.arguments) {
@@ -563,34 +711,12 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
       }
       launchArgs.push_back(l);
     }
-    // Addresses of the call's own, laid out from the start in the launch's
-    // order of use: the choice depends on the call alone, not on when in the
-    // run it is made (the run's addresses are given at first use).
-    std::vector<functional::DramBuffer> dram;
-    uint64_t next = kBufferAlignment;
-    for (reference::Buffer *b : used.buffers) {
-      dram.push_back(impl_->dramBuffer(b, next));
-      next +=
-          (impl_->sizeOf(b) + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment + kBufferAlignment;
-    }
-    functional::RunOptions runOptions;
-    runOptions.numCores = impl_->options.machine.numCores;
-    runOptions.workspace = &impl_->workspace;
-    runOptions.computeValues = false;
-    const functional::Grid grid{launch.grid[0], launch.grid[1], launch.grid[2]};
-    impl_->checkScratchpadFits(kernel.program);
-    TraceCollector collector(launch.kernelName, grid.size(), impl_->options, nullptr, kernel.program, 0);
-    runOptions.listener = &collector;
-    functional::run(kernel.program, grid, dram, launchArgs, runOptions);
-    // The first instances alone, scaled to all of them: a launch's instances
-    // do the same work but at the edges, and this ranks the kernels at a
-    // fraction of timing them whole.
-    const size_t instances = collector.traces.size();
-    const size_t timed =
-        std::min(instances, kRankingInstances * static_cast<size_t>(std::max(1, runOptions.numCores)));
-    collector.traces.resize(timed);
-    const int64_t part = simulator.timeLaunch(kernel.program, std::move(collector.traces), launch.kernelName).cycles;
-    cycles += timed == 0 ? 0 : part * static_cast<int64_t>(instances) / static_cast<int64_t>(timed);
+    const std::optional<int64_t> part = impl_->timeLaunchAlone(
+        kernel.program, triton::GridSize{launch.grid[0], launch.grid[1], launch.grid[2]}, used, launchArgs,
+        launch.kernelName, kKernelRanking);
+    if (!part)
+      return std::nullopt;
+    cycles += *part;
   }
   return cycles;
 }
@@ -823,6 +949,20 @@ NpuSteps::call(const Step &step, std::span<const reference::HostCallValue> args,
   }
   result.npuCheck = "matches the reference";
   return defined;
+}
+
+TimedTiling fastestTiling(const triton::KernelFile &file, const NpuKernel &compiled,
+                          const std::map<std::string, int64_t> &scalarArguments,
+                          const triton::GridSize &launchGrid, std::vector<reference::Argument> &arguments,
+                          const RunOptions &options) {
+  if (compiled.nearTies.empty())
+    return TimedTiling{&compiled, 0, 0};
+  RunReport report;
+  RunOptions quiet = options;
+  quiet.onInstance = nullptr;
+  quiet.tracePath.clear();
+  NpuSteps npu(quiet, report);
+  return npu.fastestTiling(file, compiled, scalarArguments, launchGrid, arguments, file.metadata.kernelName);
 }
 
 KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,

@@ -32,6 +32,12 @@ public:
   /// Compiles (once per kernel and constexprs) the kernel a launch step runs.
   const NpuKernel &kernelFor(const Step &step, const std::map<std::string, int64_t> &scalars);
 
+  /// The kernel a launch of `compiled` runs (TimedTiling, runtime/kernels.h),
+  /// chosen once per compiled kernel and argument layout.
+  TimedTiling fastestTiling(const triton::KernelFile &file, const NpuKernel &compiled,
+                            const std::map<std::string, int64_t> &scalars, const triton::GridSize &launchGrid,
+                            const std::vector<reference::Argument> &arguments, const std::string &name);
+
   /// A launch: `arguments` bind the step's kernel parameters (as for the
   /// interpreter). With `verify`, the reference interpreter first runs
   /// `referenceFunction` on the same inputs and every argument buffer is

@@ -177,6 +177,8 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
         {"call_ms", ms(report.callMs)},
         {"lower_ms", ms(report.lowerMs)},
         {"npu_compile_ms", ms(report.compileMs)},
+        {"near_tie_launches", report.nearTieLaunches},
+        {"near_tie_timings", report.nearTieTimings},
         {"timing_ms", ms(report.timingMs)},
         {"threads", report.threads},
         {"reference_check_ms", ms(report.npuCheckMs)},

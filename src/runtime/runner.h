@@ -231,6 +231,10 @@ struct RunReport {
   bool tokensTrained = false; // a training step: the tokens are those it trains on
   std::string tokensAbsent;
   double compileMs = 0.0;    // compiling kernels for the NPU
+  /// Distinct launches whose block sizes were chosen by timing the search's
+  /// near-ties (docs/compiler.md, "Timed near-ties"), and the candidates timed
+  /// for them (a repeated launch reuses its choice and counts once).
+  int64_t nearTieLaunches = 0, nearTieTimings = 0;
   double timingMs = 0.0;     // CPU time timing launches (timing and full modes), on whichever thread timed them
   int threads = 1;           // the threads the run used (RunOptions::threads resolved)
   double npuCheckMs = 0.0;   // running the reference for the NPU-vs-reference comparison
