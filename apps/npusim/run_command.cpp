@@ -228,8 +228,10 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
   if (!r.sizes.symbols.empty()) {
     // docs/bundle-format.md, "Dynamic sizes".
     out << "sizes: " << r.sizes.describe() << " ("
-        << (r.sizes.atCaptured ? "the captured sizes" : "not the captured sizes: no device fingerprints here, "
-                                                        "verification is the NPU against npusim's reference")
+        << (r.sizes.atCaptured ? "the captured sizes"
+            : r.sizes.recorded ? "recorded at capture too: the device's fingerprints of these sizes apply"
+                               : "not the captured sizes: no device fingerprints here, verification is the NPU "
+                                 "against npusim's reference")
         << "); " << r.sizes.guardsChecked << " guards checked";
     if (!r.sizes.guardsNotChecked.empty()) {
       out << ", " << r.sizes.guardsNotChecked.size() << " NOT checked (a form npusim cannot evaluate):";
@@ -291,7 +293,7 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       << (r.fingerprintSource == "npusim-reference" ? " fingerprints (from npusim's reference) compared, "
                                                     : " fingerprints compared, ")
       << r.fingerprintsSkipped << " skipped as unspecified; ";
-  if (r.completed && !r.sizes.atCaptured)
+  if (r.completed && !r.sizes.hasFingerprints())
     out << "outputs not compared: no reference values at " << r.sizes.describe()
         << "; every step's NPU buffers compared with npusim's reference";
   else if (r.completed)

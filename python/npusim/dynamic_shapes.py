@@ -445,6 +445,21 @@ def assemble(dirs, bindings, env, out_dir):
     symbols, guards = symbols_and_guards(env, bindings[0])
     graph["symbols"] = symbols
     graph["guards"] = guards
+    # The device's fingerprints and eager PyTorch's outputs at the other bindings, which
+    # their captures recorded: a reader verifies against them at those sizes.
+    recorded, references = [], {}
+    for k, (g, d) in enumerate(zip(graphs[1:], dirs[1:]), 1):
+        outs = []
+        for o in g["outputs"]:
+            out = {"fingerprint": o["fingerprint"]}
+            if "reference" in o:
+                out["reference"] = f"reference/b{k}/{os.path.basename(o['reference'])}"
+                references[out["reference"]] = os.path.join(d, o["reference"])
+            outs.append(out)
+        recorded.append({"sizes": bindings[k],
+                         "steps": [st.get("fingerprints", []) for st in g["steps"]],
+                         "outputs": outs})
+    graph["recorded_sizes"] = recorded
     graph["model"]["dynamic"] = {"bindings_captured": bindings, "symbolic_values": n,
                                  "shape_env": env}
     if os.path.abspath(out_dir) != os.path.abspath(dirs[0]):
@@ -452,6 +467,9 @@ def assemble(dirs, bindings, env, out_dir):
             shutil.rmtree(os.path.join(out_dir, sub), ignore_errors=True)
             if os.path.isdir(os.path.join(dirs[0], sub)):
                 shutil.copytree(os.path.join(dirs[0], sub), os.path.join(out_dir, sub))
+    for rel, src in references.items():
+        os.makedirs(os.path.dirname(os.path.join(out_dir, rel)), exist_ok=True)
+        shutil.copyfile(src, os.path.join(out_dir, rel))
     bundle.write_graph(os.path.join(out_dir, "graph.json"), graph)
     return symbols, guards, n
 

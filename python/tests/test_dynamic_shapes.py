@@ -98,6 +98,9 @@ def test_run_bundle_binds_sizes():
     assert at3["sizes"]["symbols"] == {"batch": {"value": 3, "captured": 8}}
     assert at3["sizes"]["at_captured"] is False
     assert at3["totals"]["fingerprints_compared"] == 0
+    at9 = npusim.run_bundle(MLP_DYNAMIC, mode="functional", verify=True, sizes={"batch": 9})
+    assert at9["result"] == "verified" and at9["sizes"]["recorded"] is True
+    assert at9["totals"]["fingerprints_compared"] == 3  # the H200's, recorded at batch 9
     at8 = npusim.run_bundle(MLP_DYNAMIC, mode="functional", verify=True)
     assert at8["sizes"]["at_captured"] is True
     assert at8["totals"]["fingerprints_compared"] == 3

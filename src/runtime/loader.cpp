@@ -433,7 +433,7 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
     output.path = o.path();
     output.name = o.at("name").string();
     output.tensor = parseTensorRef(o.at("tensor"), bundle.storages);
-    if (!bundle.sizes.atCaptured) { // no reference values at these sizes
+    if (!bundle.sizes.hasFingerprints()) { // no reference values at these sizes
       output.hasFingerprint = false;
       bundle.outputs.push_back(std::move(output));
       continue;

@@ -195,6 +195,7 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
       symbols[sym.name] = {{"value", sym.value}, {"captured", sym.captured}};
     doc["sizes"] = {{"symbols", std::move(symbols)},
                     {"at_captured", report.sizes.atCaptured},
+                    {"recorded", report.sizes.recorded},
                     {"guards_checked", report.sizes.guardsChecked},
                     {"guards_not_checked", report.sizes.guardsNotChecked}};
   }

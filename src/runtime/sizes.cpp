@@ -172,10 +172,22 @@ private:
         return v;
     }
   }
-  int64_t unary() {
-    if (eat("-")) {
-      return sub(0, unary());
+  // Nesting is bounded so that a hostile expression cannot exhaust the stack.
+  static constexpr int kMaxDepth = 200;
+  struct Deeper {
+    explicit Deeper(Parser &p) : p_(p) {
+      if (++p_.depth_ > kMaxDepth)
+        p_.fail("nested more than " + std::to_string(kMaxDepth) + " deep");
     }
+    ~Deeper() { --p_.depth_; }
+    Deeper(const Deeper &) = delete;
+    Deeper &operator=(const Deeper &) = delete;
+    Parser &p_;
+  };
+  int64_t unary() {
+    const Deeper deeper(*this);
+    if (eat("-"))
+      return sub(0, unary());
     return atom();
   }
   int64_t atom() {
@@ -225,7 +237,59 @@ private:
   const std::map<std::string, int64_t> &values_;
   const std::string &where_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
+
+// At sizes the capture also recorded ("recorded_sizes"), puts their steps'
+// fingerprints and outputs' fingerprints and references in place of the
+// captured ones and sets summary.recorded.
+void useRecorded(json::Json &document, json::Json &recorded, const std::string &graphFile, SizeSummary &summary) {
+  const json::Node list(recorded, "recorded_sizes", graphFile);
+  list.expectArray();
+  for (size_t i = 0; i < list.size(); ++i) {
+    const json::Node entry = list[i];
+    entry.allowKeys({"sizes", "steps", "outputs"});
+    const json::Node sizes = entry.at("sizes");
+    sizes.expectObject();
+    bool match = sizes.raw().size() == summary.symbols.size();
+    for (const SizeSymbol &s : summary.symbols) {
+      auto v = sizes.find(s.name);
+      if (!v)
+        sizes.fail("names no value of size " + s.name);
+      match = match && v->integer() == s.value;
+    }
+    if (!match)
+      continue;
+    const json::Node steps = entry.at("steps");
+    steps.expectArray();
+    const json::Node outputs = entry.at("outputs");
+    outputs.expectArray();
+    if (!document.contains("steps") || !document["steps"].is_array() || steps.size() != document["steps"].size())
+      steps.fail("has " + std::to_string(steps.size()) + " entries; the bundle has " +
+                 std::to_string(document.contains("steps") ? document["steps"].size() : 0) + " steps");
+    if (!document.contains("outputs") || !document["outputs"].is_array() ||
+        outputs.size() != document["outputs"].size())
+      outputs.fail("has " + std::to_string(outputs.size()) + " entries, not one per output");
+    for (size_t k = 0; k < steps.size(); ++k) {
+      steps[k].expectArray();
+      if (document["steps"][k].is_object())
+        document["steps"][k]["fingerprints"] = recorded[i]["steps"][k];
+    }
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const json::Node o = outputs[k];
+      o.allowKeys({"fingerprint", "reference"});
+      json::Json &out = document["outputs"][k];
+      if (!out.is_object())
+        continue;
+      out.erase("reference");
+      out["fingerprint"] = recorded[i]["outputs"][k]["fingerprint"];
+      if (o.find("reference"))
+        out["reference"] = recorded[i]["outputs"][k]["reference"];
+    }
+    summary.recorded = true;
+    return;
+  }
+}
 
 // Replaces every {"sym": EXPR} below `node` by its value.
 void substitute(json::Json &node, const std::string &path, const std::map<std::string, int64_t> &values,
@@ -259,8 +323,9 @@ SizeSummary bindSizes(json::Json &document, const std::string &graphFile, const 
     return summary; // the loader reports it
   const bool hasSymbols = document.contains("symbols");
   if (!hasSymbols) {
-    if (document.contains("guards"))
-      throw core::InputError(graphFile + ": guards: a bundle without symbols has no guards");
+    for (const char *key : {"guards", "recorded_sizes"})
+      if (document.contains(key))
+        throw core::InputError(graphFile + ": " + key + ": a bundle without symbols has none");
     if (!binding.empty())
       throw core::InputError(graphFile + ": the bundle has no dynamic sizes; cannot set " +
                              binding.begin()->first);
@@ -322,10 +387,14 @@ SizeSummary bindSizes(json::Json &document, const std::string &graphFile, const 
                              "' of the compiled graph");
     ++summary.guardsChecked;
   }
+  json::Json recordedJson = document.contains("recorded_sizes") ? document["recorded_sizes"] : json::Json::array();
   document.erase("symbols");
   document.erase("guards");
+  document.erase("recorded_sizes");
   substitute(document, "", values, graphFile);
-  if (!summary.atCaptured) {
+  if (!summary.atCaptured)
+    useRecorded(document, recordedJson, graphFile, summary);
+  if (!summary.hasFingerprints()) {
     if (document.contains("steps") && document["steps"].is_array())
       for (size_t i = 0; i < document["steps"].size(); ++i) {
         json::Json &st = document["steps"][i];

@@ -31,8 +31,16 @@ struct SizeSymbol {
 struct SizeSummary {
   std::vector<SizeSymbol> symbols; // empty: a bundle of static sizes
   /// Every symbol at its captured value: the bundle's fingerprints and
-  /// reference outputs apply; otherwise they were dropped at load.
+  /// reference outputs apply; otherwise, unless `recorded`, they were dropped
+  /// at load.
   bool atCaptured = true;
+  /// Not the captured sizes, but sizes the capture also recorded (graph.json's
+  /// "recorded_sizes"): the device's fingerprints and references of these
+  /// sizes replaced the captured ones, and verification uses them.
+  bool recorded = false;
+  /// Whether fingerprints and reference outputs apply: at the captured or a
+  /// recorded binding.
+  bool hasFingerprints() const { return atCaptured || recorded; }
   int64_t guardsChecked = 0;
   /// Guards recorded in a form npusim cannot evaluate ("checked": false), as
   /// written: reported, never silently taken as holding.

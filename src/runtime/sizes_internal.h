@@ -26,8 +26,9 @@ int64_t evaluateSizeExpression(std::string_view text, const std::map<std::string
 /// replaces every {"sym": EXPR} in the document by its value and removes the
 /// members that hold only at the captured sizes when the binding is another:
 /// the steps' "fingerprints" and the outputs' "reference" and "fingerprint"
-/// (a step with drawn "values" is an error there). Removes "symbols" and
-/// "guards" from the document.
+/// (a step with drawn "values" is an error there), unless "recorded_sizes"
+/// holds the binding: then its fingerprints and references replace them.
+/// Removes "symbols", "guards" and "recorded_sizes" from the document.
 SizeSummary bindSizes(json::Json &document, const std::string &graphFile, const SizeBinding &binding);
 
 } // namespace npusim::runtime::detail

@@ -9,6 +9,8 @@
 #include "runtime/runner.h"
 #include "runtime/sizes_internal.h"
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -70,6 +72,8 @@ TEST(SizeExpressions, ErrorsNameTheExpression) {
   EXPECT_NE(errorOf([] { eval("floor(3)"); }).find("unknown function 'floor'"), std::string::npos);
   EXPECT_NE(errorOf([] { eval("3 +"); }).find("unexpected end"), std::string::npos);
   EXPECT_NE(errorOf([] { eval("3", {}, true); }).find("expected a comparison"), std::string::npos);
+  const std::string deep = std::string(100000, '(') + "1" + std::string(100000, ')');
+  EXPECT_NE(errorOf([&] { eval(deep); }).find("nested more than 200 deep"), std::string::npos);
 }
 
 TEST(SizeBindings, Parse) {
@@ -138,20 +142,51 @@ RunOptions fullVerify() {
 
 TEST(DynamicBundle, FullModeVerifiesAtTheCapturedAndOtherBindings) {
   // At batch 8 against the H200's fingerprints and eager PyTorch's output; at 3 and
-  // 37 every step's NPU buffers against npusim's reference (no fingerprints exist).
+  // 37 (not recorded) every step's NPU buffers against npusim's reference.
   const RunReport at8 = runBundle(loadBundle(kMlp), fullVerify());
   EXPECT_TRUE(at8.verified) << at8.failure;
   EXPECT_EQ(at8.fingerprintsCompared, 3); // mm, the ReLU kernel, addmm: one written tensor each
   ASSERT_EQ(at8.outputs.size(), 1u);
   EXPECT_EQ(at8.outputs[0].result, Outcome::Verified);
+  // Batch 9 the capture also recorded on the GPU: its fingerprints and eager PyTorch's
+  // output at 9 apply there.
+  const RunReport at9 = runBundle(loadBundle(kMlp, {{"batch", 9}}), fullVerify());
+  EXPECT_TRUE(at9.verified) << at9.failure;
+  EXPECT_TRUE(at9.sizes.recorded);
+  EXPECT_EQ(at9.fingerprintsCompared, 3);
+  EXPECT_EQ(at9.outputs[0].result, Outcome::Verified);
   for (int64_t batch : {3, 37}) {
     const RunReport r = runBundle(loadBundle(kMlp, {{"batch", batch}}), fullVerify());
     EXPECT_TRUE(r.verified) << batch << ": " << r.failure;
     EXPECT_EQ(r.fingerprintsCompared, 0);
     EXPECT_GE(r.buffersCompared, 3) << batch; // each step's written buffer at least
     EXPECT_FALSE(r.sizes.atCaptured);
+    EXPECT_FALSE(r.sizes.recorded);
     EXPECT_EQ(r.outputs[0].result, Outcome::Unverified);
   }
+}
+
+TEST(DynamicBundle, RecordedFingerprintsAreCompared) {
+  // A recorded output sample moved by 1 (far beyond 1e-4) fails at batch 9 only; a
+  // recorded entry with a list per step of the wrong length is an error naming it.
+  const fs::path dir = fs::temp_directory_path() / ("npusim-sizes-rec-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(kMlp, dir, fs::copy_options::recursive);
+  std::ifstream in(dir / "graph.json");
+  nlohmann::json g = nlohmann::json::parse(in);
+  in.close();
+  g["recorded_sizes"][0]["outputs"][0]["fingerprint"]["samples"][0][1] =
+      g["recorded_sizes"][0]["outputs"][0]["fingerprint"]["samples"][0][1].get<double>() + 1.0;
+  std::ofstream(dir / "graph.json") << g.dump(1);
+  const RunReport at9 = runBundle(loadBundle(dir, {{"batch", 9}}), fullVerify());
+  EXPECT_FALSE(at9.verified);
+  EXPECT_NE(at9.failure.find("output output_0 diverges"), std::string::npos) << at9.failure;
+  EXPECT_TRUE(runBundle(loadBundle(dir, {{"batch", 10}}), fullVerify()).verified);
+  g["recorded_sizes"][1]["steps"].erase(0);
+  std::ofstream(dir / "graph.json") << g.dump(1);
+  const std::string e = errorOf([&] { loadBundle(dir, {{"batch", 10}}); });
+  EXPECT_NE(e.find("recorded_sizes[1].steps: has 2 entries; the bundle has 3 steps"), std::string::npos) << e;
+  fs::remove_all(dir);
 }
 
 TEST(DynamicBundle, SmallerBatchIsTheCapturedOutputsFirstRows) {
