@@ -220,6 +220,63 @@ TEST(DynamicBundle, SmallerBatchIsTheCapturedOutputsFirstRows) {
   }
 }
 
+TEST(DynamicBundle, TwoSymbolsBindTogether) {
+  // A hand-written graph: tokens [batch * seq, 32] @ w [32, 16] as one aten.mm whose
+  // sizes are expressions of both symbols, with the guard batch * seq <= 4096.
+  const fs::path dir = fs::temp_directory_path() / ("npusim-sizes-two-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const nlohmann::json rows = {{"sym", "batch*seq"}};
+  const nlohmann::json g = {
+      {"format", "npusim-bundle"},
+      {"version", 1},
+      {"seed", 3},
+      {"symbols",
+       {{{"name", "batch"}, {"value", 2}, {"min", 2}, {"max", nullptr}},
+        {{"name", "seq"}, {"value", 8}, {"min", 2}, {"max", 2048}}}},
+      {"guards", {{{"expr", "batch*seq <= 4096"}, {"checked", true}}}},
+      {"storages",
+       {{{"id", 0}, {"dtype", "fp32"}, {"elements", {{"sym", "32*batch*seq"}}}},
+        {{"id", 1}, {"dtype", "fp32"}, {"elements", 512}},
+        {{"id", 2}, {"dtype", "fp32"}, {"elements", {{"sym", "16*batch*seq"}}}}}},
+      {"inputs",
+       {{{"name", "tokens"},
+         {"tensor", {{"storage", 0}, {"offset", 0}, {"shape", {rows, 32}}, {"stride", {32, 1}}}},
+         {"init", {{"kind", "uniform"}, {"low", -1.0}, {"high", 1.0}, {"stream", 0}}}},
+        {{"name", "w"},
+         {"tensor", {{"storage", 1}, {"offset", 0}, {"shape", {32, 16}}, {"stride", {16, 1}}}},
+         {"init", {{"kind", "uniform"}, {"low", -0.5}, {"high", 0.5}, {"stream", 1}}}}}},
+      {"steps",
+       {{{"kind", "call"},
+         {"op", "aten.mm"},
+         {"args",
+          {{{"tensor", {{"storage", 0}, {"offset", 0}, {"shape", {rows, 32}}, {"stride", {32, 1}}}}},
+           {{"tensor", {{"storage", 1}, {"offset", 0}, {"shape", {32, 16}}, {"stride", {16, 1}}}}}}},
+         {"out", {{{"tensor", {{"storage", 2}, {"offset", 0}, {"shape", {rows, 16}}, {"stride", {16, 1}}}}}}}}}},
+      {"outputs",
+       {{{"name", "y"},
+         {"tensor", {{"storage", 2}, {"offset", 0}, {"shape", {rows, 16}}, {"stride", {16, 1}}}}}}}};
+  std::ofstream(dir / "graph.json") << g.dump(1);
+  const Bundle b = loadBundle(dir, {{"seq", 5}, {"batch", 3}});
+  EXPECT_EQ(b.sizes.describe(), "batch=3, seq=5");
+  EXPECT_EQ(b.storages[0].elements, 32 * 3 * 5);
+  EXPECT_EQ(b.steps[0].out[0]->shape[0], 15);
+  RunOptions o = fullVerify();
+  o.mode = Mode::Functional;
+  const RunReport r = runBundle(b, o);
+  EXPECT_TRUE(r.verified) << r.failure;
+  EXPECT_EQ(r.buffersCompared, 1); // the mm's output against the host's
+  // 64 * 128 = 8192 > 4096; seq 4096 > its max 2048; an unknown name lists both.
+  EXPECT_NE(errorOf([&] { loadBundle(dir, {{"seq", 128}, {"batch", 64}}); })
+                .find("batch=64, seq=128 fails guard guards[0] 'batch*seq <= 4096'"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { loadBundle(dir, {{"seq", 4096}}); }).find("size seq=4096 lies outside its range [2, 2048]"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { loadBundle(dir, {{"heads", 4}}); }).find("the bundle's sizes: batch, seq"),
+            std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST(DynamicBundle, CommandLineSet) {
   const fs::path dir = fs::temp_directory_path() / ("npusim-sizes-" + std::to_string(::getpid()));
   fs::create_directories(dir);
