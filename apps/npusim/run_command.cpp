@@ -29,7 +29,7 @@ const char *const kRunUsage =
                   [--verify] [--report OUT.json] [--trace OUT.json] [--mapping FILE.json]
                   [--mapping-strategy NAME] [--gemm-kernel NAME] [--conv-kernel NAME]
                   [--attention-kernel NAME] [--top N] [--threads N]
-                  [--html OUT.html] [--quiet]
+                  [--html OUT.html] [--quiet] [--set NAME=VALUE,...]
 
 Runs a captured model bundle (docs/bundle-format.md) step by step. Inputs are
 regenerated from the bundle's seed. Every kernel launch and library call (aten.mm,
@@ -90,6 +90,11 @@ options:
                       timing and full modes time launches on threads of their own while
                       the next one runs on the functional simulator (the same values and
                       cycles with any N)
+  --set NAME=VALUE,... bind a bundle's dynamic sizes (docs/bundle-format.md, "Dynamic
+                      sizes"; default: the captured values); a name the bundle does not
+                      have, a value outside its range or failing a guard is an error.
+                      Away from the captured values the bundle's fingerprints do not
+                      apply: --verify compares the NPU with npusim's reference only
   --help              show this help
 
 exit status: 0 the bundle ran (and, with --verify, matched); 1 the bundle, the config is
@@ -106,7 +111,7 @@ constexpr OptionSpec kOptions[] = {
     {"--threads", true, false}, {"--html", true, false},
     {"--quiet", false, false},  {"--gemm-kernel", true, false},
     {"--conv-kernel", true, false},  {"--attention-kernel", true, false},
-    {"--all-timed", false, false},
+    {"--all-timed", false, false}, {"--set", true, false},
 };
 
 /// The report JSON, with the machine's summary and roofs on the NPU modes.
@@ -220,6 +225,21 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       << r.compiledKernels << " compiled), wall_ms=" << milliseconds(r.wallMs) << " (launches "
       << milliseconds(r.launchMs) << ", calls " << milliseconds(r.callMs) << ", lowering "
       << milliseconds(r.lowerMs) << "), peak_rss_kib=" << r.peakRssKiB << "\n";
+  if (!r.sizes.symbols.empty()) {
+    // docs/bundle-format.md, "Dynamic sizes".
+    out << "sizes: " << r.sizes.describe() << " ("
+        << (r.sizes.atCaptured ? "the captured sizes"
+            : r.sizes.recorded ? "recorded at capture too: the device's fingerprints of these sizes apply"
+                               : "not the captured sizes: no device fingerprints here, verification is the NPU "
+                                 "against npusim's reference")
+        << "); " << r.sizes.guardsChecked << " guards checked";
+    if (!r.sizes.guardsNotChecked.empty()) {
+      out << ", " << r.sizes.guardsNotChecked.size() << " NOT checked (a form npusim cannot evaluate):";
+      for (const std::string &g : r.sizes.guardsNotChecked)
+        out << " '" << g << "'";
+    }
+    out << "\n";
+  }
   if (r.mode != runtime::Mode::Reference) {
     int64_t hostCalls = 0, valueSteps = 0;
     for (const runtime::StepResult &s : r.steps) {
@@ -274,7 +294,10 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
       << (r.fingerprintSource == "npusim-reference" ? " fingerprints (from npusim's reference) compared, "
                                                     : " fingerprints compared, ")
       << r.fingerprintsSkipped << " skipped as unspecified; ";
-  if (r.completed)
+  if (r.completed && !r.sizes.hasFingerprints())
+    out << "outputs not compared: no reference values at " << r.sizes.describe()
+        << "; every step's NPU buffers compared with npusim's reference";
+  else if (r.completed)
     out << outputsOk << " of " << r.outputs.size() << " outputs match";
   else
     out << "outputs not compared";
@@ -422,7 +445,10 @@ int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &e
     runOptions.machine = machineOption(options);
     if (auto mapping = options.get("--mapping"))
       runOptions.mapping = runtime::loadMapping(*mapping);
-    runtime::Bundle loaded = runtime::loadBundle(bundle);
+    runtime::SizeBinding sizes;
+    if (auto set = options.get("--set"))
+      sizes = runtime::parseSizeBinding(*set, "--set");
+    runtime::Bundle loaded = runtime::loadBundle(bundle, sizes);
     ProgressLine progress(err, !options.has("--quiet"));
     if (progress.shown())
       runOptions.onStep = [&progress](size_t step, size_t steps, const std::string &name) {

@@ -57,8 +57,11 @@ def _trace_file(mode):
 
 
 def run_bundle(path, config="tpuv3-like", mode="full", verify=False, *, mapping=None,
-               mapping_strategy="search", threads=0):
+               mapping_strategy="search", threads=0, sizes=None):
     """Runs a bundle as ``npusim run`` does; returns the ``--report`` document as a dict.
+
+    ``sizes`` binds a bundle's dynamic sizes as ``npusim run --set`` does
+    (``{"batch": 8}``; docs/bundle-format.md, "Dynamic sizes"); None: the captured ones.
 
     A step that fails raises ``npusim.SimulationError``, a divergence (with ``verify``)
     ``npusim.VerificationError``; both carry the report as ``.report``. A malformed
@@ -66,7 +69,8 @@ def run_bundle(path, config="tpuv3-like", mode="full", verify=False, *, mapping=
     """
     return _kept(mode, lambda trace_file: _native().run_bundle(
         _fspath(path), config=config, mode=mode, verify=verify, trace=trace_file,
-        mapping=None if mapping is None else _fspath(mapping), mapping_strategy=mapping_strategy, threads=threads))
+        mapping=None if mapping is None else _fspath(mapping), mapping_strategy=mapping_strategy, threads=threads,
+        sizes=sizes))
 
 
 def _kept(mode, run):

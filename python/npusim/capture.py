@@ -218,13 +218,16 @@ def require_inductor(torch):
 
 
 def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None, log=print,
-            compile_fn=None, npu_config=None, optimizer="sgd", trace="compile", self_replay=True):
+            compile_fn=None, npu_config=None, optimizer="sgd", trace="compile", self_replay=True,
+            size_inputs=False):
     """Captures SPEC into the bundle directory out_dir; returns bundle.summary(out_dir).
     compile_fn replaces torch.compile(fn, dynamic=False) (tests of the plumbing only).
     npu_config: path of an NPU preset whose block sizes the templates use (needs templates).
     train: one training step (trace "compile": torch.compile + backward + the optimizer
     step, optimizer "sgd" or "adamw"; trace "make_fx": the older single traced graph).
-    self_replay: replay the bundle on the capturing device and fail if it differs."""
+    self_replay: replay the bundle on the capturing device and fail if it differs.
+    size_inputs: integer graph inputs are allowed (the sizes of a graph compiled with dynamic
+    shapes, npusim.dynamic_shapes); they are no bundle inputs, and model.size_inputs lists them."""
     if trace not in ("compile", "make_fx"):
         raise ValueError(f"trace {trace!r}: compile or make_fx")
     t_start = time.time()
@@ -571,8 +574,11 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
     # Graph inputs: those no earlier recorded step wrote must be generated tensors.
     inputs_json = []
     regen_checked = 0
+    size_input_values = []
     for n, t in enumerate(rec.graph_inputs or []):
-        if not isinstance(t, torch.Tensor):
+        if size_inputs and isinstance(t, int) and not isinstance(t, bool):
+            size_input_values.append([n, int(t)])
+        elif not isinstance(t, torch.Tensor):
             problems.append(f"graph input {n} is not a tensor: {t!r}")
     for gi, n, t, snap in rec.fresh_inputs:
         if gi is None:
@@ -692,6 +698,8 @@ def capture(spec, out_dir, templates=False, train=False, seed=0, debug_dir=None,
                                    else {"name": "sgd", "lr": built.lr, "momentum": 0.0})
     if graph_breaks:
         model_json["graph_breaks"] = graph_breaks
+    if size_input_values:
+        model_json["size_inputs"] = size_input_values
     if len(rec.graphs) > 1:
         model_json["graphs"] = [{"region": g["region"], "first_step": g["first_step"],
                                  "steps": g["steps"]} for g in rec.graphs]

@@ -30,7 +30,7 @@ runtime::RunOptions runOptions(const std::string &mode, bool verify, const py::o
 
 py::object runBundle(const py::object &path, const py::object &config, const std::string &mode, bool verify,
                      const py::object &trace, const py::object &mapping, const std::string &mappingStrategy,
-                     int threads) {
+                     int threads, const py::object &sizes) {
   const std::string bundle = py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
   const Exceptions &e = exceptions();
   runtime::RunOptions options = runOptions(mode, verify, config);
@@ -43,6 +43,19 @@ py::object runBundle(const py::object &path, const py::object &config, const std
   if (threads < 0)
     raise(e.inputError, "threads expects 0 (the machine's cores) or a positive count", py::none());
   options.threads = std::min(threads, 1024);
+  runtime::SizeBinding binding; // docs/bundle-format.md, "Dynamic sizes"
+  if (!sizes.is_none()) {
+    if (!py::isinstance<py::dict>(sizes))
+      raise(e.inputError, "sizes expects a dict of size names to integers, e.g. {\"batch\": 8}", py::none());
+    for (const auto &[key, value] : sizes.cast<py::dict>()) {
+      if (!py::isinstance<py::str>(key) || !py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))
+        raise(e.inputError,
+              "sizes: " + py::repr(key).cast<std::string>() + ": " + py::repr(value).cast<std::string>() +
+                  ": expected a name and an integer",
+              py::none());
+      binding[key.cast<std::string>()] = value.cast<int64_t>();
+    }
+  }
   std::string reportText;
   std::string failure;
   bool diverged = false;
@@ -51,7 +64,7 @@ py::object runBundle(const py::object &path, const py::object &config, const std
       options.mapping = runtime::loadMapping(
           py::str(py::module_::import("os").attr("fspath")(mapping)).cast<std::string>());
     py::gil_scoped_release unlocked;
-    runtime::Bundle loaded = runtime::loadBundle(bundle);
+    runtime::Bundle loaded = runtime::loadBundle(bundle, binding);
     const runtime::RunReport report = runtime::runBundleAllowingDrift(loaded, options);
     // As `npusim run --report` writes it: the machine's summary and roofs on
     // the NPU modes.
@@ -139,7 +152,7 @@ void defineRunBundle(py::module_ &m) {
   m.def("run_bundle", &runBundle, py::arg("path"), py::arg("config") = std::string(config::kDefaultPreset),
         py::arg("mode") = "full", py::arg("verify") = false, py::arg("trace") = py::none(),
         py::arg("mapping") = py::none(), py::arg("mapping_strategy") = "search", py::arg("threads") = 0,
-        "Runs a bundle as `npusim run` does and returns its --report as a dict");
+        py::arg("sizes") = py::none(), "Runs a bundle as `npusim run` does and returns its --report as a dict");
   m.def("run_graph", &runGraph, py::arg("graph"), py::arg("storages"), py::arg("kernels_dir") = py::none(),
         py::arg("config") = std::string(config::kDefaultPreset), py::arg("mode") = "full",
         py::arg("verify") = false, py::arg("trace") = py::none(),

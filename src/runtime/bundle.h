@@ -5,6 +5,7 @@
 // later errors can name it.
 #include "core/dtype.h"
 #include "core/operator_call.h"
+#include "runtime/sizes.h"
 #include "triton/frontend.h"
 
 #include <array>
@@ -133,6 +134,9 @@ struct Output {
   TensorRef tensor;
   std::string reference; // path of the .npy relative to the bundle; empty when absent
   Fingerprint fingerprint;
+  /// False at sizes other than the captured ones (runtime/sizes.h): no
+  /// reference and no fingerprint apply there.
+  bool hasFingerprint = true;
   std::string path;
 };
 
@@ -162,6 +166,9 @@ struct Bundle {
   std::vector<Input> inputs;
   std::vector<Step> steps;
   std::vector<Output> outputs;
+  /// The dynamic sizes and the values this load bound them to (empty symbols:
+  /// static sizes).
+  SizeSummary sizes;
   /// Every kernel file the launches name, parsed once, by kernel name.
   std::map<std::string, std::unique_ptr<triton::KernelFile>> kernels;
 };

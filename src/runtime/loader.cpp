@@ -6,6 +6,7 @@
 #include "reference/host_calls.h"
 #include "runtime/json_node.h"
 #include "runtime/loader_internal.h"
+#include "runtime/sizes_internal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -352,13 +353,15 @@ OptimizerDescription parseOptimizer(const json::Node &node) {
 
 } // namespace
 
-Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, const std::string &graphFile) {
+Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, const std::string &graphFile,
+                   const SizeBinding &sizes) {
   json::Json document;
   try {
     document = json::Json::parse(text.begin(), text.end());
   } catch (const json::Json::exception &e) { // a syntax error, or a number out of double's range (1e400)
     throw core::InputError(graphFile + ": not valid JSON: " + e.what());
   }
+  SizeSummary sizeSummary = detail::bindSizes(document, graphFile, sizes);
   const json::Node root(document, "", graphFile);
   root.allowKeys(
       {"format", "version", "model", "seed", "fingerprint_source", "storages", "inputs", "steps", "outputs"});
@@ -369,6 +372,7 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
   if (!version.isInteger() || version.integer() != 1)
     version.fail("this npusim reads bundle format version 1, got " + version.describe());
   Bundle bundle;
+  bundle.sizes = std::move(sizeSummary);
   if (auto model = root.find("model")) {
     model->expectObject();
     if (auto optimizer = model->find("optimizer"))
@@ -429,6 +433,11 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
     output.path = o.path();
     output.name = o.at("name").string();
     output.tensor = parseTensorRef(o.at("tensor"), bundle.storages);
+    if (!bundle.sizes.hasFingerprints()) { // no reference values at these sizes
+      output.hasFingerprint = false;
+      bundle.outputs.push_back(std::move(output));
+      continue;
+    }
     constexpr int64_t kReferenceMaxElements = 65536;
     if (output.tensor.numel() <= kReferenceMaxElements && !o.find("reference"))
       o.fail("an output of " + std::to_string(output.tensor.numel()) +
@@ -461,7 +470,7 @@ Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, cons
   return bundle;
 }
 
-Bundle loadBundle(const std::filesystem::path &dir) {
+Bundle loadBundle(const std::filesystem::path &dir, const SizeBinding &sizes) {
   const std::filesystem::path graph = dir / "graph.json";
   const std::string graphFile = graph.string();
   std::error_code ec;
@@ -469,7 +478,7 @@ Bundle loadBundle(const std::filesystem::path &dir) {
     throw core::InputError(dir.string() + ": not a bundle directory");
   if (!std::filesystem::is_regular_file(graph, ec))
     throw core::InputError(graphFile + ": missing (a bundle directory holds graph.json)");
-  return parseBundle(detail::readFile(graph, graphFile), dir, graphFile);
+  return parseBundle(detail::readFile(graph, graphFile), dir, graphFile, sizes);
 }
 
 } // namespace npusim::runtime

@@ -14,10 +14,14 @@ namespace npusim::runtime {
 /// files present, fingerprints well-formed) and parses every kernel file.
 /// Throws core::InputError whose message starts with the file and the JSON path
 /// of the field at fault: "DIR/graph.json: steps[12].args[3].tensor.stride: ...".
-Bundle loadBundle(const std::filesystem::path &dir);
+/// `sizes` binds a bundle's dynamic sizes (docs/bundle-format.md, "Dynamic
+/// sizes"; empty: the captured values); an unknown name, a value outside its
+/// range or one failing a guard is an InputError naming it.
+Bundle loadBundle(const std::filesystem::path &dir, const SizeBinding &sizes = {});
 
 /// The same from the text of graph.json; kernel and reference files are looked
 /// up under `dir`, and `graphFile` is the name messages use.
-Bundle parseBundle(std::string_view json, const std::filesystem::path &dir, const std::string &graphFile);
+Bundle parseBundle(std::string_view json, const std::filesystem::path &dir, const std::string &graphFile,
+                   const SizeBinding &sizes = {});
 
 } // namespace npusim::runtime

@@ -190,6 +190,17 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
       {"storage_bytes", report.storageBytes},
       {"held_storage_bytes", report.heldStorageBytes},
   };
+  if (!report.sizes.symbols.empty()) {
+    // docs/bundle-format.md, "Dynamic sizes".
+    json symbols = json::object();
+    for (const SizeSymbol &sym : report.sizes.symbols)
+      symbols[sym.name] = {{"value", sym.value}, {"captured", sym.captured}};
+    doc["sizes"] = {{"symbols", std::move(symbols)},
+                    {"at_captured", report.sizes.atCaptured},
+                    {"recorded", report.sizes.recorded},
+                    {"guards_checked", report.sizes.guardsChecked},
+                    {"guards_not_checked", report.sizes.guardsNotChecked}};
+  }
   if (!report.failure.empty())
     doc["failure"] = report.failure;
   if (const OptimizerBoundReport &b = report.optimizerBound; !b.optimizer.empty()) {

@@ -244,6 +244,10 @@ struct RunReport {
   int64_t buffersCompared = 0; // NPU-vs-reference buffer comparisons
   bool verify = false;
   std::string fingerprintSource; // the bundle's fingerprint_source: what verify compares with
+  /// The bundle's dynamic sizes as this run bound them (runtime/sizes.h; empty
+  /// symbols: static sizes). Away from the captured values there are no
+  /// fingerprints: verification is the NPU against npusim's reference.
+  SizeSummary sizes;
   /// Steps whose fingerprints matched only with the drift analysis's allowance
   /// (runBundleAllowingDrift, runtime/drift.h), in step order; their results'
   /// messages say by how much.
