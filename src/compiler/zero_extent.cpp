@@ -3,7 +3,9 @@
 #include "core/dtype.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 
 namespace npusim::compiler {
 namespace {
@@ -53,11 +55,17 @@ std::optional<AlongAxis> alongAxis(const ir::Value *v, int axis, int depth) {
       const std::optional<AlongAxis> x = alongAxis(op->operands[static_cast<size_t>(side)], axis, depth + 1);
       if (!x)
         return std::nullopt;
-      if (op->code == OpCode::Add)
-        return AlongAxis{x->slope, x->offset + *n};
-      if (*n < 1)
+      AlongAxis r;
+      if (op->code == OpCode::Add) {
+        r.slope = x->slope;
+        if (__builtin_add_overflow(x->offset, *n, &r.offset))
+          return std::nullopt;
+        return r;
+      }
+      if (*n < 1 || __builtin_mul_overflow(x->slope, *n, &r.slope) ||
+          __builtin_mul_overflow(x->offset, *n, &r.offset))
         return std::nullopt;
-      return AlongAxis{x->slope * *n, x->offset * *n};
+      return r;
     }
     return std::nullopt;
   }
@@ -108,9 +116,20 @@ std::optional<int64_t> falseFromAt(const ir::Value *mask, int axis, int depth) {
     const std::optional<AlongAxis> x = alongAxis(lhs, axis, depth + 1);
     if (!n || !x)
       return std::nullopt;
+    // The exact values must be the ones the program computes: no wrap in
+    // the operands' type anywhere along the axis.
+    const int64_t extent = lhs->type.shape.at(static_cast<size_t>(axis));
+    int64_t last = 0;
+    const int64_t lo = type == core::DType::Int32 ? INT32_MIN : INT64_MIN,
+                  hi = type == core::DType::Int32 ? INT32_MAX : INT64_MAX;
+    if (__builtin_mul_overflow(x->slope, extent - 1, &last) || __builtin_add_overflow(last, x->offset, &last) ||
+        x->offset < lo || last > hi)
+      return std::nullopt;
     // False where s * i + o >= n (Lt) or > n (Le): i >= ceil((n - o) / s),
     // or i > floor((n - o) / s).
-    const int64_t limit = *n - x->offset;
+    int64_t limit = 0;
+    if (__builtin_sub_overflow(*n, x->offset, &limit) || limit == INT64_MIN)
+      return std::nullopt;
     const int64_t from = predicate == core::CmpPredicate::Lt ? -floorDiv(-limit, x->slope)
                                                               : floorDiv(limit, x->slope) + 1;
     return std::max<int64_t>(0, from);
