@@ -828,6 +828,10 @@ def main(argv=None):
                     seed=args.seed, debug_dir=args.debug_dir, npu_config=args.config,
                     optimizer=args.optimizer, trace=args.trace, self_replay=args.self_replay,
                     log=lambda m: print(m, flush=True))
+    except ImportError as e:  # a Python without torch or numpy: nothing to capture with
+        print(f"error: a capture needs torch (>= 2.5, with Triton) and numpy in this Python "
+              f"({sys.executable}): {e} (docs/python.md)", file=sys.stderr, flush=True)
+        return 1
     except Exception as e:  # noqa: BLE001
         from .recorder import CaptureError
 

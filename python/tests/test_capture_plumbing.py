@@ -314,3 +314,15 @@ def test_the_capture_command_reports_a_missing_inductor_without_a_traceback(tmp_
     assert r.returncode == 1
     assert "error: a capture compiles the model with TorchInductor and Triton" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_the_capture_command_names_a_missing_torch_without_a_traceback(tmp_path):
+    # A Python without torch, as a user's default interpreter may be: torch is
+    # made unimportable in the child (sys.modules[name] = None).
+    env = dict(os.environ, PYTHONPATH=PYDIR)
+    code = ("import sys; sys.modules['torch'] = None; from npusim import capture; "
+            f"sys.exit(capture.main(['mlp', {str(tmp_path / 'b')!r}]))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 1
+    assert "error: a capture needs torch (>= 2.5, with Triton) and numpy in this Python" in r.stderr
+    assert "Traceback" not in r.stderr
