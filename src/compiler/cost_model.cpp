@@ -110,6 +110,8 @@ private:
         case npu::ElementOp::Add: result = *a + *b; break;
         case npu::ElementOp::Sub: result = *a - *b; break;
         case npu::ElementOp::Mul: result = *a * *b; break;
+        case npu::ElementOp::Min: result = std::min(*a, *b); break;
+        case npu::ElementOp::Max: result = std::max(*a, *b); break;
         default: break;
         }
       }
@@ -247,6 +249,17 @@ private:
     if (auto box = activeBox_.find(dma.maskTile);
         dma.maskTile >= 0 && box != activeBox_.end() && box->second.size() == extent.size())
       extent = box->second;
+    // A clip box likewise where its bounds are the same in every instance;
+    // one that varies by instance counts as the whole tile. (Taking the first
+    // instance's box, as for a mask tile's, moved the block search to blocks
+    // that time slower: ResNet-18 took 10% longer.)
+    for (size_t a = 0; a < dma.clipHigh.size() && a < extent.size(); ++a) {
+      const auto low = value(dma.clipLow[a]), high = value(dma.clipHigh[a]);
+      if (low && high)
+        extent[a] = std::min(extent[a], std::clamp<int64_t>(*high, 0, extent[a]) -
+                                            std::clamp<int64_t>(*low, 0, extent[a]));
+      extent[a] = std::max<int64_t>(extent[a], 0);
+    }
     int64_t active = 1;
     for (int64_t e : extent)
       active *= e;

@@ -85,6 +85,15 @@ void MemoryLowerer::permuteDma(npu::DmaDescriptor &dma, const std::vector<int> &
   dma.strides = std::move(strides);
   if (dma.maskTile >= 0)
     dma.maskTile = permutedView(dma.maskTile, order);
+  if (dma.clipped()) {
+    std::vector<npu::ScalarOperand> low, high;
+    for (int a : order) {
+      low.push_back(dma.clipLow[a]);
+      high.push_back(dma.clipHigh[a]);
+    }
+    dma.clipLow = std::move(low);
+    dma.clipHigh = std::move(high);
+  }
 }
 
 namespace {
@@ -317,7 +326,7 @@ npu::DmaDescriptor MemoryLowerer::dmaFor(const ir::Value *pointer, const ir::Val
     dma.base = ScalarOperand::immediate(0);
     dma.indexTile = pointer->type.isScalar() ? cx.scalarTileOf(pointer) : cx.anyTileOf(pointer, laneAxis);
   }
-  if (mask && !isTrue(cx.state(mask)))
+  if (mask && !isTrue(cx.state(mask)) && !clipDma(dma, mask, shape))
     dma.maskTile = mask->type.isScalar() ? cx.scalarTileOf(mask) : cx.anyTileOf(mask, laneAxis);
   return dma;
 }
@@ -377,7 +386,7 @@ void MemoryLowerer::lowerLoad(const ir::Op &op) {
   const ir::Shape &accessShape = box ? box->shape : shape;
   const int accessAxis = box ? box->laneAxis : axis;
   bool selectOther = false;
-  if (other && dma.maskTile >= 0) {
+  if (other && dma.masked()) {
     const ValueState &os = cx.state(other);
     if (os.kind == Kind::Scalar)
       dma.fill = os.scalar.operand;

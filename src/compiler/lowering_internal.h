@@ -180,8 +180,25 @@ private:
                             int laneAxis);
   /// `tile` seen with its axes in `order`: a view of the same bytes, or a relayout.
   int permutedView(int tile, const std::vector<int> &order);
-  /// Walks `dma` in `order`: strides and mask permuted alike.
+  /// Walks `dma` in `order`: strides, mask and clip permuted alike.
   void permuteDma(npu::DmaDescriptor &dma, const std::vector<int> &order);
+
+  // Masks as clip boxes (lower_clip.cpp).
+  /// One bound on one axis of the data tile: i >= n - base + adjust (lower)
+  /// or i < n - base + adjust (upper).
+  struct ClipBound {
+    int axis = 0;
+    bool upper = true;
+    Scalar n, base;
+    int64_t adjust = 0;
+  };
+  /// Sets `dma`'s clip box to the mask over a tile of `shape` when the mask
+  /// is an `and` of single-axis bounds; false (dma untouched) otherwise.
+  bool clipDma(npu::DmaDescriptor &dma, const ir::Value *mask, const ir::Shape &shape);
+  /// The bounds of `mask`, whose axis a is the data tile's axis axisOf[a]
+  /// (-1: the mask is the same along it); false when a leaf is of no such form.
+  bool clipTerms(const ir::Value *mask, const std::vector<int> &axisOf, std::vector<ClipBound> &terms, int depth);
+  std::optional<Scalar> uniformScalar(const ir::Value *v);
 };
 
 /// Reductions, scans and sorts, with their combine regions.

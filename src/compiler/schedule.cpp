@@ -30,21 +30,6 @@ bool usesArrays(npu::Opcode op) {
   return op == npu::Opcode::MLoadWeights || op == npu::Opcode::MMatmul;
 }
 
-std::vector<int> registersRead(const npu::Instruction &in) {
-  std::vector<int> regs;
-  auto add = [&](const npu::ScalarOperand &s) {
-    if (s.isRegister())
-      regs.push_back(s.reg);
-  };
-  for (const npu::ScalarOperand &s : in.scalars)
-    add(s);
-  add(in.dma.base);
-  for (const npu::ScalarOperand &s : in.dma.strides)
-    add(s);
-  add(in.dma.fill);
-  return regs;
-}
-
 /// Readers and the last writer of one resource (a tile's storage, a
 /// register, the DRAM) since the run began.
 struct Accesses {
@@ -76,7 +61,7 @@ std::vector<std::vector<int>> dependencies(const std::vector<npu::Instruction> &
     const int i = static_cast<int>(k - begin);
     for (int t : tilesRead(in))
       read(tiles[root(t)], i);
-    for (int r : registersRead(in))
+    for (int r : npu::registersRead(in))
       read(registers[r], i);
     for (int t : tilesWritten(in))
       write(tiles[root(t)], i);

@@ -109,9 +109,7 @@ void DmaUnit::execute(const Instruction &in) {
   // An address-only run uses the mask when it computed it (from program ids
   // and constants); a mask computed from DRAM contents makes the program need
   // values (npu::timingValueNeed), so it never reaches here unknown.
-  const uint8_t *mask = nullptr;
-  if (dma.maskTile >= 0 && (values || machine.tileAvailable(dma.maskTile)))
-    mask = machine.readMask(dma.maskTile);
+  const uint8_t *mask = activeMask(dma, l);
 
   uint8_t *dram = p.buffer->bytes ? p.buffer->bytes->data() : nullptr; // null: an address-only run
   const int64_t dramSize = p.buffer->size();
@@ -241,6 +239,58 @@ void DmaUnit::execute(const Instruction &in) {
   countDma(in.opcode, active, size);
 }
 
+const uint8_t *DmaUnit::activeMask(const npu::DmaDescriptor &dma, const npu::TileLayout &l) {
+  // An address-only run uses the mask when it computed it (from program ids
+  // and constants); a mask computed from DRAM contents makes the program need
+  // values (npu::timingValueNeed), so it never reaches here unknown. The
+  // clip's registers likewise.
+  const uint8_t *mask = nullptr;
+  if (dma.maskTile >= 0 && (machine.computeValues() || machine.tileAvailable(dma.maskTile)))
+    mask = machine.readMask(dma.maskTile);
+  if (!dma.clipped())
+    return mask;
+  const int rank = l.rank();
+  std::vector<int64_t> low(static_cast<size_t>(rank)), high(static_cast<size_t>(rank));
+  bool whole = true, empty = false;
+  for (int a = 0; a < rank; ++a) {
+    const size_t ua = static_cast<size_t>(a);
+    low[ua] = std::clamp<int64_t>(machine.scalarInt(dma.clipLow.at(ua)), 0, l.shape[ua]);
+    high[ua] = std::clamp<int64_t>(machine.scalarInt(dma.clipHigh.at(ua)), low[ua], l.shape[ua]);
+    whole = whole && low[ua] == 0 && high[ua] == l.shape[ua];
+    empty = empty || low[ua] == high[ua];
+  }
+  if (whole)
+    return mask;
+  const int64_t n = l.numElements();
+  clipMask_.assign(static_cast<size_t>(n), 0);
+  if (!empty) {
+    // Row by row (the last axis's active span), an odometer over the others.
+    const size_t last = static_cast<size_t>(rank - 1);
+    const int64_t inner = l.shape[last];
+    std::vector<int64_t> index(static_cast<size_t>(rank), 0);
+    for (int64_t e0 = 0; e0 < n; e0 += inner) {
+      bool rowActive = true;
+      for (size_t a = 0; a < last; ++a)
+        rowActive = rowActive && index[a] >= low[a] && index[a] < high[a];
+      if (rowActive) {
+        uint8_t *row = clipMask_.data() + e0;
+        if (mask)
+          for (int64_t j = low[last]; j < high[last]; ++j)
+            row[j] = mask[e0 + j] != 0;
+        else
+          std::memset(row + low[last], 1, static_cast<size_t>(high[last] - low[last]));
+      }
+      for (int a = rank - 2; a >= 0; --a) {
+        const size_t ua = static_cast<size_t>(a);
+        if (++index[ua] < l.shape[ua])
+          break;
+        index[ua] = 0;
+      }
+    }
+  }
+  return clipMask_.data();
+}
+
 void DmaUnit::dmaAbsent(const Instruction &in) {
   machine.setComputeValues(false);
   try {
@@ -291,9 +341,7 @@ void DmaUnit::dmaRows(const Instruction &in, const Pointer &p, const npu::TileLa
   std::vector<int64_t> stride(static_cast<size_t>(rank)), index(static_cast<size_t>(rank), 0);
   for (int a = 0; a < rank; ++a)
     stride[static_cast<size_t>(a)] = machine.scalarInt(dma.strides.at(static_cast<size_t>(a)));
-  const uint8_t *mask = nullptr;
-  if (dma.maskTile >= 0 && (values || machine.tileAvailable(dma.maskTile)))
-    mask = machine.readMask(dma.maskTile);
+  const uint8_t *mask = activeMask(dma, l);
   uint64_t fillBits = 0;
   if (values && isLoad && mask) {
     const Scalar fill = machine.scalarAs(dma.fill, l.dtype);

@@ -166,6 +166,11 @@ public:
 private:
   Machine &machine;
   std::vector<int64_t> offsets_;
+  std::vector<uint8_t> clipMask_; // activeMask's bytes under a clip
+  /// The active elements of a transfer over `l`, one byte per element in
+  /// row-major order, or null when every element is: the mask tile (where
+  /// this run has it) and the descriptor's clip box together.
+  const uint8_t *activeMask(const npu::DmaDescriptor &dma, const npu::TileLayout &l);
   /// Element count and DMA bytes of the current instruction.
   void countDma(npu::Opcode opcode, int64_t active, int size);
   /// A strided load or store whose last axis has DRAM stride 1, row by row.

@@ -128,7 +128,8 @@ ValueNeed timingValueNeed(const Program &program, std::string *reason, std::vect
         s |= tileSources({in.dma.indexTile});
       if (s)
         raise(ValueNeed::LoadedValues, s, in, "addresses DRAM with a value loaded from DRAM");
-      else if (Sources m = in.dma.maskTile >= 0 ? tileSources({in.dma.maskTile}) : 0)
+      else if (Sources m = (in.dma.maskTile >= 0 ? tileSources({in.dma.maskTile}) : 0) |
+                           scalarSources(in.dma.clipLow) | scalarSources(in.dma.clipHigh))
         raise(ValueNeed::LoadedValues, m, in, "masks a transfer with a value loaded from DRAM");
       else if (in.dma.gathered() && notComputable.count(in.dma.indexTile))
         raise(ValueNeed::OwnValues, 0, in,

@@ -132,7 +132,13 @@ private:
         s << " <- " << tiles(in.srcs);
       if (in.dma.maskTile >= 0)
         s << " mask t" << in.dma.maskTile;
-      if (in.opcode == Opcode::DmaLoad && in.dma.maskTile >= 0)
+      if (in.dma.clipped()) {
+        s << " clip [";
+        for (size_t a = 0; a < in.dma.clipHigh.size(); ++a)
+          s << (a ? ", " : "") << scalar(in.dma.clipLow[a]) << ":" << scalar(in.dma.clipHigh[a]);
+        s << "]";
+      }
+      if (in.opcode == Opcode::DmaLoad && in.dma.masked())
         s << " fill " << scalar(in.dma.fill);
       break;
     }

@@ -227,4 +227,24 @@ std::vector<int> readTiles(const Instruction &instruction) {
 
 std::vector<int> writtenTiles(const Instruction &instruction) { return instruction.dsts; }
 
+std::vector<int> registersRead(const Instruction &instruction) {
+  std::vector<int> regs;
+  auto note = [&regs](const ScalarOperand &operand) {
+    if (operand.isRegister())
+      regs.push_back(operand.reg);
+  };
+  for (const ScalarOperand &operand : instruction.scalars)
+    note(operand);
+  const DmaDescriptor &dma = instruction.dma;
+  note(dma.base);
+  for (const ScalarOperand &operand : dma.strides)
+    note(operand);
+  note(dma.fill);
+  for (const ScalarOperand &operand : dma.clipLow)
+    note(operand);
+  for (const ScalarOperand &operand : dma.clipHigh)
+    note(operand);
+  return regs;
+}
+
 } // namespace npusim::npu

@@ -173,8 +173,17 @@ struct DmaDescriptor {
   int maskTile = -1;                  // bool, tile shape
   ScalarOperand fill;                 // loads: masked-off value (in the data dtype)
   core::AtomicKind atomic = core::AtomicKind::Add;
+  // The box the transfer is clipped to, in tile indices: an element is
+  // active only when clipLow[a] <= i[a] < clipHigh[a] on every axis a (signed
+  // i64 operands, any values: a bound outside [0, extent] clips nothing or
+  // everything). Both empty (no clip) or one per data tile axis. Inactive
+  // elements behave as masked-off ones; with a mask tile as well, an element
+  // is active when both say so.
+  std::vector<ScalarOperand> clipLow, clipHigh;
 
   bool gathered() const { return indexTile >= 0; }
+  bool clipped() const { return !clipHigh.empty(); }
+  bool masked() const { return maskTile >= 0 || clipped(); }
 };
 
 struct Instruction {
@@ -219,6 +228,9 @@ std::string_view name(Unit unit);
 /// accumulating MMatmul) and writes (dsts), without nested bodies.
 std::vector<int> readTiles(const Instruction &instruction);
 std::vector<int> writtenTiles(const Instruction &instruction);
+/// The scalar registers an instruction reads: its scalar operands and its DMA
+/// descriptor's (base, strides, fill, clip bounds).
+std::vector<int> registersRead(const Instruction &instruction);
 
 /// A compiled kernel.
 struct Program {

@@ -103,6 +103,16 @@ private:
       for (const ScalarOperand &s : in.dma.strides)
         scalar(s);
     }
+    if (in.dma.clipLow.size() != in.dma.clipHigh.size() ||
+        (in.dma.clipped() && static_cast<int>(in.dma.clipHigh.size()) != layout(data).rank()))
+      fail("needs no clip bounds or a low and a high one per data tile axis");
+    for (const auto *bounds : {&in.dma.clipLow, &in.dma.clipHigh})
+      for (const ScalarOperand &s : *bounds) {
+        scalar(s);
+        if (const DType t = s.isRegister() ? program_.scalarRegs.at(static_cast<size_t>(s.reg)).dtype : DType::Int64;
+            !core::isInteger(t) || t == DType::Bool)
+          fail("clip bounds must be integers");
+      }
     if (in.dma.maskTile >= 0) {
       tileIndex(in.dma.maskTile, "mask");
       sameShape(in.dma.maskTile, data);

@@ -99,7 +99,10 @@ TEST(Dma, AffineOffsetsGiveStridedDescriptors) {
   EXPECT_FALSE(load0->dma.strides[0].isRegister());
   EXPECT_EQ(load0->dma.strides[0].intValue, 2);
   EXPECT_TRUE(load0->dma.base.isRegister()); // 2 * program_id * XBLOCK
-  EXPECT_GE(load0->dma.maskTile, 0);
+  // xindex < 200 is a bound along the one axis: a clip box, no mask tile.
+  EXPECT_LT(load0->dma.maskTile, 0);
+  ASSERT_TRUE(load0->dma.clipped());
+  EXPECT_TRUE(load0->dma.clipHigh.at(0).isRegister()); // 200 - program_id * XBLOCK
   // out_ptr0 + xindex: strided, stride 1.
   const npu::Instruction *store = dmaOn(c.program, npu::Opcode::DmaStore, 3);
   ASSERT_NE(store, nullptr);

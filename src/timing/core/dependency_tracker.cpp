@@ -6,21 +6,6 @@ namespace npusim::timing {
 
 using npu::Opcode;
 
-std::vector<int> registersRead(const npu::Instruction &instruction) {
-  std::vector<int> regs;
-  auto note = [&regs](const npu::ScalarOperand &operand) {
-    if (operand.isRegister())
-      regs.push_back(operand.reg);
-  };
-  for (const auto &operand : instruction.scalars)
-    note(operand);
-  note(instruction.dma.base);
-  for (const auto &operand : instruction.dma.strides)
-    note(operand);
-  note(instruction.dma.fill);
-  return regs;
-}
-
 int registerWritten(const npu::Instruction &instruction) {
   switch (instruction.opcode) {
   case Opcode::SMove:

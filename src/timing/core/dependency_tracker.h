@@ -29,8 +29,6 @@ struct Accesses {
   bool barrier = false; // waits for every earlier instruction; every later one waits for it
 };
 
-/// Scalar registers the instruction's operands and DMA descriptor name.
-std::vector<int> registersRead(const npu::Instruction &instruction);
 /// The register it defines (scalar instructions and Loop's counter), or -1.
 int registerWritten(const npu::Instruction &instruction);
 

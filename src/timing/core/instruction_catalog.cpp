@@ -97,7 +97,7 @@ const InstructionInfo &InstructionCatalog::info(const npu::Instruction *instruct
                                std::string(npu::name(instruction->opcode)) + " at " + instruction->loc.str() +
                                " writes tile " + std::to_string(tile) + " of " +
                                std::to_string(program_.tiles.size()));
-  info->registersRead = registersRead(*instruction);
+  info->registersRead = npu::registersRead(*instruction);
   info->registerWritten = registerWritten(*instruction);
   info->barrier = instruction->opcode == Opcode::Barrier;
   info->memoryAccess = instruction->opcode == Opcode::SLoad || instruction->opcode == Opcode::SStore;
