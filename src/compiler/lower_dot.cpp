@@ -28,6 +28,20 @@ void DotLowerer::lowerDot(const ir::Op &op) {
   // C is written in place, so it is a tile of its own (never a shared splat).
   const ir::Value *root = nullptr;
   int c = accumulateInPlace(op, root);
+  // acc another dot's product that nothing else reads (a K split into
+  // pieces, `tl.dot(a1, b1, acc=tl.dot(a0, b0))`): the matmuls go on
+  // accumulating into its home, on its array, with no copy.
+  int continued = -1;
+  if (c < 0 && acc->definingOp && acc->definingOp->code == ir::OpCode::Dot && cx.uses.at(acc->id) == 1 &&
+      acc->type == r->type)
+    if (const auto it = productArrays.find(cx.idOf(acc)); it != productArrays.end()) {
+      const ValueState &st = cx.state(acc);
+      if (st.kind == ValueState::Kind::Tile && !st.lazy && !st.broadcastOf && st.tile >= 0 &&
+          cx.tiles.at(st.tile).layout.laneAxis == 1) {
+        c = st.tile;
+        continued = it->second;
+      }
+    }
   if (c < 0 && cx.isLazy(acc) && cx.state(acc).lazy->uniform()) {
     c = cx.newTile(r->type.dtype, r->type.shape, 1, cx.nameOf(r));
     npu::Instruction &splat = cx.emit(npu::Opcode::VSplat);
@@ -53,10 +67,13 @@ void DotLowerer::lowerDot(const ir::Op &op) {
   int array = static_cast<int>(dots % arrays);
   if (auto it = root ? chainArrays.find(root->id) : chainArrays.end(); it != chainArrays.end())
     array = it->second;
+  else if (continued >= 0)
+    array = continued;
   else
     ++dots;
   if (root)
     chainArrays[root->id] = array;
+  productArrays[cx.idOf(r)] = array;
   for (int64_t nb = 0; nb < nBlocks; ++nb) {
     for (int64_t kb = 0; kb < kBlocks; ++kb) {
       npu::Instruction &weights = cx.emit(npu::Opcode::MLoadWeights);

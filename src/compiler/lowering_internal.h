@@ -230,6 +230,7 @@ private:
   // home holds them; and the array of each such chain, by the carried id.
   std::map<int, const ir::Value *> accumulatorRoots;
   std::map<int, int> chainArrays;
+  std::map<int, int> productArrays; // dot result id -> the array its matmuls ran on
   /// For `acc = acc + dot(a, b, 0)` carried by the enclosing loop (or a
   /// chain `acc + dot + dot ...` of an unrolled body): the home of acc, which
   /// the matmuls then accumulate into in place, with `root` the carried

@@ -10,6 +10,34 @@ namespace npusim::library::detail {
 
 namespace {
 
+/// The lane slots of one row of K: each piece takes whole slots.
+int64_t kSlots(const ResidentTiles &t, int64_t lanes) {
+  int64_t slots = 0;
+  for (int64_t piece : t.kPieces)
+    slots += ceilDiv(piece, lanes);
+  return slots;
+}
+
+/// K's pieces (ResidentTiles::kPieces): the binary digits of K rounded up to
+/// the lanes, largest first, at most four (the fourth rounded up to a power
+/// of two); a K within one lane block is one piece.
+std::vector<int64_t> kPiecesFor(int64_t k, int64_t lane) {
+  if (k <= lane)
+    return {blockFor(k, 16, lane)};
+  std::vector<int64_t> pieces;
+  int64_t left = ceilDiv(k, lane) * lane;
+  while (left > 0) {
+    int64_t piece = lane;
+    while (piece * 2 <= left)
+      piece *= 2;
+    if (pieces.size() == 3)
+      piece = blockFor(left, lane, int64_t{1} << 40);
+    pieces.push_back(piece);
+    left -= std::min(piece, left);
+  }
+  return pieces;
+}
+
 // The bytes per lane of the resident kernel's tiles (`tiles` row tiles of
 // A): every B panel, and per A tile the kernel names (the first step's, the
 // loop's pair, an odd last one) the tile and its products, each an fp32
@@ -26,13 +54,13 @@ namespace {
 int64_t residentBytesPerLane(const ResidentTiles &t, int64_t tiles, bool live, int64_t element, bool aTurned,
                              bool bTurned, const MachineShape &machine) {
   const int64_t lanes = machine.lanes;
-  const int64_t kSlots = ceilDiv(t.blockK, lanes), nSlots = ceilDiv(t.panel, lanes);
+  const int64_t kSlotCount = kSlots(t, lanes), nSlots = ceilDiv(t.panel, lanes);
   const int64_t first = std::min(tiles, t.firstTiles), rest = tiles - first;
   const int64_t named = live ? std::max<int64_t>(2, first) : first + (rest >= 2 ? 2 : 0) + rest % 2;
   // A turned operand (loaded with its contiguous axis last, then
   // transposed) may need a second copy where the transpose is a relayout.
-  return t.panels * kSlots * t.panel * element * (bTurned ? 2 : 1) +
-         named * (kSlots * t.blockM * element * (aTurned ? 2 : 1) + t.panels * nSlots * t.blockM * 4);
+  return t.panels * kSlotCount * t.panel * element * (bTurned ? 2 : 1) +
+         named * (kSlotCount * t.blockM * element * (aTurned ? 2 : 1) + t.panels * nSlots * t.blockM * 4);
 }
 
 // Grid: (1, 1, batches). Every B panel [BLOCK_K, PANEL] is loaded once and
@@ -51,20 +79,28 @@ import triton.language as tl
 def {{NAME}}({{GEMM_PARAMETERS}}
              BLOCK_M: tl.constexpr, BLOCK_K: tl.constexpr, PANEL: tl.constexpr):
     batch = tl.program_id(2)
-    rk = tl.arange(0, BLOCK_K)
-    a_base = a_ptr + batch * STRIDE_AB
+{{K_PIECES}}    a_base = a_ptr + batch * STRIDE_AB
     b_base = b_ptr + batch * STRIDE_BB
     bias_base = bias_ptr + batch * STRIDE_BIASB
     c_base = c_ptr + batch * STRIDE_CB
 {{BODY}}
 )TRITON";
 
-/// `rows_{s} = ...` and the A tile a{s} of those rows.
-std::string loadA(const GemmKernelFlags &k, int s, const std::string &firstRow, int spaces) {
+/// The K mask of piece p: only the last piece can pass K.
+std::string kMask(const GemmKernelFlags &k, size_t p, size_t pieces) {
+  return k.kRagged && p + 1 == pieces ? "(rk_" + std::to_string(p) + " < K)" : "";
+}
+
+/// `rows_{s} = ...` and the A tile of those rows, a{s}_{p} per K piece.
+std::string loadA(const GemmKernelFlags &k, const ResidentTiles &t, int s, const std::string &firstRow,
+                  int spaces) {
   const std::string n = std::to_string(s), rows = "rows_" + n;
-  return indent(spaces) + rows + " = " + firstRow + " + tl.arange(0, BLOCK_M)\n" +
-         loadTile(operandCast(k), "a" + n, "a_base", rows, "STRIDE_AM", k.mRagged ? "(" + rows + " < M)" : "", "rk",
-                  "STRIDE_AK", k.kRagged ? "(rk < K)" : "", k.aMContiguous, spaces);
+  std::string text = indent(spaces) + rows + " = " + firstRow + " + tl.arange(0, BLOCK_M)\n";
+  for (size_t p = 0; p < t.kPieces.size(); ++p)
+    text += loadTile(operandCast(k), "a" + n + "_" + std::to_string(p), "a_base", rows, "STRIDE_AM",
+                     k.mRagged ? "(" + rows + " < M)" : "", "rk_" + std::to_string(p), "STRIDE_AK",
+                     kMask(k, p, t.kPieces.size()), k.aMContiguous, spaces);
+  return text;
 }
 
 /// The flags of panel q's loads and stores: the panels are ceil(N / PANEL),
@@ -78,25 +114,35 @@ GemmKernelFlags panelFlags(const GemmKernelFlags &k, int64_t q, int64_t panels) 
   return flags;
 }
 
-/// Panel q of B: its columns cols_q and the tile b_q.
-std::string loadPanel(const GemmKernelFlags &k, int64_t q, int64_t panels) {
+/// Panel q of B: its columns cols_q and the tile b_q_{p} per K piece.
+std::string loadPanel(const GemmKernelFlags &k, const ResidentTiles &t, int64_t q) {
   const std::string s = std::to_string(q), cols = "cols_" + s;
-  return "    " + cols + " = " + s + " * PANEL + tl.arange(0, PANEL)\n" +
-         loadTile(operandCast(k), "b_" + s, "b_base", "rk", "STRIDE_BK", k.kRagged ? "(rk < K)" : "", cols, "STRIDE_BN",
-                  panelFlags(k, q, panels).nRagged ? "(" + cols + " < N)" : "", k.bKContiguous, 4);
+  std::string text = "    " + cols + " = " + s + " * PANEL + tl.arange(0, PANEL)\n";
+  for (size_t p = 0; p < t.kPieces.size(); ++p)
+    text += loadTile(operandCast(k), "b_" + s + "_" + std::to_string(p), "b_base", "rk_" + std::to_string(p),
+                     "STRIDE_BK", kMask(k, p, t.kPieces.size()), cols, "STRIDE_BN",
+                     panelFlags(k, q, t.panels).nRagged ? "(" + cols + " < N)" : "", k.bKContiguous, 4);
+  return text;
 }
 
 /// The products c{s}_{q} of A tiles 0 .. count - 1 with every panel:
 /// `panelMajor`, panel by panel (the arrays start on a panel as soon as it
 /// has arrived), else tile by tile (a tile's last reader comes early, so the
 /// DMA queue refills it while the arrays multiply the next).
-std::string multiply(int64_t panels, int count, bool panelMajor, int spaces) {
+/// Each product is a chain over the K pieces: the later pieces' dots take
+/// the earlier one's product as acc (the compiler accumulates them in place
+/// on one array).
+std::string multiply(const ResidentTiles &t, int count, bool panelMajor, int spaces) {
+  const int64_t panels = t.panels;
   std::string dots;
   for (int64_t i = 0; i < panels * count; ++i) {
     const std::string s = std::to_string(panelMajor ? i % count : i / panels),
-                      q = std::to_string(panelMajor ? i / count : i % panels);
-    dots += indent(spaces) + "c" + s + "_" + q + " = tl.dot(a" + s + ", b_" + q +
-            ", allow_tf32=False, out_dtype=tl.float32)\n";
+                      q = std::to_string(panelMajor ? i / count : i % panels), c = "c" + s + "_" + q;
+    for (size_t p = 0; p < t.kPieces.size(); ++p) {
+      const std::string piece = std::to_string(p);
+      dots += indent(spaces) + c + " = tl.dot(a" + s + "_" + piece + ", b_" + q + "_" + piece +
+              (p ? ", acc=" + c : "") + ", allow_tf32=False, out_dtype=tl.float32)\n";
+    }
   }
   return dots;
 }
@@ -116,14 +162,14 @@ std::string storeProducts(const GemmKernelFlags &k, int s, int64_t panels, int s
 }
 
 /// Loads, products and stores of `count` A tiles from row `firstRow`.
-std::string streamTiles(const GemmKernelFlags &k, int64_t panels, int count, const std::string &firstRow,
+std::string streamTiles(const GemmKernelFlags &k, const ResidentTiles &t, int count, const std::string &firstRow,
                         int spaces) {
   std::string body;
   for (int s = 0; s < count; ++s)
-    body += loadA(k, s, s ? firstRow + " + " + std::to_string(s) + " * BLOCK_M" : firstRow, spaces);
-  body += multiply(panels, count, false, spaces);
+    body += loadA(k, t, s, s ? firstRow + " + " + std::to_string(s) + " * BLOCK_M" : firstRow, spaces);
+  body += multiply(t, count, false, spaces);
   for (int s = 0; s < count; ++s)
-    body += storeProducts(k, s, panels, spaces);
+    body += storeProducts(k, s, t.panels, spaces);
   return body;
 }
 
@@ -143,11 +189,11 @@ std::string residentGemmSource(const std::string &name, const GemmKernelFlags &k
   std::string body;
   for (int64_t i = 0; i < std::max<int64_t>(first, t.panels); ++i)
     if (later || i < first)
-      body += (i < first ? loadA(k, static_cast<int>(i), std::to_string(i * t.blockM), 4) : "") +
-              (later && i < t.panels ? loadPanel(k, i, t.panels) : "");
+      body += (i < first ? loadA(k, t, static_cast<int>(i), std::to_string(i * t.blockM), 4) : "") +
+              (later && i < t.panels ? loadPanel(k, t, i) : "");
   for (int64_t q = 0; q < t.panels && !later; ++q)
-    body += loadPanel(k, q, t.panels);
-  body += multiply(t.panels, first, true, 4);
+    body += loadPanel(k, t, q);
+  body += multiply(t, first, true, 4);
   for (int s = 0; s < first; ++s)
     body += storeProducts(k, s, t.panels, 4, s == 0 && later ? t.panels - 1 : 0);
   const int64_t pairs = (tiles - first) / 2;
@@ -155,13 +201,21 @@ std::string residentGemmSource(const std::string &name, const GemmKernelFlags &k
     const int64_t start = first * t.blockM;
     body += "    for m0 in range(" + std::to_string(start) + ", " +
             std::to_string(start + pairs * 2 * t.blockM) + ", 2 * BLOCK_M):\n";
-    body += streamTiles(k, t.panels, 2, "m0", 8);
+    body += streamTiles(k, t, 2, "m0", 8);
   }
   if ((tiles - first) % 2)
-    body += streamTiles(k, t.panels, 1, std::to_string((tiles - 1) * t.blockM), 4);
+    body += streamTiles(k, t, 1, std::to_string((tiles - 1) * t.blockM), 4);
+  std::string pieces;
+  int64_t offset = 0;
+  for (size_t p = 0; p < t.kPieces.size(); ++p) {
+    pieces += "    rk_" + std::to_string(p) + " = " + (offset ? std::to_string(offset) + " + " : "") +
+              "tl.arange(0, " + std::to_string(t.kPieces[p]) + ")\n";
+    offset += t.kPieces[p];
+  }
   return instantiate(
       kResidentGemmSource,
       {{"NAME", name},
+       {"K_PIECES", pieces},
        {"GEMM_PARAMETERS",
         instantiate(kGemmParameters, {{"A", k.aType}, {"B", k.bType}, {"BIAS", k.biasType}, {"C", k.cType}})},
        {"BODY", body}});
@@ -170,7 +224,11 @@ std::string residentGemmSource(const std::string &name, const GemmKernelFlags &k
 std::string residentVariant(const GemmKernelFlags &k, const ResidentTiles &t, int64_t tiles) {
   // Everything residentGemmSource's text depends on besides the element
   // types (in the caller's prefix): two calls with one name must be one kernel.
-  return "p" + std::to_string(t.panels) + "_t" + std::to_string(tiles) + "_m" + std::to_string(t.blockM) +
+  std::string pieces;
+  for (int64_t piece : t.kPieces)
+    pieces += "_" + std::to_string(piece);
+  return "p" + std::to_string(t.panels) + "_t" + std::to_string(tiles) + "_m" + std::to_string(t.blockM) + "_k" +
+         pieces.substr(1) +
          "_f" + std::to_string(std::min(tiles, t.firstTiles)) + (k.mRagged ? "m" : "") +
          (k.nRagged ? "n" : "") + (k.kRagged ? "k" : "") + (k.aMContiguous ? "_at" : "") +
          (k.bKContiguous ? "_bt" : "") + (k.scaleProduct ? "_alpha" : "") + (k.hasBias ? "_bias" : "") +
@@ -187,7 +245,7 @@ double scheduleCycles(const ResidentTiles &t, int64_t m, int64_t n, int64_t k, i
                       const MachineShape &machine) {
   const double lanes = machine.lanes, bw = std::max(1.0, machine.dramBytesPerCycle);
   const int64_t tiles = ceilDiv(m, t.blockM), first = std::min(tiles, t.firstTiles);
-  const int64_t folds = ceilDiv(t.blockK, machine.lanes) * ceilDiv(t.panel, machine.lanes);
+  const int64_t folds = kSlots(t, machine.lanes) * ceilDiv(t.panel, machine.lanes);
   const int64_t arrays = std::max(1, machine.systolicArrays);
   // One dot (an A tile times a panel) on one array; consecutive dots take
   // the arrays in turn.
@@ -223,7 +281,7 @@ double residentCycles(const ResidentTiles &t, int64_t m, int64_t n, int64_t k, i
                       const MachineShape &machine) {
   const double lanes = machine.lanes, bw = std::max(1.0, machine.dramBytesPerCycle);
   const int64_t tiles = ceilDiv(m, t.blockM);
-  const int64_t folds = ceilDiv(t.blockK, machine.lanes) * ceilDiv(t.panel, machine.lanes);
+  const int64_t folds = kSlots(t, machine.lanes) * ceilDiv(t.panel, machine.lanes);
   // Consecutive dots take the arrays in turn: the panels' dots of one A tile
   // run on min(arrays, panels) arrays at once.
   const double parallel =
@@ -262,7 +320,9 @@ std::optional<ResidentTiles> chooseResidentTiles(int64_t m, int64_t n, int64_t k
       // tiles all get bytes of their own (then the loop's loads overlap the
       // first step's dots), else among those that fit at all.
       for (int64_t first = 1; first <= 4; ++first) {
-        ResidentTiles t{blockM, blockFor(k, 16, int64_t{1} << 20), panel, ceilDiv(n, panel), first, 0};
+        ResidentTiles t{blockM, 0, panel, ceilDiv(n, panel), first, 0, kPiecesFor(k, lane)};
+        for (int64_t piece : t.kPieces)
+          t.blockK += piece;
         const int64_t tiles = ceilDiv(m, blockM);
         if (first > tiles ||
             residentBytesPerLane(t, tiles, true, element, aTurned, bTurned, machine) > budget)

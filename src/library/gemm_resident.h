@@ -7,6 +7,7 @@
 #include "library/plan_support.h"
 
 #include <optional>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,12 @@ struct ResidentTiles {
   int64_t panels = 1;     // B's columns in `panel`-wide tiles, one dot each per A tile
   int64_t firstTiles = 2; // A tiles of the first step, loaded in turn with B's first panels
   double cycles = 0;      // the estimate compared with the tiled kernel's (residentCycles)
+  /// K in pieces, each a power of two (arange's extent) and all but a short
+  /// K's one a multiple of the lanes, their sum the least lane multiple at
+  /// least K: 768 is 512 + 256 and 544 is 512 + 128, where one power-of-two
+  /// block (1024) would hold a third or more of padding in every tile. A
+  /// product is the chain of one dot per piece. blockK is the sum.
+  std::vector<int64_t> kPieces{128};
 };
 
 /// The kernel text (docs/library-kernels.md, "Resident B"); `tiles` = ceil(M

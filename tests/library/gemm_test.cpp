@@ -5,13 +5,17 @@
 #include "library/gemm_resident.h"
 #include "library/plan_harness.h"
 
+#include "compiler/compiler.h"
 #include "config/hardware.h"
 
 #include "core/error.h"
+#include "triton/frontend.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <set>
 #include <map>
 #include <limits>
 
@@ -303,6 +307,25 @@ TEST(LibraryGemm, ResidentBGemm) {
     EXPECT_EQ(constant(l, "BLOCK_K"), 1024);
     EXPECT_EQ(constant(l, "BLOCK_N"), -1);
   }
+  // K = 544 in pieces of 512 and 128 (not one block of 1024, 47% padding):
+  // each product a chain of two dots, only the last piece masked past K.
+  {
+    CallFixture f;
+    const TensorRef a = f.tensor(DType::Float32, {1024, 544});
+    const TensorRef b = f.tensor(DType::Float32, {544, 1024});
+    const TensorRef out = f.tensor(DType::Float32, {1024, 1024});
+    const std::vector<const TensorRef *> outs = {&out};
+    const CallPlan plan =
+        planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+    ASSERT_EQ(plan.launches.size(), 1u);
+    const std::string &text = plan.launches[0].source;
+    EXPECT_NE(text.find("rk_0 = tl.arange(0, 512)"), std::string::npos) << text;
+    EXPECT_NE(text.find("rk_1 = 512 + tl.arange(0, 128)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("rk_2"), std::string::npos);
+    EXPECT_EQ(text.find("(rk_0 < K)"), std::string::npos);
+    EXPECT_NE(text.find("(rk_1 < K)"), std::string::npos);
+    EXPECT_NE(text.find("c0_0 = tl.dot(a0_1, b_0_1, acc=c0_0"), std::string::npos);
+  }
   // Values on the NPU (compiler + functional simulator) on the 8-lane edge
   // machine: ragged M, N and K, operands stored transposed, bias with alpha
   // and beta, batches, fp16.
@@ -321,11 +344,14 @@ TEST(LibraryGemm, ResidentBGemm) {
       {"aten.mm", {233, 20}, {}, {20, 24}, {}, false, DType::Float32}, // the loop over pairs
   };
   const config::HardwareConfig tpu = config::defaultConfig();
-  for (size_t i = 0; i < cases.size() + 1; ++i) {
-    // The last: three row tiles of 128 on the default machine, all in the
-    // first step, ragged everywhere.
-    const bool onTpu = i == cases.size();
-    const Case c = onTpu ? Case{"aten.mm", {300, 130}, {}, {130, 70}, {}, false, DType::Float32} : cases[i];
+  for (size_t i = 0; i < cases.size() + 2; ++i) {
+    // The last two: three row tiles of 128 on the default machine, all in
+    // the first step, ragged everywhere; the second with K in two pieces
+    // (512 + 128), a chain of two dots per product.
+    const bool onTpu = i >= cases.size();
+    const Case c = i == cases.size()       ? Case{"aten.mm", {300, 130}, {}, {130, 70}, {}, false, DType::Float32}
+                   : i == cases.size() + 1 ? Case{"aten.mm", {300, 544}, {}, {544, 70}, {}, false, DType::Float32}
+                                           : cases[i];
     const config::HardwareConfig &hw = onTpu ? tpu : edge;
     const MachineShape shape{hw.lanes, hw.spadBytesPerLane(), hw.vlenBits};
     CallFixture f;
@@ -377,17 +403,78 @@ TEST(LibraryGemm, ResidentFirstStepLoadsWithBAndHoldsItsStores) {
   for (const auto &[m, last] : {std::pair<int64_t, std::string>{1024, "c0_3"}, {512, "c0_2"}}) {
     const int64_t n = m == 1024 ? 1024 : 768;
     const std::string text = source(m, n, n);
-    EXPECT_LT(at(text, "a0 = "), at(text, "b_0 = "));
-    EXPECT_LT(at(text, "b_0 = "), at(text, "a1 = "));
-    EXPECT_LT(at(text, "a1 = "), at(text, "b_1 = "));
+    EXPECT_LT(at(text, "a0_0 = "), at(text, "b_0_0 = "));
+    EXPECT_LT(at(text, "b_0_0 = "), at(text, "a1_0 = "));
+    EXPECT_LT(at(text, "a1_0 = "), at(text, "b_1_0 = "));
     EXPECT_EQ(at(text, "tl.store("), at(text, "tl.store(c_base + rows_0[:, None] * STRIDE_CM + cols_" +
                                                   last.substr(3) + "[None, :] * STRIDE_CN, " + last));
     EXPECT_NE(text.find("for m0 in range(256, "), std::string::npos) << "two tiles of 128 before the loop";
   }
   const std::string alone = source(256, 768, 768);
-  EXPECT_LT(at(alone, "a1 = "), at(alone, "b_0 = "));
+  EXPECT_LT(at(alone, "a1_0 = "), at(alone, "b_0_0 = "));
   EXPECT_EQ(at(alone, "tl.store("), at(alone, "tl.store(c_base + rows_0[:, None] * STRIDE_CM + cols_0"));
   EXPECT_EQ(alone.find("for m0"), std::string::npos);
+}
+
+TEST(LibraryGemm, ResidentLoadsShareBytesOnlyWithLoads) {
+  // 3337 x 540 x 546 on the default machine: 27 row tiles of A in K pieces of
+  // 512 and 128 (two loads per tile), three panels; the compiler unrolls the
+  // loop over pairs, and the load destinations no longer fit half the bank
+  // with bytes of their own each. They share bytes among themselves, below
+  // every other tile: a load never waits for a store of a product that took
+  // its bytes (docs/compiler.md, "Scratchpad").
+  CallFixture f;
+  const TensorRef a = f.tensor(DType::Float32, {3337, 540});
+  const TensorRef b = f.tensor(DType::Float32, {540, 546});
+  const TensorRef out = f.tensor(DType::Float32, {3337, 546});
+  const std::vector<const TensorRef *> outs = {&out};
+  const CallPlan plan =
+      planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+  ASSERT_EQ(plan.launches.size(), 1u);
+  const KernelLaunch &launch = plan.launches[0];
+  ASSERT_EQ(launch.kernelName.rfind("npusim_gemm_resident_", 0), 0u) << launch.kernelName;
+  triton::ConstexprBindings constexprs;
+  for (const auto &[name, value] : launch.constexprs)
+    constexprs[name] = value;
+  const npu::Program program = compiler::compile(
+      *triton::lowerKernel(triton::loadKernel(launch.source, launch.kernelName + ".py"), constexprs),
+      config::defaultConfig());
+  EXPECT_LE(program.spadBytesUsed, program.spadBytesPerLane / 2);
+  std::set<int> loaded, accessed;
+  std::function<void(const std::vector<npu::Instruction> &)> walk = [&](const std::vector<npu::Instruction> &body) {
+    for (const npu::Instruction &i : body) {
+      if (i.opcode == npu::Opcode::DmaLoad)
+        loaded.insert(i.dsts.at(0));
+      for (int t : npu::readTiles(i))
+        accessed.insert(t);
+      for (int t : npu::writtenTiles(i))
+        accessed.insert(t);
+      walk(i.body);
+      walk(i.elseBody);
+    }
+  };
+  walk(program.body);
+  auto range = [&](int t) {
+    const npu::Tile &tile = program.tiles.at(static_cast<size_t>(t));
+    return std::pair<int64_t, int64_t>{tile.bankOffset,
+                                       tile.bankOffset + tile.layout.bytesPerLane(program.lanes)};
+  };
+  auto overlap = [&](int t, int u) { return range(u).first < range(t).second && range(t).first < range(u).second; };
+  int loadsSharing = 0;
+  for (int t : loaded)
+    for (int u : loaded)
+      loadsSharing += u > t && overlap(t, u);
+  EXPECT_GT(loadsSharing, 0) << "the destinations share bytes among themselves";
+  // Every other tile the program touches keeps clear of them (a view of a
+  // destination over its own bytes aside).
+  for (int t : accessed) {
+    if (loaded.count(t))
+      continue;
+    for (int u : loaded) {
+      EXPECT_TRUE(!overlap(t, u) || range(t).first == range(u).first)
+          << "tile " << t << " overlaps load destination " << u;
+    }
+  }
 }
 
 TEST(LibraryGemm, ResidentMasksOnlyTheLastPanelOfARaggedN) {
