@@ -83,7 +83,7 @@ def {{NAME}}({{GEMM_PARAMETERS}}
     b_base = b_ptr + batch * STRIDE_BB
     bias_base = bias_ptr + batch * STRIDE_BIASB
     c_base = c_ptr + batch * STRIDE_CB
-{{BODY}}
+{{COLUMN_BLOCK}}{{BODY}}
 )TRITON";
 
 /// The K mask of piece p: only the last piece can pass K.
@@ -108,20 +108,26 @@ std::string loadA(const GemmKernelFlags &k, const ResidentTiles &t, int s, const
 /// column bounds across all of B's lanes, a [K, PANEL] tile of indices and
 /// one of bounds per panel, 10 KB per lane each at K = 1024: 1024 x 1024 x
 /// 896 took 55.7 k cycles against 40.3 k at N = 1024.)
-GemmKernelFlags panelFlags(const GemmKernelFlags &k, int64_t q, int64_t panels) {
+GemmKernelFlags panelFlags(const GemmKernelFlags &k, const ResidentTiles &t, int64_t q) {
+  // With column blocks any panel of the last block may pass N.
   GemmKernelFlags flags = k;
-  flags.nRagged = k.nRagged && q == panels - 1;
+  flags.nRagged = k.nRagged && (t.columnBlocks > 1 || q == t.panels - 1);
   return flags;
+}
+
+/// Panel q's first column: after the program's column block's start, col0.
+std::string panelStart(const ResidentTiles &t, int64_t q) {
+  return (t.columnBlocks > 1 ? "col0 + " : "") + std::to_string(q) + " * PANEL";
 }
 
 /// Panel q of B: its columns cols_q and the tile b_q_{p} per K piece.
 std::string loadPanel(const GemmKernelFlags &k, const ResidentTiles &t, int64_t q) {
   const std::string s = std::to_string(q), cols = "cols_" + s;
-  std::string text = "    " + cols + " = " + s + " * PANEL + tl.arange(0, PANEL)\n";
+  std::string text = "    " + cols + " = " + panelStart(t, q) + " + tl.arange(0, PANEL)\n";
   for (size_t p = 0; p < t.kPieces.size(); ++p)
     text += loadTile(operandCast(k), "b_" + s + "_" + std::to_string(p), "b_base", "rk_" + std::to_string(p),
                      "STRIDE_BK", kMask(k, p, t.kPieces.size()), cols, "STRIDE_BN",
-                     panelFlags(k, q, t.panels).nRagged ? "(" + cols + " < N)" : "", k.bKContiguous, 4);
+                     panelFlags(k, t, q).nRagged ? "(" + cols + " < N)" : "", k.bKContiguous, 4);
   return text;
 }
 
@@ -149,13 +155,14 @@ std::string multiply(const ResidentTiles &t, int count, bool panelMajor, int spa
 
 /// The epilogue and stores of A tile s's products, from panel `from` on (in
 /// a circle).
-std::string storeProducts(const GemmKernelFlags &k, int s, int64_t panels, int spaces, int64_t from = 0) {
+std::string storeProducts(const GemmKernelFlags &k, const ResidentTiles &t, int s, int spaces, int64_t from = 0) {
+  const int64_t panels = t.panels;
   const std::string n = std::to_string(s);
   std::string stores;
   for (int64_t i = 0; i < panels; ++i) {
     const int64_t q = (from + i) % panels;
     const std::string qs = std::to_string(q);
-    stores += storeProduct(panelFlags(k, q, panels), "c" + n + "_" + qs, "bias" + n + "_" + qs, "rows_" + n,
+    stores += storeProduct(panelFlags(k, t, q), "c" + n + "_" + qs, "bias" + n + "_" + qs, "rows_" + n,
                            "cols_" + qs, spaces);
   }
   return stores;
@@ -169,7 +176,7 @@ std::string streamTiles(const GemmKernelFlags &k, const ResidentTiles &t, int co
     body += loadA(k, t, s, s ? firstRow + " + " + std::to_string(s) + " * BLOCK_M" : firstRow, spaces);
   body += multiply(t, count, false, spaces);
   for (int s = 0; s < count; ++s)
-    body += storeProducts(k, s, t.panels, spaces);
+    body += storeProducts(k, t, s, spaces);
   return body;
 }
 
@@ -195,7 +202,7 @@ std::string residentGemmSource(const std::string &name, const GemmKernelFlags &k
     body += loadPanel(k, t, q);
   body += multiply(t, first, true, 4);
   for (int s = 0; s < first; ++s)
-    body += storeProducts(k, s, t.panels, 4, s == 0 && later ? t.panels - 1 : 0);
+    body += storeProducts(k, t, s, 4, s == 0 && later ? t.panels - 1 : 0);
   const int64_t pairs = (tiles - first) / 2;
   if (pairs > 0) {
     const int64_t start = first * t.blockM;
@@ -216,6 +223,8 @@ std::string residentGemmSource(const std::string &name, const GemmKernelFlags &k
       kResidentGemmSource,
       {{"NAME", name},
        {"K_PIECES", pieces},
+       {"COLUMN_BLOCK", t.columnBlocks > 1 ? "    col0 = tl.program_id(1) * " + std::to_string(t.panels) + " * PANEL\n"
+                                           : std::string()},
        {"GEMM_PARAMETERS",
         instantiate(kGemmParameters, {{"A", k.aType}, {"B", k.bType}, {"BIAS", k.biasType}, {"C", k.cType}})},
        {"BODY", body}});
@@ -227,8 +236,8 @@ std::string residentVariant(const GemmKernelFlags &k, const ResidentTiles &t, in
   std::string pieces;
   for (int64_t piece : t.kPieces)
     pieces += "_" + std::to_string(piece);
-  return "p" + std::to_string(t.panels) + "_t" + std::to_string(tiles) + "_m" + std::to_string(t.blockM) + "_k" +
-         pieces.substr(1) +
+  return "p" + std::to_string(t.panels) + (t.columnBlocks > 1 ? "_c" + std::to_string(t.columnBlocks) : "") +
+         "_t" + std::to_string(tiles) + "_m" + std::to_string(t.blockM) + "_k" + pieces.substr(1) +
          "_f" + std::to_string(std::min(tiles, t.firstTiles)) + (k.mRagged ? "m" : "") +
          (k.nRagged ? "n" : "") + (k.kRagged ? "k" : "") + (k.aMContiguous ? "_at" : "") +
          (k.bKContiguous ? "_bt" : "") + (k.scaleProduct ? "_alpha" : "") + (k.hasBias ? "_bias" : "") +
@@ -286,20 +295,21 @@ double residentCycles(const ResidentTiles &t, int64_t m, int64_t n, int64_t k, i
   // run on min(arrays, panels) arrays at once.
   const double parallel =
       static_cast<double>(std::min<int64_t>(std::max(1, machine.systolicArrays), t.panels));
-  const double arrays = static_cast<double>(tiles * t.panels * folds) *
+  const double arrays = static_cast<double>(tiles * t.panels * t.columnBlocks * folds) *
                         std::max<double>(static_cast<double>(t.blockM), lanes) / parallel;
   // A, B and C cross DRAM once; 4 cycles per loaded DMA run (mapping.cpp's
   // measured run cost): A's rows, B's rows (or columns when K is contiguous;
   // the masked rows past K are not read). C's rows go out on the store
   // queue beside the loads (measured: mlp-train's 256 x 16 x 784, 1,024
   // rows of C, 2.5 k cycles in all).
-  const double bytes = static_cast<double>((m * k + k * n) * element + m * n * 4);
-  const double runs = static_cast<double>(m + t.panels * k);
+  // With column blocks A streams once per block.
+  const double bytes = static_cast<double>((m * k * t.columnBlocks + k * n) * element + m * n * 4);
+  const double runs = static_cast<double>((m + t.panels * k) * t.columnBlocks);
   const double dram = bytes / bw + detail::kDmaRunCycles * runs;
   // Before the first dot: the first A tile and the first panel; after the
   // last: its products' store.
   const double start = static_cast<double>((t.blockM * k + k * t.panel) * element) / bw;
-  const double end = static_cast<double>(t.blockM * n * 4) / bw;
+  const double end = static_cast<double>(t.blockM * t.panels * t.panel * 4) / bw;
   return std::max(arrays, dram) + start + end + machine.arrayPassOverheadCycles();
 }
 
@@ -320,12 +330,35 @@ std::optional<ResidentTiles> chooseResidentTiles(int64_t m, int64_t n, int64_t k
       // tiles all get bytes of their own (then the loop's loads overlap the
       // first step's dots), else among those that fit at all.
       for (int64_t first = 1; first <= 4; ++first) {
-        ResidentTiles t{blockM, 0, panel, ceilDiv(n, panel), first, 0, kPiecesFor(k, lane)};
+        ResidentTiles t;
+        t.blockM = blockM;
+        t.panel = panel;
+        t.firstTiles = first;
+        t.kPieces = kPiecesFor(k, lane);
+        t.blockK = 0;
         for (int64_t piece : t.kPieces)
           t.blockK += piece;
         const int64_t tiles = ceilDiv(m, blockM);
-        if (first > tiles ||
-            residentBytesPerLane(t, tiles, true, element, aTurned, bTurned, machine) > budget)
+        if (first > tiles)
+          continue;
+        // All of B, else the fewest column blocks whose panels fit beside the
+        // fewest tiles (F = 1; no block left empty by the rounding). A larger
+        // F must fit in as many blocks: streaming A once more per block
+        // costs more than F saves.
+        const int64_t totalPanels = ceilDiv(n, panel);
+        bool fits = false;
+        ResidentTiles fewest = t;
+        fewest.firstTiles = 1;
+        for (int64_t blocks = 1; blocks <= totalPanels && !fits; ++blocks) {
+          fewest.columnBlocks = blocks;
+          fewest.panels = ceilDiv(totalPanels, blocks);
+          if (blocks > 1 && (blocks - 1) * fewest.panels >= totalPanels)
+            continue;
+          fits = residentBytesPerLane(fewest, tiles, true, element, aTurned, bTurned, machine) <= budget;
+        }
+        t.columnBlocks = fewest.columnBlocks;
+        t.panels = fewest.panels;
+        if (!fits || residentBytesPerLane(t, tiles, true, element, aTurned, bTurned, machine) > budget)
           continue;
         const bool separate =
             residentBytesPerLane(t, tiles, false, element, aTurned, bTurned, machine) <= budget;
@@ -333,7 +366,8 @@ std::optional<ResidentTiles> chooseResidentTiles(int64_t m, int64_t n, int64_t k
         const double schedule = scheduleCycles(t, m, n, k, element, machine);
         // Tile shapes by the estimate against the tiled kernel's, F by the
         // schedule.
-        const bool sameShape = found && best.blockM == t.blockM && best.panel == t.panel;
+        const bool sameShape =
+            found && best.blockM == t.blockM && best.panel == t.panel && best.columnBlocks == t.columnBlocks;
         if (!found ||
             (sameShape && ((separate && !bestSeparate) ||
                            (separate == bestSeparate && schedule < bestSchedule * (1 - 1e-9)))) ||

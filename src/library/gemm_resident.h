@@ -16,6 +16,9 @@ namespace npusim::library::detail {
 struct ResidentTiles {
   int64_t blockM = 128, blockK = 128, panel = 128;
   int64_t panels = 1;     // B's columns in `panel`-wide tiles, one dot each per A tile
+  /// Programs along N (grid y), each keeping `panels` panels of B resident
+  /// and streaming all of A through them: 1 when all of B fits.
+  int64_t columnBlocks = 1;
   int64_t firstTiles = 2; // A tiles of the first step, loaded in turn with B's first panels
   double cycles = 0;      // the estimate compared with the tiled kernel's (residentCycles)
   /// K in pieces, each a power of two (arange's extent) and all but a short
@@ -34,9 +37,10 @@ std::string residentGemmSource(const std::string &name, const GemmKernelFlags &k
 std::string residentVariant(const GemmKernelFlags &kernel, const ResidentTiles &t, int64_t tiles);
 
 /// Resident-B tiles for a batched [m, k] x [k, n] product of `element`-byte
-/// operands, or nothing when B does not fit half a lane's bank beside two A
-/// tiles and the accumulators, or when A has fewer than two tiles of rows (no
-/// reuse to gain). `aTurned`, `bTurned`: the operand is loaded with its
+/// operands: all of B, or where it does not fit half a lane's bank beside two
+/// A tiles and the accumulators, the fewest column blocks of B that do (A then
+/// streams once per block); nothing when not even one panel fits, or when A
+/// has fewer than two tiles of rows (no reuse to gain). `aTurned`, `bTurned`: the operand is loaded with its
 /// contiguous axis last and transposed on chip.
 std::optional<ResidentTiles> chooseResidentTiles(int64_t m, int64_t n, int64_t k, int64_t element,
                                                  bool aTurned, bool bTurned, const MachineShape &machine);

@@ -183,14 +183,14 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
     const ResidentTiles &t = *resident;
     GemmKernelFlags kernel = flags;
     kernel.mRagged = m % t.blockM != 0;
-    kernel.nRagged = n % t.panel != 0;
+    kernel.nRagged = n != t.columnBlocks * t.panels * t.panel;
     kernel.kRagged = k != t.blockK;
     const std::string name =
         "npusim_gemm_resident_" + types + "_" + residentVariant(kernel, t, ceilDiv(m, t.blockM));
     LaunchBuilder launch(name, residentGemmSource(name, kernel, t, ceilDiv(m, t.blockM)));
     bind(launch);
     launch.constant("BLOCK_M", t.blockM).constant("BLOCK_K", t.blockK).constant("PANEL", t.panel);
-    launch.grid(1, 1, batches);
+    launch.grid(1, t.columnBlocks, batches);
     return launch.build();
   }
   if (pipelined) {

@@ -416,6 +416,35 @@ TEST(LibraryGemm, ResidentFirstStepLoadsWithBAndHoldsItsStores) {
   EXPECT_EQ(alone.find("for m0"), std::string::npos);
 }
 
+TEST(LibraryGemm, ResidentBInColumnBlocksWhenAllOfBDoesNotFit) {
+  // On the 8-lane edge machine (16 KiB of tiles per lane) B of 45 x 1200 does
+  // not fit: the kernel keeps a column block of B's panels per program (grid
+  // y), every panel of a block masked past N, and streams A once per block.
+  // Values against the host: ragged M, N and K, and an addmm epilogue.
+  const config::HardwareConfig edge = config::loadConfig("edge-8lane");
+  MachineShape shape{edge.lanes, edge.spadBytesPerLane(), edge.vlenBits};
+  shape.gemmKernel = "resident";
+  for (const bool bias : {false, true}) {
+    CallFixture f;
+    f.useNpu(edge);
+    const TensorRef a = f.tensor(DType::Float32, {70, 45});
+    const TensorRef b = f.tensor(DType::Float32, {45, 1203});
+    const TensorRef out = f.tensor(DType::Float32, {70, 1203});
+    std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
+    const std::string op = bias ? "aten.addmm" : "aten.mm";
+    if (bias)
+      args = {CallFixture::arg(f.tensor(DType::Float32, {1203})), CallFixture::arg(a), CallFixture::arg(b),
+              CallFixture::number(0.5), CallFixture::number(-2.0)};
+    const std::vector<const TensorRef *> outs = {&out};
+    const CallPlan plan = planCall(op, args, outs, shape);
+    ASSERT_EQ(plan.launches.size(), 1u);
+    EXPECT_EQ(plan.launches[0].kernelName.rfind("npusim_gemm_resident_", 0), 0u) << plan.launches[0].kernelName;
+    EXPECT_GT(plan.launches[0].grid[1], 1) << "column blocks";
+    EXPECT_NE(plan.launches[0].source.find("col0 = tl.program_id(1) * "), std::string::npos);
+    EXPECT_EQ(f.compare(op, args, {out}, shape), "") << op;
+  }
+}
+
 TEST(LibraryGemm, ResidentLoadsShareBytesOnlyWithLoads) {
   // 3337 x 540 x 546 on the default machine: 27 row tiles of A in K pieces of
   // 512 and 128 (two loads per tile), three panels; the compiler unrolls the
