@@ -63,8 +63,8 @@ int64_t residentBytesPerLane(const ResidentTiles &t, int64_t tiles, bool live, i
          named * (kSlotCount * t.blockM * element * (aTurned ? 2 : 1) + t.panels * nSlots * t.blockM * 4);
 }
 
-// Grid: (1, 1, batches). Every B panel [BLOCK_K, PANEL] is loaded once and
-// stays in the scratchpad; A streams through in row tiles, two per step (a0,
+// Grid: (1, column blocks, batches). Every B panel [BLOCK_K, PANEL] of the
+// program's column block is loaded once and stays in the scratchpad; A streams through in row tiles, two per step (a0,
 // a1: while the arrays multiply a1, the DMA queue refills a0 for the next
 // step, with no value carried between iterations). The first step (F tiles)
 // is peeled off the loop and multiplied panel by panel as B arrives, so the

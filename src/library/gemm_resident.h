@@ -1,7 +1,8 @@
 #pragma once
-// The resident-B GEMM (internal): one program per batch keeps all of B in the
-// scratchpad (weights stationary there, read from DRAM once) and streams A
-// through it in BLOCK_M-row tiles, the next tile's load issued while the
+// The resident-B GEMM (internal): one program per batch keeps all of B (or
+// per column block of B, where all of it does not fit) in the scratchpad
+// (weights stationary there, read from DRAM once) and streams A through it
+// in BLOCK_M-row tiles, the next tile's load issued while the
 // arrays multiply the current one (docs/library-kernels.md, "Resident B").
 #include "library/gemm_text.h"
 #include "library/plan_support.h"
