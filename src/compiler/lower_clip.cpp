@@ -40,6 +40,8 @@ bool MemoryLowerer::clipTerms(const ir::Value *mask, const std::vector<int> &axi
     return clipTerms(op->operands[0], axisOf, terms, depth + 1) &&
            clipTerms(op->operands[1], axisOf, terms, depth + 1);
   case OpCode::ExpandDims: {
+    if (op->axis < 0 || op->axis >= static_cast<int>(axisOf.size()))
+      return false;
     std::vector<int> inner = axisOf;
     inner.erase(inner.begin() + op->axis);
     return clipTerms(op->operands[0], inner, terms, depth + 1);
@@ -48,6 +50,8 @@ bool MemoryLowerer::clipTerms(const ir::Value *mask, const std::vector<int> &axi
     // An axis stretched from one element: the operand is the same along it.
     std::vector<int> inner = axisOf;
     const ir::Shape &from = op->operands[0]->type.shape;
+    if (from.size() != inner.size() || mask->type.shape.size() != inner.size())
+      return false;
     for (size_t a = 0; a < inner.size(); ++a)
       if (from.at(a) == 1 && mask->type.shape.at(a) != 1)
         inner[a] = -1;
@@ -74,6 +78,8 @@ bool MemoryLowerer::clipTerms(const ir::Value *mask, const std::vector<int> &axi
     if (!n || !cx.isLazy(lhs))
       return false;
     const LazyTile &x = *cx.state(lhs).lazy;
+    if (x.strides.size() != axisOf.size() || lhs->type.shape.size() != axisOf.size())
+      return false;
     // Exactly one axis along which x varies, by 1 per element, and that
     // axis one of the data tile's.
     int varying = -1;
