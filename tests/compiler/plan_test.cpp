@@ -428,12 +428,19 @@ TEST(Scratchpad, DeadTilesGiveTheirBytesAway) {
     total += (tile.layout.numElements() / 8) * core::byteSize(tile.layout.dtype);
   EXPECT_LT(c.program.spadBytesUsed, total / 2);
   // Tiles live at once never share bytes: the value test checks results; here
-  // the store's data and mask tiles are distinct ranges.
-  const npu::Instruction *store = dmaOn(c.program, npu::Opcode::DmaStore, 3);
-  ASSERT_NE(store, nullptr);
-  const npu::Tile &data = c.program.tiles[store->srcs[0]];
-  const npu::Tile &mask = c.program.tiles[store->dma.maskTile];
-  EXPECT_TRUE(data.bankOffset + 128 <= mask.bankOffset || mask.bankOffset + 32 <= data.bankOffset);
+  // the data and mask tiles of the DMA that keeps a mask tile (the periodic
+  // gather's; the others clip) are distinct ranges.
+  const npu::Instruction *masked = nullptr;
+  forEachInstruction(c.program.body, [&](const npu::Instruction &i) {
+    if ((i.opcode == npu::Opcode::DmaLoad || i.opcode == npu::Opcode::DmaStore) && i.dma.maskTile >= 0)
+      masked = &i;
+  });
+  ASSERT_NE(masked, nullptr);
+  const int dataTile = masked->opcode == npu::Opcode::DmaLoad ? masked->dsts.at(0) : masked->srcs.at(0);
+  const npu::Tile &data = c.program.tiles.at(static_cast<size_t>(dataTile));
+  const npu::Tile &mask = c.program.tiles.at(static_cast<size_t>(masked->dma.maskTile));
+  const int64_t dataBytes = data.layout.bytesPerLane(8), maskBytes = mask.layout.bytesPerLane(8);
+  EXPECT_TRUE(data.bankOffset + dataBytes <= mask.bankOffset || mask.bankOffset + maskBytes <= data.bankOffset);
 }
 
 // The same plan in a 1 KiB bank: the DMA loads' destinations still get bytes
