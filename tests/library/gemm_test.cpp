@@ -25,6 +25,16 @@ namespace {
 using harness::CallFixture;
 using core::DType;
 
+/// The plan of an fp32 `aten.mm` of [m, k] x [k, n] on the default machine.
+CallPlan planMatmul(int64_t m, int64_t k, int64_t n) {
+  CallFixture f;
+  const TensorRef a = f.tensor(DType::Float32, {m, k});
+  const TensorRef b = f.tensor(DType::Float32, {k, n});
+  const TensorRef out = f.tensor(DType::Float32, {m, n});
+  const std::vector<const TensorRef *> outs = {&out};
+  return planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+}
+
 int64_t constant(const KernelLaunch &launch, const std::string &name) {
   return harness::launchConstant(launch, name);
 }
@@ -293,13 +303,7 @@ TEST(LibraryGemm, ResidentBGemm) {
   // 1024^3 on the default machine: B (4 MiB, 32 KiB per lane) stays in the
   // scratchpad and A streams through it once: one program, no BLOCK_N.
   {
-    CallFixture f;
-    const TensorRef a = f.tensor(DType::Float32, {1024, 1024});
-    const TensorRef b = f.tensor(DType::Float32, {1024, 1024});
-    const TensorRef out = f.tensor(DType::Float32, {1024, 1024});
-    const std::vector<const TensorRef *> outs = {&out};
-    const CallPlan plan =
-        planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+    const CallPlan plan = planMatmul(1024, 1024, 1024);
     ASSERT_EQ(plan.launches.size(), 1u);
     const KernelLaunch &l = plan.launches[0];
     EXPECT_EQ(l.kernelName.rfind("npusim_gemm_resident_", 0), 0u) << l.kernelName;
@@ -310,13 +314,7 @@ TEST(LibraryGemm, ResidentBGemm) {
   // K = 544 in pieces of 512 and 128 (not one block of 1024, 47% padding):
   // each product a chain of two dots, only the last piece masked past K.
   {
-    CallFixture f;
-    const TensorRef a = f.tensor(DType::Float32, {1024, 544});
-    const TensorRef b = f.tensor(DType::Float32, {544, 1024});
-    const TensorRef out = f.tensor(DType::Float32, {1024, 1024});
-    const std::vector<const TensorRef *> outs = {&out};
-    const CallPlan plan =
-        planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+    const CallPlan plan = planMatmul(1024, 544, 1024);
     ASSERT_EQ(plan.launches.size(), 1u);
     const std::string &text = plan.launches[0].source;
     EXPECT_NE(text.find("rk_0 = tl.arange(0, 512)"), std::string::npos) << text;
@@ -385,13 +383,7 @@ TEST(LibraryGemm, ResidentFirstStepLoadsWithBAndHoldsItsStores) {
   // 256 x 768 x 768 has its two tiles in the first step and nothing after:
   // tiles before panels, products stored in panel order (c0_0 first).
   auto source = [](int64_t m, int64_t n, int64_t k) {
-    CallFixture f;
-    const TensorRef a = f.tensor(DType::Float32, {m, k});
-    const TensorRef b = f.tensor(DType::Float32, {k, n});
-    const TensorRef out = f.tensor(DType::Float32, {m, n});
-    const std::vector<const TensorRef *> outs = {&out};
-    const CallPlan plan = planCall(
-        "aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+    const CallPlan plan = planMatmul(m, k, n);
     EXPECT_EQ(plan.launches.size(), 1u);
     return plan.launches.empty() ? std::string() : plan.launches[0].source;
   };
@@ -452,13 +444,7 @@ TEST(LibraryGemm, ResidentLoadsShareBytesOnlyWithLoads) {
   // with bytes of their own each. They share bytes among themselves, below
   // every other tile: a load never waits for a store of a product that took
   // its bytes (docs/compiler.md, "Scratchpad").
-  CallFixture f;
-  const TensorRef a = f.tensor(DType::Float32, {3337, 540});
-  const TensorRef b = f.tensor(DType::Float32, {540, 546});
-  const TensorRef out = f.tensor(DType::Float32, {3337, 546});
-  const std::vector<const TensorRef *> outs = {&out};
-  const CallPlan plan =
-      planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)}, outs, MachineShape{});
+  const CallPlan plan = planMatmul(3337, 540, 546);
   ASSERT_EQ(plan.launches.size(), 1u);
   const KernelLaunch &launch = plan.launches[0];
   ASSERT_EQ(launch.kernelName.rfind("npusim_gemm_resident_", 0), 0u) << launch.kernelName;
