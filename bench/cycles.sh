@@ -19,9 +19,10 @@ for bundle in "${bundles[@]}"; do
   "$npusim" run "examples/$bundle" --mode timing --config "$config" --quiet --report "$reports/$bundle.json" >/dev/null
 done
 echo "Each bundle's simulated time against the sum of its steps' rooflines. A step's"
-echo "roofline is the larger of its multiply-accumulates at the arrays' peak and the"
-echo "DRAM bytes its program moves at peak bandwidth (\`runtime::stepBound\`, docs/cli.md),"
-echo "so the ratio says how well each program uses the machine."
+echo "roofline is the larger of its compute at the units' peak and its compulsory DRAM"
+echo "bytes at peak bandwidth: each input element it needs read once, each output element"
+echo "written once, whatever its program moves (docs/cli.md, \"--top\"), so the ratio says"
+echo "how well each program uses the machine."
 echo
 python3 bench/roofline.py $(for b in "${bundles[@]}"; do echo "$reports/$b.json"; done)
 if [ -f "$reports/resnet18.json" ]; then

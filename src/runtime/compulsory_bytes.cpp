@@ -32,11 +32,17 @@ public:
       return;
     elements_[t.storage] += viewElements(t);
   }
-  int64_t bytes() const {
+  /// With `touched`, each storage at most its touched bytes (read or written).
+  int64_t bytes(const TouchedByStorage *touched, bool written) const {
     int64_t total = 0;
     for (const auto &[id, n] : elements_) {
       const Storage &s = storages_[static_cast<size_t>(id)];
-      total += std::min(n, s.elements) * core::byteSize(s.dtype);
+      int64_t b = std::min(n, s.elements) * core::byteSize(s.dtype);
+      if (touched) {
+        const auto it = touched->find(id);
+        b = it == touched->end() ? 0 : std::min(b, written ? it->second.written : it->second.read);
+      }
+      total += b;
     }
     return total;
   }
@@ -48,7 +54,8 @@ private:
 
 } // namespace
 
-CompulsoryBytes compulsoryBytes(const Step &step, const std::vector<Storage> &storages) {
+CompulsoryBytes compulsoryBytes(const Step &step, const std::vector<Storage> &storages,
+                                const TouchedByStorage *touched) {
   Tally read(storages), written(storages);
   if (step.kind == Step::Kind::Launch) {
     for (size_t i = 0; i < step.args.size(); ++i) {
@@ -75,7 +82,7 @@ CompulsoryBytes compulsoryBytes(const Step &step, const std::vector<Storage> &st
       if (o)
         written.add(*o);
   }
-  return {read.bytes(), written.bytes()};
+  return {read.bytes(touched, false), written.bytes(touched, true)};
 }
 
 } // namespace npusim::runtime

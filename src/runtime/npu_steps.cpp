@@ -11,6 +11,7 @@
 #include "npu/execution.h"
 #include "runtime/fingerprint.h"
 #include "runtime/npu_timing.h"
+#include "runtime/touched_bytes.h"
 #include "timing/simulator.h"
 
 #include <algorithm>
@@ -104,8 +105,13 @@ public:
   }
   TraceCollector(const TraceCollector &) = delete;
   TraceCollector &operator=(const TraceCollector &) = delete;
+  /// Where the launch's DRAM runs are gathered (the run's own launches, not
+  /// the ones ranked alone at addresses of their own).
+  TouchedBytes *touched = nullptr;
   void instanceDone(npu::InstanceTrace &&trace) override {
     ++done_;
+    if (touched)
+      touched->add(trace);
     if (streaming_) {
       timer_->streamInstance(std::move(trace));
     } else {
@@ -319,6 +325,29 @@ struct NpuSteps::Impl {
     return address;
   }
 
+  /// The DRAM runs of the step whose launches run now, and the address
+  /// ranges of the buffers they use (taken while the buffers live: a call's
+  /// scratch buffers are gone when the step ends); each step's bytes in
+  /// those buffers once the next step starts.
+  size_t touchedStep = 0;
+  TouchedBytes stepTouched;
+  std::map<const reference::Buffer *, std::pair<uint64_t, uint64_t>> stepBuffers;
+  using TouchedByBuffer = std::map<const reference::Buffer *, TouchedStorage>;
+  std::map<size_t, TouchedByBuffer> touchedByStep;
+
+  /// Folds the ranges of the step gathered so far into its bytes per buffer.
+  void closeTouchedStep() {
+    if (stepBuffers.empty())
+      return;
+    TouchedByBuffer &bytes = touchedByStep[touchedStep];
+    for (const auto &[b, range] : stepBuffers)
+      bytes[b] = TouchedStorage{static_cast<int64_t>(stepTouched.read.bytesWithin(range.first, range.second)),
+                                static_cast<int64_t>(stepTouched.written.bytesWithin(range.first, range.second))};
+    stepTouched.read.clear();
+    stepTouched.written.clear();
+    stepBuffers.clear();
+  }
+
   /// Programs whose scratchpad storage was checked against the memory.
   std::set<const npu::Program *> fitsInMemory;
 
@@ -355,6 +384,15 @@ struct NpuSteps::Impl {
     TraceCollector collector(launchName, g.size(), options, timer.get(), program, result.index);
     if (timer || options.launchSink)
       runOptions.listener = &collector;
+    if (timer) {
+      if (result.index != touchedStep) {
+        closeTouchedStep();
+        touchedStep = result.index;
+      }
+      collector.touched = &stepTouched;
+      for (size_t i = 0; i < used.buffers.size(); ++i)
+        stepBuffers[used.buffers[i]] = {dram[i].address, dram[i].address + sizeOf(used.buffers[i])};
+    }
     const functional::RunStats stats = functional::run(program, g, dram, arguments, runOptions);
     result.programs += stats.instances;
     ++result.npuLaunches;
@@ -1015,6 +1053,20 @@ std::optional<NpuSteps::TimingFailure> NpuSteps::collectTimings(std::vector<Step
       s.timing = *t;
   impl_->report.timingMs = impl_->timer->busyMs();
   return failure;
+}
+
+std::optional<TouchedByStorage>
+NpuSteps::touched(size_t step, const std::vector<std::unique_ptr<reference::Buffer>> &storages) {
+  if (step == impl_->touchedStep)
+    impl_->closeTouchedStep();
+  const auto it = impl_->touchedByStep.find(step);
+  if (it == impl_->touchedByStep.end())
+    return std::nullopt;
+  TouchedByStorage bytes;
+  for (size_t id = 0; id < storages.size(); ++id)
+    if (const auto b = it->second.find(storages[id].get()); b != it->second.end())
+      bytes[static_cast<int64_t>(id)] = b->second;
+  return bytes;
 }
 
 void NpuSteps::setAbsent(std::map<const reference::Buffer *, int64_t> absent) {

@@ -7,6 +7,7 @@
 #include "reference/host_calls.h"
 #include "reference/interpreter.h"
 #include "runtime/bundle.h"
+#include "runtime/compulsory_bytes.h"
 #include "runtime/kernels.h"
 #include "runtime/runner.h"
 
@@ -91,6 +92,13 @@ public:
   /// if they held them, and the functional simulator moves nothing for them
   /// (functional::DramBuffer); a launch that computes values must not use one.
   void setAbsent(std::map<const reference::Buffer *, int64_t> absent);
+
+  /// The distinct DRAM bytes step `step`'s NPU programs read and wrote in
+  /// each storage (`storages` indexed by storage id), for the honest roofline
+  /// (compulsory_bytes.h); nothing when the step ran no program that was
+  /// timed.
+  std::optional<TouchedByStorage> touched(size_t step,
+                                          const std::vector<std::unique_ptr<reference::Buffer>> &storages);
 
   /// Writes the trace (when asked for) after the last step, after collectTimings.
   void finish();

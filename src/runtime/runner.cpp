@@ -613,12 +613,16 @@ RunReport Runner::run() {
     }
   }
   // The honest roofline: each timed step's compute bound against the bytes
-  // it cannot avoid, not against what its program moved.
+  // it cannot avoid, not against what its program moved (nor the parts of
+  // its storages the programs never needed: a gather's table, a cache's
+  // unused tail).
   const double peakBytesPerUs = options_.machine.dram.peakBytesPerSecond() * 1e-6;
   for (StepResult &s : report_.steps)
     if (s.timed && s.index < bundle_.steps.size()) {
       StepTiming &t = s.timing;
-      t.compulsoryBytes = compulsoryBytes(bundle_.steps[s.index], bundle_.storages).total();
+      const std::optional<TouchedByStorage> touched = npu_ ? npu_->touched(s.index, buffers_) : std::nullopt;
+      t.compulsoryBytes =
+          compulsoryBytes(bundle_.steps[s.index], bundle_.storages, touched ? &*touched : nullptr).total();
       t.rooflineUs = std::max(t.computeUs, peakBytesPerUs > 0.0 ? static_cast<double>(t.compulsoryBytes) / peakBytesPerUs : 0.0);
       t.boundRatio = t.rooflineUs > 0.0 ? t.timeUs / t.rooflineUs : 0.0;
     }

@@ -3,10 +3,13 @@
 #include "runtime/compulsory_bytes.h"
 
 #include "config/hardware.h"
+#include "reference/host_calls.h"
 #include "runtime/loader.h"
 #include "runtime/runner.h"
 
 #include <gtest/gtest.h>
+
+#include <set>
 
 namespace npusim::runtime {
 namespace {
@@ -103,6 +106,65 @@ TEST(CompulsoryBytes, TheRooflineOfATimedStepUsesThem) {
   EXPECT_NEAR(t.rooflineUs, 3.0 * 512 * 512 * 4 / (16 * 64 / 2.128e-3), 1e-3);
   EXPECT_NEAR(t.boundRatio, t.timeUs / t.rooflineUs, 1e-9);
   EXPECT_GE(t.dramBytesRead + t.dramBytesWritten, t.compulsoryBytes);
+}
+
+// What a step's programs touched bounds a storage's bytes: none of a storage
+// they left alone, at most their bytes of one they touched in part, the view's
+// bytes where they moved more.
+TEST(CompulsoryBytes, WhatTheProgramsTouchedBoundsEachStorage) {
+  Step step;
+  step.kind = Step::Kind::Call;
+  step.callArgs = {tensor(view(0, {1000, 64}, {64, 1})), tensor(view(1, {16}, {1})), tensor(view(3, {8}, {1}))};
+  step.out = {view(2, {16, 64}, {64, 1})};
+  const std::vector<Storage> s = storages({{core::DType::Float32, 64000},
+                                           {core::DType::Int64, 16},
+                                           {core::DType::Float32, 1024},
+                                           {core::DType::Float32, 8}});
+  TouchedByStorage touched;
+  touched[0] = {10 * 256, 0};        // ten rows of the table
+  touched[1] = {16 * 8 * 3, 0};      // the indices, read three times over
+  touched[2] = {0, 1024 * 4 + 4096}; // the output, and more (padding written twice)
+  const CompulsoryBytes b = compulsoryBytes(step, s, &touched);
+  EXPECT_EQ(b.read, 10 * 256 + 16 * 8); // storage 3 untouched: 0
+  EXPECT_EQ(b.written, 1024 * 4);
+  const CompulsoryBytes views = compulsoryBytes(step, s);
+  EXPECT_EQ(views.read, 64000 * 4 + 16 * 8 + 8 * 4);
+}
+
+// An embedding's honest roofline on the NPU: the table rows its indices name,
+// read once, not the table (`aten.embedding` of 16 indices, 10 distinct, into
+// a 1000 x 64 fp32 table), run in timing mode on the caller's storages.
+TEST(CompulsoryBytes, AGatherCountsTheRowsItsIndicesName) {
+  const std::string graph = R"({"format": "npusim-bundle", "version": 1, "model": {"op": "aten.embedding"},
+    "seed": 0, "inputs": [], "outputs": [],
+    "storages": [{"id": 0, "dtype": "fp32", "elements": 64000}, {"id": 1, "dtype": "i64", "elements": 16},
+                 {"id": 2, "dtype": "fp32", "elements": 1024}],
+    "steps": [{"kind": "call", "op": "aten.embedding",
+               "args": [{"tensor": {"storage": 0, "offset": 0, "shape": [1000, 64], "stride": [64, 1]}},
+                        {"tensor": {"storage": 1, "offset": 0, "shape": [16], "stride": [1]}}],
+               "out": [{"tensor": {"storage": 2, "offset": 0, "shape": [16, 64], "stride": [64, 1]}}]}]})";
+  const Bundle bundle = parseBundle(graph, NPUSIM_SOURCE_DIR, "embedding.json");
+  std::vector<std::unique_ptr<reference::Buffer>> buffers;
+  for (const Storage &st : bundle.storages) {
+    auto b = std::make_unique<reference::Buffer>();
+    b->dtype = st.dtype;
+    b->bytes.assign(static_cast<size_t>(st.elements) * core::byteSize(st.dtype), 0);
+    buffers.push_back(std::move(b));
+  }
+  const int64_t indices[16] = {5, 5, 7, 900, 999, 0, 7, 123, 5, 456, 321, 0, 999, 64, 900, 65};
+  for (int i = 0; i < 16; ++i)
+    reference::storeIntegerElement(*buffers[1], i, indices[i]);
+  const std::set<int64_t> distinct(std::begin(indices), std::end(indices));
+  ASSERT_EQ(distinct.size(), 10u);
+  RunOptions options;
+  options.mode = Mode::Timing;
+  options.machine = config::loadConfig("tpuv3-like");
+  const RunReport report = runBundle(bundle, options, buffers);
+  ASSERT_TRUE(report.failure.empty()) << report.failure;
+  ASSERT_EQ(report.steps.size(), 1u);
+  ASSERT_TRUE(report.steps[0].timed);
+  EXPECT_EQ(report.steps[0].timing.compulsoryBytes,
+            static_cast<int64_t>(distinct.size()) * 64 * 4 + 16 * 8 + 16 * 64 * 4);
 }
 
 } // namespace
