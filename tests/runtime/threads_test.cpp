@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <memory>
 
 namespace npusim::runtime {
 namespace {
@@ -70,6 +71,56 @@ TEST(Threads, TimingModeGivesTheSameCyclesWithOneTwoAndThreeThreads) {
   const RunReport one = runWith(bundle, Mode::Timing, 1);
   for (int threads : {2, 3})
     expectSameRun(one, runWith(bundle, Mode::Timing, threads), threads);
+}
+
+// Two NCHW convolutions, the second reading the first's output: a plan may
+// copy operands into scratch buffers (the relayout), which live only during
+// their step; what the later steps and their rooflines see must not depend on
+// the threads either.
+TEST(Threads, CallsWithScratchBuffersGiveTheSameRunWithOneAndTwoThreads) {
+  const std::string conv = R"({"kind": "call", "op": "aten.convolution",
+      "args": [{"tensor": {"storage": IN, "offset": 0, "shape": [4, 64, 14, 14], "stride": [12544, 196, 14, 1]}},
+               {"tensor": {"storage": 1, "offset": 0, "shape": [64, 64, 3, 3], "stride": [576, 9, 3, 1]}},
+               null, [1, 1], [1, 1], [1, 1], false, [0, 0], 1],
+      "out": [{"tensor": {"storage": OUT, "offset": 0, "shape": [4, 64, 14, 14], "stride": [12544, 196, 14, 1]}}]})";
+  auto step = [&](int in, int out) {
+    std::string s = conv;
+    s.replace(s.find("IN"), 2, std::to_string(in));
+    s.replace(s.find("OUT"), 3, std::to_string(out));
+    return s;
+  };
+  const std::string graph = R"({"format": "npusim-bundle", "version": 1, "model": {"op": "convs"}, "seed": 0,
+      "inputs": [], "outputs": [],
+      "storages": [{"id": 0, "dtype": "fp32", "elements": 50176}, {"id": 1, "dtype": "fp32", "elements": 36864},
+                   {"id": 2, "dtype": "fp32", "elements": 50176}, {"id": 3, "dtype": "fp32", "elements": 50176}],
+      "steps": [)" + step(0, 2) + ", " + step(2, 3) + "]}";
+  const Bundle bundle = parseBundle(graph, NPUSIM_TEST_DATA, "convs.json");
+  auto run = [&](int threads) {
+    std::vector<std::unique_ptr<reference::Buffer>> storages;
+    for (const Storage &st : bundle.storages) {
+      auto b = std::make_unique<reference::Buffer>();
+      b->dtype = st.dtype;
+      b->bytes.assign(static_cast<size_t>(st.elements) * 4, 0);
+      storages.push_back(std::move(b));
+    }
+    RunOptions options;
+    options.mode = Mode::Timing;
+    options.machine = config::loadConfig("tpuv3-like");
+    options.threads = threads;
+    return runBundle(bundle, options, storages);
+  };
+  const RunReport one = run(1);
+  ASSERT_EQ(one.failure, "");
+  ASSERT_EQ(one.steps.size(), 2u);
+  EXPECT_GT(one.steps[0].npuLaunches, 1) << "the plan copies no operand: " << one.steps[0].blockSizes;
+  const RunReport two = run(2);
+  ASSERT_EQ(two.failure, "");
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(one.steps[i].timing.cycles, two.steps[i].timing.cycles) << "step " << i;
+    EXPECT_EQ(one.steps[i].timing.compulsoryBytes, two.steps[i].timing.compulsoryBytes) << "step " << i;
+    // Input, weights and output once each, whatever the scratch copies moved.
+    EXPECT_EQ(one.steps[i].timing.compulsoryBytes, (2 * 50176 + 36864) * 4) << "step " << i;
+  }
 }
 
 TEST(Threads, ZeroMeansTheMachinesCores) {
