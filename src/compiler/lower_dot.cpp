@@ -11,6 +11,7 @@
 #include "compiler/zero_extent.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace npusim::compiler {
 
@@ -42,15 +43,6 @@ void DotLowerer::lowerDot(const ir::Op &op) {
         continued = it->second;
       }
     }
-  if (c < 0 && cx.isLazy(acc) && cx.state(acc).lazy->uniform()) {
-    c = cx.newTile(r->type.dtype, r->type.shape, 1, cx.nameOf(r));
-    npu::Instruction &splat = cx.emit(npu::Opcode::VSplat);
-    splat.dsts = {c};
-    splat.scalars = {cx.state(acc).lazy->base.operand};
-  } else if (c < 0) {
-    c = cx.newTile(r->type.dtype, r->type.shape, 1, cx.nameOf(r));
-    cx.copyTile(cx.tileOf(acc, 1), c);
-  }
   const int64_t lanes = cx.machine.lanes;
   // K blocks where both operands are provably +0 add nothing: no matmul for
   // them (a K tile wider than the masked reduction it covers).
@@ -60,6 +52,27 @@ void DotLowerer::lowerDot(const ir::Op &op) {
   if (const auto aZero = zeroFrom(a, 1), bZero = zeroFrom(b, 0); aZero && bZero)
     kValid = std::clamp<int64_t>(std::max(*aZero, *bZero), 0, k);
   const int64_t kBlocks = (kValid + lanes - 1) / lanes;
+  // An accumulator of +0 needs no tile of zeros first: each block's first
+  // matmul starts from +0 itself (accumulate = false), which rounds the same.
+  // The splat would sit in the in-order vector queue behind the epilogue of
+  // the product before (the previous instance's, or another column block's),
+  // holding the arrays until that product is stored.
+  bool startsFromZero = false;
+  if (c < 0 && cx.isLazy(acc) && cx.state(acc).lazy->uniform()) {
+    c = cx.newTile(r->type.dtype, r->type.shape, 1, cx.nameOf(r));
+    const Scalar &value = cx.state(acc).lazy->base;
+    const bool positiveZero = value.isImmediateInt(0) && value.operand.floatValue == 0.0 &&
+                              !std::signbit(value.operand.floatValue);
+    startsFromZero = positiveZero && kBlocks > 0;
+    if (!startsFromZero) {
+      npu::Instruction &splat = cx.emit(npu::Opcode::VSplat);
+      splat.dsts = {c};
+      splat.scalars = {value.operand};
+    }
+  } else if (c < 0) {
+    c = cx.newTile(r->type.dtype, r->type.shape, 1, cx.nameOf(r));
+    cx.copyTile(cx.tileOf(acc, 1), c);
+  }
   const int64_t nBlocks = (n + lanes - 1) / lanes;
   const int arrays = std::max(1, cx.machine.systolicArraysPerCore);
   // The dots of one accumulation chain share an array: their matmuls
@@ -89,7 +102,7 @@ void DotLowerer::lowerDot(const ir::Op &op) {
       matmul.kBlock = kb;
       matmul.nBlock = nb;
       matmul.precision = op.inputPrecision;
-      matmul.accumulate = true;
+      matmul.accumulate = !(startsFromZero && kb == 0);
     }
   }
   cx.setTile(r, c);
