@@ -222,6 +222,12 @@ void NpuSteps::runProgram(const npu::Program &program, const triton::GridSize &g
                           std::vector<reference::Argument> &arguments, bool computeValues,
                           const std::string &name, StepResult &result) {
   LaunchBuffers used;
+  const std::vector<functional::LaunchArgument> launchArgs = launchArguments(arguments, used);
+  impl_->execute(program, grid, used, launchArgs, computeValues, name, result);
+}
+
+std::vector<functional::LaunchArgument> launchArguments(const std::vector<reference::Argument> &arguments,
+                                                        LaunchBuffers &used) {
   std::vector<functional::LaunchArgument> launchArgs;
   for (const reference::Argument &a : arguments) {
     functional::LaunchArgument l;
@@ -234,7 +240,7 @@ void NpuSteps::runProgram(const npu::Program &program, const triton::GridSize &g
     }
     launchArgs.push_back(l);
   }
-  impl_->execute(program, grid, used, launchArgs, computeValues, name, result);
+  return launchArgs;
 }
 
 KernelRun runOnNpu(const NpuKernel &kernel, const triton::GridSize &grid,

@@ -118,6 +118,12 @@ struct LaunchBuffers {
   }
 };
 
+/// The functional simulator's arguments of a launch: each buffer by its index
+/// in `used` (added at first use) with the argument's element offset, each
+/// scalar by its value.
+std::vector<functional::LaunchArgument> launchArguments(const std::vector<reference::Argument> &arguments,
+                                                        LaunchBuffers &used);
+
 /// The rule of one step's 16-bit float results against the reference's on
 /// the same inputs: each side rounds once (runtime/rounding_tolerance.h).
 std::optional<ElementRule> oneRounding(core::DType dtype, const std::vector<double> &expected);

@@ -121,23 +121,14 @@ TimedTiling NpuSteps::fastestTiling(const triton::KernelFile &file, const NpuKer
   // What the candidates' cycles depend on besides the kernel, its constexprs,
   // scalars and grid (the compiled kernel's key): each buffer's size and the
   // argument's offset into it, as timeLaunchAlone lays them out.
-  std::string layout;
   LaunchBuffers used;
-  std::vector<functional::LaunchArgument> launchArgs;
-  for (const reference::Argument &a : arguments) {
-    functional::LaunchArgument l;
-    if (a.buffer) {
-      l.buffer = used.indexOf(a.buffer);
-      l.elementOffset = a.elementOffset;
-      layout += "|b" + std::to_string(l.buffer) + ":" + std::to_string(impl_->sizeOf(a.buffer)) + "+" +
-                std::to_string(a.elementOffset);
-    } else {
-      l.intValue = a.scalar.intValue;
-      l.floatValue = a.scalar.floatValue;
-      layout += "|s";
-    }
-    launchArgs.push_back(l);
-  }
+  const std::vector<functional::LaunchArgument> launchArgs = launchArguments(arguments, used);
+  std::string layout;
+  for (size_t i = 0; i < arguments.size(); ++i)
+    layout += arguments[i].buffer ? "|b" + std::to_string(launchArgs[i].buffer) + ":" +
+                                        std::to_string(impl_->sizeOf(arguments[i].buffer)) + "+" +
+                                        std::to_string(arguments[i].elementOffset)
+                                  : std::string("|s");
   const auto key = std::make_pair(&compiled, layout);
   if (auto it = impl_->tilingChoices.find(key); it != impl_->tilingChoices.end())
     return it->second;
