@@ -2,6 +2,7 @@
 // here by hand, and the honest roofline a timed run derives from them.
 #include "runtime/compulsory_bytes.h"
 
+#include "runtime/bundle_storages.h"
 #include "config/hardware.h"
 #include "reference/host_calls.h"
 #include "runtime/loader.h"
@@ -144,13 +145,7 @@ TEST(CompulsoryBytes, AGatherCountsTheRowsItsIndicesName) {
                         {"tensor": {"storage": 1, "offset": 0, "shape": [16], "stride": [1]}}],
                "out": [{"tensor": {"storage": 2, "offset": 0, "shape": [16, 64], "stride": [64, 1]}}]}]})";
   const Bundle bundle = parseBundle(graph, NPUSIM_SOURCE_DIR, "embedding.json");
-  std::vector<std::unique_ptr<reference::Buffer>> buffers;
-  for (const Storage &st : bundle.storages) {
-    auto b = std::make_unique<reference::Buffer>();
-    b->dtype = st.dtype;
-    b->bytes.assign(static_cast<size_t>(st.elements) * core::byteSize(st.dtype), 0);
-    buffers.push_back(std::move(b));
-  }
+  std::vector<std::unique_ptr<reference::Buffer>> buffers = test::zeroStorages(bundle);
   const int64_t indices[16] = {5, 5, 7, 900, 999, 0, 7, 123, 5, 456, 321, 0, 999, 64, 900, 65};
   for (int i = 0; i < 16; ++i)
     reference::storeIntegerElement(*buffers[1], i, indices[i]);

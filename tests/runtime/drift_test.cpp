@@ -6,6 +6,7 @@
 // fingerprint's tolerance by exactly its amount.
 #include "runtime/drift.h"
 
+#include "runtime/bundle_storages.h"
 #include "config/hardware.h"
 #include "core/npy.h"
 #include "reference/host_calls.h"
@@ -410,13 +411,7 @@ protected:
   /// Y = A @ B as `options` computes it (the mask's T does not enter).
   std::vector<double> yOn(const RunOptions &options) {
     Bundle bundle = thresholdChain({}, deviceM_, deviceZ_);
-    std::vector<std::unique_ptr<reference::Buffer>> storages;
-    for (const Storage &s : bundle.storages) {
-      auto b = std::make_unique<reference::Buffer>();
-      b->dtype = s.dtype;
-      b->bytes.resize(static_cast<size_t>(s.elements) * 4);
-      storages.push_back(std::move(b));
-    }
+    std::vector<std::unique_ptr<reference::Buffer>> storages = test::zeroStorages(bundle);
     for (const Input &in : bundle.inputs)
       fillInput(*storages[static_cast<size_t>(in.tensor.storage)], in.init, bundle.seed);
     RunOptions plain = options;

@@ -2,6 +2,7 @@
 // `--set` bindings of the committed dynamic bundle (an MLP captured on an H200 with
 // its batch a symbol), their errors, and a static bundle left as it was.
 #include "core/error.h"
+#include "runtime/bundle_storages.h"
 #include "config/hardware.h"
 #include "core/npy.h"
 #include "runtime/generator.h"
@@ -195,13 +196,7 @@ TEST(DynamicBundle, SmallerBatchIsTheCapturedOutputsFirstRows) {
   // MLP's output at batch 3 must be the first 3 rows of eager PyTorch's output at
   // batch 8 (reference/output_0.npy, computed on the GPU), within fp32's 1e-4.
   const Bundle b = loadBundle(kMlp, {{"batch", 3}});
-  std::vector<std::unique_ptr<reference::Buffer>> storages;
-  for (const Storage &s : b.storages) {
-    auto buf = std::make_unique<reference::Buffer>();
-    buf->dtype = s.dtype;
-    buf->bytes.assign(static_cast<size_t>(s.elements) * core::byteSize(s.dtype), 0);
-    storages.push_back(std::move(buf));
-  }
+  std::vector<std::unique_ptr<reference::Buffer>> storages = test::zeroStorages(b);
   for (const Input &in : b.inputs)
     fillInput(*storages[static_cast<size_t>(in.tensor.storage)], in.init, b.seed);
   RunOptions o = fullVerify();

@@ -4,6 +4,7 @@
 // depend on it: every step's timing (cycles, time, bytes, busy shares, row
 // hits) and every output's bits are the same with 1, 2 and 3 threads, in full
 // mode (0, 1 and 2 timing threads) and in timing mode (0, 2 and 3).
+#include "runtime/bundle_storages.h"
 #include "config/hardware.h"
 #include "runtime/loader.h"
 #include "runtime/runner.h"
@@ -96,13 +97,7 @@ TEST(Threads, CallsWithScratchBuffersGiveTheSameRunWithOneAndTwoThreads) {
       "steps": [)" + step(0, 2) + ", " + step(2, 3) + "]}";
   const Bundle bundle = parseBundle(graph, NPUSIM_TEST_DATA, "convs.json");
   auto run = [&](int threads) {
-    std::vector<std::unique_ptr<reference::Buffer>> storages;
-    for (const Storage &st : bundle.storages) {
-      auto b = std::make_unique<reference::Buffer>();
-      b->dtype = st.dtype;
-      b->bytes.assign(static_cast<size_t>(st.elements) * 4, 0);
-      storages.push_back(std::move(b));
-    }
+    std::vector<std::unique_ptr<reference::Buffer>> storages = test::zeroStorages(bundle);
     RunOptions options;
     options.mode = Mode::Timing;
     options.machine = config::loadConfig("tpuv3-like");
