@@ -326,39 +326,37 @@ std::optional<ResidentTiles> chooseResidentTiles(int64_t m, int64_t n, int64_t k
     for (int64_t blockM = lane; blockM <= 4 * lane; blockM *= 2) {
       if (ceilDiv(m, blockM) < 2)
         continue; // one tile of A: nothing to reuse B for
+      const int64_t tiles = ceilDiv(m, blockM);
+      ResidentTiles shape;
+      shape.blockM = blockM;
+      shape.panel = panel;
+      shape.kPieces = kPiecesFor(k, lane);
+      shape.blockK = 0;
+      for (int64_t piece : shape.kPieces)
+        shape.blockK += piece;
+      // All of B, else the fewest column blocks whose panels fit beside the
+      // fewest tiles (F = 1; no block left empty by the rounding). A larger
+      // F must fit in as many blocks: streaming A once more per block
+      // costs more than F saves.
+      const int64_t totalPanels = ceilDiv(n, panel);
+      bool fits = false;
+      shape.firstTiles = 1;
+      for (int64_t blocks = 1; blocks <= totalPanels && !fits; ++blocks) {
+        shape.columnBlocks = blocks;
+        shape.panels = ceilDiv(totalPanels, blocks);
+        if (blocks > 1 && (blocks - 1) * shape.panels >= totalPanels)
+          continue;
+        fits = residentBytesPerLane(shape, tiles, true, element, aTurned, bTurned, machine) <= budget;
+      }
+      if (!fits)
+        continue;
       // The first step's tile count F from the estimate, among those whose
       // tiles all get bytes of their own (then the loop's loads overlap the
       // first step's dots), else among those that fit at all.
-      for (int64_t first = 1; first <= 4; ++first) {
-        ResidentTiles t;
-        t.blockM = blockM;
-        t.panel = panel;
+      for (int64_t first = 1; first <= std::min<int64_t>(4, tiles); ++first) {
+        ResidentTiles t = shape;
         t.firstTiles = first;
-        t.kPieces = kPiecesFor(k, lane);
-        t.blockK = 0;
-        for (int64_t piece : t.kPieces)
-          t.blockK += piece;
-        const int64_t tiles = ceilDiv(m, blockM);
-        if (first > tiles)
-          continue;
-        // All of B, else the fewest column blocks whose panels fit beside the
-        // fewest tiles (F = 1; no block left empty by the rounding). A larger
-        // F must fit in as many blocks: streaming A once more per block
-        // costs more than F saves.
-        const int64_t totalPanels = ceilDiv(n, panel);
-        bool fits = false;
-        ResidentTiles fewest = t;
-        fewest.firstTiles = 1;
-        for (int64_t blocks = 1; blocks <= totalPanels && !fits; ++blocks) {
-          fewest.columnBlocks = blocks;
-          fewest.panels = ceilDiv(totalPanels, blocks);
-          if (blocks > 1 && (blocks - 1) * fewest.panels >= totalPanels)
-            continue;
-          fits = residentBytesPerLane(fewest, tiles, true, element, aTurned, bTurned, machine) <= budget;
-        }
-        t.columnBlocks = fewest.columnBlocks;
-        t.panels = fewest.panels;
-        if (!fits || residentBytesPerLane(t, tiles, true, element, aTurned, bTurned, machine) > budget)
+        if (residentBytesPerLane(t, tiles, true, element, aTurned, bTurned, machine) > budget)
           continue;
         const bool separate =
             residentBytesPerLane(t, tiles, false, element, aTurned, bTurned, machine) <= budget;
