@@ -148,6 +148,7 @@ private:
     case OpCode::ExpandDims:
     case OpCode::Reshape:
     case OpCode::Permute:
+    case OpCode::Slice:
     case OpCode::Store:
     case OpCode::AtomicRMW:
     case OpCode::Reduce:
@@ -177,6 +178,7 @@ private:
     case OpCode::Broadcast:
     case OpCode::ExpandDims:
     case OpCode::Reshape:
+    case OpCode::Slice:
     case OpCode::Permute: return inRegister(op.operands[0]) || lazyUniform(op.operands[0]);
     default: return false;
     }

@@ -53,17 +53,16 @@ std::vector<Stage> buildPipeline() {
 /// fits or alone keeps two instances in flight: hoisted loads keep their
 /// tiles live longer, and losing the second instance's bank costs more than
 /// the overlap within one instance gains.
-void planScheduled(npu::Program &program, std::vector<npu::Instruction> lowered,
-                   const std::vector<int> &storageRoot, const config::HardwareConfig &machine,
-                   const core::SourceLocation &where) {
+void planScheduled(npu::Program &program, std::vector<npu::Instruction> lowered, const TileStorage &storage,
+                   const config::HardwareConfig &machine, const core::SourceLocation &where) {
   const int64_t alignment = machine.vlenBits / 8;
   if (lowered.empty()) {
-    planScratchpad(program, storageRoot, alignment, where);
+    planScratchpad(program, storage, alignment, where);
     return;
   }
   bool fits = true;
   try {
-    planScratchpad(program, storageRoot, alignment, where);
+    planScratchpad(program, storage, alignment, where);
   } catch (const ScratchpadOverflow &) {
     fits = false;
   }
@@ -72,12 +71,12 @@ void planScheduled(npu::Program &program, std::vector<npu::Instruction> lowered,
   npu::Program unscheduled = program;
   unscheduled.body = std::move(lowered);
   if (!fits) {
-    planScratchpad(unscheduled, storageRoot, alignment, where);
+    planScratchpad(unscheduled, storage, alignment, where);
     program = std::move(unscheduled);
     return;
   }
   try {
-    planScratchpad(unscheduled, storageRoot, alignment, where);
+    planScratchpad(unscheduled, storage, alignment, where);
   } catch (const ScratchpadOverflow &) {
     return;
   }
@@ -93,7 +92,7 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
   for (bool allPasses : {true, false}) {
     const auto transformed = ir::clone(function);
     npu::Program program;
-    std::vector<int> storageRoot;
+    TileStorage storage;
     std::vector<npu::Instruction> lowered; // the body before scheduling, when it moved
     bool overflowed = false;
     for (const Stage &stage : pipeline()) {
@@ -110,16 +109,14 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
         pass->run(*transformed, machine);
         break;
       }
-      case Kind::Lowering: program = lower(*transformed, machine, storageRoot); break;
+      case Kind::Lowering: program = lower(*transformed, machine, storage); break;
       case Kind::Schedule: {
         std::vector<npu::Instruction> before = program.body;
-        if (scheduleDmaLoads(program.body, storageRoot))
+        if (scheduleDmaLoads(program.body, storage.root))
           lowered = std::move(before);
         break;
       }
-      case Kind::ScratchpadPlan:
-        try {
-          planScheduled(program, std::move(lowered), storageRoot, machine, where);
+      case Kind::ScratchpadPlan: try { planScheduled(program, std::move(lowered), storage, machine, where);
         } catch (const ScratchpadOverflow &) {
           if (!allPasses)
             throw;

@@ -27,15 +27,23 @@ using npu::ScalarOperand;
 [[noreturn]] void fail(const ir::Function &function, const core::SourceLocation &loc,
                        const std::string &what);
 
+/// Where each tile's bytes lie before the scratchpad plan. `root[t]` is the
+/// tile whose allocation tile t shares (itself when it owns one: a reshape or
+/// permute shares its operand's); `offset[t]` is where tile t starts in that
+/// allocation, in bytes per lane (nonzero for a window of a tile, a slice).
+struct TileStorage {
+  std::vector<int> root;
+  std::vector<int64_t> offset;
+};
+
 // --------------------------------------------------------------- scratchpad
 
 /// Assigns bank offsets to program.tiles by liveness over the program text;
 /// every tile starts at a multiple of `alignment` bytes (one lane's vector
 /// register, vlen_bits / 8).
-/// storageRoot[t] is the tile whose bytes tile t shares (itself when it owns
-/// its bytes). Sets spadBytesUsed and instanceBankStride; throws
-/// ScratchpadOverflow when the plan exceeds the bank.
-void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, int64_t alignment,
+/// `storage` says which tiles share bytes. Sets spadBytesUsed and
+/// instanceBankStride; throws ScratchpadOverflow when the plan exceeds the bank.
+void planScratchpad(npu::Program &program, const TileStorage &storage, int64_t alignment,
                     const core::SourceLocation &where);
 
 /// Tiles an instruction reads and writes, DMA index and mask tiles included
@@ -114,10 +122,9 @@ std::vector<CarriedForm> chooseCarriedForms(const ir::Op &loop, const ValueState
 
 /// TileIR ops -> NPU instructions, one pass over the ops in program order
 /// (docs/compiler.md, "Lowering"): the program with unplaced tiles, and in
-/// `storageRoot` the tile whose bytes each tile shares. `function` has its
+/// `storage` which tiles share bytes. `function` has its
 /// lane axes chosen (the `layout` pass). The lowerers of each op family and
 /// the context they share are in lowering_internal.h.
-npu::Program lower(const ir::Function &function, const config::HardwareConfig &machine,
-                   std::vector<int> &storageRoot);
+npu::Program lower(const ir::Function &function, const config::HardwareConfig &machine, TileStorage &storage);
 
 } // namespace npusim::compiler

@@ -103,13 +103,22 @@ int LoweringContext::newTile(DType type, const ir::Shape &shape, int laneAxis, c
     unsupported("a tile of rank " + std::to_string(shape.size()) + " (tiles have rank 1 to 4)");
   tiles.push_back(std::move(tile));
   storageRoot.push_back(static_cast<int>(tiles.size()) - 1);
+  storageOffset.push_back(0);
   return static_cast<int>(tiles.size()) - 1;
 }
 
 int LoweringContext::aliasTile(int tile, const ir::Shape &shape, int laneAxis, const std::string &name) {
   const int alias = newTile(tiles.at(tile).layout.dtype, shape, laneAxis, name);
   storageRoot[alias] = storageRoot.at(tile);
+  storageOffset[alias] = storageOffset.at(tile);
   return alias;
+}
+
+int LoweringContext::windowTile(int tile, const ir::Shape &shape, int laneAxis, int64_t byteOffset,
+                                const std::string &name) {
+  const int window = aliasTile(tile, shape, laneAxis, name);
+  storageOffset[window] += byteOffset;
+  return window;
 }
 
 npu::Instruction &LoweringContext::emit(npu::Opcode opcode) {

@@ -73,7 +73,7 @@ Lowering::Lowering(const ir::Function &function, const config::HardwareConfig &m
     : cx(function, machine), compute(cx), memory(cx), reduce(cx), dot(cx),
       control(cx, [this](const ir::Block &block) { lowerBlock(block); }) {}
 
-npu::Program Lowering::run(std::vector<int> &storageRoot) {
+npu::Program Lowering::run(TileStorage &storage) {
   npu::Program program;
   program.kernelName = cx.function.name();
   program.lanes = cx.machine.lanes;
@@ -102,7 +102,8 @@ npu::Program Lowering::run(std::vector<int> &storageRoot) {
   removeDeadComputation(program.body, cx.storageRoot, cx.tiles.size());
   program.scalarRegs = cx.registers;
   program.tiles = cx.tiles;
-  storageRoot = cx.storageRoot;
+  storage.root = cx.storageRoot;
+  storage.offset = cx.storageOffset;
   return program;
 }
 
@@ -152,6 +153,7 @@ void Lowering::lowerOp(const ir::Op &op) {
   case OpCode::Broadcast:
   case OpCode::ExpandDims:
   case OpCode::Reshape:
+  case OpCode::Slice:
   case OpCode::Permute: compute.lowerShape(op); break;
   case OpCode::AddPtr: memory.lowerAddPtr(op); break;
   case OpCode::Load: memory.lowerLoad(op); break;
@@ -172,8 +174,8 @@ void Lowering::lowerOp(const ir::Op &op) {
 }
 
 npu::Program lower(const ir::Function &function, const config::HardwareConfig &machine,
-                   std::vector<int> &storageRoot) {
-  return Lowering(function, machine).run(storageRoot);
+                   TileStorage &storage) {
+  return Lowering(function, machine).run(storage);
 }
 
 } // namespace npusim::compiler

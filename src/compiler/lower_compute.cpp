@@ -146,6 +146,13 @@ void ComputeLowerer::lowerShape(const ir::Op &op) {
       for (int a = 0; a < rank; ++a)
         lazy.strides.push_back(strides[op.order[a]]);
       break;
+    case OpCode::Slice: // element i of the window is element start + i of the operand
+      lazy.strides = strides;
+      lazy.base = cx.scalarArith(npu::ElementOp::Add, lazy.base,
+                                 cx.scalarArith(npu::ElementOp::Mul, strides[op.axis],
+                                                cx.immediate(DType::Int64, op.start), DType::Int64),
+                                 DType::Int64);
+      break;
     case OpCode::Reshape: {
       // Only size-1 axes may come and go: the other axes keep their strides.
       std::vector<Scalar> kept;
@@ -237,6 +244,46 @@ void ComputeLowerer::lowerShape(const ir::Op &op) {
     if (!std::is_sorted(others.begin(), others.end()))
       cx.unsupported("a permute that reorders the axes within each lane");
     cx.setTile(r, cx.aliasTile(source, to, position, cx.nameOf(r)));
+    return;
+  }
+  case OpCode::Slice: {
+    // A window of the operand's bytes (docs/compiler.md, "Slices"): with the
+    // lane axis in one lane group, slot = row-major index over the other axes,
+    // so a window of an axis that only size-1 axes precede is a slot range,
+    // and the first lanes of the lane axis are the same slots of fewer lanes.
+    // The layout the operand is held in when it allows that (a window of a
+    // window), else the layout pass's, else the first that does (a relayout).
+    auto windowAt = [&](int laneAxis) -> std::optional<int64_t> { // slots past the start, if a window
+      if (from[static_cast<size_t>(laneAxis)] > cx.machine.lanes || (op.axis == laneAxis && op.start != 0))
+        return std::nullopt;
+      if (op.axis == laneAxis)
+        return 0;
+      int64_t inner = 1;
+      for (int a = 0; a < rank; ++a) {
+        if (a == laneAxis)
+          continue;
+        if (a < op.axis && from[static_cast<size_t>(a)] != 1)
+          return std::nullopt;
+        if (a > op.axis)
+          inner *= from[static_cast<size_t>(a)];
+      }
+      return op.start * inner;
+    };
+    int laneAxis = cx.tiles[cx.anyTileOf(x, cx.laneAxisOf(x))].layout.laneAxis;
+    std::optional<int64_t> slots = windowAt(laneAxis);
+    if (!slots && (slots = windowAt(cx.laneAxisOf(x))))
+      laneAxis = cx.laneAxisOf(x);
+    for (int a = rank - 1; a >= 0 && !slots; --a)
+      if ((slots = windowAt(a)))
+        laneAxis = a;
+    if (!slots)
+      cx.unsupported("a slice of " + r->type.str() + " from " + x->type.str() +
+                     ": no layout makes it a window of the operand's bytes (an axis other than the sliced "
+                     "one must fit the lanes, and only size-1 axes may precede the sliced one)");
+    const int source = cx.tileOf(x, laneAxis);
+    const npu::TileLayout &layout = cx.tiles[source].layout;
+    cx.setTile(
+        r, cx.windowTile(source, to, layout.laneAxis, *slots * core::byteSize(layout.dtype), cx.nameOf(r)));
     return;
   }
   default: cx.unsupported(std::string(ir::name(op.code)));

@@ -39,7 +39,8 @@ public:
   std::vector<npu::Instruction> *out = nullptr; // where emit appends (a loop's or branch's body inside one)
   std::vector<npu::ScalarRegister> registers;
   std::vector<npu::Tile> tiles;
-  std::vector<int> storageRoot;
+  std::vector<int> storageRoot;            // TileStorage::root
+  std::vector<int64_t> storageOffset;      // TileStorage::offset
   const ir::Op *currentOp = nullptr;       // for the messages of unsupported
   const ir::Block *currentBlock = nullptr; // the block being walked
   std::vector<int> uses;                   // by value id: operands of ops (yields included) that name it
@@ -63,6 +64,8 @@ public:
   int newRegister(DType type, const std::string &name);
   int newTile(DType type, const ir::Shape &shape, int laneAxis, const std::string &name);
   int aliasTile(int tile, const ir::Shape &shape, int laneAxis, const std::string &name);
+  /// A tile of `shape` whose bytes start `byteOffset` bytes per lane into `tile`'s.
+  int windowTile(int tile, const ir::Shape &shape, int laneAxis, int64_t byteOffset, const std::string &name);
   npu::Instruction &emit(npu::Opcode opcode);
   int idOf(const ir::Value *v) const { return canonical.at(v->id) >= 0 ? canonical[v->id] : v->id; }
   ValueState &state(const ir::Value *v) { return values.at(idOf(v)); }
@@ -197,7 +200,8 @@ private:
   bool clipDma(npu::DmaDescriptor &dma, const ir::Value *mask, const ir::Shape &shape);
   /// The bounds of `mask`, whose axis a is the data tile's axis axisOf[a]
   /// (-1: the mask is the same along it); false when a leaf is of no such form.
-  bool clipTerms(const ir::Value *mask, const std::vector<int> &axisOf, std::vector<ClipBound> &terms, int depth);
+  bool clipTerms(const ir::Value *mask, const std::vector<int> &axisOf, std::vector<ClipBound> &terms,
+                 int depth);
   std::optional<Scalar> uniformScalar(const ir::Value *v);
 };
 
@@ -266,7 +270,7 @@ private:
 class Lowering {
 public:
   Lowering(const ir::Function &function, const config::HardwareConfig &machine);
-  npu::Program run(std::vector<int> &storageRoot);
+  npu::Program run(TileStorage &storage);
 
 private:
   LoweringContext cx;

@@ -87,7 +87,7 @@ int64_t alignUp(int64_t v, int64_t alignment) {
 // that dies at that instruction (each lane reads an element before it writes
 // that element): the two become one allocation.
 void coalesce(const npu::Program &program, Liveness &liveness, std::vector<int> &root,
-              const std::vector<int64_t> &size) {
+              const std::vector<int64_t> &size, const std::vector<int64_t> &offset) {
   for (size_t position = 0; position < liveness.order.size(); ++position) {
     const npu::Instruction &in = *liveness.order[position];
     if (in.opcode != npu::Opcode::VElementwise || in.dsts.size() != 1)
@@ -101,8 +101,8 @@ void coalesce(const npu::Program &program, Liveness &liveness, std::vector<int> 
       const int s = root[src];
       const npu::TileLayout &sl = program.tiles[src].layout;
       Interval &from = liveness.intervals[s];
-      if (s == d || from.last != static_cast<int64_t>(position) || size[s] != size[d] ||
-          sl.shape != dl.shape || sl.laneAxis != dl.laneAxis ||
+      if (s == d || from.last != static_cast<int64_t>(position) || size[s] != size[d] || offset[src] != 0 ||
+          offset[in.dsts[0]] != 0 || sl.shape != dl.shape || sl.laneAxis != dl.laneAxis ||
           core::byteSize(sl.dtype) != core::byteSize(dl.dtype))
         continue;
       for (int &r : root)
@@ -152,20 +152,21 @@ ScratchpadOverflow::ScratchpadOverflow(core::SourceLocation where, const std::st
                                                std::to_string(available)),
       bytesNeeded(needed), bytesAvailable(available) {}
 
-void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, int64_t alignment,
+void planScratchpad(npu::Program &program, const TileStorage &storage, int64_t alignment,
                     const core::SourceLocation &where) {
   const size_t n = program.tiles.size();
   std::vector<int64_t> size(n, 0);
   for (size_t t = 0; t < n; ++t) {
-    const int root = storageRoot[t];
+    const int root = storage.root[t];
     size[root] =
-        std::max(size[root], alignUp(bytesPerLane(program.tiles[t].layout, program.lanes), alignment));
+        std::max(size[root], alignUp(storage.offset[t] + bytesPerLane(program.tiles[t].layout, program.lanes),
+                                     alignment));
   }
-  std::vector<int> root = storageRoot;
+  std::vector<int> root = storage.root;
   Liveness liveness(n, root);
   liveness.walk(program.body);
   liveness.extendOverLoops();
-  coalesce(program, liveness, root, size);
+  coalesce(program, liveness, root, size, storage.offset);
 
   std::vector<int> order;
   for (size_t t = 0; t < n; ++t)
@@ -249,7 +250,7 @@ void planScratchpad(npu::Program &program, const std::vector<int> &storageRoot, 
       peak = place(std::vector<bool>(n, false), false);
   }
   for (size_t t = 0; t < n; ++t)
-    program.tiles[t].bankOffset = offset[root[t]];
+    program.tiles[t].bankOffset = offset[root[t]] + storage.offset[t];
   program.spadBytesUsed = peak;
   if (peak > program.spadBytesPerLane)
     throw ScratchpadOverflow(where, program.kernelName, peak, program.spadBytesPerLane);

@@ -108,6 +108,20 @@ Value *Builder::permute(Value *tile, std::vector<int> order) {
   return op->result();
 }
 
+Value *Builder::slice(Value *tile, int axis, int64_t start, int64_t size) {
+  require(tile->type.isTile() && axis >= 0 && axis < tile->type.rank() && start >= 0 && size > 0 &&
+              start + size <= tile->type.shape.at(static_cast<size_t>(axis)),
+          loc_,
+          "slice [" + std::to_string(start) + ", " + std::to_string(start + size) + ") of axis " +
+              std::to_string(axis) + " of " + tile->type.str());
+  Shape shape = tile->type.shape;
+  shape[static_cast<size_t>(axis)] = size;
+  Op *op = create(OpCode::Slice, {tile}, {tile->type.withShape(std::move(shape))});
+  op->axis = axis;
+  op->start = start;
+  return op->result();
+}
+
 Value *Builder::cast(Value *x, DType to) {
   require(!x->type.isPointer, loc_, "cast of a pointer");
   if (x->type.dtype == to)
@@ -136,7 +150,9 @@ Value *Builder::minMax(OpCode code, Value *a, Value *b, NanMode mode) {
   return r;
 }
 
-Value *Builder::unary(OpCode code, Value *x) { return create(code, {x}, {x->type})->result(); }
+Value *Builder::unary(OpCode code, Value *x) {
+  return create(code, {x}, {x->type})->result();
+}
 
 Value *Builder::math(MathFn fn, std::vector<Value *> operands) {
   require(static_cast<int>(operands.size()) == arity(fn), loc_, "math arity");
@@ -170,8 +186,7 @@ Value *Builder::load(Value *ptr, Value *mask, Value *other) {
     require(mask != nullptr, loc_, "load with other but no mask");
     operands.push_back(other);
   }
-  return create(OpCode::Load, std::move(operands), {Type::tile(ptr->type.dtype, ptr->type.shape)})
-      ->result();
+  return create(OpCode::Load, std::move(operands), {Type::tile(ptr->type.dtype, ptr->type.shape)})->result();
 }
 
 void Builder::store(Value *ptr, Value *value, Value *mask) {
@@ -187,6 +202,8 @@ void Builder::assertTrue(Value *cond, std::string message) {
   op->message = std::move(message);
 }
 
-void Builder::yield(std::vector<Value *> values) { create(OpCode::Yield, std::move(values), {}); }
+void Builder::yield(std::vector<Value *> values) {
+  create(OpCode::Yield, std::move(values), {});
+}
 
 } // namespace npusim::ir

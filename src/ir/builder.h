@@ -32,16 +32,18 @@ public:
   Value *expandDims(Value *x, int axis);
   Value *reshape(Value *tile, Shape shape);
   Value *permute(Value *tile, std::vector<int> order);
+  /// Elements [start, start + size) of `axis`, the other axes whole.
+  Value *slice(Value *tile, int axis, int64_t start, int64_t size);
   Value *cast(Value *x, DType to);
   Value *bitcast(Value *x, Type to);
   Value *binary(OpCode code, Value *a, Value *b); // Add..Shr, AddPtr
   Value *minMax(OpCode code, Value *a, Value *b, NanMode mode);
-  Value *unary(OpCode code, Value *x);            // Neg, Not, Abs
+  Value *unary(OpCode code, Value *x); // Neg, Not, Abs
   Value *math(MathFn fn, std::vector<Value *> operands);
   Value *cmp(CmpPredicate p, Value *a, Value *b);
   Value *select(Value *cond, Value *a, Value *b);
   Value *load(Value *ptr, Value *mask, Value *other); // mask/other may be null
-  void store(Value *ptr, Value *value, Value *mask);   // mask may be null
+  void store(Value *ptr, Value *value, Value *mask);  // mask may be null
   void assertTrue(Value *cond, std::string message);
   void yield(std::vector<Value *> values);
 

@@ -6,12 +6,12 @@ namespace npusim::ir {
 
 std::string_view name(OpCode code) {
   static constexpr std::string_view kNames[] = {
-      "constant", "program_id", "num_programs", "arange",  "splat",      "broadcast", "expand_dims",
-      "reshape",  "permute",    "cast",         "bitcast", "add",        "sub",       "mul",
-      "div",      "rem",        "and",          "or",      "xor",        "shl",       "shr",
-      "min",      "max",        "neg",          "not",     "abs",        "math",      "addptr",
-      "cmp",      "select",     "load",         "store",   "atomic_rmw", "reduce",    "scan",
-      "sort",     "dot",        "for",          "if",      "yield",      "assert",    "barrier"};
+      "constant", "program_id", "num_programs", "arange",  "splat",  "broadcast", "expand_dims", "reshape",
+      "permute",  "slice",      "cast",         "bitcast", "add",    "sub",       "mul",         "div",
+      "rem",      "and",        "or",           "xor",     "shl",    "shr",       "min",         "max",
+      "neg",      "not",        "abs",          "math",    "addptr", "cmp",       "select",      "load",
+      "store",    "atomic_rmw", "reduce",       "scan",    "sort",   "dot",       "for",         "if",
+      "yield",    "assert",     "barrier"};
   return kNames[static_cast<size_t>(code)];
 }
 
@@ -41,6 +41,7 @@ constexpr OpTraits kTraits[] = {
     shapeOp(),                                                           // ExpandDims
     shapeOp(),                                                           // Reshape
     shapeOp(),                                                           // Permute
+    shapeOp(),                                                           // Slice
     elementwise(1),                                                      // Cast
     elementwise(1),                                                      // Bitcast
     arithmetic(2),                                                       // Add

@@ -25,6 +25,8 @@ enum class OpCode : uint8_t {
   ExpandDims, // (x) -> x with a size-1 dim inserted at attr axis
   Reshape,    // (tile) -> tile with the same number of elements, row-major order
   Permute,    // (tile) -> tile with dims permuted: result dim i = operand dim order[i]
+  Slice,      // (tile) -> tile of the result shape: along attr axis the elements
+              // [start, start + result extent) of the operand, the other axes whole
   // Conversions.
   Cast,    // (x) -> same shape, result dtype; floats round to nearest even,
            // float->int truncates toward zero, int->int wraps, x->bool is x != 0

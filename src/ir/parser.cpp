@@ -553,6 +553,11 @@ private:
       op.axis = keyed("axis");
       op.operands = uses();
       return;
+    case OpCode::Slice:
+      op.axis = keyed("axis");
+      op.start = keyed("start");
+      op.operands = uses();
+      return;
     case OpCode::Permute:
       expectWord("order");
       expect('=');

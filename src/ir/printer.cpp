@@ -241,6 +241,8 @@ private:
     case OpCode::NumPrograms: return " " + gridAxis(op.axis) + all;
     case OpCode::Arange: return " " + std::to_string(op.start) + ", " + std::to_string(op.end) + all;
     case OpCode::ExpandDims: return " axis=" + std::to_string(op.axis) + all;
+    case OpCode::Slice:
+      return " axis=" + std::to_string(op.axis) + " start=" + std::to_string(op.start) + all;
     case OpCode::Permute: {
       std::string s = " order=[";
       for (size_t i = 0; i < op.order.size(); ++i)

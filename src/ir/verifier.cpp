@@ -262,6 +262,7 @@ private:
     case OpCode::Broadcast:
     case OpCode::ExpandDims:
     case OpCode::Reshape:
+    case OpCode::Slice:
     case OpCode::Permute: return verifyShapeOp(op);
     case OpCode::Cast:
     case OpCode::Bitcast: return verifyConversion(op);
@@ -383,6 +384,18 @@ private:
         fail(op, "reshapes " + in.str() + " to " + out.str() +
                      ", expected tiles with the same number of elements");
       return;
+    case OpCode::Slice: {
+      bool ok = in.isTile() && out.isTile() && in.rank() == out.rank() && op.axis >= 0 &&
+                op.axis < in.rank() && op.start >= 0;
+      for (int d = 0; ok && d < in.rank(); ++d)
+        ok = d == op.axis ? out.shape[d] > 0 && op.start + out.shape[d] <= in.shape[d]
+                          : out.shape[d] == in.shape[d];
+      if (!ok)
+        fail(op, "slices " + in.str() + " to " + out.str() + " at axis " + std::to_string(op.axis) +
+                     " from " + std::to_string(op.start) +
+                     ", expected a window of one axis inside the operand");
+      return;
+    }
     default: { // Permute
       const auto rank = static_cast<size_t>(in.rank());
       std::vector<bool> seen(rank, false);

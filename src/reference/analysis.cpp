@@ -246,6 +246,7 @@ private:
     case OpCode::ExpandDims:
     case OpCode::Reshape:
     case OpCode::Permute:
+    case OpCode::Slice:
     case OpCode::Cast:
     case OpCode::Bitcast: traitCounts(op, 1, 0); return;
     case OpCode::Math:
@@ -454,6 +455,15 @@ private:
       need(sameElement(T(0), R(0)) && ir::numElements(T(0).shape) == ir::numElements(R(0).shape), op,
            "reshape of " + T(0).str() + " to " + R(0).str());
       return;
+    case OpCode::Slice: {
+      bool ok = T(0).isTile() && R(0).rank() == T(0).rank() && sameElement(T(0), R(0)) && op.axis >= 0 &&
+                op.axis < T(0).rank() && op.start >= 0;
+      for (int d = 0; ok && d < T(0).rank(); ++d)
+        ok = d == op.axis ? R(0).shape[d] > 0 && op.start + R(0).shape[d] <= T(0).shape[d]
+                          : R(0).shape[d] == T(0).shape[d];
+      need(ok, op, "slice of " + T(0).str() + " to " + R(0).str());
+      return;
+    }
     case OpCode::Permute: {
       const int r = T(0).rank();
       bool ok = static_cast<int>(op.order.size()) == r && R(0).rank() == r && sameElement(T(0), R(0));

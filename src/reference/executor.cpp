@@ -110,6 +110,9 @@ void Executor::execute(const ir::Op &op) {
     tile(res).copyFrom(in(op, 0)); // row-major order is unchanged
     break;
   case OpCode::Permute: permuteOp(in(op, 0), op.operands[0]->type.shape, op.order, def(res)); break;
+  case OpCode::Slice:
+    sliceOp(in(op, 0), op.operands[0]->type.shape, op.axis, op.start, res->type.shape, def(res));
+    break;
   case OpCode::Cast: {
     Tile &r = def(res);
     castOp(op.operands[0]->type.dtype, res->type.dtype, in(op, 0), r, r.size());
@@ -317,7 +320,7 @@ void Executor::propagatePoison(const ir::Op &op) {
     dotPoison(op.operands[0]->type, op.operands[1]->type, in(op, 0), in(op, 1), in(op, 2), tile(res));
     return;
   default:
-    // Splat, Broadcast, Permute, ExpandDims and Reshape carry poison in their
+    // Splat, Broadcast, Permute, Slice, ExpandDims and Reshape carry poison in their
     // kernels; For and If carry it in the tiles they move; memory ops, asserts
     // and conditions were checked before running.
     return;

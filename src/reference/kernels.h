@@ -38,6 +38,8 @@ void splatOp(const Tile &scalar, Tile &r, int64_t n);
 void broadcastOp(const Tile &a, const ir::Shape &from, const ir::Shape &to, Tile &r);
 /// Result dim i is operand dim order[i].
 void permuteOp(const Tile &a, const ir::Shape &from, const std::vector<int> &order, Tile &r);
+/// r = a's elements [start, start + to[axis]) along `axis` (a is row-major over `from`).
+void sliceOp(const Tile &a, const ir::Shape &from, int axis, int64_t start, const ir::Shape &to, Tile &r);
 
 // ---- reduce.cpp ------------------------------------------------------------
 /// A tile seen as [outer, length, inner] around a reduction axis.

@@ -1,4 +1,4 @@
-// Shape operations: splat, broadcast, permute (reshape and expand_dims keep the
+// Shape operations: splat, broadcast, permute, slice (reshape and expand_dims keep the
 // row-major order and are plain copies in the executor).
 #include "reference/kernels.h"
 
@@ -50,13 +50,15 @@ std::vector<int64_t> rowMajorStrides(const ir::Shape &shape) {
   return stride;
 }
 
-void stridedCopyTile(const Tile &a, const ir::Shape &shape, const std::vector<int64_t> &stride, Tile &r) {
+/// As stridedCopy, from a's element `first` on.
+void stridedCopyTile(const Tile &a, const ir::Shape &shape, const std::vector<int64_t> &stride, Tile &r,
+                     int64_t first = 0) {
   if (a.storage() == Storage::Float)
-    stridedCopy(a.f(), shape, stride, r.f());
+    stridedCopy(a.f() + first, shape, stride, r.f());
   else
-    stridedCopy(a.i(), shape, stride, r.i());
+    stridedCopy(a.i() + first, shape, stride, r.i());
   if (a.poisoned())
-    stridedCopy(a.poison(), shape, stride, r.poisonForWrite());
+    stridedCopy(a.poison() + first, shape, stride, r.poisonForWrite());
 }
 
 std::vector<int64_t> broadcastStrides(const ir::Shape &from, const ir::Shape &to) {
@@ -101,6 +103,11 @@ void permuteOp(const Tile &a, const ir::Shape &from, const std::vector<int> &ord
   std::vector<int64_t> stride;
   const ir::Shape to = permutedShape(from, order, stride);
   stridedCopyTile(a, to, stride, r);
+}
+
+void sliceOp(const Tile &a, const ir::Shape &from, int axis, int64_t start, const ir::Shape &to, Tile &r) {
+  const std::vector<int64_t> stride = rowMajorStrides(from);
+  stridedCopyTile(a, to, stride, r, start * stride[static_cast<size_t>(axis)]);
 }
 
 } // namespace npusim::reference

@@ -110,6 +110,12 @@ private:
       if (result.strength > 0)
         wish(op.operands[0], op.order.at(result.axis), result.strength);
       return;
+    case OpCode::Slice:
+      // A window keeps its operand's lane axis (it is a view of its bytes),
+      // which must not be the sliced one: that wish stops here.
+      if (result.axis != op.axis)
+        wish(op.operands[0], result.axis, result.strength);
+      return;
     case OpCode::Store: {
       Wish value = wishes_[op.operands[1]->id];
       if (value.strength == 0 && !op.operands[1]->type.isScalar())
@@ -211,6 +217,7 @@ private:
       set(op.result(), sameMappingLaneAxis(op.operands[0]->type.shape, laneOf(op.operands[0]),
                                            op.result()->type.shape, -1, lanes_));
       return;
+    case OpCode::Slice: laneAxis_[op.result()->id] = laneOf(op.operands[0]); return; // a view of its bytes
     case OpCode::Permute: {
       const int from = laneOf(op.operands[0]);
       const auto position = std::find(op.order.begin(), op.order.end(), from) - op.order.begin();

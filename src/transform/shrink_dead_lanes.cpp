@@ -5,8 +5,8 @@
 // whose elements from index L on are never observed is cut to its first L:
 // stores and atomics there are masked off, and a dot's K terms there are zero
 // in both operands, as value ranges over program ids, aranges and constants
-// prove. Reductions, scans, sorts, reshapes and asserts across a class keep it
-// whole.
+// prove. Reductions, scans, sorts, reshapes, slices and asserts across a class
+// keep it whole.
 #include "transform/transform.h"
 #include "transform/transform_internal.h"
 
@@ -94,6 +94,13 @@ private:
     case OpCode::Permute:
       for (int d = 0; d < out[0]->type.rank(); ++d)
         unite(in[0], op.order[static_cast<size_t>(d)], out[0], d);
+      return;
+    case OpCode::Slice: // the window's axis is offset, so its elements are not the operand's
+      for (int d = 0; d < out[0]->type.rank(); ++d)
+        if (d != op.axis)
+          unite(in[0], d, out[0], d);
+      block(in[0], op.axis);
+      block(out[0], op.axis);
       return;
     case OpCode::Load:
     case OpCode::Store:

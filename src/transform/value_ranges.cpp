@@ -133,8 +133,8 @@ private:
       // (last - lo) cannot overflow: last > lo, both within int64.
       const uint64_t span = static_cast<uint64_t>(last) - static_cast<uint64_t>(lower->lo);
       const uint64_t steps = span / static_cast<uint64_t>(step->lo);
-      return ValueRange{lower->lo,
-                        static_cast<int64_t>(static_cast<uint64_t>(lower->lo) + steps * static_cast<uint64_t>(step->lo))};
+      return ValueRange{lower->lo, static_cast<int64_t>(static_cast<uint64_t>(lower->lo) +
+                                                        steps * static_cast<uint64_t>(step->lo))};
     }
     return ValueRange{lower->lo, last};
   }
@@ -154,6 +154,7 @@ private:
     case OpCode::Broadcast:
     case OpCode::ExpandDims:
     case OpCode::Reshape:
+    case OpCode::Slice:
     case OpCode::Permute: return operand(0);
     case OpCode::Cast: return type.isBool() ? std::optional<ValueRange>{} : operand(0);
     default: break;

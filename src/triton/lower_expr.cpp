@@ -70,7 +70,8 @@ std::string SemaValue::describe() const {
   case Kind::Bool: return boolValue ? "True" : "False";
   case Kind::String: return "a string";
   case Kind::DType: return "the dtype " + std::string(core::tritonName(dtype));
-  case Kind::Tensor: return std::string(tensor->type.isTile() ? "a tensor of " : "a scalar of ") + tensor->type.str();
+  case Kind::Tensor:
+    return std::string(tensor->type.isTile() ? "a tensor of " : "a scalar of ") + tensor->type.str();
   case Kind::Tuple: return "a tuple of " + std::to_string(elements.size());
   case Kind::Module: return "the module " + text;
   case Kind::Builtin: return "the function " + text;
@@ -121,7 +122,9 @@ double asDouble(const SemaValue &v) {
   }
 }
 
-int64_t asInt(const SemaValue &v) { return v.kind == SemaValue::Kind::Bool ? (v.boolValue ? 1 : 0) : v.intValue; }
+int64_t asInt(const SemaValue &v) {
+  return v.kind == SemaValue::Kind::Bool ? (v.boolValue ? 1 : 0) : v.intValue;
+}
 
 } // namespace
 
@@ -220,7 +223,8 @@ static bool foldCompare(ast::CompareOperator op, const SemaValue &a, const SemaV
   if (a.kind == SemaValue::Kind::DType || b.kind == SemaValue::Kind::DType ||
       a.kind == SemaValue::Kind::String || b.kind == SemaValue::Kind::String) {
     bool eq = a.kind == b.kind &&
-              (a.kind == SemaValue::Kind::DType ? a.dtype == b.dtype && a.boolValue == b.boolValue : a.text == b.text);
+              (a.kind == SemaValue::Kind::DType ? a.dtype == b.dtype && a.boolValue == b.boolValue
+                                                : a.text == b.text);
     return op == C::Eq ? eq : !eq;
   }
   const bool isFloat = a.kind == SemaValue::Kind::Float || b.kind == SemaValue::Kind::Float;
@@ -335,12 +339,14 @@ SemaValue Lowerer::eval(const ast::Expr &e, Scope &scope) {
     builder_->setLocation(location(e.pos));
     if (a.isNumber() && b.isNumber())
       return foldBinary(*this, e.binaryOp, a, b, e.pos);
-    if (e.binaryOp == ast::BinaryOperator::Add && a.kind == SemaValue::Kind::Tuple && b.kind == SemaValue::Kind::Tuple) {
+    if (e.binaryOp == ast::BinaryOperator::Add && a.kind == SemaValue::Kind::Tuple &&
+        b.kind == SemaValue::Kind::Tuple) {
       std::vector<SemaValue> all = a.elements;
       all.insert(all.end(), b.elements.begin(), b.elements.end());
       return SemaValue::ofTuple(std::move(all));
     }
-    if (e.binaryOp == ast::BinaryOperator::Mul && a.kind == SemaValue::Kind::Tuple && b.kind == SemaValue::Kind::Int) {
+    if (e.binaryOp == ast::BinaryOperator::Mul && a.kind == SemaValue::Kind::Tuple &&
+        b.kind == SemaValue::Kind::Int) {
       if (b.intValue < 0 || b.intValue * static_cast<int64_t>(a.elements.size()) > 64)
         fail(e.pos, "tuple repetition out of range");
       std::vector<SemaValue> all;
@@ -356,7 +362,9 @@ SemaValue Lowerer::eval(const ast::Expr &e, Scope &scope) {
     if (x.isNumber() || x.kind == SemaValue::Kind::None) {
       switch (e.unaryOp) {
       case ast::UnaryOperator::Not:
-        return SemaValue::ofBool(x.kind == SemaValue::Kind::None ? true : !foldCompare(ast::CompareOperator::NotEq, x, SemaValue::ofInt(0)));
+        return SemaValue::ofBool(x.kind == SemaValue::Kind::None
+                                     ? true
+                                     : !foldCompare(ast::CompareOperator::NotEq, x, SemaValue::ofInt(0)));
       case ast::UnaryOperator::Neg:
         if (x.kind == SemaValue::Kind::Float)
           return SemaValue::ofFloat(-x.floatValue);
@@ -384,8 +392,9 @@ SemaValue Lowerer::eval(const ast::Expr &e, Scope &scope) {
       if (acc.isConstexpr()) {
         // Python short-circuit on compile-time values.
         const bool truth = acc.kind == SemaValue::Kind::None ? false
-                           : acc.isNumber() ? foldCompare(ast::CompareOperator::NotEq, acc, SemaValue::ofInt(0))
-                                            : true;
+                           : acc.isNumber()
+                               ? foldCompare(ast::CompareOperator::NotEq, acc, SemaValue::ofInt(0))
+                               : true;
         if ((e.boolOp == ast::BoolOperator::And) != truth)
           return acc;
         acc = eval(*e.operands[i], scope);
@@ -452,7 +461,9 @@ SemaValue Lowerer::eval(const ast::Expr &e, Scope &scope) {
     }
     if (!base.isTensor())
       fail(e.pos, "cannot index " + base.describe());
-    // Tensor indexing: ':' keeps an axis, None adds one of size 1.
+    // Tensor indexing: ':' keeps an axis, None adds one of size 1, and
+    // `a:b` with compile-time ints keeps the window [a, b) of an axis (an
+    // npusim extension the library kernels use; docs/frontend.md).
     std::vector<const ast::Expr *> items;
     if (index.kind == K::Tuple)
       for (const ast::ExprPtr &it : index.operands)
@@ -469,8 +480,27 @@ SemaValue Lowerer::eval(const ast::Expr &e, Scope &scope) {
       } else if (it->kind == K::Slice && !it->operands[0] && !it->operands[1] && !it->operands[2]) {
         ++axis;
         ++kept;
+      } else if (it->kind == K::Slice && !it->operands[2] && axis < v->type.rank()) {
+        const int64_t extent = v->type.shape[static_cast<size_t>(axis)];
+        auto bound = [&](const ast::ExprPtr &b, int64_t absent) {
+          if (!b)
+            return absent;
+          const SemaValue value = eval(*b, scope);
+          if (value.kind != SemaValue::Kind::Int)
+            fail(b->pos, "a tensor slice's bounds must be compile-time ints");
+          return value.intValue < 0 ? value.intValue + extent : value.intValue;
+        };
+        const int64_t start = bound(it->operands[0], 0), stop = bound(it->operands[1], extent);
+        if (start < 0 || stop > extent || start >= stop)
+          fail(it->pos, "slice [" + std::to_string(start) + ":" + std::to_string(stop) + "] of an axis of " +
+                            std::to_string(extent) +
+                            " elements: a window must be nonempty and inside the axis");
+        builder_->setLocation(location(e.pos));
+        v = builder_->slice(v, axis, start, stop - start);
+        ++axis;
+        ++kept;
       } else {
-        fail(it->pos, "tensors can only be indexed with ':' and None");
+        fail(it->pos, "tensors can only be indexed with ':', None and 'a:b' of compile-time ints");
       }
     }
     if (kept > base.tensor->type.rank())

@@ -123,6 +123,12 @@ std::vector<BadKernel> badKernels() {
       "    tmp1 = tl.load(in_ptr1 + tl.arange(0, 64))\n    tmp2 = tmp0 + tmp1\n    tl.store(out_ptr0 + (x0), "
       "tmp2, xmask)\n",
       "tmp0 + tmp1", "cannot broadcast");
+  add("slice_past_the_axis", "    tmp1 = tmp0[64:160]\n", "64:160",
+      "a window must be nonempty and inside the axis");
+  add("empty_slice", "    tmp1 = tmp0[-8:-8]\n", "-8:-8", "slice [120:120] of an axis of 128 elements");
+  add("slice_of_a_run_time_bound", "    tmp1 = tmp0[xoffset:]\n", "xoffset:]",
+      "bounds must be compile-time ints");
+  add("slice_with_a_step", "    tmp1 = tmp0[0:64:2]\n", "0:64:2", "indexed with ':', None and 'a:b'");
   add("float_floordiv", "    tmp1 = tmp0 // tmp0\n", "tmp0 // tmp0", "'//' needs integer operands");
   add("bitwise_and_on_floats", "    tmp1 = tmp0 & tmp0\n", "tmp0 & tmp0", "needs integer operands");
   add("bitwise_not_on_floats", "    tmp1 = ~tmp0\n", "~tmp0", "'~' needs an integer operand");

@@ -1,0 +1,97 @@
+// Windows of tiles (docs/compiler.md, "Slices"): a slice is an alias of its
+// operand's bytes, so the shifted-tap pattern of a convolution moves no data
+// on chip, and the values are the reference's. The kernel is
+// tests/data/slices/slice_windows.py, outside the compile corpus: its
+// [64, 128] tile has no window on 8 lanes.
+#include "config/hardware.h"
+#include "driver/driver.h"
+#include "reference/interpreter.h"
+#include "runtime/kernels.h"
+#include "triton/frontend.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+
+namespace npusim {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kRows = 64, kC = 128, kN = 16, kM = 32;
+
+reference::Buffer floats(const std::string &name, int64_t n, int64_t seed) {
+  reference::Buffer b;
+  b.name = name;
+  b.dtype = core::DType::Float32;
+  b.bytes.resize(static_cast<size_t>(n) * 4);
+  for (int64_t i = 0; i < n; ++i) {
+    // Small integers: every product and sum below is exact in fp32 (and tf32).
+    const float v = static_cast<float>((i * 7 + seed) % 11 - 5);
+    std::memcpy(b.bytes.data() + i * 4, &v, 4);
+  }
+  return b;
+}
+
+float at(const reference::Buffer &b, int64_t i) {
+  float v;
+  std::memcpy(&v, b.bytes.data() + i * 4, 4);
+  return v;
+}
+
+const triton::KernelFile &kernelFile() {
+  static const triton::KernelFile file =
+      triton::loadKernelFile((fs::path(NPUSIM_TEST_DATA) / "slices" / "slice_windows.py").string());
+  return file;
+}
+
+class SliceWindows : public ::testing::TestWithParam<runtime::Mode> {};
+
+TEST_P(SliceWindows, GiveTheShiftedProductsAndWindows) {
+  reference::Buffer x = floats("x", kRows * kC, 3), w = floats("w", 3 * kC * kN, 5);
+  reference::Buffer y = floats("y", kM * kN, 0), z = floats("z", kN, 0);
+  std::vector<reference::Argument> args = {{&x, 0, {}}, {&w, 0, {}}, {&y, 0, {}}, {&z, 0, {}}};
+  const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
+  if (GetParam() == runtime::Mode::Reference) {
+    const auto launched = triton::lowerKernel(kernelFile(), {});
+    reference::runLaunch(*launched, reference::Grid{1, 1, 1}, args);
+  } else {
+    const auto kernel = driver::compileForNpu(kernelFile(), {}, {}, machine);
+    runtime::RunOptions options;
+    options.mode = GetParam();
+    options.machine = machine;
+    runtime::runOnNpu(*kernel, triton::GridSize{1, 1, 1}, args, options, "slice_windows");
+  }
+  int mismatches = 0;
+  for (int64_t m = 0; m < kM; ++m)
+    for (int64_t n = 0; n < kN; ++n) {
+      // y[m, n] = sum over taps t of x[m + 2t, :] . w[t, :, n], plus x[32 + m, n]
+      double expected = at(x, (kRows - kM + m) * kC + n);
+      for (int64_t t = 0; t < 3; ++t)
+        for (int64_t c = 0; c < kC; ++c)
+          expected += static_cast<double>(at(x, (m + 2 * t) * kC + c)) * at(w, (t * kC + c) * kN + n);
+      mismatches += at(y, m * kN + n) != expected;
+    }
+  for (int64_t n = 0; n < kN; ++n)
+    mismatches += at(z, n) != at(x, 5 * kC + n);
+  EXPECT_EQ(mismatches, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, SliceWindows,
+                         ::testing::Values(runtime::Mode::Reference, runtime::Mode::Functional,
+                                           runtime::Mode::Full));
+
+TEST(SliceWindows, DotsReadTheLoadedTileInPlace) {
+  const auto kernel = driver::compileForNpu(kernelFile(), {}, {}, config::loadConfig("tpuv3-like"));
+  int loads = 0, relayouts = 0;
+  for (const npu::Instruction &i : kernel->program.body) {
+    loads += i.opcode == npu::Opcode::DmaLoad;
+    relayouts += i.opcode == npu::Opcode::XRelayout;
+  }
+  EXPECT_EQ(loads, 4); // x once and the three taps' weights
+  EXPECT_EQ(relayouts, 0);
+}
+
+} // namespace
+} // namespace npusim
