@@ -178,18 +178,6 @@ std::string sumTree(const std::string &prefix, size_t n) {
   return code + "    acc = " + prefix + std::to_string(level[0]) + "\n";
 }
 
-/// Eight hex digits of the 64-bit FNV-1a hash of `text`: a name suffix that
-/// differs between the bodies of differently shaped layers.
-std::string textDigest(std::string_view text) {
-  uint64_t h = 14695981039346656037ull;
-  for (const char ch : text)
-    h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string digits(8, '0');
-  for (size_t i = 0; i < digits.size(); ++i)
-    digits[i] = kHex[(h >> (60 - 4 * i)) & 0xf];
-  return digits;
-}
 
 } // namespace
 

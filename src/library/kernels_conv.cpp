@@ -6,6 +6,7 @@
 // reduction over channels for a systolic array to do.
 #include "library/conv_rows.h"
 #include "library/conv_shifted.h"
+#include "library/conv_window.h"
 #include "library/dot_steps.h"
 #include "library/mapping.h"
 #include "library/planners.h"
@@ -203,7 +204,8 @@ constexpr const char *kDepthwiseStore2d = R"TRITON(        y_rows = n2 * SY_N + 
 // tile), and the bounds are made in the tile's own [BLOCK_M, BLOCK_C] layout:
 // p = m % (IN_H * IN_W) inside [-dh * IN_W, (IN_H - dh) * IN_W), 0 <= m %
 // IN_W + dw < IN_W.
-constexpr const char *kDepthwiseRowIndices = R"TRITON(        rm2 = m0 + (tl.arange(0, BLOCK_M)[:, None] + (tl.arange(0, BLOCK_C) // BLOCK_C)[None, :])
+constexpr const char *kDepthwiseRowIndices =
+    R"TRITON(        rm2 = m0 + (tl.arange(0, BLOCK_M)[:, None] + (tl.arange(0, BLOCK_C) // BLOCK_C)[None, :])
         p2 = rm2 % (IN_H * IN_W)
         ow2 = rm2 % IN_W
         inside = (rm2 < BATCH * IN_H * IN_W) & c_ok)TRITON";
@@ -382,7 +384,8 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     // Pixels one strided axis in the input and the output (as for the 1x1
     // GEMM below), stride 1, the input's size kept: the row form.
     auto pixelsOneAxis = [](const TensorRef &t) {
-      return t.stride[2] == t.shape[3] * t.stride[3] && (t.shape[0] == 1 || t.stride[0] == t.shape[2] * t.stride[2]);
+      return t.stride[2] == t.shape[3] * t.stride[3] &&
+             (t.shape[0] == 1 || t.stride[0] == t.shape[2] * t.stride[2]);
     };
     const bool rows = stride[0] == 1 && stride[1] == 1 && outSize[0] == inH && outSize[1] == inW &&
                       pixelsOneAxis(x) && pixelsOneAxis(y);
@@ -425,10 +428,10 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
         taps += "        " + dh + " = " + std::to_string(kh) + " * DIL_H - PAD_H\n        " + dw + " = " +
                 std::to_string(kw) + " * DIL_W - PAD_W\n        ok_" + ts + " = inside\n";
         taps += "        if " + dh + " < 0:\n            ok_" + ts + " = ok_" + ts + " & (p2 >= -" + dh +
-                " * IN_W)\n        if " + dh + " > 0:\n            ok_" + ts + " = ok_" + ts + " & (p2 < (IN_H - " +
-                dh + ") * IN_W)\n        if " + dw + " < 0:\n            ok_" + ts + " = ok_" + ts + " & (ow2 >= -" +
-                dw + ")\n        if " + dw + " > 0:\n            ok_" + ts + " = ok_" + ts + " & (ow2 < IN_W - " + dw +
-                ")\n";
+                " * IN_W)\n        if " + dh + " > 0:\n            ok_" + ts + " = ok_" + ts +
+                " & (p2 < (IN_H - " + dh + ") * IN_W)\n        if " + dw + " < 0:\n            ok_" + ts +
+                " = ok_" + ts + " & (ow2 >= -" + dw + ")\n        if " + dw + " > 0:\n            ok_" + ts +
+                " = ok_" + ts + " & (ow2 < IN_W - " + dw + ")\n";
         taps += "        x_" + ts + " = tl.load(x_ptr + rm[:, None] * SX_W + ((" + dh + " * IN_W + " + dw +
                 ") * SX_W + ic[None, :] * SX_C), mask=ok_" + ts + ", other=0.0).to(tl.float32)\n";
         taps += std::string("        acc ") + (t == 0 ? "= " : "+= ") + "x_" + ts + " * w_" + ts + "\n";
@@ -443,12 +446,13 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
       for (int64_t kh = 0, t = 0; kh < kernelH; ++kh)
         for (int64_t kw = 0; kw < kernelW; ++kw, ++t) {
           const std::string ts = std::to_string(t);
-          taps += "        ih_" + ts + " = oh" + v + " * STRIDE_H + (" + std::to_string(kh) + " * DIL_H - PAD_H)\n" +
-                  "        iw_" + ts + " = ow" + v + " * STRIDE_W + (" + std::to_string(kw) + " * DIL_W - PAD_W)\n" +
-                  "        ok_" + ts + " = " + inside + " & (ih_" + ts + " >= 0) & (ih_" + ts + " < IN_H) & (iw_" +
-                  ts + " >= 0) & (iw_" + ts + " < IN_W)\n" + "        x_" + ts + " = tl.load(x_ptr + (n" + v +
-                  " * SX_N + ih_" + ts + " * SX_H + iw_" + ts + " * SX_W)" + rowsOf +
-                  " + ic[None, :] * SX_C, mask=ok_" + ts + rowsOf + channelBounds + ", other=0.0).to(tl.float32)\n";
+          taps += "        ih_" + ts + " = oh" + v + " * STRIDE_H + (" + std::to_string(kh) +
+                  " * DIL_H - PAD_H)\n" + "        iw_" + ts + " = ow" + v + " * STRIDE_W + (" +
+                  std::to_string(kw) + " * DIL_W - PAD_W)\n" + "        ok_" + ts + " = " + inside +
+                  " & (ih_" + ts + " >= 0) & (ih_" + ts + " < IN_H) & (iw_" + ts + " >= 0) & (iw_" + ts +
+                  " < IN_W)\n" + "        x_" + ts + " = tl.load(x_ptr + (n" + v + " * SX_N + ih_" + ts +
+                  " * SX_H + iw_" + ts + " * SX_W)" + rowsOf + " + ic[None, :] * SX_C, mask=ok_" + ts +
+                  rowsOf + channelBounds + ", other=0.0).to(tl.float32)\n";
           taps += std::string("        acc ") + (t == 0 ? "= " : "+= ") + "x_" + ts + " * w_" + ts + "\n";
         }
     } else if (!rows) {
@@ -459,27 +463,28 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
           const std::string ts = std::to_string(t);
           taps += "        ih_" + ts + " = oh * STRIDE_H + (" + std::to_string(kh) + " * DIL_H - PAD_H)\n" +
                   "        iw_" + ts + " = ow * STRIDE_W + (" + std::to_string(kw) + " * DIL_W - PAD_W)\n" +
-                  "        ok_" + ts + " = m_mask & (ih_" + ts + " >= 0) & (ih_" + ts + " < IN_H) & (iw_" + ts +
-                  " >= 0) & (iw_" + ts + " < IN_W)\n" + "        x_" + ts +
+                  "        ok_" + ts + " = m_mask & (ih_" + ts + " >= 0) & (ih_" + ts + " < IN_H) & (iw_" +
+                  ts + " >= 0) & (iw_" + ts + " < IN_W)\n" + "        x_" + ts +
                   " = tl.load(x_ptr + (n * SX_N + ih_" + ts + " * SX_H + iw_" + ts +
                   " * SX_W)[:, None] + ic[None, :] * SX_C, mask=ok_" + ts +
                   "[:, None] & c_ok, other=0.0).to(tl.float32)\n";
           taps += std::string("        acc ") + (t == 0 ? "= " : "+= ") + "x_" + ts + " * w_" + ts + "\n";
         }
     }
-    LaunchBuilder launch(name, instantiate(kDepthwiseSource, {{"NAME", name},
-                                                              {"WEIGHTS", weights},
-                                                              {"TAPS", taps},
-                                                              {"BLOCK_INDICES", rows        ? kDepthwiseRowIndices
-                                                                                : indices2d ? kDepthwiseIndices2d
-                                                                                            : kDepthwiseIndices},
-                                                              {"STORE", rows        ? kDepthwiseRowStore
-                                                                        : indices2d ? kDepthwiseStore2d
-                                                                                    : kDepthwiseStore},
-                                                              {"X", tritonType(x.dtype)},
-                                                              {"W", tritonType(w.dtype)},
-                                                              {"BIAS", tritonType(biasType)},
-                                                              {"Y", tritonType(y.dtype)}}));
+    LaunchBuilder launch(name,
+                         instantiate(kDepthwiseSource, {{"NAME", name},
+                                                        {"WEIGHTS", weights},
+                                                        {"TAPS", taps},
+                                                        {"BLOCK_INDICES", rows        ? kDepthwiseRowIndices
+                                                                          : indices2d ? kDepthwiseIndices2d
+                                                                                      : kDepthwiseIndices},
+                                                        {"STORE", rows        ? kDepthwiseRowStore
+                                                                  : indices2d ? kDepthwiseStore2d
+                                                                              : kDepthwiseStore},
+                                                        {"X", tritonType(x.dtype)},
+                                                        {"W", tritonType(w.dtype)},
+                                                        {"BIAS", tritonType(biasType)},
+                                                        {"Y", tritonType(y.dtype)}}));
     common(launch);
     launch.constant("COUT", outChannels).constant("MULTIPLIER", coutG);
     geometry(launch);
@@ -520,19 +525,21 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     return plan;
   }
 
-  // The shifted-tap kernel, when asked for (MachineShape::convKernel; the
-  // runtime times it against the others): stride 1, the image's size kept,
-  // pixels one strided axis of input and output, channels contiguous, one
-  // group.
+  // The shifted-tap and window kernels, when asked for
+  // (MachineShape::convKernel; the runtime times them against the others):
+  // stride 1, the image's size kept, pixels one strided axis of input and
+  // output, channels contiguous, one group.
   const bool sameSize = outSize[0] == inH && outSize[1] == inW;
   const std::string &asked = machine.convKernel;
   if (!asked.empty() && std::find(convKernels().begin(), convKernels().end(), asked) == convKernels().end())
     throw core::RuntimeError("convolution kernel '" + asked + "' is not one of " + joinNames(convKernels()));
-  if (asked == "shifted") {
+  if (asked == "shifted" || asked == "window") {
     if (groups != 1 || stride[0] != 1 || stride[1] != 1 || !sameSize || !pixelsMerge(x) || !pixelsMerge(y) ||
         x.stride[1] != 1 || kernelH * kernelW == 1)
-      throw core::RuntimeError("convolution kernel 'shifted' runs stride-1 convolutions that keep the image's "
-                               "size, channels-last with one group, and kernels wider than one pixel");
+      throw core::RuntimeError(
+          "convolution kernel '" + asked +
+          "' runs stride-1 convolutions that keep the image's size, channels-last with one "
+          "group, and kernels wider than one pixel");
     ShiftedConvShape s;
     s.pixels = pixels, s.height = inH, s.width = inW, s.cin = cinG, s.cout = coutG;
     s.kernelH = kernelH, s.kernelW = kernelW, s.padH = padding[0], s.padW = padding[1];
@@ -544,18 +551,49 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     s.hasBias = bias != nullptr;
     s.xType = tritonType(x.dtype), s.wType = tritonType(w.dtype), s.biasType = tritonType(biasType);
     s.yType = tritonType(y.dtype);
+    if (asked == "window") {
+      const auto tiles = chooseWindowConvTiles(s, machine);
+      if (!tiles)
+        throw core::RuntimeError("convolution kernel 'window' has no tiles that fit for this layer");
+      const std::string body = windowConvSource("K", s, *tiles);
+      const std::string name = "npusim_conv_window_" + types + "_k" + std::to_string(kernelH) + "x" +
+                               std::to_string(kernelW) + "_i" + std::to_string(tiles->images) +
+                               (tiles->pairs ? "_pairs_" : "_") + textDigest(body);
+      LaunchBuilder launch(name, windowConvSource(name, s, *tiles));
+      launch.pointer(x)
+          .pointer(w)
+          .pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset)
+          .pointer(y);
+      launch.constant("PIXELS", pixels).constant("IMG_H", inH).constant("IMG_W", inW);
+      launch.constant("CIN", cinG).constant("COUT", coutG);
+      launch.constant("SX_P", s.sxP).constant("SX_C", s.sxC);
+      launch.constant("SW_O", s.swO).constant("SW_I", s.swI).constant("SW_H", s.swH).constant("SW_W", s.swW);
+      launch.constant("SY_P", s.syP).constant("SY_C", s.syC).constant("S_BIAS", bias ? bias->stride[0] : 0);
+      launch.constant("BLOCK_M", tiles->blockM)
+          .constant("BLOCK_N", tiles->blockN)
+          .constant("BLOCK_K", tiles->blockK);
+      launch.constant("HALO", tiles->halo).constant("BLOCKS", tiles->blocks);
+      launch.grid(ceilDiv(ceilDiv(pixels, tiles->blockM), tiles->blocks), ceilDiv(coutG, tiles->blockN), 1);
+      plan.launches.push_back(launch.build());
+      return plan;
+    }
     const auto tiles = chooseShiftedConvTiles(s, machine);
     if (!tiles)
       throw core::RuntimeError("convolution kernel 'shifted' has no tiles that fit for this layer");
     const std::string name = "npusim_conv_shifted_" + types + "_" + shiftedConvVariant(s, *tiles);
     LaunchBuilder launch(name, shiftedConvSource(name, s, *tiles));
-    launch.pointer(x).pointer(w).pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset).pointer(y);
+    launch.pointer(x)
+        .pointer(w)
+        .pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset)
+        .pointer(y);
     launch.constant("PIXELS", pixels).constant("IMG_H", inH).constant("IMG_W", inW);
     launch.constant("CIN", cinG).constant("COUT", coutG);
     launch.constant("SX_P", s.sxP).constant("SX_C", s.sxC);
     launch.constant("SW_O", s.swO).constant("SW_I", s.swI).constant("SW_H", s.swH).constant("SW_W", s.swW);
     launch.constant("SY_P", s.syP).constant("SY_C", s.syC).constant("S_BIAS", bias ? bias->stride[0] : 0);
-    launch.constant("BLOCK_M", tiles->blockM).constant("BLOCK_N", tiles->blockN).constant("BLOCK_K", tiles->blockK);
+    launch.constant("BLOCK_M", tiles->blockM)
+        .constant("BLOCK_N", tiles->blockN)
+        .constant("BLOCK_K", tiles->blockK);
     launch.grid(ceilDiv(pixels, programRows(*tiles)), ceilDiv(coutG, programColumns(*tiles)), 1);
     plan.launches.push_back(launch.build());
     return plan;
@@ -570,8 +608,8 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   // stride_w pixels apart).
   const bool rowsMerge = stride[0] == 1 && stride[1] == 1 && sameSize && pixelsMerge(x) && pixelsMerge(y);
   // (A kernel one column wide has no column stride to agree.)
-  if (x.stride[3] * dilation[1] == cinG * x.stride[1] && (kernelW == 1 || w.stride[3] == cinG * w.stride[1]) &&
-      (kernelH > 1 || kernelW > 1 || !rowsMerge)) {
+  if (x.stride[3] * dilation[1] == cinG * x.stride[1] &&
+      (kernelW == 1 || w.stride[3] == cinG * w.stride[1]) && (kernelH > 1 || kernelW > 1 || !rowsMerge)) {
     RowConvShape shape;
     shape.strided = !rowsMerge;
     shape.outH = outSize[0], shape.outW = outSize[1], shape.strideH = stride[0], shape.strideW = stride[1];
@@ -680,7 +718,9 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   bool weightKLinear = innerWeightStride == 1 && w.stride[0] != 1 && kTotal > 1;
   for (int64_t axisDivisor = 1; const ReductionAxis &axis : axes) {
     const std::string_view d = axis.divisor;
-    const int64_t weightStride = d == "KC_DIV" ? weightStrides[0] : d == "KH_DIV" ? weightStrides[1] : weightStrides[2];
+    const int64_t weightStride = d == "KC_DIV"   ? weightStrides[0]
+                                 : d == "KH_DIV" ? weightStrides[1]
+                                                 : weightStrides[2];
     if (axis.size > 1 && weightStride != axisDivisor)
       weightKLinear = false;
     axisDivisor *= axis.size;

@@ -110,7 +110,8 @@ struct MachineShape {
   std::string gemmKernel;
   /// The kernel of aten.convolution: "" or "implicit" the one the layer's
   /// shape selects (docs/library-kernels.md, "Operators"); "shifted" the
-  /// shifted-tap kernel, where it applies (convKernels()).
+  /// shifted-tap kernel, "window" the window kernel, where they apply
+  /// (convKernels()).
   std::string convKernel;
   /// The kernel of the scaled-dot-product attention calls: "" or "rows" the
   /// scores by query rows, "columns" transposed (attentionKernels()).

@@ -102,7 +102,7 @@ std::string joinNames(const std::vector<std::string> &names) {
 }
 
 const std::vector<std::string> &convKernels() {
-  static const std::vector<std::string> kNames = {"implicit", "shifted", "relayout"};
+  static const std::vector<std::string> kNames = {"implicit", "shifted", "window", "relayout"};
   return kNames;
 }
 

@@ -131,6 +131,19 @@ int64_t laneBlock(const MachineShape &machine) {
   return p;
 }
 
+// Eight hex digits of the 64-bit FNV-1a hash of `text`: a name suffix that
+// differs between the bodies of differently shaped layers.
+std::string textDigest(std::string_view text) {
+  uint64_t h = 14695981039346656037ull;
+  for (const char ch : text)
+    h = (h ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string digits(8, '0');
+  for (size_t i = 0; i < digits.size(); ++i)
+    digits[i] = kHex[(h >> (60 - 4 * i)) & 0xf];
+  return digits;
+}
+
 std::string instantiate(std::string_view text,
                         std::initializer_list<std::pair<std::string_view, std::string>> substitutions) {
   std::string out;

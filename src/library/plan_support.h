@@ -69,6 +69,10 @@ int64_t tileBudgetBytes(const MachineShape &machine);
 /// The systolic array width as a block size (a power of two, at least 16).
 int64_t laneBlock(const MachineShape &machine);
 
+/// Eight hex digits of the 64-bit FNV-1a hash of `text`: a kernel name's
+/// suffix that differs between bodies generated for differently shaped layers.
+std::string textDigest(std::string_view text);
+
 /// The text of a kernel source with every "{{KEY}}" replaced.
 std::string instantiate(std::string_view text,
                         std::initializer_list<std::pair<std::string_view, std::string>> substitutions);

@@ -534,9 +534,9 @@ TEST(LibraryConv, ShiftedTapsOfSameSizeConvolutions) {
   MachineShape machine;
   machine.convKernel = "shifted";
   std::vector<Conv> cases = {
-      {{2, 64, 9, 9}, {256, 64, 3, 3}, 1, 1},   // halves by columns
-      {{3, 48, 7, 6}, {40, 48, 3, 3}, 1, 1},    // few output channels: halves by rows; ragged channels
-      {{1, 32, 8, 8}, {160, 32, 5, 5}, 1, 2},   // 5x5, pad 2
+      {{2, 64, 9, 9}, {256, 64, 3, 3}, 1, 1},       // halves by columns
+      {{3, 48, 7, 6}, {40, 48, 3, 3}, 1, 1},        // few output channels: halves by rows; ragged channels
+      {{1, 32, 8, 8}, {160, 32, 5, 5}, 1, 2},       // 5x5, pad 2
       {{2, 16, 9, 10}, {64, 16, 3, 3}, 1, 2, 1, 2}, // dilation 2
   };
   cases[0].bias = true;
@@ -563,16 +563,85 @@ TEST(LibraryConv, ShiftedTapsOfSameSizeConvolutions) {
     const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
     const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
     const TensorRef y = f.tensor(DType::Float32, outShape, channelsLast(outShape));
-    const CallArgument bias = c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
-    const std::vector<CallArgument> args = {
-        CallFixture::arg(x), CallFixture::arg(w), bias, CallFixture::integers({1, 1}),
-        CallFixture::integers({c.padding, c.padding}), CallFixture::integers({c.dilation, c.dilation}),
-        CallFixture::boolean(false), CallFixture::integers({0, 0}), CallFixture::integer(1)};
+    const CallArgument bias =
+        c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
+    const std::vector<CallArgument> args = {CallFixture::arg(x),
+                                            CallFixture::arg(w),
+                                            bias,
+                                            CallFixture::integers({1, 1}),
+                                            CallFixture::integers({c.padding, c.padding}),
+                                            CallFixture::integers({c.dilation, c.dilation}),
+                                            CallFixture::boolean(false),
+                                            CallFixture::integers({0, 0}),
+                                            CallFixture::integer(1)};
     const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
     ASSERT_EQ(plan.launches.size(), 1u);
     EXPECT_NE(plan.launches[0].kernelName.find("npusim_conv_shifted_"), std::string::npos);
     EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << describe(c) << " on the NPU";
   }
+}
+
+// The window kernel asked for by name: one halo DMA per block of whole
+// images and channel block, every tap a window of it (a slice), masked at
+// the image's edges where a tap leaves it (per tap, or with one image per
+// block by masked copies of the halo per kernel column). 3x3 and 5x5
+// kernels, dilation, a kernel one row high, ragged images per block,
+// channels and output columns, bias, several channel blocks, blocks in
+// pairs; on the interpreter and compiled for tpuv3-like, against the host
+// call.
+TEST(LibraryConv, WindowTapsOfSameSizeConvolutions) {
+  MachineShape machine;
+  machine.convKernel = "window";
+  std::vector<Conv> cases = {
+      {{3, 64, 9, 9}, {256, 64, 3, 3}, 1, 1},       // two column blocks, bias
+      {{5, 48, 7, 6}, {40, 48, 3, 3}, 1, 1},        // ragged channels and columns
+      {{2, 160, 6, 6}, {24, 160, 3, 3}, 1, 1},      // two channel blocks, the second ragged
+      {{1, 32, 8, 8}, {160, 32, 5, 5}, 1, 2},       // 5x5, pad 2
+      {{2, 16, 9, 10}, {64, 16, 3, 3}, 1, 2, 1, 2}, // dilation 2
+      {{2, 32, 16, 16}, {48, 32, 3, 3}, 1, 1},      // one image per block, in pairs
+      {{3, 24, 12, 12}, {16, 24, 3, 3}, 1, 2, 1, 2}, // dilation 2, one image per block, pairs past the last
+      {{2, 24, 5, 11}, {72, 24, 1, 3}, 1, 0},       // 1x3 (padding set below)
+  };
+  cases[0].bias = true;
+  cases[4].bias = true;
+  int pairs = 0, severalImages = 0; // kernels of each form among the cases
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Conv &c = cases[i];
+    const std::vector<int64_t> padding =
+        i + 1 == cases.size() ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{c.padding, c.padding};
+    std::vector<int64_t> outShape = outputShape(c);
+    outShape[3] = c.input[3]; // the 1x3 kernel's padding (0, 1) keeps the width
+    for (const char *where : {"interpreter", "tpuv3-like"}) {
+      CallFixture f;
+      if (std::string(where) != "interpreter")
+        f.useNpu(config::loadConfig(where));
+      const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+      const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+      const TensorRef y = f.tensor(DType::Float32, outShape, channelsLast(outShape));
+      const CallArgument bias =
+          c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
+      const std::vector<CallArgument> args = {CallFixture::arg(x),
+                                              CallFixture::arg(w),
+                                              bias,
+                                              CallFixture::integers({1, 1}),
+                                              CallFixture::integers(padding),
+                                              CallFixture::integers({c.dilation, c.dilation}),
+                                              CallFixture::boolean(false),
+                                              CallFixture::integers({0, 0}),
+                                              CallFixture::integer(1)};
+      const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+      ASSERT_EQ(plan.launches.size(), 1u);
+      const std::string &kernel = plan.launches[0].kernelName;
+      EXPECT_NE(kernel.find("npusim_conv_window_"), std::string::npos);
+      pairs += kernel.find("_i1_pairs_") != std::string::npos;
+      severalImages += kernel.find("_i1_") == std::string::npos;
+      EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << describe(c) << " on the " << where;
+    }
+  }
+  // Both forms ran: whole small images several to a block (a mask per tap),
+  // and one image per block (masked halo copies) in pairs.
+  EXPECT_GT(pairs, 0);
+  EXPECT_GT(severalImages, 0);
 }
 
 TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
@@ -583,10 +652,10 @@ TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
     bool inputChannelsLast, outputChannelsLast;
   };
   std::vector<Layout> cases = {
-      {{{3, 12, 9, 9}, {20, 12, 3, 3}, 1, 1}, false, false},       // NCHW in and out, ragged channels
-      {{{2, 8, 11, 11}, {16, 4, 3, 3}, 2, 1, 2}, false, true},     // two groups, stride 2, NHWC out
-      {{{1, 5, 13, 13}, {7, 5, 5, 5}, 1, 2}, true, false},         // 5x5, NHWC in, NCHW out
-      {{{4, 16, 7, 7}, {24, 16, 1, 1}}, false, false},             // 1x1
+      {{{3, 12, 9, 9}, {20, 12, 3, 3}, 1, 1}, false, false},   // NCHW in and out, ragged channels
+      {{{2, 8, 11, 11}, {16, 4, 3, 3}, 2, 1, 2}, false, true}, // two groups, stride 2, NHWC out
+      {{{1, 5, 13, 13}, {7, 5, 5, 5}, 1, 2}, true, false},     // 5x5, NHWC in, NCHW out
+      {{{4, 16, 7, 7}, {24, 16, 1, 1}}, false, false},         // 1x1
   };
   cases[0].conv.bias = true;
   for (const Layout &l : cases) {
@@ -596,19 +665,28 @@ TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
       CallFixture f;
       if (std::string(where) != "interpreter")
         f.useNpu(config::loadConfig(where));
-      const TensorRef x = f.tensor(DType::Float32, c.input, l.inputChannelsLast ? channelsLast(c.input) : std::vector<int64_t>{});
+      const TensorRef x = f.tensor(DType::Float32, c.input,
+                                   l.inputChannelsLast ? channelsLast(c.input) : std::vector<int64_t>{});
       const TensorRef w = f.tensor(DType::Float32, c.weight);
-      const TensorRef y = f.tensor(DType::Float32, outShape, l.outputChannelsLast ? channelsLast(outShape) : std::vector<int64_t>{});
-      const CallArgument bias = c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
-      const std::vector<CallArgument> args = {
-          CallFixture::arg(x), CallFixture::arg(w), bias, CallFixture::integers({c.stride, c.stride}),
-          CallFixture::integers({c.padding, c.padding}), CallFixture::integers({1, 1}), CallFixture::boolean(false),
-          CallFixture::integers({0, 0}), CallFixture::integer(c.groups)};
+      const TensorRef y = f.tensor(DType::Float32, outShape,
+                                   l.outputChannelsLast ? channelsLast(outShape) : std::vector<int64_t>{});
+      const CallArgument bias =
+          c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
+      const std::vector<CallArgument> args = {CallFixture::arg(x),
+                                              CallFixture::arg(w),
+                                              bias,
+                                              CallFixture::integers({c.stride, c.stride}),
+                                              CallFixture::integers({c.padding, c.padding}),
+                                              CallFixture::integers({1, 1}),
+                                              CallFixture::boolean(false),
+                                              CallFixture::integers({0, 0}),
+                                              CallFixture::integer(c.groups)};
       const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
       // The moved operands' copies, the convolution, the result's copy back.
       // Contiguous weights [O, C, KH, KW] are channels-last only at 1x1.
       const bool weightsMove = c.weight[2] * c.weight[3] > 1;
-      const size_t copies = (l.inputChannelsLast ? 0 : 1) + (weightsMove ? 1 : 0) + (l.outputChannelsLast ? 0 : 1);
+      const size_t copies =
+          (l.inputChannelsLast ? 0 : 1) + (weightsMove ? 1 : 0) + (l.outputChannelsLast ? 0 : 1);
       EXPECT_EQ(plan.launches.size(), copies + 1) << describe(c);
       EXPECT_EQ(plan.scratch.size(), copies) << describe(c);
       if (!l.outputChannelsLast) {
@@ -622,13 +700,15 @@ TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
   CallFixture f;
   auto plan = [&](const Conv &c, bool channelsLastLayout) {
     const std::vector<int64_t> outShape = outputShape(c);
-    const TensorRef x = f.tensor(DType::Float32, c.input, channelsLastLayout ? channelsLast(c.input) : std::vector<int64_t>{});
+    const TensorRef x = f.tensor(DType::Float32, c.input,
+                                 channelsLastLayout ? channelsLast(c.input) : std::vector<int64_t>{});
     const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
-    const TensorRef y = f.tensor(DType::Float32, outShape, channelsLastLayout ? channelsLast(outShape) : std::vector<int64_t>{});
+    const TensorRef y = f.tensor(DType::Float32, outShape,
+                                 channelsLastLayout ? channelsLast(outShape) : std::vector<int64_t>{});
     const std::vector<CallArgument> args = {
-        CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(), CallFixture::integers({1, 1}),
-        CallFixture::integers({1, 1}), CallFixture::integers({1, 1}), CallFixture::boolean(false),
-        CallFixture::integers({0, 0}), CallFixture::integer(c.groups)};
+        CallFixture::arg(x),           CallFixture::arg(w),           CallFixture::none(),
+        CallFixture::integers({1, 1}), CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+        CallFixture::boolean(false),   CallFixture::integers({0, 0}), CallFixture::integer(c.groups)};
     planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
   };
   EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}}, true), core::RuntimeError) << "already channels-last";
@@ -637,29 +717,55 @@ TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
   EXPECT_THROW(plan(depthwise, false), core::RuntimeError) << "depthwise";
 }
 
-TEST(LibraryConv, ShiftedTapsRefuseOtherGeometries) {
-  MachineShape machine;
-  machine.convKernel = "shifted";
+TEST(LibraryConv, ShiftedAndWindowTapsRefuseOtherGeometries) {
+  for (const char *kernel : {"shifted", "window"}) {
+    MachineShape machine;
+    machine.convKernel = kernel;
+    CallFixture f;
+    auto plan = [&](const Conv &c) {
+      const std::vector<int64_t> outShape = outputShape(c);
+      const TensorRef x = f.tensor(DType::Float32, c.input,
+                                   c.channelsLastLayout ? channelsLast(c.input) : std::vector<int64_t>{});
+      const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+      const TensorRef y = f.tensor(DType::Float32, outShape,
+                                   c.channelsLastLayout ? channelsLast(outShape) : std::vector<int64_t>{});
+      const std::vector<CallArgument> args = {CallFixture::arg(x),
+                                              CallFixture::arg(w),
+                                              CallFixture::none(),
+                                              CallFixture::integers({c.stride, c.stride}),
+                                              CallFixture::integers({c.padding, c.padding}),
+                                              CallFixture::integers({1, 1}),
+                                              CallFixture::boolean(false),
+                                              CallFixture::integers({0, 0}),
+                                              CallFixture::integer(c.groups)};
+      planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+    };
+    EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 2, 1}), core::RuntimeError) << "stride 2";
+    EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 0}), core::RuntimeError) << "the size shrinks";
+    EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 8, 3, 3}, 1, 1, 2}), core::RuntimeError) << "two groups";
+    Conv nchw{{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1};
+    nchw.channelsLastLayout = false;
+    EXPECT_THROW(plan(nchw), core::RuntimeError) << "channels not contiguous";
+    machine.convKernel = "winograd";
+    EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1}), core::RuntimeError) << "an unknown kernel";
+  }
+  // The window kernel's halo tiles take channels in blocks of the lanes:
+  // none on a machine of fewer than 16.
+  MachineShape eight(8, 128 * 1024, 256);
+  eight.convKernel = "window";
   CallFixture f;
-  auto plan = [&](const Conv &c) {
-    const std::vector<int64_t> outShape = outputShape(c);
-    const TensorRef x = f.tensor(DType::Float32, c.input, c.channelsLastLayout ? channelsLast(c.input) : std::vector<int64_t>{});
-    const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
-    const TensorRef y = f.tensor(DType::Float32, outShape, c.channelsLastLayout ? channelsLast(outShape) : std::vector<int64_t>{});
-    const std::vector<CallArgument> args = {
-        CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(), CallFixture::integers({c.stride, c.stride}),
-        CallFixture::integers({c.padding, c.padding}), CallFixture::integers({1, 1}), CallFixture::boolean(false),
-        CallFixture::integers({0, 0}), CallFixture::integer(c.groups)};
-    planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
-  };
-  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 2, 1}), core::RuntimeError) << "stride 2";
-  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 0}), core::RuntimeError) << "the size shrinks";
-  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 8, 3, 3}, 1, 1, 2}), core::RuntimeError) << "two groups";
-  Conv nchw{{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1};
-  nchw.channelsLastLayout = false;
-  EXPECT_THROW(plan(nchw), core::RuntimeError) << "channels not contiguous";
-  machine.convKernel = "winograd";
-  EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1}), core::RuntimeError) << "an unknown kernel";
+  const Conv c{{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1};
+  const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+  const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+  const TensorRef y = f.tensor(DType::Float32, outputShape(c), channelsLast(outputShape(c)));
+  EXPECT_THROW(
+      planCall("aten.convolution",
+               std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                         CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
+               std::vector<const TensorRef *>{&y}, eight),
+      core::RuntimeError);
 }
 
 } // namespace

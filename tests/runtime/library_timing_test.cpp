@@ -419,5 +419,23 @@ TEST(LibraryTiming, TheFasterConvolutionKernelIsChosen) {
   EXPECT_EQ(chosen->timing.cycles, std::min(implicit->timing.cycles, shifted->timing.cycles));
 }
 
+
+// The window kernel reads each image once per column block (a halo of the
+// block's pixels plus the taps' span) and the weights once per program. At
+// batch 16, 14 x 14 x 256 (256 output channels: two column blocks of 128):
+// input 16 x 196 x 256 x 4 = 3,211,264 bytes, weights 9 x 256 x 256 x 4 =
+// 2,359,296; it reads at most 1.25 x (2 x input + weights) and is the
+// fastest of the kernels that run the layer.
+TEST(LibraryTiming, WindowConvolutionReadsEachImageOncePerColumnBlock) {
+  const auto window = timeSameSizeConv(16, 14, 256, "window");
+  const auto implicit = timeSameSizeConv(16, 14, 256, "implicit"), shifted = timeSameSizeConv(16, 14, 256, "shifted");
+  ASSERT_TRUE(window.has_value() && implicit.has_value() && shifted.has_value());
+  EXPECT_LE(static_cast<double>(window->timing.dramBytesRead), 1.25 * (2 * 3211264.0 + 2359296.0));
+  EXPECT_LT(window->timing.cycles, std::min(implicit->timing.cycles, shifted->timing.cycles));
+  const auto chosen = timeSameSizeConv(16, 14, 256, "");
+  ASSERT_TRUE(chosen.has_value());
+  EXPECT_EQ(chosen->timing.cycles, window->timing.cycles);
+}
+
 } // namespace
 } // namespace npusim::runtime
