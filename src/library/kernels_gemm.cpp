@@ -39,12 +39,15 @@ def {{NAME}}({{GEMM_PARAMETERS}}
     m_mask = rm < M
     n_mask = rn < N
     if not FULL_TILES:
-        # The row and column bounds of ragged tiles made in the tile's own
-        # shape and layout (a sum with a zero vector is a tile of its own),
-        # so that no mask is stretched across the lanes.
+        # A's row bound made in its tile's own shape and layout (a sum with
+        # a zero vector is a tile of its own), so that no mask is stretched
+        # across the lanes. B's column bound and the store's row bound are
+        # affine in one axis each: the DMA clips them (no mask tile, no
+        # vector work), and B's is there only where N is ragged.
         a_rows_ok = (rm[:, None] + (rk // BLOCK_K)[None, :]) < M
-        b_cols_ok = (rn[:, None] + (rk // BLOCK_K)[None, :]) < N
-        c_rows_ok = (rm[:, None] + (tl.arange(0, BLOCK_N) // BLOCK_N)[None, :]) < M
+        c_rows_ok = m_mask[:, None]
+        if N % BLOCK_N != 0:
+            b_cols_ok = n_mask[:, None]
     a_base = a_ptr + batch * STRIDE_AB
     b_base = b_ptr + batch * STRIDE_BB
 {{INIT}}
@@ -55,7 +58,7 @@ def {{NAME}}({{GEMM_PARAMETERS}}
     # Epilogue on the vector unit.
     if SCALE_PRODUCT:
         acc = acc * alpha
-    if FULL_TILES:
+    if FULL_TILES or M % BLOCK_M == 0:
         c_mask = m_mask[:, None] & n_mask[None, :]
     else:
         c_mask = c_rows_ok & n_mask[None, :]
@@ -89,6 +92,9 @@ constexpr std::string_view kGemmStep = R"TRITON(
         if B_K_CONTIGUOUS:
             if FULL_TILES:
                 b{{S}} = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka{{S}}[None, :] * STRIDE_BK)){{B_CAST}}
+            elif N % BLOCK_N == 0:
+                b{{S}} = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka{{S}}[None, :] * STRIDE_BK,
+                         mask=ka{{S}}[None, :] < K, other=0.0)){{B_CAST}}
             else:
                 b{{S}} = tl.trans(tl.load(b_base + rn[:, None] * STRIDE_BN + ka{{S}}[None, :] * STRIDE_BK,
                          mask=b_cols_ok & (ka{{S}}[None, :] < K), other=0.0)){{B_CAST}}
