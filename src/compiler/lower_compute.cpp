@@ -249,15 +249,25 @@ void ComputeLowerer::lowerShape(const ir::Op &op) {
   case OpCode::Slice: {
     // A window of the operand's bytes (docs/compiler.md, "Slices"): with the
     // lane axis in one lane group, slot = row-major index over the other axes,
-    // so a window of an axis that only size-1 axes precede is a slot range,
-    // and the first lanes of the lane axis are the same slots of fewer lanes.
+    // so a window of an axis that only size-1 axes precede is a slot range;
+    // a window of the lane axis from a whole lane group on is the slots of
+    // those groups.
     // The layout the operand is held in when it allows that (a window of a
     // window), else the layout pass's, else the first that does (a relayout).
     auto windowAt = [&](int laneAxis) -> std::optional<int64_t> { // slots past the start, if a window
-      if (from[static_cast<size_t>(laneAxis)] > cx.machine.lanes || (op.axis == laneAxis && op.start != 0))
+      if (op.axis == laneAxis) {
+        // Lane group g of the lane axis is the slots [g rest, (g + 1) rest):
+        // a window from a whole lane group on is those slots on.
+        if (op.start % cx.machine.lanes != 0)
+          return std::nullopt;
+        int64_t rest = 1;
+        for (int a = 0; a < rank; ++a)
+          if (a != laneAxis)
+            rest *= from[static_cast<size_t>(a)];
+        return op.start / cx.machine.lanes * rest;
+      }
+      if (from[static_cast<size_t>(laneAxis)] > cx.machine.lanes)
         return std::nullopt;
-      if (op.axis == laneAxis)
-        return 0;
       int64_t inner = 1;
       for (int a = 0; a < rank; ++a) {
         if (a == laneAxis)
@@ -278,8 +288,9 @@ void ComputeLowerer::lowerShape(const ir::Op &op) {
         laneAxis = a;
     if (!slots)
       cx.unsupported("a slice of " + r->type.str() + " from " + x->type.str() +
-                     ": no layout makes it a window of the operand's bytes (an axis other than the sliced "
-                     "one must fit the lanes, and only size-1 axes may precede the sliced one)");
+                     ": no layout makes it a window of the operand's bytes (a window of the lane axis must "
+                     "start at a multiple of the lanes; for another axis the lane axis must fit the lanes, and "
+                     "only size-1 axes may precede the sliced one)");
     const int source = cx.tileOf(x, laneAxis);
     const npu::TileLayout &layout = cx.tiles[source].layout;
     cx.setTile(

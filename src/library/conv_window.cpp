@@ -119,22 +119,52 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
   }
   for (int64_t c = 0; c < channelBlocks; ++c)
     body += "    ch_" + num(c) + " = " + num(c) + " * BLOCK_K + rk\n";
-  // The program's weights stay resident: per tap and channel block
-  // [BLOCK_K, BLOCK_N], loaded once: before the blocks, or with one block
-  // per program just before each tap's dot, so that the arrays start on the
-  // first tap while the DMA queue brings the next (a layer of one block,
-  // batch 1, is mostly its weights' bytes).
+  // The program's weights stay resident: per tap and channel block a
+  // [BLOCK_K, BLOCK_N] tile, loaded once: before the blocks, or with one
+  // block per program just before the first dot that needs it, so that the
+  // arrays start on the first tap while the DMA queue brings the next (a
+  // layer of one block, batch 1, is mostly its weights' bytes). With
+  // channels-last weights whose channels fill whole lane groups, one DMA per
+  // kernel row brings its KW x CIN weights of every output channel (runs of
+  // KW x CIN elements instead of BLOCK_K), and each tap's tile is a window
+  // of it (a slice from a whole lane group on).
   const bool streamWeights = t.blocks == 1;
-  auto loadWeights = [&](size_t i, int64_t c, int spaces) {
-    return loadTile(cast, "w_" + num(static_cast<int64_t>(i)) + "_" + num(c),
-                    "w_ptr + " + num(taps[i].kh) + " * SW_H + " + num(taps[i].kw) + " * SW_W", "ch_" + num(c),
-                    "SW_I", cRagged ? "(ch_" + num(c) + " < CIN)" : "", "cols", "SW_O",
-                    nRagged ? "(cols < COUT)" : "", s.swI == 1, spaces);
+  const int64_t rowWidth = s.kernelW * s.cin, rowTile = nextPowerOfTwo(rowWidth);
+  auto weightsFor = [&](size_t i, int64_t c, int spaces) {
+    const std::string in = indent(spaces);
+    if (!t.weightRows)
+      return loadTile(cast, "w_" + num(static_cast<int64_t>(i)) + "_" + num(c),
+                      "w_ptr + " + num(taps[i].kh) + " * SW_H + " + num(taps[i].kw) + " * SW_W",
+                      "ch_" + num(c), "SW_I", cRagged ? "(ch_" + num(c) + " < CIN)" : "", "cols", "SW_O",
+                      nRagged ? "(cols < COUT)" : "", s.swI == 1, spaces);
+    if (taps[i].kw != 0 || c != 0)
+      return std::string();
+    const std::string kh = num(taps[i].kh), row = "w_row_" + kh;
+    std::vector<std::string> masks;
+    if (nRagged)
+      masks.push_back("(cols < COUT)[:, None]");
+    if (rowTile > rowWidth)
+      masks.push_back("(weight_k < " + num(rowWidth) + ")[None, :]");
+    std::string mask;
+    for (const std::string &m : masks)
+      mask += (mask.empty() ? ", mask=" : " & ") + m;
+    std::string text = in + row + " = tl.trans(tl.load(w_ptr + " + kh +
+                       " * SW_H + cols[:, None] * SW_O + weight_k[None, :]" + mask +
+                       (mask.empty() ? "" : ", other=0.0") + "))" + cast + "\n";
+    for (size_t j = i; j < taps.size() && taps[j].kh == taps[i].kh; ++j)
+      for (int64_t cb = 0; cb < channelBlocks; ++cb) {
+        const std::string first = num(taps[j].kw * s.cin + cb * t.blockK);
+        text += in + "w_" + num(static_cast<int64_t>(j)) + "_" + num(cb) + " = " + row + "[" + first + ":" +
+                first + " + BLOCK_K, :]\n";
+      }
+    return text;
   };
+  if (t.weightRows)
+    body += "    weight_k = tl.arange(0, " + num(rowTile) + ")\n";
   if (!streamWeights)
-    for (int64_t c = 0; c < channelBlocks; ++c)
-      for (size_t i = 0; i < taps.size(); ++i)
-        body += loadWeights(i, c, 4);
+    for (size_t i = 0; i < taps.size(); ++i)
+      for (int64_t c = 0; c < channelBlocks; ++c)
+        body += weightsFor(i, c, 4);
   // Block `b` (an expression) into halo buffer `buffer`: its pixels plus the
   // span, one DMA per channel block (rows outside the tensor or the block's
   // image, or past what the block needs, are masked: not read), then the
@@ -174,8 +204,8 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
     std::string text;
     bool started[2] = {false, false};
     int d = parity;
-    for (int64_t c = 0; c < channelBlocks; ++c)
-      for (size_t i = 0; i < taps.size(); ++i, ++d) {
+    for (size_t i = 0; i < taps.size(); ++i)
+      for (int64_t c = 0; c < channelBlocks; ++c, ++d) {
         const std::string tap = num(static_cast<int64_t>(i)), acc = "acc" + num(d % 2) + "_" + buffer;
         const bool copy =
             std::find(columnsMasked.begin(), columnsMasked.end(), taps[i].kw) != columnsMasked.end();
@@ -185,7 +215,7 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
         const std::string a =
             oneImage || taps[i].mask.empty() ? window : "tl.where(mask_" + tap + ", " + window + ", 0.0)";
         if (streamWeights)
-          text += loadWeights(i, c, spaces);
+          text += weightsFor(i, c, spaces);
         text += in + acc + " = tl.dot(" + a + ", w_" + tap + "_" + num(c) +
                 (started[d % 2] ? ", " + acc : "") + ", allow_tf32=False, out_dtype=tl.float32)\n";
         started[d % 2] = true;
@@ -248,6 +278,13 @@ std::optional<WindowConvTiles> chooseWindowConvTiles(const ShiftedConvShape &s, 
   const int64_t blockK = std::min(nextPowerOfTwo(s.cin), lane), channelBlocks = ceilDiv(s.cin, blockK);
   const int64_t blockN = std::min(std::max<int64_t>(16, nextPowerOfTwo(s.cout)), lane);
   const int64_t columnBlocks = ceilDiv(s.cout, blockN);
+  // A kernel row's weights as one DMA: channels-last weights (kernel column
+  // and channel one contiguous run) whose channel blocks are whole lane
+  // groups, so each tap's tile is a window of the row.
+  const bool weightRows = s.swI == 1 && s.swW == s.cin && blockK == machine.lanes && s.cin % blockK == 0;
+  const int64_t weightSlots =
+      weightRows ? s.kernelH * ceilDiv(nextPowerOfTwo(s.kernelW * s.cin), machine.lanes) * blockN
+                 : taps * channelBlocks * blockN * (s.swI == 1 ? 2 : 1);
   int64_t maskedColumns = 0; // kernel columns that can leave the image
   for (int64_t kw = 0; kw < s.kernelW; ++kw)
     maskedColumns += kw * s.dilationW != s.padW;
@@ -256,6 +293,7 @@ std::optional<WindowConvTiles> chooseWindowConvTiles(const ShiftedConvShape &s, 
     for (bool pairs : {false, true}) {
       WindowConvTiles t;
       t.images = perBlock, t.blockM = perBlock * image, t.blockN = blockN, t.blockK = blockK, t.pairs = pairs;
+      t.weightRows = weightRows;
       t.halo = nextPowerOfTwo(t.blockM + span);
       const int64_t blocksTotal = ceilDiv(images, perBlock);
       if (pairs && (perBlock > 1 || blocksTotal < 2))
@@ -269,8 +307,8 @@ std::optional<WindowConvTiles> chooseWindowConvTiles(const ShiftedConvShape &s, 
       const int64_t perBlockBytes =
           perBlock == 1 ? element * channelBlocks * t.halo * (1 + maskedColumns) + 4 * 4 * t.blockM
                         : element * channelBlocks * t.halo + 4 * 4 * t.blockM + element * 2 * t.blockM;
-      const int64_t bytes = inFlight * perBlockBytes + (perBlock == 1 ? 0 : taps * t.blockM) +
-                            element * taps * channelBlocks * blockN * (s.swI == 1 ? 2 : 1);
+      const int64_t bytes =
+          inFlight * perBlockBytes + (perBlock == 1 ? 0 : taps * t.blockM) + element * weightSlots;
       if (bytes > budget)
         continue;
       // Programs: enough to spread over the cores with the column blocks;

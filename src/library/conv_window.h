@@ -15,14 +15,15 @@
 namespace npusim::library::detail {
 
 struct WindowConvTiles {
-  int64_t images = 1; // whole images per block (so every block has the same tap masks)
-  int64_t blockM = 0; // images x height x width output pixels
-  int64_t blockN = 0; // output channels per program
-  int64_t blockK = 0; // input channels per halo tile (at most the lanes: a window needs one lane group)
-  int64_t halo = 0;   // halo tile rows: a power of two >= blockM + the taps' span
-  int64_t blocks = 1; // blocks per program (even with pairs)
-  bool pairs = false; // blocks in pairs through two halo buffers (else one per loop iteration)
-  double cycles = 0;  // the estimate for the whole call
+  int64_t images = 1;      // whole images per block (so every block has the same tap masks)
+  int64_t blockM = 0;      // images x height x width output pixels
+  int64_t blockN = 0;      // output channels per program
+  int64_t blockK = 0;      // input channels per halo tile (at most the lanes: a window needs one lane group)
+  int64_t halo = 0;        // halo tile rows: a power of two >= blockM + the taps' span
+  int64_t blocks = 1;      // blocks per program (even with pairs)
+  bool pairs = false;      // blocks in pairs through two halo buffers (else one per loop iteration)
+  bool weightRows = false; // a kernel row's weights one DMA (runs of KW x CIN), each tap's a window of it
+  double cycles = 0;       // the estimate for the whole call
 };
 
 /// The kernel text; `bind` adds the pointers (input, weights, bias or

@@ -50,8 +50,8 @@ class SliceWindows : public ::testing::TestWithParam<runtime::Mode> {};
 
 TEST_P(SliceWindows, GiveTheShiftedProductsAndWindows) {
   reference::Buffer x = floats("x", kRows * kC, 3), w = floats("w", 3 * kC * kN, 5);
-  reference::Buffer y = floats("y", kM * kN, 0), z = floats("z", kN, 0);
-  std::vector<reference::Argument> args = {{&x, 0, {}}, {&w, 0, {}}, {&y, 0, {}}, {&z, 0, {}}};
+  reference::Buffer y = floats("y", kM * kN, 0), z = floats("z", kN, 0), v = floats("v", kM * kN, 0);
+  std::vector<reference::Argument> args = {{&x, 0, {}}, {&w, 0, {}}, {&y, 0, {}}, {&z, 0, {}}, {&v, 0, {}}};
   const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
   if (GetParam() == runtime::Mode::Reference) {
     const auto launched = triton::lowerKernel(kernelFile(), {});
@@ -75,6 +75,14 @@ TEST_P(SliceWindows, GiveTheShiftedProductsAndWindows) {
     }
   for (int64_t n = 0; n < kN; ++n)
     mismatches += at(z, n) != at(x, 5 * kC + n);
+  for (int64_t m = 0; m < kM; ++m)
+    for (int64_t n = 0; n < kN; ++n) {
+      // v[m, n] = x[m, :] . w[1, :, n] (rows 128.. of w's first 256)
+      double expected = 0;
+      for (int64_t c = 0; c < kC; ++c)
+        expected += static_cast<double>(at(x, m * kC + c)) * at(w, (kC + c) * kN + n);
+      mismatches += at(v, m * kN + n) != expected;
+    }
   EXPECT_EQ(mismatches, 0);
 }
 
@@ -89,7 +97,7 @@ TEST(SliceWindows, DotsReadTheLoadedTileInPlace) {
     loads += i.opcode == npu::Opcode::DmaLoad;
     relayouts += i.opcode == npu::Opcode::XRelayout;
   }
-  EXPECT_EQ(loads, 4); // x once and the three taps' weights
+  EXPECT_EQ(loads, 5); // x once, the three taps' weights and the [256, 16] tile
   EXPECT_EQ(relayouts, 0);
 }
 

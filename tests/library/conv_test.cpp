@@ -584,7 +584,8 @@ TEST(LibraryConv, ShiftedTapsOfSameSizeConvolutions) {
 // The window kernel asked for by name: one halo DMA per block of whole
 // images and channel block, every tap a window of it (a slice), masked at
 // the image's edges where a tap leaves it (per tap, or with one image per
-// block by masked copies of the halo per kernel column). 3x3 and 5x5
+// block by masked copies of the halo per kernel column; with channels in
+// whole lane groups each kernel row's weights one DMA). 3x3 and 5x5
 // kernels, dilation, a kernel one row high, ragged images per block,
 // channels and output columns, bias, several channel blocks, blocks in
 // pairs; on the interpreter and compiled for tpuv3-like, against the host
@@ -593,18 +594,21 @@ TEST(LibraryConv, WindowTapsOfSameSizeConvolutions) {
   MachineShape machine;
   machine.convKernel = "window";
   std::vector<Conv> cases = {
-      {{3, 64, 9, 9}, {256, 64, 3, 3}, 1, 1},       // two column blocks, bias
-      {{5, 48, 7, 6}, {40, 48, 3, 3}, 1, 1},        // ragged channels and columns
-      {{2, 160, 6, 6}, {24, 160, 3, 3}, 1, 1},      // two channel blocks, the second ragged
-      {{1, 32, 8, 8}, {160, 32, 5, 5}, 1, 2},       // 5x5, pad 2
-      {{2, 16, 9, 10}, {64, 16, 3, 3}, 1, 2, 1, 2}, // dilation 2
-      {{2, 32, 16, 16}, {48, 32, 3, 3}, 1, 1},      // one image per block, in pairs
+      {{3, 64, 9, 9}, {256, 64, 3, 3}, 1, 1},        // two column blocks, bias
+      {{5, 48, 7, 6}, {40, 48, 3, 3}, 1, 1},         // ragged channels and columns
+      {{2, 160, 6, 6}, {24, 160, 3, 3}, 1, 1},       // two channel blocks, the second ragged
+      {{2, 128, 6, 6}, {40, 128, 3, 3}, 1, 1},       // kernel rows of weights as one DMA, ragged columns
+      {{1, 256, 5, 5}, {144, 256, 3, 3}, 1, 1},      // rows of two channel blocks, two column blocks
+      {{1, 32, 8, 8}, {160, 32, 5, 5}, 1, 2},        // 5x5, pad 2
+      {{2, 16, 9, 10}, {64, 16, 3, 3}, 1, 2, 1, 2},  // dilation 2
+      {{2, 32, 16, 16}, {48, 32, 3, 3}, 1, 1},       // one image per block, in pairs
       {{3, 24, 12, 12}, {16, 24, 3, 3}, 1, 2, 1, 2}, // dilation 2, one image per block, pairs past the last
-      {{2, 24, 5, 11}, {72, 24, 1, 3}, 1, 0},       // 1x3 (padding set below)
+      {{2, 24, 5, 11}, {72, 24, 1, 3}, 1, 0},        // 1x3 (padding set below)
   };
   cases[0].bias = true;
   cases[4].bias = true;
-  int pairs = 0, severalImages = 0; // kernels of each form among the cases
+  cases[6].bias = true;
+  int pairs = 0, severalImages = 0, weightRows = 0; // kernels of each form among the cases
   for (size_t i = 0; i < cases.size(); ++i) {
     const Conv &c = cases[i];
     const std::vector<int64_t> padding =
@@ -634,14 +638,17 @@ TEST(LibraryConv, WindowTapsOfSameSizeConvolutions) {
       const std::string &kernel = plan.launches[0].kernelName;
       EXPECT_NE(kernel.find("npusim_conv_window_"), std::string::npos);
       pairs += kernel.find("_i1_pairs_") != std::string::npos;
+      weightRows += plan.launches[0].source.find("w_row_") != std::string::npos;
       severalImages += kernel.find("_i1_") == std::string::npos;
       EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << describe(c) << " on the " << where;
     }
   }
-  // Both forms ran: whole small images several to a block (a mask per tap),
-  // and one image per block (masked halo copies) in pairs.
+  // Every form ran: whole small images several to a block (a mask per tap),
+  // one image per block (masked halo copies) in pairs, kernel rows of
+  // weights as one DMA.
   EXPECT_GT(pairs, 0);
   EXPECT_GT(severalImages, 0);
+  EXPECT_GT(weightRows, 0);
 }
 
 TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
