@@ -57,14 +57,22 @@ NpuSteps::PlannedCall NpuSteps::planFor(const Step &step,
   shape.convKernel = impl_->options.convKernel;
   shape.attentionKernel = impl_->options.attentionKernel;
   if (shape.gemmKernel.empty() && library::isGemmCall(step.name))
-    shape.gemmKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages, library::gemmKernels(),
-                                     &library::MachineShape::gemmKernel);
-  else if (shape.convKernel.empty() && library::isConvolutionCall(step.name))
-    shape.convKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages, library::convKernels(),
-                                     &library::MachineShape::convKernel);
-  else if (shape.attentionKernel.empty() && library::isAttentionCall(step.name))
-    shape.attentionKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages,
-                                          library::attentionKernels(), &library::MachineShape::attentionKernel);
+    shape.gemmKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages,
+                                     library::gemmKernels(), &library::MachineShape::gemmKernel);
+  else if (library::isConvolutionCall(step.name)) {
+    if (shape.convKernel.empty())
+      shape.convKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages,
+                                       library::convKernels(), &library::MachineShape::convKernel);
+    // A convolution planned as GEMMs (1x1, stride 1) times their kernels as
+    // a GEMM call does; for the others the plans do not differ and nothing
+    // more is timed.
+    if (shape.gemmKernel.empty())
+      shape.gemmKernel = fastestKernel(step.name, callArgs, outPointers, shape, storages,
+                                       library::gemmKernels(), &library::MachineShape::gemmKernel);
+  } else if (shape.attentionKernel.empty() && library::isAttentionCall(step.name))
+    shape.attentionKernel =
+        fastestKernel(step.name, callArgs, outPointers, shape, storages, library::attentionKernels(),
+                      &library::MachineShape::attentionKernel);
   PlannedCall planned;
   planned.plan = library::planCall(step.name, callArgs, outPointers, shape);
   // Scratch buffers follow the storages' ids.

@@ -113,7 +113,8 @@ std::string TimedTiling::note() const {
 TimedTiling NpuSteps::fastestTiling(const triton::KernelFile &file, const NpuKernel &compiled,
                                     const std::map<std::string, int64_t> &scalars,
                                     const triton::GridSize &launchGrid,
-                                    const std::vector<reference::Argument> &arguments, const std::string &name) {
+                                    const std::vector<reference::Argument> &arguments,
+                                    const std::string &name) {
   // NPUSIM_TILING_TIMED=0 keeps the estimate's choice, for comparisons.
   const char *timedVariable = std::getenv("NPUSIM_TILING_TIMED");
   if (compiled.nearTies.empty() || (timedVariable && std::string_view(timedVariable) == "0"))
@@ -152,7 +153,8 @@ TimedTiling NpuSteps::fastestTiling(const triton::KernelFile &file, const NpuKer
       for (const auto &[block, value] : candidate->program.blockSizes)
         blocks += (blocks.empty() ? "" : ", ") + block + "=" + std::to_string(value);
       std::fprintf(stderr, "tiling timed %s: %s\n", blocks.c_str(),
-                   cycles ? (std::to_string(*cycles) + " cycles").c_str() : "not timed (its trace needs values)");
+                   cycles ? (std::to_string(*cycles) + " cycles").c_str()
+                          : "not timed (its trace needs values)");
     }
     if (!cycles) {
       ++choice.untimed;
@@ -233,6 +235,36 @@ std::optional<int64_t> NpuSteps::timeAlone(const library::CallPlan &plan, int sc
   return cycles;
 }
 
+namespace {
+
+bool sameLaunch(const library::KernelLaunch &a, const library::KernelLaunch &b) {
+  if (a.kernelName != b.kernelName || a.source != b.source || a.constexprs != b.constexprs ||
+      !std::equal(std::begin(a.grid), std::end(a.grid), std::begin(b.grid)) ||
+      a.arguments.size() != b.arguments.size())
+    return false;
+  for (size_t i = 0; i < a.arguments.size(); ++i) {
+    const library::KernelArgument &x = a.arguments[i], &y = b.arguments[i];
+    if (x.isPointer != y.isPointer || x.buffer != y.buffer || x.elementOffset != y.elementOffset ||
+        x.intValue != y.intValue || x.floatValue != y.floatValue)
+      return false;
+  }
+  return true;
+}
+
+bool samePlan(const library::CallPlan &a, const library::CallPlan &b) {
+  if (a.launches.size() != b.launches.size() || a.scratch.size() != b.scratch.size())
+    return false;
+  for (size_t i = 0; i < a.scratch.size(); ++i)
+    if (a.scratch[i].dtype != b.scratch[i].dtype || a.scratch[i].elements != b.scratch[i].elements)
+      return false;
+  for (size_t i = 0; i < a.launches.size(); ++i)
+    if (!sameLaunch(a.launches[i], b.launches[i]))
+      return false;
+  return true;
+}
+
+} // namespace
+
 std::string NpuSteps::fastestKernel(const std::string &op, std::span<const library::CallArgument> args,
                                     std::span<const library::TensorRef *const> outs,
                                     const library::MachineShape &shape,
@@ -241,7 +273,9 @@ std::string NpuSteps::fastestKernel(const std::string &op, std::span<const libra
                                     std::string library::MachineShape::*choice) {
   if (impl_->options.mode == Mode::Reference)
     return "";
-  const std::string key = callSignature(op, args, outs);
+  // One choice per call and per list of kernels (a convolution chooses its
+  // kernel, then the GEMM kernel of a plan made of GEMMs).
+  const std::string key = callSignature(op, args, outs) + " among " + library::joinNames(kernels);
   if (auto it = impl_->kernelChoices.find(key); it != impl_->kernelChoices.end())
     return it->second;
   // Part of compiling: every kernel that can run the call is planned; with
@@ -253,7 +287,11 @@ std::string NpuSteps::fastestKernel(const std::string &op, std::span<const libra
     library::MachineShape forced = shape;
     forced.*choice = kernel;
     try {
-      plans.emplace_back(kernel, library::planCall(op, args, outs, forced));
+      library::CallPlan plan = library::planCall(op, args, outs, forced);
+      // Kernels whose plans are the same launches (a choice the call's plan
+      // does not depend on) are timed once: the first of them stands.
+      if (std::none_of(plans.begin(), plans.end(), [&](const auto &p) { return samePlan(p.second, plan); }))
+        plans.emplace_back(kernel, std::move(plan));
     } catch (const core::RuntimeError &) {
       // this kernel cannot run the call
     }
