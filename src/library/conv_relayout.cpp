@@ -7,7 +7,9 @@
 // operands that are not channels-last are copied into channels-last scratch
 // buffers by the transposing copy (a block turned on chip, both DMAs in
 // runs), the channels-last convolution runs, and its result is turned back.
-// The runtime times this plan against the others and keeps the faster.
+// A 1x1 layer with a stride takes the same route: the pixels it reads are
+// copied densely and a 1x1 stride-1 layer (a GEMM) runs on them. The
+// runtime times this plan against the others and keeps the faster.
 #include "library/planners.h"
 
 #include <algorithm>
@@ -28,6 +30,14 @@ bool channelsLast(const TensorRef &t) {
 TensorRef channelsLastScratch(const TensorRef &t, int buffer) {
   const int64_t c = t.shape[1], h = t.shape[2], w = t.shape[3];
   return TensorRef{buffer, 0, t.shape, {h * w * c, 1, w * c, c}, t.dtype};
+}
+
+/// `t` ([N, C, H, W]) seen as [N, H, W, C].
+TensorRef pixelsOuter(const TensorRef &t) {
+  TensorRef v = t;
+  v.shape = {t.shape[0], t.shape[2], t.shape[3], t.shape[1]};
+  v.stride = {t.stride[0], t.stride[2], t.stride[3], t.stride[1]};
+  return v;
 }
 
 CallArgument tensorArgument(const TensorRef &t) {
@@ -53,10 +63,16 @@ CallArgument intList(const std::array<int64_t, 2> &values) {
 
 CallPlan planRelayoutConvolution(const ConvolutionOperands &c, const MachineShape &machine) {
   constexpr std::string_view kOp = "aten.convolution";
-  const bool moveInput = !channelsLast(c.x), moveWeight = !channelsLast(c.w), moveOut = !channelsLast(c.y);
+  // A 1x1 kernel with a stride and no padding reads every stride-th pixel
+  // of every stride-th row: those pixels, copied into a dense channels-last
+  // buffer, are the input of a 1x1 stride-1 layer (a GEMM of the pixels).
+  const bool subsample = c.w.shape[2] == 1 && c.w.shape[3] == 1 && (c.stride[0] > 1 || c.stride[1] > 1) &&
+                         c.padding[0] == 0 && c.padding[1] == 0;
+  const bool moveInput = !channelsLast(c.x) || subsample, moveWeight = !channelsLast(c.w),
+             moveOut = !channelsLast(c.y);
   if (!moveInput && !moveOut)
     throw core::RuntimeError("convolution kernel 'relayout' runs convolutions whose input or output is not "
-                             "channels-last");
+                             "channels-last, and 1x1 convolutions with a stride");
   if (c.groups > 1 && c.x.shape[1] == c.groups)
     throw core::RuntimeError("convolution kernel 'relayout' does not run depthwise convolutions");
   // Scratch buffers are numbered after every buffer the call names.
@@ -67,18 +83,30 @@ CallPlan planRelayoutConvolution(const ConvolutionOperands &c, const MachineShap
     plan.scratch.push_back(ScratchBuffer{t.dtype, t.shape[0] * t.shape[1] * t.shape[2] * t.shape[3]});
     return channelsLastScratch(t, next++);
   };
-  const TensorRef x = moveInput ? scratchFor(c.x) : c.x;
+  // The pixels the layer reads: with the subsampling, every stride-th.
+  TensorRef read = c.x;
+  if (subsample) {
+    read.shape[2] = c.y.shape[2], read.shape[3] = c.y.shape[3];
+    read.stride[2] *= c.stride[0], read.stride[3] *= c.stride[1];
+  }
+  const TensorRef x = moveInput ? scratchFor(read) : c.x;
   const TensorRef w = moveWeight ? scratchFor(c.w) : c.w;
   const TensorRef y = moveOut ? scratchFor(c.y) : c.y;
-  if (moveInput)
-    plan.launches.push_back(copyLaunch(kOp, x, &c.x, std::nullopt, machine));
+  if (moveInput) {
+    // Both views in [N, H, W, C] order (the same copy, element for
+    // element): where both keep channels contiguous, the copy's innermost
+    // axis is the channels, one DMA run per pixel.
+    const TensorRef to = pixelsOuter(x), from = pixelsOuter(read);
+    plan.launches.push_back(copyLaunch(kOp, to, &from, std::nullopt, machine));
+  }
   if (moveWeight)
     plan.launches.push_back(copyLaunch(kOp, w, &c.w, std::nullopt, machine));
 
   // The channels-last convolution, planned as the call itself would be.
-  std::vector<CallArgument> args = {tensorArgument(x), tensorArgument(w), CallArgument{}, intList(c.stride),
-                                    intList(c.padding), intList(c.dilation), CallArgument{}, intList({0, 0}),
-                                    CallArgument{}};
+  const std::array<int64_t, 2> stride = subsample ? std::array<int64_t, 2>{1, 1} : c.stride;
+  std::vector<CallArgument> args = {tensorArgument(x), tensorArgument(w),  CallArgument{},
+                                    intList(stride),   intList(c.padding), intList(c.dilation),
+                                    CallArgument{},    intList({0, 0}),    CallArgument{}};
   if (c.bias)
     args[2] = tensorArgument(*c.bias);
   args[6].kind = core::CallKind::Bool;

@@ -204,8 +204,17 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
     std::string text;
     bool started[2] = {false, false};
     int d = parity;
-    for (size_t i = 0; i < taps.size(); ++i)
-      for (int64_t c = 0; c < channelBlocks; ++c, ++d) {
+    // Channel block outermost (consecutive dots read one halo tile), or
+    // with the weights streamed, kernel rows outermost (a row's weights
+    // arrive together).
+    std::vector<std::pair<size_t, int64_t>> order;
+    for (int64_t outer = 0; outer < (streamWeights ? static_cast<int64_t>(taps.size()) : channelBlocks);
+         ++outer)
+      for (int64_t inner = 0; inner < (streamWeights ? channelBlocks : static_cast<int64_t>(taps.size()));
+           ++inner)
+        order.emplace_back(static_cast<size_t>(streamWeights ? outer : inner), streamWeights ? inner : outer);
+    for (const auto &[i, c] : order) {
+      {
         const std::string tap = num(static_cast<int64_t>(i)), acc = "acc" + num(d % 2) + "_" + buffer;
         const bool copy =
             std::find(columnsMasked.begin(), columnsMasked.end(), taps[i].kw) != columnsMasked.end();
@@ -219,7 +228,9 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
         text += in + acc + " = tl.dot(" + a + ", w_" + tap + "_" + num(c) +
                 (started[d % 2] ? ", " + acc : "") + ", allow_tf32=False, out_dtype=tl.float32)\n";
         started[d % 2] = true;
+        ++d;
       }
+    }
     const std::string out = "out_" + buffer;
     text += in + out + " = acc0_" + buffer + (started[1] ? " + acc1_" + buffer : "") + "\n";
     if (s.hasBias)

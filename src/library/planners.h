@@ -35,7 +35,8 @@ struct ConvolutionOperands {
 };
 
 /// The operands that are not channels-last copied into channels-last
-/// scratch buffers, the convolution planned on those, its result copied back
+/// scratch buffers (the pixels a 1x1 kernel with a stride reads, densely),
+/// the convolution planned on those, its result copied back
 /// (conv_relayout.cpp); throws core::RuntimeError where nothing would move
 /// or the layer is depthwise.
 CallPlan planRelayoutConvolution(const ConvolutionOperands &operands, const MachineShape &machine);

@@ -724,6 +724,53 @@ TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
   EXPECT_THROW(plan(depthwise, false), core::RuntimeError) << "depthwise";
 }
 
+// A 1x1 layer with a stride reads every stride-th pixel: the relayout plan
+// copies those pixels densely (channels-last, channels the copy's runs) and
+// runs a 1x1 stride-1 layer, a GEMM, on them; values against the host call
+// on the interpreter and on tpuv3-like, with a bias, ragged shapes, and an
+// NCHW output turned back.
+TEST(LibraryConv, RelayoutSubsamplesOneByOneStrides) {
+  MachineShape machine;
+  machine.convKernel = "relayout";
+  struct Case {
+    Conv conv;
+    bool outputChannelsLast;
+  };
+  std::vector<Case> cases = {{{{2, 16, 10, 10}, {24, 16, 1, 1}, 2}, true},
+                             {{{1, 40, 9, 7}, {8, 40, 1, 1}, 2}, true},
+                             {{{3, 8, 12, 12}, {12, 8, 1, 1}, 3}, false}};
+  cases[0].conv.bias = true;
+  for (const Case &k : cases) {
+    const Conv &c = k.conv;
+    const std::vector<int64_t> outShape = outputShape(c);
+    for (const char *where : {"interpreter", "tpuv3-like"}) {
+      CallFixture f;
+      if (std::string(where) != "interpreter")
+        f.useNpu(config::loadConfig(where));
+      const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
+      const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
+      const TensorRef y = f.tensor(DType::Float32, outShape,
+                                   k.outputChannelsLast ? channelsLast(outShape) : std::vector<int64_t>{});
+      const CallArgument bias =
+          c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
+      const std::vector<CallArgument> args = {CallFixture::arg(x),
+                                              CallFixture::arg(w),
+                                              bias,
+                                              CallFixture::integers({c.stride, c.stride}),
+                                              CallFixture::integers({0, 0}),
+                                              CallFixture::integers({1, 1}),
+                                              CallFixture::boolean(false),
+                                              CallFixture::integers({0, 0}),
+                                              CallFixture::integer(1)};
+      const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+      // The pixels' copy, the GEMM, and the result turned back where NCHW.
+      ASSERT_EQ(plan.launches.size(), k.outputChannelsLast ? 2u : 3u) << describe(c);
+      EXPECT_EQ(plan.scratch[0].elements, outShape[0] * c.input[1] * outShape[2] * outShape[3]);
+      EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << describe(c) << " on the " << where;
+    }
+  }
+}
+
 TEST(LibraryConv, ShiftedAndWindowTapsRefuseOtherGeometries) {
   for (const char *kernel : {"shifted", "window"}) {
     MachineShape machine;
