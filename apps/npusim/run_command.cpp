@@ -69,9 +69,11 @@ options:
                       distinct call timed with every kernel that can run it, the
                       fastest kept
   --conv-kernel NAME  the kernel of aten.convolution: implicit (the one the layer's
-                      shape selects), shifted (stride-1 same-size channels-last
-                      layers) or relayout (operands that are not channels-last
-                      turned into scratch buffers around the channels-last kernel);
+                      shape selects), shifted or window (stride-1 same-size
+                      channels-last layers) or relayout (operands that are not
+                      channels-last, and the pixels a 1x1 layer with a stride
+                      reads, turned into scratch buffers around the channels-last
+                      kernel);
                       layers a kernel cannot run go to the host; default: timed
                       like the GEMMs'
   --attention-kernel NAME  the kernel of the attention calls: rows (the scores by
