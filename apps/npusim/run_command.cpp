@@ -70,10 +70,10 @@ options:
                       fastest kept
   --conv-kernel NAME  the kernel of aten.convolution: implicit (the one the layer's
                       shape selects), shifted or window (stride-1 same-size
-                      channels-last layers) or relayout (operands that are not
-                      channels-last, and the pixels a 1x1 layer with a stride
-                      reads, turned into scratch buffers around the channels-last
-                      kernel);
+                      channels-last layers), relayout or relayout-window (operands
+                      that are not channels-last, and the pixels a 1x1 layer with
+                      a stride reads, turned into scratch buffers around the
+                      channels-last kernel the shape selects, or the window kernel);
                       layers a kernel cannot run go to the host; default: timed
                       like the GEMMs'
   --attention-kernel NAME  the kernel of the attention calls: rows (the scores by

@@ -1,4 +1,5 @@
-// The relayout convolution (MachineShape::convKernel "relayout";
+// The relayout convolution (MachineShape::convKernel "relayout", or
+// "relayout-window" with the window kernel inside;
 // docs/library-kernels.md, "Convolutions in other layouts"). The row and
 // shifted-tap kernels need channels-last operands, where a kernel row's
 // im2col tile is one strided DMA; a contiguous (NCHW) input leaves the
@@ -71,10 +72,12 @@ CallPlan planRelayoutConvolution(const ConvolutionOperands &c, const MachineShap
   const bool moveInput = !channelsLast(c.x) || subsample, moveWeight = !channelsLast(c.w),
              moveOut = !channelsLast(c.y);
   if (!moveInput && !moveOut)
-    throw core::RuntimeError("convolution kernel 'relayout' runs convolutions whose input or output is not "
-                             "channels-last, and 1x1 convolutions with a stride");
+    throw core::RuntimeError("convolution kernel '" + machine.convKernel +
+                             "' runs convolutions whose input or output is not channels-last, and 1x1 "
+                             "convolutions with a stride");
   if (c.groups > 1 && c.x.shape[1] == c.groups)
-    throw core::RuntimeError("convolution kernel 'relayout' does not run depthwise convolutions");
+    throw core::RuntimeError("convolution kernel '" + machine.convKernel +
+                             "' does not run depthwise convolutions");
   // Scratch buffers are numbered after every buffer the call names.
   int next = std::max({c.x.buffer, c.w.buffer, c.y.buffer, c.bias ? c.bias->buffer : -1}) + 1;
   CallPlan plan;
@@ -113,8 +116,10 @@ CallPlan planRelayoutConvolution(const ConvolutionOperands &c, const MachineShap
   args[8].kind = core::CallKind::Int;
   args[8].intValue = c.groups;
   const TensorRef *outs[] = {&y};
+  // "relayout-window": the window kernel (which refuses the layers it
+  // cannot run); "relayout": the one the shape selects.
   MachineShape inner = machine;
-  inner.convKernel.clear();
+  inner.convKernel = machine.convKernel == "relayout-window" ? "window" : "";
   CallPlan conv = planConvolution(CallArgs(kOp, args, outs), inner);
   plan.launches.insert(plan.launches.end(), conv.launches.begin(), conv.launches.end());
   // Its own scratch buffers follow ours (numbered after every buffer it names).

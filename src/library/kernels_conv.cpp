@@ -328,9 +328,9 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const int64_t pixels = batch * outSize[0] * outSize[1];
   if (pixels == 0 || outChannels == 0)
     return plan;
-  if (machine.convKernel == "relayout") {
+  if (machine.convKernel == "relayout" || machine.convKernel == "relayout-window") {
     if (spatial != 2)
-      throw core::RuntimeError("convolution kernel 'relayout' runs 2-d convolutions");
+      throw core::RuntimeError("convolution kernel '" + machine.convKernel + "' runs 2-d convolutions");
     CallPlan moved = planRelayoutConvolution(
         ConvolutionOperands{x, w, y, bias, stride, padding, dilation, groups}, machine);
     moved.outputDefined = plan.outputDefined;

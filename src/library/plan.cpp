@@ -102,7 +102,8 @@ std::string joinNames(const std::vector<std::string> &names) {
 }
 
 const std::vector<std::string> &convKernels() {
-  static const std::vector<std::string> kNames = {"implicit", "shifted", "window", "relayout"};
+  static const std::vector<std::string> kNames = {"implicit", "shifted", "window", "relayout",
+                                                  "relayout-window"};
   return kNames;
 }
 
@@ -120,8 +121,10 @@ const std::vector<std::string> &attentionKernels() {
 bool isAttentionCall(std::string_view op) {
   if (op.ends_with(".default"))
     op.remove_suffix(8);
-  return op == "aten._scaled_dot_product_efficient_attention" || op == "aten._scaled_dot_product_flash_attention" ||
-         op == "aten._scaled_dot_product_cudnn_attention" || op == "aten._scaled_dot_product_flash_attention_for_cpu";
+  return op == "aten._scaled_dot_product_efficient_attention" ||
+         op == "aten._scaled_dot_product_flash_attention" ||
+         op == "aten._scaled_dot_product_cudnn_attention" ||
+         op == "aten._scaled_dot_product_flash_attention_for_cpu";
 }
 
 bool isPlanned(std::string_view op) {

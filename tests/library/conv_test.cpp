@@ -729,6 +729,45 @@ TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
 // runs a 1x1 stride-1 layer, a GEMM, on them; values against the host call
 // on the interpreter and on tpuv3-like, with a bias, ragged shapes, and an
 // NCHW output turned back.
+// "relayout-window" runs the window kernel between the copies: values of
+// NCHW layers that keep their size against the host call on the interpreter
+// and tpuv3-like; a layer the window kernel cannot run is refused.
+TEST(LibraryConv, RelayoutWindowRunsTheWindowKernelBetweenTheCopies) {
+  MachineShape machine;
+  machine.convKernel = "relayout-window";
+  for (const Conv &c :
+       std::vector<Conv>{{{3, 12, 9, 9}, {20, 12, 3, 3}, 1, 1}, {{1, 128, 6, 6}, {40, 128, 3, 3}, 1, 1}}) {
+    const std::vector<int64_t> outShape = outputShape(c);
+    for (const char *where : {"interpreter", "tpuv3-like"}) {
+      CallFixture f;
+      if (std::string(where) != "interpreter")
+        f.useNpu(config::loadConfig(where));
+      const TensorRef x = f.tensor(DType::Float32, c.input), w = f.tensor(DType::Float32, c.weight);
+      const TensorRef y = f.tensor(DType::Float32, outShape);
+      const std::vector<CallArgument> args = {
+          CallFixture::arg(x),           CallFixture::arg(w),           CallFixture::none(),
+          CallFixture::integers({1, 1}), CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
+          CallFixture::boolean(false),   CallFixture::integers({0, 0}), CallFixture::integer(1)};
+      const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+      ASSERT_EQ(plan.launches.size(), 4u) << describe(c); // input, weights, the window kernel, output
+      EXPECT_NE(plan.launches[2].kernelName.find("npusim_conv_window_"), std::string::npos);
+      EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << describe(c) << " on the " << where;
+    }
+  }
+  CallFixture f;
+  const Conv strided{{1, 16, 8, 8}, {16, 16, 3, 3}, 2, 1};
+  const TensorRef x = f.tensor(DType::Float32, strided.input), w = f.tensor(DType::Float32, strided.weight);
+  const TensorRef y = f.tensor(DType::Float32, outputShape(strided));
+  EXPECT_THROW(
+      planCall("aten.convolution",
+               std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
+                                         CallFixture::integers({2, 2}), CallFixture::integers({1, 1}),
+                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
+                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
+               std::vector<const TensorRef *>{&y}, machine),
+      core::RuntimeError);
+}
+
 TEST(LibraryConv, RelayoutSubsamplesOneByOneStrides) {
   MachineShape machine;
   machine.convKernel = "relayout";
