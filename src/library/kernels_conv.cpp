@@ -551,15 +551,8 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     s.hasBias = bias != nullptr;
     s.xType = tritonType(x.dtype), s.wType = tritonType(w.dtype), s.biasType = tritonType(biasType);
     s.yType = tritonType(y.dtype);
-    if (asked == "window") {
-      const auto tiles = chooseWindowConvTiles(s, machine);
-      if (!tiles)
-        throw core::RuntimeError("convolution kernel 'window' has no tiles that fit for this layer");
-      const std::string body = windowConvSource("K", s, *tiles);
-      const std::string name = "npusim_conv_window_" + types + "_k" + std::to_string(kernelH) + "x" +
-                               std::to_string(kernelW) + "_i" + std::to_string(tiles->images) +
-                               (tiles->pairs ? "_pairs_" : "_") + textDigest(body);
-      LaunchBuilder launch(name, windowConvSource(name, s, *tiles));
+    // Both kernels take the same pointers and layer constants.
+    auto bindLayer = [&](LaunchBuilder &launch) {
       launch.pointer(x)
           .pointer(w)
           .pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset)
@@ -569,6 +562,17 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
       launch.constant("SX_P", s.sxP).constant("SX_C", s.sxC);
       launch.constant("SW_O", s.swO).constant("SW_I", s.swI).constant("SW_H", s.swH).constant("SW_W", s.swW);
       launch.constant("SY_P", s.syP).constant("SY_C", s.syC).constant("S_BIAS", bias ? bias->stride[0] : 0);
+    };
+    if (asked == "window") {
+      const auto tiles = chooseWindowConvTiles(s, machine);
+      if (!tiles)
+        throw core::RuntimeError("convolution kernel 'window' has no tiles that fit for this layer");
+      const std::string body = windowConvSource("K", s, *tiles);
+      const std::string name = "npusim_conv_window_" + types + "_k" + std::to_string(kernelH) + "x" +
+                               std::to_string(kernelW) + "_i" + std::to_string(tiles->images) +
+                               (tiles->pairs ? "_pairs_" : "_") + textDigest(body);
+      LaunchBuilder launch(name, windowConvSource(name, s, *tiles));
+      bindLayer(launch);
       launch.constant("BLOCK_M", tiles->blockM)
           .constant("BLOCK_N", tiles->blockN)
           .constant("BLOCK_K", tiles->blockK);
@@ -582,15 +586,7 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
       throw core::RuntimeError("convolution kernel 'shifted' has no tiles that fit for this layer");
     const std::string name = "npusim_conv_shifted_" + types + "_" + shiftedConvVariant(s, *tiles);
     LaunchBuilder launch(name, shiftedConvSource(name, s, *tiles));
-    launch.pointer(x)
-        .pointer(w)
-        .pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset)
-        .pointer(y);
-    launch.constant("PIXELS", pixels).constant("IMG_H", inH).constant("IMG_W", inW);
-    launch.constant("CIN", cinG).constant("COUT", coutG);
-    launch.constant("SX_P", s.sxP).constant("SX_C", s.sxC);
-    launch.constant("SW_O", s.swO).constant("SW_I", s.swI).constant("SW_H", s.swH).constant("SW_W", s.swW);
-    launch.constant("SY_P", s.syP).constant("SY_C", s.syC).constant("S_BIAS", bias ? bias->stride[0] : 0);
+    bindLayer(launch);
     launch.constant("BLOCK_M", tiles->blockM)
         .constant("BLOCK_N", tiles->blockN)
         .constant("BLOCK_K", tiles->blockK);

@@ -2,6 +2,7 @@
 // (docs/compiler.md, "Dot"; compiler/zero_extent.h): a masked ragged K. The
 // kernels are tests/data/kernels/dot_*_k.py, 16 x 16 products whose K tile is
 // wider than the reduction's 300 columns.
+#include "compiler/kernel_support.h"
 #include "config/hardware.h"
 #include "driver/driver.h"
 #include "reference/interpreter.h"
@@ -15,6 +16,9 @@
 
 namespace npusim {
 namespace {
+
+using compiler::testing::exactFloats;
+using compiler::testing::floatAt;
 
 namespace fs = std::filesystem;
 
@@ -33,25 +37,6 @@ std::unique_ptr<driver::NpuKernel> compile(const std::string &name) {
   return driver::compileForNpu(file, {}, {}, config::loadConfig("tpuv3-like"));
 }
 
-reference::Buffer floats(const std::string &name, int64_t n) {
-  reference::Buffer b;
-  b.name = name;
-  b.dtype = core::DType::Float32;
-  b.bytes.resize(static_cast<size_t>(n) * 4);
-  for (int64_t i = 0; i < n; ++i) {
-    // Small integers: every product and sum below is exact in fp32.
-    const float v = static_cast<float>((i * 7 + 3) % 11 - 5);
-    std::memcpy(b.bytes.data() + i * 4, &v, 4);
-  }
-  return b;
-}
-
-float at(const reference::Buffer &b, int64_t i) {
-  float v;
-  std::memcpy(&v, b.bytes.data() + i * 4, 4);
-  return v;
-}
-
 TEST(DotZeroK, BlocksPastAMaskedKOnBothOperandsIssueNoMatmul) {
   // K = 512 is four blocks of the 128-lane arrays; columns 300.. are masked
   // on both operands: ceil(300 / 128) = 3 blocks, one N block.
@@ -67,7 +52,8 @@ TEST(DotZeroK, AMaskOnOneOperandKeepsEveryBlock) {
 
 TEST(DotZeroK, TheSkippedBlocksLeaveTheProductExact) {
   const auto kernel = compile("dot_masked_k");
-  reference::Buffer a = floats("a", kM * kK), b = floats("b", kBRows * kN), out = floats("c", kM * kN);
+  reference::Buffer a = exactFloats("a", kM * kK), b = exactFloats("b", kBRows * kN),
+                    out = exactFloats("c", kM * kN);
   std::vector<reference::Argument> args = {{&a, 0, {}}, {&b, 0, {}}, {&out, 0, {}}};
   runtime::RunOptions options;
   options.mode = runtime::Mode::Functional;
@@ -78,8 +64,8 @@ TEST(DotZeroK, TheSkippedBlocksLeaveTheProductExact) {
     for (int64_t j = 0; j < kN; ++j) {
       double expected = 0; // out[i, j] = sum over k < 300 of A[i, k] * B[k, j]
       for (int64_t r = 0; r < kK; ++r)
-        expected += static_cast<double>(at(a, i * kK + r)) * at(b, r * kN + j);
-      mismatches += at(out, i * kN + j) != expected;
+        expected += static_cast<double>(floatAt(a, i * kK + r)) * floatAt(b, r * kN + j);
+      mismatches += floatAt(out, i * kN + j) != expected;
     }
   EXPECT_EQ(mismatches, 0);
 }

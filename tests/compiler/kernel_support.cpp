@@ -1,5 +1,7 @@
 #include "compiler/kernel_support.h"
 
+#include <cstring>
+
 #include "driver/driver.h"
 
 #include <algorithm>
@@ -53,6 +55,24 @@ config::HardwareConfig smallMachine() {
   machine.lanes = 8;
   machine.spadKibPerLane = 32;
   return machine;
+}
+
+reference::Buffer exactFloats(const std::string &name, int64_t n, int64_t offset, float scale) {
+  reference::Buffer b;
+  b.name = name;
+  b.dtype = core::DType::Float32;
+  b.bytes.resize(static_cast<size_t>(n) * 4);
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = static_cast<float>((i * 7 + offset) % 11 - 5) * scale;
+    std::memcpy(b.bytes.data() + i * 4, &v, 4);
+  }
+  return b;
+}
+
+float floatAt(const reference::Buffer &b, int64_t i) {
+  float v;
+  std::memcpy(&v, b.bytes.data() + i * 4, 4);
+  return v;
 }
 
 } // namespace npusim::compiler::testing

@@ -3,6 +3,7 @@
 // on chip, and the values are the reference's. The kernel is
 // tests/data/slices/slice_windows.py, outside the compile corpus: its
 // [64, 128] tile has no window on 8 lanes.
+#include "compiler/kernel_support.h"
 #include "config/hardware.h"
 #include "driver/driver.h"
 #include "reference/interpreter.h"
@@ -17,28 +18,12 @@
 namespace npusim {
 namespace {
 
+using compiler::testing::exactFloats;
+using compiler::testing::floatAt;
+
 namespace fs = std::filesystem;
 
 constexpr int64_t kRows = 64, kC = 128, kN = 16, kM = 32;
-
-reference::Buffer floats(const std::string &name, int64_t n, int64_t seed) {
-  reference::Buffer b;
-  b.name = name;
-  b.dtype = core::DType::Float32;
-  b.bytes.resize(static_cast<size_t>(n) * 4);
-  for (int64_t i = 0; i < n; ++i) {
-    // Small integers: every product and sum below is exact in fp32 (and tf32).
-    const float v = static_cast<float>((i * 7 + seed) % 11 - 5);
-    std::memcpy(b.bytes.data() + i * 4, &v, 4);
-  }
-  return b;
-}
-
-float at(const reference::Buffer &b, int64_t i) {
-  float v;
-  std::memcpy(&v, b.bytes.data() + i * 4, 4);
-  return v;
-}
 
 const triton::KernelFile &kernelFile() {
   static const triton::KernelFile file =
@@ -49,8 +34,9 @@ const triton::KernelFile &kernelFile() {
 class SliceWindows : public ::testing::TestWithParam<runtime::Mode> {};
 
 TEST_P(SliceWindows, GiveTheShiftedProductsAndWindows) {
-  reference::Buffer x = floats("x", kRows * kC, 3), w = floats("w", 3 * kC * kN, 5);
-  reference::Buffer y = floats("y", kM * kN, 0), z = floats("z", kN, 0), v = floats("v", kM * kN, 0);
+  reference::Buffer x = exactFloats("x", kRows * kC, 3), w = exactFloats("w", 3 * kC * kN, 5);
+  reference::Buffer y = exactFloats("y", kM * kN, 0), z = exactFloats("z", kN, 0),
+                    v = exactFloats("v", kM * kN, 0);
   std::vector<reference::Argument> args = {{&x, 0, {}}, {&w, 0, {}}, {&y, 0, {}}, {&z, 0, {}}, {&v, 0, {}}};
   const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
   if (GetParam() == runtime::Mode::Reference) {
@@ -67,21 +53,22 @@ TEST_P(SliceWindows, GiveTheShiftedProductsAndWindows) {
   for (int64_t m = 0; m < kM; ++m)
     for (int64_t n = 0; n < kN; ++n) {
       // y[m, n] = sum over taps t of x[m + 2t, :] . w[t, :, n], plus x[32 + m, n]
-      double expected = at(x, (kRows - kM + m) * kC + n);
+      double expected = floatAt(x, (kRows - kM + m) * kC + n);
       for (int64_t t = 0; t < 3; ++t)
         for (int64_t c = 0; c < kC; ++c)
-          expected += static_cast<double>(at(x, (m + 2 * t) * kC + c)) * at(w, (t * kC + c) * kN + n);
-      mismatches += at(y, m * kN + n) != expected;
+          expected +=
+              static_cast<double>(floatAt(x, (m + 2 * t) * kC + c)) * floatAt(w, (t * kC + c) * kN + n);
+      mismatches += floatAt(y, m * kN + n) != expected;
     }
   for (int64_t n = 0; n < kN; ++n)
-    mismatches += at(z, n) != at(x, 5 * kC + n);
+    mismatches += floatAt(z, n) != floatAt(x, 5 * kC + n);
   for (int64_t m = 0; m < kM; ++m)
     for (int64_t n = 0; n < kN; ++n) {
       // v[m, n] = x[m, :] . w[1, :, n] (rows 128.. of w's first 256)
       double expected = 0;
       for (int64_t c = 0; c < kC; ++c)
-        expected += static_cast<double>(at(x, m * kC + c)) * at(w, (kC + c) * kN + n);
-      mismatches += at(v, m * kN + n) != expected;
+        expected += static_cast<double>(floatAt(x, m * kC + c)) * floatAt(w, (kC + c) * kN + n);
+      mismatches += floatAt(v, m * kN + n) != expected;
     }
   EXPECT_EQ(mismatches, 0);
 }

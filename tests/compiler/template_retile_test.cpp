@@ -2,6 +2,7 @@
 // templates"): blocks whose every use is a recognised form get larger values
 // and the grid that covers the same rows; any other use keeps the launch's value
 // and says why.
+#include "compiler/kernel_support.h"
 #include "config/hardware.h"
 #include "driver/driver.h"
 #include "reference/interpreter.h"
@@ -17,6 +18,9 @@
 namespace npusim {
 namespace {
 
+using compiler::testing::exactFloats;
+using compiler::testing::floatAt;
+
 namespace fs = std::filesystem;
 
 const fs::path kTemplates = fs::path(NPUSIM_TEST_DATA) / "templates";
@@ -30,32 +34,14 @@ int64_t chosen(const driver::NpuKernel &kernel, const std::string &name) {
   return std::get<int64_t>(kernel.constexprs.at(name));
 }
 
-reference::Buffer floats(const std::string &name, int64_t n, float scale) {
-  reference::Buffer b;
-  b.name = name;
-  b.dtype = core::DType::Float32;
-  b.bytes.resize(static_cast<size_t>(n) * 4);
-  for (int64_t i = 0; i < n; ++i) {
-    // Small integers times a power of two: every product and sum below is exact in fp32.
-    const float v = static_cast<float>((i * 7 + 3) % 11 - 5) * scale;
-    std::memcpy(b.bytes.data() + i * 4, &v, 4);
-  }
-  return b;
-}
-
-float at(const reference::Buffer &b, int64_t i) {
-  float v;
-  std::memcpy(&v, b.bytes.data() + i * 4, 4);
-  return v;
-}
-
 TEST(TemplateRetile, ChoosesLargerBlocksAndTheGridCoveringTheSameRows) {
   const triton::KernelFile file = triton::loadKernelFile((kTemplates / "triton_tem_small_mm.py").string());
   const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
   const auto kernel = driver::compileForNpu(file, {}, {}, machine, {}, 1, kLaunchGrid);
   ASSERT_TRUE(kernel->blocksChosen);
   EXPECT_TRUE(kernel->keptBlocks.empty());
-  const int64_t m = chosen(*kernel, "BLOCK_M"), n = chosen(*kernel, "BLOCK_N"), k = chosen(*kernel, "BLOCK_K");
+  const int64_t m = chosen(*kernel, "BLOCK_M"), n = chosen(*kernel, "BLOCK_N"),
+                k = chosen(*kernel, "BLOCK_K");
   // Larger than the launch's, and dividing the covered extents (8 x 32 rows,
   // 4 x 32 columns, a reduction of 64).
   EXPECT_GT(m * n * k, 32 * 32 * 16);
@@ -70,8 +56,8 @@ TEST(TemplateRetile, ChoosesLargerBlocksAndTheGridCoveringTheSameRows) {
   // Values: the re-tiled program on the functional simulator against the
   // reference interpreter at the launch's blocks and grid, and both against
   // the product computed here.
-  reference::Buffer a = floats("arg_A", kM * kK, 0.5f), b = floats("arg_B", kK * kN, 0.25f);
-  reference::Buffer npuOut = floats("out_ptr0", kM * kN, 0.0f), refOut = npuOut;
+  reference::Buffer a = exactFloats("arg_A", kM * kK, 3, 0.5f), b = exactFloats("arg_B", kK * kN, 3, 0.25f);
+  reference::Buffer npuOut = exactFloats("out_ptr0", kM * kN, 3, 0.0f), refOut = npuOut;
   const auto launched = triton::lowerKernel(file, {});
   std::vector<reference::Argument> refArgs = {{&a, 0, {}}, {&b, 0, {}}, {&refOut, 0, {}}};
   reference::runLaunch(*launched, reference::Grid{kLaunchGrid.x, kLaunchGrid.y, kLaunchGrid.z}, refArgs);
@@ -85,15 +71,16 @@ TEST(TemplateRetile, ChoosesLargerBlocksAndTheGridCoveringTheSameRows) {
     for (int64_t j = 0; j < kN; ++j) {
       double expected = 0; // out[i, j] = sum_k A[i, k] * B[k, j]
       for (int64_t r = 0; r < kK; ++r)
-        expected += static_cast<double>(at(a, i * kK + r)) * at(b, r * kN + j);
-      mismatches += at(refOut, i * kN + j) != expected || at(npuOut, i * kN + j) != expected;
+        expected += static_cast<double>(floatAt(a, i * kK + r)) * floatAt(b, r * kN + j);
+      mismatches += floatAt(refOut, i * kN + j) != expected || floatAt(npuOut, i * kN + j) != expected;
     }
   EXPECT_EQ(mismatches, 0);
 }
 
 TEST(TemplateRetile, AnUnrecognisedUseKeepsTheLaunchsBlockAndSaysWhy) {
   const triton::KernelFile file = triton::loadKernelFile((kTemplates / "triton_tem_hinted_mm.py").string());
-  const auto kernel = driver::compileForNpu(file, {}, {}, config::loadConfig("tpuv3-like"), {}, 1, kLaunchGrid);
+  const auto kernel =
+      driver::compileForNpu(file, {}, {}, config::loadConfig("tpuv3-like"), {}, 1, kLaunchGrid);
   ASSERT_EQ(kernel->keptBlocks.size(), 1u);
   // Line 24: `rm = tl.multiple_of(rm, BLOCK_M)`.
   EXPECT_EQ(kernel->keptBlocks[0], "BLOCK_M: used outside the tile and reduction forms at line 24");

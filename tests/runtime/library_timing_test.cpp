@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -88,15 +89,18 @@ StepResult timeConv(int64_t size, int64_t cin, int64_t cout, int64_t kernel, int
 }
 
 /// A contiguous (NCHW) convolution without bias, stride 1.
-StepResult timeContiguousConv(int64_t batch, int64_t size, int64_t cin, int64_t cout, int64_t kernel, int64_t pad) {
+StepResult timeContiguousConv(int64_t batch, int64_t size, int64_t cin, int64_t cout, int64_t kernel,
+                              int64_t pad) {
   const int64_t out = size + 2 * pad - kernel + 1;
   const std::string x = tensorJson(0, {batch, cin, size, size}, {cin * size * size, size * size, size, 1});
-  const std::string w = tensorJson(1, {cout, cin, kernel, kernel}, {cin * kernel * kernel, kernel * kernel, kernel, 1});
+  const std::string w =
+      tensorJson(1, {cout, cin, kernel, kernel}, {cin * kernel * kernel, kernel * kernel, kernel, 1});
   const std::string y = tensorJson(2, {batch, cout, out, out}, {cout * out * out, out * out, out, 1});
   const std::string p = std::to_string(pad);
   const std::string args = x + ", " + w + ", null, [1, 1], [" + p + ", " + p + "], [1, 1], false, [0, 0], 1";
-  return timeCall(callBundle({batch * cin * size * size, cout * cin * kernel * kernel, batch * cout * out * out},
-                             "aten.convolution", args, y));
+  return timeCall(
+      callBundle({batch * cin * size * size, cout * cin * kernel * kernel, batch * cout * out * out},
+                 "aten.convolution", args, y));
 }
 
 double rooflineCycles(double macs, double bytes) {
@@ -314,8 +318,8 @@ namespace {
 /// run it.
 std::optional<StepResult> timeMm(int64_t m, int64_t k, int64_t n, const std::string &kernel) {
   const std::string args = tensorJson(0, {m, k}, {k, 1}) + ", " + tensorJson(1, {k, n}, {n, 1});
-  const Bundle bundle = parseBundle(callBundle({m * k, k * n, m * n}, "aten.mm", args, tensorJson(2, {m, n}, {n, 1})),
-                                    ".", "graph.json");
+  const Bundle bundle = parseBundle(
+      callBundle({m * k, k * n, m * n}, "aten.mm", args, tensorJson(2, {m, n}, {n, 1})), ".", "graph.json");
   RunOptions options;
   options.mode = Mode::Timing;
   options.machine = config::loadConfig("tpuv3-like");
@@ -331,8 +335,8 @@ std::optional<StepResult> timeMm(int64_t m, int64_t k, int64_t n, const std::str
 // The runtime times every GEMM kernel that can run a call and keeps the
 // fastest: its cycles are the least of the kernels asked for one by one.
 TEST(LibraryTiming, TheFastestGemmKernelIsChosen) {
-  for (const auto &[m, k, n] : {std::tuple<int64_t, int64_t, int64_t>{512, 512, 512}, {256, 1024, 384},
-                                {96, 64, 1000}}) {
+  for (const auto &[m, k, n] :
+       {std::tuple<int64_t, int64_t, int64_t>{512, 512, 512}, {256, 1024, 384}, {96, 64, 1000}}) {
     int64_t fastest = 0;
     int ran = 0;
     for (const char *kernel : {"tiled", "resident", "pipelined"})
@@ -353,14 +357,15 @@ TEST(LibraryTiming, TheFastestGemmKernelIsChosen) {
   options.gemmKernel = "systolic";
   std::string failure;
   try {
-    failure = runBundle(parseBundle(callBundle({64, 64, 64}, "aten.mm", args, tensorJson(2, {8, 8}, {8, 1})), ".",
-                                    "graph.json"),
+    failure = runBundle(parseBundle(callBundle({64, 64, 64}, "aten.mm", args, tensorJson(2, {8, 8}, {8, 1})),
+                                    ".", "graph.json"),
                         options)
                   .failure;
   } catch (const core::InputError &e) {
     failure = e.what();
   }
-  EXPECT_NE(failure.find("GEMM kernel 'systolic' is not one of tiled, resident, pipelined"), std::string::npos)
+  EXPECT_NE(failure.find("GEMM kernel 'systolic' is not one of tiled, resident, pipelined"),
+            std::string::npos)
       << failure;
 }
 
@@ -383,21 +388,30 @@ TEST(LibraryTiming, LargeGemmWithinOneAndAHalfTimesItsComputeBound) {
 namespace npusim::runtime {
 namespace {
 
-/// A channels-last 3x3, pad 1 convolution of `batch` images, timed with
-/// `kernel` asked for ("": the runtime's timed choice).
-std::optional<StepResult> timeSameSizeConv(int64_t batch, int64_t size, int64_t channels, const std::string &kernel) {
-  const int64_t c = channels, s = size;
-  const std::string x = tensorJson(0, {batch, c, s, s}, {s * s * c, 1, s * c, c});
-  const std::string w = tensorJson(1, {c, c, 3, 3}, {9 * c, 1, 3 * c, c});
-  const std::string y = tensorJson(2, {batch, c, s, s}, {s * s * c, 1, s * c, c});
-  const std::string args = x + ", " + w + ", null, [1, 1], [1, 1], [1, 1], false, [0, 0], 1";
-  const Bundle bundle =
-      parseBundle(callBundle({batch * s * s * c, 9 * c * c, batch * s * s * c}, "aten.convolution", args, y), ".",
-                  "graph.json");
+/// One aten.convolution of channels-last x ({batch, channels, size}), w and y
+/// ({channels, size}), `rest` its arguments from the bias on, timed on tpuv3-like with `kernels` asked for
+/// (RunOptions::convKernel, gemmKernel; "": the runtime's timed choice).
+std::optional<StepResult> timeChannelsLastConv(const std::array<int64_t, 3> &in,
+                                               const std::array<int64_t, 2> &out, int64_t kernel,
+                                               const std::string &rest, const std::string &convKernel,
+                                               const std::string &gemmKernel) {
+  auto view = [](int id, int64_t n, int64_t c, int64_t h, int64_t w) {
+    return tensorJson(id, {n, c, h, w}, {h * w * c, 1, w * c, c});
+  };
+  const auto [n, cin, size] = in;
+  const auto [cout, outSize] = out;
+  const std::string args =
+      view(0, n, cin, size, size) + ", " + view(1, cout, cin, kernel, kernel) + ", " + rest;
+  const std::string y = view(2, n, cout, outSize, outSize);
+  const Bundle bundle = parseBundle(
+      callBundle({n * size * size * cin, kernel * kernel * cin * cout, n * outSize * outSize * cout},
+                 "aten.convolution", args, y),
+      ".", "graph.json");
   RunOptions options;
   options.mode = Mode::Timing;
   options.machine = config::loadConfig("tpuv3-like");
-  options.convKernel = kernel;
+  options.convKernel = convKernel;
+  options.gemmKernel = gemmKernel;
   const RunReport report = runBundle(bundle, options);
   if (!report.failure.empty() || report.steps.size() != 1 || report.steps[0].executedOn != "npu" ||
       !report.steps[0].timed)
@@ -405,12 +419,21 @@ std::optional<StepResult> timeSameSizeConv(int64_t batch, int64_t size, int64_t 
   return report.steps[0];
 }
 
+/// A channels-last 3x3, pad 1 convolution of `batch` images, timed with
+/// `kernel` asked for ("": the runtime's timed choice).
+std::optional<StepResult> timeSameSizeConv(int64_t batch, int64_t size, int64_t channels,
+                                           const std::string &kernel) {
+  return timeChannelsLastConv({batch, channels, size}, {channels, size}, 3,
+                              "null, [1, 1], [1, 1], [1, 1], false, [0, 0], 1", kernel, "");
+}
+
 // Both convolution kernels run a same-size channels-last layer; the timed
 // choice is the faster. At 7 x 7 x 512, batch 8 (8 x 49 x 512 x 4608 =
 // 924,844,032 MACs -> 28,224 cycles on the arrays; weights 9,437,184 bytes
 // -> 18,432 cycles) the shifted taps beat the gather's index tiles.
 TEST(LibraryTiming, TheFasterConvolutionKernelIsChosen) {
-  const auto implicit = timeSameSizeConv(8, 7, 512, "implicit"), shifted = timeSameSizeConv(8, 7, 512, "shifted");
+  const auto implicit = timeSameSizeConv(8, 7, 512, "implicit"),
+             shifted = timeSameSizeConv(8, 7, 512, "shifted");
   ASSERT_TRUE(implicit.has_value());
   ASSERT_TRUE(shifted.has_value());
   EXPECT_LT(shifted->timing.cycles, implicit->timing.cycles);
@@ -418,7 +441,6 @@ TEST(LibraryTiming, TheFasterConvolutionKernelIsChosen) {
   ASSERT_TRUE(chosen.has_value());
   EXPECT_EQ(chosen->timing.cycles, std::min(implicit->timing.cycles, shifted->timing.cycles));
 }
-
 
 // The window kernel reads each image once per column block (a halo of the
 // block's pixels plus the taps' span) and the weights once per program. At
@@ -428,7 +450,8 @@ TEST(LibraryTiming, TheFasterConvolutionKernelIsChosen) {
 // fastest of the kernels that run the layer.
 TEST(LibraryTiming, WindowConvolutionReadsEachImageOncePerColumnBlock) {
   const auto window = timeSameSizeConv(16, 14, 256, "window");
-  const auto implicit = timeSameSizeConv(16, 14, 256, "implicit"), shifted = timeSameSizeConv(16, 14, 256, "shifted");
+  const auto implicit = timeSameSizeConv(16, 14, 256, "implicit"),
+             shifted = timeSameSizeConv(16, 14, 256, "shifted");
   ASSERT_TRUE(window.has_value() && implicit.has_value() && shifted.has_value());
   EXPECT_LE(static_cast<double>(window->timing.dramBytesRead), 1.25 * (2 * 3211264.0 + 2359296.0));
   EXPECT_LT(window->timing.cycles, std::min(implicit->timing.cycles, shifted->timing.cycles));
@@ -437,27 +460,11 @@ TEST(LibraryTiming, WindowConvolutionReadsEachImageOncePerColumnBlock) {
   EXPECT_EQ(chosen->timing.cycles, window->timing.cycles);
 }
 
-
 /// A channels-last 1x1 convolution of one image (a GEMM of its pixels),
 /// timed with the GEMM kernel `gemm` asked for ("": the runtime's choice).
 std::optional<StepResult> timeOneByOneConv(int64_t size, int64_t cin, int64_t cout, const std::string &gemm) {
-  const int64_t s = size;
-  const std::string x = tensorJson(0, {1, cin, s, s}, {s * s * cin, 1, s * cin, cin});
-  const std::string w = tensorJson(1, {cout, cin, 1, 1}, {cin, 1, cin, cin});
-  const std::string y = tensorJson(2, {1, cout, s, s}, {s * s * cout, 1, s * cout, cout});
-  const std::string args = x + ", " + w + ", null, [1, 1], [0, 0], [1, 1], false, [0, 0], 1";
-  const Bundle bundle =
-      parseBundle(callBundle({s * s * cin, cin * cout, s * s * cout}, "aten.convolution", args, y), ".",
-                  "graph.json");
-  RunOptions options;
-  options.mode = Mode::Timing;
-  options.machine = config::loadConfig("tpuv3-like");
-  options.gemmKernel = gemm;
-  const RunReport report = runBundle(bundle, options);
-  if (!report.failure.empty() || report.steps.size() != 1 || report.steps[0].executedOn != "npu" ||
-      !report.steps[0].timed)
-    return std::nullopt;
-  return report.steps[0];
+  return timeChannelsLastConv({1, cin, size}, {cout, size}, 1,
+                              "null, [1, 1], [0, 0], [1, 1], false, [0, 0], 1", "", gemm);
 }
 
 // A 1x1 convolution is planned as a GEMM of its pixels, and the runtime
@@ -465,7 +472,8 @@ std::optional<StepResult> timeOneByOneConv(int64_t size, int64_t cin, int64_t co
 // the least of the kernels asked for one by one. ResNet-50's 1024 -> 256 at
 // 14 x 14 (196 rows) and 2048 -> 512 at 7 x 7 (49 rows), batch 1.
 TEST(LibraryTiming, OneByOneConvolutionsTimeTheGemmKernels) {
-  for (const auto &[size, cin, cout] : {std::tuple<int64_t, int64_t, int64_t>{14, 1024, 256}, {7, 2048, 512}}) {
+  for (const auto &[size, cin, cout] :
+       {std::tuple<int64_t, int64_t, int64_t>{14, 1024, 256}, {7, 2048, 512}}) {
     const auto chosen = timeOneByOneConv(size, cin, cout, "");
     ASSERT_TRUE(chosen.has_value());
     int64_t least = 0;
