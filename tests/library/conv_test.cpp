@@ -29,6 +29,22 @@ struct Conv {
   DType dtype = DType::Float32;
 };
 
+/// aten.convolution's arguments: x, w, bias (an argument: a tensor or
+/// none), stride, padding, dilation, not transposed, no output padding, groups.
+std::vector<CallArgument> convolutionArgs(const TensorRef &x, const TensorRef &w, const CallArgument &bias,
+                                          std::vector<int64_t> stride, std::vector<int64_t> padding,
+                                          std::vector<int64_t> dilation, int64_t groups) {
+  return {CallFixture::arg(x),
+          CallFixture::arg(w),
+          bias,
+          CallFixture::integers(std::move(stride)),
+          CallFixture::integers(std::move(padding)),
+          CallFixture::integers(std::move(dilation)),
+          CallFixture::boolean(false),
+          CallFixture::integers({0, 0}),
+          CallFixture::integer(groups)};
+}
+
 std::vector<int64_t> outputShape(const Conv &c) {
   std::vector<int64_t> out = {c.input[0], c.weight[0]};
   for (size_t a = 2; a < c.input.size(); ++a)
@@ -127,11 +143,7 @@ KernelLaunch sameSize3x3Launch(int64_t size, int64_t cin, int64_t cout) {
   const TensorRef y = f.tensor(DType::Float32, {1, cout, size, size}, channelsLast({1, cout, size, size}));
   const std::vector<const TensorRef *> outs = {&y};
   const CallPlan plan =
-      planCall("aten.convolution",
-               std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                         CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
-                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
+      planCall("aten.convolution", convolutionArgs(x, w, CallFixture::none(), {1, 1}, {1, 1}, {1, 1}, 1),
                outs, MachineShape{});
   EXPECT_EQ(plan.launches.size(), 1u);
   return plan.launches.empty() ? KernelLaunch{} : plan.launches[0];
@@ -170,11 +182,7 @@ TEST(LibraryConv, SameSizeStrideOneConvolutionsLoadKernelRowsByDma) {
   auto kernel = [&](const TensorRef &y, int64_t stride) {
     const std::vector<const TensorRef *> outs = {&y};
     const CallPlan p = planCall(
-        "aten.convolution",
-        std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                  CallFixture::integers({stride, stride}), CallFixture::integers({1, 1}),
-                                  CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                  CallFixture::integers({0, 0}), CallFixture::integer(1)},
+        "aten.convolution", convolutionArgs(x, w, CallFixture::none(), {stride, stride}, {1, 1}, {1, 1}, 1),
         outs, MachineShape{});
     return p.launches.empty() ? std::string() : p.launches[0].kernelName;
   };
@@ -343,11 +351,7 @@ TEST(LibraryConv, KernelRowLoopSpreadsOverCores) {
   auto plan = [&](int cores) {
     MachineShape machine;
     machine.cores = cores;
-    return planCall("aten.convolution",
-                    std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                              CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
-                                              CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                              CallFixture::integers({0, 0}), CallFixture::integer(1)},
+    return planCall("aten.convolution", convolutionArgs(x, w, CallFixture::none(), {1, 1}, {1, 1}, {1, 1}, 1),
                     outs, machine);
   };
   const CallPlan one = plan(1), two = plan(2);
@@ -428,11 +432,7 @@ TEST(LibraryConv, StridedConvolutionsLoadKernelRowsByDma) {
     const std::vector<const TensorRef *> outs = {&y};
     const int64_t s = c.stride, p = c.padding;
     const CallPlan plan =
-        planCall("aten.convolution",
-                 std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                           CallFixture::integers({s, s}), CallFixture::integers({p, p}),
-                                           CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                           CallFixture::integers({0, 0}), CallFixture::integer(1)},
+        planCall("aten.convolution", convolutionArgs(x, w, CallFixture::none(), {s, s}, {p, p}, {1, 1}, 1),
                  outs, MachineShape{});
     ASSERT_EQ(plan.launches.size(), 1u);
     EXPECT_EQ(plan.launches[0].kernelName.rfind("npusim_conv_strided_rows_", 0), 0u)
@@ -550,10 +550,8 @@ TEST(LibraryConv, ShiftedTapsOfSameSizeConvolutions) {
     const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
     const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
     const TensorRef y = f.tensor(DType::Float32, {2, 72, 5, 11}, channelsLast({2, 72, 5, 11}));
-    const std::vector<CallArgument> args = {
-        CallFixture::arg(x),           CallFixture::arg(w),           CallFixture::none(),
-        CallFixture::integers({1, 1}), CallFixture::integers({0, 1}), CallFixture::integers({1, 1}),
-        CallFixture::boolean(false),   CallFixture::integers({0, 0}), CallFixture::integer(1)};
+    const std::vector<CallArgument> args =
+        convolutionArgs(x, w, CallFixture::none(), {1, 1}, {0, 1}, {1, 1}, 1);
     EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "") << "1x3, padding (0, 1)";
   }
   for (const Conv &c : {cases[0], cases[1], cases[3]}) {
@@ -565,15 +563,8 @@ TEST(LibraryConv, ShiftedTapsOfSameSizeConvolutions) {
     const TensorRef y = f.tensor(DType::Float32, outShape, channelsLast(outShape));
     const CallArgument bias =
         c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
-    const std::vector<CallArgument> args = {CallFixture::arg(x),
-                                            CallFixture::arg(w),
-                                            bias,
-                                            CallFixture::integers({1, 1}),
-                                            CallFixture::integers({c.padding, c.padding}),
-                                            CallFixture::integers({c.dilation, c.dilation}),
-                                            CallFixture::boolean(false),
-                                            CallFixture::integers({0, 0}),
-                                            CallFixture::integer(1)};
+    const std::vector<CallArgument> args =
+        convolutionArgs(x, w, bias, {1, 1}, {c.padding, c.padding}, {c.dilation, c.dilation}, 1);
     const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
     ASSERT_EQ(plan.launches.size(), 1u);
     EXPECT_NE(plan.launches[0].kernelName.find("npusim_conv_shifted_"), std::string::npos);
@@ -624,15 +615,8 @@ TEST(LibraryConv, WindowTapsOfSameSizeConvolutions) {
       const TensorRef y = f.tensor(DType::Float32, outShape, channelsLast(outShape));
       const CallArgument bias =
           c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
-      const std::vector<CallArgument> args = {CallFixture::arg(x),
-                                              CallFixture::arg(w),
-                                              bias,
-                                              CallFixture::integers({1, 1}),
-                                              CallFixture::integers(padding),
-                                              CallFixture::integers({c.dilation, c.dilation}),
-                                              CallFixture::boolean(false),
-                                              CallFixture::integers({0, 0}),
-                                              CallFixture::integer(1)};
+      const std::vector<CallArgument> args =
+          convolutionArgs(x, w, bias, {1, 1}, padding, {c.dilation, c.dilation}, 1);
       const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
       ASSERT_EQ(plan.launches.size(), 1u);
       const std::string &kernel = plan.launches[0].kernelName;
@@ -679,15 +663,8 @@ TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
                                    l.outputChannelsLast ? channelsLast(outShape) : std::vector<int64_t>{});
       const CallArgument bias =
           c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
-      const std::vector<CallArgument> args = {CallFixture::arg(x),
-                                              CallFixture::arg(w),
-                                              bias,
-                                              CallFixture::integers({c.stride, c.stride}),
-                                              CallFixture::integers({c.padding, c.padding}),
-                                              CallFixture::integers({1, 1}),
-                                              CallFixture::boolean(false),
-                                              CallFixture::integers({0, 0}),
-                                              CallFixture::integer(c.groups)};
+      const std::vector<CallArgument> args =
+          convolutionArgs(x, w, bias, {c.stride, c.stride}, {c.padding, c.padding}, {1, 1}, c.groups);
       const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
       // The moved operands' copies, the convolution, the result's copy back.
       // Contiguous weights [O, C, KH, KW] are channels-last only at 1x1.
@@ -712,10 +689,8 @@ TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
     const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
     const TensorRef y = f.tensor(DType::Float32, outShape,
                                  channelsLastLayout ? channelsLast(outShape) : std::vector<int64_t>{});
-    const std::vector<CallArgument> args = {
-        CallFixture::arg(x),           CallFixture::arg(w),           CallFixture::none(),
-        CallFixture::integers({1, 1}), CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
-        CallFixture::boolean(false),   CallFixture::integers({0, 0}), CallFixture::integer(c.groups)};
+    const std::vector<CallArgument> args =
+        convolutionArgs(x, w, CallFixture::none(), {1, 1}, {1, 1}, {1, 1}, c.groups);
     planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
   };
   EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}}, true), core::RuntimeError) << "already channels-last";
@@ -744,10 +719,8 @@ TEST(LibraryConv, RelayoutWindowRunsTheWindowKernelBetweenTheCopies) {
         f.useNpu(config::loadConfig(where));
       const TensorRef x = f.tensor(DType::Float32, c.input), w = f.tensor(DType::Float32, c.weight);
       const TensorRef y = f.tensor(DType::Float32, outShape);
-      const std::vector<CallArgument> args = {
-          CallFixture::arg(x),           CallFixture::arg(w),           CallFixture::none(),
-          CallFixture::integers({1, 1}), CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
-          CallFixture::boolean(false),   CallFixture::integers({0, 0}), CallFixture::integer(1)};
+      const std::vector<CallArgument> args =
+          convolutionArgs(x, w, CallFixture::none(), {1, 1}, {1, 1}, {1, 1}, 1);
       const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
       ASSERT_EQ(plan.launches.size(), 4u) << describe(c); // input, weights, the window kernel, output
       EXPECT_NE(plan.launches[2].kernelName.find("npusim_conv_window_"), std::string::npos);
@@ -758,14 +731,10 @@ TEST(LibraryConv, RelayoutWindowRunsTheWindowKernelBetweenTheCopies) {
   const Conv strided{{1, 16, 8, 8}, {16, 16, 3, 3}, 2, 1};
   const TensorRef x = f.tensor(DType::Float32, strided.input), w = f.tensor(DType::Float32, strided.weight);
   const TensorRef y = f.tensor(DType::Float32, outputShape(strided));
-  EXPECT_THROW(
-      planCall("aten.convolution",
-               std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                         CallFixture::integers({2, 2}), CallFixture::integers({1, 1}),
-                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
-               std::vector<const TensorRef *>{&y}, machine),
-      core::RuntimeError);
+  EXPECT_THROW(planCall("aten.convolution",
+                        convolutionArgs(x, w, CallFixture::none(), {2, 2}, {1, 1}, {1, 1}, 1),
+                        std::vector<const TensorRef *>{&y}, machine),
+               core::RuntimeError);
 }
 
 TEST(LibraryConv, RelayoutSubsamplesOneByOneStrides) {
@@ -792,15 +761,8 @@ TEST(LibraryConv, RelayoutSubsamplesOneByOneStrides) {
                                    k.outputChannelsLast ? channelsLast(outShape) : std::vector<int64_t>{});
       const CallArgument bias =
           c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
-      const std::vector<CallArgument> args = {CallFixture::arg(x),
-                                              CallFixture::arg(w),
-                                              bias,
-                                              CallFixture::integers({c.stride, c.stride}),
-                                              CallFixture::integers({0, 0}),
-                                              CallFixture::integers({1, 1}),
-                                              CallFixture::boolean(false),
-                                              CallFixture::integers({0, 0}),
-                                              CallFixture::integer(1)};
+      const std::vector<CallArgument> args =
+          convolutionArgs(x, w, bias, {c.stride, c.stride}, {0, 0}, {1, 1}, 1);
       const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
       // The pixels' copy, the GEMM, and the result turned back where NCHW.
       ASSERT_EQ(plan.launches.size(), k.outputChannelsLast ? 2u : 3u) << describe(c);
@@ -822,15 +784,8 @@ TEST(LibraryConv, ShiftedAndWindowTapsRefuseOtherGeometries) {
       const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
       const TensorRef y = f.tensor(DType::Float32, outShape,
                                    c.channelsLastLayout ? channelsLast(outShape) : std::vector<int64_t>{});
-      const std::vector<CallArgument> args = {CallFixture::arg(x),
-                                              CallFixture::arg(w),
-                                              CallFixture::none(),
-                                              CallFixture::integers({c.stride, c.stride}),
-                                              CallFixture::integers({c.padding, c.padding}),
-                                              CallFixture::integers({1, 1}),
-                                              CallFixture::boolean(false),
-                                              CallFixture::integers({0, 0}),
-                                              CallFixture::integer(c.groups)};
+      const std::vector<CallArgument> args = convolutionArgs(x, w, CallFixture::none(), {c.stride, c.stride},
+                                                             {c.padding, c.padding}, {1, 1}, c.groups);
       planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
     };
     EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 2, 1}), core::RuntimeError) << "stride 2";
@@ -851,14 +806,10 @@ TEST(LibraryConv, ShiftedAndWindowTapsRefuseOtherGeometries) {
   const TensorRef x = f.tensor(DType::Float32, c.input, channelsLast(c.input));
   const TensorRef w = f.tensor(DType::Float32, c.weight, channelsLast(c.weight));
   const TensorRef y = f.tensor(DType::Float32, outputShape(c), channelsLast(outputShape(c)));
-  EXPECT_THROW(
-      planCall("aten.convolution",
-               std::vector<CallArgument>{CallFixture::arg(x), CallFixture::arg(w), CallFixture::none(),
-                                         CallFixture::integers({1, 1}), CallFixture::integers({1, 1}),
-                                         CallFixture::integers({1, 1}), CallFixture::boolean(false),
-                                         CallFixture::integers({0, 0}), CallFixture::integer(1)},
-               std::vector<const TensorRef *>{&y}, eight),
-      core::RuntimeError);
+  EXPECT_THROW(planCall("aten.convolution",
+                        convolutionArgs(x, w, CallFixture::none(), {1, 1}, {1, 1}, {1, 1}, 1),
+                        std::vector<const TensorRef *>{&y}, eight),
+               core::RuntimeError);
 }
 
 } // namespace
