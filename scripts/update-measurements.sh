@@ -9,6 +9,7 @@
 #   validation       scripts/update-validation.sh: the silicon validation (npusim validate)
 #   energy           bench/energy.sh: energy and power of every bundle, the NPUWattch anchor, a sweep
 #   mapping-property bench/mapping_property.py: random compute-bound GEMMs and convolutions against the roofline
+#   conv-layers      bench/conv_layers.py: ResNet's convolution layers (stages at batch 64, ResNet-50 at batch 1)
 # NPUSIM (default build/npusim) and NPUSIM_BUILD_DIR (default build) name the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ build=${NPUSIM_BUILD_DIR:-build}
 export NPUSIM=${NPUSIM:-$build/npusim} NPUSIM_BUILD_DIR=$build
 out=docs/measurements
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy mapping-property)
+[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy mapping-property conv-layers)
 
 # write FILE TITLE COMMAND [write-measurement options]: stdin is the body of
 # docs/measurements/FILE.md, the measurement $name
@@ -70,12 +71,17 @@ for name in "${names[@]}"; do
       write mapping-property-tpuv3-like "Compute-bound GEMMs and convolutions against the compulsory-bytes roofline" \
         "bench/mapping_property.py" --simulated tpuv3-like
     ;;
+  conv-layers)
+    /usr/bin/python3 bench/conv_layers.py |
+      write conv-layers-tpuv3-like "ResNet's convolution layers against the roofline" \
+        "bench/conv_layers.py" --simulated tpuv3-like
+    ;;
   energy)
     bench/energy.sh | write energy-tpuv3-like "Energy and power of every bundle" "bench/energy.sh" \
       --simulated "tpuv3-like (energy: 7nm)"
     ;;
   *)
-    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation, energy, mapping-property)" >&2
+    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation, energy, mapping-property, conv-layers)" >&2
     exit 2
     ;;
   esac
