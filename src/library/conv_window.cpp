@@ -153,9 +153,9 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
                        (mask.empty() ? "" : ", other=0.0") + "))" + cast + "\n";
     for (size_t j = i; j < taps.size() && taps[j].kh == taps[i].kh; ++j)
       for (int64_t cb = 0; cb < channelBlocks; ++cb) {
-        const std::string first = num(taps[j].kw * s.cin + cb * t.blockK);
-        text += in + "w_" + num(static_cast<int64_t>(j)) + "_" + num(cb) + " = " + row + "[" + first + ":" +
-                first + " + BLOCK_K, :]\n";
+        const std::string start = num(taps[j].kw * s.cin + cb * t.blockK);
+        text += in + "w_" + num(static_cast<int64_t>(j)) + "_" + num(cb) + " = " + row + "[" + start + ":" +
+                start + " + BLOCK_K, :]\n";
       }
     return text;
   };
