@@ -46,7 +46,7 @@ bool hasDocumentMarker(std::string_view text) {
 } // namespace
 
 YAML::Node parseYamlDocument(std::string_view text, const std::string &file) {
-  core::checkUtf8(text, file);
+  core::checkYamlCharacters(text, file);
   const std::string copy(text);
   YAML::Node root;
   DocumentCounter counter;

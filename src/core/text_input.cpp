@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace npusim::core {
 
@@ -58,6 +59,36 @@ size_t firstInvalid(std::string_view text) {
   return std::string_view::npos;
 }
 
+/// "FILE:LINE" and the column (from 1) of the byte at `at`.
+std::pair<std::string, size_t> lineAndColumn(std::string_view text, size_t at, const std::string &file) {
+  size_t line = 1, lineStart = 0;
+  for (size_t i = 0; i < at; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+  return {file + ":" + std::to_string(line), at - lineStart + 1};
+}
+
+/// The code point of the well-formed sequence of `length` bytes at text[at].
+char32_t codePoint(std::string_view text, size_t at, size_t length) {
+  const auto byte = [&](size_t i) { return static_cast<char32_t>(static_cast<unsigned char>(text[at + i])); };
+  if (length == 1)
+    return byte(0);
+  char32_t value = byte(0) & (0x7Fu >> length);
+  for (size_t i = 1; i < length; ++i)
+    value = (value << 6) | (byte(i) & 0x3Fu);
+  return value;
+}
+
+/// YAML 1.2's c-printable (section 5.1): tab, line feed, carriage return and
+/// the printable characters; the C0 and C1 controls (but NEL), DEL, the
+/// surrogates and U+FFFE/U+FFFF are not.
+bool isYamlPrintable(char32_t c) {
+  return c == 0x09 || c == 0x0A || c == 0x0D || (c >= 0x20 && c <= 0x7E) || c == 0x85 ||
+         (c >= 0xA0 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
 } // namespace
 
 bool isValidUtf8(std::string_view text) {
@@ -68,16 +99,27 @@ void checkUtf8(std::string_view text, const std::string &file) {
   const size_t bad = firstInvalid(text);
   if (bad == std::string_view::npos)
     return;
-  size_t line = 1, lineStart = 0;
-  for (size_t i = 0; i < bad; ++i)
-    if (text[i] == '\n') {
-      ++line;
-      lineStart = i + 1;
-    }
+  const auto [where, column] = lineAndColumn(text, bad, file);
   char byte[8];
   std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[bad]));
-  throw InputError(file + ":" + std::to_string(line) + ": invalid UTF-8 (byte " + byte + " at column " +
-                   std::to_string(bad - lineStart + 1) + "); the file must be UTF-8 text");
+  throw InputError(where + ": invalid UTF-8 (byte " + byte + " at column " + std::to_string(column) +
+                   "); the file must be UTF-8 text");
+}
+
+void checkYamlCharacters(std::string_view text, const std::string &file) {
+  checkUtf8(text, file);
+  for (size_t at = 0; at < text.size();) {
+    const size_t length = sequenceLength(text, at);
+    const char32_t c = codePoint(text, at, length);
+    if (!isYamlPrintable(c)) {
+      const auto [where, column] = lineAndColumn(text, at, file);
+      char name[16];
+      std::snprintf(name, sizeof name, "U+%04X", static_cast<unsigned>(c));
+      throw InputError(where + ": character " + name + " at column " + std::to_string(column) +
+                       " is a control character, which YAML text may not hold");
+    }
+    at += length;
+  }
 }
 
 std::string readTextFile(const std::string &path, const std::string &what, size_t maxBytes) {

@@ -24,6 +24,14 @@ std::string readTextFile(const std::string &path, const std::string &what,
 /// (overlong forms, surrogates and code points past U+10FFFF included).
 void checkUtf8(std::string_view text, const std::string &file);
 
+/// checkUtf8, then throws InputError "FILE:LINE: character U+NNNN at column
+/// C is a control character, which YAML text may not hold" for the first
+/// character outside YAML 1.2's printable set (tab, line feed and carriage
+/// return are allowed; NUL, the other C0 and C1 controls, DEL and U+FFFE/FFFF
+/// are not). yaml-cpp ends a scalar at a NUL, so such text would load as
+/// something other than what it says.
+void checkYamlCharacters(std::string_view text, const std::string &file);
+
 /// Whether `text` is well-formed UTF-8.
 bool isValidUtf8(std::string_view text);
 

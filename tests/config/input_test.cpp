@@ -109,6 +109,19 @@ TEST(Input, InvalidUtf8IsAnErrorNamingTheLine) {
             "caf\xC3\xA9-\xE2\x82\xAC-\xF0\x9F\x98\x80");
 }
 
+TEST(Input, ControlCharactersYamlForbidsAreAnErrorNamingTheLine) {
+  // yaml-cpp would end the scalar at the NUL and load a different name.
+  EXPECT_EQ(errorOf(std::string("lanes: 64\nname: \0'a e:\0'\n", 25)),
+            "cfg.yaml:2: character U+0000 at column 7 is a control character, which YAML text may not hold");
+  EXPECT_EQ(errorOf("# bell \x07\nlanes: 64\n"),
+            "cfg.yaml:1: character U+0007 at column 8 is a control character, which YAML text may not hold");
+  EXPECT_NE(errorOf("name: a\x7F\n"), "");        // DEL
+  EXPECT_NE(errorOf("name: a\xC2\x9B\n"), "");    // a C1 control
+  EXPECT_NE(errorOf("name: a\xEF\xBF\xBE\n"), ""); // U+FFFE
+  // Tab, carriage return, NEL and a byte-order mark are YAML text.
+  EXPECT_EQ(parseConfig("\xEF\xBB\xBFlanes: 64\t# tab\r\nname: a\xC2\x85\n", "cfg.yaml").lanes, 64);
+}
+
 TEST(Input, NamesArePrintableWithoutSpacesAtTheirEnds) {
   // yaml-cpp reads an unterminated quote as the text up to the line end, folded to a space.
   EXPECT_EQ(errorOf("name: '4\n"), "cfg.yaml:1: key 'name': '4 ' has spaces at its start or end");
