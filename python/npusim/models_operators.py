@@ -57,37 +57,49 @@ def build_conv(**over):
 
 
 def build_attention(**over):
-    """softmax(q k^T / sqrt(dim)) v over [batch, heads, seq, dim], written as two matrix
-    multiplies and a softmax (sdpa=true: F.scaled_dot_product_attention)."""
+    """softmax(q k^T / sqrt(dim)) v over [batch, heads, seq, dim] (batch=0: [heads, seq,
+    dim]), written as two matrix multiplies and a softmax (sdpa=true:
+    F.scaled_dot_product_attention). probs=true returns the probabilities too, as an
+    experiment that keeps them does."""
     import torch.nn as nn
     import torch.nn.functional as F
 
-    c = _take(over, {"batch": 1, "heads": 12, "seq": 512, "dim": 64, "sdpa": False})
+    c = _take(over, {"batch": 1, "heads": 12, "seq": 512, "dim": 64, "sdpa": False,
+                     "probs": False})
+    if c["sdpa"] and c["probs"]:
+        raise ValueError("attention: sdpa=true keeps no probabilities (probs=true)")
     scale = 1.0 / math.sqrt(c["dim"])
 
     class Attention(nn.Module):
         def forward(self, q, k, v):
             if c["sdpa"]:
                 return F.scaled_dot_product_attention(q, k, v)
-            return ((q @ k.transpose(-2, -1)) * scale).softmax(dim=-1) @ v
+            p = (q @ k.transpose(-2, -1) / math.sqrt(c["dim"])).softmax(dim=-1) \
+                if c["probs"] else ((q @ k.transpose(-2, -1)) * scale).softmax(dim=-1)
+            return (p @ v, p) if c["probs"] else p @ v
 
-    shape = (c["batch"], c["heads"], c["seq"], c["dim"])
+    shape = ((c["batch"],) if c["batch"] else ()) + (c["heads"], c["seq"], c["dim"])
     inputs = [InputSpec(n, shape, "fp32", _u(-1, 1)) for n in ("q", "k", "v")]
     return Built(Attention(), inputs, config=c)
 
 
 def build_encoder(**over):
-    """A BERT-style post-norm transformer encoder block on [batch, seq, width] in
-    inference: x = LayerNorm(x + proj(attention(q, k, v))), then
-    x = LayerNorm(x + fc2(gelu(fc1(x)))), with fc1 of 4 * width and attention written as
-    matrix multiplies and a softmax over heads of width / heads."""
+    """A BERT-style post-norm transformer encoder block on [batch, seq, width] (batch=0:
+    [seq, width]) in inference: x = LayerNorm(x + proj(attention(q, k, v))), then
+    x = LayerNorm(x + fc2(act(fc1(x)))), with fc1 of 4 * width and attention written as
+    matrix multiplies and a softmax over heads of width / heads. activation=gelu|relu;
+    shared_norm=true applies one LayerNorm module (one weight and bias) both times."""
     import torch.nn as nn
     import torch.nn.functional as F
 
     from .models_common import _attention, _heads, _merge
 
-    c = _take(over, {"batch": 1, "seq": 512, "width": 768, "heads": 12})
+    c = _take(over, {"batch": 1, "seq": 512, "width": 768, "heads": 12, "activation": "gelu",
+                     "shared_norm": False})
     w = c["width"]
+    if c["activation"] not in ("gelu", "relu"):
+        raise ValueError(f"encoder: activation={c['activation']} (gelu or relu)")
+    act = F.gelu if c["activation"] == "gelu" else F.relu
 
     class EncoderBlock(nn.Module):
         def __init__(self):
@@ -96,13 +108,17 @@ def build_encoder(**over):
             self.proj = nn.Linear(w, w)
             self.ln1 = nn.LayerNorm(w)
             self.fc1, self.fc2 = nn.Linear(w, 4 * w), nn.Linear(4 * w, w)
-            self.ln2 = nn.LayerNorm(w)
+            self.ln2 = self.ln1 if c["shared_norm"] else nn.LayerNorm(w)
 
         def forward(self, x):
             h = c["heads"]
-            att = _attention(_heads(self.q(x), h), _heads(self.k(x), h), _heads(self.v(x), h))
-            x = self.ln1(x + self.proj(_merge(att)))
-            return self.ln2(x + self.fc2(F.gelu(self.fc1(x))))
+            rows = x if c["batch"] else x.unsqueeze(0)
+            att = _attention(_heads(self.q(rows), h), _heads(self.k(rows), h),
+                             _heads(self.v(rows), h))
+            rows = self.ln1(rows + self.proj(_merge(att)))
+            rows = self.ln2(rows + self.fc2(act(self.fc1(rows))))
+            return rows if c["batch"] else rows.squeeze(0)
 
-    inputs = [InputSpec("x", (c["batch"], c["seq"], w), "fp32", _u(-1, 1))]
+    shape = ((c["batch"],) if c["batch"] else ()) + (c["seq"], w)
+    inputs = [InputSpec("x", shape, "fp32", _u(-1, 1))]
     return Built(EncoderBlock(), inputs, config=c)

@@ -221,5 +221,25 @@ def test_operator_workloads_compute_their_definitions():
     assert conv.channels_last and conv.model.stride == (2, 2) and conv.model.padding == (1, 1)
     enc = models.build("encoder,width=32,heads=4,seq=5")
     assert enc.model(torch.rand(1, 5, 32, generator=g)).shape == (1, 5, 32)
+    # The experiment's forms: unbatched, the probabilities kept, ReLU and one LayerNorm.
+    q, k, v = (torch.rand(2, 5, 4, generator=g) for _ in range(3))
+    s = torch.softmax(torch.einsum("hqd,hkd->hqk", q, k) / 2.0, -1)
+    out, probs = models.build("attention,heads=2,seq=5,dim=4,batch=0,probs=true").model(q, k, v)
+    assert torch.allclose(probs, s, atol=1e-6)
+    assert torch.allclose(out, torch.einsum("hqk,hkd->hqd", s, v), atol=1e-6)
+    enc = models.build("encoder,width=8,heads=2,seq=5,batch=0,activation=relu,shared_norm=true")
+    m, x = enc.model, torch.rand(5, 8, generator=g)
+    assert m.ln1 is m.ln2 and len(list(m.parameters())) == 14
+    with torch.no_grad():
+        m.ln1.weight.uniform_(0.5, 1.5)
+
+        def heads(t):
+            return t.view(5, 2, 4).transpose(0, 1)
+
+        att = torch.softmax(heads(m.q(x)) @ heads(m.k(x)).transpose(1, 2) / 2.0, -1) @ heads(m.v(x))
+        h = m.ln1(x + m.proj(att.transpose(0, 1).reshape(5, 8)))
+        assert torch.allclose(m(x), m.ln1(h + m.fc2(torch.clamp(m.fc1(h), min=0))), atol=1e-5)
+    with pytest.raises(ValueError):
+        models.build("encoder,activation=tanh")
     with pytest.raises(ValueError):
         models.build("matmul,p=3")
