@@ -24,6 +24,42 @@ bool divisible(const Scalar &base, int64_t multiple, int64_t c) {
 
 } // namespace
 
+BoxLowerer::BoxIndex BoxLowerer::combine(const BoxIndex &a, const BoxIndex &b, int64_t sign, const Scalar &base) {
+  BoxIndex sum = a;
+  sum.base = base;
+  // A sum of non-negative parts is a multiple of their gcd (a zero part: of
+  // the other); the multiple matters only where the base is a register.
+  auto multiple = [](const BoxIndex &x) -> int64_t {
+    if (x.base.isImmediate())
+      return x.base.operand.intValue >= 0 ? x.base.operand.intValue : -1;
+    return x.multiple > 0 ? x.multiple : -1;
+  };
+  const int64_t ma = multiple(a), mb = multiple(b);
+  sum.multiple = sign < 0 || ma < 0 || mb < 0 ? 0 : ma == 0 ? mb : mb == 0 ? ma : std::gcd(ma, mb);
+  for (BoxTerm t : b.terms) {
+    t.coefficient *= sign;
+    sum.terms.push_back(t);
+  }
+  return sum;
+}
+
+std::optional<BoxLowerer::BoxIndex> BoxLowerer::sumOfBoxes(const std::vector<const ir::Value *> &offsets,
+                                                             bool emitting) {
+  auto arith = [&](npu::ElementOp e, const Scalar &x, const Scalar &y) {
+    if (emitting || (x.isImmediate() && y.isImmediate()))
+      return cx.scalarArith(e, x, y, DType::Int64);
+    return x.isImmediate() ? y : x;
+  };
+  std::optional<BoxIndex> sum;
+  for (const ir::Value *offset : offsets) {
+    std::optional<BoxIndex> box = boxIndex(offset, 0, emitting);
+    if (!box)
+      return std::nullopt;
+    sum = sum ? combine(*sum, *box, 1, arith(npu::ElementOp::Add, sum->base, box->base)) : *box;
+  }
+  return sum;
+}
+
 std::optional<BoxLowerer::BoxIndex> BoxLowerer::boxIndex(const ir::Value *v, int depth, bool emitting) {
   if (depth > 16)
     return std::nullopt;
@@ -69,25 +105,9 @@ std::optional<BoxLowerer::BoxIndex> BoxLowerer::boxIndex(const ir::Value *v, int
       return std::nullopt;
     return x.base.operand.intValue;
   };
-  if (code == ir::OpCode::Add || code == ir::OpCode::Sub) {
-    const int64_t sign = code == ir::OpCode::Add ? 1 : -1;
-    BoxIndex sum = *a;
-    sum.base = arith(code == ir::OpCode::Add ? npu::ElementOp::Add : npu::ElementOp::Sub, a->base, b->base);
-    // A sum of non-negative parts is a multiple of their gcd (a zero part: of
-    // the other); the multiple matters only where the base is a register.
-    auto multiple = [](const BoxIndex &x) -> int64_t {
-      if (x.base.isImmediate())
-        return x.base.operand.intValue >= 0 ? x.base.operand.intValue : -1;
-      return x.multiple > 0 ? x.multiple : -1;
-    };
-    const int64_t ma = multiple(*a), mb = multiple(*b);
-    sum.multiple = sign < 0 || ma < 0 || mb < 0 ? 0 : ma == 0 ? mb : mb == 0 ? ma : std::gcd(ma, mb);
-    for (BoxTerm t : b->terms) {
-      t.coefficient *= sign;
-      sum.terms.push_back(t);
-    }
-    return sum;
-  }
+  if (code == ir::OpCode::Add || code == ir::OpCode::Sub)
+    return combine(*a, *b, code == ir::OpCode::Add ? 1 : -1,
+                   arith(code == ir::OpCode::Add ? npu::ElementOp::Add : npu::ElementOp::Sub, a->base, b->base));
   if (code == ir::OpCode::Mul) {
     const auto ka = constant(*a), kb = constant(*b);
     if (!ka && !kb)
@@ -132,13 +152,36 @@ std::optional<BoxLowerer::BoxAccess> BoxLowerer::boxAccess(const ir::Value *poin
                                                            const ir::Shape &shape, int laneAxis) {
   // mask: the access's mask when it is not uniformly true, else null.
   const ValueState &ps = cx.state(pointer);
-  const ir::Op *add = pointer->definingOp;
-  if (ps.kind != Kind::Tile || ps.lazy || ps.broadcastOf || ps.tile < 0 || !add ||
-      add->code != ir::OpCode::AddPtr || !cx.isLazy(add->operands[0]) ||
-      !cx.state(add->operands[0]).lazy->uniform() || add->operands[1]->type.shape != shape)
+  if (ps.kind != Kind::Tile || ps.lazy || ps.broadcastOf || ps.tile < 0)
+    return std::nullopt;
+  // The pointer is a uniform pointer plus offsets: one addition
+  // (`in_ptr0 + offset`) or a chain of them (`base + rows + columns`, a
+  // part hoisted out of a loop), each offset of the access's rank with every
+  // axis its extent or 1 (a size-1 axis repeats its index).
+  std::vector<const ir::Value *> offsets;
+  const ir::Value *uniform = pointer;
+  while (!(cx.isLazy(uniform) && cx.state(uniform).lazy->uniform())) {
+    const ir::Op *add = uniform->definingOp;
+    if (!add || add->code != ir::OpCode::AddPtr || offsets.size() > 8)
+      return std::nullopt;
+    const ir::Shape &offsetShape = add->operands[1]->type.shape;
+    if (offsetShape.size() != shape.size())
+      return std::nullopt;
+    for (size_t a = 0; a < shape.size(); ++a)
+      if (offsetShape[a] != shape[a] && offsetShape[a] != 1)
+        return std::nullopt;
+    offsets.push_back(add->operands[1]);
+    uniform = add->operands[0];
+    // The pointer side may have been broadcast to the access's shape.
+    while (uniform->definingOp && uniform->definingOp->code == ir::OpCode::Broadcast &&
+           uniform->definingOp->operands.size() == 1 &&
+           uniform->definingOp->operands[0]->type.shape.size() == shape.size() && !cx.isLazy(uniform))
+      uniform = uniform->definingOp->operands[0];
+  }
+  if (offsets.empty())
     return std::nullopt;
   // Checked first without emitting anything, then built.
-  const std::optional<BoxIndex> box = boxIndex(add->operands[1], 0, false);
+  const std::optional<BoxIndex> box = sumOfBoxes(offsets, false);
   if (!box || std::none_of(box->terms.begin(), box->terms.end(),
                            [](const BoxTerm &t) { return t.divisor > 1 || t.modulus > 0; }))
     return std::nullopt;
@@ -203,10 +246,9 @@ std::optional<BoxLowerer::BoxAccess> BoxLowerer::boxAccess(const ir::Value *poin
     }
   }
   access.dma.argument = ps.argument;
-  const Scalar base = boxIndex(add->operands[1], 0, true)->base;
+  const Scalar base = sumOfBoxes(offsets, true)->base;
   access.dma.base =
-      cx.scalarArith(npu::ElementOp::Add, cx.widen(cx.state(add->operands[0]).lazy->base), base, DType::Int64)
-          .operand;
+      cx.scalarArith(npu::ElementOp::Add, cx.widen(cx.state(uniform).lazy->base), base, DType::Int64).operand;
   access.dma.strides = std::move(strides);
   if (mask) {
     const int m = cx.tileOf(mask, laneAxis);

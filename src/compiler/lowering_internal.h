@@ -161,6 +161,11 @@ private:
   /// The offset's box form; with `emitting` false nothing is emitted and the
   /// base is only good for the checks (immediate or not).
   std::optional<BoxIndex> boxIndex(const ir::Value *offset, int depth, bool emitting);
+  /// The box form of the sum of `offsets` (each of the access's rank, every
+  /// axis its extent or 1), or nullopt.
+  std::optional<BoxIndex> sumOfBoxes(const std::vector<const ir::Value *> &offsets, bool emitting);
+  /// a + sign * b with the sum's base `base` (computed by the caller).
+  static BoxIndex combine(const BoxIndex &a, const BoxIndex &b, int64_t sign, const Scalar &base);
 };
 
 /// Pointer arithmetic, loads, stores and atomics: the DMA forms
