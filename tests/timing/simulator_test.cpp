@@ -175,6 +175,36 @@ TEST(TimingHandCases, AGatherReusesOnlyTheGranuleItJustRead) {
             512);
 }
 
+TEST(TimingHandCases, ElementsOfOneGranuleAreOneRequest) {
+  // 64 fp32 elements 8 bytes apart (a stride-2 axis): a run that starts past
+  // the last one's end but in the granule that run's request reads is served
+  // by that request (the burst carries the gap's bytes). Per granule one
+  // request of 60 bytes: 8 requests, 480 bytes. On a memory that queues one
+  // request at a time each costs its bytes at 16 per ns plus 100 ns:
+  // 8 x 103.75 = 830 ns; element by element 64 x 100.25 = 6416 ns.
+  const auto config = roundConfig();
+  ProgramBuilder builder(128);
+  const int x = builder.tile("x", {128, 8}, DType::Float32, 0);
+  builder.add(dmaLoad(x));
+  auto time = [&](uint64_t stride) {
+    Simulator simulator(config, testMemoryFactory(config, kLatencyPs, 1));
+    std::vector<npu::InstanceTrace> traces(1);
+    traces[0].instructions = {executedRows(builder.program.body[0], 64, 4, stride)};
+    return simulator.timeLaunch(builder.program, std::move(traces));
+  };
+  const LaunchTiming strided = time(8);
+  EXPECT_EQ(strided.dramBytesRead, 480);
+  EXPECT_EQ(strided.cycles, 830);
+  // A gather of the same addresses likewise.
+  const int index = builder.tile("index", {128, 8}, DType::Int64, 4096);
+  builder.program.body[0].dma.indexTile = index;
+  EXPECT_EQ(time(8).cycles, 830);
+  // Elements a granule apart are a request each.
+  const LaunchTiming apart = time(64);
+  EXPECT_EQ(apart.dramBytesRead, 256);
+  EXPECT_EQ(apart.cycles, 6416);
+}
+
 TEST(TimingHandCases, OverlappingStoresAreAllWritten) {
   // Stores write every element (the later wins in DRAM): no reuse.
   const auto config = roundConfig();

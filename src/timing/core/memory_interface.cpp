@@ -28,7 +28,11 @@ void MemoryInterface::takeRuns(Transfer &transfer, const std::vector<npu::DramRu
       const auto granule = static_cast<uint64_t>(requestBytes_);
       const uint64_t from =
           reuse == ReadReuse::Stretch ? last.address : std::max(last.address, end > granule ? end - granule : 0);
-      if (run.address >= from && run.address <= end) {
+      // A run that starts past the end but in the granule the last request
+      // reads (elements a few bytes apart: a strided axis, nearby indices)
+      // is served by that request: the burst carries its bytes anyway.
+      const bool sameGranule = run.address > end && run.address / granule == (end - 1) / granule;
+      if ((run.address >= from && run.address <= end) || sameGranule) {
         last.bytes = static_cast<uint32_t>(std::max(end, run.address + run.bytes) - last.address);
         continue;
       }
