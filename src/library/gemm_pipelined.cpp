@@ -86,6 +86,8 @@ std::string pipelinedGemmSource(const std::string &name, const GemmKernelFlags &
   }
   body += "    acc0 = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
   body += "    acc1 = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
+  for (int h = 0; h < 2; ++h)
+    body += startRowBias(k, "acc" + std::to_string(h), colsOf(t, h), 4);
   // K blocks in pairs: buffer y loads while the arrays multiply x, then x
   // (the block after) while they multiply y. The loop's iterations each
   // reload x; what is left after it is one block in x (an odd count), or a
@@ -109,7 +111,8 @@ std::string pipelinedGemmSource(const std::string &name, const GemmKernelFlags &
     body += multiplyBlock(t, "y", 4);
   }
   for (int h = 0; h < 2; ++h)
-    body += storeProduct(k, "acc" + std::to_string(h), "bias" + std::to_string(h), rowsOf(t, h), colsOf(t, h), 4);
+    body += storeProduct(k, "acc" + std::to_string(h), "bias" + std::to_string(h), rowsOf(t, h), colsOf(t, h), 4,
+                         true);
   return instantiate(
       kPipelinedGemmSource,
       {{"NAME", name},

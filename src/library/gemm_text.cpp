@@ -29,8 +29,19 @@ std::string loadTile(const std::string &cast, const std::string &target, const s
   return indent(spaces) + target + " = " + (turned ? "tl.trans(" + load + ")" : load) + cast + "\n";
 }
 
+std::string startRowBias(const GemmKernelFlags &k, const std::string &acc, const std::string &cols, int spaces) {
+  if (!k.hasBias || k.scaleProduct)
+    return "";
+  const std::string in = indent(spaces), row = acc + "_bias_row";
+  std::string out = in + "if STRIDE_BIASM == 0:\n";
+  out += in + "    " + row + " = tl.load(bias_base + " + cols + " * STRIDE_BIASN" +
+         (k.nRagged ? ", mask=" + cols + " < N, other=0.0" : "") + ").to(tl.float32)\n";
+  out += in + "    " + acc + " = " + acc + " + " + row + "[None, :]" + (k.scaleBias ? " * beta" : "") + "\n";
+  return out;
+}
+
 std::string storeProduct(const GemmKernelFlags &k, const std::string &acc, const std::string &bias,
-                         const std::string &rows, const std::string &cols, int spaces) {
+                         const std::string &rows, const std::string &cols, int spaces, bool rowBiasStarted) {
   const std::string in = indent(spaces);
   std::string mask, out;
   if (k.mRagged || k.nRagged)
@@ -39,9 +50,13 @@ std::string storeProduct(const GemmKernelFlags &k, const std::string &acc, const
   if (k.scaleProduct)
     out += in + acc + " = " + acc + " * alpha\n";
   if (k.hasBias) {
-    out += in + bias + " = tl.load(bias_base + " + rows + "[:, None] * STRIDE_BIASM + " + cols +
+    const bool started = rowBiasStarted && !k.scaleProduct;
+    const std::string inner = started ? in + "    " : in;
+    if (started)
+      out += in + "if STRIDE_BIASM != 0:\n";
+    out += inner + bias + " = tl.load(bias_base + " + rows + "[:, None] * STRIDE_BIASM + " + cols +
            "[None, :] * STRIDE_BIASN" + mask + (mask.empty() ? "" : ", other=0.0") + ").to(tl.float32)\n";
-    out += in + acc + " = " + acc + " + " + bias + (k.scaleBias ? " * beta" : "") + "\n";
+    out += inner + acc + " = " + acc + " + " + bias + (k.scaleBias ? " * beta" : "") + "\n";
   }
   out += in + "tl.store(c_base + " + rows + "[:, None] * STRIDE_CM + " + cols + "[None, :] * STRIDE_CN, " + acc +
          mask + ")\n";

@@ -44,10 +44,19 @@ std::string loadTile(const std::string &cast, const std::string &target, const s
                      const std::string &colIndex, const std::string &colStride, const std::string &colMask,
                      bool turned, int spaces);
 
+/// The init lines that start accumulator `acc` from the bias row of the
+/// columns `cols` when addmm's self is broadcast along M (STRIDE_BIASM == 0)
+/// and the product is not scaled: the epilogue then allocates no bias tile,
+/// whose bytes could be those a store of the previous product still reads.
+std::string startRowBias(const GemmKernelFlags &k, const std::string &acc, const std::string &cols, int spaces);
+
 /// The epilogue of the fp32 product `acc` over rows `rows` and columns `cols`
 /// (alpha, the bias times beta, as the flags ask) and its store through
 /// `c_base`; `bias` names the bias tile it loads through `bias_base`.
+/// `rowBiasStarted`: the init started `acc` from startRowBias, so a bias
+/// row of an unscaled product is not added again.
 std::string storeProduct(const GemmKernelFlags &k, const std::string &acc, const std::string &bias,
-                         const std::string &rows, const std::string &cols, int spaces);
+                         const std::string &rows, const std::string &cols, int spaces,
+                         bool rowBiasStarted = false);
 
 } // namespace npusim::library::detail

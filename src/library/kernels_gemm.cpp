@@ -51,6 +51,17 @@ def {{NAME}}({{GEMM_PARAMETERS}}
     a_base = a_ptr + batch * STRIDE_AB
     b_base = b_ptr + batch * STRIDE_BB
 {{INIT}}
+    # A bias broadcast along M (addmm's [N] self) starts the first
+    # accumulator: the epilogue then allocates no bias tile, whose bytes
+    # could be those the previous program's store still reads.
+    if HAS_BIAS:
+        if STRIDE_BIASM == 0:
+            if SCALE_PRODUCT == 0:
+                bias_row = tl.load(bias_ptr + batch * STRIDE_BIASB + rn * STRIDE_BIASN, mask=n_mask,
+                                   other=0.0).to(tl.float32)
+                if SCALE_BIAS:
+                    bias_row = bias_row * beta
+                acc_0 = acc_0 + bias_row[None, :]
     for k0 in range(0, K, {{STEPS}} * BLOCK_K):
 {{LOADS}}
 {{DOTS}}
@@ -63,11 +74,12 @@ def {{NAME}}({{GEMM_PARAMETERS}}
     else:
         c_mask = c_rows_ok & n_mask[None, :]
     if HAS_BIAS:
-        bias = tl.load(bias_ptr + batch * STRIDE_BIASB + rm[:, None] * STRIDE_BIASM + rn[None, :] * STRIDE_BIASN,
-                       mask=c_mask, other=0.0).to(tl.float32)
-        if SCALE_BIAS:
-            bias = bias * beta
-        acc = acc + bias
+        if STRIDE_BIASM != 0 or SCALE_PRODUCT != 0:
+            bias = tl.load(bias_ptr + batch * STRIDE_BIASB + rm[:, None] * STRIDE_BIASM +
+                           rn[None, :] * STRIDE_BIASN, mask=c_mask, other=0.0).to(tl.float32)
+            if SCALE_BIAS:
+                bias = bias * beta
+            acc = acc + bias
     tl.store(c_ptr + batch * STRIDE_CB + rm[:, None] * STRIDE_CM + rn[None, :] * STRIDE_CN, acc, mask=c_mask)
 )TRITON";
 
