@@ -10,6 +10,7 @@
 #   energy           bench/energy.sh: energy and power of every bundle, the NPUWattch anchor, a sweep
 #   mapping-property bench/mapping_property.py: random compute-bound GEMMs and convolutions against the roofline
 #   conv-layers      bench/conv_layers.py: ResNet's convolution layers (stages at batch 64, ResNet-50 at batch 1)
+#   experiments      bench/experiments.py: the TPUv3 table's other twelve workloads against their rooflines
 # NPUSIM (default build/npusim) and NPUSIM_BUILD_DIR (default build) name the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ build=${NPUSIM_BUILD_DIR:-build}
 export NPUSIM=${NPUSIM:-$build/npusim} NPUSIM_BUILD_DIR=$build
 out=docs/measurements
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy mapping-property conv-layers)
+[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy mapping-property conv-layers experiments)
 
 # write FILE TITLE COMMAND [write-measurement options]: stdin is the body of
 # docs/measurements/FILE.md, the measurement $name
@@ -75,6 +76,11 @@ for name in "${names[@]}"; do
     /usr/bin/python3 bench/conv_layers.py |
       write conv-layers-tpuv3-like "ResNet's convolution layers against the roofline" \
         "bench/conv_layers.py" --simulated tpuv3-like
+    ;;
+  experiments)
+    /usr/bin/python3 bench/experiments.py |
+      write experiments-tpuv3-like "The TPUv3 table's other workloads against their rooflines" \
+        "bench/experiments.py" --simulated tpuv3-like
     ;;
   energy)
     bench/energy.sh | write energy-tpuv3-like "Energy and power of every bundle" "bench/energy.sh" \
