@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <vector>
 
 namespace npusim::compiler {
 
@@ -55,6 +56,10 @@ std::optional<BoxLowerer::BoxIndex> BoxLowerer::sumOfBoxes(const std::vector<con
     std::optional<BoxIndex> box = boxIndex(offset, 0, emitting);
     if (!box)
       return std::nullopt;
+    // An axis of extent 1 in the offset's own shape has index 0 there: its
+    // digits are 0 wherever the broadcast stretches it.
+    const ir::Shape &own = offset->type.shape;
+    std::erase_if(box->terms, [&](const BoxTerm &t) { return own[static_cast<size_t>(t.axis)] == 1; });
     sum = sum ? combine(*sum, *box, 1, arith(npu::ElementOp::Add, sum->base, box->base)) : *box;
   }
   return sum;
