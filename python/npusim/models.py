@@ -14,6 +14,7 @@ import importlib
 import math
 
 from .models_common import Built, InputSpec, _lm_inputs, _lm_loss, _ri, _take, _u
+from .models_llm import build_llama_decode, build_llama_prefill
 from .models_operators import (build_attention, build_conv, build_encoder, build_layernorm,
                                build_matmul, build_softmax)
 from .models_training import (build_attention_train, build_branchy, build_lstm_tagger,
@@ -306,6 +307,8 @@ BUILTINS = {
     "clip": build_clip,
     "mistral": build_mistral,
     "mistral-plain": build_mistral_plain,
+    "llama_prefill": build_llama_prefill,
+    "llama_decode": build_llama_decode,
     "deepseek_v3": build_deepseek_v3,
     "deepseek_v3-hf": build_deepseek_v3_hf,
     "unet": build_unet,

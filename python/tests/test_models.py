@@ -243,3 +243,31 @@ def test_operator_workloads_compute_their_definitions():
         models.build("encoder,activation=tanh")
     with pytest.raises(ValueError):
         models.build("matmul,p=3")
+
+
+def test_llm_decode_steps_continue_the_prefill():
+    """llama_prefill and llama_decode are one model: decoding token by token against the
+    cache the prefill returned gives the logits a prefill of the whole sequence gives at
+    each position, and greedy decoding picks the same tokens."""
+    torch = pytest.importorskip("torch")
+    small = "layers=2,hidden=32,heads=4,kv_heads=2,intermediate=64,vocab=50,batch=2"
+    torch.manual_seed(0)
+    prefill = models.build(f"llama_prefill,{small},seq=5").model.eval()
+    decode = models.build(f"llama_decode,{small},past=5").model.eval()
+    decode.load_state_dict(prefill.state_dict())
+    prompt = torch.randint(0, 50, (2, 5), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        logits, k, v = prefill(prompt)
+        assert k.shape == (2, 2, 2, 5, 8) and v.shape == k.shape
+        tokens = prompt
+        for _ in range(6):
+            step = logits[:, -1].argmax(-1, keepdim=True)
+            tokens = torch.cat([tokens, step], dim=1)
+            logits, k_new, v_new = decode(step, k, v)
+            assert logits.shape == (2, 1, 50) and k_new.shape == (2, 2, 2, 1, 8)
+            k, v = torch.cat([k, k_new], dim=3), torch.cat([v, v_new], dim=3)
+            whole, _, _ = prefill(tokens)
+            assert torch.allclose(logits[:, 0], whole[:, -1], atol=1e-5)
+            assert torch.equal(logits[:, 0].argmax(-1), whole[:, -1].argmax(-1))
+    with pytest.raises(ValueError):
+        models.build("llama_decode,past=0")

@@ -1,0 +1,128 @@
+"""A Llama-architecture decoder in the two graphs LLM serving runs: a prefill over a
+prompt, and a decode step of one new token per sequence against a key/value cache of
+the tokens before it (docs/python.md, "LLM steps").
+
+The cache is functional: a decode step takes the cached keys and values of every layer
+as inputs ``[layers, batch, kv_heads, past, head_dim]`` and returns the new token's keys
+and values ``[layers, batch, kv_heads, 1, head_dim]`` beside its logits; a prefill
+returns its prompt's. The server appends them, so the cached length ``past`` is a plain
+size of the decode graph (a dynamic size: ``python -m npusim.dynamic_shapes
+"llama_decode,..." OUT --sizes past=N``), and a step's cost grows with it as attention
+over ``past + 1`` keys does. Both specs build the same parameters in the same order, so
+a prefill and the decode steps after it are one model.
+"""
+
+import math
+
+from .models_common import Built, InputSpec, _heads, _merge, _ri, _rmsnorm_cls, _take, _u
+
+_DEFAULTS = {"batch": 1, "layers": 2, "hidden": 256, "heads": 8, "kv_heads": 2, "intermediate": 512,
+             "vocab": 1024}
+
+
+def _rope_at(x, start):
+    """Rotary embedding (rotate-half form, base 10000) of x [b, h, t, d] for positions
+    start .. start + t - 1."""
+    import torch
+
+    t, d = x.shape[-2], x.shape[-1]
+    inv = 1.0 / (10000.0 ** (torch.arange(0, d, 2, device=x.device, dtype=torch.float32) / d))
+    positions = torch.arange(t, device=x.device, dtype=torch.float32) + start
+    ang = positions[:, None] * inv[None, :]
+    cos = torch.cat([ang.cos(), ang.cos()], dim=-1)
+    sin = torch.cat([ang.sin(), ang.sin()], dim=-1)
+    x1, x2 = x[..., :d // 2], x[..., d // 2:]
+    return x * cos + torch.cat([-x2, x1], dim=-1) * sin
+
+
+def llm_module(c):
+    """The decoder of config `c`: forward(input_ids, k_cache=None, v_cache=None, past=0)
+    -> (logits, keys, values) of the step's tokens."""
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    if c["hidden"] % c["heads"] or c["heads"] % c["kv_heads"]:
+        raise ValueError(f"llm: hidden={c['hidden']} heads={c['heads']} kv_heads={c['kv_heads']}: "
+                         "heads must divide hidden and kv_heads heads")
+    RMSNorm = _rmsnorm_cls()
+    hd = c["hidden"] // c["heads"]
+    rep = c["heads"] // c["kv_heads"]
+
+    class Layer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            d = c["hidden"]
+            self.input_norm = RMSNorm(d)
+            self.q = nn.Linear(d, c["heads"] * hd, bias=False)
+            self.k = nn.Linear(d, c["kv_heads"] * hd, bias=False)
+            self.v = nn.Linear(d, c["kv_heads"] * hd, bias=False)
+            self.o = nn.Linear(c["heads"] * hd, d, bias=False)
+            self.post_norm = RMSNorm(d)
+            self.gate = nn.Linear(d, c["intermediate"], bias=False)
+            self.up = nn.Linear(d, c["intermediate"], bias=False)
+            self.down = nn.Linear(c["intermediate"], d, bias=False)
+
+        def forward(self, x, past_k, past_v, start):
+            h = self.input_norm(x)
+            q = _rope_at(_heads(self.q(h), c["heads"]), start)
+            k = _rope_at(_heads(self.k(h), c["kv_heads"]), start)
+            v = _heads(self.v(h), c["kv_heads"])
+            keys = k if past_k is None else torch.cat([past_k, k], dim=2)
+            values = v if past_v is None else torch.cat([past_v, v], dim=2)
+            scores = q @ keys.repeat_interleave(rep, dim=1).transpose(-2, -1) / math.sqrt(hd)
+            t, s = q.shape[-2], keys.shape[-2]
+            if t > 1:  # a prompt's tokens see the cache and the prompt up to themselves
+                i = torch.arange(t, device=x.device)[:, None] + (s - t)
+                j = torch.arange(s, device=x.device)[None, :]
+                scores = scores.masked_fill(j > i, float("-inf"))
+            att = scores.softmax(dim=-1) @ values.repeat_interleave(rep, dim=1)
+            x = x + self.o(_merge(att))
+            h = self.post_norm(x)
+            return x + self.down(F.silu(self.gate(h)) * self.up(h)), k, v
+
+    class Decoder(nn.Module):
+        """RMSNorm, RoPE, grouped-query attention over the cache and the step's tokens,
+        SwiGLU MLP, LM head."""
+
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(c["vocab"], c["hidden"])
+            self.layers = nn.ModuleList([Layer() for _ in range(c["layers"])])
+            self.norm = RMSNorm(c["hidden"])
+            self.lm_head = nn.Linear(c["hidden"], c["vocab"], bias=False)
+
+        def forward(self, input_ids, k_cache=None, v_cache=None):
+            past = 0 if k_cache is None else k_cache.shape[3]
+            x = self.embed(input_ids)
+            keys, values = [], []
+            for i, layer in enumerate(self.layers):
+                x, k, v = layer(x, None if k_cache is None else k_cache[i],
+                                None if v_cache is None else v_cache[i], past)
+                keys.append(k)
+                values.append(v)
+            return self.lm_head(self.norm(x)), torch.stack(keys), torch.stack(values)
+
+    return Decoder()
+
+
+def build_llama_prefill(**over):
+    """The prefill graph: `seq` prompt tokens per sequence -> logits and their keys and
+    values for the cache."""
+    c = _take(over, {**_DEFAULTS, "seq": 32})
+    inputs = [InputSpec("input_ids", (c["batch"], c["seq"]), "i64", _ri(0, c["vocab"]))]
+    return Built(llm_module(c), inputs, config=c)
+
+
+def build_llama_decode(**over):
+    """One decode step: one token per sequence against `past` cached tokens -> logits and
+    the token's keys and values."""
+    c = _take(over, {**_DEFAULTS, "past": 128})
+    if c["past"] < 1:
+        raise ValueError(f"llama_decode: past={c['past']} (at least one cached token)")
+    hd = c["hidden"] // c["heads"]
+    cache = (c["layers"], c["batch"], c["kv_heads"], c["past"], hd)
+    inputs = [InputSpec("input_ids", (c["batch"], 1), "i64", _ri(0, c["vocab"])),
+              InputSpec("k_cache", cache, "fp32", _u(-1, 1)),
+              InputSpec("v_cache", cache, "fp32", _u(-1, 1))]
+    return Built(llm_module(c), inputs, config=c)
