@@ -8,7 +8,7 @@ and values ``[layers, batch, kv_heads, 1, head_dim]`` beside its logits; a prefi
 returns its prompt's. The server appends them, so the cached length ``past`` is a plain
 size of the decode graph (a dynamic size: ``python -m npusim.dynamic_shapes
 "llama_decode,..." OUT --sizes past=N``), and a step's cost grows with it as attention
-over ``past + 1`` keys does. Both specs build the same parameters in the same order, so
+over ``past + 1`` keys does; the cache is read in place, never concatenated. Both specs build the same parameters in the same order, so
 a prefill and the decode steps after it are one model.
 """
 
@@ -68,15 +68,23 @@ def llm_module(c):
             q = _rope_at(_heads(self.q(h), c["heads"]), start)
             k = _rope_at(_heads(self.k(h), c["kv_heads"]), start)
             v = _heads(self.v(h), c["kv_heads"])
-            keys = k if past_k is None else torch.cat([past_k, k], dim=2)
-            values = v if past_v is None else torch.cat([past_v, v], dim=2)
-            scores = q @ keys.repeat_interleave(rep, dim=1).transpose(-2, -1) / math.sqrt(hd)
-            t, s = q.shape[-2], keys.shape[-2]
-            if t > 1:  # a prompt's tokens see the cache and the prompt up to themselves
-                i = torch.arange(t, device=x.device)[:, None] + (s - t)
-                j = torch.arange(s, device=x.device)[None, :]
-                scores = scores.masked_fill(j > i, float("-inf"))
-            att = scores.softmax(dim=-1) @ values.repeat_interleave(rep, dim=1)
+            # The step's own keys, causally (a prompt's tokens see themselves and the
+            # ones before).
+            own = q @ k.repeat_interleave(rep, dim=1).transpose(-2, -1) / math.sqrt(hd)
+            t = q.shape[-2]
+            if t > 1:
+                i = torch.arange(t, device=x.device)
+                own = own.masked_fill(i[None, :] > i[:, None], float("-inf"))
+            if past_k is None:
+                att = own.softmax(dim=-1) @ v.repeat_interleave(rep, dim=1)
+            else:
+                # The cache's keys in a softmax of their own, joined with the step's by
+                # their maxima and sums: the cache is read, never copied.
+                cached = q @ past_k.repeat_interleave(rep, dim=1).transpose(-2, -1) / math.sqrt(hd)
+                top = torch.maximum(cached.amax(dim=-1, keepdim=True), own.amax(dim=-1, keepdim=True))
+                pc, po = (cached - top).exp(), (own - top).exp()
+                total = pc.sum(dim=-1, keepdim=True) + po.sum(dim=-1, keepdim=True)
+                att = (pc @ past_v.repeat_interleave(rep, dim=1) + po @ v.repeat_interleave(rep, dim=1)) / total
             x = x + self.o(_merge(att))
             h = self.post_norm(x)
             return x + self.down(F.silu(self.gate(h)) * self.up(h)), k, v
