@@ -71,14 +71,18 @@ def _merge(x):
     return x.transpose(1, 2).reshape(b, t, h * d)
 
 
-def _rope(x):
+def _rope(x, start=0):
     """Rotary position embedding (rotate-half form, base 10000) of x [b, h, t, d]; the
-    angles come from iota, position t for token t."""
+    angles come from iota, position start + t for token t (a decode step's tokens follow
+    the cached ones)."""
     import torch
 
     t, d = x.shape[-2], x.shape[-1]
     inv = 1.0 / (10000.0 ** (torch.arange(0, d, 2, device=x.device, dtype=torch.float32) / d))
-    ang = torch.arange(t, device=x.device, dtype=torch.float32)[:, None] * inv[None, :]
+    positions = torch.arange(t, device=x.device, dtype=torch.float32)
+    if start:
+        positions = positions + start
+    ang = positions[:, None] * inv[None, :]
     cos = torch.cat([ang.cos(), ang.cos()], dim=-1)
     sin = torch.cat([ang.sin(), ang.sin()], dim=-1)
     x1, x2 = x[..., :d // 2], x[..., d // 2:]

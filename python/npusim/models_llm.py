@@ -14,25 +14,10 @@ a prefill and the decode steps after it are one model.
 
 import math
 
-from .models_common import Built, InputSpec, _heads, _merge, _ri, _rmsnorm_cls, _take, _u
+from .models_common import Built, InputSpec, _heads, _merge, _ri, _rmsnorm_cls, _rope, _take, _u
 
 _DEFAULTS = {"batch": 1, "layers": 2, "hidden": 256, "heads": 8, "kv_heads": 2, "intermediate": 512,
              "vocab": 1024}
-
-
-def _rope_at(x, start):
-    """Rotary embedding (rotate-half form, base 10000) of x [b, h, t, d] for positions
-    start .. start + t - 1."""
-    import torch
-
-    t, d = x.shape[-2], x.shape[-1]
-    inv = 1.0 / (10000.0 ** (torch.arange(0, d, 2, device=x.device, dtype=torch.float32) / d))
-    positions = torch.arange(t, device=x.device, dtype=torch.float32) + start
-    ang = positions[:, None] * inv[None, :]
-    cos = torch.cat([ang.cos(), ang.cos()], dim=-1)
-    sin = torch.cat([ang.sin(), ang.sin()], dim=-1)
-    x1, x2 = x[..., :d // 2], x[..., d // 2:]
-    return x * cos + torch.cat([-x2, x1], dim=-1) * sin
 
 
 def llm_module(c):
@@ -65,8 +50,8 @@ def llm_module(c):
 
         def forward(self, x, past_k, past_v, start):
             h = self.input_norm(x)
-            q = _rope_at(_heads(self.q(h), c["heads"]), start)
-            k = _rope_at(_heads(self.k(h), c["kv_heads"]), start)
+            q = _rope(_heads(self.q(h), c["heads"]), start)
+            k = _rope(_heads(self.k(h), c["kv_heads"]), start)
             v = _heads(self.v(h), c["kv_heads"])
             # The step's own keys, causally (a prompt's tokens see themselves and the
             # ones before).
