@@ -107,6 +107,13 @@ struct HardwareConfig {
   int dmaOutstandingRequests = 512;
   int dmaRequestBytes = 64;        // DRAM request granule
   int crossLaneLatency = 4;        // core cycles per butterfly stage of the cross-lane unit
+  /// 1: a reduction over a tile's last axis that fills the lanes keeps that axis
+  /// on the lanes and reduces through the cross-lane unit, as a machine runs it
+  /// whose vector memory lays DRAM's minor axis across the lanes (a TPU's tiled
+  /// memory: putting rows on the lanes instead is a transpose through that same
+  /// unit). 0: the largest kept axis goes on the lanes when it fills them, and
+  /// each lane reduces its own elements. Read by the layout pass (docs/compiler.md).
+  int reduceMinorAcrossLanes = 0;
   int scalarLatency = 1;           // core cycles per scalar instruction
   VectorLatencies vector;
   NocConfig noc;

@@ -142,6 +142,11 @@ std::vector<Field<HardwareConfig>> makeHardwareFields() {
       "cross_lane_latency", [](auto &c) -> auto & { return c.crossLaneLatency; }, "core cycles", 1, 1000,
       "per butterfly stage of the cross-lane unit"));
   f.push_back(field<H>(
+      "reduce_minor_across_lanes", [](auto &c) -> auto & { return c.reduceMinorAcrossLanes; }, "", 0, 1,
+      "1: a reduction over a tile's last axis that fills the lanes reduces across them (the minor axis "
+      "stays on the lanes, as in a TPU's tiled vector memory); 0: the largest kept axis goes on the lanes "
+      "and each lane reduces its own row"));
+  f.push_back(field<H>(
       "scalar_latency", [](auto &c) -> auto & { return c.scalarLatency; }, "core cycles", 1, 1000,
       "per scalar instruction"));
   f.push_back(field<H>(

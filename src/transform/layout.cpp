@@ -41,7 +41,8 @@ bool isArithmetic(OpCode code) {
 class Planner {
 public:
   Planner(ir::Function &function, const config::HardwareConfig &machine)
-      : function_(function), lanes_(machine.lanes), wishes_(function.numValues()),
+      : function_(function), lanes_(machine.lanes),
+        reduceMinorAcrossLanes_(machine.reduceMinorAcrossLanes != 0), wishes_(function.numValues()),
         laneAxis_(function.numValues(), -1), affine_(function.numValues(), 0) {}
 
   void run() {
@@ -63,6 +64,11 @@ private:
   }
 
   int reductionLaneAxis(const ir::Shape &shape, int axis) const {
+    // A machine whose vector memory keeps DRAM's minor axis on the lanes reduces
+    // over that axis across them: rows on the lanes would take a transpose
+    // through the cross-lane unit first, as much work as the reduction itself.
+    if (reduceMinorAcrossLanes_ && axis == static_cast<int>(shape.size()) - 1 && shape[axis] >= lanes_)
+      return axis;
     int kept = -1;
     for (int a = 0; a < static_cast<int>(shape.size()); ++a)
       if (a != axis && (kept < 0 || shape[a] >= shape[kept]))
@@ -303,6 +309,7 @@ private:
 
   ir::Function &function_;
   int lanes_;
+  bool reduceMinorAcrossLanes_;
   std::vector<Wish> wishes_;
   std::vector<int> laneAxis_; // by value id, -1 for scalars
   std::vector<char> affine_;  // by value id, set by the forward pass
