@@ -14,7 +14,7 @@ import importlib
 import math
 
 from .models_common import Built, InputSpec, _lm_inputs, _lm_loss, _ri, _take, _u
-from .models_llm import build_llama_decode, build_llama_prefill
+from .models_llm import build_llama_decode, build_llama_decode_paged, build_llama_prefill
 from .models_operators import (build_attention, build_conv, build_encoder, build_layernorm,
                                build_matmul, build_softmax)
 from .models_training import (build_attention_train, build_branchy, build_lstm_tagger,
@@ -309,6 +309,7 @@ BUILTINS = {
     "mistral-plain": build_mistral_plain,
     "llama_prefill": build_llama_prefill,
     "llama_decode": build_llama_decode,
+    "llama_decode_paged": build_llama_decode_paged,
     "deepseek_v3": build_deepseek_v3,
     "deepseek_v3-hf": build_deepseek_v3_hf,
     "unet": build_unet,

@@ -85,7 +85,13 @@ def llm_module(c):
             self.norm = RMSNorm(c["hidden"])
             self.lm_head = nn.Linear(c["hidden"], c["vocab"], bias=False)
 
-        def forward(self, input_ids, k_cache=None, v_cache=None):
+        def forward(self, input_ids, k_cache=None, v_cache=None, block_table=None):
+            if block_table is not None:
+                # Paged: the caches are pools of blocks [layers, blocks, kv_heads, block,
+                # head_dim] and a sequence's row of the table lists its blocks in order;
+                # its `past` tokens are the first ones of those blocks.
+                k_cache, v_cache = _gather_pages(k_cache, block_table, c["past"]), \
+                    _gather_pages(v_cache, block_table, c["past"])
             past = 0 if k_cache is None else k_cache.shape[3]
             x = self.embed(input_ids)
             keys, values = [], []
@@ -97,6 +103,16 @@ def llm_module(c):
             return self.lm_head(self.norm(x)), torch.stack(keys), torch.stack(values)
 
     return Decoder()
+
+
+def _gather_pages(pool, table, past):
+    """A paged cache's tokens in order: pool [layers, blocks, kv_heads, block, head_dim]
+    and table [batch, pages] -> [layers, batch, kv_heads, past, head_dim]."""
+    layers, _, kv_heads, block, head_dim = pool.shape
+    batch, pages = table.shape
+    rows = pool[:, table.reshape(-1)]  # [layers, batch * pages, kv_heads, block, head_dim]
+    rows = rows.reshape(layers, batch, pages, kv_heads, block, head_dim).permute(0, 1, 3, 2, 4, 5)
+    return rows.reshape(layers, batch, kv_heads, pages * block, head_dim)[:, :, :, :past]
 
 
 def build_llama_prefill(**over):
@@ -118,4 +134,24 @@ def build_llama_decode(**over):
     inputs = [InputSpec("input_ids", (c["batch"], 1), "i64", _ri(0, c["vocab"])),
               InputSpec("k_cache", cache, "fp32", _u(-1, 1)),
               InputSpec("v_cache", cache, "fp32", _u(-1, 1))]
+    return Built(llm_module(c), inputs, config=c)
+
+
+def build_llama_decode_paged(**over):
+    """One decode step against a paged cache, as a server with a block allocator holds it:
+    pools `k_cache`, `v_cache` of `pool` blocks of `block` tokens [layers, pool, kv_heads,
+    block, head_dim] and `block_table` [batch, pages] naming each sequence's blocks in
+    order (pages = ceil(past / block); `pool` 0: batch x pages). The table's entries are
+    generated in [0, pool): sequences may share blocks, as with a shared prefix."""
+    c = _take(over, {**_DEFAULTS, "past": 128, "block": 16, "pool": 0})
+    if c["past"] < 1 or c["block"] < 1:
+        raise ValueError(f"llama_decode_paged: past={c['past']} block={c['block']} (each at least 1)")
+    pages = -(-c["past"] // c["block"])
+    pool = c["pool"] or c["batch"] * pages
+    hd = c["hidden"] // c["heads"]
+    cache = (c["layers"], pool, c["kv_heads"], c["block"], hd)
+    inputs = [InputSpec("input_ids", (c["batch"], 1), "i64", _ri(0, c["vocab"])),
+              InputSpec("k_cache", cache, "fp32", _u(-1, 1)),
+              InputSpec("v_cache", cache, "fp32", _u(-1, 1)),
+              InputSpec("block_table", (c["batch"], pages), "i64", _ri(0, pool))]
     return Built(llm_module(c), inputs, config=c)

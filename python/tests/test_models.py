@@ -271,3 +271,37 @@ def test_llm_decode_steps_continue_the_prefill():
             assert torch.equal(logits[:, 0].argmax(-1), whole[:, -1].argmax(-1))
     with pytest.raises(ValueError):
         models.build("llama_decode,past=0")
+
+
+def test_llm_paged_decode_reads_the_blocks_its_table_names():
+    """llama_decode_paged against a pool whose blocks hold each sequence's cache in a
+    shuffled order, with the table naming them, gives llama_decode's logits and new keys
+    and values on the contiguous cache; a table naming other blocks does not."""
+    torch = pytest.importorskip("torch")
+    small = "layers=2,hidden=32,heads=4,kv_heads=2,intermediate=64,vocab=50,batch=2"
+    past, block = 11, 4  # three pages per sequence, the last one partly used
+    torch.manual_seed(0)
+    decode = models.build(f"llama_decode,{small},past={past}").model.eval()
+    built = models.build(f"llama_decode_paged,{small},past={past},block={block},pool=8")
+    paged = built.model.eval()
+    paged.load_state_dict(decode.state_dict())
+    assert [i.shape for i in built.inputs][1:] == [(2, 8, 2, 4, 8), (2, 8, 2, 4, 8), (2, 3)]
+    g = torch.Generator().manual_seed(2)
+    k = torch.rand(2, 2, 2, past, 8, generator=g)
+    v = torch.rand(2, 2, 2, past, 8, generator=g)
+    table = torch.randperm(8, generator=g)[:6].reshape(2, 3)
+    k_pool = torch.rand(2, 8, 2, block, 8, generator=g)  # unused slots hold other values
+    v_pool = torch.rand(2, 8, 2, block, 8, generator=g)
+    for b in range(2):
+        for page in range(3):
+            used = min(block, past - page * block)
+            k_pool[:, table[b, page], :, :used] = k[:, b, :, page * block:page * block + used]
+            v_pool[:, table[b, page], :, :used] = v[:, b, :, page * block:page * block + used]
+    token = torch.tensor([[3], [7]])
+    with torch.no_grad():
+        want = decode(token, k, v)
+        got = paged(token, k_pool, v_pool, table)
+        for w, o in zip(want, got):
+            assert torch.equal(w, o)
+        other = paged(token, k_pool, v_pool, table.flip(1))
+        assert not torch.allclose(other[0], want[0])
