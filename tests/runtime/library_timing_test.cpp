@@ -427,19 +427,21 @@ std::optional<StepResult> timeSameSizeConv(int64_t batch, int64_t size, int64_t 
                               "null, [1, 1], [1, 1], [1, 1], false, [0, 0], 1", kernel, "");
 }
 
-// Both convolution kernels run a same-size channels-last layer; the timed
-// choice is the faster. At 7 x 7 x 512, batch 8 (8 x 49 x 512 x 4608 =
+// The convolution kernels that run a same-size channels-last layer; the timed
+// choice is the fastest. At 7 x 7 x 512, batch 8 (8 x 49 x 512 x 4608 =
 // 924,844,032 MACs -> 28,224 cycles on the arrays; weights 9,437,184 bytes
 // -> 18,432 cycles) the shifted taps beat the gather's index tiles.
 TEST(LibraryTiming, TheFasterConvolutionKernelIsChosen) {
   const auto implicit = timeSameSizeConv(8, 7, 512, "implicit"),
-             shifted = timeSameSizeConv(8, 7, 512, "shifted");
+             shifted = timeSameSizeConv(8, 7, 512, "shifted"), window = timeSameSizeConv(8, 7, 512, "window");
   ASSERT_TRUE(implicit.has_value());
   ASSERT_TRUE(shifted.has_value());
+  ASSERT_TRUE(window.has_value());
   EXPECT_LT(shifted->timing.cycles, implicit->timing.cycles);
   const auto chosen = timeSameSizeConv(8, 7, 512, "");
   ASSERT_TRUE(chosen.has_value());
-  EXPECT_EQ(chosen->timing.cycles, std::min(implicit->timing.cycles, shifted->timing.cycles));
+  EXPECT_EQ(chosen->timing.cycles,
+            std::min({implicit->timing.cycles, shifted->timing.cycles, window->timing.cycles}));
 }
 
 // The window kernel reads each image once per column block (a halo of the

@@ -85,9 +85,14 @@ void DramController::tick(int64_t cycle, uint64_t generation) {
   if (cycle >= nextRefreshCycle_) {
     next = refreshStep(cycle);
   } else {
-    RequestQueue &queue = chooseQueue();
-    if (!queue.empty() && !scheduleFrom(queue, cycle))
+    RequestQueue &queue = chooseQueue(cycle);
+    if (!queue.empty() && !scheduleFrom(queue, cycle)) {
       next = std::min(nextRefreshCycle_, scheduler_->nextUsefulCycle(view(queue), cycle));
+      // Serving reads, the controller also wakes when the oldest write starts
+      // starving (chooseQueue then drains).
+      if (&queue == &reads_ && !writes_.empty())
+        next = std::min(next, std::max(cycle + 1, writes_.entries().front().arrivalCycle + kStarvationCycles + 1));
+    }
   }
   if (!reads_.empty() || !writes_.empty())
     scheduleTick(std::max(next, cycle + 1));
@@ -122,9 +127,14 @@ void DramController::catchUpRefresh(int64_t cycle) {
   }
 }
 
-DramController::RequestQueue &DramController::chooseQueue() {
+DramController::RequestQueue &DramController::chooseQueue(int64_t cycle) {
   const int queuedWrites = static_cast<int>(writes_.size());
-  if (queuedWrites >= writeHigh_)
+  // A write that has waited kStarvationCycles starts the drain as a full queue
+  // does: with fewer writes in flight than the high watermark (a core's
+  // outstanding requests spread over the channels) and reads always queued,
+  // the writes would otherwise wait until the reads stop.
+  const bool starved = queuedWrites > 0 && cycle - writes_.entries().front().arrivalCycle > kStarvationCycles;
+  if (queuedWrites >= writeHigh_ || starved)
     drainingWrites_ = true;
   else if (queuedWrites <= writeLow_)
     drainingWrites_ = false;

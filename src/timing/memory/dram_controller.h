@@ -83,7 +83,7 @@ private:
   /// Performs, at the cycles they would have had, the refreshes that fell due
   /// while the controller slept, up to (not including) `cycle`.
   void catchUpRefresh(int64_t cycle);
-  RequestQueue &chooseQueue();
+  RequestQueue &chooseQueue(int64_t cycle);
   DramChannelView view(const RequestQueue &queue) const;
   /// Issues the scheduler's choice over one queue; returns whether a command issued.
   bool scheduleFrom(RequestQueue &queue, int64_t cycle);

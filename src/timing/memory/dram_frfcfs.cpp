@@ -29,10 +29,6 @@ namespace {
 
 class FrFcfsScheduler final : public DramScheduler {
 public:
-  /// DRAM cycles the oldest request may wait before younger row hits to its
-  /// bank stop passing it (and stop keeping the row open against it).
-  static constexpr int64_t kStarvationCycles = 1024;
-
   explicit FrFcfsScheduler(const config::DramConfig &dram)
       : banks_(static_cast<size_t>(dram.timing.banks())) {
     if (banks_ * kDramCommandCount > std::numeric_limits<uint16_t>::max())

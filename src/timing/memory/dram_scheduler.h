@@ -40,6 +40,12 @@ struct DramChannelView {
 };
 inline constexpr int64_t kNoOpenRow = -1;
 
+/// DRAM cycles a request may wait, counted from its arrival, before the
+/// controller serves it ahead of what would otherwise go first: the oldest read
+/// before younger row hits to its bank (frfcfs), the oldest write before the
+/// reads (the controller's write drain).
+inline constexpr int64_t kStarvationCycles = 1024;
+
 /// The command a scheduler picked: the column command (RD or WR) of a row hit,
 /// or the ACT or PRE that the request at `index` needs next.
 struct DramChoice {
