@@ -28,6 +28,13 @@ fifo, round_robin, priority) is simulated on one timing simulation in which
 the tenants' programs share the NoC and DRAM. Prints per tenant latency
 percentiles, throughput and DRAM bandwidth, and per core utilisation.
 
+A scenario with an `llm:` key serves one language model (docs/serving.md,
+"LLM serving"): requests of their own prompt and output lengths (Poisson or
+a CSV file) under a vLLM-style scheduler (continuous batching, chunked
+prefill, a paged KV cache, preemption by recompute), each iteration timed by
+running the prefill and decode bundles at its sizes. Prints TTFT, TPOT and
+end-to-end percentiles and tokens/s.
+
 options:
   --report OUT.json   every request's arrival, start, finish and latency; per tenant
                       p50/p95/p99 latency, throughput and DRAM bandwidth over time;

@@ -44,12 +44,12 @@ TEST(Keys, EveryKeyHasUnitOrTypeRangeAndDescription) {
   // HardwareConfig has 13 fields besides `source` and its structs (name, numCores,
   // coreFreqMhz, lanes, vlenBits, spadKibPerLane, systolicArraysPerCore, two DMA, two
   // latencies, energy, energyClockGating), VectorLatencies 4, NocConfig 4 (model,
-  // latency, bytes, ports), DramConfig 7 of its own (model, scheduler, channels,
-  // freqMhz, queueEntries, fixedLatencyCycles, addressMapping) plus the timing set's
-  // name (`dram`), DramTiming 26 besides its name (tckPs, burstCycles, 18
+  // latency, bytes, ports), DramConfig 8 of its own (model, scheduler, channels,
+  // capacityGiB, freqMhz, queueEntries, fixedLatencyCycles, addressMapping) plus the
+  // timing set's name (`dram`), DramTiming 26 besides its name (tckPs, burstCycles, 18
   // constraints, 6 of organisation); and `base`, `dram_timing`:
-  // 13 + 4 + 4 + 8 + 26 + 2 = 57.
-  EXPECT_EQ(configKeys().size(), 57u);
+  // 13 + 4 + 4 + 9 + 26 + 2 = 58.
+  EXPECT_EQ(configKeys().size(), 58u);
 }
 
 TEST(Keys, EveryKeyReachesItsField) {
