@@ -122,8 +122,8 @@ LlmBundleSpec readBundle(const Reader &reader, const YAML::Node &node, const fs:
     else
       spec.past = reader.text(value, key);
   }
-  if (spec.bundle.empty() || (decode ? spec.batch.empty() : spec.tokens.empty()))
-    reader.fail(node, decode ? "decode needs bundle and batch (the size names; past is optional)"
+  if (spec.bundle.empty() || (decode ? spec.batch.empty() && spec.past.empty() : spec.tokens.empty()))
+    reader.fail(node, decode ? "decode needs bundle and batch or past (its size names)"
                              : "prefill needs bundle and tokens (the size name of a chunk's tokens)");
   return spec;
 }

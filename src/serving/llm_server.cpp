@@ -113,8 +113,13 @@ LlmModelBytes modelBytes(const LlmScenario &scenario) {
     return {*scenario.weightsBytes, *scenario.kvBytesPerToken};
   const LlmBundleSpec &decode = scenario.decode;
   const auto symbols = symbolsOf(decode.bundle);
-  const int64_t batch = capturedValue(symbols, decode.batch, decode.bundle);
-  runtime::SizeBinding base{{decode.batch, batch}}, grown{{decode.batch, batch + 1}};
+  // Without a batch size the bundle's batch is static: one sequence.
+  const int64_t batch = decode.batch.empty() ? 1 : capturedValue(symbols, decode.batch, decode.bundle);
+  runtime::SizeBinding base, grown;
+  if (!decode.batch.empty()) {
+    base[decode.batch] = batch;
+    grown[decode.batch] = batch + 1;
+  }
   if (!decode.past.empty()) {
     const int64_t past = capturedValue(symbols, decode.past, decode.bundle);
     base[decode.past] = past;
@@ -287,13 +292,17 @@ LlmResult simulateLlm(const LlmScenario &scenario, const std::vector<LlmRequest>
       }
     }
     for (const auto &[past, count] : decodeGroups) {
-      runtime::SizeBinding sizes{{scenario.decode.batch, count}};
+      // A bundle without a batch size decodes one sequence per run: `count` runs.
+      const int64_t runs = scenario.decode.batch.empty() ? count : 1;
+      runtime::SizeBinding sizes;
+      if (!scenario.decode.batch.empty())
+        sizes[scenario.decode.batch] = count;
       if (!scenario.decode.past.empty())
         sizes[scenario.decode.past] = past;
       const IterationTimer::Timed t = timer.time(scenario.decode.bundle, sizes);
-      time += t.time;
-      iteration.cycles += t.cycles;
-      ++iteration.decodeRuns;
+      time += t.time * runs;
+      iteration.cycles += t.cycles * runs;
+      iteration.decodeRuns += runs;
     }
     iteration.batch = static_cast<int64_t>(scheduled.size());
     now += time;

@@ -325,3 +325,63 @@ TEST(LlmScenarioFile, ReadsACsvTrace) {
 
 } // namespace
 } // namespace npusim::serving
+
+namespace npusim::serving {
+namespace {
+
+const std::string kPrefill = kData + "/bundles/llama_prefill", kDecode = kData + "/bundles/llama_decode";
+
+/// The 2-layer Llama (hidden 64, 4 heads, 2 KV heads of 16, intermediate 128,
+/// vocab 256, fp32) captured with dynamic sizes by python -m npusim.dynamic_shapes
+/// "llama_prefill,layers=2,hidden=64,heads=4,kv_heads=2,intermediate=128,vocab=256" --sizes seq=16
+/// and "llama_decode,...,batch=1" --sizes past=24 (a decode of one sequence).
+LlmScenario llamaScenario() {
+  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  scenario.prefill = {kPrefill, "seq", "", "", ""};
+  scenario.decode = {kDecode, "", "", "past", ""};
+  return scenario;
+}
+
+TEST(LlmLlama, TheModelsBytesComeFromTheDecodeBundle) {
+  // Closed form: parameters 256 x 64 (embedding) + 2 x (2 x 64 norms + 64 x 64
+  // q + 2 x 64 x 32 k, v + 64 x 64 o + 3 x 64 x 128 MLP) + 64 + 64 x 256 (LM
+  // head) = 106,816 fp32, and the step's token id (int64: the batch is
+  // static, so no size changes it); the cache per token: keys and values of 2
+  // layers, 2 KV heads of 16, fp32.
+  const LlmModelBytes bytes = modelBytes(llamaScenario());
+  EXPECT_EQ(bytes.weights, 106816.0 * 4 + 8);
+  EXPECT_EQ(bytes.kvPerToken, 2.0 * 2 * 2 * 16 * 4);
+}
+
+TEST(LlmLlama, AtLowLoadTtftIsOnePrefillAndTpotTheDecodeSteps) {
+  LlmScenario scenario = llamaScenario();
+  IterationTimer timer(scenario.machine);
+  const int64_t prompt = 20, output = 4;
+  const LlmResult result = simulateLlm(scenario, {request(0, prompt, output)}, modelBytes(scenario), timer);
+  ASSERT_EQ(result.requests.size(), 1u);
+  const runtime::RunReport prefill = timingRun(kPrefill, {{"seq", prompt}});
+  EXPECT_DOUBLE_EQ(result.requests[0].ttftUs(), static_cast<double>(psOfUs(prefill.totalTimeUs)) / 1e6);
+  // Decode steps at past = 20, 21, 22.
+  TimePs decodes = 0;
+  for (int64_t past = prompt; past < prompt + output - 1; ++past)
+    decodes += psOfUs(timingRun(kDecode, {{"past", past}}).totalTimeUs);
+  EXPECT_EQ(result.requests[0].finish - result.requests[0].firstToken, decodes);
+  EXPECT_GT(result.iterations.back().cycles, 0);
+  // The step grows with the cached length.
+  EXPECT_LT(timingRun(kDecode, {{"past", 8}}).totalCycles, timingRun(kDecode, {{"past", 200}}).totalCycles);
+}
+
+TEST(LlmLlama, ADecodeWithoutABatchSizeRunsOncePerSequence) {
+  // Two requests of the same prompt decode together at the same cached length:
+  // a bundle of one sequence runs twice.
+  LlmScenario scenario = llamaScenario();
+  IterationTimer timer(scenario.machine);
+  const LlmResult result =
+      simulateLlm(scenario, {request(0, 10, 2), request(0, 10, 2)}, modelBytes(scenario), timer);
+  ASSERT_EQ(result.iterations.size(), 2u);
+  EXPECT_EQ(result.iterations[1].decodeRuns, 2);
+  EXPECT_EQ(result.iterations[1].cycles, 2 * timingRun(kDecode, {{"past", 10}}).totalCycles);
+}
+
+} // namespace
+} // namespace npusim::serving
