@@ -5,6 +5,7 @@
 #include "outputs.h"
 #include "progress.h"
 
+#include "serving/llm.h"
 #include "serving/serving.h"
 
 #include <cstdio>
@@ -26,6 +27,13 @@ scenario (cores partitioned among the tenants, or shared under a policy:
 fifo, round_robin, priority) is simulated on one timing simulation in which
 the tenants' programs share the NoC and DRAM. Prints per tenant latency
 percentiles, throughput and DRAM bandwidth, and per core utilisation.
+
+A scenario with an `llm:` key serves one language model (docs/serving.md,
+"LLM serving"): requests of their own prompt and output lengths (Poisson or
+a CSV file) under a vLLM-style scheduler (continuous batching, chunked
+prefill, a paged KV cache, preemption by recompute), each iteration timed by
+running the prefill and decode bundles at its sizes. Prints TTFT, TPOT and
+end-to-end percentiles and tokens/s.
 
 options:
   --report OUT.json   every request's arrival, start, finish and latency; per tenant
@@ -89,6 +97,40 @@ void printPlacement(const serving::PlacementResult &result, std::ostream &out) {
   out << "\n";
 }
 
+void printLlm(const serving::LlmScenario &scenario, const serving::LlmResult &result, std::ostream &out) {
+  out << "machine " << scenario.machine.name << ", " << scenario.machine.numCores << " cores; KV cache "
+      << result.kvBlocks << " blocks of " << result.blockTokens << " tokens\n";
+  out << "requests " << result.requests.size() << ", iterations " << result.iterations.size() << ", makespan "
+      << fixed(result.makespan / 1.0e6, 1) << " us, preemptions " << result.preemptions << ", peak batch "
+      << result.peakBatch << ", peak KV blocks " << result.peakBlocks << "\n";
+  auto line = [&out](const char *name, const serving::Percentiles &p) {
+    out << "  " << name << " us: mean " << fixed(p.mean, 3) << ", p50 " << fixed(p.p50, 3) << ", p90 "
+        << fixed(p.p90, 3) << ", p99 " << fixed(p.p99, 3) << "\n";
+  };
+  line("TTFT", result.ttftUs);
+  line("TPOT", result.tpotUs);
+  line("e2e ", result.e2eUs);
+  out << "  throughput: " << fixed(result.outputTokensPerSecond, 1) << " output tokens/s, "
+      << fixed(result.tokensPerSecond, 1) << " tokens/s; " << result.distinctShapes << " shapes timed for "
+      << result.timingLookups << " lookups\n";
+}
+
+/// `npusim serve` of an LLM scenario (docs/serving.md, "LLM serving").
+void serveLlm(const std::string &path, OutputFiles &files, std::ostream &out, std::ostream &err) {
+  const serving::LlmScenario scenario = serving::loadLlmScenario(path);
+  const std::vector<serving::LlmRequest> requests = serving::makeLlmRequests(scenario.trace);
+  const serving::LlmModelBytes bytes = serving::modelBytes(scenario);
+  serving::IterationTimer timer(scenario.machine);
+  const serving::LlmResult result = serving::simulateLlm(scenario, requests, bytes, timer);
+  printLlm(scenario, result, out);
+  files.write("--report", [&](const std::string &file) { serving::writeLlmReport(scenario, result, file); }, path,
+              err);
+  files.write("--trace", [&](const std::string &file) { serving::writeLlmTrace(scenario, result, file); }, path,
+              err);
+  files.write("--html", [&](const std::string &file) { serving::writeLlmPage(scenario, result, file); }, path,
+              err);
+}
+
 } // namespace
 
 int runServe(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
@@ -107,6 +149,10 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
   if (!outputs.check(path, err))
     return kExitError;
   try {
+    if (serving::isLlmScenario(path)) {
+      serveLlm(path, outputs, out, err);
+      return outputs.failed() ? kExitError : kExitOk;
+    }
     const serving::Scenario scenario = serving::loadScenario(path);
     ProgressLine progress(err, !options.has("--quiet"));
     std::vector<serving::Workload> workloads;

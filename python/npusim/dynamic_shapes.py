@@ -406,6 +406,10 @@ def capture_dynamic(spec, out_dir, sizes, log=print, seed=0):
     for key in ("recompile_limit", "cache_size_limit"):  # one compile per binding
         if hasattr(dcfg, key):
             setattr(dcfg, key, 64)
+    # A model's Python floats (an RMSNorm's eps) stay constants of the graph: unspecialised,
+    # Dynamo would make each a float64 scalar input that no model tensor provides.
+    if hasattr(dcfg, "specialize_float"):
+        dcfg.specialize_float = True
     bindings = [sizes] + further_bindings(sizes)
     dirs = []
     env = None

@@ -53,6 +53,10 @@ struct DramConfig {
   std::string model = "detailed";
   std::string scheduler = "frfcfs";
   int channels = 16;
+  /// The DRAM's capacity, GiB: what a serving scenario's KV cache and
+  /// weights share (docs/serving.md, "LLM serving"); the timing model does
+  /// not read it.
+  double capacityGiB = 16.0;
   double freqMhz = 940.0;  // DRAM clock; overrides the timing set's tCK when given
   DramTiming timing;       // the named set, with overrides applied
   int queueEntries = 64;   // read and write queue depth per channel

@@ -192,6 +192,9 @@ std::vector<Field<HardwareConfig>> makeHardwareFields() {
   f.push_back(field<H>(
       "dram_channels", [](auto &c) -> auto & { return c.dram.channels; }, "channels", 1, 1024,
       "DRAM channels (pseudo-channels for HBM)"));
+  f.push_back(field<H>(
+      "dram_capacity_gib", [](auto &c) -> auto & { return c.dram.capacityGiB; }, "GiB", 0.001, 1048576,
+      "DRAM capacity: an LLM serving scenario's KV cache is this less the model's weights (docs/serving.md)"));
   Field<H> freq = field<H>(
       kDramFreqKey, [](auto &c) -> auto & { return c.dram.freqMhz; }, "MHz", 1, 100000,
       "DRAM clock; sets dram_timing.tck_ps to 1e6 / MHz");

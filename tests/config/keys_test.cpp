@@ -43,13 +43,13 @@ TEST(Keys, EveryKeyHasUnitOrTypeRangeAndDescription) {
     EXPECT_TRUE(seen.contains(key)) << key;
   // HardwareConfig has 14 fields besides `source` and its structs (name, numCores,
   // coreFreqMhz, lanes, vlenBits, spadKibPerLane, systolicArraysPerCore, two DMA, two
-  // latencies, reduceMinorAcrossLanes, energy, energyClockGating), VectorLatencies 4, NocConfig 4 (model,
-  // latency, bytes, ports), DramConfig 7 of its own (model, scheduler, channels,
-  // freqMhz, queueEntries, fixedLatencyCycles, addressMapping) plus the timing set's
-  // name (`dram`), DramTiming 26 besides its name (tckPs, burstCycles, 18
-  // constraints, 6 of organisation); and `base`, `dram_timing`:
-  // 14 + 4 + 4 + 8 + 26 + 2 = 58.
-  EXPECT_EQ(configKeys().size(), 58u);
+  // latencies, reduceMinorAcrossLanes, energy, energyClockGating), VectorLatencies 4,
+  // NocConfig 4 (model, latency, bytes, ports), DramConfig 8 of its own (model,
+  // scheduler, channels, capacityGiB, freqMhz, queueEntries, fixedLatencyCycles,
+  // addressMapping) plus the timing set's name (`dram`), DramTiming 26 besides its
+  // name (tckPs, burstCycles, 18 constraints, 6 of organisation); and `base`,
+  // `dram_timing`: 14 + 4 + 4 + 9 + 26 + 2 = 59.
+  EXPECT_EQ(configKeys().size(), 59u);
 }
 
 TEST(Keys, EveryKeyReachesItsField) {
