@@ -6,6 +6,7 @@
 #include "core/text_input.h"
 #include "serving/llm.h"
 #include "serving/policies.h"
+#include "serving/scenario_reader_internal.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -23,81 +24,19 @@ namespace fs = std::filesystem;
 
 constexpr int64_t kMaxTokens = 1'000'000;
 
-class Reader {
-public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-  std::string where(const YAML::Node &node) const {
-    return file_ + ":" + std::to_string(config::yamlLine(node));
-  }
-  [[noreturn]] void fail(const YAML::Node &node, const std::string &message) const {
-    throw core::InputError(where(node) + ": " + message);
-  }
-  void expectMap(const YAML::Node &node, const std::string &what) const {
-    if (!node.IsMap())
-      fail(node, what + " must be a map of keys");
-  }
-  /// The map's keys with their key nodes, each of which must be one of `allowed`.
-  std::vector<std::pair<std::string, YAML::Node>> keys(const YAML::Node &map,
-                                                       std::initializer_list<const char *> allowed,
-                                                       const std::string &what) const {
-    const std::set<std::string> known(allowed.begin(), allowed.end());
-    std::vector<std::pair<std::string, YAML::Node>> out;
-    for (const auto &entry : map) {
-      if (!entry.first.IsScalar())
-        fail(entry.first, what + ": expected a key name");
-      const std::string key = entry.first.Scalar();
-      if (known.count(key) == 0) {
-        std::string list;
-        for (const char *k : allowed)
-          list += (list.empty() ? "" : ", ") + std::string(k);
-        fail(entry.first, what + ": unknown key '" + key + "' (keys: " + list + ")");
-      }
-      out.emplace_back(key, entry.first);
-    }
-    return out;
-  }
-  template <class T> T scalar(const YAML::Node &node, const std::string &key, const char *kind) const {
-    if (!node.IsScalar())
-      fail(node, "key '" + key + "' must be " + kind);
-    try {
-      return node.as<T>();
-    } catch (const YAML::Exception &) {
-      fail(node, "key '" + key + "': '" + node.Scalar() + "' is not " + kind);
-    }
-  }
-  std::string text(const YAML::Node &node, const std::string &key) const {
-    return scalar<std::string>(node, key, "a word");
-  }
-  int64_t integerIn(const YAML::Node &node, const std::string &key, int64_t low, int64_t high) const {
-    const auto n = scalar<int64_t>(node, key, "an integer");
-    if (n < low || n > high)
-      fail(node, "key '" + key + "': " + std::to_string(n) + " is out of range (" + std::to_string(low) + " .. " +
-                     std::to_string(high) + ")");
-    return n;
-  }
-  double numberIn(const YAML::Node &node, const std::string &key, double low, double high) const {
-    const auto x = scalar<double>(node, key, "a number");
-    if (!(x >= low && x <= high)) {
-      std::ostringstream text;
-      text << "key '" << key << "': " << x << " is out of range (" << low << " .. " << high << ")";
-      fail(node, text.str());
-    }
-    return x;
-  }
-  /// [low, high], integers in [1, kMaxTokens] with low <= high.
-  std::pair<int64_t, int64_t> range(const YAML::Node &node, const std::string &key) const {
-    if (!node.IsSequence() || node.size() != 2)
-      fail(node, "key '" + key + "' must be [low, high] (a uniform range of tokens)");
-    const int64_t low = integerIn(node[0], key, 1, kMaxTokens), high = integerIn(node[1], key, 1, kMaxTokens);
-    if (low > high)
-      fail(node, "key '" + key + "': low " + std::to_string(low) + " is above high " + std::to_string(high));
-    return {low, high};
-  }
-  const std::string &file() const { return file_; }
+using Reader = detail::ScenarioReader;
+using detail::readMachine;
 
-private:
-  std::string file_;
-};
+/// [low, high] of `key`: integers in [1, kMaxTokens] with low <= high.
+std::pair<int64_t, int64_t> tokenRange(const Reader &reader, const YAML::Node &node, const std::string &key) {
+  if (!node.IsSequence() || node.size() != 2)
+    reader.fail(node, "key '" + key + "' must be [low, high] (a uniform range of tokens)");
+  const int64_t low = reader.integerIn(node[0], key, 1, kMaxTokens),
+                high = reader.integerIn(node[1], key, 1, kMaxTokens);
+  if (low > high)
+    reader.fail(node, "key '" + key + "': low " + std::to_string(low) + " is above high " + std::to_string(high));
+  return {low, high};
+}
 
 std::string resolve(const fs::path &folder, const std::string &name) {
   const fs::path path(name);
@@ -109,8 +48,8 @@ LlmBundleSpec readBundle(const Reader &reader, const YAML::Node &node, const fs:
   reader.expectMap(node, what);
   LlmBundleSpec spec;
   spec.where = reader.where(node);
-  const auto keys = decode ? reader.keys(node, {"bundle", "batch", "past"}, what)
-                           : reader.keys(node, {"bundle", "tokens"}, what);
+  const auto keys = decode ? reader.keyNodes(node, {"bundle", "batch", "past"}, what)
+                           : reader.keyNodes(node, {"bundle", "tokens"}, what);
   for (const auto &[key, keyNode] : keys) {
     const YAML::Node value = node[key];
     if (key == "bundle")
@@ -134,7 +73,7 @@ LlmTraceSpec readTrace(const Reader &reader, const YAML::Node &node, const fs::p
   spec.where = reader.where(node);
   std::set<std::string> given;
   for (const auto &[key, keyNode] :
-       reader.keys(node, {"arrival", "rate_per_s", "seed", "count", "prompt_tokens", "output_tokens", "file"},
+       reader.keyNodes(node, {"arrival", "rate_per_s", "seed", "count", "prompt_tokens", "output_tokens", "file"},
                    "requests")) {
     const YAML::Node value = node[key];
     given.insert(key);
@@ -149,9 +88,9 @@ LlmTraceSpec readTrace(const Reader &reader, const YAML::Node &node, const fs::p
     } else if (key == "count") {
       spec.count = reader.integerIn(value, key, 1, kMaxRequests);
     } else if (key == "prompt_tokens") {
-      std::tie(spec.promptMin, spec.promptMax) = reader.range(value, key);
+      std::tie(spec.promptMin, spec.promptMax) = tokenRange(reader, value, key);
     } else if (key == "output_tokens") {
-      std::tie(spec.outputMin, spec.outputMax) = reader.range(value, key);
+      std::tie(spec.outputMin, spec.outputMax) = tokenRange(reader, value, key);
     } else {
       spec.file = resolve(folder, reader.text(value, key));
     }
@@ -178,7 +117,7 @@ LlmSchedulerSpec readScheduler(const Reader &reader, const YAML::Node &node) {
   LlmSchedulerSpec spec;
   spec.where = reader.where(node);
   for (const auto &[key, keyNode] :
-       reader.keys(node, {"max_batch", "token_budget", "block_tokens", "kv_blocks", "past_bucket"}, "scheduler")) {
+       reader.keyNodes(node, {"max_batch", "token_budget", "block_tokens", "kv_blocks", "past_bucket"}, "scheduler")) {
     const YAML::Node value = node[key];
     if (key == "max_batch")
       spec.maxBatch = reader.integerIn(value, key, 1, 65536);
@@ -197,28 +136,6 @@ LlmSchedulerSpec readScheduler(const Reader &reader, const YAML::Node &node) {
   return spec;
 }
 
-config::HardwareConfig readMachine(const Reader &reader, const YAML::Node &node, const fs::path &folder) {
-  if (node.IsScalar()) {
-    const std::string name = node.Scalar();
-    if (name.find('/') != std::string::npos || name.ends_with(".yaml"))
-      return config::loadConfig((folder / name).string());
-    return config::loadConfig(name);
-  }
-  reader.expectMap(node, "machine");
-  std::string text;
-  int lines = 0;
-  for (const auto &entry : node) {
-    for (; lines + 1 < entry.first.Mark().line + 1; ++lines)
-      text += "\n";
-    YAML::Emitter key, value;
-    key << YAML::Flow << entry.first;
-    value << YAML::Flow << entry.second;
-    text += std::string(key.c_str()) + ": " + value.c_str() + "\n";
-    ++lines;
-  }
-  return config::parseConfig(text, reader.file());
-}
-
 } // namespace
 
 bool isLlmScenario(const std::string &path) {
@@ -235,7 +152,7 @@ LlmScenario parseLlmScenario(const std::string &yamlText, const std::string &pat
   LlmScenario scenario;
   scenario.path = path;
   bool machine = false, llm = false, requests = false;
-  for (const auto &[key, keyNode] : reader.keys(root, {"machine", "llm", "requests", "scheduler"}, "scenario")) {
+  for (const auto &[key, keyNode] : reader.keyNodes(root, {"machine", "llm", "requests", "scheduler"}, "scenario")) {
     const YAML::Node value = root[key];
     if (key == "machine") {
       scenario.machine = readMachine(reader, value, folder);
@@ -244,7 +161,7 @@ LlmScenario parseLlmScenario(const std::string &yamlText, const std::string &pat
       reader.expectMap(value, "llm");
       bool prefill = false, decode = false;
       for (const auto &[k, kNode] :
-           reader.keys(value, {"prefill", "decode", "weights_bytes", "kv_bytes_per_token"}, "llm")) {
+           reader.keyNodes(value, {"prefill", "decode", "weights_bytes", "kv_bytes_per_token"}, "llm")) {
         const YAML::Node v = value[k];
         if (k == "prefill") {
           scenario.prefill = readBundle(reader, v, folder, false);

@@ -6,113 +6,19 @@
 #include "core/error.h"
 #include "core/text_input.h"
 #include "serving/policies.h"
+#include "serving/scenario_reader_internal.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
-#include <set>
 
 namespace npusim::serving {
 namespace {
 
 namespace fs = std::filesystem;
 
-class Reader {
-public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  /// "FILE:LINE" of a node; `key`: the node's key, whose line an absent value is on.
-  std::string where(const YAML::Node &node, const YAML::Node &key = YAML::Node()) const {
-    return file_ + ":" + std::to_string(config::yamlLine(node, key));
-  }
-  [[noreturn]] void fail(const YAML::Node &node, const std::string &message) const {
-    throw core::InputError(where(node) + ": " + message);
-  }
-  /// An integer of `key` in [low, high].
-  int64_t integerIn(const YAML::Node &node, const std::string &key, int64_t low, int64_t high) const {
-    const int64_t n = integer(node, key);
-    if (n < low || n > high)
-      fail(node, "key '" + key + "': " + std::to_string(n) + " is out of range (" + std::to_string(low) +
-                     " .. " + std::to_string(high) + ")");
-    return n;
-  }
-  void expectMap(const YAML::Node &node, const std::string &what) const {
-    if (!node.IsMap())
-      fail(node, what + " must be a map of keys");
-  }
-  /// The map's keys, each of which must be one of `allowed`.
-  std::vector<std::string> keys(const YAML::Node &map, std::initializer_list<const char *> allowed,
-                                const std::string &what) const {
-    const std::set<std::string> known(allowed.begin(), allowed.end());
-    std::vector<std::string> out;
-    for (const auto &entry : map) {
-      if (!entry.first.IsScalar())
-        fail(entry.first, what + ": expected a key name");
-      const std::string key = entry.first.Scalar();
-      if (known.count(key) == 0) {
-        std::string list;
-        for (const char *k : allowed)
-          list += (list.empty() ? "" : ", ") + std::string(k);
-        fail(entry.first, what + ": unknown key '" + key + "' (keys: " + list + ")");
-      }
-      out.push_back(key);
-    }
-    return out;
-  }
-  template <class T> T scalar(const YAML::Node &node, const std::string &key, const char *kind) const {
-    if (!node.IsScalar())
-      fail(node, "key '" + key + "' must be " + kind);
-    try {
-      return node.as<T>();
-    } catch (const YAML::Exception &) {
-      fail(node, "key '" + key + "': '" + node.Scalar() + "' is not " + kind);
-    }
-  }
-  std::string text(const YAML::Node &node, const std::string &key) const {
-    return scalar<std::string>(node, key, "a word");
-  }
-  int64_t integer(const YAML::Node &node, const std::string &key) const {
-    return scalar<int64_t>(node, key, "an integer");
-  }
-  double number(const YAML::Node &node, const std::string &key) const {
-    return scalar<double>(node, key, "a number");
-  }
-  bool boolean(const YAML::Node &node, const std::string &key) const {
-    return scalar<bool>(node, key, "true or false");
-  }
-  const std::string &file() const { return file_; }
-
-private:
-  std::string file_;
-};
-
-/// `machine:` is a preset name or a config file (relative to the scenario),
-/// or a map of config keys (with `base:`) parsed as a config file would be:
-/// each key on the line it has in the scenario, so that the config's errors
-/// name the scenario's lines (keys sharing a line, in a flow map, take the
-/// lines after it).
-config::HardwareConfig readMachine(const Reader &reader, const YAML::Node &node, const fs::path &folder) {
-  if (node.IsScalar()) {
-    const std::string name = node.Scalar();
-    const fs::path asPath = folder / name;
-    if (name.find('/') != std::string::npos || name.ends_with(".yaml"))
-      return config::loadConfig(asPath.string());
-    return config::loadConfig(name);
-  }
-  reader.expectMap(node, "machine");
-  std::string text;
-  int lines = 0;
-  for (const auto &entry : node) {
-    for (; lines + 1 < entry.first.Mark().line + 1; ++lines)
-      text += "\n";
-    YAML::Emitter key, value;
-    key << YAML::Flow << entry.first;
-    value << YAML::Flow << entry.second;
-    text += std::string(key.c_str()) + ": " + value.c_str() + "\n";
-    ++lines;
-  }
-  return config::parseConfig(text, reader.file());
-}
+using Reader = detail::ScenarioReader;
+using detail::readMachine;
 
 StreamSpec readStream(const Reader &reader, const YAML::Node &node) {
   reader.expectMap(node, "requests");
