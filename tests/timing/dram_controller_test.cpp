@@ -190,6 +190,48 @@ TEST(DramController, ReadsGoBeforeWritesBelowHighWatermark) {
   EXPECT_EQ(order, "RRRWWW");
 }
 
+TEST(DramController, AWriteBelowTheWatermarkWaitsForReadsOnlyUntilTheStarvationLimit) {
+  config::DramConfig config = oneChannel();
+  config.timing.nREFI = 0; // no refresh, to keep the arithmetic plain
+  EventQueue events;
+  DetailedDram dram(config, events);
+  TimePs writeDone = -1, lastReadDone = 0;
+  dram.setCompletionCallback([&](const MemoryRequest &request, TimePs at) {
+    if (request.id == 0)
+      writeDone = at;
+    else
+      lastReadDone = std::max(lastReadDone, at);
+  });
+  // A core streams 3000 reads of bank 0's row 0 as fast as the queue allows
+  // (a hit every nCCDLong = 4 cycles: 12,000 cycles); at cycle 20 one write to
+  // bank group 1 arrives, one entry of a write queue whose drain starts at 51.
+  uint64_t sent = 0;
+  bool writeSent = false;
+  std::function<void()> pump = [&] {
+    const MemoryRequest write{0, 1024, 32, true, 0};
+    if (!writeSent && events.now() >= 20'000 && dram.canAccept(write)) {
+      dram.accept(write);
+      writeSent = true;
+    }
+    while (sent < 3000 && dram.canAccept(MemoryRequest{sent + 1, 0, 32, false, 0})) {
+      dram.accept(MemoryRequest{sent + 1, 0, 32, false, 0});
+      ++sent;
+    }
+  };
+  dram.setRetryCallback(pump);
+  events.schedule(0, pump);
+  events.schedule(20'000, pump);
+  events.run();
+  // Below the watermark and with reads always queued, the write would wait for
+  // the last read. Once it has waited 1024 cycles (20 + 1024 = 1044) it starts
+  // the drain: ACT of its closed bank from cycle 1045, WR nRCDWrite = 12 later,
+  // done nCWL + nBL = 7 after that (1064 at the earliest), allowing a few cycles
+  // for the read burst on the bus to finish: by 1100.
+  EXPECT_GT(writeDone, 1044'000);
+  EXPECT_LE(writeDone, 1100'000);
+  EXPECT_GT(lastReadDone, writeDone);
+}
+
 TEST(DramController, RefreshCatchesUpAfterIdleAndHoldsTheChannelForRfc) {
   config::DramConfig config = oneChannel();
   config.timing.nREFI = 200;
