@@ -20,7 +20,7 @@ BUNDLE_FORMAT = "npusim-bundle"
 BUNDLE_VERSION = 1
 __version__ = "0.1.0"  # keep in step with project(... VERSION ...) in CMakeLists.txt
 
-from .api import last_report, load_config, presets, run_bundle, run_call, run_graph, run_kernel, trace  # noqa: E402
+from .api import bind_sizes, last_report, load_config, presets, run_bundle, run_call, run_graph, run_kernel, trace  # noqa: E402
 
 
 _NATIVE_NAMES = ("Error", "CompileError", "InputError", "SimulationError", "VerificationError", "Config")

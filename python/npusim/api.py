@@ -228,16 +228,34 @@ def run_kernel(kernel, grid=None, args=None, consts=None, config="tpuv3-like", m
     return result, report
 
 
-def run_graph(graph, storages, kernels_dir=None, config="tpuv3-like", mode="full", verify=False):
+def run_graph(graph, storages, kernels_dir=None, config="tpuv3-like", mode="full", verify=False, *,
+              sizes=None):
     """Runs the steps of a graph (a bundle's graph.json as a dict or text,
     docs/bundle-format.md) on the caller's storages, one C-contiguous 1-D array per
     declared storage, in place: no input is generated. ``kernels_dir`` holds the
-    launches' kernels/NAME.py. Returns the report (as run_bundle's)."""
+    launches' kernels/NAME.py. ``sizes`` binds a graph's dynamic sizes as run_bundle's
+    does; ``bind_sizes(graph, sizes)`` gives the storages' lengths and the views at that
+    binding. Returns the report (as run_bundle's)."""
     import json
 
     text = graph if isinstance(graph, str) else json.dumps(graph)
     return _kept(mode, lambda trace_file: _native().run_graph(
-        text, list(storages), kernels_dir=kernels_dir, config=config, mode=mode, verify=verify, trace=trace_file))
+        text, list(storages), kernels_dir=kernels_dir, config=config, mode=mode, verify=verify, trace=trace_file,
+        sizes=sizes))
+
+
+def bind_sizes(graph, sizes=None):
+    """A graph (a bundle's graph.json as a dict or text) as it runs with its dynamic
+    sizes bound as ``run_bundle(sizes=...)`` binds them (docs/bundle-format.md, "Dynamic
+    sizes"): a dict in which every ``{"sym": EXPR}`` is its value, so the storages'
+    lengths and the inputs' and outputs' views at that binding can be read; run it with
+    ``run_graph(graph, storages, sizes=sizes)``. Away from the captured sizes its
+    outputs carry no reference values. A value outside a symbol's range or failing a
+    checked guard raises ``npusim.InputError``; ``None``: the captured sizes."""
+    import json
+
+    text = graph if isinstance(graph, str) else json.dumps(graph)
+    return json.loads(_native().bind_sizes(text, sizes))
 
 
 def _call_value(value, storages, staged):
@@ -295,4 +313,4 @@ def load_config(path_or_yaml):
     return _native().load_config(_fspath(path_or_yaml) if not isinstance(path_or_yaml, str) else path_or_yaml)
 
 
-__all__ = ["run_bundle", "run_kernel", "run_graph", "run_call", "presets", "load_config", "last_report", "trace"]
+__all__ = ["run_bundle", "run_kernel", "run_graph", "bind_sizes", "run_call", "presets", "load_config", "last_report", "trace"]

@@ -28,6 +28,26 @@ runtime::RunOptions runOptions(const std::string &mode, bool verify, const py::o
   return options;
 }
 
+/// A Python dict of size names to integers as a binding (docs/bundle-format.md,
+/// "Dynamic sizes"); None: the captured sizes.
+runtime::SizeBinding sizeBindingFrom(const py::object &sizes) {
+  const Exceptions &e = exceptions();
+  runtime::SizeBinding binding;
+  if (sizes.is_none())
+    return binding;
+  if (!py::isinstance<py::dict>(sizes))
+    raise(e.inputError, "sizes expects a dict of size names to integers, e.g. {\"batch\": 8}", py::none());
+  for (const auto &[key, value] : sizes.cast<py::dict>()) {
+    if (!py::isinstance<py::str>(key) || !py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))
+      raise(e.inputError,
+            "sizes: " + py::repr(key).cast<std::string>() + ": " + py::repr(value).cast<std::string>() +
+                ": expected a name and an integer",
+            py::none());
+    binding[key.cast<std::string>()] = value.cast<int64_t>();
+  }
+  return binding;
+}
+
 py::object runBundle(const py::object &path, const py::object &config, const std::string &mode, bool verify,
                      const py::object &trace, const py::object &mapping, const std::string &mappingStrategy,
                      int threads, const py::object &sizes) {
@@ -43,19 +63,7 @@ py::object runBundle(const py::object &path, const py::object &config, const std
   if (threads < 0)
     raise(e.inputError, "threads expects 0 (the machine's cores) or a positive count", py::none());
   options.threads = std::min(threads, 1024);
-  runtime::SizeBinding binding; // docs/bundle-format.md, "Dynamic sizes"
-  if (!sizes.is_none()) {
-    if (!py::isinstance<py::dict>(sizes))
-      raise(e.inputError, "sizes expects a dict of size names to integers, e.g. {\"batch\": 8}", py::none());
-    for (const auto &[key, value] : sizes.cast<py::dict>()) {
-      if (!py::isinstance<py::str>(key) || !py::isinstance<py::int_>(value) || py::isinstance<py::bool_>(value))
-        raise(e.inputError,
-              "sizes: " + py::repr(key).cast<std::string>() + ": " + py::repr(value).cast<std::string>() +
-                  ": expected a name and an integer",
-              py::none());
-      binding[key.cast<std::string>()] = value.cast<int64_t>();
-    }
-  }
+  const runtime::SizeBinding binding = sizeBindingFrom(sizes);
   std::string reportText;
   std::string failure;
   bool diverged = false;
@@ -103,8 +111,10 @@ std::unique_ptr<reference::Buffer> storageFrom(size_t index, const runtime::Stor
 }
 
 py::object runGraph(const std::string &graph, const py::list &storages, const py::object &kernelsDir,
-                    const py::object &config, const std::string &mode, bool verify, const py::object &trace) {
+                    const py::object &config, const std::string &mode, bool verify, const py::object &trace,
+                    const py::object &sizes) {
   const Exceptions &e = exceptions();
+  const runtime::SizeBinding binding = sizeBindingFrom(sizes);
   runtime::RunOptions options = runOptions(mode, verify, config);
   setTrace(options, trace);
   const std::string dir =
@@ -114,7 +124,7 @@ py::object runGraph(const std::string &graph, const py::list &storages, const py
   std::string reportText, failure;
   bool diverged = false;
   try {
-    const runtime::Bundle bundle = runtime::parseBundle(graph, dir, "<graph>");
+    const runtime::Bundle bundle = runtime::parseBundle(graph, dir, "<graph>", binding);
     if (storages.size() != bundle.storages.size())
       throw core::InputError("the graph declares " + std::to_string(bundle.storages.size()) +
                              " storages, got " + std::to_string(storages.size()) + " arrays");
@@ -146,6 +156,17 @@ py::object runGraph(const std::string &graph, const py::list &storages, const py
   return report;
 }
 
+std::string bindSizes(const std::string &graph, const py::object &sizes) {
+  const runtime::SizeBinding binding = sizeBindingFrom(sizes);
+  std::string bound;
+  try {
+    bound = runtime::bindGraphSizes(graph, "<graph>", binding);
+  } catch (...) {
+    raiseCurrent("<graph>");
+  }
+  return bound;
+}
+
 } // namespace
 
 void defineRunBundle(py::module_ &m) {
@@ -155,8 +176,10 @@ void defineRunBundle(py::module_ &m) {
         py::arg("sizes") = py::none(), "Runs a bundle as `npusim run` does and returns its --report as a dict");
   m.def("run_graph", &runGraph, py::arg("graph"), py::arg("storages"), py::arg("kernels_dir") = py::none(),
         py::arg("config") = std::string(config::kDefaultPreset), py::arg("mode") = "full",
-        py::arg("verify") = false, py::arg("trace") = py::none(),
+        py::arg("verify") = false, py::arg("trace") = py::none(), py::arg("sizes") = py::none(),
         "Runs the steps of a graph.json text on the given storages, in place; npusim.run_graph wraps it");
+  m.def("bind_sizes", &bindSizes, py::arg("graph"), py::arg("sizes") = py::none(),
+        "A graph.json text with its dynamic sizes bound: the text of a graph of static sizes");
 }
 
 } // namespace npusim::python

@@ -351,16 +351,25 @@ OptimizerDescription parseOptimizer(const json::Node &node) {
   return o;
 }
 
-} // namespace
-
-Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, const std::string &graphFile,
-                   const SizeBinding &sizes) {
-  json::Json document;
+json::Json parseGraphJson(std::string_view text, const std::string &graphFile) {
   try {
-    document = json::Json::parse(text.begin(), text.end());
+    return json::Json::parse(text.begin(), text.end());
   } catch (const json::Json::exception &e) { // a syntax error, or a number out of double's range (1e400)
     throw core::InputError(graphFile + ": not valid JSON: " + e.what());
   }
+}
+
+} // namespace
+
+std::string bindGraphSizes(std::string_view text, const std::string &graphFile, const SizeBinding &sizes) {
+  json::Json document = parseGraphJson(text, graphFile);
+  detail::bindSizes(document, graphFile, sizes);
+  return document.dump();
+}
+
+Bundle parseBundle(std::string_view text, const std::filesystem::path &dir, const std::string &graphFile,
+                   const SizeBinding &sizes) {
+  json::Json document = parseGraphJson(text, graphFile);
   SizeSummary sizeSummary = detail::bindSizes(document, graphFile, sizes);
   const json::Node root(document, "", graphFile);
   root.allowKeys(

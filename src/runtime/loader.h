@@ -24,4 +24,13 @@ Bundle loadBundle(const std::filesystem::path &dir, const SizeBinding &sizes = {
 Bundle parseBundle(std::string_view json, const std::filesystem::path &dir, const std::string &graphFile,
                    const SizeBinding &sizes = {});
 
+/// The text of a graph.json with its dynamic sizes bound as parseBundle binds
+/// them (every {"sym": EXPR} replaced by its value, ranges and checked guards
+/// enforced, "symbols", "guards" and "recorded_sizes" removed, fingerprints and
+/// references kept only where they hold): a graph of static sizes, for callers
+/// that supply their own storages (npusim.bind_sizes, then npusim.run_graph).
+/// A graph without symbols comes back as it was when `sizes` is empty. Throws
+/// core::InputError naming `graphFile` as parseBundle does.
+std::string bindGraphSizes(std::string_view json, const std::string &graphFile, const SizeBinding &sizes);
+
 } // namespace npusim::runtime
