@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages npusim builds and tests with; does nothing when
 # they are all present (safe to run again). python3-distributed runs
-# `npusim sweep --dask`; chromium (headless) checks the HTML pages in a browser.
+# `npusim sweep --dask`; chromium (headless) checks the HTML pages in a browser;
+# python3-torch (1.13, CPU, eager) is the yardstick the Python tests compare
+# the NPU's values with (the LLM's greedy tokens, the library calls).
 set -euo pipefail
 packages=(g++ cmake ninja-build ccache libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-14-dev nlohmann-json3-dev libyaml-cpp-dev zlib1g-dev
-  python3-dev pybind11-dev python3-numpy python3-pytest
+  python3-dev pybind11-dev python3-numpy python3-pytest python3-torch
   python3-distributed chromium)
 missing=()
 for p in "${packages[@]}"; do

@@ -73,12 +73,16 @@ stage "AddressSanitizer + UndefinedBehaviorSanitizer ctest"
 # template bundle (107 interpreted convolution templates), on the NPU the CNNs and
 # the 768-wide transformers. The Release stage above runs them all; the small
 # bundles (MLPs, ViT, MoE) run on the NPU under the sanitizers too; the TPUv3
-# experiments (batch-64 convolutions, ResNets, encoders) only above. The browser
-# check of the HTML pages runs once, above: the pages are the same.
+# experiments (batch-64 convolutions, ResNets, encoders) only above, and so do
+# the validation suite's large workloads and its MAE check (the 256-row ones
+# run the same kernels under the sanitizers), and the eight-lane corpus
+# compile (the default machine's runs every kernel through the same passes).
+# The browser check of the HTML pages runs once, above: the pages are the same.
 large='resnet18|mobilenet_v2|gpt2|bert|llama'
+validation_large='gemm-(1024|2048)|layernorm-(2048|8192)|softmax-(2048|8192)'
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-  -E "example_bundle[.]mobilenet_v2-templates|example_(npu|timing)(_edge)?[.]($large)|experiment_timing|report_browser"
+  -E "example_bundle[.]mobilenet_v2-templates|example_(npu|timing)(_edge)?[.]($large)|experiment_timing|report_browser|^validation[.]|validation_bundle[.]tpuv3[.]($validation_large)$|Corpus[.]CompilesForEightLaneMachine"
 
 stage "libFuzzer build: parser, parse + lower + verify, bundle loader, config loader"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DNPUSIM_FUZZ=ON -DNPUSIM_TESTS=OFF \
