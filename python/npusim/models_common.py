@@ -86,7 +86,8 @@ def _rope(x, start=0):
     cos = torch.cat([ang.cos(), ang.cos()], dim=-1)
     sin = torch.cat([ang.sin(), ang.sin()], dim=-1)
     x1, x2 = x[..., :d // 2], x[..., d // 2:]
-    return x * cos + torch.cat([-x2, x1], dim=-1) * sin
+    # The angles in fp32, the rotation in x's dtype (a bf16 model stays bf16).
+    return x * cos.to(x.dtype) + torch.cat([-x2, x1], dim=-1) * sin.to(x.dtype)
 
 
 def _causal_mask(t, window, device):

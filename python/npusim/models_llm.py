@@ -17,7 +17,8 @@ import math
 from .models_common import Built, InputSpec, _heads, _merge, _ri, _rmsnorm_cls, _rope, _take, _u
 
 _DEFAULTS = {"batch": 1, "layers": 2, "hidden": 256, "heads": 8, "kv_heads": 2, "intermediate": 512,
-             "vocab": 1024}
+             "vocab": 1024, "dtype": "fp32"}
+_DTYPES = ("fp32", "bf16", "fp16")
 
 
 def llm_module(c):
@@ -30,6 +31,8 @@ def llm_module(c):
     if c["hidden"] % c["heads"] or c["heads"] % c["kv_heads"]:
         raise ValueError(f"llm: hidden={c['hidden']} heads={c['heads']} kv_heads={c['kv_heads']}: "
                          "heads must divide hidden and kv_heads heads")
+    if c.get("dtype", "fp32") not in _DTYPES:
+        raise ValueError(f"llm: dtype={c['dtype']!r} is not one of {', '.join(_DTYPES)}")
     RMSNorm = _rmsnorm_cls()
     hd = c["hidden"] // c["heads"]
     rep = c["heads"] // c["kv_heads"]
@@ -102,7 +105,8 @@ def llm_module(c):
                 values.append(v)
             return self.lm_head(self.norm(x)), torch.stack(keys), torch.stack(values)
 
-    return Decoder()
+    dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[c.get("dtype", "fp32")]
+    return Decoder().to(dtype)  # the model as served: parameters, activations and cache in one dtype
 
 
 def _gather_pages(pool, table, past):
@@ -132,8 +136,8 @@ def build_llama_decode(**over):
     hd = c["hidden"] // c["heads"]
     cache = (c["layers"], c["batch"], c["kv_heads"], c["past"], hd)
     inputs = [InputSpec("input_ids", (c["batch"], 1), "i64", _ri(0, c["vocab"])),
-              InputSpec("k_cache", cache, "fp32", _u(-1, 1)),
-              InputSpec("v_cache", cache, "fp32", _u(-1, 1))]
+              InputSpec("k_cache", cache, c["dtype"], _u(-1, 1)),
+              InputSpec("v_cache", cache, c["dtype"], _u(-1, 1))]
     return Built(llm_module(c), inputs, config=c)
 
 
@@ -151,7 +155,7 @@ def build_llama_decode_paged(**over):
     hd = c["hidden"] // c["heads"]
     cache = (c["layers"], pool, c["kv_heads"], c["block"], hd)
     inputs = [InputSpec("input_ids", (c["batch"], 1), "i64", _ri(0, c["vocab"])),
-              InputSpec("k_cache", cache, "fp32", _u(-1, 1)),
-              InputSpec("v_cache", cache, "fp32", _u(-1, 1)),
+              InputSpec("k_cache", cache, c["dtype"], _u(-1, 1)),
+              InputSpec("v_cache", cache, c["dtype"], _u(-1, 1)),
               InputSpec("block_table", (c["batch"], pages), "i64", _ri(0, pool))]
     return Built(llm_module(c), inputs, config=c)
