@@ -220,7 +220,7 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
     import numpy as np
     import torch
 
-    from . import bundle, generator, optimizer_bound
+    from . import bundle, generator_torch, optimizer_bound
     from .recorder import tensor_fingerprint
 
     g = bundle.load_graph(bundle_dir)
@@ -260,10 +260,7 @@ def replay(bundle_dir, log=print, check_every_step=True, device="cuda", check_wi
             continue
         done.add(sid)
         st = g["storages"][sid]
-        arr = generator.generate(inp["init"], st["dtype"], st["elements"], seed)
-        src = torch.from_numpy(arr.view(np.int16)).view(torch.bfloat16) if st["dtype"] == "bf16" \
-            else torch.from_numpy(arr)
-        storages[sid][:st["elements"]].copy_(src.to(device))
+        generator_torch.fill(torch, storages[sid][:st["elements"]], inp["init"], st["dtype"], seed)
     mismatches, wide_bad = [], []
     t0 = time.time()
     for n, s in enumerate(g["steps"]):
