@@ -60,9 +60,9 @@ options:
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"--report", true, false},     {"--trace", true, false},
-                                   {"--html", true, false},       {"--quiet", false, false},
-                                   {"--config", true, false},     {"--rate-per-s", true, false},
+constexpr OptionSpec kOptions[] = {{"--report", true, false}, {"--trace", true, false},
+                                   {"--html", true, false},   {"--quiet", false, false},
+                                   {"--config", true, false}, {"--rate-per-s", true, false},
                                    {"--count", true, false}};
 
 /// What the command line replaces in an LLM scenario (`npusim sweep` runs
@@ -80,8 +80,8 @@ LlmOverrides llmOverrides(const ParsedOptions &options) {
   if (const std::optional<std::string> text = options.get("--rate-per-s")) {
     const std::optional<double> rate = parseNumber(*text);
     if (!rate || !(*rate >= serving::kMinLlmRatePerSecond && *rate <= serving::kMaxLlmRatePerSecond))
-      throw UsageError("--rate-per-s expects a number from 1e-06 to 1e+12 (requests per second), got '" + *text +
-                       "'");
+      throw UsageError("--rate-per-s expects a number from 1e-06 to 1e+12 (requests per second), got '" +
+                       *text + "'");
     o.ratePerSecond = rate;
   }
   if (const std::optional<std::string> text = options.get("--count")) {
@@ -99,8 +99,9 @@ void applyOverrides(serving::LlmScenario &scenario, const LlmOverrides &override
   if (overrides.machine)
     scenario.machine = config::loadConfig(*overrides.machine);
   if ((overrides.ratePerSecond || overrides.count) && scenario.trace.arrival != "poisson")
-    throw core::InputError(scenario.trace.where + ": --rate-per-s and --count replace the keys of Poisson "
-                                                  "arrivals; these requests come from " +
+    throw core::InputError(scenario.trace.where +
+                           ": --rate-per-s and --count replace the keys of Poisson "
+                           "arrivals; these requests come from " +
                            scenario.trace.file);
   if (overrides.ratePerSecond)
     scenario.trace.ratePerSecond = *overrides.ratePerSecond;
@@ -212,8 +213,9 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
       return outputs.failed() ? kExitError : kExitOk;
     }
     if (overrides.any())
-      throw core::InputError("--config, --rate-per-s and --count apply to an LLM scenario (a top-level `llm:` "
-                             "key); a tenants scenario names its machine and its streams' rates itself");
+      throw core::InputError(
+          "--config, --rate-per-s and --count apply to an LLM scenario (a top-level `llm:` "
+          "key); a tenants scenario names its machine and its streams' rates itself");
     const serving::Scenario scenario = serving::loadScenario(path);
     ProgressLine progress(err, !options.has("--quiet"));
     std::vector<serving::Workload> workloads;
