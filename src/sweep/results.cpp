@@ -305,8 +305,7 @@ void llmCharts(report::HtmlPage &page, const std::vector<ResultRow> &rows) {
       std::vector<std::pair<double, double>> sorted = points.points;
       std::sort(sorted.begin(), sorted.end());
       c.series.push_back(std::move(points));
-      c.series.push_back(
-          Series{lines[i] + " (line)", Series::Style::Line, std::move(sorted), {}, static_cast<int>(i)});
+      c.series.push_back(Series{lines[i], Series::Style::Line, std::move(sorted), {}, static_cast<int>(i)});
     }
     page.raw(c.svg());
   };
