@@ -5,10 +5,14 @@
 #include "outputs.h"
 #include "progress.h"
 
+#include "config/hardware.h"
+#include "core/error.h"
 #include "serving/llm.h"
+#include "serving/scenario.h"
 #include "serving/serving.h"
 
 #include <cstdio>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,7 +21,7 @@ namespace npusim::cli {
 
 const char *const kServeUsage =
     R"(usage: npusim serve SCENARIO.yaml [--report OUT.json] [--trace OUT.json]
-                    [--html OUT.html]
+                    [--html OUT.html] [--config CFG] [--rate-per-s X] [--count N]
 
 Serves the scenario's tenants (each a bundle with a request stream: fixed
 arrival times, Poisson arrivals or a closed loop) together on one NPU
@@ -44,14 +48,66 @@ options:
   --html OUT.html     a self-contained page: the scenario and machine, per placement a
                       sortable tenant table, core utilisation, each tenant's DRAM
                       bandwidth over time and every request's latency (docs/reports.md)
+  --config CFG        an LLM scenario only: serve on this machine (a preset, or a
+                      configuration file) instead of the scenario's `machine:`
+  --rate-per-s X      an LLM scenario of Poisson arrivals only: X requests per second
+                      instead of its `requests.rate_per_s` (1e-06 .. 1e+12)
+  --count N           an LLM scenario of Poisson arrivals only: N requests instead of
+                      its `requests.count` (1 .. 1000000)
   --quiet             no progress line (it shows only when stderr is a terminal)
   --help              show this help
 )";
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {
-    {"--report", true, false}, {"--trace", true, false}, {"--html", true, false}, {"--quiet", false, false}};
+constexpr OptionSpec kOptions[] = {{"--report", true, false}, {"--trace", true, false},
+                                   {"--html", true, false},   {"--quiet", false, false},
+                                   {"--config", true, false}, {"--rate-per-s", true, false},
+                                   {"--count", true, false}};
+
+/// What the command line replaces in an LLM scenario (`npusim sweep` runs
+/// each of its LLM tasks so: its machine, its rate, its request count).
+struct LlmOverrides {
+  std::optional<std::string> machine;
+  std::optional<double> ratePerSecond;
+  std::optional<int64_t> count;
+  bool any() const { return machine || ratePerSecond || count; }
+};
+
+LlmOverrides llmOverrides(const ParsedOptions &options) {
+  LlmOverrides o;
+  o.machine = options.get("--config");
+  if (const std::optional<std::string> text = options.get("--rate-per-s")) {
+    const std::optional<double> rate = parseNumber(*text);
+    if (!rate || !(*rate >= serving::kMinLlmRatePerSecond && *rate <= serving::kMaxLlmRatePerSecond))
+      throw UsageError("--rate-per-s expects a number from 1e-06 to 1e+12 (requests per second), got '" +
+                       *text + "'");
+    o.ratePerSecond = rate;
+  }
+  if (const std::optional<std::string> text = options.get("--count")) {
+    const std::optional<int64_t> count = parseInteger(*text);
+    if (!count || *count < 1 || *count > serving::kMaxRequests)
+      throw UsageError("--count expects an integer from 1 to 1000000 (requests), got '" + *text + "'");
+    o.count = count;
+  }
+  return o;
+}
+
+/// The scenario with the command line's replacements; an error where one
+/// does not apply (a request trace read from a CSV file has no rate or count).
+void applyOverrides(serving::LlmScenario &scenario, const LlmOverrides &overrides) {
+  if (overrides.machine)
+    scenario.machine = config::loadConfig(*overrides.machine);
+  if ((overrides.ratePerSecond || overrides.count) && scenario.trace.arrival != "poisson")
+    throw core::InputError(scenario.trace.where +
+                           ": --rate-per-s and --count replace the keys of Poisson "
+                           "arrivals; these requests come from " +
+                           scenario.trace.file);
+  if (overrides.ratePerSecond)
+    scenario.trace.ratePerSecond = *overrides.ratePerSecond;
+  if (overrides.count)
+    scenario.trace.count = *overrides.count;
+}
 
 std::string fixed(double value, int digits) {
   char text[64];
@@ -116,8 +172,10 @@ void printLlm(const serving::LlmScenario &scenario, const serving::LlmResult &re
 }
 
 /// `npusim serve` of an LLM scenario (docs/serving.md, "LLM serving").
-void serveLlm(const std::string &path, OutputFiles &files, std::ostream &out, std::ostream &err) {
-  const serving::LlmScenario scenario = serving::loadLlmScenario(path);
+void serveLlm(const std::string &path, const LlmOverrides &overrides, OutputFiles &files, std::ostream &out,
+              std::ostream &err) {
+  serving::LlmScenario scenario = serving::loadLlmScenario(path);
+  applyOverrides(scenario, overrides);
   const std::vector<serving::LlmRequest> requests = serving::makeLlmRequests(scenario.trace);
   const serving::LlmModelBytes bytes = serving::modelBytes(scenario);
   serving::IterationTimer timer(scenario.machine);
@@ -143,6 +201,7 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
     throw UsageError(options.positionals.empty() ? "serve needs a scenario file"
                                                  : "serve takes one scenario file");
   const std::string path = options.positionals.front();
+  const LlmOverrides overrides = llmOverrides(options);
   OutputFiles outputs;
   for (const char *option : {"--report", "--trace", "--html"})
     outputs.add(options, option);
@@ -150,9 +209,13 @@ int runServe(std::span<const std::string> args, std::ostream &out, std::ostream 
     return kExitError;
   try {
     if (serving::isLlmScenario(path)) {
-      serveLlm(path, outputs, out, err);
+      serveLlm(path, overrides, outputs, out, err);
       return outputs.failed() ? kExitError : kExitOk;
     }
+    if (overrides.any())
+      throw core::InputError(
+          "--config, --rate-per-s and --count apply to an LLM scenario (a top-level `llm:` "
+          "key); a tenants scenario names its machine and its streams' rates itself");
     const serving::Scenario scenario = serving::loadScenario(path);
     ProgressLine progress(err, !options.has("--quiet"));
     std::vector<serving::Workload> workloads;

@@ -30,8 +30,11 @@ const char *const kSweepUsage =
 
 Runs every bundle of the sweep file on every machine it describes (a grid of key
 lists and/or samples of key ranges over a base preset; docs/sweeps.md), one
-`npusim run` per (machine, bundle) task. Each task's records go to DIR/tasks/KEY/,
-KEY a hash of the resolved machine, the bundle's content, the mode and npusim's
+`npusim run` per (machine, bundle) task, and serves every LLM scenario it names
+on every machine at every arrival rate of its `requests:`, one `npusim serve` per
+(machine, scenario, rate, count) task. Each task's records go to DIR/tasks/KEY/,
+KEY a hash of the resolved machine, the bundle's (or the scenario's and its
+bundles') content, the mode (or the rate and count) and npusim's
 version: a rerun skips the tasks already finished, and an interrupted sweep loses
 only those in flight. A failed task is recorded with its error and the sweep goes
 on. At the end DIR/results.csv has one row per task and DIR/report.html the plots.
@@ -132,17 +135,27 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
       const bool done = s && (s->status == "ok" || !options.has("--retry-failed"));
       finished += done;
       if (options.has("--dry-run"))
-        out << t.key << " " << (done ? s->status : std::string("to run")) << " " << t.bundle
+        out << t.key << " " << (done ? s->status : std::string("to run")) << " "
+            << (t.scenario.empty() ? t.bundle
+                                   : t.scenario + " rate_per_s=" + sweep::rateText(t.ratePerSecond) +
+                                         " count=" + std::to_string(t.count))
             << pointText(points[t.point]) << "\n";
       if (!done && queued.insert(t.key).second)
         todo.push_back(&t);
     }
     if (options.has("--dry-run"))
       return kExitOk;
+    // Per machine: each bundle, and each scenario at each (rate, count).
+    const size_t scenarioRuns = sweepFile.scenarios.size() * std::max<size_t>(sweepFile.rates.size(), 1) *
+                                std::max<size_t>(sweepFile.counts.size(), 1);
+    const std::string perMachine = scenarioRuns == 0 ? std::to_string(sweepFile.bundles.size()) + " bundles"
+                                   : sweepFile.bundles.empty()
+                                       ? std::to_string(scenarioRuns) + " scenario runs"
+                                       : "(" + std::to_string(sweepFile.bundles.size()) + " bundles + " +
+                                             std::to_string(scenarioRuns) + " scenario runs)";
     out << "sweep " << file << ": " << tasks.size() << " tasks (" << points.size() << " machines x "
-        << sweepFile.bundles.size() << " bundles), " << finished << " finished before, " << todo.size()
-        << " to run " << (dask ? "on Dask (" + *dask + ")" : "on " + std::to_string(jobs) + " local jobs")
-        << "\n"
+        << perMachine << "), " << finished << " finished before, " << todo.size() << " to run "
+        << (dask ? "on Dask (" + *dask + ")" : "on " + std::to_string(jobs) + " local jobs") << "\n"
         << std::flush;
     const std::string npusim = fs::read_symlink("/proc/self/exe").string();
     const std::string csvPath = (fs::path(*outDir) / "results.csv").string(),
@@ -162,8 +175,7 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
     const sweep::TaskDone onDone = [&](size_t done, size_t total, const sweep::Task &t,
                                        const sweep::TaskStatus &s) {
       failedNow += s.status != "ok";
-      progress.update(done, total,
-                      fs::path(t.bundle).filename().string() + pointText(points[t.point]) + " " + s.status);
+      progress.update(done, total, sweep::taskLabel(t) + pointText(points[t.point]) + " " + s.status);
       const auto now = std::chrono::steady_clock::now();
       if (std::chrono::duration<double>(now - lastWrite).count() < std::max(2.0, 10.0 * writeSeconds))
         return;
@@ -213,7 +225,9 @@ int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream 
         << rows.size() - failed - pending << " of " << rows.size() << " tasks ok: " << csvPath << ", "
         << pagePath << "\n";
     for (const sweep::ResultRow &r : rows) {
-      const std::string task = "npusim sweep: task " + r.key + " (" + r.model + pointText(r.point) + ")";
+      const std::string rate = r.ratePerSecond ? " rate_per_s=" + sweep::rateText(*r.ratePerSecond) : "";
+      const std::string task =
+          "npusim sweep: task " + r.key + " (" + r.model + rate + pointText(r.point) + ")";
       if (r.status == "failed")
         err << task << " failed: " << r.error << "\n";
       else if (r.status != "ok")

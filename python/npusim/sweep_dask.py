@@ -2,12 +2,15 @@
 
 `npusim sweep --dask ADDRESS|local` writes DIR/dask-tasks.json and runs this
 file as a script; it is not imported by the rest of the package and needs only
-the standard library and `distributed`. Each task runs `npusim run` on a worker
-with the configuration written to a temporary folder there, and sends the
+the standard library and `distributed`. Each task runs the command line the
+sweep built for it (`npusim run` of a bundle, `npusim serve` of an LLM
+scenario) on a worker with the configuration written to a temporary folder
+there, and sends the
 report back; this process writes the task's records under DIR/tasks/KEY/ as
 each task ends (status.json last, by rename), so an interrupted sweep loses
 only the tasks in flight. Workers need the npusim binary (the driver's path, or
-`npusim` on PATH) and the bundles at the same paths (a shared file system).
+`npusim` on PATH) and the bundles and scenarios at the same paths (a shared file
+system).
 """
 
 import argparse
@@ -65,6 +68,8 @@ def record(out_dir, task, result):
     if result["report"] is not None:
         write_atomically(os.path.join(folder, "report.json"), result["report"])
     status = dict(result["status"], key=task["key"], bundle=task["bundle"])
+    if task.get("scenario"):
+        status.update(scenario=task["scenario"], rate_per_s=task["rate_per_s"], count=task["count"])
     write_atomically(os.path.join(folder, "status.json"), json.dumps(status, indent=2) + "\n")
 
 

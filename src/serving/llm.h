@@ -31,6 +31,10 @@ struct LlmBundleSpec {
 
 /// The request trace: Poisson arrivals with uniform prompt and output
 /// lengths, or a CSV file of arrival_us, prompt_tokens, output_tokens.
+/// The range of a Poisson trace's `rate_per_s` (the scenario's key, `npusim
+/// serve --rate-per-s`, a sweep's `requests.rate_per_s`).
+inline constexpr double kMinLlmRatePerSecond = 1e-6, kMaxLlmRatePerSecond = 1e12;
+
 struct LlmTraceSpec {
   std::string arrival = "poisson"; // "poisson" or "csv"
   double ratePerSecond = 0.0;

@@ -82,7 +82,7 @@ LlmTraceSpec readTrace(const Reader &reader, const YAML::Node &node, const fs::p
       if (spec.arrival != "poisson" && spec.arrival != "csv")
         reader.fail(value, "key 'arrival': '" + spec.arrival + "' is not an LLM trace (poisson, csv)");
     } else if (key == "rate_per_s") {
-      spec.ratePerSecond = reader.numberIn(value, key, 1e-6, 1e12);
+      spec.ratePerSecond = reader.numberIn(value, key, kMinLlmRatePerSecond, kMaxLlmRatePerSecond);
     } else if (key == "seed") {
       spec.seed = static_cast<uint64_t>(reader.integerIn(value, key, 0, INT64_MAX));
     } else if (key == "count") {

@@ -29,10 +29,16 @@ void runOnDask(const std::vector<const Task *> &tasks, const std::string &outDir
   nlohmann::json list = nlohmann::json::array();
   std::map<std::string, std::vector<const Task *>> byKey;
   for (const Task *t : tasks) {
-    list.push_back({{"key", t->key},
-                    {"bundle", t->bundle},
-                    {"config", t->config},
-                    {"args", runArguments(*t, "@CONFIG@", "@REPORT@")}});
+    nlohmann::json entry = {{"key", t->key},
+                            {"bundle", t->bundle},
+                            {"config", t->config},
+                            {"args", runArguments(*t, "@CONFIG@", "@REPORT@")}};
+    if (!t->scenario.empty()) {
+      entry["scenario"] = t->scenario;
+      entry["rate_per_s"] = t->ratePerSecond;
+      entry["count"] = t->count;
+    }
+    list.push_back(std::move(entry));
     byKey[t->key].push_back(t);
   }
   const fs::path taskFile = fs::path(outDir) / "dask-tasks.json",

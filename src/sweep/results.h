@@ -13,8 +13,23 @@ namespace npusim::sweep {
 /// The units of `unit_busy_percent`, as the CSV's busy_* columns name them.
 inline const char *const kUnits[] = {"scalar", "dma", "vector", "cross-lane", "systolic"};
 
+/// An LLM scenario task's results, from `npusim serve --report`'s JSON
+/// (docs/serving.md, "LLM serving"): latencies in microseconds.
+struct LlmColumns {
+  double ttftP50 = 0.0, ttftP90 = 0.0, ttftP99 = 0.0;
+  double tpotP50 = 0.0, tpotP90 = 0.0, tpotP99 = 0.0;
+  double e2eP50 = 0.0, e2eP90 = 0.0, e2eP99 = 0.0;
+  double tokensPerSecond = 0.0, outputTokensPerSecond = 0.0, makespanUs = 0.0;
+  int64_t requestsCompleted = 0, preemptions = 0, peakBatch = 0;
+};
+
 struct ResultRow {
-  std::string key, bundle, model; // model: the bundle folder's name
+  std::string key, bundle, model; // model: the bundle folder's name, or the scenario file's stem
+  /// A scenario task's scenario, rate and request count (empty and absent for a bundle task).
+  std::string scenario;
+  std::optional<double> ratePerSecond;
+  std::optional<int64_t> count;
+  std::optional<LlmColumns> llm; // a scenario task that finished ok
   Point point;
   std::string status = "pending"; // ok, failed, or pending (not run yet)
   int64_t cycles = 0;
@@ -42,11 +57,16 @@ struct ResultRow {
 std::vector<ResultRow> collectResults(const std::vector<Task> &tasks, const std::vector<Point> &points,
                                       const std::string &outDir);
 
-/// The CSV text: a header, then one line per row (RFC 4180 quoting).
+/// The CSV text: a header, then one line per row (RFC 4180 quoting). With a
+/// scenario row, the scenario's columns (scenario, rate_per_s, count) follow
+/// `bundle` and the LLM columns (ttft_p50_us, ...) come before `wall_s`; each
+/// kind of row leaves the other kind's columns empty.
 std::string resultsCsv(const std::vector<std::string> &keys, const std::vector<ResultRow> &rows);
 
 /// Each varied key against time per model, the Pareto fronts of time against
-/// peak FLOP/s, scratchpad bytes and energy, per-unit utilisation, and the table.
+/// peak FLOP/s, scratchpad bytes and energy, per-unit utilisation (for bundle
+/// tasks); TPOT and TTFT against arrival rate, one line per machine (for
+/// scenario tasks); and the table.
 report::HtmlPage sweepPage(const std::string &title, const std::vector<std::string> &keys,
                            const std::vector<ResultRow> &rows);
 

@@ -6,6 +6,8 @@
 #include "core/error.h"
 #include "core/random.h"
 #include "core/text_input.h"
+#include "serving/llm.h"
+#include "serving/scenario.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -83,6 +85,92 @@ std::vector<std::string> bundleList(const std::string &file, const YAML::Node &n
   if (bundles.empty())
     fail(file, node, "'bundles': the list is empty", key);
   return bundles;
+}
+
+/// A scalar or a list of scalars, each with its node.
+std::vector<YAML::Node> listOf(const YAML::Node &node) {
+  std::vector<YAML::Node> items;
+  if (node.IsSequence())
+    for (const YAML::Node &n : node)
+      items.push_back(n);
+  else
+    items.push_back(node);
+  return items;
+}
+
+/// `scenarios:`: LLM serving scenarios, read by the serving module's own
+/// reader, so that a sweep accepts exactly what `npusim serve` does.
+std::vector<ScenarioSpec> scenarioList(const std::string &file, const YAML::Node &node,
+                                       const YAML::Node &key) {
+  std::vector<ScenarioSpec> scenarios;
+  const fs::path folder = fs::path(file).parent_path();
+  for (const YAML::Node &n : listOf(node)) {
+    const std::string name = scalar(file, n, "scenarios", key);
+    fs::path p = name;
+    if (p.is_relative())
+      p = folder / p;
+    if (!fs::is_regular_file(p))
+      fail(file, n, "scenario '" + name + "': no file " + p.string());
+    ScenarioSpec spec;
+    spec.path = fs::weakly_canonical(p).string();
+    spec.line = config::yamlLine(n, key);
+    serving::LlmScenario scenario;
+    try {
+      if (!serving::isLlmScenario(spec.path))
+        fail(file, n,
+             "scenario '" + name +
+                 "': not an LLM scenario (no top-level `llm:` key); a sweep serves language models only");
+      scenario = serving::loadLlmScenario(spec.path);
+    } catch (const core::InputError &e) {
+      const std::string message = e.what();
+      if (message.starts_with(file + ":"))
+        throw;
+      fail(file, n, "scenario '" + name + "': " + message);
+    }
+    if (scenario.trace.arrival != "poisson")
+      fail(file, n,
+           "scenario '" + name + "': its requests come from " + scenario.trace.file + " (" +
+               scenario.trace.where + "); a sweep varies the rate of Poisson arrivals");
+    for (const serving::LlmBundleSpec *b : {&scenario.prefill, &scenario.decode}) {
+      if (!fs::exists(fs::path(b->bundle) / "graph.json"))
+        fail(file, n, "scenario '" + name + "': bundle " + b->bundle + " (" + b->where + "): no graph.json");
+      spec.bundles.push_back(fs::weakly_canonical(b->bundle).string());
+    }
+    spec.ratePerSecond = scenario.trace.ratePerSecond;
+    spec.count = scenario.trace.count;
+    scenarios.push_back(std::move(spec));
+  }
+  if (scenarios.empty())
+    fail(file, node, "'scenarios': the list is empty", key);
+  return scenarios;
+}
+
+/// `requests:`: the rates and request counts at which every scenario runs.
+void requestGrid(const std::string &file, const YAML::Node &node, const YAML::Node &key, SweepFile &s) {
+  if (!node.IsMap())
+    fail(file, node, "'requests': expected a map (rate_per_s, count)", key);
+  for (const auto &field : node) {
+    const std::string name = field.first.Scalar();
+    const std::string where = "requests." + name;
+    if (name != "rate_per_s" && name != "count")
+      fail(file, field.first, "'requests': unknown field '" + name + "' (rate_per_s, count)");
+    const std::vector<YAML::Node> items = listOf(field.second);
+    if (items.empty())
+      fail(file, field.second, "'" + where + "': the list is empty", field.first);
+    for (const YAML::Node &n : items) {
+      const double v = numberOf(file, n, where, field.first);
+      if (name == "rate_per_s") {
+        if (!(v >= serving::kMinLlmRatePerSecond && v <= serving::kMaxLlmRatePerSecond))
+          fail(file, n,
+               "'" + where + "': " + n.Scalar() + " is out of range (1e-06 .. 1e+12 requests per second)");
+        s.rates.push_back(v);
+      } else {
+        if (v < 1 || v > static_cast<double>(serving::kMaxRequests) || v != std::floor(v))
+          fail(file, n, "'" + where + "': expected an integer from 1 to 1000000, got '" + n.Scalar() + "'");
+        s.counts.push_back(static_cast<int64_t>(v));
+      }
+    }
+  }
 }
 
 KeyRange keyRange(const std::string &file, const std::string &key, const YAML::Node &node,
@@ -167,17 +255,24 @@ std::string valueText(const KeyRange &r, double u) {
 SweepFile loadSweepFile(const std::string &path) {
   const YAML::Node root = config::parseYamlDocument(core::readTextFile(path, "sweep file"), path);
   if (!root.IsMap())
-    throw core::InputError(path +
-                           ": a sweep file is a map (bundles, base, mode, grid, ranges, samples, ...)");
+    throw core::InputError(
+        path +
+        ": a sweep file is a map (bundles, scenarios, requests, base, mode, grid, ranges, samples, ...)");
   SweepFile s;
   s.path = path;
   bool hasBundles = false;
+  int requestsLine = 0;
   for (const auto &field : root) {
     const std::string name = field.first.Scalar();
     const YAML::Node &value = field.second;
     if (name == "bundles") {
       s.bundles = bundleList(path, value, field.first);
       hasBundles = true;
+    } else if (name == "scenarios") {
+      s.scenarios = scenarioList(path, value, field.first);
+    } else if (name == "requests") {
+      requestGrid(path, value, field.first, s);
+      requestsLine = config::yamlLine(value, field.first);
     } else if (name == "base") {
       s.base = scalar(path, value, name, field.first);
       s.baseLine = config::yamlLine(value, field.first);
@@ -231,11 +326,15 @@ SweepFile loadSweepFile(const std::string &path) {
       s.seed = static_cast<uint64_t>(n);
     } else {
       fail(path, field.first,
-           "unknown field '" + name + "' (bundles, base, mode, grid, ranges, samples, sampling, seed)");
+           "unknown field '" + name +
+               "' (bundles, scenarios, requests, base, mode, grid, ranges, samples, sampling, seed)");
     }
   }
-  if (!hasBundles)
-    throw core::InputError(path + ": no 'bundles'");
+  if (!hasBundles && s.scenarios.empty())
+    throw core::InputError(path + ": no 'bundles' or 'scenarios': nothing to run");
+  if (requestsLine > 0 && s.scenarios.empty())
+    throw core::InputError(path + ":" + std::to_string(requestsLine) +
+                           ": 'requests' without 'scenarios': the rates are those of LLM serving scenarios");
   if (!s.ranges.empty() && s.samples == 0)
     throw core::InputError(path + ": 'ranges' need 'samples': how many machines to draw");
   if (s.ranges.empty() && s.samples > 0)

@@ -28,9 +28,25 @@ struct GridKey {
   std::vector<int> lines;
 };
 
+/// An LLM serving scenario of the sweep (a scenario file with a top-level
+/// `llm:` key and Poisson arrivals; docs/sweeps.md, "LLM serving").
+struct ScenarioSpec {
+  std::string path; // absolute (a relative one starts from the sweep file's folder)
+  int line = 0;     // of its entry in the sweep file
+  /// Its prefill and decode bundles (absolute): their content is part of a task's key.
+  std::vector<std::string> bundles;
+  double ratePerSecond = 0.0; // its own requests.rate_per_s and requests.count, used
+  int64_t count = 0;          // where the sweep's `requests:` does not vary them
+};
+
 struct SweepFile {
   std::string path;
   std::vector<std::string> bundles;         // absolute paths (relative ones start from the file's folder)
+  std::vector<ScenarioSpec> scenarios;      // run by `npusim serve` on every machine
+  /// `requests: {rate_per_s: [...], count: [...]}`: every scenario runs at each
+  /// (rate, count), the last varying fastest; empty: the scenario's own.
+  std::vector<double> rates;
+  std::vector<int64_t> counts;
   std::string base{config::kDefaultPreset}; // a preset or a file (relative to the file's folder)
   int baseLine = 0;                         // 0: not given
   std::string mode = "timing";              // timing or full (cycles are what a sweep is for)
@@ -44,7 +60,8 @@ struct SweepFile {
 
 /// Reads and checks a sweep file: throws core::InputError naming the file, the
 /// line and the field (unknown field, a key that is not a configuration key,
-/// an empty list, a bad range, a missing bundle).
+/// an empty list, a bad range, a missing bundle, a scenario that is not an
+/// LLM scenario of Poisson arrivals, a rate or count out of range).
 SweepFile loadSweepFile(const std::string &path);
 
 /// One machine of the sweep: each varied key with its value as YAML text, in

@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -129,7 +130,8 @@ std::optional<TaskStatus> runOne(const Task &task, const std::string &outDir, co
   if (status.status == "failed" && status.error.empty())
     status.error = errorLine(slurp(log));
   if (status.status == "failed" && status.error.empty())
-    status.error = "npusim run ended with status " + std::to_string(status.exitCode);
+    status.error = std::string(task.scenario.empty() ? "npusim run" : "npusim serve") +
+                   " ended with status " + std::to_string(status.exitCode);
   return status;
 }
 
@@ -168,6 +170,10 @@ std::vector<Task> makeTasks(const SweepFile &sweep, const std::vector<Point> &po
   std::map<std::string, uint64_t> digests;
   for (const std::string &b : sweep.bundles)
     digests.emplace(b, bundleDigest(b));
+  for (const ScenarioSpec &scenario : sweep.scenarios)
+    for (const std::string &b : scenario.bundles)
+      if (!digests.count(b))
+        digests.emplace(b, bundleDigest(b));
   std::vector<Task> tasks;
   for (size_t p = 0; p < points.size(); ++p) {
     std::string config, error;
@@ -191,8 +197,53 @@ std::vector<Task> makeTasks(const SweepFile &sweep, const std::vector<Point> &po
       t.key = hex(f.h);
       tasks.push_back(std::move(t));
     }
+    for (const ScenarioSpec &scenario : sweep.scenarios) {
+      const std::vector<double> rates =
+          sweep.rates.empty() ? std::vector<double>{scenario.ratePerSecond} : sweep.rates;
+      const std::vector<int64_t> counts =
+          sweep.counts.empty() ? std::vector<int64_t>{scenario.count} : sweep.counts;
+      for (const double rate : rates)
+        for (const int64_t count : counts) {
+          Task t;
+          t.point = p;
+          t.scenario = scenario.path;
+          t.ratePerSecond = rate;
+          t.count = count;
+          t.mode = "timing"; // an LLM iteration is timed; serve has no other mode
+          t.config = config;
+          t.configError = error;
+          Fnv f;
+          f.add("npusim " + version);
+          f.add("serve");
+          f.add(config.empty() ? configText(sweep, points[p]) : config);
+          f.add(slurp(scenario.path));
+          for (const std::string &bundle : scenario.bundles)
+            f.add8(digests.at(bundle));
+          f.add(rateText(rate));
+          f.add8(static_cast<uint64_t>(count));
+          t.key = hex(f.h);
+          tasks.push_back(std::move(t));
+        }
+    }
   }
   return tasks;
+}
+
+std::string rateText(double ratePerSecond) {
+  char text[32];
+  for (int digits = 6; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, ratePerSecond);
+    if (std::strtod(text, nullptr) == ratePerSecond)
+      break;
+  }
+  return text;
+}
+
+std::string taskLabel(const Task &task) {
+  if (task.scenario.empty())
+    return fs::path(task.bundle).filename().string();
+  return fs::path(task.scenario).stem().string() + " rate_per_s=" + rateText(task.ratePerSecond) +
+         " count=" + std::to_string(task.count);
 }
 
 std::string taskFolder(const std::string &outDir, const Task &task) {
@@ -215,12 +266,17 @@ std::optional<TaskStatus> readStatus(const std::string &outDir, const Task &task
 }
 
 void writeStatus(const std::string &outDir, const Task &task, const TaskStatus &status) {
-  const nlohmann::json doc = {{"key", task.key},
-                              {"bundle", task.bundle},
-                              {"status", status.status},
-                              {"exit_code", status.exitCode},
-                              {"wall_s", status.wallSeconds},
-                              {"error", status.error}};
+  nlohmann::json doc = {{"key", task.key},
+                        {"bundle", task.bundle},
+                        {"status", status.status},
+                        {"exit_code", status.exitCode},
+                        {"wall_s", status.wallSeconds},
+                        {"error", status.error}};
+  if (!task.scenario.empty()) {
+    doc["scenario"] = task.scenario;
+    doc["rate_per_s"] = task.ratePerSecond;
+    doc["count"] = task.count;
+  }
   const std::string path = (fs::path(taskFolder(outDir, task)) / "status.json").string();
   core::writeFileAtomically(path, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
                             path);
@@ -228,6 +284,13 @@ void writeStatus(const std::string &outDir, const Task &task, const TaskStatus &
 
 std::vector<std::string> runArguments(const Task &task, const std::string &configPath,
                                       const std::string &reportPath) {
+  if (!task.scenario.empty())
+    return {"serve",        task.scenario,
+            "--config",     configPath,
+            "--rate-per-s", rateText(task.ratePerSecond),
+            "--count",      std::to_string(task.count),
+            "--report",     reportPath,
+            "--quiet"};
   return {"run",      task.bundle, "--mode",    task.mode, "--config", configPath, "--report",
           reportPath, "--quiet",   "--threads", "1",       "--top",    "1"};
 }

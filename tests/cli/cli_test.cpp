@@ -707,6 +707,94 @@ TEST_F(CliTest, SweepLocallyAndOnLocalClusterGiveTheSameResults) {
   EXPECT_EQ(occurrences(html, "<circle class=\"point\""), 5u * 4 + 5 * 4);
 }
 
+TEST_F(CliTest, SweepServesAnLlmScenarioAtEachRateOnEachMachine) {
+  const std::string scenario = std::filesystem::weakly_canonical(std::string(NPUSIM_TEST_DATA) +
+                                                                 "/../../examples/serving/llama-tiny.yaml")
+                                   .string();
+  const std::string sweep =
+      writeText("llm-sweep.yaml", "scenarios: [" + scenario +
+                                      "]\nrequests: {rate_per_s: [5000, 40000], count: 8}\n"
+                                      "base: tpuv4-like\ngrid:\n  core_freq_mhz: [940, 1880]\n");
+  Result r = run({"sweep", sweep, "--out", "local", "--jobs", "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "4 tasks (2 machines x 2 scenario runs), 0 finished before, 4 to run"))
+      << r.out;
+  const std::string local = slurp(path("local/results.csv"));
+  // The CSV as rows of named cells.
+  std::istringstream lines(local);
+  std::string line;
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::stringstream fields(line);
+    for (std::string f; std::getline(fields, f, ',');)
+      cells.push_back(f);
+    if (line.back() == ',')
+      cells.push_back("");
+    rows.push_back(cells);
+  }
+  ASSERT_EQ(rows.size(), 5u) << local; // the header and 4 tasks
+  const auto cell = [&rows](size_t row, const std::string &name) {
+    const auto at = std::find(rows[0].begin(), rows[0].end(), name);
+    const size_t i = static_cast<size_t>(at - rows[0].begin());
+    return at != rows[0].end() && i < rows[row].size() ? rows[row][i] : "no column " + name;
+  };
+  size_t fastAndBusy = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    EXPECT_EQ(cell(i, "status"), "ok") << local;
+    EXPECT_EQ(cell(i, "scenario"), scenario);
+    EXPECT_EQ(cell(i, "count"), "8");
+    EXPECT_EQ(cell(i, "requests_completed"), "8");
+    EXPECT_GT(std::stod(cell(i, "tpot_p50_us")), 0.0) << local;
+    EXPECT_EQ(cell(i, "cycles"), ""); // a bundle task's column
+    if (cell(i, "core_freq_mhz") == "1880" && cell(i, "rate_per_s") == "40000")
+      fastAndBusy = i;
+  }
+  ASSERT_NE(fastAndBusy, 0u) << local;
+  // The same machine and rate served alone, the machine written here by hand.
+  writeText("fast.yaml", "base: tpuv4-like\ncore_freq_mhz: 1880\n");
+  r = run({"serve", scenario, "--config", "fast.yaml", "--rate-per-s", "40000", "--count", "8", "--report",
+           "alone.json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const nlohmann::json alone = nlohmann::json::parse(slurp(path("alone.json")));
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", alone["tpot_us"]["p50"].get<double>());
+  EXPECT_EQ(cell(fastAndBusy, "tpot_p50_us"), text);
+  std::snprintf(text, sizeof text, "%.3f", alone["ttft_us"]["p99"].get<double>());
+  EXPECT_EQ(cell(fastAndBusy, "ttft_p99_us"), text);
+  std::snprintf(text, sizeof text, "%.1f", alone["tokens_per_s"].get<double>());
+  EXPECT_EQ(cell(fastAndBusy, "tokens_per_s"), text);
+  // TPOT p50, TPOT p99 and TTFT p99 against the rate: 2 machines x 2 rates each.
+  const std::string html = slurp(path("local/report.html"));
+  EXPECT_EQ(occurrences(html, "<svg class=\"chart\""), 3u);
+  EXPECT_EQ(occurrences(html, "<circle class=\"point\""), 3u * 4);
+  EXPECT_TRUE(contains(html, "TPOT p50 against arrival rate"));
+  // Resumed: nothing runs again; on a local Dask cluster: the same results.
+  r = run({"sweep", sweep, "--out", "local"});
+  EXPECT_TRUE(contains(r.out, "4 finished before, 0 to run")) << r.out;
+  r = run({"sweep", sweep, "--out", "dask", "--dask", "local", "--workers", "2"});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err << slurp(path("dask/dask.log"));
+  EXPECT_EQ(withoutWallTime(slurp(path("dask/results.csv"))), withoutWallTime(local));
+}
+
+TEST_F(CliTest, ServeReplacesOnlyWhatAnLlmScenarioHas) {
+  const std::string examples = std::string(NPUSIM_TEST_DATA) + "/../../examples/serving/";
+  Result r = run({"serve", examples + "mlp-tiny.yaml", "--rate-per-s", "5"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "apply to an LLM scenario")) << r.err;
+  EXPECT_EQ(run({"serve", examples + "llama-tiny.yaml", "--rate-per-s", "0"}).exitCode, 2);
+  EXPECT_EQ(run({"serve", examples + "llama-tiny.yaml", "--count", "1.5"}).exitCode, 2);
+  writeText("trace.csv", "arrival_us,prompt_tokens,output_tokens\n0,16,4\n");
+  writeText("csv.yaml",
+            "machine: tpuv4-like\nllm:\n  prefill: {bundle: " + std::string(NPUSIM_TEST_DATA) +
+                "/bundles/llama_prefill, tokens: seq}\n  decode: {bundle: " + std::string(NPUSIM_TEST_DATA) +
+                "/bundles/llama_decode, past: past}\nrequests: {arrival: csv, file: trace.csv}\n");
+  r = run({"serve", "csv.yaml", "--count", "4"});
+  EXPECT_EQ(r.exitCode, 1);
+  EXPECT_TRUE(contains(r.err, "csv.yaml:5: --rate-per-s and --count replace the keys of Poisson arrivals"))
+      << r.err;
+}
+
 TEST_F(CliTest, SweepRecordsAFailedTaskAndGoesOn) {
   Result r = run({"sweep", std::string(NPUSIM_TEST_DATA) + "/sweeps/invalid_point.yaml", "--out", "out"});
   EXPECT_EQ(r.exitCode, 1);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 namespace npusim::sweep {
 namespace {
@@ -208,6 +209,188 @@ TEST_F(SweepFileTest, EnergyPerTokenComesFromALanguageModelsReport) {
   EXPECT_EQ(rows[0].tokens, 4);
   const std::string csv = resultsCsv(variedKeys(s), rows);
   EXPECT_NE(csv.find(",4,0.750,0.500,"), std::string::npos) << csv;
+}
+
+/// An LLM scenario (docs/serving.md, "LLM serving") over the test bundles, in
+/// the test's folder, and a sweep of it.
+class ScenarioSweepTest : public SweepFileTest {
+protected:
+  std::string writeScenario(const std::string &name, const std::string &requests) const {
+    const std::string data = NPUSIM_TEST_DATA;
+    std::ofstream(dir_ / name) << "machine: tpuv4-like\nllm:\n  prefill: {bundle: " << data
+                               << "/bundles/llama_prefill, tokens: seq}\n  decode: {bundle: " << data
+                               << "/bundles/llama_decode, past: past}\nrequests: " << requests
+                               << "\nscheduler: {max_batch: 8, token_budget: 64, kv_blocks: 40}\n";
+    return (dir_ / name).string();
+  }
+  const std::string poisson_ =
+      "{arrival: poisson, rate_per_s: 20000, count: 50, prompt_tokens: [16, 96], output_tokens: [4, 32]}";
+  std::string message(const std::string &text) const {
+    try {
+      loadSweepFile(write(text));
+    } catch (const std::exception &e) {
+      return e.what();
+    }
+    return "no error";
+  }
+};
+
+TEST_F(ScenarioSweepTest, ReadsScenariosAndTheirRates) {
+  writeScenario("llm.yaml", poisson_);
+  const SweepFile s = loadSweepFile(write(
+      "scenarios: [llm.yaml]\nrequests:\n  rate_per_s: [5000, 1e4]\n  count: 8\ngrid:\n  lanes: [64]\n"));
+  EXPECT_TRUE(s.bundles.empty());
+  ASSERT_EQ(s.scenarios.size(), 1u);
+  EXPECT_EQ(s.scenarios[0].path, fs::weakly_canonical(dir_ / "llm.yaml").string());
+  EXPECT_EQ(s.scenarios[0].line, 1);
+  EXPECT_EQ(s.scenarios[0].ratePerSecond, 20000.0); // the scenario's own, read by the serving reader
+  EXPECT_EQ(s.scenarios[0].count, 50);
+  ASSERT_EQ(s.scenarios[0].bundles.size(), 2u);
+  EXPECT_EQ(s.scenarios[0].bundles[0],
+            fs::weakly_canonical(std::string(NPUSIM_TEST_DATA) + "/bundles/llama_prefill").string());
+  EXPECT_EQ(s.rates, (std::vector<double>{5000.0, 10000.0}));
+  EXPECT_EQ(s.counts, (std::vector<int64_t>{8}));
+}
+
+TEST_F(ScenarioSweepTest, ErrorsNameFileLineAndField) {
+  writeScenario("llm.yaml", poisson_);
+  const std::string file = (dir_ / "s.yaml").string();
+  EXPECT_EQ(message("scenarios: [llm.yaml]\nrequests:\n  rate: [5]\n"),
+            file + ":3: 'requests': unknown field 'rate' (rate_per_s, count)");
+  EXPECT_EQ(message("scenarios: [llm.yaml]\nrequests:\n  rate_per_s:\n    - 100\n    - 0\n"),
+            file + ":5: 'requests.rate_per_s': 0 is out of range (1e-06 .. 1e+12 requests per second)");
+  EXPECT_EQ(message("scenarios: [llm.yaml]\nrequests:\n  rate_per_s: [2e12]\n"),
+            file + ":3: 'requests.rate_per_s': 2e12 is out of range (1e-06 .. 1e+12 requests per second)");
+  EXPECT_EQ(message("scenarios: [llm.yaml]\nrequests: {count: [8, 2.5]}\n"),
+            file + ":2: 'requests.count': expected an integer from 1 to 1000000, got '2.5'");
+  EXPECT_EQ(message("scenarios: [llm.yaml]\nrequests: {rate_per_s: []}\n"),
+            file + ":2: 'requests.rate_per_s': the list is empty");
+  EXPECT_EQ(message("bundles: [tiny]\nrequests: {rate_per_s: [5]}\n"),
+            file + ":2: 'requests' without 'scenarios': the rates are those of LLM serving scenarios");
+  EXPECT_EQ(message("scenarios: [nowhere.yaml]\n"),
+            file + ":1: scenario 'nowhere.yaml': no file " + (dir_ / "nowhere.yaml").string());
+  // A tenants scenario, and a CSV trace whose rate a sweep cannot vary.
+  std::ofstream(dir_ / "tenants.yaml") << "machine: tpuv3-like\ntenants: []\n";
+  EXPECT_EQ(message("bundles: [tiny]\nscenarios:\n  - tenants.yaml\n"),
+            file + ":3: scenario 'tenants.yaml': not an LLM scenario (no top-level `llm:` key); a sweep "
+                   "serves language models only");
+  std::ofstream(dir_ / "trace.csv") << "arrival_us,prompt_tokens,output_tokens\n0,16,4\n";
+  writeScenario("csv.yaml", "{arrival: csv, file: trace.csv}");
+  EXPECT_NE(message("scenarios: [csv.yaml]\n").find(file + ":1: scenario 'csv.yaml': its requests come from"),
+            std::string::npos);
+  // The scenario's own error, by its file and line, after the sweep's.
+  writeScenario("bad.yaml", "{arrival: poisson, rate_per_s: 5, count: 8, prompt_tokens: [16, 96]}");
+  EXPECT_EQ(message("scenarios: [bad.yaml]\n"),
+            file + ":1: scenario 'bad.yaml': " + (dir_ / "bad.yaml").string() +
+                ":5: requests: arrival 'poisson' needs key 'output_tokens'"); // its line 5
+  EXPECT_EQ(message("grid:\n  lanes: [64]\n"), file + ": no 'bundles' or 'scenarios': nothing to run");
+}
+
+TEST_F(ScenarioSweepTest, TaskKeysFollowScenarioRateCountAndMachine) {
+  const std::string scenario = writeScenario("llm.yaml", poisson_);
+  const auto tasksOf = [this](const std::string &text) {
+    const SweepFile s = loadSweepFile(write(text));
+    return makeTasks(s, expandPoints(s), "1.0");
+  };
+  const std::vector<Task> a =
+      tasksOf("bundles: [tiny]\nscenarios: [llm.yaml]\nrequests: {rate_per_s: [5000, 10000, 5e3], count: 8}\n"
+              "grid:\n  lanes: [64, 128]\n");
+  // Per machine: the bundle, then the scenario at each rate.
+  ASSERT_EQ(a.size(), 8u);
+  EXPECT_EQ(a[0].bundle, fs::weakly_canonical(dir_ / "tiny").string());
+  EXPECT_TRUE(a[0].scenario.empty());
+  EXPECT_EQ(a[1].scenario, fs::weakly_canonical(scenario).string());
+  EXPECT_TRUE(a[1].bundle.empty());
+  EXPECT_EQ(a[1].ratePerSecond, 5000.0);
+  EXPECT_EQ(a[2].ratePerSecond, 10000.0);
+  EXPECT_EQ(a[1].count, 8);
+  EXPECT_EQ(a[1].key, a[3].key); // 5000 and 5e3: one experiment
+  EXPECT_NE(a[1].key, a[2].key); // another rate
+  EXPECT_NE(a[1].key, a[5].key); // another machine
+  EXPECT_NE(a[0].key, a[1].key);
+  const std::vector<std::string> args = runArguments(a[2], "C.yaml", "R.json");
+  EXPECT_EQ(args, (std::vector<std::string>{"serve", a[2].scenario, "--config", "C.yaml", "--rate-per-s",
+                                            "10000", "--count", "8", "--report", "R.json", "--quiet"}));
+  // Another count, and the scenario's own rate and count without `requests:`.
+  EXPECT_NE(
+      tasksOf("scenarios: [llm.yaml]\nrequests: {rate_per_s: 5000, count: 9}\ngrid:\n  lanes: [64]\n")[0].key,
+      a[1].key);
+  const std::vector<Task> own = tasksOf("scenarios: [llm.yaml]\ngrid:\n  lanes: [64]\n");
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(own[0].ratePerSecond, 20000.0);
+  EXPECT_EQ(own[0].count, 50);
+  // The same sweep again: the same keys; the scenario's text changed: others.
+  const std::string same =
+      "scenarios: [llm.yaml]\nrequests: {rate_per_s: 5000, count: 8}\ngrid:\n  lanes: [64]\n";
+  const std::string before = tasksOf(same)[0].key;
+  EXPECT_EQ(before, a[1].key);
+  writeScenario("llm.yaml", poisson_ + " # another comment");
+  EXPECT_NE(tasksOf(same)[0].key, before);
+}
+
+TEST_F(ScenarioSweepTest, LlmColumnsComeFromTheServeReport) {
+  writeScenario("llm.yaml", poisson_);
+  const SweepFile s = loadSweepFile(write("bundles: [tiny]\nscenarios: [llm.yaml]\nrequests: {rate_per_s: "
+                                          "2500, count: 8}\ngrid:\n  lanes: [64]\n"));
+  const std::vector<Point> p = expandPoints(s);
+  const std::vector<Task> tasks = makeTasks(s, p, "1.0");
+  ASSERT_EQ(tasks.size(), 2u);
+  const std::string out = (dir_ / "out").string();
+  fs::create_directories(taskFolder(out, tasks[1]));
+  // The fields of `npusim serve --report` of an LLM scenario (src/serving/llm_report.cpp).
+  std::ofstream(fs::path(taskFolder(out, tasks[1])) / "report.json")
+      << R"({"kind": "llm", "requests_completed": 8, "makespan_us": 900.5, "preemptions": 3, "peak_batch": 5,
+            "ttft_us": {"mean": 1, "p50": 11.5, "p90": 12.5, "p99": 13.5, "max": 14},
+            "tpot_us": {"mean": 2, "p50": 21.25, "p90": 22.5, "p99": 23.75, "max": 24},
+            "e2e_us": {"mean": 3, "p50": 31, "p90": 32, "p99": 33, "max": 34},
+            "tokens_per_s": 1234.5, "output_tokens_per_s": 234.5})";
+  writeStatus(out, tasks[1], {"ok", 0, 0.5, ""});
+  const std::vector<ResultRow> rows = collectResults(tasks, p, out);
+  ASSERT_TRUE(rows[1].llm.has_value());
+  EXPECT_FALSE(rows[0].llm.has_value());
+  EXPECT_EQ(rows[1].model, "llm");
+  const std::string csv = resultsCsv(variedKeys(s), rows);
+  std::istringstream lines(csv);
+  std::string header, bundleLine, scenarioLine;
+  std::getline(lines, header);
+  std::getline(lines, bundleLine);
+  std::getline(lines, scenarioLine);
+  const auto fields = [](const std::string &line) {
+    std::vector<std::string> f;
+    std::stringstream cells(line);
+    for (std::string c; std::getline(cells, c, ',');)
+      f.push_back(c);
+    if (!line.empty() && line.back() == ',')
+      f.push_back("");
+    return f;
+  };
+  const std::vector<std::string> names = fields(header), scenarioRow = fields(scenarioLine),
+                                 bundleRow = fields(bundleLine);
+  ASSERT_EQ(scenarioRow.size(), names.size()) << csv;
+  ASSERT_EQ(bundleRow.size(), names.size()) << csv;
+  const auto column = [&](const std::vector<std::string> &row, const std::string &name) {
+    const size_t i = static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    return i < row.size() ? row[i] : std::string("no column ") + name;
+  };
+  EXPECT_EQ(column(scenarioRow, "scenario"), tasks[1].scenario);
+  EXPECT_EQ(column(scenarioRow, "rate_per_s"), "2500");
+  EXPECT_EQ(column(scenarioRow, "count"), "8");
+  EXPECT_EQ(column(scenarioRow, "ttft_p99_us"), "13.500");
+  EXPECT_EQ(column(scenarioRow, "tpot_p50_us"), "21.250");
+  EXPECT_EQ(column(scenarioRow, "tpot_p99_us"), "23.750");
+  EXPECT_EQ(column(scenarioRow, "e2e_p50_us"), "31.000");
+  EXPECT_EQ(column(scenarioRow, "tokens_per_s"), "1234.5");
+  EXPECT_EQ(column(scenarioRow, "requests_completed"), "8");
+  EXPECT_EQ(column(scenarioRow, "preemptions"), "3");
+  EXPECT_EQ(column(scenarioRow, "cycles"), ""); // a bundle task's column
+  EXPECT_EQ(column(scenarioRow, "bundle"), "");
+  // The bundle task has not run: its LLM cells are empty.
+  EXPECT_EQ(column(bundleRow, "tpot_p50_us"), "");
+  EXPECT_EQ(column(bundleRow, "rate_per_s"), "");
+  // The page: TPOT p50 and p99 and TTFT p99 against the rate, and the bundle charts.
+  const std::string page = sweepPage("t", variedKeys(s), rows).str();
+  EXPECT_NE(page.find("TPOT p50 against arrival rate"), std::string::npos);
+  EXPECT_NE(page.find("TPOT p99 against arrival rate"), std::string::npos);
 }
 
 } // namespace
