@@ -11,6 +11,7 @@
 #   mapping-property bench/mapping_property.py: random compute-bound GEMMs and convolutions against the roofline
 #   conv-layers      bench/conv_layers.py: ResNet's convolution layers (stages at batch 64, ResNet-50 at batch 1)
 #   experiments      bench/experiments.py: the TPUv3 table's other twelve workloads against their rooflines
+#   llm-decode       bench/llm_decode.py: Llama-3-8B decode steps in timing mode (wall, memory, closed form)
 # NPUSIM (default build/npusim) and NPUSIM_BUILD_DIR (default build) name the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,8 @@ build=${NPUSIM_BUILD_DIR:-build}
 export NPUSIM=${NPUSIM:-$build/npusim} NPUSIM_BUILD_DIR=$build
 out=docs/measurements
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy mapping-property conv-layers experiments)
+[ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy mapping-property conv-layers experiments
+  llm-decode)
 
 # write FILE TITLE COMMAND [write-measurement options]: stdin is the body of
 # docs/measurements/FILE.md, the measurement $name
@@ -81,6 +83,11 @@ for name in "${names[@]}"; do
     /usr/bin/python3 bench/experiments.py |
       write experiments-tpuv3-like "The TPUv3 table's other workloads against their rooflines" \
         "bench/experiments.py" --simulated tpuv3-like
+    ;;
+  llm-decode)
+    /usr/bin/python3 bench/llm_decode.py |
+      write llm-decode-tpuv4-like "Decode steps of billion-parameter LLMs in timing mode" \
+        "bench/llm_decode.py" --simulated tpuv4-like
     ;;
   energy)
     bench/energy.sh | write energy-tpuv3-like "Energy and power of every bundle" "bench/energy.sh" \
