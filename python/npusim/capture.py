@@ -172,8 +172,8 @@ _REGEN_WINDOWS, _REGEN_WINDOW = 16, 1 << 16
 def _regenerates(snap, init, dtype, seed):
     """Whether the storage `snap` holds what numpy's generator makes of `init`: every
     element of a small storage; of a large one (a billion-parameter model's weights,
-    filled by the torch generator on the device) 16 windows of 65,536 elements spread
-    over it, the first and the last included, so the device's fill is checked against
+    filled by the torch generator on the device) 16 windows of 65,536 elements evenly
+    spread from its first element to its last, so the device's fill is checked against
     the host's definition on every capture."""
     import numpy as np
     import torch
@@ -184,8 +184,8 @@ def _regenerates(snap, init, dtype, seed):
     if n <= _REGEN_WHOLE:
         windows = [(0, n)]
     else:
-        step = (n - _REGEN_WINDOW) // (_REGEN_WINDOWS - 1)
-        windows = [(k * step, _REGEN_WINDOW) for k in range(_REGEN_WINDOWS)]
+        last = n - _REGEN_WINDOW
+        windows = [(k * last // (_REGEN_WINDOWS - 1), _REGEN_WINDOW) for k in range(_REGEN_WINDOWS)]
     for start, count in windows:
         want = np.ascontiguousarray(generator.generate(init, dtype, count, seed, start=start)).view(np.uint8)
         window = snap.reshape(-1)[start:start + count]

@@ -50,3 +50,23 @@ def test_chunks_and_far_offsets(monkeypatch):
     z = generator_torch.hashes(torch, 3, 1, 1 << 40, 2000, "cpu").numpy().view(np.uint64)
     np.testing.assert_array_equal(z, generator.hashes(3, 1, 1 << 40, 2000))
     assert (z >> np.uint64(63)).any() and not (z >> np.uint64(63)).all()
+
+
+def test_the_capture_checks_a_large_storage_in_windows_from_its_first_element_to_its_last():
+    torch = pytest.importorskip("torch")
+    from npusim import capture
+
+    init = {"kind": "uniform", "low": -1.0, "high": 1.0, "stream": 2}
+    n = (1 << 22) + 12345  # above the size checked whole
+    flat = torch.empty(n, dtype=torch.bfloat16)
+    generator_torch.fill(torch, flat, init, "bf16", 0)
+    assert capture._regenerates(flat, init, "bf16", 0)
+    assert not capture._regenerates(flat, init, "bf16", 1)  # another seed's values
+    for index in (0, n - 1):  # the windows reach both ends
+        wrong = flat.clone()
+        wrong[index] = 7.0
+        assert not capture._regenerates(wrong, init, "bf16", 0)
+    small = torch.empty(1000, dtype=torch.float32)
+    generator_torch.fill(torch, small, init, "fp32", 0)
+    small[500] = 7.0  # a small storage is checked whole
+    assert not capture._regenerates(small, init, "fp32", 0)
