@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import npusim
-from npusim import generator
+from graph_arrays import generated_storages, view
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PREFILL = os.path.join(REPO, "tests", "data", "bundles", "llama_prefill")
@@ -23,24 +23,6 @@ DECODE_STEPS = 16
 def graph_of(bundle):
     with open(os.path.join(bundle, "graph.json")) as f:
         return json.load(f)
-
-
-def generated_storages(graph):
-    """Every storage of a static graph, its inputs generated as the bundle's generator
-    makes them (bit-identical to the C++ one), the rest zeros."""
-    storages = [np.zeros(s["elements"], generator.NUMPY_DTYPES[s["dtype"]]) for s in graph["storages"]]
-    for spec in graph["inputs"]:
-        index = spec["tensor"]["storage"]
-        storage = graph["storages"][index]
-        storages[index][:] = generator.generate(spec["init"], storage["dtype"], storage["elements"], graph["seed"])
-    return storages
-
-
-def view(storages, tensor):
-    """The numpy view of a graph tensor on its storage (writeable)."""
-    storage = storages[tensor["storage"]]
-    return np.lib.stride_tricks.as_strided(storage[tensor["offset"]:], shape=tensor["shape"],
-                                           strides=[s * storage.itemsize for s in tensor["stride"]])
 
 
 def named(graph, name):

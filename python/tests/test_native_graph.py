@@ -9,32 +9,20 @@ import numpy as np
 import pytest
 
 import npusim
-from npusim import generator
+from graph_arrays import generated_storages, view
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MLP = os.path.join(REPO, "examples", "mlp")
 
 
-def mlp_storages(graph):
-    """The bundle's storages with its inputs generated in Python (bit-identical to the
-    C++ generator, tests/generator_vectors.json)."""
-    storages = [np.zeros(s["elements"], generator.NUMPY_DTYPES[s["dtype"]]) for s in graph["storages"]]
-    for spec in graph["inputs"]:
-        index = spec["tensor"]["storage"]
-        storage = graph["storages"][index]
-        storages[index][:] = generator.generate(spec["init"], storage["dtype"], storage["elements"], graph["seed"])
-    return storages
-
-
 def test_run_graph_on_python_generated_inputs_matches_the_bundle():
     with open(os.path.join(MLP, "graph.json")) as f:
         graph = json.load(f)
-    storages = mlp_storages(graph)
+    storages = generated_storages(graph)
     report = npusim.run_graph(graph, storages, kernels_dir=MLP, mode="full")
     output = graph["outputs"][0]
     ref = output["tensor"]
-    got = np.lib.stride_tricks.as_strided(storages[ref["storage"]][ref["offset"]:], shape=ref["shape"],
-                                          strides=[s * 4 for s in ref["stride"]])
+    got = view(storages, ref)
     expected = np.load(os.path.join(MLP, output["reference"]))
     np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)  # eager PyTorch on the GPU
     assert report["totals"]["cycles"] == npusim.run_bundle(MLP, mode="timing")["totals"]["cycles"]
@@ -43,7 +31,7 @@ def test_run_graph_on_python_generated_inputs_matches_the_bundle():
 def test_run_graph_storage_errors():
     with open(os.path.join(MLP, "graph.json")) as f:
         graph = json.load(f)
-    storages = mlp_storages(graph)
+    storages = generated_storages(graph)
     with pytest.raises(npusim.InputError, match=r"declares 9 storages, got 8 arrays"):
         npusim.run_graph(graph, storages[:-1], kernels_dir=MLP)
     wrong = list(storages)

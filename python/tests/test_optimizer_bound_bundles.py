@@ -16,7 +16,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from npusim import bundle, generator  # noqa: E402
+from graph_arrays import generated_storages, view  # noqa: E402
+from npusim import bundle  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(REPO, "examples")
@@ -102,19 +103,9 @@ def _final_storages(path, graph):
     """Every storage after npusim's reference run of the whole bundle."""
     import npusim
 
-    storages = [np.zeros(s["elements"], generator.NUMPY_DTYPES[s["dtype"]]) for s in graph["storages"]]
-    for spec in graph["inputs"]:
-        st = graph["storages"][spec["tensor"]["storage"]]
-        storages[spec["tensor"]["storage"]][:] = generator.generate(spec["init"], st["dtype"], st["elements"],
-                                                                    graph["seed"])
+    storages = generated_storages(graph)
     npusim.run_graph(graph, storages, kernels_dir=path, mode="reference")
     return storages
-
-
-def _view(storages, ref):
-    a = storages[ref["storage"]]
-    return np.lib.stride_tricks.as_strided(a[ref["offset"]:], shape=ref["shape"],
-                                           strides=[s * a.itemsize for s in ref["stride"]])
 
 
 def _as_self_replay(path, moment_outputs):
@@ -135,11 +126,11 @@ def _as_self_replay(path, moment_outputs):
             if ref["storage"] in exp_avg:
                 device_moment[ref["storage"]] = {k: v for k, v in fp.items() if k != "arg"}
             dtype = graph["storages"][ref["storage"]]["dtype"]
-            fp.update(bundle.fingerprint(_view(final, ref), dtype))
+            fp.update(bundle.fingerprint(view(final, ref), dtype))
     if moment_outputs:
         for sid, fp in sorted(device_moment.items()):
             name = "updated." + exp_avg[sid]["name"]
-            np.save(os.path.join(path, "reference", name + ".npy"), _view(final, exp_avg[sid]["tensor"]))
+            np.save(os.path.join(path, "reference", name + ".npy"), view(final, exp_avg[sid]["tensor"]))
             graph["outputs"].append({"name": name, "tensor": exp_avg[sid]["tensor"],
                                      "reference": f"reference/{name}.npy", "fingerprint": fp})
     bundle.write_graph(os.path.join(path, "graph.json"), graph)
