@@ -250,7 +250,7 @@ void printSummary(const std::string &bundle, const runtime::RunReport &r, std::o
     }
     out << "npu: mode=" << runtime::name(r.mode) << " machine=" << r.machine
         << " compile_ms=" << milliseconds(r.compileMs) << " near_tie_launches=" << r.nearTieLaunches
-        << " near_tie_timings=" << r.nearTieTimings;
+        << " near_tie_timings=" << r.nearTieTimings << " kernel_rankings=" << r.kernelRankings;
     if (r.mode == runtime::Mode::Timing || r.mode == runtime::Mode::Full)
       out << " cycles=" << r.totalCycles << " time_us=" << milliseconds(r.totalTimeUs)
           << " timing_ms=" << milliseconds(r.timingMs) << " threads=" << r.threads;

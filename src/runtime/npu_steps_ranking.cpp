@@ -38,14 +38,23 @@ constexpr RankingSample kKernelRanking{64, 0};
 /// whole-launch cycles, ranked as the whole launches rank.
 constexpr RankingSample kTilingRanking{2, 8};
 
-/// What a library call's plan and cycles depend on: the operator and every
-/// argument (tensors by storage, offset, shape, strides and dtype).
+/// What a library call's plan and its ranking's cycles depend on: the
+/// operator and every argument (tensors by offset, shape, strides and dtype,
+/// and their storages by size and by which arguments share one). Not the
+/// storages themselves: timeLaunchAlone lays the buffers out afresh in the
+/// order of use, so a call on other storages of the same sizes (the next
+/// layer's weights) ranks the same and shares the choice.
 std::string callSignature(const std::string &op, std::span<const library::CallArgument> args,
-                          std::span<const library::TensorRef *const> outs) {
+                          std::span<const library::TensorRef *const> outs,
+                          const std::function<uint64_t(int)> &storageBytes) {
   std::string key = op;
+  std::map<int, size_t> storageOrder;
   auto tensor = [&](const library::TensorRef &t) {
-    key += "|t" + std::to_string(t.buffer) + "+" + std::to_string(t.offset) + ":" +
-           std::to_string(static_cast<int>(t.dtype));
+    const auto [it, first] = storageOrder.emplace(t.buffer, storageOrder.size());
+    key += "|s" + std::to_string(it->second);
+    if (first)
+      key += "=" + std::to_string(storageBytes(t.buffer)) + "B";
+    key += "+" + std::to_string(t.offset) + ":" + std::to_string(static_cast<int>(t.dtype));
     for (size_t i = 0; i < t.shape.size(); ++i)
       key += "," + std::to_string(t.shape[i]) + "/" + std::to_string(t.stride[i]);
     return 0;
@@ -275,7 +284,14 @@ std::string NpuSteps::fastestKernel(const std::string &op, std::span<const libra
     return "";
   // One choice per call and per list of kernels (a convolution chooses its
   // kernel, then the GEMM kernel of a plan made of GEMMs).
-  const std::string key = callSignature(op, args, outs) + " among " + library::joinNames(kernels);
+  const int scratchBase = library::scratchBufferBase(args, outs);
+  auto storageBytes = [&](int buffer) -> uint64_t {
+    if (buffer >= 0 && buffer < scratchBase && static_cast<size_t>(buffer) < storages.size())
+      return impl_->sizeOf(storages[static_cast<size_t>(buffer)].get());
+    return 0; // not a storage of the graph: timeAlone declines to time it
+  };
+  const std::string key =
+      callSignature(op, args, outs, storageBytes) + " among " + library::joinNames(kernels);
   if (auto it = impl_->kernelChoices.find(key); it != impl_->kernelChoices.end())
     return it->second;
   // Part of compiling: every kernel that can run the call is planned; with
@@ -299,8 +315,10 @@ std::string NpuSteps::fastestKernel(const std::string &op, std::span<const libra
   std::string best;
   int64_t bestCycles = 0;
   if (plans.size() >= 2)
+    ++impl_->report.kernelRankings;
+  if (plans.size() >= 2)
     for (const auto &[kernel, plan] : plans) {
-      const std::optional<int64_t> cycles = timeAlone(plan, library::scratchBufferBase(args, outs), storages);
+      const std::optional<int64_t> cycles = timeAlone(plan, scratchBase, storages);
       if (cycles && (best.empty() || *cycles < bestCycles)) {
         best = kernel;
         bestCycles = *cycles;

@@ -179,6 +179,7 @@ std::string reportJson(const RunReport &report, const std::string &bundleName) {
         {"npu_compile_ms", ms(report.compileMs)},
         {"near_tie_launches", report.nearTieLaunches},
         {"near_tie_timings", report.nearTieTimings},
+        {"kernel_rankings", report.kernelRankings},
         {"timing_ms", ms(report.timingMs)},
         {"threads", report.threads},
         {"reference_check_ms", ms(report.npuCheckMs)},

@@ -235,6 +235,10 @@ struct RunReport {
   /// near-ties (docs/compiler.md, "Timed near-ties"), and the candidates timed
   /// for them (a repeated launch reuses its choice and counts once).
   int64_t nearTieLaunches = 0, nearTieTimings = 0;
+  /// Distinct library calls whose kernel was chosen by timing each kernel
+  /// that can run them (docs/library-kernels.md, "GEMM kernels"); a call of
+  /// the same shapes on other storages of the same sizes reuses the choice.
+  int64_t kernelRankings = 0;
   double timingMs = 0.0;     // CPU time timing launches (timing and full modes), on whichever thread timed them
   int threads = 1;           // the threads the run used (RunOptions::threads resolved)
   double npuCheckMs = 0.0;   // running the reference for the NPU-vs-reference comparison

@@ -369,6 +369,43 @@ TEST(LibraryTiming, TheFastestGemmKernelIsChosen) {
       << failure;
 }
 
+// The runtime ranks a call's kernels once per distinct call. A call of the
+// same shapes on other storages of the same sizes (the next layer's weights)
+// shares the choice; one whose storage is larger, or whose operands share a
+// storage, lays out differently and is ranked again.
+TEST(LibraryTiming, CallsOnStoragesOfTheSameSizesShareOneRanking) {
+  constexpr int64_t n = 256, square = n * n;
+  const std::vector<int64_t> elements{square, square, square, square, square, square + 4096, square, square};
+  std::string storages;
+  for (size_t i = 0; i < elements.size(); ++i)
+    storages += (i ? ", " : "") + std::string(R"({"id": )") + std::to_string(i) +
+                R"(, "dtype": "fp32", "elements": )" + std::to_string(elements[i]) + "}";
+  auto mm = [&](int a, int b, int out) {
+    return R"({"kind": "call", "op": "aten.mm", "args": [)" + tensorJson(a, {n, n}, {n, 1}) + ", " +
+           tensorJson(b, {n, n}, {n, 1}) + R"(], "out": [)" + tensorJson(out, {n, n}, {n, 1}) + "]}";
+  };
+  auto input = [&](int storage) {
+    return R"({"name": "in)" + std::to_string(storage) + R"(", "tensor": )" + viewJson(storage, {square}, {1}) +
+           R"(, "init": {"kind": "uniform", "low": -1, "high": 1, "stream": )" + std::to_string(storage) + "}}";
+  };
+  const std::string json =
+      R"({"format": "npusim-bundle", "version": 1, "model": {"spec": "timing"}, "seed": 0, "storages": [)" +
+      storages + R"(], "inputs": [)" + input(0) + ", " + input(1) + ", " + input(3) + ", " + input(5) +
+      R"(], "steps": [)" + mm(0, 1, 2) + ", " + mm(0, 3, 4) + ", " + mm(0, 5, 6) + ", " + mm(0, 0, 7) +
+      R"(], "outputs": []})";
+  RunOptions options;
+  options.mode = Mode::Timing;
+  options.machine = config::loadConfig("tpuv3-like");
+  const RunReport report = runBundle(parseBundle(json, ".", "graph.json"), options);
+  ASSERT_TRUE(report.failure.empty()) << report.failure;
+  ASSERT_EQ(report.steps.size(), 4u);
+  for (const StepResult &step : report.steps)
+    EXPECT_EQ(step.executedOn, "npu") << step.index;
+  // mm(0, 1) and mm(0, 3): one ranking; mm(0, 5) (a larger storage) and
+  // mm(0, 0) (one storage twice): one each.
+  EXPECT_EQ(report.kernelRankings, 3);
+}
+
 // 2048^3: 8,589,934,592 MACs -> 262,144 cycles on 2 x 128 x 128 arrays; A, B
 // and C once: 3 x 16,777,216 bytes -> 98,304 cycles at 512 bytes a cycle.
 // Measured 371.2 k cycles (1.42x the compute bound; 590.0 k before the
