@@ -169,6 +169,9 @@ void printLlm(const serving::LlmScenario &scenario, const serving::LlmResult &re
   out << "  throughput: " << fixed(result.outputTokensPerSecond, 1) << " output tokens/s, "
       << fixed(result.tokensPerSecond, 1) << " tokens/s; " << result.distinctShapes << " shapes timed for "
       << result.timingLookups << " lookups\n";
+  out << "  energy: " << fixed(result.energyUj, 1) << " uJ (" << fixed(result.idleEnergyUj, 1)
+      << " idle), per output token " << fixed(result.energyPerOutputTokenUj, 3) << " uJ, per request p50 "
+      << fixed(result.energyPerRequestUj.p50, 3) << " uJ; table " << scenario.machine.energy << "\n";
 }
 
 /// `npusim serve` of an LLM scenario (docs/serving.md, "LLM serving").
@@ -179,7 +182,8 @@ void serveLlm(const std::string &path, const LlmOverrides &overrides, OutputFile
   const std::vector<serving::LlmRequest> requests = serving::makeLlmRequests(scenario.trace);
   const serving::LlmModelBytes bytes = serving::modelBytes(scenario);
   serving::IterationTimer timer(scenario.machine);
-  const serving::LlmResult result = serving::simulateLlm(scenario, requests, bytes, timer);
+  const serving::LlmResult result =
+      serving::simulateLlm(scenario, requests, bytes, timer, serving::idleWatts(scenario.machine));
   printLlm(scenario, result, out);
   files.write("--report", [&](const std::string &file) { serving::writeLlmReport(scenario, result, file); }, path,
               err);

@@ -87,6 +87,9 @@ public:
   struct Timed {
     int64_t cycles = 0;
     TimePs time = 0;
+    /// The run's energy, static included, by the machine's energy table
+    /// (runtime::RunReport::totalEnergy), pJ.
+    double energyPj = 0;
   };
   using Runner = std::function<Timed(const std::string &bundle, const runtime::SizeBinding &sizes)>;
   /// The default runner: runtime::loadBundle at the sizes and runtime::runBundle
@@ -115,6 +118,9 @@ struct LlmRequestResult {
                             : 0.0;
   }
   double e2eUs() const { return static_cast<double>(finish - arrival) / 1.0e6; }
+  /// Its share of the runs of the iterations it was in: a prefill chunk's
+  /// run whole, a decode run split evenly among the sequences it decoded.
+  double energyUj = 0;
 };
 
 struct LlmIteration {
@@ -128,6 +134,7 @@ struct LlmIteration {
   int64_t preempted = 0;      // requests preempted while scheduling it
   int64_t cycles = 0;         // NPU cycles of its runs
   int64_t decodeRuns = 0;     // decode bundle runs (one per distinct cached length)
+  double energyUj = 0;        // its runs' energy
 };
 
 struct Percentiles {
@@ -145,6 +152,12 @@ struct LlmResult {
   double kvBytesPerToken = 0, weightsBytes = 0, capacityBytes = 0;
   int64_t preemptions = 0, peakBlocks = 0, peakBatch = 0;
   int64_t distinctShapes = 0, timingLookups = 0;
+  /// Energy over [0, makespan]: the iterations' runs, and the machine's
+  /// static power over the time between them (idleWatts); per output token
+  /// the whole over the output tokens; per request the requests' shares
+  /// (docs/serving.md, "Energy of LLM serving").
+  double energyUj = 0, runsEnergyUj = 0, idleEnergyUj = 0, energyPerOutputTokenUj = 0;
+  Percentiles energyPerRequestUj;
 };
 
 /// The model's bytes in DRAM: its weights, and the KV cache's bytes per
@@ -155,10 +168,15 @@ struct LlmModelBytes {
 };
 LlmModelBytes modelBytes(const LlmScenario &scenario);
 
+/// The machine's power with every unit idle (static power; idle units
+/// clock gated where the machine asks for it), watts.
+double idleWatts(const config::HardwareConfig &machine);
+
 /// Serves the requests with the scenario's scheduler, each iteration timed by
-/// `timer`, from an idle machine at time 0.
+/// `timer`, from an idle machine at time 0; `idlePowerWatts` prices the time
+/// between iterations.
 LlmResult simulateLlm(const LlmScenario &scenario, const std::vector<LlmRequest> &requests,
-                      const LlmModelBytes &bytes, IterationTimer &timer);
+                      const LlmModelBytes &bytes, IterationTimer &timer, double idlePowerWatts = 0);
 
 /// The report JSON, the Perfetto trace and the HTML page (docs/serving.md,
 /// "LLM serving"); each throws core::InputError naming the file when it

@@ -58,7 +58,8 @@ void writeLlmReport(const LlmScenario &scenario, const LlmResult &result, const 
                         {"ttft_us", r.ttftUs()},
                         {"tpot_us", r.tpotUs()},
                         {"e2e_us", r.e2eUs()},
-                        {"preemptions", r.preemptions}});
+                        {"preemptions", r.preemptions},
+                        {"energy_uj", r.energyUj}});
   json iterations = json::array();
   for (const LlmIteration &it : result.iterations)
     iterations.push_back({{"start_us", us(it.start)},
@@ -72,7 +73,8 @@ void writeLlmReport(const LlmScenario &scenario, const LlmResult &result, const 
                           {"running", it.running},
                           {"kv_blocks_used", it.usedBlocks},
                           {"kv_occupancy", occupancy(result, it)},
-                          {"preempted", it.preempted}});
+                          {"preempted", it.preempted},
+                          {"energy_uj", it.energyUj}});
   const json document = {
       {"scenario", scenario.path},
       {"kind", "llm"},
@@ -105,6 +107,13 @@ void writeLlmReport(const LlmScenario &scenario, const LlmResult &result, const 
       {"requests_per_s", result.requestsPerSecond},
       {"preemptions", result.preemptions},
       {"peak_batch", result.peakBatch},
+      {"energy",
+       {{"table", scenario.machine.energy},
+        {"total_uj", result.energyUj},
+        {"runs_uj", result.runsEnergyUj},
+        {"idle_uj", result.idleEnergyUj},
+        {"per_output_token_uj", result.energyPerOutputTokenUj},
+        {"per_request_uj", percentilesJson(result.energyPerRequestUj)}}},
       {"distinct_shapes_timed", result.distinctShapes},
       {"timing_lookups", result.timingLookups},
       {"iterations", iterations},

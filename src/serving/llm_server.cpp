@@ -3,6 +3,8 @@
 // the model's decode and prefill bundles in timing mode at its real shapes.
 #include "core/dtype.h"
 #include "core/error.h"
+#include "energy/energy.h"
+#include "energy/table.h"
 #include "runtime/loader.h"
 #include "runtime/runner.h"
 #include "serving/llm.h"
@@ -94,7 +96,7 @@ IterationTimer::IterationTimer(config::HardwareConfig machine) {
     if (!report.completed)
       throw core::RuntimeError(dir + " at " + bundle.sizes.describe() + ": the bundle did not run: " +
                                report.failure);
-    return Timed{report.totalCycles, psOfUs(report.totalTimeUs)};
+    return Timed{report.totalCycles, psOfUs(report.totalTimeUs), report.totalEnergy.totalPj()};
   };
 }
 
@@ -155,6 +157,7 @@ struct Live {
   int64_t preemptions = 0;
   TimePs firstToken = -1;
   bool done = false;
+  double energyPj = 0; // its shares of the runs so far (LlmRequestResult::energyUj)
 };
 
 struct Scheduled {
@@ -165,8 +168,16 @@ struct Scheduled {
 
 } // namespace
 
+double idleWatts(const config::HardwareConfig &machine) {
+  // A launch of no work over one second: only static power is charged, every
+  // unit idle (busy 0%).
+  timing::LaunchTiming idle;
+  idle.timePs = 1'000'000'000'000;
+  return energy::estimate(idle, machine, energy::loadTable(machine.energy)).totalPj() * 1e-12;
+}
+
 LlmResult simulateLlm(const LlmScenario &scenario, const std::vector<LlmRequest> &requests,
-                      const LlmModelBytes &bytes, IterationTimer &timer) {
+                      const LlmModelBytes &bytes, IterationTimer &timer, double idlePowerWatts) {
   const LlmSchedulerSpec &sched = scenario.scheduler;
   LlmResult out;
   out.blockTokens = sched.blockTokens;
@@ -276,23 +287,27 @@ LlmResult simulateLlm(const LlmScenario &scenario, const std::vector<LlmRequest>
     LlmIteration iteration;
     iteration.start = now;
     iteration.preempted = preempted;
-    std::map<int64_t, int64_t> decodeGroups; // cached length -> sequences
+    std::map<int64_t, std::vector<Live *>> decodeGroups; // cached length -> sequences
     TimePs time = 0;
+    double energyPj = 0;
     for (const Scheduled &s : scheduled) {
       if (s.decode) {
         const int64_t past = scenario.decode.past.empty() ? 0 : ceilDiv(s.live->computed, sched.pastBucket) * sched.pastBucket;
-        ++decodeGroups[past];
+        decodeGroups[past].push_back(s.live);
         ++iteration.decodes;
       } else {
         const IterationTimer::Timed t = timer.time(scenario.prefill.bundle, {{scenario.prefill.tokens, s.tokens}});
         time += t.time;
         iteration.cycles += t.cycles;
+        energyPj += t.energyPj;
+        s.live->energyPj += t.energyPj;
         iteration.prefillTokens += s.tokens;
         ++iteration.prefillChunks;
       }
     }
-    for (const auto &[past, count] : decodeGroups) {
+    for (const auto &[past, group] : decodeGroups) {
       // A bundle without a batch size decodes one sequence per run: `count` runs.
+      const auto count = static_cast<int64_t>(group.size());
       const int64_t runs = scenario.decode.batch.empty() ? count : 1;
       runtime::SizeBinding sizes;
       if (!scenario.decode.batch.empty())
@@ -303,7 +318,12 @@ LlmResult simulateLlm(const LlmScenario &scenario, const std::vector<LlmRequest>
       time += t.time * runs;
       iteration.cycles += t.cycles * runs;
       iteration.decodeRuns += runs;
+      energyPj += t.energyPj * static_cast<double>(runs);
+      for (Live *live : group)
+        live->energyPj += t.energyPj * static_cast<double>(runs) / static_cast<double>(count);
     }
+    iteration.energyUj = energyPj * 1e-6;
+    out.runsEnergyUj += iteration.energyUj;
     iteration.batch = static_cast<int64_t>(scheduled.size());
     now += time;
     iteration.end = now;
@@ -327,6 +347,7 @@ LlmResult simulateLlm(const LlmScenario &scenario, const std::vector<LlmRequest>
         result.promptTokens = live.request->promptTokens;
         result.outputTokens = live.request->outputTokens;
         result.preemptions = live.preemptions;
+        result.energyUj = live.energyPj * 1e-6;
         out.requests.push_back(result);
       }
     }
@@ -340,13 +361,14 @@ LlmResult simulateLlm(const LlmScenario &scenario, const std::vector<LlmRequest>
 
   std::sort(out.requests.begin(), out.requests.end(),
             [](const LlmRequestResult &a, const LlmRequestResult &b) { return a.index < b.index; });
-  std::vector<double> ttft, tpot, e2e;
+  std::vector<double> ttft, tpot, e2e, energy;
   TimePs first = requests.empty() ? 0 : requests.front().arrival;
   for (const LlmRequestResult &r : out.requests) {
     ttft.push_back(r.ttftUs());
     if (r.outputTokens > 1)
       tpot.push_back(r.tpotUs());
     e2e.push_back(r.e2eUs());
+    energy.push_back(r.energyUj);
     out.outputTokens += r.outputTokens;
     out.promptTokens += r.promptTokens;
     out.makespan = std::max(out.makespan, r.finish);
@@ -354,6 +376,15 @@ LlmResult simulateLlm(const LlmScenario &scenario, const std::vector<LlmRequest>
   out.ttftUs = percentiles(ttft);
   out.tpotUs = percentiles(tpot);
   out.e2eUs = percentiles(e2e);
+  out.energyPerRequestUj = percentiles(energy);
+  // The machine idles between iterations (waiting for arrivals) at its
+  // static power.
+  TimePs busy = 0;
+  for (const LlmIteration &it : out.iterations)
+    busy += it.end - it.start;
+  out.idleEnergyUj = idlePowerWatts * static_cast<double>(std::max<TimePs>(0, out.makespan - busy)) * 1e-6;
+  out.energyUj = out.runsEnergyUj + out.idleEnergyUj;
+  out.energyPerOutputTokenUj = out.outputTokens > 0 ? out.energyUj / static_cast<double>(out.outputTokens) : 0.0;
   if (out.makespan > first) {
     const double seconds = static_cast<double>(out.makespan - first) / 1.0e12;
     out.outputTokensPerSecond = static_cast<double>(out.outputTokens) / seconds;

@@ -95,6 +95,9 @@ LlmColumns llmColumns(const nlohmann::json &doc) {
   c.requestsCompleted = doc.value("requests_completed", int64_t{0});
   c.preemptions = doc.value("preemptions", int64_t{0});
   c.peakBatch = doc.value("peak_batch", int64_t{0});
+  const nlohmann::json energy = doc.value("energy", nlohmann::json::object());
+  c.energyUj = energy.value("total_uj", 0.0);
+  c.energyPerOutputTokenUj = energy.value("per_output_token_uj", 0.0);
   return c;
 }
 
@@ -121,6 +124,8 @@ const LlmColumn kLlmColumns[] = {
      "%.0f"},
     {"preemptions", [](const LlmColumns &c) { return static_cast<double>(c.preemptions); }, "%.0f"},
     {"peak_batch", [](const LlmColumns &c) { return static_cast<double>(c.peakBatch); }, "%.0f"},
+    {"serving_energy_uj", [](const LlmColumns &c) { return c.energyUj; }, "%.3f"},
+    {"energy_per_output_token_uj", [](const LlmColumns &c) { return c.energyPerOutputTokenUj; }, "%.3f"},
 };
 
 /// The points no other point beats in both (lower cost, lower time), by cost.

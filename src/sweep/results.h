@@ -21,6 +21,7 @@ struct LlmColumns {
   double e2eP50 = 0.0, e2eP90 = 0.0, e2eP99 = 0.0;
   double tokensPerSecond = 0.0, outputTokensPerSecond = 0.0, makespanUs = 0.0;
   int64_t requestsCompleted = 0, preemptions = 0, peakBatch = 0;
+  double energyUj = 0.0, energyPerOutputTokenUj = 0.0; // the whole scenario's
 };
 
 struct ResultRow {

@@ -343,7 +343,8 @@ TEST_F(ScenarioSweepTest, LlmColumnsComeFromTheServeReport) {
             "ttft_us": {"mean": 1, "p50": 11.5, "p90": 12.5, "p99": 13.5, "max": 14},
             "tpot_us": {"mean": 2, "p50": 21.25, "p90": 22.5, "p99": 23.75, "max": 24},
             "e2e_us": {"mean": 3, "p50": 31, "p90": 32, "p99": 33, "max": 34},
-            "tokens_per_s": 1234.5, "output_tokens_per_s": 234.5})";
+            "tokens_per_s": 1234.5, "output_tokens_per_s": 234.5,
+            "energy": {"total_uj": 4567.25, "per_output_token_uj": 57.125}})";
   writeStatus(out, tasks[1], {"ok", 0, 0.5, ""});
   const std::vector<ResultRow> rows = collectResults(tasks, p, out);
   ASSERT_TRUE(rows[1].llm.has_value());
@@ -378,6 +379,8 @@ TEST_F(ScenarioSweepTest, LlmColumnsComeFromTheServeReport) {
   EXPECT_EQ(column(scenarioRow, "ttft_p99_us"), "13.500");
   EXPECT_EQ(column(scenarioRow, "tpot_p50_us"), "21.250");
   EXPECT_EQ(column(scenarioRow, "tpot_p99_us"), "23.750");
+  EXPECT_EQ(column(scenarioRow, "serving_energy_uj"), "4567.250");
+  EXPECT_EQ(column(scenarioRow, "energy_per_output_token_uj"), "57.125");
   EXPECT_EQ(column(scenarioRow, "e2e_p50_us"), "31.000");
   EXPECT_EQ(column(scenarioRow, "tokens_per_s"), "1234.5");
   EXPECT_EQ(column(scenarioRow, "requests_completed"), "8");

@@ -248,6 +248,77 @@ TEST(LlmServing, AtLowLoadTtftIsOnePrefillRunAndTpotOneDecodeRun) {
   EXPECT_EQ(result.iterations.front().cycles, timingRun(kMlp, {{"batch", 12}}).totalCycles);
 }
 
+/// Stand-in energies: a prefill of n tokens 1000 + 7 n pJ, a decode of batch
+/// b at past p 300 + 40 b + p pJ (times as standIn).
+IterationTimer::Timed standInWithEnergy(const std::string &bundle, const runtime::SizeBinding &sizes) {
+  IterationTimer::Timed t = standIn(bundle, sizes);
+  t.energyPj = bundle == "P" ? 1000.0 + 7.0 * static_cast<double>(sizes.at("seq"))
+                             : 300.0 + 40.0 * static_cast<double>(sizes.at("batch")) +
+                                   static_cast<double>(sizes.at("past"));
+  return t;
+}
+
+TEST(LlmServing, EnergyIsTheRunsSharedByTheirSequencesAndTheIdleTimeAtStaticPower) {
+  // Two requests arriving together, prompts 10 and 12, two output tokens
+  // each, a past bucket of 4: one iteration prefills both (one run each),
+  // then one decode run of batch 2 at past 12 serves both.
+  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  scenario.scheduler.pastBucket = 4;
+  IterationTimer timer(standInWithEnergy);
+  const double watts = 2.5;
+  // A third request arrives at 10 us, long after the first two finish (the
+  // prefills take 0.2 + 0.22 us, the decode 0.072 us): prompt 4, one token.
+  const LlmResult result =
+      simulateLlm(scenario, {request(0, 10, 2), request(0, 12, 2), request(10, 4, 1)}, kBytes, timer, watts);
+  ASSERT_EQ(result.requests.size(), 3u);
+  const double prefill10 = 1000 + 7 * 10, prefill12 = 1000 + 7 * 12, prefill4 = 1000 + 7 * 4;
+  const double decode = 300 + 40 * 2 + 12;
+  EXPECT_NEAR(result.requests[0].energyUj, (prefill10 + decode / 2) * 1e-6, 1e-12);
+  EXPECT_NEAR(result.requests[1].energyUj, (prefill12 + decode / 2) * 1e-6, 1e-12);
+  EXPECT_NEAR(result.requests[2].energyUj, prefill4 * 1e-6, 1e-12);
+  const double runs = prefill10 + prefill12 + decode + prefill4;
+  EXPECT_NEAR(result.runsEnergyUj, runs * 1e-6, 1e-12);
+  ASSERT_EQ(result.iterations.size(), 3u);
+  EXPECT_NEAR(result.iterations[1].energyUj, decode * 1e-6, 1e-12);
+  // Busy: 0.2 + 0.22 + 0.072 + 0.14 us of the 10.14 us makespan; idle the
+  // rest, at 2.5 W = 2.5 pJ per ps.
+  const double makespanPs = 10.0e6 + (100 + 10 * 4) * 1000.0;
+  EXPECT_EQ(result.makespan, static_cast<TimePs>(makespanPs));
+  const double busyPs = (200 + 220 + 72 + 140) * 1000.0;
+  EXPECT_NEAR(result.idleEnergyUj, watts * (makespanPs - busyPs) * 1e-6, 1e-9);
+  EXPECT_NEAR(result.energyUj, result.runsEnergyUj + result.idleEnergyUj, 1e-12);
+  EXPECT_NEAR(result.energyPerOutputTokenUj, result.energyUj / 5.0, 1e-12);
+  // Without a batch size the decode runs once per sequence: each pays its own.
+  scenario.decode.batch = "";
+  IterationTimer single([](const std::string &bundle, const runtime::SizeBinding &sizes) {
+    runtime::SizeBinding withBatch = sizes;
+    withBatch.emplace("batch", 1);
+    return standInWithEnergy(bundle, withBatch);
+  });
+  const LlmResult alone = simulateLlm(scenario, {request(0, 10, 2), request(0, 12, 2)}, kBytes, single, watts);
+  const double decodeOne = 300 + 40 * 1 + 12;
+  EXPECT_NEAR(alone.requests[0].energyUj, (prefill10 + decodeOne) * 1e-6, 1e-12);
+  EXPECT_NEAR(alone.requests[1].energyUj, (prefill12 + decodeOne) * 1e-6, 1e-12);
+}
+
+// The default timer prices each run by the machine's energy table: the
+// iteration's energy is the separate run's report's.
+TEST(LlmServing, TheRuntimeTimerPricesEachRunsEnergy) {
+  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  scenario.prefill = {kMlp, "batch", "", "", ""};
+  scenario.decode = {kMlp, "", "batch", "", ""};
+  IterationTimer timer(scenario.machine);
+  const LlmResult result =
+      simulateLlm(scenario, {request(0, 12, 1)}, kBytes, timer, idleWatts(scenario.machine));
+  ASSERT_EQ(result.iterations.size(), 1u);
+  const double expected = timingRun(kMlp, {{"batch", 12}}).totalEnergy.totalPj() * 1e-6;
+  EXPECT_GT(expected, 0.0);
+  EXPECT_DOUBLE_EQ(result.iterations[0].energyUj, expected);
+  EXPECT_DOUBLE_EQ(result.requests[0].energyUj, expected);
+  EXPECT_DOUBLE_EQ(result.idleEnergyUj, 0.0); // the run starts at 0 and ends the makespan
+  EXPECT_GT(idleWatts(scenario.machine), 0.0);
+}
+
 std::string errorOf(const std::string &text) {
   try {
     parseLlmScenario(text, "/tmp/s.yaml");
