@@ -203,7 +203,13 @@ void writeLlmPage(const LlmScenario &scenario, const LlmResult &result, const st
                     {"peak", std::to_string(result.peakBlocks) + " KV blocks, batch " +
                                  std::to_string(result.peakBatch)},
                     {"shapes timed", std::to_string(result.distinctShapes) + " distinct of " +
-                                         std::to_string(result.timingLookups) + " lookups"}});
+                                         std::to_string(result.timingLookups) + " lookups"},
+                    {"energy", fixed(result.energyUj, 1) + " uJ (" + fixed(result.idleEnergyUj, 1) +
+                                   " idle; table " + scenario.machine.energy + "), " +
+                                   fixed(result.energyPerOutputTokenUj, 3) + " uJ per output token"},
+                    {"energy per request", "p50 " + fixed(result.energyPerRequestUj.p50, 3) + ", p90 " +
+                                               fixed(result.energyPerRequestUj.p90, 3) + ", p99 " +
+                                               fixed(result.energyPerRequestUj.p99, 3) + " uJ"}});
   Table latency;
   latency.caption = "Latency percentiles (nearest rank), microseconds.";
   latency.headings = {"metric", "mean", "p50", "p90", "p99", "max"};
