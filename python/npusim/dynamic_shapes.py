@@ -23,6 +23,7 @@ format's expression syntax; any other guard is recorded as text, ``"checked": fa
 """
 
 import argparse
+import gc
 import itertools
 import json
 import os
@@ -422,6 +423,14 @@ def capture_dynamic(spec, out_dir, sizes, log=print, seed=0):
         if k == 0:
             env = env_record(envs[-1])
         dirs.append(d)
+        # Each binding builds its own model: Dynamo's cache would keep the last one's
+        # graph, and with it its parameters on the device, alive beside the next (a
+        # billion-parameter model's weights once per binding).
+        envs.clear()
+        torch._dynamo.reset()
+        gc.collect()
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
     return assemble(dirs, bindings, env, out_dir)
 
 
