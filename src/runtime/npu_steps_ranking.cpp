@@ -314,9 +314,8 @@ std::string NpuSteps::fastestKernel(const std::string &op, std::span<const libra
   }
   std::string best;
   int64_t bestCycles = 0;
-  if (plans.size() >= 2)
+  if (plans.size() >= 2) {
     ++impl_->report.kernelRankings;
-  if (plans.size() >= 2)
     for (const auto &[kernel, plan] : plans) {
       const std::optional<int64_t> cycles = timeAlone(plan, scratchBase, storages);
       if (cycles && (best.empty() || *cycles < bestCycles)) {
@@ -324,6 +323,7 @@ std::string NpuSteps::fastestKernel(const std::string &op, std::span<const libra
         bestCycles = *cycles;
       }
     }
+  }
   impl_->report.compileMs += millisecondsSince(start);
   impl_->kernelChoices.emplace(key, best);
   return best;
