@@ -87,3 +87,54 @@ class MobileNetV2(nn.Module):
 
 
 VISION = {"resnet18": ResNet18, "mobilenet_v2": MobileNetV2}
+
+
+class _Gpt2Block(nn.Module):
+    """transformers' GPT2Block: pre-norm, fused q/k/v projection, causal attention,
+    a 4x MLP with the tanh GELU."""
+
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.heads = heads
+        self.ln_1 = nn.LayerNorm(hidden)
+        self.c_attn = nn.Linear(hidden, 3 * hidden)
+        self.c_proj = nn.Linear(hidden, hidden)
+        self.ln_2 = nn.LayerNorm(hidden)
+        self.c_fc = nn.Linear(hidden, 4 * hidden)
+        self.mlp_proj = nn.Linear(4 * hidden, hidden)
+
+    def forward(self, x, mask):
+        import torch
+        batch, seq, hidden = x.shape
+        q, k, v = self.c_attn(self.ln_1(x)).split(hidden, dim=2)
+        q, k, v = (t.view(batch, seq, self.heads, hidden // self.heads).transpose(1, 2) for t in (q, k, v))
+        scores = (q @ k.transpose(-1, -2)) / (hidden // self.heads) ** 0.5
+        attn = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1) @ v
+        x = x + self.c_proj(attn.transpose(1, 2).reshape(batch, seq, hidden))
+        return x + self.mlp_proj(nn.functional.gelu(self.c_fc(self.ln_2(x)), approximate="tanh"))
+
+
+class Gpt2(nn.Module):
+    """transformers' GPT2LMHeadModel (use_cache off): token and position embeddings,
+    the blocks, a final LayerNorm and the LM head tied to the token embedding."""
+
+    def __init__(self, layers=2, hidden=768, heads=12, positions=64, vocab=50257):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, hidden)
+        self.wpe = nn.Embedding(positions, hidden)
+        self.h = nn.ModuleList(_Gpt2Block(hidden, heads) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(hidden)
+
+    def forward(self, input_ids):
+        import torch
+        seq = input_ids.shape[1]
+        mask = torch.ones(seq, seq, dtype=torch.bool).triu(1)
+        x = self.wte(input_ids) + self.wpe(torch.arange(seq))
+        for block in self.h:
+            x = block(x, mask)
+        return self.ln_f(x) @ self.wte.weight.t()
+
+
+# Language models transformers builds, by spec name: config keys of the bundle -> model.
+LANGUAGE = {"gpt2": lambda c: Gpt2(c.get("layers", 2), c.get("hidden", 768), c.get("heads", 12),
+                                   c.get("positions", 64), c.get("vocab", 50257))}
