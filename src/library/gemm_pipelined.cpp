@@ -178,7 +178,7 @@ double pipelinedCycles(const PipelinedTiles &t, int64_t m, int64_t n, int64_t k,
 
 std::optional<PipelinedTiles> choosePipelinedTiles(int64_t m, int64_t n, int64_t k, int64_t batches,
                                                    int64_t element, bool aTurned, bool bTurned, bool hasBias,
-                                                   const MachineShape &machine) {
+                                                   bool deepK, const MachineShape &machine) {
   if (machine.systolicArrays < 2)
     return std::nullopt;
   const int64_t lane = laneBlock(machine), budget = tileBudgetBytes(machine) / machine.lanes;
@@ -190,9 +190,18 @@ std::optional<PipelinedTiles> choosePipelinedTiles(int64_t m, int64_t n, int64_t
     std::vector<int64_t> blockNs = {blockFor(halfN, 16, lane)};
     for (int64_t b = 2 * lane; b <= 4 * lane && b < 2 * halfN; b *= 2)
       blockNs.push_back(b);
-    std::vector<int64_t> blockKs = {blockFor(k, 16, lane)};
-    if (k > lane)
-      blockKs.push_back(2 * lane);
+    // Deep K blocks (four and eight arrays' widths, two blocks or more so
+    // that a block's loads overlap the other's dots) make long DMA runs
+    // along K, where an operand's K is contiguous.
+    std::vector<int64_t> blockKs;
+    if (deepK) {
+      for (int64_t b = 4 * lane; b <= 8 * lane && 2 * b <= k; b *= 2)
+        blockKs.push_back(b);
+    } else {
+      blockKs.push_back(blockFor(k, 16, lane));
+      if (k > lane)
+        blockKs.push_back(2 * lane);
+    }
     const int64_t halfM = splitM ? ceilDiv(m, 2) : m;
     for (int64_t blockK : blockKs)
       for (int64_t blockN : blockNs)

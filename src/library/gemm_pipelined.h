@@ -31,9 +31,11 @@ std::string pipelinedVariant(const GemmKernelFlags &kernel, const PipelinedTiles
 /// The cheapest pipelined tiles by pipelinedCycles for `batches` products
 /// [m, k] x [k, n] of `element`-byte operands, among those whose buffers fit
 /// half a lane's bank; nothing when none fits or the machine has one array.
+/// K blocks of one or two arrays' widths, or with `deepK` (the "deep-k"
+/// kernel) of four or eight, at least two blocks of them.
 std::optional<PipelinedTiles> choosePipelinedTiles(int64_t m, int64_t n, int64_t k, int64_t batches,
                                                    int64_t element, bool aTurned, bool bTurned, bool hasBias,
-                                                   const MachineShape &machine);
+                                                   bool deepK, const MachineShape &machine);
 
 /// The cost model's estimate of a pipelined GEMM (cycles, all batches).
 double pipelinedCycles(const PipelinedTiles &t, int64_t m, int64_t n, int64_t k, int64_t batches, int64_t element,

@@ -166,7 +166,7 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
       machine.mapping.count(std::to_string(m) + "_" + std::to_string(n) + "_" + std::to_string(k)) > 0;
   const std::string &asked = machine.gemmKernel;
   if (!asked.empty() && std::find(gemmKernelNames().begin(), gemmKernelNames().end(), asked) == gemmKernelNames().end())
-    throw core::RuntimeError("GEMM kernel '" + asked + "' is not one of tiled, resident, pipelined");
+    throw core::RuntimeError("GEMM kernel '" + asked + "' is not one of " + joinNames(gemmKernelNames()));
   if (external && !asked.empty() && asked != "tiled")
     throw core::RuntimeError("GEMM kernel '" + asked + "': the external mapping names this shape's tiles");
   std::optional<ResidentTiles> resident;
@@ -183,9 +183,9 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
     // The pipelined kernel only when asked for: its estimate and the tiled
     // one's are not comparable enough to choose between them (the runtime
     // times both, docs/library-kernels.md, "GEMM kernels").
-    if (asked == "pipelined")
+    if (asked == "pipelined" || asked == "deep-k")
       if (const auto p = choosePipelinedTiles(m, n, k, batches, core::byteSize(dotType), aMContiguous,
-                                              bKContiguous, bias != nullptr, machine);
+                                              bKContiguous, bias != nullptr, asked == "deep-k", machine);
           p && p->cycles < cheapest) {
         pipelined = p;
         resident.reset();
@@ -262,7 +262,8 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
 }
 
 const std::vector<std::string> &gemmKernelNames() {
-  static const std::vector<std::string> kNames = {"tiled", "resident", "pipelined"};
+  // In the runtime's ranking order: on equal cycles the earlier stands.
+  static const std::vector<std::string> kNames = {"tiled", "resident", "pipelined", "deep-k"};
   return kNames;
 }
 

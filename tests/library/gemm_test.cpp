@@ -177,6 +177,50 @@ TEST(LibraryGemm, EveryKernelOnRandomShapesStridesAndEpilogues) {
   EXPECT_GE(randomProducts("resident"), 1);
 }
 
+// The deep-k kernel is the pipelined one with K blocks of four or eight
+// arrays' widths (long DMA runs along K), at least two of them: a matrix by
+// a vector and a ragged K, against the host call and compiled for the NPU;
+// a K shorter than two such blocks has no deep-k tiles.
+TEST(LibraryGemm, DeepKBlocksAreLongAndAtLeastTwo) {
+  MachineShape machine;
+  machine.gemmKernel = "deep-k";
+  const int64_t lanes = machine.lanes;
+  struct Case {
+    std::vector<int64_t> a, b;
+    bool bT;
+  };
+  const Case cases[] = {{{1, 8 * lanes}, {8 * lanes, 300}, true}, {{40, 8 * lanes + 70}, {8 * lanes + 70, 200}, false}};
+  for (const Case &c : cases) {
+    CallFixture f;
+    const TensorRef a = f.tensor(DType::Float32, c.a);
+    const TensorRef b = f.tensor(DType::Float32, c.b, layout(c.b, c.bT));
+    const TensorRef out = f.tensor(DType::Float32, {c.a[0], c.b[1]});
+    const std::vector<CallArgument> args = {CallFixture::arg(a), CallFixture::arg(b)};
+    const CallPlan plan = planCall("aten.mm", args, std::vector<const TensorRef *>{&out}, machine);
+    ASSERT_EQ(plan.launches.size(), 1u);
+    const library::KernelLaunch &launch = plan.launches[0];
+    EXPECT_NE(launch.kernelName.find("npusim_gemm_pipelined_"), std::string::npos) << launch.kernelName;
+    int64_t blockK = 0;
+    for (const auto &[constant, value] : launch.constexprs)
+      blockK = constant == "BLOCK_K" ? value : blockK;
+    EXPECT_TRUE(blockK == 4 * lanes || blockK == 8 * lanes) << blockK;
+    EXPECT_LE(2 * blockK, c.a[1]);
+    EXPECT_EQ(f.compare("aten.mm", args, {out}, machine), "") << launch.kernelName;
+    f.useNpu(config::loadConfig("tpuv3-like"));
+    EXPECT_EQ(f.compare("aten.mm", args, {out}, machine), "") << launch.kernelName << " on the NPU";
+  }
+  CallFixture f;
+  const TensorRef a = f.tensor(DType::Float32, {16, 8 * lanes - 1}), b = f.tensor(DType::Float32, {8 * lanes - 1, 64});
+  const TensorRef out = f.tensor(DType::Float32, {16, 64});
+  try {
+    planCall("aten.mm", std::vector<CallArgument>{CallFixture::arg(a), CallFixture::arg(b)},
+             std::vector<const TensorRef *>{&out}, machine);
+    FAIL() << "deep-k planned a K of " << 8 * lanes - 1;
+  } catch (const core::RuntimeError &e) {
+    EXPECT_NE(std::string(e.what()).find("GEMM kernel 'deep-k' has no tiles"), std::string::npos) << e.what();
+  }
+}
+
 // The pipelined kernel on the default machine: halves by columns and by rows,
 // odd and even counts of K blocks, ragged M, N and K, turned operands and an
 // addmm epilogue (alpha, a row of bias times beta), against the host call.
@@ -232,7 +276,7 @@ TEST(LibraryGemm, UnknownKernelNamesAreErrors) {
              std::vector<const TensorRef *>{&out}, machine);
     FAIL() << "an unknown kernel name was accepted";
   } catch (const core::RuntimeError &e) {
-    EXPECT_NE(std::string(e.what()).find("'systolic' is not one of tiled, resident, pipelined"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("'systolic' is not one of tiled, resident, pipelined, deep-k"), std::string::npos)
         << e.what();
   }
 }

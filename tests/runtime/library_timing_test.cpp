@@ -339,7 +339,7 @@ TEST(LibraryTiming, TheFastestGemmKernelIsChosen) {
        {std::tuple<int64_t, int64_t, int64_t>{512, 512, 512}, {256, 1024, 384}, {96, 64, 1000}}) {
     int64_t fastest = 0;
     int ran = 0;
-    for (const char *kernel : {"tiled", "resident", "pipelined"})
+    for (const char *kernel : {"tiled", "resident", "pipelined", "deep-k"})
       if (const auto r = timeMm(m, k, n, kernel)) {
         ++ran;
         fastest = fastest == 0 ? r->timing.cycles : std::min(fastest, r->timing.cycles);
@@ -364,7 +364,7 @@ TEST(LibraryTiming, TheFastestGemmKernelIsChosen) {
   } catch (const core::InputError &e) {
     failure = e.what();
   }
-  EXPECT_NE(failure.find("GEMM kernel 'systolic' is not one of tiled, resident, pipelined"),
+  EXPECT_NE(failure.find("GEMM kernel 'systolic' is not one of tiled, resident, pipelined, deep-k"),
             std::string::npos)
       << failure;
 }
@@ -517,7 +517,7 @@ TEST(LibraryTiming, OneByOneConvolutionsTimeTheGemmKernels) {
     ASSERT_TRUE(chosen.has_value());
     int64_t least = 0;
     int timed = 0;
-    for (const char *kernel : {"tiled", "resident", "pipelined"})
+    for (const char *kernel : {"tiled", "resident", "pipelined", "deep-k"})
       if (const auto r = timeOneByOneConv(size, cin, cout, kernel)) {
         least = timed++ == 0 ? r->timing.cycles : std::min(least, r->timing.cycles);
       }
