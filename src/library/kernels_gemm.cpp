@@ -180,9 +180,10 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
         resident = r;
         cheapest = static_cast<double>(batches) * r->cycles;
       }
-    // The pipelined kernel only when asked for: its estimate and the tiled
-    // one's are not comparable enough to choose between them (the runtime
-    // times both, docs/library-kernels.md, "GEMM kernels").
+    // The pipelined kernels (pipelined, deep-k) only when asked for: their
+    // estimates and the tiled one's are not comparable enough to choose
+    // between them (the runtime times them all, docs/library-kernels.md,
+    // "GEMM kernels").
     if (asked == "pipelined" || asked == "deep-k")
       if (const auto p = choosePipelinedTiles(m, n, k, batches, core::byteSize(dotType), aMContiguous,
                                               bKContiguous, bias != nullptr, asked == "deep-k", machine);
