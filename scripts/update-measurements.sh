@@ -12,6 +12,7 @@
 #   conv-layers      bench/conv_layers.py: ResNet's convolution layers (stages at batch 64, ResNet-50 at batch 1)
 #   experiments      bench/experiments.py: the TPUv3 table's other twelve workloads against their rooflines
 #   llm-decode       bench/llm_decode.py: Llama-3-8B decode steps in timing mode (wall, memory, closed form)
+#   models           bench/models_vs_eager.py: whole models at real scale (bench/models/) against eager PyTorch
 # NPUSIM (default build/npusim) and NPUSIM_BUILD_DIR (default build) name the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ export NPUSIM=${NPUSIM:-$build/npusim} NPUSIM_BUILD_DIR=$build
 out=docs/measurements
 names=("$@")
 [ ${#names[@]} -eq 0 ] && names=(bundles cycles microbenchmarks dram-bandwidth validation energy mapping-property conv-layers experiments
-  llm-decode)
+  llm-decode models)
 
 # write FILE TITLE COMMAND [write-measurement options]: stdin is the body of
 # docs/measurements/FILE.md, the measurement $name
@@ -89,12 +90,23 @@ for name in "${names[@]}"; do
       write llm-decode-tpuv4-like "Decode steps of billion-parameter LLMs in timing mode" \
         "bench/llm_decode.py" --simulated tpuv4-like
     ;;
+  models)
+    {
+      echo "Machine \`tpuv3-like\`. Each bundle's wall time in full and functional mode (no \`--verify\`),"
+      echo "the median of three runs from process start to exit, against eager PyTorch on this CPU"
+      echo "(three warm-up runs, the median of nine, two threads; transformers' models rebuilt with"
+      echo "torch.nn in \`bench/eager_models.py\`). On a loaded host the wall times rise with the load."
+      echo
+      /usr/bin/python3 bench/models_vs_eager.py
+    } | write models-vs-eager "Whole models at real scale against eager PyTorch" "bench/models_vs_eager.py" \
+      --simulated tpuv3-like
+    ;;
   energy)
     bench/energy.sh | write energy-tpuv3-like "Energy and power of every bundle" "bench/energy.sh" \
       --simulated "tpuv3-like (energy: 7nm)"
     ;;
   *)
-    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation, energy, mapping-property, conv-layers)" >&2
+    echo "update-measurements.sh: unknown measurement '$name' (bundles, cycles, microbenchmarks, dram-bandwidth, validation, energy, mapping-property, conv-layers, experiments, llm-decode, models)" >&2
     exit 2
     ;;
   esac
