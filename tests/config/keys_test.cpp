@@ -79,5 +79,25 @@ TEST(Keys, EveryKeyReachesItsField) {
   }
 }
 
+// A name holding YAML's own syntax (": ", " #", quotes, a backslash) or UTF-8
+// writes back quoted and reads back the same; a plain name stays plain. (A
+// loaded name has no control characters: the loader refuses them.)
+TEST(Keys, NamesSurviveToYaml) {
+  for (const std::string &name : {std::string("tpuv3-like"), std::string("a: b # not a comment"),
+                                 std::string("it's \"quoted\""), std::string("back\\slash"),
+                                 std::string("- dash"), std::string("caf\xc3\xa9 'x' core_freq_mhz: 800")}) {
+    HardwareConfig config = parseConfig("", "k.yaml");
+    config.name = name;
+    const std::string yaml = toYaml(config);
+    HardwareConfig back;
+    ASSERT_NO_THROW(back = parseConfig(yaml, "k.yaml")) << yaml;
+    EXPECT_EQ(back.name, name) << yaml;
+    EXPECT_EQ(back, config) << yaml;
+  }
+  HardwareConfig plain = parseConfig("", "k.yaml");
+  plain.name = "tpuv3-like";
+  EXPECT_NE(toYaml(plain).find("name: tpuv3-like "), std::string::npos) << toYaml(plain);
+}
+
 } // namespace
 } // namespace npusim::config
