@@ -21,6 +21,7 @@
 #include <new>
 #include <optional>
 #include <set>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
@@ -465,6 +466,29 @@ void Runner::verifyOutputs() {
   }
 }
 
+namespace {
+
+/// Sizes `bytes` to `size` zero bytes. A large storage (a model's weights run
+/// to hundreds of megabytes) asks the kernel for transparent huge pages before
+/// its first touch, so that zeroing it takes one page fault per 2 MiB instead
+/// of one per 4 KiB: on a virtual machine the faults, not the zeroing, were
+/// most of the time to set a model's storages up. Where the kernel gives no
+/// huge pages this changes nothing.
+void allocateStorage(std::vector<uint8_t> &bytes, size_t size) {
+  constexpr size_t kHugePage = size_t{2} << 20;
+  if (size >= 4 * kHugePage && bytes.capacity() < size) {
+    bytes.reserve(size); // allocated, not yet touched
+    const auto begin = reinterpret_cast<uintptr_t>(bytes.data());
+    const uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
+    const uintptr_t last = (begin + size) & ~(kHugePage - 1);
+    if (last > first)
+      madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE);
+  }
+  bytes.resize(size);
+}
+
+} // namespace
+
 RunReport Runner::run() {
   const auto start = Clock::now();
   report_.totalSteps = bundle_.steps.size();
@@ -533,7 +557,7 @@ RunReport Runner::run() {
     try {
       for (size_t i = 0; i < held.size(); ++i)
         if (held[i])
-          buffers_[i]->bytes.resize(static_cast<size_t>(storageBytes(bundle_.storages[i])));
+          allocateStorage(buffers_[i]->bytes, static_cast<size_t>(storageBytes(bundle_.storages[i])));
     } catch (const std::bad_alloc &) {
       return failEarly("out of memory allocating the bundle's storages");
     }
