@@ -28,7 +28,7 @@ exit status: 0 the kernel is valid; 1 it is not (FILE:LINE:COL: error: ... on st
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {
+constexpr OptionSpec kCheckKernelOptions[] = {
     {"--dump-ir", false, false},
     {"--const", true, true},
 };
@@ -36,7 +36,7 @@ constexpr OptionSpec kOptions[] = {
 } // namespace
 
 int runCheckKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "check-kernel");
+  const ParsedOptions options = parseOptions(args, kCheckKernelOptions, "check-kernel");
   if (options.help) {
     out << kCheckKernelUsage;
     return kExitOk;

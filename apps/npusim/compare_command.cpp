@@ -28,12 +28,12 @@ exit status: 0 compared; 1 a report is missing, malformed or of another bundle;
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"--html", true, false}, {"--steps", true, false}};
+constexpr OptionSpec kCompareOptions[] = {{"--html", true, false}, {"--steps", true, false}};
 
 } // namespace
 
 int runCompare(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "compare");
+  const ParsedOptions options = parseOptions(args, kCompareOptions, "compare");
   if (options.help) {
     out << kCompareUsage;
     return kExitOk;

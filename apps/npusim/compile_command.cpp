@@ -35,7 +35,7 @@ exit status: 0 the kernel compiled; 1 it did not (FILE:LINE:COL: error: ... on s
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {
+constexpr OptionSpec kCompileOptions[] = {
     {"--config", true, false},
     {"--const", true, true},
     {"--arg", true, true},
@@ -53,7 +53,7 @@ int64_t countInstructions(const std::vector<npu::Instruction> &body) {
 } // namespace
 
 int runCompile(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "compile");
+  const ParsedOptions options = parseOptions(args, kCompileOptions, "compile");
   if (options.help) {
     out << kCompileUsage;
     return kExitOk;

@@ -59,7 +59,7 @@ access, failed device_assert); 2 the command line is wrong.
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {
+constexpr OptionSpec kKernelOptions[] = {
     {"--grid", true, false},  {"--const", true, true},   {"--arg", true, true},   {"--size", true, true},
     {"--seed", true, false},  {"--out", true, false},    {"--mode", true, false}, {"--config", true, false},
     {"--trace", true, false}, {"--quiet", false, false},
@@ -300,7 +300,7 @@ int launch(const KernelOptions &k, std::ostream &out, std::ostream &err) {
 } // namespace
 
 int runKernel(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "kernel");
+  const ParsedOptions options = parseOptions(args, kKernelOptions, "kernel");
   if (options.help) {
     out << kKernelUsage;
     return kExitOk;

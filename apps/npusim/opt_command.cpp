@@ -37,7 +37,7 @@ unknown pass).
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {
+constexpr OptionSpec kOptOptions[] = {
     {"--pass", true, true},
     {"--config", true, false},
     {"--list", false, false},
@@ -47,7 +47,7 @@ constexpr OptionSpec kOptions[] = {
 } // namespace
 
 int runOpt(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "opt");
+  const ParsedOptions options = parseOptions(args, kOptOptions, "opt");
   if (options.help) {
     out << kOptUsage;
     return kExitOk;

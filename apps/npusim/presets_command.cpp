@@ -29,7 +29,7 @@ line is wrong.
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"--keys", false, false}};
+constexpr OptionSpec kPresetsOptions[] = {{"--keys", false, false}};
 
 std::string summary(const config::HardwareConfig &c) {
   char text[256];
@@ -46,7 +46,7 @@ std::string summary(const config::HardwareConfig &c) {
 } // namespace
 
 int runPresets(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "presets");
+  const ParsedOptions options = parseOptions(args, kPresetsOptions, "presets");
   if (options.help) {
     out << kPresetsUsage;
     return kExitOk;

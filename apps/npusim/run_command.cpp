@@ -105,7 +105,7 @@ malformed, a step failed or a result diverged; 2 the command line is wrong.
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {
+constexpr OptionSpec kRunOptions[] = {
     {"--mode", true, false},    {"--verify", false, false},
     {"--report", true, false},  {"--config", true, false},
     {"--trace", true, false},   {"--mapping", true, false},
@@ -363,7 +363,7 @@ void printTopSteps(const runtime::RunReport &r, size_t count, std::ostream &out)
 } // namespace
 
 int runRun(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "run");
+  const ParsedOptions options = parseOptions(args, kRunOptions, "run");
   if (options.help) {
     out << kRunUsage;
     return kExitOk;

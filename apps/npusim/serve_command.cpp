@@ -60,7 +60,7 @@ options:
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"--report", true, false}, {"--trace", true, false},
+constexpr OptionSpec kServeOptions[] = {{"--report", true, false}, {"--trace", true, false},
                                    {"--html", true, false},   {"--quiet", false, false},
                                    {"--config", true, false}, {"--rate-per-s", true, false},
                                    {"--count", true, false}};
@@ -196,7 +196,7 @@ void serveLlm(const std::string &path, const LlmOverrides &overrides, OutputFile
 } // namespace
 
 int runServe(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "serve");
+  const ParsedOptions options = parseOptions(args, kServeOptions, "serve");
   if (options.help) {
     out << kServeUsage;
     return kExitOk;

@@ -65,7 +65,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr OptionSpec kOptions[] = {
+constexpr OptionSpec kSweepOptions[] = {
     {"--out", true, false},     {"--jobs", true, false},     {"--dask", true, false},
     {"--workers", true, false}, {"--python", true, false},   {"--retry-failed", false, false},
     {"--quiet", false, false},  {"--dry-run", false, false},
@@ -96,7 +96,7 @@ std::string pointText(const sweep::Point &p) {
 } // namespace
 
 int runSweep(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "sweep");
+  const ParsedOptions options = parseOptions(args, kSweepOptions, "sweep");
   if (options.help) {
     out << kSweepUsage;
     return kExitOk;

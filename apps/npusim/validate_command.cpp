@@ -42,7 +42,7 @@ limit with --check; 2 the command line is wrong.
 
 namespace {
 
-constexpr OptionSpec kOptions[] = {{"--config", true, false}, {"--check", false, false},
+constexpr OptionSpec kValidateOptions[] = {{"--config", true, false}, {"--check", false, false},
                                    {"--report", true, false}, {"--html", true, false},
                                    {"--png", true, false},    {"--threads", true, false},
                                    {"--quiet", false, false}};
@@ -57,7 +57,7 @@ std::function<void(const std::string &)> whole(const char *option, std::string c
 } // namespace
 
 int runValidate(std::span<const std::string> args, std::ostream &out, std::ostream &err) {
-  const ParsedOptions options = parseOptions(args, kOptions, "validate");
+  const ParsedOptions options = parseOptions(args, kValidateOptions, "validate");
   if (options.help) {
     out << kValidateUsage;
     return kExitOk;

@@ -12,29 +12,29 @@ namespace npusim::compiler {
 
 namespace {
 
-using Kind = Stage::Kind;
+using StageKind = Stage::Kind;
 
 // The compiler's own stages around the TileIR passes, whose order and names
 // are transform::passes()'s (the one list of them).
 constexpr Stage kBeforeTileIR[] = {
-    {"mapping", Kind::Mapping, "library", false,
+    {"mapping", StageKind::Mapping, "library", false,
      "library calls only: the tiles of the GEMM-shaped kernels, by the mapping strategy the run names "
      "(registered by name, library/mapping*.cpp); library::planCall bakes them into the kernel source as "
      "constexprs, so they precede the front end, and the block-size search keeps them"},
-    {"block-sizes", Kind::BlockSizes, "compiler", false,
+    {"block-sizes", StageKind::BlockSizes, "compiler", false,
      "searchBlockSizes (tiling.cpp, cost_model.cpp): block sizes are constexprs of the Triton kernel, so the "
      "caller's front end lowers the kernel once per candidate and the search runs the stages below on each, "
      "keeping the cheapest estimate that fits the scratchpad"},
 };
 
 constexpr Stage kAfterTileIR[] = {
-    {"lowering", Kind::Lowering, "compiler", false,
+    {"lowering", StageKind::Lowering, "compiler", false,
      "TileIR ops -> NPU instructions, scalar registers and unplaced tiles (class Lowering: lower_*.cpp, "
      "carried_forms.cpp, emit.cpp)"},
-    {"schedule", Kind::Schedule, "compiler", false,
+    {"schedule", StageKind::Schedule, "compiler", false,
      "moves every DMA load and what it depends on as early as its dependencies allow, within each "
      "straight-line run (scheduleDmaLoads, schedule.cpp); kept only where the scratchpad plan fits"},
-    {"scratchpad", Kind::ScratchpadPlan, "compiler", false,
+    {"scratchpad", StageKind::ScratchpadPlan, "compiler", false,
      "tile lifetimes and bank offsets (scratchpad.cpp); on overflow the stages from the first TileIR pass "
      "run again without those dropped on overflow, and then the overflow is the caller's (the block-size "
      "search rejects the candidate)"},
@@ -43,7 +43,7 @@ constexpr Stage kAfterTileIR[] = {
 std::vector<Stage> buildPipeline() {
   std::vector<Stage> stages(std::begin(kBeforeTileIR), std::end(kBeforeTileIR));
   for (const transform::Pass &pass : transform::passes())
-    stages.push_back({pass.name, Kind::TileIRPass, "transform", pass.droppedOnOverflow, pass.summary});
+    stages.push_back({pass.name, StageKind::TileIRPass, "transform", pass.droppedOnOverflow, pass.summary});
   stages.insert(stages.end(), std::begin(kAfterTileIR), std::end(kAfterTileIR));
   return stages;
 }
@@ -97,10 +97,10 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
     bool overflowed = false;
     for (const Stage &stage : pipeline()) {
       switch (stage.kind) {
-      case Kind::Mapping:    // the library's, before the kernel source exists
-      case Kind::BlockSizes: // the caller's, before the function exists
+      case StageKind::Mapping:    // the library's, before the kernel source exists
+      case StageKind::BlockSizes: // the caller's, before the function exists
         break;
-      case Kind::TileIRPass: {
+      case StageKind::TileIRPass: {
         if (!allPasses && stage.droppedOnOverflow)
           break;
         const transform::Pass *pass = transform::findPass(stage.name);
@@ -109,14 +109,14 @@ npu::Program compileOnce(const ir::Function &function, const config::HardwareCon
         pass->run(*transformed, machine);
         break;
       }
-      case Kind::Lowering: program = lower(*transformed, machine, storage); break;
-      case Kind::Schedule: {
+      case StageKind::Lowering: program = lower(*transformed, machine, storage); break;
+      case StageKind::Schedule: {
         std::vector<npu::Instruction> before = program.body;
         if (scheduleDmaLoads(program.body, storage.root))
           lowered = std::move(before);
         break;
       }
-      case Kind::ScratchpadPlan: try { planScheduled(program, std::move(lowered), storage, machine, where);
+      case StageKind::ScratchpadPlan: try { planScheduled(program, std::move(lowered), storage, machine, where);
         } catch (const ScratchpadOverflow &) {
           if (!allPasses)
             throw;

@@ -17,6 +17,11 @@ enum class NanMode : uint8_t { Ignore, Propagate };
 
 enum class ReduceKind : uint8_t { Sum, Prod, Max, Min, And, Or, Xor, ArgMax, ArgMin, Combine };
 
+/// Whether a reduction of this kind carries a NanMode (the comparing ones).
+constexpr bool usesNanMode(ReduceKind k) {
+  return k == ReduceKind::Max || k == ReduceKind::Min || k == ReduceKind::ArgMax || k == ReduceKind::ArgMin;
+}
+
 enum class AtomicKind : uint8_t { Add, Max, Min, And, Or, Xor, Exchange };
 
 enum class InputPrecision : uint8_t { IEEE, TF32, TF32x3 };

@@ -48,10 +48,6 @@ std::optional<DType> dtypeNamed(std::string_view word) {
   return std::nullopt;
 }
 
-bool usesNanMode(ReduceKind k) {
-  return k == ReduceKind::Max || k == ReduceKind::Min || k == ReduceKind::ArgMax || k == ReduceKind::ArgMin;
-}
-
 /// One significant line of the text.
 struct Line {
   std::string_view text;

@@ -124,10 +124,6 @@ std::string typedRefs(const std::vector<Value *> &values) {
   return s;
 }
 
-bool usesNanMode(ReduceKind k) {
-  return k == ReduceKind::Max || k == ReduceKind::Min || k == ReduceKind::ArgMax || k == ReduceKind::ArgMin;
-}
-
 /// The For header "%iv = %lo to %hi step %st iter_args(%a = %x, ...)" is printed
 /// only when the op has the shape that makes it unambiguous.
 bool hasForShape(const Op &op) {

@@ -11,7 +11,7 @@
 namespace npusim::ir {
 namespace {
 
-std::string ref(const Value *v) {
+std::string valueRef(const Value *v) {
   return "%" + std::to_string(v->id);
 }
 
@@ -118,13 +118,13 @@ private:
       failAt(at, what() + " is not a value of this function");
     auto &state = state_[static_cast<size_t>(v->id)];
     if (state != State::Unplaced)
-      failAt(at, what() + " (" + ref(v) + ") is defined more than once");
+      failAt(at, what() + " (" + valueRef(v) + ") is defined more than once");
     state = State::Pending;
     for (int64_t d : v->type.shape)
       if (d <= 0)
-        failAt(at, what() + " (" + ref(v) + ") has type " + v->type.str() + ": dimensions must be positive");
+        failAt(at, what() + " (" + valueRef(v) + ") has type " + v->type.str() + ": dimensions must be positive");
     if (v->laneAxis != -1 && (v->laneAxis < 0 || v->laneAxis >= v->type.rank()))
-      failAt(at, what() + " (" + ref(v) + ") has type " + v->type.str() + " and lane axis " +
+      failAt(at, what() + " (" + valueRef(v) + ") has type " + v->type.str() + " and lane axis " +
                      std::to_string(v->laneAxis) + ", which is not one of its axes");
   }
 
@@ -135,7 +135,7 @@ private:
       const Value *arg = block.arguments[i];
       define(arg, parent, "block argument", i);
       if (arg->ownerBlock != &block || arg->definingOp != nullptr || arg->index != static_cast<int>(i))
-        failAt(parent, "block argument " + std::to_string(i) + " (" + ref(arg) +
+        failAt(parent, "block argument " + std::to_string(i) + " (" + valueRef(arg) +
                            ") does not point back at its block");
     }
     for (const auto &opPtr : block.ops) {
@@ -146,7 +146,7 @@ private:
         const Value *r = op.results[i];
         define(r, &op, "result", i);
         if (r->definingOp != &op || r->index != static_cast<int>(i))
-          fail(op, "result " + std::to_string(i) + " (" + ref(r) + ") does not point back at its op");
+          fail(op, "result " + std::to_string(i) + " (" + valueRef(r) + ") does not point back at its op");
       }
       for (const auto &region : op.regions) {
         if (!region)
@@ -194,12 +194,12 @@ private:
         fail(op, what() + " is not a value of this function");
       switch (state_[static_cast<size_t>(v->id)]) {
       case State::Visible: break;
-      case State::Pending: fail(op, what() + " (" + ref(v) + ") is used before its definition");
+      case State::Pending: fail(op, what() + " (" + valueRef(v) + ") is used before its definition");
       case State::Closed:
-        fail(op, what() + " (" + ref(v) +
+        fail(op, what() + " (" + valueRef(v) +
                      ") is not visible here: it is defined in a region that does not enclose "
                      "this use");
-      case State::Unplaced: fail(op, what() + " (" + ref(v) + ") is not defined by any op or block argument");
+      case State::Unplaced: fail(op, what() + " (" + valueRef(v) + ") is not defined by any op or block argument");
       }
     }
   }

@@ -26,10 +26,6 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
 {{BODY}}
 )TRITON";
 
-std::string num(int64_t v) {
-  return std::to_string(v);
-}
-
 } // namespace
 
 std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s, const PipelinedTiles &t) {
@@ -39,8 +35,8 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
   const int64_t channelBlocks = ceilDiv(s.cin, t.blockK);
   const int64_t blocks = s.kernelH * s.kernelW * channelBlocks;
   const std::string cast = s.xType == s.wType ? "" : ".to(tl.float32)";
-  auto rows = [&](int h) { return t.splitM ? "rows_" + num(h) : std::string("rows_0"); };
-  auto cols = [&](int h) { return t.splitM ? std::string("cols_0") : "cols_" + num(h); };
+  auto rows = [&](int h) { return t.splitM ? "rows_" + std::to_string(h) : std::string("rows_0"); };
+  auto cols = [&](int h) { return t.splitM ? std::string("cols_0") : "cols_" + std::to_string(h); };
   std::string body;
   if (t.splitM) {
     body += "    rows_0 = pid_m * (2 * BLOCK_M) + tl.arange(0, BLOCK_M)\n";
@@ -57,10 +53,10 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
   // lanes.
   body += "    zero_k = (rk // BLOCK_K)[None, :]\n";
   for (int h = 0; h < halvesA; ++h) {
-    const std::string p = "p" + num(h);
+    const std::string p = "p" + std::to_string(h);
     body += "    " + p + " = " + rows(h) + "[:, None] + zero_k\n";
-    body += "    ow" + num(h) + " = " + p + " % IMG_W\n";
-    body += "    oh" + num(h) + " = (" + p + " // IMG_W) % IMG_H\n";
+    body += "    ow" + std::to_string(h) + " = " + p + " % IMG_W\n";
+    body += "    oh" + std::to_string(h) + " = (" + p + " // IMG_W) % IMG_H\n";
   }
   body += "    acc0 = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
   body += "    acc1 = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n";
@@ -70,14 +66,14 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
   auto load = [&](const std::string &buffer, const std::string &b, int spaces) {
     const std::string in = indent(spaces), n = buffer;
     std::string text;
-    text += in + "tap" + n + " = (" + b + ") // " + num(channelBlocks) + "\n";
-    text += in + "kh" + n + " = tap" + n + " // " + num(s.kernelW) + "\n";
-    text += in + "kw" + n + " = tap" + n + " % " + num(s.kernelW) + "\n";
-    text += in + "dh" + n + " = kh" + n + " * " + num(s.dilationH) + " - " + num(s.padH) + "\n";
-    text += in + "dw" + n + " = kw" + n + " * " + num(s.dilationW) + " - " + num(s.padW) + "\n";
-    text += in + "ch" + n + " = ((" + b + ") % " + num(channelBlocks) + ") * BLOCK_K + rk\n";
+    text += in + "tap" + n + " = (" + b + ") // " + std::to_string(channelBlocks) + "\n";
+    text += in + "kh" + n + " = tap" + n + " // " + std::to_string(s.kernelW) + "\n";
+    text += in + "kw" + n + " = tap" + n + " % " + std::to_string(s.kernelW) + "\n";
+    text += in + "dh" + n + " = kh" + n + " * " + std::to_string(s.dilationH) + " - " + std::to_string(s.padH) + "\n";
+    text += in + "dw" + n + " = kw" + n + " * " + std::to_string(s.dilationW) + " - " + std::to_string(s.padW) + "\n";
+    text += in + "ch" + n + " = ((" + b + ") % " + std::to_string(channelBlocks) + ") * BLOCK_K + rk\n";
     for (int h = 0; h < halvesA; ++h) {
-      const std::string oh = "oh" + num(h), ow = "ow" + num(h), hs = num(h);
+      const std::string oh = "oh" + std::to_string(h), ow = "ow" + std::to_string(h), hs = std::to_string(h);
       std::string mask = "(" + oh + " >= -dh" + n + ") & (" + oh + " < IMG_H - dh" + n + ") & (" + ow + " >= -dw" +
                          n + ") & (" + ow + " < IMG_W - dw" + n + ")";
       if (mRagged)
@@ -88,7 +84,7 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
               ")[:, None] * SX_P + ch" + n + "[None, :] * SX_C, mask=" + mask + ", other=0.0)" + cast + "\n";
     }
     for (int h = 0; h < halvesB; ++h)
-      text += loadTile(cast, "b" + n + "_" + num(h), "w_ptr + kh" + n + " * SW_H + kw" + n + " * SW_W", "ch" + n,
+      text += loadTile(cast, "b" + n + "_" + std::to_string(h), "w_ptr + kh" + n + " * SW_H + kw" + n + " * SW_W", "ch" + n,
                        "SW_I", cRagged ? "(ch" + n + " < CIN)" : "", cols(h), "SW_O",
                        nRagged ? "(" + cols(h) + " < COUT)" : "", s.swI == 1, spaces);
     return text;
@@ -96,8 +92,8 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
   auto multiply = [&](const std::string &buffer, int spaces) {
     std::string text;
     for (int h = 0; h < 2; ++h)
-      text += indent(spaces) + "acc" + num(h) + " += tl.dot(a" + buffer + "_" + num(t.splitM ? h : 0) + ", b" +
-              buffer + "_" + num(t.splitM ? 0 : h) + ", allow_tf32=False, out_dtype=tl.float32)\n";
+      text += indent(spaces) + "acc" + std::to_string(h) + " += tl.dot(a" + buffer + "_" + std::to_string(t.splitM ? h : 0) + ", b" +
+              buffer + "_" + std::to_string(t.splitM ? 0 : h) + ", allow_tf32=False, out_dtype=tl.float32)\n";
     return text;
   };
   // K blocks in pairs through buffers x and y, as in the pipelined GEMM:
@@ -107,7 +103,7 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
   const int64_t iterations = odd ? blocks / 2 : blocks / 2 - 1;
   body += load("x", "0", 4);
   if (iterations > 0) {
-    body += "    for b0 in range(0, " + num(2 * iterations) + ", 2):\n";
+    body += "    for b0 in range(0, " + std::to_string(2 * iterations) + ", 2):\n";
     body += load("y", "b0 + 1", 8);
     body += multiply("x", 8);
     body += load("x", "b0 + 2", 8);
@@ -116,12 +112,12 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
   if (odd) {
     body += multiply("x", 4);
   } else {
-    body += load("y", num(blocks - 1), 4);
+    body += load("y", std::to_string(blocks - 1), 4);
     body += multiply("x", 4);
     body += multiply("y", 4);
   }
   for (int h = 0; h < 2; ++h) {
-    const std::string acc = "acc" + num(h), r = rows(h), c = cols(h);
+    const std::string acc = "acc" + std::to_string(h), r = rows(h), c = cols(h);
     std::string mask;
     if (mRagged || nRagged)
       mask = ", mask=" + std::string(mRagged ? "(" + r + " < PIXELS)[:, None]" : "") +
@@ -143,9 +139,9 @@ std::string shiftedConvVariant(const ShiftedConvShape &s, const PipelinedTiles &
   // Everything the text bakes in besides the element types and the
   // constexprs: the split, the taps' shifts and masks (kernel, padding,
   // dilation, image), the channel blocks, the ragged edges, the layouts.
-  return std::string(t.splitM ? "sm" : "sn") + "_k" + num(s.kernelH) + "x" + num(s.kernelW) + "_p" + num(s.padH) +
-         "x" + num(s.padW) + "_d" + num(s.dilationH) + "x" + num(s.dilationW) + "_i" + num(s.height) + "x" +
-         num(s.width) + "_c" + num(s.cin) + "_b" + num(t.blockK) + (s.pixels % programRows(t) ? "m" : "") +
+  return std::string(t.splitM ? "sm" : "sn") + "_k" + std::to_string(s.kernelH) + "x" + std::to_string(s.kernelW) + "_p" + std::to_string(s.padH) +
+         "x" + std::to_string(s.padW) + "_d" + std::to_string(s.dilationH) + "x" + std::to_string(s.dilationW) + "_i" + std::to_string(s.height) + "x" +
+         std::to_string(s.width) + "_c" + std::to_string(s.cin) + "_b" + std::to_string(t.blockK) + (s.pixels % programRows(t) ? "m" : "") +
          (s.cout % programColumns(t) ? "n" : "") + (s.swI == 1 ? "_wt" : "") + (s.hasBias ? "_bias" : "");
 }
 

@@ -29,10 +29,6 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
 {{BODY}}
 )TRITON";
 
-std::string num(int64_t v) {
-  return std::to_string(v);
-}
-
 struct Tap {
   int64_t kh = 0, kw = 0, dh = 0, dw = 0;
   int64_t offset = 0; // the window's first halo row
@@ -51,13 +47,13 @@ std::vector<Tap> tapsOf(const ShiftedConvShape &s) {
             ""};
       std::vector<std::string> terms;
       if (t.dh < 0)
-        terms.push_back("(oh >= " + num(-t.dh) + ")");
+        terms.push_back("(oh >= " + std::to_string(-t.dh) + ")");
       if (t.dh > 0)
-        terms.push_back("(oh < " + num(s.height - t.dh) + ")");
+        terms.push_back("(oh < " + std::to_string(s.height - t.dh) + ")");
       if (t.dw < 0)
-        terms.push_back("(ow >= " + num(-t.dw) + ")");
+        terms.push_back("(ow >= " + std::to_string(-t.dw) + ")");
       if (t.dw > 0)
-        terms.push_back("(ow < " + num(s.width - t.dw) + ")");
+        terms.push_back("(ow < " + std::to_string(s.width - t.dw) + ")");
       for (const std::string &term : terms)
         t.mask += (t.mask.empty() ? "" : " & ") + term;
       taps.push_back(t);
@@ -99,10 +95,10 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
       // window (h = j + kh DIL_H W + kw DIL_W): kept while it plus dw stays
       // in the image. A multiple of W keeps the remainder's operand >= 0.
       const int64_t lift = s.width * (ceilDiv(kw * s.dilationW, s.width) + 1) - kw * s.dilationW;
-      body += "    column_" + num(kw) + " = (halo_row + " + num(lift) + ") % IMG_W\n";
-      body += "    keep_" + num(kw) + " = " +
-              (dw < 0 ? "column_" + num(kw) + " >= " + num(-dw)
-                      : "column_" + num(kw) + " < " + num(s.width - dw)) +
+      body += "    column_" + std::to_string(kw) + " = (halo_row + " + std::to_string(lift) + ") % IMG_W\n";
+      body += "    keep_" + std::to_string(kw) + " = " +
+              (dw < 0 ? "column_" + std::to_string(kw) + " >= " + std::to_string(-dw)
+                      : "column_" + std::to_string(kw) + " < " + std::to_string(s.width - dw)) +
               "\n";
       columnsMasked.push_back(kw);
     }
@@ -115,10 +111,10 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
     body += "    oh = (pixel // IMG_W) % IMG_H\n";
     for (size_t i = 0; i < taps.size(); ++i)
       if (!taps[i].mask.empty())
-        body += "    mask_" + num(static_cast<int64_t>(i)) + " = " + taps[i].mask + "\n";
+        body += "    mask_" + std::to_string(static_cast<int64_t>(i)) + " = " + taps[i].mask + "\n";
   }
   for (int64_t c = 0; c < channelBlocks; ++c)
-    body += "    ch_" + num(c) + " = " + num(c) + " * BLOCK_K + rk\n";
+    body += "    ch_" + std::to_string(c) + " = " + std::to_string(c) + " * BLOCK_K + rk\n";
   // The program's weights stay resident: per tap and channel block a
   // [BLOCK_K, BLOCK_N] tile, loaded once: before the blocks, or with one
   // block per program just before the first dot that needs it, so that the
@@ -133,18 +129,18 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
   auto weightsFor = [&](size_t i, int64_t c, int spaces) {
     const std::string in = indent(spaces);
     if (!t.weightRows)
-      return loadTile(cast, "w_" + num(static_cast<int64_t>(i)) + "_" + num(c),
-                      "w_ptr + " + num(taps[i].kh) + " * SW_H + " + num(taps[i].kw) + " * SW_W",
-                      "ch_" + num(c), "SW_I", cRagged ? "(ch_" + num(c) + " < CIN)" : "", "cols", "SW_O",
+      return loadTile(cast, "w_" + std::to_string(static_cast<int64_t>(i)) + "_" + std::to_string(c),
+                      "w_ptr + " + std::to_string(taps[i].kh) + " * SW_H + " + std::to_string(taps[i].kw) + " * SW_W",
+                      "ch_" + std::to_string(c), "SW_I", cRagged ? "(ch_" + std::to_string(c) + " < CIN)" : "", "cols", "SW_O",
                       nRagged ? "(cols < COUT)" : "", s.swI == 1, spaces);
     if (taps[i].kw != 0 || c != 0)
       return std::string();
-    const std::string kh = num(taps[i].kh), row = "w_row_" + kh;
+    const std::string kh = std::to_string(taps[i].kh), row = "w_row_" + kh;
     std::vector<std::string> masks;
     if (nRagged)
       masks.push_back("(cols < COUT)[:, None]");
     if (rowTile > rowWidth)
-      masks.push_back("(weight_k < " + num(rowWidth) + ")[None, :]");
+      masks.push_back("(weight_k < " + std::to_string(rowWidth) + ")[None, :]");
     std::string mask;
     for (const std::string &m : masks)
       mask += (mask.empty() ? ", mask=" : " & ") + m;
@@ -153,14 +149,14 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
                        (mask.empty() ? "" : ", other=0.0") + "))" + cast + "\n";
     for (size_t j = i; j < taps.size() && taps[j].kh == taps[i].kh; ++j)
       for (int64_t cb = 0; cb < channelBlocks; ++cb) {
-        const std::string start = num(taps[j].kw * s.cin + cb * t.blockK);
-        text += in + "w_" + num(static_cast<int64_t>(j)) + "_" + num(cb) + " = " + row + "[" + start + ":" +
+        const std::string start = std::to_string(taps[j].kw * s.cin + cb * t.blockK);
+        text += in + "w_" + std::to_string(static_cast<int64_t>(j)) + "_" + std::to_string(cb) + " = " + row + "[" + start + ":" +
                 start + " + BLOCK_K, :]\n";
       }
     return text;
   };
   if (t.weightRows)
-    body += "    weight_k = tl.arange(0, " + num(rowTile) + ")\n";
+    body += "    weight_k = tl.arange(0, " + std::to_string(rowTile) + ")\n";
   if (!streamWeights)
     for (size_t i = 0; i < taps.size(); ++i)
       for (int64_t c = 0; c < channelBlocks; ++c)
@@ -172,26 +168,26 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
   auto load = [&](const std::string &buffer, const std::string &b, int spaces) {
     const std::string in = indent(spaces);
     std::string text = in + "m0_" + buffer + " = (pid_m * BLOCKS + " + b + ") * BLOCK_M\n";
-    text += in + "ph_" + buffer + " = m0_" + buffer + " + " + num(first) + " + hr\n";
+    text += in + "ph_" + buffer + " = m0_" + buffer + " + " + std::to_string(first) + " + hr\n";
     std::string rowMask;
     if (oneImage) {
-      rowMask = "(hr >= " + num(-first) + ") & (hr < " + num(image - first) + ")";
+      rowMask = "(hr >= " + std::to_string(-first) + ") & (hr < " + std::to_string(image - first) + ")";
       if (mRagged)
         rowMask += " & (m0_" + buffer + " < PIXELS)";
     } else {
       rowMask = "(ph_" + buffer + " >= 0) & (ph_" + buffer + " < PIXELS)";
       if (t.halo > t.blockM + span)
-        rowMask += " & (hr < " + num(t.blockM + span) + ")";
+        rowMask += " & (hr < " + std::to_string(t.blockM + span) + ")";
     }
     for (int64_t c = 0; c < channelBlocks; ++c) {
-      const std::string x = "x_" + buffer + "_" + num(c);
+      const std::string x = "x_" + buffer + "_" + std::to_string(c);
       std::string mask = "(" + rowMask + ")[:, None]";
       if (cRagged)
-        mask += " & (ch_" + num(c) + " < CIN)[None, :]";
-      text += in + x + " = tl.load(x_ptr + ph_" + buffer + "[:, None] * SX_P + ch_" + num(c) +
+        mask += " & (ch_" + std::to_string(c) + " < CIN)[None, :]";
+      text += in + x + " = tl.load(x_ptr + ph_" + buffer + "[:, None] * SX_P + ch_" + std::to_string(c) +
               "[None, :] * SX_C, mask=" + mask + ", other=0.0)" + cast + "\n";
       for (int64_t kw : columnsMasked)
-        text += in + x + "_w" + num(kw) + " = tl.where(keep_" + num(kw) + ", " + x + ", 0.0)\n";
+        text += in + x + "_w" + std::to_string(kw) + " = tl.where(keep_" + std::to_string(kw) + ", " + x + ", 0.0)\n";
     }
     return text;
   };
@@ -215,17 +211,17 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
         order.emplace_back(static_cast<size_t>(streamWeights ? outer : inner), streamWeights ? inner : outer);
     for (const auto &[i, c] : order) {
       {
-        const std::string tap = num(static_cast<int64_t>(i)), acc = "acc" + num(d % 2) + "_" + buffer;
+        const std::string tap = std::to_string(static_cast<int64_t>(i)), acc = "acc" + std::to_string(d % 2) + "_" + buffer;
         const bool copy =
             std::find(columnsMasked.begin(), columnsMasked.end(), taps[i].kw) != columnsMasked.end();
-        const std::string source = "x_" + buffer + "_" + num(c) + (copy ? "_w" + num(taps[i].kw) : "");
+        const std::string source = "x_" + buffer + "_" + std::to_string(c) + (copy ? "_w" + std::to_string(taps[i].kw) : "");
         const std::string window =
-            source + "[" + num(taps[i].offset) + ":" + num(taps[i].offset) + " + BLOCK_M, :]";
+            source + "[" + std::to_string(taps[i].offset) + ":" + std::to_string(taps[i].offset) + " + BLOCK_M, :]";
         const std::string a =
             oneImage || taps[i].mask.empty() ? window : "tl.where(mask_" + tap + ", " + window + ", 0.0)";
         if (streamWeights)
           text += weightsFor(i, c, spaces);
-        text += in + acc + " = tl.dot(" + a + ", w_" + tap + "_" + num(c) +
+        text += in + acc + " = tl.dot(" + a + ", w_" + tap + "_" + std::to_string(c) +
                 (started[d % 2] ? ", " + acc : "") + ", allow_tf32=False, out_dtype=tl.float32)\n";
         started[d % 2] = true;
         ++d;
@@ -262,13 +258,13 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
     const int next = static_cast<int>((static_cast<int64_t>(taps.size()) * channelBlocks) % 2);
     body += load("a", "0", 4);
     if (t.blocks > 2) {
-      body += "    for j in range(0, " + num(t.blocks - 2) + ", 2):\n";
+      body += "    for j in range(0, " + std::to_string(t.blocks - 2) + ", 2):\n";
       body += load("b", "j + 1", 8);
       body += compute("a", 0, 8);
       body += load("a", "j + 2", 8);
       body += compute("b", next, 8);
     }
-    body += load("b", num(t.blocks - 1), 4);
+    body += load("b", std::to_string(t.blocks - 1), 4);
     body += compute("a", 0, 4);
     body += compute("b", next, 4);
   }

@@ -18,7 +18,7 @@ namespace npusim::library::detail {
 
 namespace {
 
-constexpr std::string_view kOp = "aten.convolution";
+constexpr std::string_view kConvolutionOp = "aten.convolution";
 
 // Grid: (cdiv(BATCH * OUT_H * OUT_W, BLOCK_M), cdiv(COUT_G, BLOCK_N), groups).
 // Row m of the tile is output pixel (n, oh, ow) in row-major order. The
@@ -257,10 +257,10 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const TensorRef &out = call.out(0);
   const size_t wdim = weight.shape.size();
   if (wdim == 5)
-    fail(kOp, "weight has shape " + shapeString(weight.shape) +
+    fail(kConvolutionOp, "weight has shape " + shapeString(weight.shape) +
                   "; the NPU kernels implement 1-d and 2-d convolutions, not 3-d ones");
   if (wdim != 3 && wdim != 4)
-    fail(kOp, "weight has shape " + shapeString(weight.shape) + "; expected 1 or 2 spatial dimensions");
+    fail(kConvolutionOp, "weight has shape " + shapeString(weight.shape) + "; expected 1 or 2 spatial dimensions");
   const size_t spatial = wdim - 2;
   if (call.boolean(6, "transposed"))
     call.fail(6, "transposed", "transposed convolutions have no NPU kernel");
@@ -272,13 +272,13 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     call.fail(8, "groups", "must be positive, got " + std::to_string(groups));
   const bool batched = input.shape.size() == wdim;
   if (!batched && input.shape.size() != wdim - 1)
-    fail(kOp, "input has shape " + shapeString(input.shape) + " but weight has shape " +
+    fail(kConvolutionOp, "input has shape " + shapeString(input.shape) + " but weight has shape " +
                   shapeString(weight.shape) + "; expected a " + std::to_string(wdim) + "-d input (or " +
                   std::to_string(wdim - 1) + "-d unbatched)");
   if (out.shape.size() != input.shape.size())
-    fail(kOp, "out has shape " + shapeString(out.shape) + ", input " + shapeString(input.shape));
+    fail(kConvolutionOp, "out has shape " + shapeString(out.shape) + ", input " + shapeString(input.shape));
   for (const TensorRef *t : {&input, &weight, &out})
-    expectFloat(kOp, *t, t == &input ? "input" : t == &weight ? "weight" : "out");
+    expectFloat(kConvolutionOp, *t, t == &input ? "input" : t == &weight ? "weight" : "out");
 
   const TensorRef x = asTwoDimensional(batched ? input : unsqueeze(input, 0), spatial);
   const TensorRef w = asTwoDimensional(weight, spatial);
@@ -286,14 +286,14 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   const int64_t batch = x.shape[0], channels = x.shape[1], inH = x.shape[2], inW = x.shape[3];
   const int64_t outChannels = w.shape[0], kernelH = w.shape[2], kernelW = w.shape[3];
   if (channels % groups != 0)
-    fail(kOp, "input has " + std::to_string(channels) +
+    fail(kConvolutionOp, "input has " + std::to_string(channels) +
                   " channels, not divisible by groups=" + std::to_string(groups));
   if (outChannels % groups != 0)
-    fail(kOp, "weight has " + std::to_string(outChannels) +
+    fail(kConvolutionOp, "weight has " + std::to_string(outChannels) +
                   " output channels, not divisible by groups=" + std::to_string(groups));
   const int64_t cinG = channels / groups, coutG = outChannels / groups;
   if (w.shape[1] != cinG)
-    fail(kOp, "weight " + shapeString(weight.shape) + " expects " + std::to_string(w.shape[1] * groups) +
+    fail(kConvolutionOp, "weight " + shapeString(weight.shape) + " expects " + std::to_string(w.shape[1] * groups) +
                   " input channels, but input " + shapeString(input.shape) + " has " +
                   std::to_string(channels));
   std::array<int64_t, 2> outSize{};
@@ -301,27 +301,27 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   for (size_t a = 0; a < 2; ++a) {
     const int64_t span = inSize[a] + 2 * padding[a] - (dilation[a] * (kSize[a] - 1) + 1);
     if (span < 0)
-      fail(kOp, "the kernel " + shapeString(weight.shape) + " is larger than the padded input " +
+      fail(kConvolutionOp, "the kernel " + shapeString(weight.shape) + " is larger than the padded input " +
                     shapeString(input.shape));
     outSize[a] = span / stride[a] + 1;
   }
   const std::vector<int64_t> expected = {batch, outChannels, outSize[0], outSize[1]};
   if (y.shape != expected)
-    fail(kOp, "out has shape " + shapeString(out.shape) + ", expected " + shapeString(expected) +
+    fail(kConvolutionOp, "out has shape " + shapeString(out.shape) + ", expected " + shapeString(expected) +
                   (batched ? "" : " (shown with batch 1)") + (spatial == 1 ? " (shown with height 1)" : ""));
   if (bias) {
-    expectFloat(kOp, *bias, "bias");
+    expectFloat(kConvolutionOp, *bias, "bias");
     const std::vector<int64_t> biasShape = {outChannels};
-    expectShape(kOp, *bias, biasShape, "bias");
-    checkIndexRange(kOp, *bias, "bias");
+    expectShape(kConvolutionOp, *bias, biasShape, "bias");
+    checkIndexRange(kConvolutionOp, *bias, "bias");
   }
-  checkIndexRange(kOp, x, "input");
-  checkIndexRange(kOp, w, "weight");
-  checkIndexRange(kOp, y, "out");
-  checkNoOverlap(kOp, out, input, "input", false);
-  checkNoOverlap(kOp, out, weight, "weight", false);
+  checkIndexRange(kConvolutionOp, x, "input");
+  checkIndexRange(kConvolutionOp, w, "weight");
+  checkIndexRange(kConvolutionOp, y, "out");
+  checkNoOverlap(kConvolutionOp, out, input, "input", false);
+  checkNoOverlap(kConvolutionOp, out, weight, "weight", false);
   if (bias)
-    checkNoOverlap(kOp, out, *bias, "bias", false);
+    checkNoOverlap(kConvolutionOp, out, *bias, "bias", false);
 
   CallPlan plan;
   plan.outputDefined.assign(call.numOuts(), true);

@@ -17,7 +17,7 @@ namespace npusim::library::detail {
 
 namespace {
 
-constexpr std::string_view kOp = "aten.convolution_backward";
+constexpr std::string_view kConvolutionBackwardOp = "aten.convolution_backward";
 
 // The constexpr header every kernel of the family shares.
 constexpr std::string_view kGeometry = R"TRITON(
@@ -285,10 +285,10 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   for (const auto &[t, what] :
        {std::pair{&gy, "grad_output"}, std::pair{&x, "input"}, std::pair{&wt, "weight"}}) {
     if (t->shape.size() != 4)
-      fail(kOp, std::string(what) + " has shape " + shapeString(t->shape) +
+      fail(kConvolutionBackwardOp, std::string(what) + " has shape " + shapeString(t->shape) +
                     ": only batched 1-d and 2-d convolutions have NPU kernels");
-    expectFloat(kOp, *t, what);
-    checkIndexRange(kOp, *t, what);
+    expectFloat(kConvolutionBackwardOp, *t, what);
+    checkIndexRange(kConvolutionBackwardOp, *t, what);
   }
   const auto [sh, sw] = pairOf(call, 4, "stride", 1, oneAxis, 1);
   const auto [ph, pw] = pairOf(call, 5, "padding", 0, oneAxis, 0);
@@ -297,13 +297,13 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   Geometry g{x.shape[0],  0,  wt.shape[1], x.shape[2], x.shape[3], gy.shape[2], gy.shape[3], wt.shape[2],
              wt.shape[3], sh, sw,          ph,         pw,         dh,          dw,          groups};
   if (groups < 1 || x.shape[1] != g.cig * groups || wt.shape[0] % groups != 0)
-    fail(kOp, "input " + shapeString(x.shape) + " and weight " + shapeString(wt.shape) +
+    fail(kConvolutionBackwardOp, "input " + shapeString(x.shape) + " and weight " + shapeString(wt.shape) +
                   " do not form a convolution of " + std::to_string(groups) + " groups");
   g.cog = wt.shape[0] / groups;
   const int64_t expectOh = (g.h + 2 * ph - dh * (g.kh - 1) - 1) / sh + 1;
   const int64_t expectOw = (g.w + 2 * pw - dw * (g.kw - 1) - 1) / sw + 1;
   const std::vector<int64_t> yShape = {g.nb, wt.shape[0], expectOh, expectOw};
-  expectShape(kOp, gy, yShape, "grad_output");
+  expectShape(kConvolutionBackwardOp, gy, yShape, "grad_output");
 
   // One input channel per group: the vector-unit kernels above.
   const bool depthwise = groups > 1 && g.cig == 1;
@@ -315,9 +315,9 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   std::vector<TensorRef> written;
   if (mask[1] && call.optionalOut(1)) {
     const TensorRef gw = lift(call.out(1));
-    expectShape(kOp, gw, wt.shape, "grad_weight");
-    expectFloat(kOp, gw, "grad_weight");
-    checkIndexRange(kOp, gw, "grad_weight");
+    expectShape(kConvolutionBackwardOp, gw, wt.shape, "grad_weight");
+    expectFloat(kConvolutionBackwardOp, gw, "grad_weight");
+    checkIndexRange(kConvolutionBackwardOp, gw, "grad_weight");
     if (depthwise) {
       std::string init, taps, stores;
       for (int64_t kh = 0, t = 0; kh < g.kh; ++kh)
@@ -360,9 +360,9 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   }
   if (mask[0] && call.optionalOut(0)) {
     const TensorRef gx = lift(call.out(0));
-    expectShape(kOp, gx, x.shape, "grad_input");
-    expectFloat(kOp, gx, "grad_input");
-    checkIndexRange(kOp, gx, "grad_input");
+    expectShape(kConvolutionBackwardOp, gx, x.shape, "grad_input");
+    expectFloat(kConvolutionBackwardOp, gx, "grad_input");
+    checkIndexRange(kConvolutionBackwardOp, gx, "grad_input");
     if (depthwise) {
       const int64_t blockN = blockFor(groups, 16, lanes),
                     blockM = fitVectorRows(blockFor(g.nb * g.h * g.w, 16, lanes), blockN, 0, machine);
@@ -417,9 +417,9 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   }
   if (mask[2] && call.optionalOut(2)) {
     const TensorRef &gb = call.out(2);
-    expectShape(kOp, gb, std::vector<int64_t>{wt.shape[0]}, "grad_bias");
-    expectFloat(kOp, gb, "grad_bias");
-    checkIndexRange(kOp, gb, "grad_bias");
+    expectShape(kConvolutionBackwardOp, gb, std::vector<int64_t>{wt.shape[0]}, "grad_bias");
+    expectFloat(kConvolutionBackwardOp, gb, "grad_bias");
+    checkIndexRange(kConvolutionBackwardOp, gb, "grad_bias");
     Geometry all = g;
     all.cog = wt.shape[0];
     const int64_t blockN = blockFor(all.cog, 16, lanes),
@@ -434,7 +434,7 @@ CallPlan planConvolutionBackward(const CallArgs &call, const MachineShape &machi
   for (const TensorRef &out : written)
     for (const auto &[t, what] :
          {std::pair{&gy, "grad_output"}, std::pair{&x, "input"}, std::pair{&wt, "weight"}})
-      checkNoOverlap(kOp, out, *t, what, false);
+      checkNoOverlap(kConvolutionBackwardOp, out, *t, what, false);
   for (size_t i = 0; i < plan.launches.size(); ++i)
     if (plan.launches[i].grid[0] == 0 || plan.launches[i].grid[1] == 0)
       plan.launches.erase(plan.launches.begin() + static_cast<std::ptrdiff_t>(i--));

@@ -16,7 +16,7 @@ namespace npusim::library::detail {
 
 namespace {
 
-constexpr std::string_view kOp = "aten.embedding";
+constexpr std::string_view kEmbeddingOp = "aten.embedding";
 
 // Grid: (cdiv(N, BLOCK_N), 1, 1); N = the number of indices.
 constexpr std::string_view kEmbeddingSource = R"TRITON(
@@ -99,25 +99,25 @@ CallPlan planEmbedding(const CallArgs &call, const MachineShape &machine) {
               "must be 2-d [num_weights, embedding_dim], but has shape " + shapeString(weight.shape));
   if (indices.dtype != core::DType::Int64 && indices.dtype != core::DType::Int32)
     call.fail(1, "indices", "must be int64 or int32");
-  expectFloat(kOp, weight, "weight");
-  expectFloat(kOp, out, "out");
+  expectFloat(kEmbeddingOp, weight, "weight");
+  expectFloat(kEmbeddingOp, out, "out");
   if (out.dtype != weight.dtype)
-    fail(kOp, "out has another dtype than weight");
+    fail(kEmbeddingOp, "out has another dtype than weight");
   std::vector<int64_t> shape = indices.shape;
   shape.push_back(weight.shape[1]);
-  expectShape(kOp, out, shape, "out");
-  checkIndexRange(kOp, weight, "weight");
-  checkIndexRange(kOp, indices, "indices");
-  checkIndexRange(kOp, out, "out");
-  checkNoOverlap(kOp, out, weight, "weight", false);
-  checkNoOverlap(kOp, out, indices, "indices", false);
+  expectShape(kEmbeddingOp, out, shape, "out");
+  checkIndexRange(kEmbeddingOp, weight, "weight");
+  checkIndexRange(kEmbeddingOp, indices, "indices");
+  checkIndexRange(kEmbeddingOp, out, "out");
+  checkNoOverlap(kEmbeddingOp, out, weight, "weight", false);
+  checkNoOverlap(kEmbeddingOp, out, indices, "indices", false);
   const int64_t n = numel(indices), rows = weight.shape[0], d = weight.shape[1];
   if (n == 0 || d == 0)
-    fail(kOp, "an empty embedding runs on the host");
+    fail(kEmbeddingOp, "an empty embedding runs on the host");
   const std::optional<int64_t> indexStride = mergedStride(indices, indices.shape.size());
   const std::optional<int64_t> outStride = mergedStride(out, indices.shape.size());
   if (!indexStride || !outStride)
-    fail(kOp,
+    fail(kEmbeddingOp,
          "the NPU kernel takes indices and output rows that merge into one axis (the host runs the rest)");
 
   const int64_t blockD = blockFor(d, 16, laneBlock(machine));

@@ -13,7 +13,7 @@ namespace npusim::library::detail {
 
 namespace {
 
-constexpr std::string_view kOp = "aten.histc";
+constexpr std::string_view kHistcOp = "aten.histc";
 
 // Grid: (cdiv(BINS, BLOCK_B), 1, 1). Element e of the view is the row-major
 // index (i0, i1, i2, i3) over sizes (.., D1, D2, D3).
@@ -126,13 +126,13 @@ CallPlan planHistc(const CallArgs &call, const MachineShape &machine) {
     if (out.dtype != self.dtype)
       call.fail(0, "out", "has dtype " + tritonType(out.dtype) + ", self " + tritonType(self.dtype));
   } else {
-    expectFloat(kOp, self, "self");
-    expectFloat(kOp, out, "out");
+    expectFloat(kHistcOp, self, "self");
+    expectFloat(kHistcOp, out, "out");
   }
-  expectShape(kOp, out, std::vector<int64_t>{bins}, "out");
-  checkIndexRange(kOp, self, "self");
-  checkIndexRange(kOp, out, "out");
-  checkNoOverlap(kOp, out, self, "self", false);
+  expectShape(kHistcOp, out, std::vector<int64_t>{bins}, "out");
+  checkIndexRange(kHistcOp, self, "self");
+  checkIndexRange(kHistcOp, out, "out");
+  checkNoOverlap(kHistcOp, out, self, "self", false);
   // Integers: the bounds truncated, as the host call's int64 arithmetic.
   auto rounded = [&](double v) { return integer ? std::trunc(v) : roundTo(self.dtype, v); };
   double lo = rounded(call.number(2, "min")), hi = rounded(call.number(3, "max"));
@@ -156,7 +156,7 @@ CallPlan planHistc(const CallArgs &call, const MachineShape &machine) {
       axes.emplace_back(self.shape[i], self.stride[i]);
   }
   if (axes.size() > 4)
-    fail(kOp, "self " + shapeString(self.shape) + " has more than four axes that do not merge");
+    fail(kHistcOp, "self " + shapeString(self.shape) + " has more than four axes that do not merge");
   while (axes.size() < 4)
     axes.insert(axes.begin(), {1, 0});
 

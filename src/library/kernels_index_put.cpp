@@ -61,15 +61,6 @@ std::optional<int64_t> jointStride(const TensorRef &t, size_t begin, size_t end)
   return stride.value_or(0);
 }
 
-std::string typeName(core::DType t) {
-  switch (t) {
-  case core::DType::Float32: return "float32";
-  case core::DType::Float16: return "float16";
-  case core::DType::BFloat16: return "bfloat16";
-  default: return tritonType(t);
-  }
-}
-
 } // namespace
 
 CallPlan planIndexPut(const CallArgs &call, const MachineShape &machine) {
@@ -136,7 +127,7 @@ CallPlan planIndexPut(const CallArgs &call, const MachineShape &machine) {
                                                           {"I", tritonType(index.dtype)},
                                                           {"V", tritonType(values.dtype)},
                                                           {"ACC", acc},
-                                                          {"STORE", typeName(self.dtype)},
+                                                          {"STORE", tritonTypeName(self.dtype)},
                                                           {"UPDATE", accumulate ? "acc + v[None, :]" : "v[None, :]"}}));
   launch.pointer(self).pointer(index).pointer(put).pointer(out);
   launch.constant("N", n).constant("R", rows).constant("D", d);

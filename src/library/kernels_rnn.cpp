@@ -17,7 +17,7 @@ namespace npusim::library::detail {
 
 namespace {
 
-constexpr std::string_view kOp = "aten._cudnn_rnn";
+constexpr std::string_view kRnnOp = "aten._cudnn_rnn";
 
 // cuDNN's mode numbers (cudnnRNNMode_t), as PyTorch passes them.
 enum Mode : int64_t { RnnRelu = 0, RnnTanh = 1, Lstm = 2, Gru = 3 };
@@ -182,7 +182,7 @@ CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine) {
     call.fail(6, "mode", "unknown RNN mode " + std::to_string(mode) + " (0 relu, 1 tanh, 2 LSTM, 3 GRU)");
   if (call.integer(8, "proj_size") != 0 || call.boolean(12, "train") ||
       !call.integers(14, "batch_sizes").empty())
-    fail(kOp,
+    fail(kRnnOp,
          "the NPU kernels run inference without projections or packed sequences (the host runs the rest)");
   if (mode == Lstm && !cx)
     call.fail(5, "cx", "an LSTM needs its initial cell state");
@@ -194,23 +194,23 @@ CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine) {
     call.fail(1, "weight", "expected " + std::to_string(layers * dirs * stride0) + " tensors");
   const bool biases = stride0 == 4;
   const int64_t gates = mode == Lstm ? 4 : mode == Gru ? 3 : 1;
-  expectRank(kOp, input, 3, "input");
+  expectRank(kRnnOp, input, 3, "input");
   const int64_t steps = input.shape[batchFirst ? 1 : 0], batch = input.shape[batchFirst ? 0 : 1],
                 inSize = input.shape[2];
   const TensorRef &out = call.out(0);
   const std::vector<int64_t> state = {layers * dirs, batch, hidden};
-  expectShape(kOp, hx, state, "hx");
+  expectShape(kRnnOp, hx, state, "hx");
   if (mode == Lstm)
-    expectShape(kOp, *cx, state, "cx");
-  expectShape(kOp, out,
+    expectShape(kRnnOp, *cx, state, "cx");
+  expectShape(kRnnOp, out,
               batchFirst ? std::vector<int64_t>{batch, steps, dirs * hidden}
                          : std::vector<int64_t>{steps, batch, dirs * hidden},
               "output");
   const TensorRef *hy = call.optionalOut(1), *cy = mode == Lstm ? call.optionalOut(2) : nullptr;
   if (hy)
-    expectShape(kOp, *hy, state, "hy");
+    expectShape(kRnnOp, *hy, state, "hy");
   if (cy)
-    expectShape(kOp, *cy, state, "cy");
+    expectShape(kRnnOp, *cy, state, "cy");
   std::vector<const TensorRef *> reads = {&input, &hx};
   if (mode == Lstm)
     reads.push_back(cx);
@@ -221,23 +221,23 @@ CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine) {
     const int64_t cols = k == 0 ? (layer == 0 ? inSize : dirs * hidden) : hidden;
     const TensorRef &w = weights[i].tensor;
     if (k < 2)
-      expectShape(kOp, w, std::vector<int64_t>{gates * hidden, cols}, k == 0 ? "w_ih" : "w_hh");
+      expectShape(kRnnOp, w, std::vector<int64_t>{gates * hidden, cols}, k == 0 ? "w_ih" : "w_hh");
     else
-      expectShape(kOp, w, std::vector<int64_t>{gates * hidden}, "bias");
+      expectShape(kRnnOp, w, std::vector<int64_t>{gates * hidden}, "bias");
     reads.push_back(&w);
   }
   for (const TensorRef *t : reads) {
     if (t->dtype != core::DType::Float32)
-      fail(kOp, "the NPU kernels take fp32 tensors");
-    checkIndexRange(kOp, *t, "an input");
+      fail(kRnnOp, "the NPU kernels take fp32 tensors");
+    checkIndexRange(kRnnOp, *t, "an input");
   }
   for (const TensorRef *written : {&out, hy, cy})
     if (written) {
       if (written->dtype != core::DType::Float32)
-        fail(kOp, "the NPU kernels write fp32 tensors");
-      checkIndexRange(kOp, *written, "a result");
+        fail(kRnnOp, "the NPU kernels write fp32 tensors");
+      checkIndexRange(kRnnOp, *written, "a result");
       for (const TensorRef *r : reads)
-        checkNoOverlap(kOp, *written, *r, "an input", false);
+        checkNoOverlap(kRnnOp, *written, *r, "an input", false);
     }
   CallPlan plan;
   plan.outputDefined.assign(call.numOuts(), false);
@@ -247,12 +247,12 @@ CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine) {
   if (cy && plan.outputDefined.size() > 2)
     plan.outputDefined[2] = true;
   if (const TensorRef *reserve = call.optionalOut(3); reserve && numel(*reserve) != 0)
-    fail(kOp, "reserve must be empty in inference");
+    fail(kRnnOp, "reserve must be empty in inference");
   if (const TensorRef *buf = call.optionalOut(4)) {
     // The flat weight buffer is returned as given: its values are already there.
     if (!weightBuf || buf->buffer != weightBuf->buffer || buf->offset != weightBuf->offset ||
         buf->shape != weightBuf->shape || buf->stride != weightBuf->stride)
-      fail(kOp, "the returned weight_buf is not the weight_buf given");
+      fail(kRnnOp, "the returned weight_buf is not the weight_buf given");
     if (plan.outputDefined.size() > 4)
       plan.outputDefined[4] = true;
   }
@@ -261,7 +261,7 @@ CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine) {
 
   const int64_t blockB = blockFor(batch, 16, laneBlock(machine)), blockH = blockFor(hidden, 16, 1 << 20);
   if (blockB < batch)
-    fail(kOp, "the batch of " + std::to_string(batch) + " is wider than the lane block");
+    fail(kRnnOp, "the batch of " + std::to_string(batch) + " is wider than the lane block");
   const auto [name, source] = recurrenceSource(mode, biases);
   // Layer l < layers - 1 writes scratch buffer l % 2, [T, B, D*H] row-major,
   // which layer l + 1 reads.
@@ -279,7 +279,7 @@ CallPlan planCudnnRnn(const CallArgs &call, const MachineShape &machine) {
     const int64_t bytes = 4 * (gates * (blockI * blockH + blockH * blockH) + (gates + 1) * blockH +
                                blockB * blockI + (gates + 2) * blockB * blockH);
     if (bytes > tileBudgetBytes(machine))
-      fail(kOp, "layer " + std::to_string(l) + "'s weights and states (" + std::to_string(bytes) +
+      fail(kRnnOp, "layer " + std::to_string(l) + "'s weights and states (" + std::to_string(bytes) +
                     " bytes) do not fit half the scratchpad (" + std::to_string(tileBudgetBytes(machine)) +
                     ")");
     const bool last = l == layers - 1;

@@ -54,15 +54,6 @@ def {{NAME}}(self_ptr: "*{{T}}", idx_ptr: "*{{I}}", src_ptr: "*{{SRC}}", out_ptr
              mask=mask)
 )TRITON";
 
-std::string typeName(core::DType t) {
-  switch (t) {
-  case core::DType::Float32: return "float32";
-  case core::DType::Float16: return "float16";
-  case core::DType::BFloat16: return "bfloat16";
-  default: return tritonType(t);
-  }
-}
-
 /// The axes of a view other than `dim`, padded from the outside to three, and
 /// its stride along dim.
 struct Axes {
@@ -166,7 +157,7 @@ CallPlan planScatter(const CallArgs &call, const MachineShape &machine) {
                                                          {"I", tritonType(index.dtype)},
                                                          {"SRC", tritonType(src ? src->dtype : self.dtype)},
                                                          {"ACC", acc},
-                                                         {"STORE", typeName(self.dtype)},
+                                                         {"STORE", tritonTypeName(self.dtype)},
                                                          {"SOURCE", source},
                                                          {"UPDATE", update}}));
   // The value form reads no source: src_ptr points at self and is never loaded.

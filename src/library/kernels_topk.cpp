@@ -11,7 +11,7 @@ namespace npusim::library::detail {
 
 namespace {
 
-constexpr std::string_view kOp = "aten.topk";
+constexpr std::string_view kTopkOp = "aten.topk";
 
 // Grid: (cdiv(ROWS, BLOCK_R), 1, 1). Row r is outer index (i0, i1, i2) of
 // sizes (.., D1, D2) in row-major order; the selected axis has N elements.
@@ -73,10 +73,10 @@ CallPlan planTopk(const CallArgs &call, const MachineShape &machine) {
   (void)call.boolean(4, "sorted"); // unsorted leaves the order unspecified; sorted is one such order
   const TensorRef &values = call.out(0);
   const TensorRef &indices = call.out(1);
-  expectFloat(kOp, self, "self");
-  expectFloat(kOp, values, "values");
+  expectFloat(kTopkOp, self, "self");
+  expectFloat(kTopkOp, values, "values");
   if (indices.dtype != core::DType::Int64)
-    fail(kOp, "indices has dtype " + tritonType(indices.dtype) + ", expected i64");
+    fail(kTopkOp, "indices has dtype " + tritonType(indices.dtype) + ", expected i64");
   const int64_t rank = static_cast<int64_t>(self.shape.size());
   const int64_t wrapRank = std::max<int64_t>(rank, 1);
   if (dim < -wrapRank || dim >= wrapRank)
@@ -93,14 +93,14 @@ CallPlan planTopk(const CallArgs &call, const MachineShape &machine) {
     call.fail(1, "k", "k=" + std::to_string(k) + " is out of range for a dimension of size " + std::to_string(n));
   std::vector<int64_t> resultShape = x.shape;
   resultShape[static_cast<size_t>(dim)] = k;
-  expectShape(kOp, vals, resultShape, "values");
-  expectShape(kOp, idxs, resultShape, "indices");
-  checkIndexRange(kOp, x, "self");
-  checkIndexRange(kOp, vals, "values");
-  checkIndexRange(kOp, idxs, "indices");
-  checkNoOverlap(kOp, values, self, "self", false);
-  checkNoOverlap(kOp, indices, self, "self", false);
-  checkNoOverlap(kOp, indices, values, "values", false);
+  expectShape(kTopkOp, vals, resultShape, "values");
+  expectShape(kTopkOp, idxs, resultShape, "indices");
+  checkIndexRange(kTopkOp, x, "self");
+  checkIndexRange(kTopkOp, vals, "values");
+  checkIndexRange(kTopkOp, idxs, "indices");
+  checkNoOverlap(kTopkOp, values, self, "self", false);
+  checkNoOverlap(kTopkOp, indices, self, "self", false);
+  checkNoOverlap(kTopkOp, indices, values, "values", false);
 
   CallPlan plan;
   plan.outputDefined.assign(call.numOuts(), true);
@@ -124,7 +124,7 @@ CallPlan planTopk(const CallArgs &call, const MachineShape &machine) {
     outer.push_back(axis);
   }
   if (outer.size() > 3)
-    fail(kOp, "self " + shapeString(self.shape) + " has more than three outer axes that do not merge");
+    fail(kTopkOp, "self " + shapeString(self.shape) + " has more than three outer axes that do not merge");
   while (outer.size() < 3)
     outer.insert(outer.begin(), Axis{1, 0, 0, 0});
   const int64_t rows = outer[0].size * outer[1].size * outer[2].size;
@@ -139,7 +139,7 @@ CallPlan planTopk(const CallArgs &call, const MachineShape &machine) {
          (blockR * blockN * kBytesPerElement > tileBudgetBytes(machine) || blockR * blockN > (int64_t{1} << 20)))
     blockR /= 2;
   if (blockN * kBytesPerElement > tileBudgetBytes(machine) || blockN > (int64_t{1} << 20))
-    fail(kOp, "rows of " + std::to_string(n) + " elements do not fit in the scratchpad");
+    fail(kTopkOp, "rows of " + std::to_string(n) + " elements do not fit in the scratchpad");
 
   const std::string name = "npusim_topk_" + tritonType(x.dtype) + "_" + tritonType(vals.dtype);
   LaunchBuilder launch(name, instantiate(kTopkSource, {{"NAME", name},

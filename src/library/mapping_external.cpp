@@ -38,7 +38,7 @@ public:
   }
 };
 
-const bool kRegistered = MappingStrategies::add<ExternalMapping>("external");
+const bool kExternalRegistered = MappingStrategies::add<ExternalMapping>("external");
 
 } // namespace
 

@@ -31,7 +31,7 @@ public:
   }
 };
 
-const bool kRegistered = MappingStrategies::add<FirstFitMapping>("first_fit");
+const bool kFirstFitRegistered = MappingStrategies::add<FirstFitMapping>("first_fit");
 
 } // namespace
 

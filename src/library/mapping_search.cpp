@@ -50,7 +50,7 @@ public:
   }
 };
 
-const bool kRegistered = MappingStrategies::add<MappingSearch>("search");
+const bool kSearchRegistered = MappingStrategies::add<MappingSearch>("search");
 
 } // namespace
 

@@ -179,6 +179,15 @@ std::string tritonType(core::DType t) {
   return std::string(core::tritonName(t));
 }
 
+std::string tritonTypeName(core::DType t) {
+  switch (t) {
+  case core::DType::Float32: return "float32";
+  case core::DType::Float16: return "float16";
+  case core::DType::BFloat16: return "bfloat16";
+  default: return tritonType(t);
+  }
+}
+
 LaunchBuilder::LaunchBuilder(std::string kernelName, std::string source) {
   launch_.kernelName = std::move(kernelName);
   launch_.source = std::move(source);

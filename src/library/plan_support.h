@@ -78,6 +78,9 @@ std::string instantiate(std::string_view text,
                         std::initializer_list<std::pair<std::string_view, std::string>> substitutions);
 /// Triton's name of an element type ("fp32").
 std::string tritonType(core::DType t);
+/// The element type's name as a kernel source spells it in `tl.` casts and
+/// constants ("float32", "bfloat16"; Triton's name for the others).
+std::string tritonTypeName(core::DType t);
 
 /// The axes of `shape` merged where every view walks them as one (an axis of
 /// size 1 dropped), innermost last; strides of each view per merged axis. A

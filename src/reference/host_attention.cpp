@@ -9,7 +9,7 @@ namespace npusim::reference {
 
 namespace {
 
-constexpr std::string_view kOp = "scaled_dot_product_attention";
+constexpr std::string_view kAttentionOp = "scaled_dot_product_attention";
 
 } // namespace
 
@@ -77,19 +77,19 @@ double AttentionInputs::rowScores(int64_t b, int64_t h, int64_t i, std::vector<d
 void scaledDotProductAttention(const TensorView &qView, const TensorView &kView, const TensorView &vView,
                                const AttentionParams &params, const TensorView &out,
                                const TensorView *logsumexp) {
-  checkView(out, std::string(kOp) + ": output");
-  const host::AttentionInputs in(qView, kView, vView, params, kOp);
+  checkView(out, std::string(kAttentionOp) + ": output");
+  const host::AttentionInputs in(qView, kView, vView, params, kAttentionOp);
   const int64_t batch = in.batch, heads = in.heads, l = in.l, s = in.s, ev = in.ev;
   const std::vector<int64_t> outShape = {batch, heads, l, ev};
-  host::expectShape(out, outShape, kOp, "output");
+  host::expectShape(out, outShape, kAttentionOp, "output");
   std::vector<double> lse;
   if (logsumexp) {
-    checkView(*logsumexp, std::string(kOp) + ": logsumexp");
+    checkView(*logsumexp, std::string(kAttentionOp) + ": logsumexp");
     const int64_t n = logsumexp->numel();
     const bool padded = logsumexp->dim() == 3 && logsumexp->shape[0] == batch &&
                         logsumexp->shape[1] == heads && logsumexp->shape[2] >= l;
     if (!padded && n != batch * heads * l && n != 0)
-      host::fail(kOp, "logsumexp has shape " + shapeString(logsumexp->shape) + "; expected [" +
+      host::fail(kAttentionOp, "logsumexp has shape " + shapeString(logsumexp->shape) + "; expected [" +
                           std::to_string(batch) + ", " + std::to_string(heads) + ", " + std::to_string(l) +
                           "] (or a padded last axis)");
   }

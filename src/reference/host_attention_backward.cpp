@@ -15,7 +15,7 @@ namespace npusim::reference {
 
 namespace {
 
-constexpr std::string_view kOp = "scaled_dot_product_attention backward";
+constexpr std::string_view kAttentionBackwardOp = "scaled_dot_product_attention backward";
 
 /// For each element of the [B, H, L, S] scores, the index into the values of
 /// `grad` (shape `shape`, which broadcasts to the scores) it adds to.
@@ -51,27 +51,27 @@ std::vector<size_t> broadcastTargets(std::span<const int64_t> shape, std::span<c
 void scaledDotProductAttentionBackward(const TensorView &gradOut, const TensorView &qView,
                                        const TensorView &kView, const TensorView &vView,
                                        const AttentionParams &params, const AttentionGradients &grads) {
-  checkView(gradOut, std::string(kOp) + ": grad_out");
+  checkView(gradOut, std::string(kAttentionBackwardOp) + ": grad_out");
   // Reads every input before anything is written (a gradient may share storage).
-  const host::AttentionInputs in(qView, kView, vView, params, kOp);
+  const host::AttentionInputs in(qView, kView, vView, params, kAttentionBackwardOp);
   const int64_t batch = in.batch, heads = in.heads, l = in.l, e = in.e, s = in.s, ev = in.ev;
   const std::vector<int64_t> outShape = {batch, heads, l, ev};
-  host::expectShape(gradOut, outShape, kOp, "grad_out");
+  host::expectShape(gradOut, outShape, kAttentionBackwardOp, "grad_out");
   const auto checkGrad = [&](const TensorView *g, const std::vector<int64_t> &shape,
                              const std::string &what) {
     if (!g)
       return;
-    checkView(*g, std::string(kOp) + ": " + what);
-    host::expectShape(*g, shape, kOp, what);
+    checkView(*g, std::string(kAttentionBackwardOp) + ": " + what);
+    host::expectShape(*g, shape, kAttentionBackwardOp, what);
   };
   checkGrad(grads.query, qView.shape, "grad_query");
   checkGrad(grads.key, kView.shape, "grad_key");
   checkGrad(grads.value, vView.shape, "grad_value");
   if (grads.bias) {
     if (!in.hasMask || in.boolMask)
-      host::fail(kOp, "grad_attn_bias is asked for, but there is no additive attn_bias");
-    checkView(*grads.bias, std::string(kOp) + ": grad_attn_bias");
-    (void)host::broadcastTo(*grads.bias, in.scoreShape, kOp, "grad_attn_bias");
+      host::fail(kAttentionBackwardOp, "grad_attn_bias is asked for, but there is no additive attn_bias");
+    checkView(*grads.bias, std::string(kAttentionBackwardOp) + ": grad_attn_bias");
+    (void)host::broadcastTo(*grads.bias, in.scoreShape, kAttentionBackwardOp, "grad_attn_bias");
   }
   const double scale = in.scale, inf = std::numeric_limits<double>::infinity();
   const std::vector<double> go = readValues(gradOut);

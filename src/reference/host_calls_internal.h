@@ -155,4 +155,9 @@ std::vector<bool> callRandint(const CallArgs &call);
 std::vector<bool> callElementwise(const CallArgs &call);
 const std::vector<std::string_view> &elementwiseOperators();
 
+/// Whether the view holds integers (or booleans), not floating point.
+inline bool integral(const TensorView &v) {
+  return !core::isFloat(v.dtype());
+}
+
 } // namespace npusim::reference::host

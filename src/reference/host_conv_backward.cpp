@@ -12,7 +12,7 @@ namespace npusim::reference::host {
 
 namespace {
 
-constexpr std::string_view kOp = "aten.convolution_backward";
+constexpr std::string_view kConvolutionBackwardOp = "aten.convolution_backward";
 
 /// The result when output_mask asks for it and the call records it.
 const TensorView *wanted(const CallArgs &c, const std::vector<bool> &mask, size_t i) {
@@ -38,26 +38,26 @@ std::vector<bool> callConvolutionBackward(const CallArgs &c) {
   if (mask.size() != 3)
     c.fail(10, "output_mask", "expected three bools, got " + std::to_string(mask.size()));
 
-  checkView(gradOutput, std::string(kOp) + ": grad_output");
-  checkView(input, std::string(kOp) + ": input");
-  checkView(weight, std::string(kOp) + ": weight");
-  const ConvolutionGeometry g = convolutionGeometry(kOp, input, weight, p);
+  checkView(gradOutput, std::string(kConvolutionBackwardOp) + ": grad_output");
+  checkView(input, std::string(kConvolutionBackwardOp) + ": input");
+  checkView(weight, std::string(kConvolutionBackwardOp) + ": weight");
+  const ConvolutionGeometry g = convolutionGeometry(kConvolutionBackwardOp, input, weight, p);
   const TensorView gy = g.batched ? gradOutput : withBatch(gradOutput);
-  expectShape(gy, g.outShape, kOp, g.batched ? "grad_output" : "grad_output (unbatched, shown with batch 1)");
+  expectShape(gy, g.outShape, kConvolutionBackwardOp, g.batched ? "grad_output" : "grad_output (unbatched, shown with batch 1)");
 
   const TensorView *gradInput = wanted(c, mask, 0), *gradWeight = wanted(c, mask, 1),
                    *gradBias = wanted(c, mask, 2);
   if (gradInput) {
-    checkView(*gradInput, std::string(kOp) + ": grad_input");
-    expectShape(*gradInput, input.shape, kOp, "grad_input");
+    checkView(*gradInput, std::string(kConvolutionBackwardOp) + ": grad_input");
+    expectShape(*gradInput, input.shape, kConvolutionBackwardOp, "grad_input");
   }
   if (gradWeight) {
-    checkView(*gradWeight, std::string(kOp) + ": grad_weight");
-    expectShape(*gradWeight, weight.shape, kOp, "grad_weight");
+    checkView(*gradWeight, std::string(kConvolutionBackwardOp) + ": grad_weight");
+    expectShape(*gradWeight, weight.shape, kConvolutionBackwardOp, "grad_weight");
   }
   if (gradBias) {
-    checkView(*gradBias, std::string(kOp) + ": grad_bias");
-    expectShape(*gradBias, std::vector<int64_t>{g.outChannels}, kOp, "grad_bias");
+    checkView(*gradBias, std::string(kConvolutionBackwardOp) + ": grad_bias");
+    expectShape(*gradBias, std::vector<int64_t>{g.outChannels}, kConvolutionBackwardOp, "grad_bias");
   }
 
   // Read everything before writing: a gradient may alias an input.

@@ -14,10 +14,6 @@ namespace npusim::reference::host {
 
 namespace {
 
-bool integral(const TensorView &v) {
-  return !core::isFloat(v.dtype());
-}
-
 std::vector<int64_t> broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b,
                                      std::string_view op) {
   std::vector<int64_t> r(std::max(a.size(), b.size()), 1);

@@ -14,10 +14,6 @@ namespace npusim::reference::host {
 
 namespace {
 
-bool integral(const TensorView &v) {
-  return !core::isFloat(v.dtype());
-}
-
 int64_t axisSize(const TensorView &v, int64_t dim) {
   return v.dim() == 0 ? 1 : v.shape[static_cast<size_t>(dim)];
 }

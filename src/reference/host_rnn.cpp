@@ -15,7 +15,7 @@ namespace npusim::reference::host {
 
 namespace {
 
-constexpr std::string_view kOp = "aten._cudnn_rnn";
+constexpr std::string_view kRnnOp = "aten._cudnn_rnn";
 
 // cuDNN's mode numbers (cudnnRNNMode_t), as PyTorch passes them.
 enum Mode : int64_t { RnnRelu = 0, RnnTanh = 1, Lstm = 2, Gru = 3 };
@@ -64,23 +64,23 @@ std::vector<bool> callCudnnRnn(const CallArgs &c) {
            std::to_string(weights.size()) + " tensors for " + std::to_string(layers) + " layers x " +
                std::to_string(dirs) + " directions x " + std::to_string(stride0));
   if (input.dim() != 3)
-    fail(kOp, "input must be 3-d, but has shape " + shapeString(input.shape));
-  checkView(input, std::string(kOp) + ": input");
+    fail(kRnnOp, "input must be 3-d, but has shape " + shapeString(input.shape));
+  checkView(input, std::string(kRnnOp) + ": input");
   // [T, B, in] whatever the layout.
   const TensorView x = batchFirst ? transposed(input, 0, 1) : input;
   const int64_t steps = x.shape[0], batch = x.shape[1], inSize = x.shape[2];
   const std::vector<int64_t> stateShape = {layers * dirs, batch, hidden};
-  expectShape(hx, stateShape, kOp, "hx");
-  checkView(hx, std::string(kOp) + ": hx");
+  expectShape(hx, stateShape, kRnnOp, "hx");
+  checkView(hx, std::string(kRnnOp) + ": hx");
   if (cx) {
-    expectShape(*cx, stateShape, kOp, "cx");
-    checkView(*cx, std::string(kOp) + ": cx");
+    expectShape(*cx, stateShape, kRnnOp, "cx");
+    checkView(*cx, std::string(kRnnOp) + ": cx");
   }
   const TensorView &out = c.out(0);
   const std::vector<int64_t> outShape = batchFirst ? std::vector<int64_t>{batch, steps, dirs * hidden}
                                                    : std::vector<int64_t>{steps, batch, dirs * hidden};
-  expectShape(out, outShape, kOp, "output");
-  checkView(out, std::string(kOp) + ": output");
+  expectShape(out, outShape, kRnnOp, "output");
+  checkView(out, std::string(kRnnOp) + ": output");
 
   std::vector<Layer> params(static_cast<size_t>(layers * dirs));
   for (int64_t l = 0; l < layers; ++l)
@@ -93,8 +93,8 @@ std::vector<bool> callCudnnRnn(const CallArgs &c) {
                                  std::to_string(l) + (d ? ", reverse" : "") + ")";
         if (w.kind != core::CallKind::Tensor)
           c.fail(1, "weight", name + " is not a tensor");
-        expectShape(w.tensor, shape, kOp, name);
-        checkView(w.tensor, std::string(kOp) + ": " + name);
+        expectShape(w.tensor, shape, kRnnOp, name);
+        checkView(w.tensor, std::string(kRnnOp) + ": " + name);
         return readValues(w.tensor);
       };
       Layer &p = params[static_cast<size_t>(l * dirs + d)];
@@ -173,20 +173,20 @@ std::vector<bool> callCudnnRnn(const CallArgs &c) {
   writeValues(batchFirst ? transposed(out, 0, 1) : out, seq);
   defined[0] = true;
   if (const TensorView *o = c.optionalOut(1)) {
-    expectShape(*o, stateShape, kOp, "hy");
+    expectShape(*o, stateShape, kRnnOp, "hy");
     writeValues(*o, hy);
     defined[1] = true;
   }
   if (const TensorView *o = c.optionalOut(2); o && mode == Lstm) {
-    expectShape(*o, stateShape, kOp, "cy");
+    expectShape(*o, stateShape, kRnnOp, "cy");
     writeValues(*o, cy);
     defined[2] = true;
   }
   if (const TensorView *o = c.optionalOut(3); o && o->numel() != 0)
-    fail(kOp, "reserve has " + std::to_string(o->numel()) + " elements; in inference it is empty");
+    fail(kRnnOp, "reserve has " + std::to_string(o->numel()) + " elements; in inference it is empty");
   if (const TensorView *o = c.optionalOut(4); o && weightBuf) {
     // The flat weight buffer, returned as given.
-    expectShape(*o, weightBuf->shape, kOp, "weight_buf");
+    expectShape(*o, weightBuf->shape, kRnnOp, "weight_buf");
     writeValues(*o, readValues(*weightBuf));
     defined[4] = true;
   }

@@ -7,21 +7,13 @@
 #include <cstdio>
 #include <string>
 
+#include "core/text_format.h"
+#include "report/json_fields_internal.h"
+
 namespace npusim::report {
 namespace {
 
 using nlohmann::json;
-
-std::string format(const char *pattern, double v) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, v);
-  return text;
-}
-
-double number(const json &object, const char *key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
-}
 
 } // namespace
 
@@ -33,18 +25,18 @@ void energySection(const json &report, HtmlPage &page) {
     return;
   }
   const json &e = *found;
-  const double totalNj = number(e, "total_nj");
+  const double totalNj = numberField(e, "total_nj");
   std::vector<std::pair<std::string, std::string>> lines = {
       {"table", e.value("table", std::string("?")) + (e.value("clock_gating", false) ? ", idle units clock-gated" : "")},
-      {"energy", format("%.3f uJ", totalNj / 1000.0) + " (dynamic " + format("%.3f", number(e, "dynamic_nj") / 1000.0) +
-                     ", static " + format("%.3f uJ)", number(e, "static_nj") / 1000.0)},
-      {"average power", format("%.3f W", number(e, "average_w"))},
-      {"peak step power", format("%.3f W", number(e, "peak_step_w")) + " (step " +
+      {"energy", core::printfDouble("%.3f uJ", totalNj / 1000.0) + " (dynamic " + core::printfDouble("%.3f", numberField(e, "dynamic_nj") / 1000.0) +
+                     ", static " + core::printfDouble("%.3f uJ)", numberField(e, "static_nj") / 1000.0)},
+      {"average power", core::printfDouble("%.3f W", numberField(e, "average_w"))},
+      {"peak step power", core::printfDouble("%.3f W", numberField(e, "peak_step_w")) + " (step " +
                               std::to_string(e.value("peak_step", 0)) + ")"},
   };
   // A language model's only (docs/energy.md, "Energy per token").
   if (const auto perToken = e.find("energy_per_token_uj"); perToken != e.end() && perToken->is_number())
-    lines.emplace_back("energy per token", format("%.6f uJ", perToken->get<double>()) + " (" +
+    lines.emplace_back("energy per token", core::printfDouble("%.6f uJ", perToken->get<double>()) + " (" +
                                                std::to_string(e.value("tokens", int64_t{0})) +
                                                (e.value("tokens_trained", false) ? " tokens trained on)" : " tokens)"));
   page.definitions(lines);
@@ -63,12 +55,12 @@ void energySection(const json &report, HtmlPage &page) {
   parts.headings = {"part", "dynamic (uJ)", "static (uJ)", "total (uJ)", "share"};
   const json partsOf = e.value("parts", json::object());
   for (const auto &[name, part] : partsOf.items()) {
-    const double dynamic = number(part, "dynamic_nj") / 1000.0, stat = number(part, "static_nj") / 1000.0;
+    const double dynamic = numberField(part, "dynamic_nj") / 1000.0, stat = numberField(part, "static_nj") / 1000.0;
     const double share = totalNj > 0 ? 100.0 * (dynamic + stat) * 1000.0 / totalNj : 0.0;
-    parts.rows.push_back({Table::text(name), Table::number(format("%.3f", dynamic), dynamic),
-                          Table::number(format("%.3f", stat), stat),
-                          Table::number(format("%.3f", dynamic + stat), dynamic + stat),
-                          Table::number(format("%.1f%%", share), share)});
+    parts.rows.push_back({Table::text(name), Table::number(core::printfDouble("%.3f", dynamic), dynamic),
+                          Table::number(core::printfDouble("%.3f", stat), stat),
+                          Table::number(core::printfDouble("%.3f", dynamic + stat), dynamic + stat),
+                          Table::number(core::printfDouble("%.1f%%", share), share)});
   }
   page.table(parts);
 
@@ -86,19 +78,19 @@ void energySection(const json &report, HtmlPage &page) {
     if (timing == s.end() || !timing->contains("energy"))
       continue;
     const json &se = (*timing)["energy"];
-    const double end = t + number(*timing, "time_us");
-    const double watts = number(se, "average_w");
+    const double end = t + numberField(*timing, "time_us");
+    const double watts = numberField(se, "average_w");
     power.points.emplace_back(t, watts);
     power.points.emplace_back(end, watts);
     t = end;
-    const double energy = number(se, "total_nj") / 1000.0;
+    const double energy = numberField(se, "total_nj") / 1000.0;
     steps.rows.push_back({Table::number(std::to_string(s.value("index", 0)), s.value("index", 0)),
-                          Table::text(s.value("name", std::string())), Table::number(format("%.3f", energy), energy),
-                          Table::number(format("%.3f", number(se, "dynamic_nj") / 1000.0), number(se, "dynamic_nj")),
-                          Table::number(format("%.3f", number(se, "static_nj") / 1000.0), number(se, "static_nj")),
-                          Table::number(format("%.3f", watts), watts)});
+                          Table::text(s.value("name", std::string())), Table::number(core::printfDouble("%.3f", energy), energy),
+                          Table::number(core::printfDouble("%.3f", numberField(se, "dynamic_nj") / 1000.0), numberField(se, "dynamic_nj")),
+                          Table::number(core::printfDouble("%.3f", numberField(se, "static_nj") / 1000.0), numberField(se, "static_nj")),
+                          Table::number(core::printfDouble("%.3f", watts), watts)});
   }
-  average.points = {{0.0, number(e, "average_w")}, {t, number(e, "average_w")}};
+  average.points = {{0.0, numberField(e, "average_w")}, {t, numberField(e, "average_w")}};
   Chart chart{"Power over time", {"simulated time (us)"}, {"power (W)", false, 0.0, 0.0}, {power, average}};
   chart.width = 900;
   page.raw(chart.svg());

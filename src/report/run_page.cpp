@@ -10,22 +10,14 @@
 #include <map>
 #include <sstream>
 
+#include "core/text_format.h"
+#include "report/json_fields_internal.h"
+
 namespace npusim::report {
 
 namespace {
 
 using nlohmann::json;
-
-std::string format(const char *pattern, double v) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, v);
-  return text;
-}
-
-double number(const json &object, const char *key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
-}
 
 std::string text(const json &object, const char *key) {
   const auto it = object.find(key);
@@ -63,13 +55,13 @@ void overTime(const json &steps, HtmlPage &page) {
     if (!s.contains("timing"))
       continue;
     const json &timing = s["timing"];
-    const double end = t + number(timing, "time_us");
+    const double end = t + numberField(timing, "time_us");
     for (const auto &[unit, busy] : timing["unit_busy_percent"].items()) {
       Series &series = units.try_emplace(unit, Series{unit, Series::Style::Line, {}, {}}).first->second;
       series.points.emplace_back(t, busy.get<double>());
       series.points.emplace_back(end, busy.get<double>());
     }
-    const double gbs = number(timing, "dram_achieved_gb_s");
+    const double gbs = numberField(timing, "dram_achieved_gb_s");
     bandwidth.points.emplace_back(t, gbs);
     bandwidth.points.emplace_back(end, gbs);
     t = end;
@@ -96,14 +88,14 @@ void roofline(const json &report, HtmlPage &page) {
     if (!s.contains("timing"))
       continue;
     const json &timing = s["timing"];
-    const double flops = 2.0 * number(timing, "macs");
+    const double flops = 2.0 * numberField(timing, "macs");
     // Intensity against the bytes the step cannot avoid (what the program
     // moved where a report predates them): a mapping that re-reads its
     // operands shows as a point below its roof, not as a lower intensity.
-    const double compulsory = number(timing, "compulsory_bytes");
+    const double compulsory = numberField(timing, "compulsory_bytes");
     const double bytes =
-        compulsory > 0.0 ? compulsory : number(timing, "dram_bytes_read") + number(timing, "dram_bytes_written");
-    const double seconds = number(timing, "time_us") * 1e-6;
+        compulsory > 0.0 ? compulsory : numberField(timing, "dram_bytes_read") + numberField(timing, "dram_bytes_written");
+    const double seconds = numberField(timing, "time_us") * 1e-6;
     if (flops <= 0.0 || bytes <= 0.0 || seconds <= 0.0) {
       ++withoutMacs;
       continue;
@@ -120,8 +112,8 @@ void roofline(const json &report, HtmlPage &page) {
   chart.width = 900;
   chart.height = 420;
   const json machine = report.value("machine_config", json::object());
-  const double peak = number(machine, "peak_flops_per_s"),
-               bandwidth = number(machine, "peak_dram_bytes_per_s");
+  const double peak = numberField(machine, "peak_flops_per_s"),
+               bandwidth = numberField(machine, "peak_dram_bytes_per_s");
   if (peak > 0.0 && bandwidth > 0.0 && !steps.points.empty()) {
     // The roofs span the points and the ridge, a decade either side.
     const double ridge = peak / bandwidth;
@@ -145,17 +137,17 @@ void roofline(const json &report, HtmlPage &page) {
 std::vector<std::pair<std::string, std::string>> machineDefinitions(const json &m) {
   std::vector<std::pair<std::string, std::string>> lines;
   lines.emplace_back("machine", text(m, "name"));
-  lines.emplace_back("cores", shortNumber(number(m, "num_cores")) + " at " +
-                                  shortNumber(number(m, "core_freq_mhz")) + " MHz");
-  lines.emplace_back("lanes, arrays", shortNumber(number(m, "lanes")) + " lanes, " +
-                                          shortNumber(number(m, "systolic_arrays_per_core")) +
+  lines.emplace_back("cores", shortNumber(numberField(m, "num_cores")) + " at " +
+                                  shortNumber(numberField(m, "core_freq_mhz")) + " MHz");
+  lines.emplace_back("lanes, arrays", shortNumber(numberField(m, "lanes")) + " lanes, " +
+                                          shortNumber(numberField(m, "systolic_arrays_per_core")) +
                                           " systolic arrays per core");
-  lines.emplace_back("scratchpad", shortNumber(number(m, "spad_kib_per_lane")) + " KiB per lane, " +
-                                       shortNumber(number(m, "spad_bytes") / 1048576.0) + " MiB in all");
-  lines.emplace_back("DRAM", text(m, "dram") + ", " + shortNumber(number(m, "dram_channels")) +
-                                 " channels at " + shortNumber(number(m, "dram_freq_mhz")) + " MHz");
-  lines.emplace_back("peaks", format("%.1f TFLOP/s", number(m, "peak_flops_per_s") / 1e12) + ", " +
-                                  format("%.1f GB/s", number(m, "peak_dram_bytes_per_s") / 1e9));
+  lines.emplace_back("scratchpad", shortNumber(numberField(m, "spad_kib_per_lane")) + " KiB per lane, " +
+                                       shortNumber(numberField(m, "spad_bytes") / 1048576.0) + " MiB in all");
+  lines.emplace_back("DRAM", text(m, "dram") + ", " + shortNumber(numberField(m, "dram_channels")) +
+                                 " channels at " + shortNumber(numberField(m, "dram_freq_mhz")) + " MHz");
+  lines.emplace_back("peaks", core::printfDouble("%.1f TFLOP/s", numberField(m, "peak_flops_per_s") / 1e12) + ", " +
+                                  core::printfDouble("%.1f GB/s", numberField(m, "peak_dram_bytes_per_s") / 1e9));
   return lines;
 }
 
@@ -210,9 +202,9 @@ HtmlPage runPage(const json &report) {
                     std::to_string(totals.value("calls", 0)) + " library calls)"},
       {"simulated", text(report, "mode") == "timing" || text(report, "mode") == "full"
                         ? std::to_string(totals.value("cycles", int64_t{0})) + " cycles, " +
-                              format("%.3f us", number(totals, "time_us"))
+                              core::printfDouble("%.3f us", numberField(totals, "time_us"))
                         : std::string("no cycles (") + text(report, "mode") + " mode)"},
-      {"wall time", format("%.1f ms", number(totals, "wall_ms"))}};
+      {"wall time", core::printfDouble("%.1f ms", numberField(totals, "wall_ms"))}};
   for (auto &line : machineLines(report))
     summary.push_back(std::move(line));
   page.heading("Model and machine");
@@ -220,28 +212,28 @@ HtmlPage runPage(const json &report) {
   page.heading("Verification");
   page.paragraph(verificationLine(report));
 
-  const double total = number(totals, "time_us");
+  const double total = numberField(totals, "time_us");
   Table steps;
   steps.caption = "Every step; click a heading to sort.";
   steps.headings = {"step",       "kind",       "name",    "cycles", "share", "time (us)",
                     "x roofline", "x bytes",    "bound",   "result"};
   for (const json &s : report["steps"]) {
     const json timing = s.value("timing", json::object());
-    const double time = number(timing, "time_us");
+    const double time = numberField(timing, "time_us");
     const double share = total > 0.0 ? 100.0 * time / total : 0.0;
     const bool timed = s.contains("timing");
     steps.rows.push_back(
         {Table::number(std::to_string(s.value("index", 0)), s.value("index", 0)),
          Table::text(text(s, "kind")), Table::text(text(s, "name")),
-         Table::number(timed ? std::to_string(timing.value("cycles", 0)) : "-", number(timing, "cycles")),
-         Table::number(timed ? format("%.1f%%", share) : "-", share),
-         Table::number(timed ? format("%.3f", time) : "-", time),
-         Table::number(timed ? format("%.2f", number(timing, "time_over_roofline")) : "-",
-                       number(timing, "time_over_roofline")),
-         Table::number(timed && number(timing, "traffic_over_compulsory") > 0.0
-                           ? format("%.2f", number(timing, "traffic_over_compulsory"))
+         Table::number(timed ? std::to_string(timing.value("cycles", 0)) : "-", numberField(timing, "cycles")),
+         Table::number(timed ? core::printfDouble("%.1f%%", share) : "-", share),
+         Table::number(timed ? core::printfDouble("%.3f", time) : "-", time),
+         Table::number(timed ? core::printfDouble("%.2f", numberField(timing, "time_over_roofline")) : "-",
+                       numberField(timing, "time_over_roofline")),
+         Table::number(timed && numberField(timing, "traffic_over_compulsory") > 0.0
+                           ? core::printfDouble("%.2f", numberField(timing, "traffic_over_compulsory"))
                            : "-",
-                       number(timing, "traffic_over_compulsory")),
+                       numberField(timing, "traffic_over_compulsory")),
          Table::text(timed ? text(timing, "bound") : "-"), Table::text(text(s, "result"))});
   }
   page.heading("Steps");

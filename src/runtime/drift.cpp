@@ -17,18 +17,13 @@
 #include <sstream>
 #include <vector>
 
+#include "core/text_format.h"
+
 namespace npusim::runtime {
 
 namespace {
 
 using Storages = std::vector<std::unique_ptr<reference::Buffer>>;
-
-std::string number(double v) {
-  std::ostringstream s;
-  s.precision(3);
-  s << v;
-  return s.str();
-}
 
 reference::TensorView wholeStorage(reference::Buffer &b) {
   reference::TensorView v;
@@ -264,8 +259,8 @@ DriftAnalysis allow(Bundle &bundle, size_t index, const std::map<int64_t, Storag
       analysis.largestAllowance = std::max(analysis.largestAllowance, f.samples[si].driftAllowance);
     }
   }
-  analysis.note = "inputs' measured drift " + number(analysis.inputDrift) +
-                  " (relative), largest sample allowance " + number(analysis.largestAllowance);
+  analysis.note = "inputs' measured drift " + core::significantDigits(analysis.inputDrift, 3) +
+                  " (relative), largest sample allowance " + core::significantDigits(analysis.largestAllowance, 3);
   if (deviceSide) {
     step.deviceSide = std::move(*deviceSide);
     analysis.note = "the device took the other side of a threshold its inputs lie within their drift of "

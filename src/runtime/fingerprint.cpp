@@ -7,16 +7,11 @@
 #include <cstring>
 #include <sstream>
 
+#include "core/text_format.h"
+
 namespace npusim::runtime {
 
 namespace {
-
-std::string number(double v) {
-  std::ostringstream s;
-  s.precision(9);
-  s << v;
-  return s.str();
-}
 
 /// The sample indices of a fingerprint of n elements.
 std::vector<int64_t> sampleIndices(int64_t n) {
@@ -35,8 +30,8 @@ std::vector<int64_t> sampleIndices(int64_t n) {
 void describeSamples(Comparison &c, const std::string &what) {
   std::ostringstream s;
   s << c.overTolerance << " of " << c.compared << " " << what << " over tolerance, first at element "
-    << c.firstBad << " (got " << number(c.firstActual) << ", expected " << number(c.firstExpected)
-    << "), max error " << number(c.maxError);
+    << c.firstBad << " (got " << core::significantDigits(c.firstActual, 9) << ", expected " << core::significantDigits(c.firstExpected, 9)
+    << "), max error " << core::significantDigits(c.maxError, 9);
   c.message = s.str();
 }
 
@@ -172,8 +167,8 @@ Comparison compareFingerprint(const reference::TensorView &view, const Fingerpri
     const bool sumOk = std::fabs(actual.sum - expected.sum) <= allowed ||
                        (std::isnan(expected.sum) && std::isnan(actual.sum));
     if (!sumOk)
-      problems.push_back("sum " + number(actual.sum) + ", expected " + number(expected.sum) +
-                         " (allowed difference " + number(allowed) + ")");
+      problems.push_back("sum " + core::significantDigits(actual.sum, 9) + ", expected " + core::significantDigits(expected.sum, 9) +
+                         " (allowed difference " + core::significantDigits(allowed, 9) + ")");
   }
   c.ok = problems.empty();
   c.message.clear();

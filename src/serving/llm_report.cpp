@@ -11,20 +11,12 @@
 
 #include <cstdio>
 
+#include "core/text_format.h"
+
 namespace npusim::serving {
 namespace {
 
 using nlohmann::json;
-
-double us(TimePs ps) {
-  return static_cast<double>(ps) / 1.0e6;
-}
-
-std::string fixed(double value, int digits) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 json percentilesJson(const Percentiles &p) {
   return {{"mean", p.mean}, {"p50", p.p50}, {"p90", p.p90}, {"p99", p.p99}, {"max", p.max}};
@@ -50,9 +42,9 @@ void writeLlmReport(const LlmScenario &scenario, const LlmResult &result, const 
   json requests = json::array();
   for (const LlmRequestResult &r : result.requests)
     requests.push_back({{"index", r.index},
-                        {"arrival_us", us(r.arrival)},
-                        {"first_token_us", us(r.firstToken)},
-                        {"finish_us", us(r.finish)},
+                        {"arrival_us", timing::microseconds(r.arrival)},
+                        {"first_token_us", timing::microseconds(r.firstToken)},
+                        {"finish_us", timing::microseconds(r.finish)},
                         {"prompt_tokens", r.promptTokens},
                         {"output_tokens", r.outputTokens},
                         {"ttft_us", r.ttftUs()},
@@ -62,8 +54,8 @@ void writeLlmReport(const LlmScenario &scenario, const LlmResult &result, const 
                         {"energy_uj", r.energyUj}});
   json iterations = json::array();
   for (const LlmIteration &it : result.iterations)
-    iterations.push_back({{"start_us", us(it.start)},
-                          {"end_us", us(it.end)},
+    iterations.push_back({{"start_us", timing::microseconds(it.start)},
+                          {"end_us", timing::microseconds(it.end)},
                           {"cycles", it.cycles},
                           {"batch", it.batch},
                           {"decodes", it.decodes},
@@ -96,7 +88,7 @@ void writeLlmReport(const LlmScenario &scenario, const LlmResult &result, const 
         {"block_tokens", result.blockTokens},
         {"peak_blocks", result.peakBlocks}}},
       {"requests_completed", result.requests.size()},
-      {"makespan_us", us(result.makespan)},
+      {"makespan_us", timing::microseconds(result.makespan)},
       {"ttft_us", percentilesJson(result.ttftUs)},
       {"tpot_us", percentilesJson(result.tpotUs)},
       {"e2e_us", percentilesJson(result.e2eUs)},
@@ -138,8 +130,8 @@ void writeLlmTrace(const LlmScenario &scenario, const LlmResult &result, const s
                                    " prefill tokens"},
                       {"pid", 0},
                       {"tid", 0},
-                      {"ts", us(it.start)},
-                      {"dur", us(it.end - it.start)},
+                      {"ts", timing::microseconds(it.start)},
+                      {"dur", timing::microseconds(it.end - it.start)},
                       {"args",
                        {{"iteration", i},
                         {"cycles", it.cycles},
@@ -151,19 +143,19 @@ void writeLlmTrace(const LlmScenario &scenario, const LlmResult &result, const s
     events.push_back({{"ph", "C"},
                       {"name", "KV cache occupancy"},
                       {"pid", 2},
-                      {"ts", us(it.end)},
+                      {"ts", timing::microseconds(it.end)},
                       {"args", {{"blocks used", it.usedBlocks}}}});
     events.push_back(
-        {{"ph", "C"}, {"name", "batch"}, {"pid", 2}, {"ts", us(it.start)}, {"args", {{"requests", it.batch}}}});
+        {{"ph", "C"}, {"name", "batch"}, {"pid", 2}, {"ts", timing::microseconds(it.start)}, {"args", {{"requests", it.batch}}}});
   }
   for (const LlmRequestResult &r : result.requests) {
     const std::string name = "request " + std::to_string(r.index);
     events.push_back({{"ph", "b"}, {"cat", "request"}, {"name", name}, {"id", r.index}, {"pid", 1}, {"tid", 0},
-                      {"ts", us(r.arrival)}, {"args", {{"prompt_tokens", r.promptTokens}, {"output_tokens", r.outputTokens}}}});
+                      {"ts", timing::microseconds(r.arrival)}, {"args", {{"prompt_tokens", r.promptTokens}, {"output_tokens", r.outputTokens}}}});
     events.push_back({{"ph", "n"}, {"cat", "request"}, {"name", "first token"}, {"id", r.index}, {"pid", 1},
-                      {"tid", 0}, {"ts", us(r.firstToken)}});
+                      {"tid", 0}, {"ts", timing::microseconds(r.firstToken)}});
     events.push_back({{"ph", "e"}, {"cat", "request"}, {"name", name}, {"id", r.index}, {"pid", 1}, {"tid", 0},
-                      {"ts", us(r.finish)}});
+                      {"ts", timing::microseconds(r.finish)}});
   }
   const json document = {{"traceEvents", events}, {"displayTimeUnit", "ns"}};
   core::writeFileAtomically(path, document.dump(0, ' ', false, json::error_handler_t::replace) + "\n",
@@ -194,39 +186,39 @@ void writeLlmPage(const LlmScenario &scenario, const LlmResult &result, const st
 
   page.heading("Results");
   page.definitions({{"requests", std::to_string(result.requests.size())},
-                    {"makespan", fixed(us(result.makespan), 3) + " us"},
-                    {"throughput", fixed(result.outputTokensPerSecond, 1) + " output tokens/s, " +
-                                       fixed(result.tokensPerSecond, 1) + " tokens/s, " +
-                                       fixed(result.requestsPerSecond, 2) + " requests/s"},
+                    {"makespan", core::fixedDigits(timing::microseconds(result.makespan), 3) + " us"},
+                    {"throughput", core::fixedDigits(result.outputTokensPerSecond, 1) + " output tokens/s, " +
+                                       core::fixedDigits(result.tokensPerSecond, 1) + " tokens/s, " +
+                                       core::fixedDigits(result.requestsPerSecond, 2) + " requests/s"},
                     {"iterations", std::to_string(result.iterations.size())},
                     {"preemptions", std::to_string(result.preemptions)},
                     {"peak", std::to_string(result.peakBlocks) + " KV blocks, batch " +
                                  std::to_string(result.peakBatch)},
                     {"shapes timed", std::to_string(result.distinctShapes) + " distinct of " +
                                          std::to_string(result.timingLookups) + " lookups"},
-                    {"energy", fixed(result.energyUj, 1) + " uJ (" + fixed(result.idleEnergyUj, 1) +
+                    {"energy", core::fixedDigits(result.energyUj, 1) + " uJ (" + core::fixedDigits(result.idleEnergyUj, 1) +
                                    " idle; table " + scenario.machine.energy + "), " +
-                                   fixed(result.energyPerOutputTokenUj, 3) + " uJ per output token"},
-                    {"energy per request", "p50 " + fixed(result.energyPerRequestUj.p50, 3) + ", p90 " +
-                                               fixed(result.energyPerRequestUj.p90, 3) + ", p99 " +
-                                               fixed(result.energyPerRequestUj.p99, 3) + " uJ"}});
+                                   core::fixedDigits(result.energyPerOutputTokenUj, 3) + " uJ per output token"},
+                    {"energy per request", "p50 " + core::fixedDigits(result.energyPerRequestUj.p50, 3) + ", p90 " +
+                                               core::fixedDigits(result.energyPerRequestUj.p90, 3) + ", p99 " +
+                                               core::fixedDigits(result.energyPerRequestUj.p99, 3) + " uJ"}});
   Table latency;
   latency.caption = "Latency percentiles (nearest rank), microseconds.";
   latency.headings = {"metric", "mean", "p50", "p90", "p99", "max"};
   for (const auto &[name, p] : {std::pair<const char *, const Percentiles *>{"TTFT", &result.ttftUs},
                                 {"TPOT", &result.tpotUs},
                                 {"end to end", &result.e2eUs}})
-    latency.rows.push_back({Table::text(name), Table::number(fixed(p->mean, 3), p->mean),
-                            Table::number(fixed(p->p50, 3), p->p50), Table::number(fixed(p->p90, 3), p->p90),
-                            Table::number(fixed(p->p99, 3), p->p99), Table::number(fixed(p->max, 3), p->max)});
+    latency.rows.push_back({Table::text(name), Table::number(core::fixedDigits(p->mean, 3), p->mean),
+                            Table::number(core::fixedDigits(p->p50, 3), p->p50), Table::number(core::fixedDigits(p->p90, 3), p->p90),
+                            Table::number(core::fixedDigits(p->p99, 3), p->p99), Table::number(core::fixedDigits(p->max, 3), p->max)});
   page.table(latency);
 
   Series blocks{"KV cache occupancy (fraction of blocks)", Series::Style::Line, {}, {}};
   Series batch{"batch (requests per iteration)", Series::Style::Line, {}, {}};
   for (const LlmIteration &it : result.iterations) {
-    blocks.points.emplace_back(us(it.end), occupancy(result, it));
-    batch.points.emplace_back(us(it.start), static_cast<double>(it.batch));
-    batch.points.emplace_back(us(it.end), static_cast<double>(it.batch));
+    blocks.points.emplace_back(timing::microseconds(it.end), occupancy(result, it));
+    batch.points.emplace_back(timing::microseconds(it.start), static_cast<double>(it.batch));
+    batch.points.emplace_back(timing::microseconds(it.end), static_cast<double>(it.batch));
   }
   Chart occupancyOnly{"KV cache occupancy over time", {"simulated time (us)"}, {"fraction of blocks"}, {}};
   occupancyOnly.width = 900;
@@ -250,12 +242,12 @@ void writeLlmPage(const LlmScenario &scenario, const LlmResult &result, const st
   for (const LlmRequestResult &r : result.requests) {
     const std::string label = "request " + std::to_string(r.index) + ": " + std::to_string(r.promptTokens) +
                               " prompt, " + std::to_string(r.outputTokens) + " output tokens, TTFT " +
-                              fixed(r.ttftUs(), 3) + " us, TPOT " + fixed(r.tpotUs(), 3) + " us, " +
+                              core::fixedDigits(r.ttftUs(), 3) + " us, TPOT " + core::fixedDigits(r.tpotUs(), 3) + " us, " +
                               std::to_string(r.preemptions) + " preemptions";
-    ttftPoints.points.emplace_back(us(r.arrival), r.ttftUs());
+    ttftPoints.points.emplace_back(timing::microseconds(r.arrival), r.ttftUs());
     ttftPoints.labels.push_back(label);
     if (r.outputTokens > 1) {
-      tpotPoints.points.emplace_back(us(r.arrival), r.tpotUs());
+      tpotPoints.points.emplace_back(timing::microseconds(r.arrival), r.tpotUs());
       tpotPoints.labels.push_back(label);
     }
   }

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <string>
 
+#include "core/text_format.h"
+
 namespace npusim::serving {
 
 namespace {
@@ -21,14 +23,8 @@ using report::Table;
 
 constexpr double kPsPerUs = 1.0e6;
 
-std::string fixed(double value, int digits) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
-
 Table::Cell number(double value, int digits) {
-  return Table::number(fixed(value, digits), value);
+  return Table::number(core::fixedDigits(value, digits), value);
 }
 
 std::string streamText(const StreamSpec &stream) {
@@ -94,8 +90,8 @@ Table tenantTable(const PlacementResult &result) {
          number(static_cast<double>(tenant.requests), 0), number(tenant.p50Us, 3), number(tenant.p95Us, 3),
          number(tenant.p99Us, 3), number(tenant.maxUs, 3), number(tenant.throughputPerSecond, 1),
          number(tenant.dramGBs, 2), number(tenant.dramGBsInFlight, 2),
-         Table::number(fixed(100.0 * tenant.dramShare, 1) + "%", tenant.dramShare),
-         Table::number(fixed(100.0 * tenant.dramShareContended, 1) + "%", tenant.dramShareContended)});
+         Table::number(core::fixedDigits(100.0 * tenant.dramShare, 1) + "%", tenant.dramShare),
+         Table::number(core::fixedDigits(100.0 * tenant.dramShareContended, 1) + "%", tenant.dramShareContended)});
   return table;
 }
 
@@ -108,7 +104,7 @@ Table coreTable(const PlacementResult &result) {
     table.headings.push_back(tenant.name);
   for (const std::string &unit : result.unitNames)
     table.headings.push_back(unit);
-  const auto percent = [](double value) { return Table::number(fixed(value, 1) + "%", value); };
+  const auto percent = [](double value) { return Table::number(core::fixedDigits(value, 1) + "%", value); };
   for (const CoreResult &core : result.cores) {
     std::vector<Table::Cell> row = {Table::number(std::to_string(core.core), core.core),
                                     percent(core.busyPercent)};
@@ -151,10 +147,10 @@ Chart latencyChart(const PlacementResult &result) {
     const double latency = static_cast<double>(request.latency()) / kPsPerUs;
     series.points.emplace_back(arrival, latency);
     series.labels.push_back(series.name + " request " + std::to_string(request.index) + ": arrival " +
-                            fixed(arrival, 3) + " us, start " +
-                            fixed(static_cast<double>(request.start) / kPsPerUs, 3) + " us, finish " +
-                            fixed(static_cast<double>(request.finish) / kPsPerUs, 3) + " us, latency " +
-                            fixed(latency, 3) + " us");
+                            core::fixedDigits(arrival, 3) + " us, start " +
+                            core::fixedDigits(static_cast<double>(request.start) / kPsPerUs, 3) + " us, finish " +
+                            core::fixedDigits(static_cast<double>(request.finish) / kPsPerUs, 3) + " us, latency " +
+                            core::fixedDigits(latency, 3) + " us");
   }
   return chart;
 }
@@ -174,7 +170,7 @@ Chart energyChart(const PlacementResult &result) {
     const double finish = static_cast<double>(request.finish) / kPsPerUs;
     series.points.emplace_back(finish, request.energyUj);
     series.labels.push_back(series.name + " request " + std::to_string(request.index) + ": finish " +
-                            fixed(finish, 3) + " us, energy " + fixed(request.energyUj, 3) + " uJ");
+                            core::fixedDigits(finish, 3) + " us, energy " + core::fixedDigits(request.energyUj, 3) + " uJ");
     highest = std::max(highest, request.energyUj);
   }
   chart.y.max = highest > 0.0 ? highest * 1.1 : 1.0;
@@ -184,22 +180,22 @@ Chart energyChart(const PlacementResult &result) {
 void placementSection(const PlacementResult &result, report::HtmlPage &page) {
   page.heading("Placement " + result.placement + (result.policy.empty() ? "" : " (" + result.policy + ")"));
   std::vector<std::pair<std::string, std::string>> lines = {
-      {"makespan", fixed(static_cast<double>(result.makespan) / kPsPerUs, 3) + " us"},
+      {"makespan", core::fixedDigits(static_cast<double>(result.makespan) / kPsPerUs, 3) + " us"},
       {"requests", std::to_string(result.requests.size())},
-      {"DRAM peak", fixed(result.dramPeakGBs, 1) + " GB/s"}};
+      {"DRAM peak", core::fixedDigits(result.dramPeakGBs, 1) + " GB/s"}};
   if (const int64_t rows = result.rowHits + result.rowMisses + result.rowConflicts; rows > 0)
     lines.emplace_back("DRAM rows",
-                       fixed(100.0 * static_cast<double>(result.rowHits) / static_cast<double>(rows), 1) +
+                       core::fixedDigits(100.0 * static_cast<double>(result.rowHits) / static_cast<double>(rows), 1) +
                            "% hits, " + std::to_string(result.rowMisses) + " misses, " +
                            std::to_string(result.rowConflicts) + " conflicts");
   std::string perRequest, perToken;
   for (const TenantResult &tenant : result.tenants) {
-    perRequest += (perRequest.empty() ? "" : ", ") + tenant.name + " " + fixed(tenant.energyPerRequestUj, 3) + " uJ";
+    perRequest += (perRequest.empty() ? "" : ", ") + tenant.name + " " + core::fixedDigits(tenant.energyPerRequestUj, 3) + " uJ";
     if (tenant.energyPerTokenUj)
-      perToken += (perToken.empty() ? "" : ", ") + tenant.name + " " + fixed(*tenant.energyPerTokenUj, 6) + " uJ";
+      perToken += (perToken.empty() ? "" : ", ") + tenant.name + " " + core::fixedDigits(*tenant.energyPerTokenUj, 6) + " uJ";
   }
-  lines.emplace_back("energy", fixed(result.energy.totalPj() * 1e-6, 3) + " uJ, " +
-                                   fixed(result.energy.averageWatts(), 3) + " W average (docs/serving.md, \"Energy\")");
+  lines.emplace_back("energy", core::fixedDigits(result.energy.totalPj() * 1e-6, 3) + " uJ, " +
+                                   core::fixedDigits(result.energy.averageWatts(), 3) + " W average (docs/serving.md, \"Energy\")");
   lines.emplace_back("energy per request", perRequest);
   // Language models only (docs/energy.md, "Energy per token").
   if (!perToken.empty())

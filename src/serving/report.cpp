@@ -7,14 +7,12 @@
 
 #include <fstream>
 
+#include "core/text_format.h"
+
 namespace npusim::serving {
 namespace {
 
 using nlohmann::json;
-
-double us(TimePs ps) {
-  return static_cast<double>(ps) / 1.0e6;
-}
 
 void writeJson(const json &document, const std::string &path, const char *option) {
   core::writeFileAtomically(path, document.dump(1, ' ', false, json::error_handler_t::replace) + "\n",
@@ -22,7 +20,7 @@ void writeJson(const json &document, const std::string &path, const char *option
 }
 
 json placementJson(const Scenario &scenario, const PlacementResult &result) {
-  json placement = {{"placement", result.placement}, {"makespan_us", us(result.makespan)}};
+  json placement = {{"placement", result.placement}, {"makespan_us", timing::microseconds(result.makespan)}};
   if (!result.policy.empty())
     placement["policy"] = result.policy;
   json tenants = json::array();
@@ -85,10 +83,10 @@ json placementJson(const Scenario &scenario, const PlacementResult &result) {
   for (const RequestResult &request : result.requests)
     requests.push_back({{"tenant", scenario.tenants[static_cast<size_t>(request.tenant)].name},
                         {"index", request.index},
-                        {"arrival_us", us(request.arrival)},
-                        {"start_us", us(request.start)},
-                        {"finish_us", us(request.finish)},
-                        {"latency_us", us(request.latency())},
+                        {"arrival_us", timing::microseconds(request.arrival)},
+                        {"start_us", timing::microseconds(request.start)},
+                        {"finish_us", timing::microseconds(request.finish)},
+                        {"latency_us", timing::microseconds(request.latency())},
                         {"energy_uj", request.energyUj}});
   placement["requests"] = requests;
   return placement;
@@ -158,8 +156,8 @@ void writeTrace(const Scenario &scenario, const std::vector<Workload> &workloads
                         {"name", kernel},
                         {"pid", base + span.core},
                         {"tid", span.tenant},
-                        {"ts", us(span.start)},
-                        {"dur", us(span.end - span.start)},
+                        {"ts", timing::microseconds(span.start)},
+                        {"dur", timing::microseconds(span.end - span.start)},
                         {"args",
                          {{"tenant", scenario.tenants[tenant].name},
                           {"request", span.request},
@@ -174,16 +172,16 @@ void writeTrace(const Scenario &scenario, const std::vector<Workload> &workloads
                                std::to_string(request.index);
       const json id =
           std::to_string(p) + ":" + std::to_string(request.tenant) + ":" + std::to_string(request.index);
-      const json args = {{"arrival_us", us(request.arrival)},
-                         {"start_us", us(request.start)},
-                         {"latency_us", us(request.latency())}};
+      const json args = {{"arrival_us", timing::microseconds(request.arrival)},
+                         {"start_us", timing::microseconds(request.start)},
+                         {"latency_us", timing::microseconds(request.latency())}};
       events.push_back({{"ph", "b"},
                         {"cat", "request"},
                         {"name", name},
                         {"id", id},
                         {"pid", base + cores},
                         {"tid", request.tenant},
-                        {"ts", us(request.arrival)},
+                        {"ts", timing::microseconds(request.arrival)},
                         {"args", args}});
       events.push_back({{"ph", "e"},
                         {"cat", "request"},
@@ -191,7 +189,7 @@ void writeTrace(const Scenario &scenario, const std::vector<Workload> &workloads
                         {"id", id},
                         {"pid", base + cores},
                         {"tid", request.tenant},
-                        {"ts", us(request.finish)}});
+                        {"ts", timing::microseconds(request.finish)}});
     }
     for (size_t sample = 0; !result.tenants.empty() && sample < result.tenants[0].bandwidthGBs.size();
          ++sample) {

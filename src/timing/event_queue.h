@@ -28,6 +28,9 @@ using TimePs = int64_t;
 /// nearest picosecond.
 inline TimePs periodPs(double mhz) { return config::clockPeriodPs(mhz); }
 
+/// Microseconds of a time in picoseconds.
+inline double microseconds(TimePs ps) { return static_cast<double>(ps) / 1.0e6; }
+
 /// A move-only `void()` callable. Callables of up to kInlineBytes (every event
 /// of the simulator: a few pointers, a MemoryRequest and a time) are stored in
 /// place; larger ones on the heap.

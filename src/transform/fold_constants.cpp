@@ -77,10 +77,10 @@ std::optional<int64_t> folded(const ir::Op &op) {
   return r;
 }
 
-void visit(ir::Block &block) {
+void foldBlock(ir::Block &block) {
   for (auto &op : block.ops) {
     for (auto &region : op->regions)
-      visit(*region);
+      foldBlock(*region);
     if (const auto value = folded(*op)) {
       // The op becomes the constant: its result keeps its id and uses.
       op->code = OpCode::Constant;
@@ -95,7 +95,7 @@ void visit(ir::Block &block) {
 } // namespace
 
 void foldConstants(ir::Function &function) {
-  visit(function.body());
+  foldBlock(function.body());
 }
 
 } // namespace npusim::transform

@@ -38,21 +38,21 @@ size_t hoistFrom(ir::Op &loop, ir::Block &block, size_t at) {
   return n;
 }
 
-void visit(ir::Block &block) {
+void hoistBlock(ir::Block &block) {
   for (size_t i = 0; i < block.ops.size(); ++i) {
     ir::Op *op = block.ops[i].get();
     if (op->code == ir::OpCode::For && op->regions.size() == 1)
       i += hoistFrom(*op, block, i); // i is the loop again
     if (op->code == ir::OpCode::For || op->code == ir::OpCode::If)
       for (auto &region : op->regions)
-        visit(*region);
+        hoistBlock(*region);
   }
 }
 
 } // namespace
 
 void hoistLoopInvariants(ir::Function &function) {
-  visit(function.body());
+  hoistBlock(function.body());
 }
 
 } // namespace npusim::transform

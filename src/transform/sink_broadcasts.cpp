@@ -121,12 +121,12 @@ private:
   core::SourceLocation location_;
 };
 
-void countUses(const ir::Block &block, std::map<const ir::Value *, int> &uses) {
+void countEveryUse(const ir::Block &block, std::map<const ir::Value *, int> &uses) {
   for (const auto &op : block.ops) {
     for (const ir::Value *operand : op->operands)
       ++uses[operand];
     for (const auto &region : op->regions)
-      countUses(*region, uses);
+      countEveryUse(*region, uses);
   }
 }
 
@@ -135,7 +135,7 @@ void countUses(const ir::Block &block, std::map<const ir::Value *, int> &uses) {
 /// counted there, so the body alone is scanned.
 void removeUnusedPureOps(ir::Block &body) {
   std::map<const ir::Value *, int> uses;
-  countUses(body, uses);
+  countEveryUse(body, uses);
   for (size_t i = body.ops.size(); i-- > 0;) {
     const ir::Op &op = *body.ops[i];
     if (!isPureOp(op))

@@ -20,9 +20,6 @@ namespace {
 
 using ir::OpCode;
 
-constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-
 /// Scalar values bounding every element of an integer tile, and the interval
 /// those scalars themselves lie in (from the value ranges), which proves that
 /// the scalar arithmetic building them does not wrap.

@@ -17,9 +17,6 @@ namespace {
 
 using ir::OpCode;
 
-constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-
 bool fits(ValueRange r) {
   return r.lo >= kInt32Min && r.hi <= kInt32Max;
 }

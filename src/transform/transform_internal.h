@@ -2,7 +2,9 @@
 // Module-private helpers of the TileIR passes.
 #include "ir/ir.h"
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -74,5 +76,9 @@ struct ValueRange {
 /// aranges learns the values those elements alone can reach.
 std::vector<std::optional<ValueRange>>
 valueRanges(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange);
+
+/// The range of an i32 offset, which the passes prove offsets stay within.
+constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 } // namespace npusim::transform

@@ -209,7 +209,7 @@ SemaValue helperBucketizeBinarySearch(BuiltinCall &c) {
   return low;
 }
 
-const bool kRegistered = registerBuiltins({
+const bool kHelpersRegistered = registerBuiltins({
     {"triton_helpers.set_driver_to_gpu", helperNothing},
     {"triton_helpers.set_driver_to_cpu", helperNothing},
     {"triton_helpers.maximum", member(helperMinMax, ir::OpCode::Max)},

@@ -207,7 +207,7 @@ bool registerMathLibraries() {
   return true;
 }
 
-const bool kRegistered = registerMathLibraries();
+const bool kMathRegistered = registerMathLibraries();
 
 } // namespace
 

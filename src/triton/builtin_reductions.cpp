@@ -330,7 +330,7 @@ bool registerReductions() {
   });
 }
 
-const bool kRegistered = registerReductions();
+const bool kReductionsRegistered = registerReductions();
 
 } // namespace
 

@@ -17,7 +17,7 @@ SemaValue tlSigmoid(BuiltinCall &c) {
                     c.l.binary(ast::BinaryOperator::Add, SemaValue::ofInt(1), e, c.pos), c.pos);
 }
 
-const bool kRegistered = registerBuiltin("tl.sigmoid", tlSigmoid);
+const bool kSigmoidRegistered = registerBuiltin("tl.sigmoid", tlSigmoid);
 
 } // namespace
 

@@ -143,7 +143,7 @@ SemaValue lowerRandom(BuiltinCall &c, RandomKind kind) {
   c.l.fail(c.pos, "'" + c.name + "' is not supported");
 }
 
-const bool kRegistered = registerBuiltins({
+const bool kRandomRegistered = registerBuiltins({
     {"tl.randint", member(lowerRandom, RandomKind::Randint)},
     {"tl.randint4x", member(lowerRandom, RandomKind::Randint4x)},
     {"tl.rand", member(lowerRandom, RandomKind::Rand)},

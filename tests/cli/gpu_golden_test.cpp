@@ -448,7 +448,7 @@ const Documents &documents() {
   return docs;
 }
 
-struct Case {
+struct GoldenCase {
   std::string id;       // the kernel file under tests/data/inductor_kernels, without .py
   std::string testName; // the id as a test name
   const Json *kernel = nullptr; // manifest entry
@@ -456,18 +456,18 @@ struct Case {
   std::string error;
 };
 
-void PrintTo(const Case &c, std::ostream *os) { *os << c.id; }
+void PrintTo(const GoldenCase &c, std::ostream *os) { *os << c.id; }
 
-std::vector<Case> cases() {
+std::vector<GoldenCase> cases() {
   const Documents &docs = documents();
   if (!docs.error.empty())
-    return {Case{"", "load_error", nullptr, nullptr, docs.error}};
-  std::vector<Case> out;
+    return {GoldenCase{"", "load_error", nullptr, nullptr, docs.error}};
+  std::vector<GoldenCase> out;
   std::map<std::string, int> names;
   try {
     const Json *gpuKernels = docs.fingerprints.find("kernels");
     for (const Json &k : docs.manifest.at("kernels").items) {
-      Case c;
+      GoldenCase c;
       c.id = k.at("id").str();
       c.kernel = &k;
       c.gpu = gpuKernels ? gpuKernels->find(c.id) : nullptr;
@@ -478,10 +478,10 @@ std::vector<Case> cases() {
       out.push_back(std::move(c));
     }
   } catch (const std::exception &e) {
-    return {Case{"", "load_error", nullptr, nullptr, "manifest.json: " + std::string(e.what())}};
+    return {GoldenCase{"", "load_error", nullptr, nullptr, "manifest.json: " + std::string(e.what())}};
   }
   if (out.empty())
-    return {Case{"", "load_error", nullptr, nullptr, "manifest.json lists no kernels"}};
+    return {GoldenCase{"", "load_error", nullptr, nullptr, "manifest.json lists no kernels"}};
   return out;
 }
 
@@ -527,7 +527,7 @@ bool sameLaunch(const Json &a, const Json &b) {
   return true;
 }
 
-class GpuGoldenTest : public ::testing::TestWithParam<Case> {
+class GpuGoldenTest : public ::testing::TestWithParam<GoldenCase> {
 protected:
   void SetUp() override {
     std::string pattern = (fs::temp_directory_path() / "npusim-gpu-golden-XXXXXX").string();
@@ -542,7 +542,7 @@ protected:
 };
 
 TEST_P(GpuGoldenTest, MatchesTriton) {
-  const Case &c = GetParam();
+  const GoldenCase &c = GetParam();
   ASSERT_TRUE(c.error.empty()) << c.error;
   const Json &k = *c.kernel;
   ASSERT_NE(c.gpu, nullptr) << c.id << ": fingerprints.json has no entry for this manifest kernel; run "
@@ -603,7 +603,7 @@ TEST_P(GpuGoldenTest, MatchesTriton) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuGoldenTest, ::testing::ValuesIn(cases()),
-                         [](const ::testing::TestParamInfo<Case> &param) { return param.param.testName; });
+                         [](const ::testing::TestParamInfo<GoldenCase> &param) { return param.param.testName; });
 
 } // namespace
 } // namespace npusim::cli

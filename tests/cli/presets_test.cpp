@@ -1,6 +1,8 @@
 // npusim presets, run as a user runs it: the built binary from a temporary
 // directory (the presets are built in, no configs/ next to it), checking the
 // listing against hand arithmetic, the YAML of one preset, and the errors.
+#include "cli_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,53 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s)
-    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-class PresetsCli : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "npusim-presets-XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
-  Result run(const std::vector<std::string> &args) const {
-    std::string command = "cd " + quote(dir_.string()) + " && " + quote(NPUSIM_BINARY);
-    for (const std::string &a : args)
-      command += " " + quote(a);
-    command += " > " + quote((dir_ / "stdout.txt").string()) + " 2> " + quote((dir_ / "stderr.txt").string());
-    const int status = std::system(command.c_str());
-    Result r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(dir_ / "stdout.txt");
-    r.err = slurp(dir_ / "stderr.txt");
-    return r;
-  }
-
-  fs::path dir_;
-};
+class PresetsCli : public CommandTest {};
 
 std::string lineWith(const std::string &text, const std::string &start) {
   std::istringstream in(text);

@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kAddMul = std::string(NPUSIM_TEST_DATA) + "/cli/triton_poi_fused_add_mul_0.py";
+const std::string kAddMulKernel = std::string(NPUSIM_TEST_DATA) + "/cli/triton_poi_fused_add_mul_0.py";
 const std::string kTiny = std::string(NPUSIM_TEST_DATA) + "/bundles/tiny";
 #if defined(__SANITIZE_ADDRESS__)
 /// AddressSanitizer reserves terabytes of address space, which `ulimit -v`
@@ -65,7 +65,7 @@ bool waitFor(const std::function<bool()> &done, double seconds) {
 
 /// The add-mul kernel with `from` replaced by `to` in its source.
 std::string edited(const std::string &from, const std::string &to) {
-  std::string text = slurp(kAddMul);
+  std::string text = slurp(kAddMulKernel);
   const size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos)
@@ -128,11 +128,11 @@ TEST_F(ReliabilityTest, BadOutputPathsFailBeforeTheRun) {
       << r.err;
   EXPECT_TRUE(contains(r.err, ": error: --trace: the path is empty\n")) << r.err;
   fs::create_directory(path("d"));
-  const Result kernel = run({"kernel", kAddMul, "--mode", "timing", "--trace", "d"});
+  const Result kernel = run({"kernel", kAddMulKernel, "--mode", "timing", "--trace", "d"});
   EXPECT_EQ(kernel.exitCode, 1);
   EXPECT_TRUE(contains(kernel.err, "error: --trace d: is a directory")) << kernel.err;
   writeText("file", "x");
-  const Result out = run({"kernel", kAddMul, "--out", "file/sub"});
+  const Result out = run({"kernel", kAddMulKernel, "--out", "file/sub"});
   EXPECT_EQ(out.exitCode, 1);
   EXPECT_TRUE(contains(out.err, "error: --out file/sub: cannot create the directory")) << out.err;
   EXPECT_EQ(run({"compare", "a.json", "b.json", "--html", "nodir/c.html"}).err,
@@ -160,10 +160,10 @@ TEST_F(ReliabilityTest, FailedWritesKeepTheOldFilesAndAreAllReported) {
   for (const fs::directory_entry &e : fs::directory_iterator(dir_))
     EXPECT_FALSE(contains(e.path().filename().string(), ".tmp-")) << e.path();
 
-  r = run({"kernel", kAddMul, "--out", "o"});
+  r = run({"kernel", kAddMulKernel, "--out", "o"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const std::string before = slurp(path("o/in_ptr0.npy"));
-  r = run({"kernel", kAddMul, "--out", "o", "--seed", "1"}, "ulimit -f 1; ");
+  r = run({"kernel", kAddMulKernel, "--out", "o", "--seed", "1"}, "ulimit -f 1; ");
   EXPECT_EQ(r.exitCode, 1);
   for (const std::string name : {"in_ptr0", "in_ptr1", "out_ptr0"})
     EXPECT_TRUE(contains(r.err, "o/" + name + ".npy: cannot write the file: File too large")) << r.err;
@@ -186,7 +186,7 @@ TEST_F(ReliabilityTest, HugeAllocationsNameTheKeyFirst) {
                                                   "takes 1.0 GiB of scratchpad storage, more than half of the 1.4 GiB "
                                                   "of memory")))
       << r.err;
-  r = run({"kernel", kAddMul, "--mode", "functional", "--config", "m.yaml"}, "ulimit -v 1500000; ");
+  r = run({"kernel", kAddMulKernel, "--mode", "functional", "--config", "m.yaml"}, "ulimit -v 1500000; ");
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_TRUE(contains(r.err, "key 'spad_kib_per_lane'")) << r.err;
   writeText("s.yaml", "machine: tpuv3-like\ntenants:\n  - name: t\n    bundle: " + kTiny +
@@ -201,14 +201,14 @@ TEST_F(ReliabilityTest, HugeAllocationsNameTheKeyFirst) {
 // A trace keeps a bounded number of instruction events and says so when it
 // left some out.
 TEST_F(ReliabilityTest, ACappedTraceSaysSo) {
-  Result r = run({"kernel", kAddMul, "--grid", "80000", "--mode", "timing", "--trace", "t.json", "--quiet"});
+  Result r = run({"kernel", kAddMulKernel, "--grid", "80000", "--mode", "timing", "--trace", "t.json", "--quiet"});
   EXPECT_EQ(r.exitCode, 0) << r.err;
   // 13 instructions per instance, 1,040,000 events in all.
   EXPECT_TRUE(
       contains(r.err, "note: --trace t.json: kept the first 1000000 instruction events and left out 40000"))
       << r.err;
   EXPECT_TRUE(contains(slurp(path("t.json")), "\"droppedInstructionEvents\":40000"));
-  r = run({"kernel", kAddMul, "--grid", "10", "--mode", "timing", "--trace", "t.json", "--quiet"});
+  r = run({"kernel", kAddMulKernel, "--grid", "10", "--mode", "timing", "--trace", "t.json", "--quiet"});
   EXPECT_EQ(r.err, "");
 }
 
@@ -228,7 +228,7 @@ TEST_F(ReliabilityTest, LateInstructionsAreReported) {
   EXPECT_GT(std::stoll(late[1].str()), 0) << r.out;
   EXPECT_TRUE(contains(r.err, "skew.py: note: " + late[1].str() + " instructions started later than")) << r.err;
   // The same grid of the kernel whose instances are alike: nothing late, nothing said.
-  r = run({"kernel", kAddMul, "--grid", "4000", "--mode", "timing", "--config", "two.yaml", "--quiet"});
+  r = run({"kernel", kAddMulKernel, "--grid", "4000", "--mode", "timing", "--config", "two.yaml", "--quiet"});
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_FALSE(contains(r.out, "late_instructions")) << r.out;
   EXPECT_EQ(r.err, "");
@@ -243,7 +243,7 @@ TEST_F(ReliabilityTest, KernelAndServeShowProgressOnATerminal) {
     EXPECT_EQ(std::system(shell.c_str()), 0) << shell;
     return slurp(dir_ / "tty.txt");
   };
-  std::string tty = onTerminal("kernel " + quote(kAddMul) + " --grid 20000 --mode timing");
+  std::string tty = onTerminal("kernel " + quote(kAddMulKernel) + " --grid 20000 --mode timing");
   EXPECT_TRUE(contains(tty, "\r\033[K[20000/20000] timing the launch")) << tty;
   EXPECT_TRUE(contains(tty, " program instances  elapsed ")) << tty;
   const std::string scenario = std::string(NPUSIM_TEST_DATA) + "/../../examples/serving/mlp-tiny.yaml";
@@ -252,7 +252,7 @@ TEST_F(ReliabilityTest, KernelAndServeShowProgressOnATerminal) {
   EXPECT_TRUE(contains(tty, "\r\033[K")) << tty;
   EXPECT_FALSE(contains(onTerminal("serve " + quote(scenario) + " --quiet"), "\033[K"));
   // Not in a file.
-  const Result r = run({"kernel", kAddMul, "--grid", "2000", "--mode", "timing"});
+  const Result r = run({"kernel", kAddMulKernel, "--grid", "2000", "--mode", "timing"});
   EXPECT_EQ(r.err, "");
 }
 

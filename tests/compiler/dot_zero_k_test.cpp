@@ -23,7 +23,7 @@ using compiler::testing::floatAt;
 namespace fs = std::filesystem;
 
 const fs::path kKernels = fs::path(NPUSIM_TEST_DATA) / "kernels";
-constexpr int64_t kM = 16, kN = 16, kK = 300, kBRows = 512;
+constexpr int64_t kM = 16, kDotN = 16, kK = 300, kBRows = 512;
 
 int64_t matmuls(const std::vector<npu::Instruction> &body) {
   int64_t n = 0;
@@ -52,8 +52,8 @@ TEST(DotZeroK, AMaskOnOneOperandKeepsEveryBlock) {
 
 TEST(DotZeroK, TheSkippedBlocksLeaveTheProductExact) {
   const auto kernel = compile("dot_masked_k");
-  reference::Buffer a = exactFloats("a", kM * kK), b = exactFloats("b", kBRows * kN),
-                    out = exactFloats("c", kM * kN);
+  reference::Buffer a = exactFloats("a", kM * kK), b = exactFloats("b", kBRows * kDotN),
+                    out = exactFloats("c", kM * kDotN);
   std::vector<reference::Argument> args = {{&a, 0, {}}, {&b, 0, {}}, {&out, 0, {}}};
   runtime::RunOptions options;
   options.mode = runtime::Mode::Functional;
@@ -61,11 +61,11 @@ TEST(DotZeroK, TheSkippedBlocksLeaveTheProductExact) {
   runtime::runOnNpu(*kernel, triton::GridSize{1, 1, 1}, args, options, "dot_masked_k");
   int mismatches = 0;
   for (int64_t i = 0; i < kM; ++i)
-    for (int64_t j = 0; j < kN; ++j) {
+    for (int64_t j = 0; j < kDotN; ++j) {
       double expected = 0; // out[i, j] = sum over k < 300 of A[i, k] * B[k, j]
       for (int64_t r = 0; r < kK; ++r)
-        expected += static_cast<double>(floatAt(a, i * kK + r)) * floatAt(b, r * kN + j);
-      mismatches += floatAt(out, i * kN + j) != expected;
+        expected += static_cast<double>(floatAt(a, i * kK + r)) * floatAt(b, r * kDotN + j);
+      mismatches += floatAt(out, i * kDotN + j) != expected;
     }
   EXPECT_EQ(mismatches, 0);
 }

@@ -27,8 +27,8 @@ const fs::path kTemplates = fs::path(NPUSIM_TEST_DATA) / "templates";
 
 // The kernels compute out[256, 128] = A[256, 64] @ B[64, 128] with BLOCK_M =
 // BLOCK_N = 32, BLOCK_K = 16, launched on a grid of (256 / 32, 128 / 32, 1).
-constexpr int64_t kM = 256, kN = 128, kK = 64;
-const triton::GridSize kLaunchGrid{kM / 32, kN / 32, 1};
+constexpr int64_t kRetileM = 256, kRetileN = 128, kK = 64;
+const triton::GridSize kLaunchGrid{kRetileM / 32, kRetileN / 32, 1};
 
 int64_t chosen(const driver::NpuKernel &kernel, const std::string &name) {
   return std::get<int64_t>(kernel.constexprs.at(name));
@@ -45,19 +45,19 @@ TEST(TemplateRetile, ChoosesLargerBlocksAndTheGridCoveringTheSameRows) {
   // Larger than the launch's, and dividing the covered extents (8 x 32 rows,
   // 4 x 32 columns, a reduction of 64).
   EXPECT_GT(m * n * k, 32 * 32 * 16);
-  EXPECT_EQ(kM % m, 0);
-  EXPECT_EQ(kN % n, 0);
+  EXPECT_EQ(kRetileM % m, 0);
+  EXPECT_EQ(kRetileN % n, 0);
   EXPECT_EQ(kK % k, 0);
   const triton::GridSize grid = driver::npuGrid(file, *kernel, {}, kLaunchGrid);
-  EXPECT_EQ(grid.x, kM / m);
-  EXPECT_EQ(grid.y, kN / n);
+  EXPECT_EQ(grid.x, kRetileM / m);
+  EXPECT_EQ(grid.y, kRetileN / n);
   EXPECT_EQ(grid.z, 1);
 
   // Values: the re-tiled program on the functional simulator against the
   // reference interpreter at the launch's blocks and grid, and both against
   // the product computed here.
-  reference::Buffer a = exactFloats("arg_A", kM * kK, 3, 0.5f), b = exactFloats("arg_B", kK * kN, 3, 0.25f);
-  reference::Buffer npuOut = exactFloats("out_ptr0", kM * kN, 3, 0.0f), refOut = npuOut;
+  reference::Buffer a = exactFloats("arg_A", kRetileM * kK, 3, 0.5f), b = exactFloats("arg_B", kK * kRetileN, 3, 0.25f);
+  reference::Buffer npuOut = exactFloats("out_ptr0", kRetileM * kRetileN, 3, 0.0f), refOut = npuOut;
   const auto launched = triton::lowerKernel(file, {});
   std::vector<reference::Argument> refArgs = {{&a, 0, {}}, {&b, 0, {}}, {&refOut, 0, {}}};
   reference::runLaunch(*launched, reference::Grid{kLaunchGrid.x, kLaunchGrid.y, kLaunchGrid.z}, refArgs);
@@ -67,12 +67,12 @@ TEST(TemplateRetile, ChoosesLargerBlocksAndTheGridCoveringTheSameRows) {
   options.machine = machine;
   runtime::runOnNpu(*kernel, grid, npuArgs, options, "triton_tem_small_mm");
   int mismatches = 0;
-  for (int64_t i = 0; i < kM; ++i)
-    for (int64_t j = 0; j < kN; ++j) {
+  for (int64_t i = 0; i < kRetileM; ++i)
+    for (int64_t j = 0; j < kRetileN; ++j) {
       double expected = 0; // out[i, j] = sum_k A[i, k] * B[k, j]
       for (int64_t r = 0; r < kK; ++r)
-        expected += static_cast<double>(floatAt(a, i * kK + r)) * floatAt(b, r * kN + j);
-      mismatches += floatAt(refOut, i * kN + j) != expected || floatAt(npuOut, i * kN + j) != expected;
+        expected += static_cast<double>(floatAt(a, i * kK + r)) * floatAt(b, r * kRetileN + j);
+      mismatches += floatAt(refOut, i * kRetileN + j) != expected || floatAt(npuOut, i * kRetileN + j) != expected;
     }
   EXPECT_EQ(mismatches, 0);
 }

@@ -16,7 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// The message of the core::InputError that parsing `text` throws ("" if none).
-std::string errorOf(const std::string &text, const std::string &source = "cfg.yaml") {
+std::string parseErrorOf(const std::string &text, const std::string &source = "cfg.yaml") {
   try {
     parseConfig(text, source);
   } catch (const core::InputError &e) {
@@ -64,7 +64,7 @@ TEST(Parse, DramClockFromEitherKeyAndTheLaterLayerWins) {
   const HardwareConfig d = parseConfig("dram: hbm3\ndram_freq_mhz: 2000\n", "b.yaml");
   EXPECT_EQ(d.dram.timing.tckPs, 500.0); // 1e6 / 2000
   // Both in one file must agree: 1e6 / 1000 = 1000 ps, not 999.
-  const std::string e = errorOf("dram_freq_mhz: 1000\ndram_timing:\n  tck_ps: 999\n");
+  const std::string e = parseErrorOf("dram_freq_mhz: 1000\ndram_timing:\n  tck_ps: 999\n");
   EXPECT_NE(e.find("cfg.yaml:3:"), std::string::npos) << e;
   EXPECT_NE(e.find("disagrees"), std::string::npos) << e;
 }
@@ -115,58 +115,58 @@ TEST(Parse, RoundTripThroughToYamlIsIdentical) {
 }
 
 TEST(Errors, UnknownKeyWithSuggestion) {
-  const std::string e = errorOf("lanes: 8\nsystolic_array_per_core: 2\n");
+  const std::string e = parseErrorOf("lanes: 8\nsystolic_array_per_core: 2\n");
   EXPECT_NE(e.find("cfg.yaml:2:"), std::string::npos) << e;
   EXPECT_NE(e.find("unknown key 'systolic_array_per_core'"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'systolic_arrays_per_core'"), std::string::npos) << e;
-  const std::string timing = errorOf("dram_timing:\n  n_cll: 3\n");
+  const std::string timing = parseErrorOf("dram_timing:\n  n_cll: 3\n");
   EXPECT_NE(timing.find("cfg.yaml:2:"), std::string::npos) << timing;
   EXPECT_NE(timing.find("did you mean 'dram_timing.n_cl'"), std::string::npos) << timing;
-  const std::string flat = errorOf("n_refi: 3900\n");
+  const std::string flat = parseErrorOf("n_refi: 3900\n");
   EXPECT_NE(flat.find("did you mean 'dram_timing.n_refi'"), std::string::npos) << flat;
 }
 
 TEST(Errors, WrongType) {
-  const std::string e = errorOf("# a comment\nlanes: many\n");
+  const std::string e = parseErrorOf("# a comment\nlanes: many\n");
   EXPECT_NE(e.find("cfg.yaml:2: key 'lanes': expected an integer, got 'many'"), std::string::npos) << e;
-  const std::string real = errorOf("core_freq_mhz: fast\n");
+  const std::string real = parseErrorOf("core_freq_mhz: fast\n");
   EXPECT_NE(real.find("cfg.yaml:1: key 'core_freq_mhz': expected a number"), std::string::npos) << real;
-  const std::string list = errorOf("lanes: [1, 2]\n");
+  const std::string list = parseErrorOf("lanes: [1, 2]\n");
   EXPECT_NE(list.find("cfg.yaml:1: key 'lanes': expected a single value, got a list"), std::string::npos)
       << list;
-  EXPECT_NE(errorOf("lanes: 8.5\n").find("expected an integer"), std::string::npos);
-  EXPECT_NE(errorOf("dram_timing: 5\n").find("expected a map"), std::string::npos);
-  EXPECT_NE(errorOf("- lanes\n").find("cfg.yaml:1: expected a map"), std::string::npos);
+  EXPECT_NE(parseErrorOf("lanes: 8.5\n").find("expected an integer"), std::string::npos);
+  EXPECT_NE(parseErrorOf("dram_timing: 5\n").find("expected a map"), std::string::npos);
+  EXPECT_NE(parseErrorOf("- lanes\n").find("cfg.yaml:1: expected a map"), std::string::npos);
 }
 
 TEST(Errors, OutOfRange) {
-  const std::string e = errorOf("\n\nlanes: 0\n");
+  const std::string e = parseErrorOf("\n\nlanes: 0\n");
   EXPECT_NE(e.find("cfg.yaml:3: key 'lanes': 0 is out of range (1 .. 4096"), std::string::npos) << e;
-  EXPECT_NE(errorOf("lanes: 96\n").find("power of two"), std::string::npos);
-  EXPECT_NE(errorOf("vlen_bits: 96\n").find("multiple of 64"), std::string::npos);
+  EXPECT_NE(parseErrorOf("lanes: 96\n").find("power of two"), std::string::npos);
+  EXPECT_NE(parseErrorOf("vlen_bits: 96\n").find("multiple of 64"), std::string::npos);
   // Which names exist is the timing module's business (tests/timing/registry_test.cpp);
   // the config rejects what cannot be a name.
-  EXPECT_NE(errorOf("dram_model: Fixed-Latency\n").find("lower-case letters, digits and '_'"),
+  EXPECT_NE(parseErrorOf("dram_model: Fixed-Latency\n").find("lower-case letters, digits and '_'"),
             std::string::npos);
-  EXPECT_NE(errorOf("noc_model: 2d mesh\n").find("lower-case letters"), std::string::npos);
-  EXPECT_NE(errorOf("dram_scheduler: FCFS\n").find("lower-case letters"), std::string::npos);
-  EXPECT_NE(errorOf("dram_address_mapping: RoRoRaCoCh\n").find("each once"), std::string::npos);
-  EXPECT_NE(errorOf("dram_address_mapping: RoBaRaCoChXy\n").find("unknown field 'Xy'"), std::string::npos);
+  EXPECT_NE(parseErrorOf("noc_model: 2d mesh\n").find("lower-case letters"), std::string::npos);
+  EXPECT_NE(parseErrorOf("dram_scheduler: FCFS\n").find("lower-case letters"), std::string::npos);
+  EXPECT_NE(parseErrorOf("dram_address_mapping: RoRoRaCoCh\n").find("each once"), std::string::npos);
+  EXPECT_NE(parseErrorOf("dram_address_mapping: RoBaRaCoChXy\n").find("unknown field 'Xy'"), std::string::npos);
   // A separate bank-group digit is a mapping the DRAM model decodes
   // (docs/dram.md, "Address mapping"), so the key takes it too.
   EXPECT_EQ(parseConfig("dram_address_mapping: RoBaRaCoBgCh\n", "cfg.yaml").dram.addressMapping, "RoBaRaCoBgCh");
-  const std::string t = errorOf("dram_timing:\n  n_cl: 0\n");
+  const std::string t = parseErrorOf("dram_timing:\n  n_cl: 0\n");
   EXPECT_NE(t.find("cfg.yaml:2: key 'dram_timing.n_cl': 0 is out of range"), std::string::npos) << t;
-  EXPECT_NE(errorOf("core_freq_mhz: nan\n").find("expected a number"), std::string::npos);
-  EXPECT_NE(errorOf("lanes: 99999999999999999999\n").find("expected an integer"), std::string::npos);
+  EXPECT_NE(parseErrorOf("core_freq_mhz: nan\n").find("expected a number"), std::string::npos);
+  EXPECT_NE(parseErrorOf("lanes: 99999999999999999999\n").find("expected an integer"), std::string::npos);
 }
 
 TEST(Errors, UnknownPresetAndDramSet) {
-  const std::string base = errorOf("lanes: 8\nbase: tpuv3-lke\n");
+  const std::string base = parseErrorOf("lanes: 8\nbase: tpuv3-lke\n");
   EXPECT_NE(base.find("cfg.yaml:2: key 'base': unknown preset 'tpuv3-lke' (did you mean 'tpuv3-like'?)"),
             std::string::npos)
       << base;
-  const std::string set = errorOf("base: tpuv3-like\n\ndram: hbm5\n");
+  const std::string set = parseErrorOf("base: tpuv3-like\n\ndram: hbm5\n");
   EXPECT_NE(set.find("cfg.yaml:3: key 'dram': unknown DRAM timing set 'hbm5'"), std::string::npos) << set;
   EXPECT_NE(set.find("did you mean"), std::string::npos) << set;
   try {
@@ -179,22 +179,22 @@ TEST(Errors, UnknownPresetAndDramSet) {
 }
 
 TEST(Errors, MalformedYamlAndDuplicates) {
-  const std::string e = errorOf("lanes: 8\nnum_cores: [1, 2\n");
+  const std::string e = parseErrorOf("lanes: 8\nnum_cores: [1, 2\n");
   EXPECT_NE(e.find("cfg.yaml:"), std::string::npos) << e;
   EXPECT_NE(e.find("malformed YAML"), std::string::npos) << e;
-  const std::string tab = errorOf("lanes: 8\n  vlen_bits: 256\n");
+  const std::string tab = parseErrorOf("lanes: 8\n  vlen_bits: 256\n");
   EXPECT_NE(tab.find("cfg.yaml:2: malformed YAML"), std::string::npos) << tab;
-  const std::string dup = errorOf("lanes: 8\nnum_cores: 1\nlanes: 16\n");
+  const std::string dup = parseErrorOf("lanes: 8\nnum_cores: 1\nlanes: 16\n");
   EXPECT_NE(dup.find("cfg.yaml:3: key 'lanes' given twice"), std::string::npos) << dup;
 }
 
 TEST(Errors, OddYamlIsAnInputErrorNotACrash) {
-  EXPECT_NE(errorOf("[a, b]: 1\n").find("cfg.yaml:1: expected a key name, got a list"), std::string::npos);
-  EXPECT_NE(errorOf("dram_timing:\n  {x: 1}: 2\n").find("cfg.yaml:2: expected a key name"),
+  EXPECT_NE(parseErrorOf("[a, b]: 1\n").find("cfg.yaml:1: expected a key name, got a list"), std::string::npos);
+  EXPECT_NE(parseErrorOf("dram_timing:\n  {x: 1}: 2\n").find("cfg.yaml:2: expected a key name"),
             std::string::npos);
   // yaml-cpp recurses per nesting level; a very deep document must not exhaust the stack.
-  EXPECT_NE(errorOf("lanes: " + std::string(100000, '[') + "\n").find("cfg.yaml"), std::string::npos);
-  EXPECT_NE(errorOf("lanes: +-8\n").find("expected an integer"), std::string::npos);
+  EXPECT_NE(parseErrorOf("lanes: " + std::string(100000, '[') + "\n").find("cfg.yaml"), std::string::npos);
+  EXPECT_NE(parseErrorOf("lanes: +-8\n").find("expected an integer"), std::string::npos);
   EXPECT_EQ(parseConfig("lanes: +8\n", "p.yaml").lanes, 8); // YAML allows the sign
 }
 

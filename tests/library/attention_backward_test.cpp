@@ -20,7 +20,7 @@ using core::DType;
 using harness::CallFixture;
 using C = CallFixture;
 
-struct Case {
+struct AttentionBackwardCase {
   int64_t batch, heads, kvHeads, l, s, e, ev;
   bool causal = false, bias = false;
   double scale = 0.0;        // 0: default
@@ -39,11 +39,11 @@ std::vector<double> fill(CallFixture &f, const TensorRef &t, int64_t n, uint32_t
 
 enum class Variant { Efficient, Flash, Cudnn };
 
-std::string compareCase(const Case &c, Variant variant, const std::optional<config::HardwareConfig> &npu,
+std::string compareCase(const AttentionBackwardCase &c, Variant variant, const std::optional<config::HardwareConfig> &npu,
                         const MachineShape &machine, harness::RunStats &stats);
 
 /// "" when the planned launches (two: query, keys and values) agree with the host call.
-std::string runCase(const Case &c, Variant variant, const std::optional<config::HardwareConfig> &npu,
+std::string runCase(const AttentionBackwardCase &c, Variant variant, const std::optional<config::HardwareConfig> &npu,
                     const MachineShape &machine = {}) {
   harness::RunStats stats;
   const std::string result = compareCase(c, variant, npu, machine, stats);
@@ -52,7 +52,7 @@ std::string runCase(const Case &c, Variant variant, const std::optional<config::
   return result;
 }
 
-std::string compareCase(const Case &c, Variant variant, const std::optional<config::HardwareConfig> &npu,
+std::string compareCase(const AttentionBackwardCase &c, Variant variant, const std::optional<config::HardwareConfig> &npu,
                         const MachineShape &machine, harness::RunStats &stats) {
   CallFixture f;
   if (npu)
@@ -151,10 +151,10 @@ TEST(LibraryAttentionBackward, SeveralBlocksOnASmallMachine) {
 }
 
 TEST(LibraryAttentionBackward, BiasGradientOneStorePerScore) {
-  Case c{2, 2, 1, 21, 18, 8, 8, false, true, 0.4};
+  AttentionBackwardCase c{2, 2, 1, 21, 18, 8, 8, false, true, 0.4};
   c.biasGradient = true;
   EXPECT_EQ(runCase(c, Variant::Efficient, std::nullopt, MachineShape{16, 2048, 256}), "");
-  Case causal{1, 3, 3, 9, 9, 4, 4, true, true};
+  AttentionBackwardCase causal{1, 3, 3, 9, 9, 4, 4, true, true};
   causal.biasGradient = true;
   EXPECT_EQ(runCase(causal, Variant::Efficient, config::loadConfig("edge-8lane")), "");
 }

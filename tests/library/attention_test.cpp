@@ -15,10 +15,11 @@ namespace npusim::library {
 namespace {
 
 using harness::CallFixture;
+using C = CallFixture;
 using core::DType;
 
 /// Numerical Recipes' LCG for test parameters.
-struct Random {
+struct AttentionRandom {
   uint32_t state;
   int64_t below(int64_t n) {
     state = state * 1664525u + 1013904223u;
@@ -72,7 +73,7 @@ TEST(LibraryAttention, TransformerShapesCausalAndGroupedQuery) {
 void randomAttention(const std::string &kernel) {
   MachineShape small{16, 2048, 256}, large;
   small.attentionKernel = large.attentionKernel = kernel;
-  Random rng{5};
+  AttentionRandom rng{5};
   for (int trial = 0; trial < 20; ++trial) {
     const int64_t batch = 1 + rng.below(2), kvHeads = 1 + rng.below(2), heads = kvHeads * (1 + rng.below(3));
     const int64_t l = 1 + rng.below(45), s = 1 + rng.below(45), e = 1 + rng.below(40), ev = 1 + rng.below(40);
@@ -163,7 +164,6 @@ TEST(LibraryAttention, FlashCudnnAndCpuVariants) {
   const TensorRef lse4 = f.tensor(DType::Float32, {1, 2, 9, 1});
   const TensorRef mask = f.tensor(DType::Bool, {9, 11});
   const TensorRef unused = f.tensor(DType::Int64, {});
-  using C = CallFixture;
   EXPECT_EQ(f.compare("aten._scaled_dot_product_flash_attention",
                       {C::arg(q), C::arg(k), C::arg(v), C::number(0.0), C::boolean(true), C::boolean(false),
                        C::number(0.5)},

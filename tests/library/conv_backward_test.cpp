@@ -14,13 +14,13 @@ using core::DType;
 using harness::CallFixture;
 using C = CallFixture;
 
-struct Case {
+struct ConvBackwardCase {
   int64_t n, c, h, w, o, kh, kw, groups, sh, sw, ph, pw, dh, dw;
   bool mask[3];
   bool channelsLast;
 };
 
-std::string compareCase(const Case &k, const std::optional<config::HardwareConfig> &machine) {
+std::string compareCase(const ConvBackwardCase &k, const std::optional<config::HardwareConfig> &machine) {
   const int64_t oh = (k.h + 2 * k.ph - k.dh * (k.kh - 1) - 1) / k.sh + 1;
   const int64_t ow = (k.w + 2 * k.pw - k.dw * (k.kw - 1) - 1) / k.sw + 1;
   CallFixture f;
@@ -58,7 +58,7 @@ std::string compareCase(const Case &k, const std::optional<config::HardwareConfi
 }
 
 TEST(LibraryConvolutionBackward, GroupsStridePaddingDilationEverywhere) {
-  const std::vector<Case> cases = {
+  const std::vector<ConvBackwardCase> cases = {
       {2, 3, 6, 5, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, {true, true, true}, false},
       {2, 4, 7, 6, 6, 3, 2, 2, 2, 1, 1, 0, 1, 2, {true, true, true}, true},
       {1, 4, 8, 8, 8, 3, 3, 4, 2, 2, 1, 1, 1, 1, {true, true, false}, false}, // depthwise, multiplier 2

@@ -97,7 +97,7 @@ TEST(LibraryConv, LargestResnet18Layers) {
 }
 
 /// Numerical Recipes' LCG for test parameters.
-struct Random {
+struct ConvRandom {
   uint32_t state;
   int64_t below(int64_t n) {
     state = state * 1664525u + 1013904223u;
@@ -107,7 +107,7 @@ struct Random {
 
 TEST(LibraryConv, RandomGeometriesGroupsAndLayouts) {
   const MachineShape small{16, 2048, 256};
-  Random rng{11};
+  ConvRandom rng{11};
   for (int trial = 0; trial < 24; ++trial) {
     Conv c;
     const int64_t groupChoices[] = {1, 1, 2, 3};

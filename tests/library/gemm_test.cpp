@@ -23,6 +23,7 @@ namespace npusim::library {
 namespace {
 
 using harness::CallFixture;
+using C = CallFixture;
 using core::DType;
 
 /// The plan of an fp32 `aten.mm` of [m, k] x [k, n] on the default machine.
@@ -93,7 +94,7 @@ TEST(LibraryGemm, LargestProductsOfTheBundles) {
 }
 
 /// Numerical Recipes' LCG for test parameters.
-struct Random {
+struct GemmRandom {
   uint32_t state;
   int64_t below(int64_t n) {
     state = state * 1664525u + 1013904223u;
@@ -110,7 +111,7 @@ int randomProducts(const std::string &kernel) {
   // A small machine (16 lanes, 2 KiB of scratchpad per lane: 16 KiB of tiles)
   // makes every size span several blocks along M, N and K.
   const MachineShape small{16, 2048, 256};
-  Random rng{7};
+  GemmRandom rng{7};
   int ran = 0;
   for (int trial = 0; trial < 24; ++trial) {
     const bool batched = trial % 2 == 1;
@@ -372,7 +373,6 @@ TEST(LibraryGemm, ResidentBGemm) {
   // machine: ragged M, N and K, operands stored transposed, bias with alpha
   // and beta, batches, fp16.
   const config::HardwareConfig edge = config::loadConfig("edge-8lane");
-  using C = CallFixture;
   struct Case {
     std::string op;
     std::vector<int64_t> a, aStride, b, bStride;

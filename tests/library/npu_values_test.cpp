@@ -12,6 +12,7 @@ namespace npusim::library {
 namespace {
 
 using harness::CallFixture;
+using C = CallFixture;
 using core::DType;
 
 // The functional simulator runs about ten million multiply-accumulates a
@@ -47,7 +48,6 @@ TEST(LibraryNpuValues, EveryFamilyOnTheEdgeMachine) {
   // 8 lanes with 32 KiB each: blocks of 16 (the smallest tile side) spread
   // over two lane groups, and ragged sizes everywhere.
   const config::HardwareConfig edge = config::loadConfig("edge-8lane");
-  using C = CallFixture;
   {
     CallFixture f;
     f.useNpu(edge);

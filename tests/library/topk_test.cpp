@@ -17,7 +17,7 @@ using harness::CallFixture;
 using core::DType;
 
 /// Numerical Recipes' LCG for test parameters.
-struct Random {
+struct TopkRandom {
   uint32_t state;
   int64_t below(int64_t n) {
     state = state * 1664525u + 1013904223u;
@@ -40,7 +40,7 @@ TEST(LibraryTopk, MoeRouterCall) {
 
 TEST(LibraryTopk, RandomRanksAxesAndLayouts) {
   const MachineShape small{16, 2048, 256};
-  Random rng{3};
+  TopkRandom rng{3};
   for (int trial = 0; trial < 24; ++trial) {
     const size_t rank = 1 + static_cast<size_t>(rng.below(4));
     std::vector<int64_t> shape;

@@ -13,7 +13,7 @@ namespace {
 using ir::NanMode;
 using ir::ReduceKind;
 
-const float kNaN = std::numeric_limits<float>::quiet_NaN();
+const float kReduceNaN = std::numeric_limits<float>::quiet_NaN();
 
 // Appends an op whose region takes 2N scalar arguments (accumulators, then the
 // next elements) and yields what combine() returns.
@@ -93,7 +93,7 @@ TEST(Reduce, IntegerSumWrapsAndBitwiseKinds) {
 }
 
 TEST(Reduce, MaxMinNanModes) {
-  Buffer bx = makeBuffer("x", DType::Float32, std::vector<float>{1.0f, kNaN, 7.0f, -2.0f});
+  Buffer bx = makeBuffer("x", DType::Float32, std::vector<float>{1.0f, kReduceNaN, 7.0f, -2.0f});
   std::vector<Buffer> outs;
   for (const char *name : {"max_ignore", "max_propagate", "min_ignore", "min_propagate"})
     outs.push_back(makeBuffer(name, DType::Float32, std::vector<float>(1)));
@@ -200,7 +200,7 @@ ArgResult argReduce(ReduceKind kind, NanMode mode, const std::vector<float> &val
 }
 
 TEST(Reduce, ArgMaxArgMinTiesAndNaN) {
-  const std::vector<float> v{1.0f, 5.0f, 5.0f, kNaN, 3.0f, kNaN, 1.0f};
+  const std::vector<float> v{1.0f, 5.0f, 5.0f, kReduceNaN, 3.0f, kReduceNaN, 1.0f};
   ArgResult r = argReduce(ReduceKind::ArgMax, NanMode::Propagate, v);
   EXPECT_TRUE(std::isnan(r.value));
   EXPECT_EQ(r.index, 3); // the first NaN
@@ -216,7 +216,7 @@ TEST(Reduce, ArgMaxArgMinTiesAndNaN) {
   r = argReduce(ReduceKind::ArgMin, NanMode::Propagate, {4.0f, 2.0f, 3.0f, 2.0f});
   EXPECT_EQ(r.value, 2.0f);
   EXPECT_EQ(r.index, 1);
-  r = argReduce(ReduceKind::ArgMax, NanMode::Ignore, {kNaN, kNaN});
+  r = argReduce(ReduceKind::ArgMax, NanMode::Ignore, {kReduceNaN, kReduceNaN});
   EXPECT_TRUE(std::isnan(r.value));
   EXPECT_EQ(r.index, 0);
 }
@@ -352,7 +352,7 @@ TEST(Sort, WithIndexTiesAndNaNFollowTheNetwork) {
       // NaN counts as the largest: [NaN 1 NaN 0] -> stage 1 [1 NaN | NaN 0]
       // (idx 1 0 2 3) -> (1,3) swaps (idx 1 3 2 0) -> (0,1) and the NaN pair
       // (2,3) swap (unstable: isnan(L) alone decides): idx 3 1 0 2.
-      {{kNaN, 1, kNaN, 0}, false, false, {0, 1, kNaN, kNaN}, {3, 1, 0, 2}},
+      {{kReduceNaN, 1, kReduceNaN, 0}, false, false, {0, 1, kReduceNaN, kReduceNaN}, {3, 1, 0, 2}},
       // 8 equal keys, unstable: stage 1 swaps the pairs with bit 1 set ((2,3),
       // (6,7): 0 1 3 2 4 5 7 6); stage 2 flips the half with bit 2 set, swapping
       // (4,6), (5,7), then (4,5), (6,7): 0 1 3 2 6 7 5 4; stage 3 swaps nothing.
@@ -381,7 +381,7 @@ TEST(Sort, WithIndexTiesAndNaNFollowTheNetwork) {
 // false both ways (-0 against +0, NaN against anything) can keep one element
 // twice, as Triton's `where((x > y) != (flip ^ is_right), y, x)` does.
 TEST(Sort, TritonSortPicksPerPosition) {
-  Buffer bk = makeBuffer("keys", DType::Float32, std::vector<float>{0.0f, -0.0f, kNaN, 1.0f});
+  Buffer bk = makeBuffer("keys", DType::Float32, std::vector<float>{0.0f, -0.0f, kReduceNaN, 1.0f});
   Buffer bd = makeBuffer("desc", DType::Float32, std::vector<float>{1, 3, 3, 2});
   Buffer ok = makeBuffer("ok", DType::Float32, std::vector<float>(4));
   Buffer od = makeBuffer("od", DType::Float32, std::vector<float>(4));

@@ -38,7 +38,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kN = 64;
+constexpr int kDriftN = 64;
 constexpr uint64_t kSeed = 11;
 constexpr double kDeviceDrift = 6e-5; // relative: within rtol = atol = 1e-4 for every Y
 
@@ -59,12 +59,12 @@ std::vector<double> generated(int64_t elements, uint64_t stream) {
   return reference::readValues(v);
 }
 
-/// (1 x kN) @ (kN x kN), summed in double.
+/// (1 x kDriftN) @ (kDriftN x kDriftN), summed in double.
 std::vector<double> rowTimes(const std::vector<double> &row, const std::vector<double> &m) {
-  std::vector<double> out(kN, 0.0);
-  for (int j = 0; j < kN; ++j)
-    for (int i = 0; i < kN; ++i)
-      out[static_cast<size_t>(j)] += row[static_cast<size_t>(i)] * m[static_cast<size_t>(i * kN + j)];
+  std::vector<double> out(kDriftN, 0.0);
+  for (int j = 0; j < kDriftN; ++j)
+    for (int i = 0; i < kDriftN; ++i)
+      out[static_cast<size_t>(j)] += row[static_cast<size_t>(i)] * m[static_cast<size_t>(i * kDriftN + j)];
   return out;
 }
 
@@ -72,14 +72,14 @@ double fp32(double v) {
   return static_cast<double>(static_cast<float>(v));
 }
 
-json tensor(int storage, std::vector<int64_t> shape) {
+json driftTensor(int storage, std::vector<int64_t> shape) {
   std::vector<int64_t> stride(shape.size(), 1);
   for (size_t d = shape.size() - 1; d > 0; --d)
     stride[d - 1] = stride[d] * shape[d];
   return {{"storage", storage}, {"offset", 0}, {"shape", shape}, {"stride", stride}};
 }
 
-json fingerprint(const std::vector<double> &values) {
+json driftFingerprint(const std::vector<double> &values) {
   double sum = 0.0, absSum = 0.0;
   json samples = json::array();
   for (size_t i = 0; i < values.size(); ++i) {
@@ -91,11 +91,11 @@ json fingerprint(const std::vector<double> &values) {
           {"inf", 0}, {"samples", samples}};
 }
 
-/// A bundle of `storages` fp32 storages, 1 and 3 of kN x kN elements, the others of kN.
+/// A bundle of `storages` fp32 storages, 1 and 3 of kDriftN x kDriftN elements, the others of kDriftN.
 json graph(int storages, const json &inputs, const json &steps, const json &outputs) {
   json list = json::array();
   for (int s = 0; s < storages; ++s)
-    list.push_back({{"id", s}, {"dtype", "fp32"}, {"elements", s == 1 || s == 3 ? kN * kN : kN}});
+    list.push_back({{"id", s}, {"dtype", "fp32"}, {"elements", s == 1 || s == 3 ? kDriftN * kDriftN : kDriftN}});
   return {{"format", "npusim-bundle"}, {"version", 1},     {"model", json::object()}, {"seed", kSeed},
           {"storages", list},          {"inputs", inputs}, {"steps", steps},          {"outputs", outputs}};
 }
@@ -106,17 +106,17 @@ protected:
     std::string pattern = (fs::temp_directory_path() / "npusim-drift-XXXXXX").string();
     ASSERT_NE(mkdtemp(pattern.data()), nullptr);
     dir_ = pattern;
-    a_ = generated(kN, 0);
-    b_ = generated(kN * kN, 1);
-    c_ = generated(kN * kN, 2);
+    a_ = generated(kDriftN, 0);
+    b_ = generated(kDriftN * kDriftN, 1);
+    c_ = generated(kDriftN * kDriftN, 2);
     for (double &y : npusimY_ = rowTimes(a_, b_))
       y = fp32(y); // the host mm: double sums, rounded once
     // The device's Y drifted by kDeviceDrift, with the sign of Y_i * C_i0, so
     // that the drift adds up in Z's first column.
     deviceY_ = npusimY_;
-    for (int i = 0; i < kN; ++i) {
+    for (int i = 0; i < kDriftN; ++i) {
       const double sign =
-          npusimY_[static_cast<size_t>(i)] * c_[static_cast<size_t>(i * kN)] >= 0.0 ? 1.0 : -1.0;
+          npusimY_[static_cast<size_t>(i)] * c_[static_cast<size_t>(i * kDriftN)] >= 0.0 ? 1.0 : -1.0;
       deviceY_[static_cast<size_t>(i)] = fp32(npusimY_[static_cast<size_t>(i)] * (1.0 + sign * kDeviceDrift));
     }
   }
@@ -131,16 +131,16 @@ protected:
     for (int s : {0, 1, 3})
       inputs.push_back(
           {{"name", "in" + std::to_string(s)},
-           {"tensor", s == 0 ? tensor(0, {1, kN}) : tensor(s, {kN, kN})},
+           {"tensor", s == 0 ? driftTensor(0, {1, kDriftN}) : driftTensor(s, {kDriftN, kDriftN})},
            {"init", {{"kind", "uniform"}, {"low", -1.0}, {"high", 1.0}, {"stream", s == 3 ? 2 : s}}}});
     const json mm = {{"kind", "call"}, {"op", "aten.mm"}};
     json step0 = mm, step1 = mm;
-    step0["args"] = {{{"tensor", tensor(0, {1, kN})}}, {{"tensor", tensor(1, {kN, kN})}}};
-    step0["out"] = {{{"tensor", tensor(2, {1, kN})}}};
-    step0["fingerprints"] = {fingerprint(y)};
-    step1["args"] = {{{"tensor", tensor(2, {1, kN})}}, {{"tensor", tensor(3, {kN, kN})}}};
-    step1["out"] = {{{"tensor", tensor(4, {1, kN})}}};
-    step1["fingerprints"] = {fingerprint(z)};
+    step0["args"] = {{{"tensor", driftTensor(0, {1, kDriftN})}}, {{"tensor", driftTensor(1, {kDriftN, kDriftN})}}};
+    step0["out"] = {{{"tensor", driftTensor(2, {1, kDriftN})}}};
+    step0["fingerprints"] = {driftFingerprint(y)};
+    step1["args"] = {{{"tensor", driftTensor(2, {1, kDriftN})}}, {{"tensor", driftTensor(3, {kDriftN, kDriftN})}}};
+    step1["out"] = {{{"tensor", driftTensor(4, {1, kDriftN})}}};
+    step1["fingerprints"] = {driftFingerprint(z)};
     std::ofstream(dir_ / "graph.json") << graph(5, inputs, {step0, step1}, json::array()).dump(1);
     return loadBundle(dir_);
   }
@@ -166,7 +166,7 @@ protected:
 
 TEST_F(DriftTest, TheDeviceChainDivergesOnlyThroughItsDrift) {
   // The premise, by hand: Y agrees within the fixed tolerance, Z's first column does not.
-  for (int i = 0; i < kN; ++i)
+  for (int i = 0; i < kDriftN; ++i)
     ASSERT_TRUE(floatsMatch(npusimY_[static_cast<size_t>(i)], deviceY_[static_cast<size_t>(i)])) << i;
   const std::vector<double> zDevice = rowTimes(deviceY_, c_), zNpusim = rowTimes(npusimY_, c_);
   EXPECT_FALSE(floatsMatch(zNpusim[0], zDevice[0])) << zNpusim[0] << " vs " << zDevice[0];
@@ -248,7 +248,7 @@ class ThresholdDriftTest : public DriftTest {
 protected:
   void SetUp() override {
     DriftTest::SetUp();
-    g_ = generated(kN, 4);
+    g_ = generated(kDriftN, 4);
     // k: the largest Y, far from every other (the premise test checks it).
     k_ = static_cast<size_t>(std::max_element(npusimY_.begin(), npusimY_.end()) - npusimY_.begin());
     const double y = npusimY_[k_];
@@ -283,7 +283,7 @@ protected:
     json inputs = json::array();
     for (int s : {0, 1, 3, 6})
       inputs.push_back({{"name", "in" + std::to_string(s)},
-                        {"tensor", s == 1 || s == 3 ? tensor(s, {kN, kN}) : tensor(s, {1, kN})},
+                        {"tensor", s == 1 || s == 3 ? driftTensor(s, {kDriftN, kDriftN}) : driftTensor(s, {1, kDriftN})},
                         {"init",
                          {{"kind", "uniform"},
                           {"low", -1.0},
@@ -293,38 +293,38 @@ protected:
                                               : s}}}});
     const json mm = {{"kind", "call"}, {"op", "aten.mm"}};
     json step0 = mm, step2 = mm;
-    step0["args"] = {{{"tensor", tensor(0, {1, kN})}}, {{"tensor", tensor(1, {kN, kN})}}};
-    step0["out"] = {{{"tensor", tensor(2, {1, kN})}}};
+    step0["args"] = {{{"tensor", driftTensor(0, {1, kDriftN})}}, {{"tensor", driftTensor(1, {kDriftN, kDriftN})}}};
+    step0["out"] = {{{"tensor", driftTensor(2, {1, kDriftN})}}};
     if (!y.empty())
-      step0["fingerprints"] = {fingerprint(y)};
-    json mask = fingerprint(m);
+      step0["fingerprints"] = {driftFingerprint(y)};
+    json mask = driftFingerprint(m);
     mask.erase("out");
     mask["arg"] = 2;
     const json step1 = {{"kind", "launch"},
                         {"kernel", "triton_poi_mask_0"},
                         {"grid", {1, 1, 1}},
-                        {"constexprs", {{"XBLOCK", kN}}},
+                        {"constexprs", {{"XBLOCK", kDriftN}}},
                         {"args",
-                         {{{"tensor", tensor(2, {1, kN})}},
-                          {{"tensor", tensor(6, {1, kN})}},
-                          {{"tensor", tensor(5, {1, kN})}},
-                          {{"value", kN}}}},
+                         {{{"tensor", driftTensor(2, {1, kDriftN})}},
+                          {{"tensor", driftTensor(6, {1, kDriftN})}},
+                          {{"tensor", driftTensor(5, {1, kDriftN})}},
+                          {{"value", kDriftN}}}},
                         {"writes", {2}},
                         {"fingerprints", {mask}}};
-    step2["args"] = {{{"tensor", tensor(5, {1, kN})}}, {{"tensor", tensor(3, {kN, kN})}}};
-    step2["out"] = {{{"tensor", tensor(4, {1, kN})}}};
-    step2["fingerprints"] = {fingerprint(z)};
+    step2["args"] = {{{"tensor", driftTensor(5, {1, kDriftN})}}, {{"tensor", driftTensor(3, {kDriftN, kDriftN})}}};
+    step2["out"] = {{{"tensor", driftTensor(4, {1, kDriftN})}}};
+    step2["fingerprints"] = {driftFingerprint(z)};
     core::NpyArray reference;
-    reference.shape = {1, kN};
+    reference.shape = {1, kDriftN};
     std::vector<float> zf(z.begin(), z.end());
     reference.bytes.resize(zf.size() * 4);
     std::memcpy(reference.bytes.data(), zf.data(), reference.bytes.size());
     fs::create_directories(dir_ / "reference");
     core::writeNpy((dir_ / "reference" / "output_0.npy").string(), reference);
     json output = {{"name", "output_0"},
-                   {"tensor", tensor(4, {1, kN})},
+                   {"tensor", driftTensor(4, {1, kDriftN})},
                    {"reference", "reference/output_0.npy"},
-                   {"fingerprint", fingerprint(z)}};
+                   {"fingerprint", driftFingerprint(z)}};
     output["fingerprint"].erase("out");
     std::ofstream(dir_ / "graph.json")
         << graph(7, inputs, {step0, step1, step2}, json::array({output})).dump(1);
@@ -421,7 +421,7 @@ protected:
     EXPECT_TRUE(r.failure.empty()) << r.failure;
     reference::TensorView v;
     v.buffer = storages[2].get();
-    v.shape = {kN};
+    v.shape = {kDriftN};
     v.stride = {1};
     return reference::readValues(v);
   }

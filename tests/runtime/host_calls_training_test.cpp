@@ -36,8 +36,8 @@ void checkBackward(const BackwardCase &k) {
   const int64_t cg = k.c / k.groups, og = k.o / k.groups;
   const int64_t nx = k.n * k.c * k.h * k.w, nw = k.o * cg * k.kh * k.kw, ny = k.n * k.o * oh * ow;
   Buffer x = floats(nx, 21), wt = floats(nw, 22), dy = floats(ny, 23);
-  constexpr double kUnwritten = -555.0;
-  Buffer dx = filled(nx, kUnwritten), dw = filled(nw, kUnwritten), db = filled(k.o, kUnwritten);
+  constexpr double kUnwrittenValue = -555.0;
+  Buffer dx = filled(nx, kUnwrittenValue), dw = filled(nw, kUnwrittenValue), db = filled(k.o, kUnwrittenValue);
   // x channels-last, the others contiguous.
   const std::vector<int64_t> xStride = {k.h * k.w * k.c, 1, k.w * k.c, k.c};
   const std::vector<int64_t> wStride = {cg * k.kh * k.kw, k.kh * k.kw, k.kw, 1};
@@ -88,17 +88,17 @@ void checkBackward(const BackwardCase &k) {
     if (k.mask[0])
       expectNear(el(dx, i), ex[static_cast<size_t>(i)], "grad_input element " + std::to_string(i));
     else
-      EXPECT_EQ(el(dx, i), kUnwritten) << "grad_input written although output_mask[0] is false";
+      EXPECT_EQ(el(dx, i), kUnwrittenValue) << "grad_input written although output_mask[0] is false";
   for (int64_t i = 0; i < nw; ++i)
     if (k.mask[1])
       expectNear(el(dw, i), ew[static_cast<size_t>(i)], "grad_weight element " + std::to_string(i));
     else
-      EXPECT_EQ(el(dw, i), kUnwritten) << "grad_weight written although output_mask[1] is false";
+      EXPECT_EQ(el(dw, i), kUnwrittenValue) << "grad_weight written although output_mask[1] is false";
   for (int64_t i = 0; i < k.o; ++i)
     if (k.mask[2])
       expectNear(el(db, i), eb[static_cast<size_t>(i)], "grad_bias element " + std::to_string(i));
     else
-      EXPECT_EQ(el(db, i), kUnwritten) << "grad_bias written although output_mask[2] is false";
+      EXPECT_EQ(el(db, i), kUnwrittenValue) << "grad_bias written although output_mask[2] is false";
 }
 
 TEST(LibraryConvolutionBackward, Plain) {

@@ -35,7 +35,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kMlp = fs::path(NPUSIM_TEST_DATA) / "bundles" / "mlp_dynamic";
-const fs::path kTiny = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
+const fs::path kSizesTiny = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
 
 int64_t eval(const std::string &text, const std::map<std::string, int64_t> &values = {}, bool cmp = false) {
   return detail::evaluateSizeExpression(text, values, "test", cmp);
@@ -123,12 +123,12 @@ TEST(DynamicBundle, BindingErrorsNameSymbolValueAndGuard) {
 }
 
 TEST(DynamicBundle, StaticBundleUnchanged) {
-  const Bundle tiny = loadBundle(kTiny);
+  const Bundle tiny = loadBundle(kSizesTiny);
   EXPECT_TRUE(tiny.sizes.symbols.empty());
   EXPECT_TRUE(tiny.sizes.atCaptured);
   EXPECT_FALSE(tiny.outputs.empty());
   EXPECT_TRUE(tiny.outputs[0].hasFingerprint);
-  const std::string e = errorOf([] { loadBundle(kTiny, {{"batch", 3}}); });
+  const std::string e = errorOf([] { loadBundle(kSizesTiny, {{"batch", 3}}); });
   EXPECT_NE(e.find("the bundle has no dynamic sizes; cannot set batch"), std::string::npos) << e;
 }
 

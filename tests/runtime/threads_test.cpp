@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kTiny = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
+const fs::path kTinyBundle = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
 
 RunReport runWith(const Bundle &bundle, Mode mode, int threads) {
   RunOptions options;
@@ -58,7 +58,7 @@ void expectSameRun(const RunReport &a, const RunReport &b, int threads) {
 }
 
 TEST(Threads, FullModeGivesTheSameCyclesAndValuesWithOneTwoAndThreeThreads) {
-  const Bundle bundle = loadBundle(kTiny);
+  const Bundle bundle = loadBundle(kTinyBundle);
   const RunReport one = runWith(bundle, Mode::Full, 1);
   EXPECT_GT(one.totalCycles, 0);
   ASSERT_EQ(one.outputs.size(), 2u);
@@ -68,7 +68,7 @@ TEST(Threads, FullModeGivesTheSameCyclesAndValuesWithOneTwoAndThreeThreads) {
 }
 
 TEST(Threads, TimingModeGivesTheSameCyclesWithOneTwoAndThreeThreads) {
-  const Bundle bundle = loadBundle(kTiny);
+  const Bundle bundle = loadBundle(kTinyBundle);
   const RunReport one = runWith(bundle, Mode::Timing, 1);
   for (int threads : {2, 3})
     expectSameRun(one, runWith(bundle, Mode::Timing, threads), threads);

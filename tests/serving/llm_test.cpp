@@ -20,7 +20,7 @@ const std::string kData = NPUSIM_TEST_DATA;
 const std::string kMlp = kData + "/bundles/mlp_dynamic";
 
 /// A scenario in code: the stand-in bundle names "P" and "D" (prefill, decode).
-LlmScenario scenarioOf(int64_t maxBatch, int64_t budget, int64_t blockTokens, std::optional<int64_t> blocks) {
+LlmScenario llmScenarioOf(int64_t maxBatch, int64_t budget, int64_t blockTokens, std::optional<int64_t> blocks) {
   LlmScenario scenario;
   scenario.path = "/tmp/s.yaml";
   scenario.machine = config::loadConfig("tpuv4-like");
@@ -54,7 +54,7 @@ TEST(LlmServing, OneRequestAtATimeTakesOnePrefillAndItsDecodeSteps) {
   // Arrivals 1 ms apart, each done long before the next: TTFT is one prefill
   // of the prompt, and each later token one decode step of batch 1 at the
   // cached length P, P + 1, ...
-  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  LlmScenario scenario = llmScenarioOf(8, 64, 16, 1000);
   IterationTimer timer(standIn);
   const std::vector<LlmRequest> requests = {request(0, 20, 5), request(1000, 7, 3)};
   const LlmResult result = simulateLlm(scenario, requests, kBytes, timer);
@@ -76,7 +76,7 @@ TEST(LlmServing, OneRequestAtATimeTakesOnePrefillAndItsDecodeSteps) {
 TEST(LlmServing, DecodesOfDifferentLengthsAreTimedPerLength) {
   // Two requests arriving together: one iteration prefills both (one run per
   // chunk), then both decode together, one decode run per distinct cached length.
-  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  LlmScenario scenario = llmScenarioOf(8, 64, 16, 1000);
   IterationTimer timer(standIn);
   const LlmResult result = simulateLlm(scenario, {request(0, 10, 2), request(0, 12, 2)}, kBytes, timer);
   ASSERT_EQ(result.iterations.size(), 2u);
@@ -94,7 +94,7 @@ TEST(LlmServing, DecodesOfDifferentLengthsAreTimedPerLength) {
 }
 
 TEST(LlmServing, ChunkedPrefillKeepsToTheTokenBudget) {
-  LlmScenario scenario = scenarioOf(4, 16, 8, 10000);
+  LlmScenario scenario = llmScenarioOf(4, 16, 8, 10000);
   IterationTimer timer(standIn);
   std::vector<LlmRequest> requests;
   for (int i = 0; i < 12; ++i)
@@ -118,7 +118,7 @@ TEST(LlmServing, ChunkedPrefillKeepsToTheTokenBudget) {
 TEST(LlmServing, ATinyCachePreemptsAndEveryRequestCompletes) {
   // 6 blocks of 4 tokens: three requests of 8-token prompts and 9 output
   // tokens (16 cached tokens at the end, 4 blocks each) cannot all stay.
-  LlmScenario scenario = scenarioOf(8, 64, 4, 6);
+  LlmScenario scenario = llmScenarioOf(8, 64, 4, 6);
   IterationTimer timer(standIn);
   std::vector<LlmRequest> requests = {request(0, 8, 9), request(0, 8, 9), request(0, 8, 9)};
   const LlmResult result = simulateLlm(scenario, requests, kBytes, timer);
@@ -148,7 +148,7 @@ TEST(LlmServing, ATinyCachePreemptsAndEveryRequestCompletes) {
 }
 
 TEST(LlmServing, ARequestLargerThanTheCacheIsAnError) {
-  LlmScenario scenario = scenarioOf(8, 64, 4, 2);
+  LlmScenario scenario = llmScenarioOf(8, 64, 4, 2);
   IterationTimer timer(standIn);
   try {
     simulateLlm(scenario, {request(0, 8, 9)}, kBytes, timer);
@@ -183,7 +183,7 @@ TEST(LlmServing, ASeedReproducesARun) {
     differs = differs || a[i].arrival != c[i].arrival;
   }
   EXPECT_TRUE(differs);
-  LlmScenario scenario = scenarioOf(6, 32, 4, 25);
+  LlmScenario scenario = llmScenarioOf(6, 32, 4, 25);
   IterationTimer t1(standIn), t2(standIn);
   const LlmResult r1 = simulateLlm(scenario, a, kBytes, t1), r2 = simulateLlm(scenario, b, kBytes, t2);
   ASSERT_EQ(r1.requests.size(), r2.requests.size());
@@ -232,7 +232,7 @@ TEST(LlmServing, AtLowLoadTtftIsOnePrefillRunAndTpotOneDecodeRun) {
   // The real runtime timer on a bundle with a dynamic size (the mlp stands in
   // for both graphs: prefill tokens and decode batch are its `batch`), and
   // the expected times from separate runtime runs.
-  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  LlmScenario scenario = llmScenarioOf(8, 64, 16, 1000);
   scenario.prefill = {kMlp, "batch", "", "", ""};
   scenario.decode = {kMlp, "", "batch", "", ""};
   IterationTimer timer(scenario.machine);
@@ -262,7 +262,7 @@ TEST(LlmServing, EnergyIsTheRunsSharedByTheirSequencesAndTheIdleTimeAtStaticPowe
   // Two requests arriving together, prompts 10 and 12, two output tokens
   // each, a past bucket of 4: one iteration prefills both (one run each),
   // then one decode run of batch 2 at past 12 serves both.
-  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  LlmScenario scenario = llmScenarioOf(8, 64, 16, 1000);
   scenario.scheduler.pastBucket = 4;
   IterationTimer timer(standInWithEnergy);
   const double watts = 2.5;
@@ -304,7 +304,7 @@ TEST(LlmServing, EnergyIsTheRunsSharedByTheirSequencesAndTheIdleTimeAtStaticPowe
 // The default timer prices each run by the machine's energy table: the
 // iteration's energy is the separate run's report's.
 TEST(LlmServing, TheRuntimeTimerPricesEachRunsEnergy) {
-  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  LlmScenario scenario = llmScenarioOf(8, 64, 16, 1000);
   scenario.prefill = {kMlp, "batch", "", "", ""};
   scenario.decode = {kMlp, "", "batch", "", ""};
   IterationTimer timer(scenario.machine);
@@ -407,7 +407,7 @@ const std::string kPrefill = kData + "/bundles/llama_prefill", kDecode = kData +
 /// "llama_prefill,layers=2,hidden=64,heads=4,kv_heads=2,intermediate=128,vocab=256" --sizes seq=16
 /// and "llama_decode,...,batch=1" --sizes past=24 (a decode of one sequence).
 LlmScenario llamaScenario() {
-  LlmScenario scenario = scenarioOf(8, 64, 16, 1000);
+  LlmScenario scenario = llmScenarioOf(8, 64, 16, 1000);
   scenario.prefill = {kPrefill, "seq", "", "", ""};
   scenario.decode = {kDecode, "", "", "past", ""};
   return scenario;

@@ -9,7 +9,7 @@
 namespace npusim::serving {
 namespace {
 
-std::string errorOf(const std::string &text) {
+std::string scenarioErrorOf(const std::string &text) {
   try {
     parseScenario(text, "/tmp/s.yaml");
   } catch (const core::InputError &error) {
@@ -57,26 +57,26 @@ TEST(Scenario, ReadsEveryKey) {
 }
 
 TEST(Scenario, MistakesNameFileAndLine) {
-  EXPECT_EQ(errorOf("machine: tpuv3-like\ntenants: []\n"),
+  EXPECT_EQ(scenarioErrorOf("machine: tpuv3-like\ntenants: []\n"),
             "/tmp/s.yaml:2: tenants must be a list of at least one tenant");
-  EXPECT_NE(errorOf(std::string("machine: tpuv3-like\nplacment: shared\n") + kTenants)
+  EXPECT_NE(scenarioErrorOf(std::string("machine: tpuv3-like\nplacment: shared\n") + kTenants)
                 .find("/tmp/s.yaml:2: scenario: unknown key 'placment'"),
             std::string::npos);
-  EXPECT_NE(errorOf("machine: tpuv3-like\ntenants:\n  - {name: a, bundle: b, requests: {arrival: fixed, "
+  EXPECT_NE(scenarioErrorOf("machine: tpuv3-like\ntenants:\n  - {name: a, bundle: b, requests: {arrival: fixed, "
                     "times_us: [x]}}\n")
                 .find("/tmp/s.yaml:3: key 'times_us': 'x' is not a number"),
             std::string::npos);
   EXPECT_NE(
-      errorOf("machine: {base: tpuv3-like, num_corez: 2}\ntenants:\n  - {name: a, bundle: b, requests: {}}\n")
+      scenarioErrorOf("machine: {base: tpuv3-like, num_corez: 2}\ntenants:\n  - {name: a, bundle: b, requests: {}}\n")
           .find("num_corez"),
       std::string::npos);
   // The machine's keys are checked by the config module, at their own lines.
   EXPECT_NE(
-      errorOf(
+      scenarioErrorOf(
           "machine:\n  base: tpuv3-like\n  num_cores: -2\ntenants:\n  - {name: a, bundle: b, requests: {}}\n")
           .find("/tmp/s.yaml:3: key 'num_cores': -2 is out of range"),
       std::string::npos);
-  EXPECT_NE(errorOf("machine: tpuv3-like\ntenants:\n  - {name: a, bundle: b}\n")
+  EXPECT_NE(scenarioErrorOf("machine: tpuv3-like\ntenants:\n  - {name: a, bundle: b}\n")
                 .find("/tmp/s.yaml:3: a tenant needs"),
             std::string::npos);
 }
@@ -84,24 +84,24 @@ TEST(Scenario, MistakesNameFileAndLine) {
 TEST(Scenario, StreamsAndPlacementsAreCheckedBeforeAnyBundleRuns) {
   const std::string machine = "machine: {base: tpuv3-like, num_cores: 2}\ntenants:\n";
   const std::string fixed = "  - {name: a, bundle: b, requests: {arrival: fixed, times_us: [1]}}\n";
-  EXPECT_EQ(errorOf(machine + fixed + "placement: {name: partitioned, cores: {a: [0, 5]}}\n"),
+  EXPECT_EQ(scenarioErrorOf(machine + fixed + "placement: {name: partitioned, cores: {a: [0, 5]}}\n"),
             "/tmp/s.yaml:4: cores: a: core 5 of a machine with 2 cores");
-  EXPECT_EQ(errorOf(machine +
+  EXPECT_EQ(scenarioErrorOf(machine +
                     "  - {name: a, bundle: b, requests: {arrival: poisson, rate_per_s: 10, times_us: [1], "
                     "count: 1}}\n"),
             "/tmp/s.yaml:3: key 'times_us' does not apply to arrival 'poisson'");
-  EXPECT_NE(errorOf(machine + "  - {name: a, bundle: b, requests: {arrival: bursty}}\n")
+  EXPECT_NE(scenarioErrorOf(machine + "  - {name: a, bundle: b, requests: {arrival: bursty}}\n")
                 .find("/tmp/s.yaml:3: key 'arrival': 'bursty' is not registered (registered: closed_loop, "
                       "fixed, poisson)"),
             std::string::npos);
   EXPECT_EQ(
-      errorOf(machine + fixed + "placement:\n  - shared\n  - {name: partitioned, policy: fifo}\n"),
+      scenarioErrorOf(machine + fixed + "placement:\n  - shared\n  - {name: partitioned, policy: fifo}\n"),
       "/tmp/s.yaml:6: placement 'partitioned' gives each core one tenant: a policy has nothing to choose");
-  EXPECT_NE(errorOf(machine + fixed + "placement: {name: shared, policy: lottery}\n")
+  EXPECT_NE(scenarioErrorOf(machine + fixed + "placement: {name: shared, policy: lottery}\n")
                 .find("/tmp/s.yaml:4: key 'policy': 'lottery' is not registered (registered: fifo, priority, "
                       "round_robin)"),
             std::string::npos);
-  EXPECT_EQ(errorOf(machine + fixed + "placement: []\n"),
+  EXPECT_EQ(scenarioErrorOf(machine + fixed + "placement: []\n"),
             "/tmp/s.yaml:4: placement: the list is empty (leave the key out for the default, partitioned)");
 
   // simulate() checks a placement built elsewhere the same way.
@@ -129,29 +129,29 @@ std::string streamScenario(int padding, const std::string &stream) {
 TEST(Scenario, CountsAndTimesAreRangeCheckedOnTheirLines) {
   for (int padding = 0; padding < 4; ++padding) {
     const std::string at = "/tmp/s.yaml:" + std::to_string(6 + padding) + ": ";
-    EXPECT_EQ(errorOf(streamScenario(padding, "      count: 100000000\n      arrival: poisson\n"
+    EXPECT_EQ(scenarioErrorOf(streamScenario(padding, "      count: 100000000\n      arrival: poisson\n"
                                               "      rate_per_s: 10\n")),
               at + "key 'count': 100000000 is out of range (1 .. 1000000)");
-    EXPECT_EQ(errorOf(streamScenario(padding, "      outstanding: 0\n      arrival: closed_loop\n"
+    EXPECT_EQ(scenarioErrorOf(streamScenario(padding, "      outstanding: 0\n      arrival: closed_loop\n"
                                               "      count: 3\n")),
               at + "key 'outstanding': 0 is out of range (1 .. 1000000)");
-    EXPECT_EQ(errorOf(streamScenario(padding, "      times_us: [0, 1e300]\n      arrival: fixed\n")),
+    EXPECT_EQ(scenarioErrorOf(streamScenario(padding, "      times_us: [0, 1e300]\n      arrival: fixed\n")),
               at + "key 'times_us': 1e+300 us is out of range (0 .. 1e+10 us of simulated time)");
-    EXPECT_EQ(errorOf(streamScenario(padding, "      times_us: [-1]\n      arrival: fixed\n")),
+    EXPECT_EQ(scenarioErrorOf(streamScenario(padding, "      times_us: [-1]\n      arrival: fixed\n")),
               at + "key 'times_us': -1 us is out of range (0 .. 1e+10 us of simulated time)");
-    EXPECT_EQ(errorOf(streamScenario(padding, "      think_us: 1e300\n      arrival: closed_loop\n"
+    EXPECT_EQ(scenarioErrorOf(streamScenario(padding, "      think_us: 1e300\n      arrival: closed_loop\n"
                                               "      count: 3\n      outstanding: 1\n")),
               at + "key 'think_us': 1e+300 us is out of range (0 .. 1e+10 us of simulated time)");
     // 3 arrivals 1e306 us apart: the first is past the limit.
-    EXPECT_EQ(errorOf(streamScenario(padding, "      rate_per_s: 1e-300\n      arrival: poisson\n"
+    EXPECT_EQ(scenarioErrorOf(streamScenario(padding, "      rate_per_s: 1e-300\n      arrival: poisson\n"
                                               "      count: 3\n")),
               at + "key 'rate_per_s': at 1e-300 per second, arrival 1 of 3 comes after 1e+10 us of simulated "
                    "time; raise the rate or lower count");
   }
   // The limits themselves are accepted.
-  EXPECT_EQ(errorOf(streamScenario(0, "      arrival: fixed\n      times_us: [0, 1e10]\n")), "");
+  EXPECT_EQ(scenarioErrorOf(streamScenario(0, "      arrival: fixed\n      times_us: [0, 1e10]\n")), "");
   EXPECT_EQ(
-      errorOf(streamScenario(0, "      arrival: poisson\n      rate_per_s: 1000\n      count: 1000000\n")),
+      scenarioErrorOf(streamScenario(0, "      arrival: poisson\n      rate_per_s: 1000\n      count: 1000000\n")),
       "");
 }
 

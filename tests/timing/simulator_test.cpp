@@ -14,11 +14,11 @@ using core::DType;
 using npu::ElementOp;
 using npu::Opcode;
 
-constexpr TimePs kLatencyPs = 100'000; // 100 ns
+constexpr TimePs kSimulatorLatencyPs = 100'000; // 100 ns
 
 LaunchTiming timeOne(const config::HardwareConfig &config, const npu::Program &program,
                      std::vector<npu::ExecutedInstruction> instructions) {
-  Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+  Simulator simulator(config, testMemoryFactory(config, kSimulatorLatencyPs));
   std::vector<npu::InstanceTrace> traces(1);
   traces[0].instructions = std::move(instructions);
   return simulator.timeLaunch(program, std::move(traces));
@@ -187,7 +187,7 @@ TEST(TimingHandCases, ElementsOfOneGranuleAreOneRequest) {
   const int x = builder.tile("x", {128, 8}, DType::Float32, 0);
   builder.add(dmaLoad(x));
   auto time = [&](uint64_t stride) {
-    Simulator simulator(config, testMemoryFactory(config, kLatencyPs, 1));
+    Simulator simulator(config, testMemoryFactory(config, kSimulatorLatencyPs, 1));
     std::vector<npu::InstanceTrace> traces(1);
     traces[0].instructions = {executedRows(builder.program.body[0], 64, 4, stride)};
     return simulator.timeLaunch(builder.program, std::move(traces));
@@ -238,7 +238,7 @@ TEST(TimingHandCases, RefusedRequestsWaitForTheRetryCallback) {
   builder.add(dmaLoad(x));
   // The memory queues one request at a time: request k is refused until k - 1
   // has returned, so each costs 4 + 100 ns: 64 x 104 = 6656 ns.
-  Simulator simulator(config, testMemoryFactory(config, kLatencyPs, 1));
+  Simulator simulator(config, testMemoryFactory(config, kSimulatorLatencyPs, 1));
   std::vector<npu::InstanceTrace> traces(1);
   traces[0].instructions = {executedDma(builder.program.body[0], 0, 4096, false)};
   EXPECT_EQ(simulator.timeLaunch(builder.program, std::move(traces)).cycles, 6656);

@@ -14,7 +14,7 @@ namespace {
 using namespace testing;
 using core::DType;
 
-constexpr TimePs kLatencyPs = 100'000;
+constexpr TimePs kTraceLatencyPs = 100'000;
 
 /// Load 4 KiB, exp, store 4 KiB (728 ns on the round machine, simulator_test).
 struct SmallKernel {
@@ -48,7 +48,7 @@ nlohmann::json writeAndParse(const Simulator &simulator) {
 
 TEST(TimingTrace, OneEventPerInstructionAndLaunchesEndToEnd) {
   const auto config = roundConfig();
-  Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+  Simulator simulator(config, testMemoryFactory(config, kTraceLatencyPs));
   simulator.enableTrace(true);
   SmallKernel kernel;
   kernel.builder.program.kernelName = "first";
@@ -92,7 +92,7 @@ TEST(TimingTrace, OneEventPerInstructionAndLaunchesEndToEnd) {
 
 TEST(TimingTrace, EventCapDropsAndCountsTheRest) {
   const auto config = roundConfig();
-  Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+  Simulator simulator(config, testMemoryFactory(config, kTraceLatencyPs));
   simulator.enableTrace(true, 4);
   SmallKernel kernel;
   simulator.timeLaunch(kernel.builder.program, kernel.traces());
@@ -107,8 +107,8 @@ TEST(TimingTrace, EventCapDropsAndCountsTheRest) {
 TEST(TimingTrace, TracingDoesNotChangeTiming) {
   const auto config = roundConfig();
   SmallKernel kernel;
-  Simulator plain(config, testMemoryFactory(config, kLatencyPs));
-  Simulator traced(config, testMemoryFactory(config, kLatencyPs));
+  Simulator plain(config, testMemoryFactory(config, kTraceLatencyPs));
+  Simulator traced(config, testMemoryFactory(config, kTraceLatencyPs));
   traced.enableTrace(true);
   EXPECT_EQ(plain.timeLaunch(kernel.builder.program, kernel.traces()).timePs,
             traced.timeLaunch(kernel.builder.program, kernel.traces()).timePs);
@@ -116,7 +116,7 @@ TEST(TimingTrace, TracingDoesNotChangeTiming) {
 
 TEST(TimingTrace, UnwritablePathIsAnInputError) {
   const auto config = roundConfig();
-  Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+  Simulator simulator(config, testMemoryFactory(config, kTraceLatencyPs));
   EXPECT_THROW(simulator.writeChromeTrace("/nonexistent-directory/trace.json"), core::InputError);
 }
 

@@ -16,7 +16,7 @@ using namespace testing;
 using core::DType;
 using npu::ElementOp;
 
-constexpr TimePs kLatencyPs = 100'000; // 100 ns
+constexpr TimePs kValidationLatencyPs = 100'000; // 100 ns
 
 /// Instances of a streaming copy: each loads 64 KiB ([128, 128] fp32) and
 /// stores it elsewhere; consecutive instances use two tile copies.
@@ -50,7 +50,7 @@ TEST(TimingValidation, StreamingCopyReachesNinetyPercentOfDramBandwidth) {
   // requests of 64 bytes in flight; 512 leave room for the store stream.
   config.dmaOutstandingRequests = 512;
   StreamingCopy copy(32);
-  Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+  Simulator simulator(config, testMemoryFactory(config, kValidationLatencyPs));
   const LaunchTiming timing = simulator.timeLaunch(copy.builder.program, copy.traces());
   // 32 x 128 KiB = 4 MiB moved.
   EXPECT_EQ(timing.dramBytesRead + timing.dramBytesWritten, 32 * 131072);
@@ -88,7 +88,7 @@ TEST(TimingValidation, LargeGemmKeepsArraysNinetyPercentBusy) {
   std::vector<npu::InstanceTrace> traces(1);
   for (const auto &instruction : builder.program.body)
     traces[0].instructions.push_back(executed(instruction));
-  Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+  Simulator simulator(config, testMemoryFactory(config, kValidationLatencyPs));
   const LaunchTiming timing = simulator.timeLaunch(builder.program, std::move(traces));
   // Each array: first weights 128 cycles, then 8 folds of 1024 rows back to
   // back (the next weights load while rows stream), then the last row's
@@ -162,7 +162,7 @@ TEST(TimingValidation, NoLaunchIsFasterThanItsRoofline) {
     auto config = roundConfig(128, 1 + static_cast<int>(seed % 4));
     config.numCores = 1 + static_cast<int>(seed % 3);
     RandomKernel kernel(seed);
-    Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+    Simulator simulator(config, testMemoryFactory(config, kValidationLatencyPs));
     const LaunchTiming timing = simulator.timeLaunch(kernel.builder.program, std::move(kernel.traces));
     EXPECT_GE(timing.timePs, timing.rooflineBoundPs) << "seed " << seed;
     EXPECT_GE(timing.boundRatio, 1.0) << "seed " << seed;
@@ -209,7 +209,7 @@ TEST(TimingValidation, DoublingDramChannelsNeverSlowsAKernel) {
     for (int channels : {1, 2, 4, 8}) {
       const auto config = roundConfig(128, channels);
       RandomKernel kernel(seed);
-      Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+      Simulator simulator(config, testMemoryFactory(config, kValidationLatencyPs));
       const TimePs time = simulator.timeLaunch(kernel.builder.program, std::move(kernel.traces)).timePs;
       if (previous > 0) {
         EXPECT_LE(time, previous) << "seed " << seed << ", " << channels << " channels";
@@ -221,11 +221,11 @@ TEST(TimingValidation, DoublingDramChannelsNeverSlowsAKernel) {
   auto config = roundConfig(128, 2);
   config.dmaOutstandingRequests = 512;
   StreamingCopy copy(16);
-  const TimePs two = Simulator(config, testMemoryFactory(config, kLatencyPs))
+  const TimePs two = Simulator(config, testMemoryFactory(config, kValidationLatencyPs))
                          .timeLaunch(copy.builder.program, copy.traces())
                          .timePs;
   config.dram.channels = 4;
-  const TimePs four = Simulator(config, testMemoryFactory(config, kLatencyPs))
+  const TimePs four = Simulator(config, testMemoryFactory(config, kValidationLatencyPs))
                           .timeLaunch(copy.builder.program, copy.traces())
                           .timePs;
   EXPECT_LT(static_cast<double>(four), 0.6 * static_cast<double>(two));
@@ -290,10 +290,10 @@ TEST(TimingValidation, TwoCoresRunAnEmbarrassinglyParallelKernelNearlyTwiceAsFas
   ParallelKernel kernel;
   config.numCores = 1;
   const LaunchTiming one =
-      Simulator(config, testMemoryFactory(config, kLatencyPs)).timeLaunch(kernel.builder.program, kernel.traces());
+      Simulator(config, testMemoryFactory(config, kValidationLatencyPs)).timeLaunch(kernel.builder.program, kernel.traces());
   config.numCores = 2;
   const LaunchTiming two =
-      Simulator(config, testMemoryFactory(config, kLatencyPs)).timeLaunch(kernel.builder.program, kernel.traces());
+      Simulator(config, testMemoryFactory(config, kValidationLatencyPs)).timeLaunch(kernel.builder.program, kernel.traces());
   EXPECT_GE(static_cast<double>(one.timePs) / static_cast<double>(two.timePs), 1.8);
   // The vector unit is the bottleneck on both machines.
   EXPECT_GT(one.busy(UnitKind::Vector), 90.0);
@@ -305,7 +305,7 @@ TEST(TimingValidation, TwoRunsGiveIdenticalResults) {
     auto config = roundConfig(128, 2);
     config.numCores = 2;
     RandomKernel first(seed), second(seed);
-    Simulator simulator(config, testMemoryFactory(config, kLatencyPs));
+    Simulator simulator(config, testMemoryFactory(config, kValidationLatencyPs));
     const LaunchTiming a = simulator.timeLaunch(first.builder.program, std::move(first.traces));
     const LaunchTiming b = simulator.timeLaunch(second.builder.program, std::move(second.traces));
     EXPECT_EQ(a.cycles, b.cycles) << "seed " << seed;
@@ -320,7 +320,7 @@ TEST(TimingValidation, DoubleBufferingOverlapsLoadsWithCompute) {
   auto run = [&config](int64_t stride) {
     ParallelKernel kernel;
     kernel.builder.program.instanceBankStride = stride;
-    return Simulator(config, testMemoryFactory(config, kLatencyPs))
+    return Simulator(config, testMemoryFactory(config, kValidationLatencyPs))
         .timeLaunch(kernel.builder.program, kernel.traces())
         .timePs;
   };

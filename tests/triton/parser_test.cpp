@@ -19,13 +19,13 @@ namespace {
 using ast::ExprKind;
 using ast::StmtKind;
 
-ast::Module parse(std::string_view source) {
+ast::Module parseSource(std::string_view source) {
   return parseModule(source, "kernel.py");
 }
 
 /// The single expression of a one-line expression statement.
 ast::ExprPtr parseExpr(std::string_view source) {
-  ast::Module module = parse(source);
+  ast::Module module = parseSource(source);
   EXPECT_EQ(module.body.size(), 1u);
   EXPECT_EQ(module.body.at(0)->kind, StmtKind::Expr);
   return std::move(module.body.at(0)->value);
@@ -362,7 +362,7 @@ TEST(Parser, PointwiseKernelShape) {
 }
 
 TEST(Parser, ReductionKernelShape) {
-  ast::Module module = parse(kReductionKernel);
+  ast::Module module = parseSource(kReductionKernel);
   ASSERT_EQ(module.body.size(), 1u);
   const ast::FunctionDef &function = *module.body[0]->function;
   expectPos(module.body[0]->pos, 2, 1);
@@ -398,7 +398,7 @@ TEST(Parser, ReductionKernelShape) {
 }
 
 TEST(Parser, TemplateKernelShape) {
-  ast::Module module = parse(kTemplateKernel);
+  ast::Module module = parseSource(kTemplateKernel);
   const ast::FunctionDef &function = *module.body.at(0)->function;
   const ast::StmtList &body = function.body;
   ASSERT_EQ(body.size(), 39u);
@@ -438,7 +438,7 @@ TEST(Parser, TemplateKernelShape) {
 }
 
 TEST(Parser, HelperAndForeachKernelShape) {
-  ast::Module module = parse(kHelperAndForeachKernel);
+  ast::Module module = parseSource(kHelperAndForeachKernel);
   ASSERT_EQ(module.body.size(), 3u);
   const ast::FunctionDef &helper = *module.body[0]->function;
   EXPECT_EQ(helper.name, "_triton_helper_fn_add0");
@@ -507,7 +507,7 @@ TEST(Parser, ExpressionPositions) {
   expectPos(product->operands[0]->pos, 1, 2);
   expectPos(product->operands[1]->pos, 1, 11);
 
-  ast::Module module = parse("x = -y ** 2\n  # indented comment\ns = \"\xC3\xA9\xE2\x82\xAC\"; t = 1\n");
+  ast::Module module = parseSource("x = -y ** 2\n  # indented comment\ns = \"\xC3\xA9\xE2\x82\xAC\"; t = 1\n");
   const ast::Expr &negation = *module.body[0]->value;
   expectPos(negation.pos, 1, 5);
   expectPos(negation.operands[0]->pos, 1, 6);
@@ -575,7 +575,7 @@ TEST(Parser, Displays) {
 // Statements.
 
 TEST(Parser, Statements) {
-  ast::Module module = parse("a = b = c\n"
+  ast::Module module = parseSource("a = b = c\n"
                              "(x, y) = z, w = f()\n"
                              "p: int\n"
                              "q[0] //= 2; r.s **= 3;\n"
@@ -631,7 +631,7 @@ TEST(Parser, Statements) {
 }
 
 TEST(Parser, IfElifElse) {
-  ast::Module module = parse("if a:\n    x = 1\nelif b:\n    x = 2\nelif c:\n    pass\nelse:\n    x = 3\n");
+  ast::Module module = parseSource("if a:\n    x = 1\nelif b:\n    x = 2\nelif c:\n    pass\nelse:\n    x = 3\n");
   ASSERT_EQ(module.body.size(), 1u);
   const ast::Stmt &top = *module.body[0];
   ASSERT_EQ(top.orelse.size(), 1u);
@@ -648,24 +648,24 @@ TEST(Parser, IfElifElse) {
 TEST(Parser, LayoutRules) {
   // Empty files, comment-only files, no trailing newline, CRLF, form feeds,
   // tabs, backslash continuation, comments between continued lines.
-  EXPECT_TRUE(parse("").body.empty());
-  EXPECT_TRUE(parse("# only a comment").body.empty());
-  EXPECT_TRUE(parse("\n\n   \n\t\n").body.empty());
-  EXPECT_EQ(parse("x = 1").body.size(), 1u);
-  ast::Module noNewline = parse("if x:\n    pass");
+  EXPECT_TRUE(parseSource("").body.empty());
+  EXPECT_TRUE(parseSource("# only a comment").body.empty());
+  EXPECT_TRUE(parseSource("\n\n   \n\t\n").body.empty());
+  EXPECT_EQ(parseSource("x = 1").body.size(), 1u);
+  ast::Module noNewline = parseSource("if x:\n    pass");
   EXPECT_EQ(noNewline.body.at(0)->body.size(), 1u);
-  ast::Module crlf = parse("if x:\r\n  y = 1\r\n\r\nz = 2\r\n");
+  ast::Module crlf = parseSource("if x:\r\n  y = 1\r\n\r\nz = 2\r\n");
   ASSERT_EQ(crlf.body.size(), 2u);
   expectPos(crlf.body[1]->pos, 4, 1);
-  ast::Module tabs = parse("if x:\n\tif y:\n\t\tpass\n\telse:\n\t  pass\nz = 1\n");
+  ast::Module tabs = parseSource("if x:\n\tif y:\n\t\tpass\n\telse:\n\t  pass\nz = 1\n");
   ASSERT_EQ(tabs.body.size(), 2u);
   EXPECT_EQ(tabs.body[0]->body.at(0)->orelse.size(), 1u);
-  ast::Module joined = parse("x = 1 + \\\n  2\ny = (1 +  # comment\n\n  2)\nz = [\n1,\n]\n");
+  ast::Module joined = parseSource("x = 1 + \\\n  2\ny = (1 +  # comment\n\n  2)\nz = [\n1,\n]\n");
   ASSERT_EQ(joined.body.size(), 3u);
   expectPos(joined.body[1]->pos, 3, 1);
-  EXPECT_EQ(parse("\xEF\xBB\xBFx = 1\n").body.at(0)->pos.col, 1);
-  EXPECT_EQ(parse("x = 1\n\f\ny = 2\n").body.size(), 2u);
-  ast::Module dedents = parse("def f():\n  if a:\n    if b:\n      pass\nx = 1\n");
+  EXPECT_EQ(parseSource("\xEF\xBB\xBFx = 1\n").body.at(0)->pos.col, 1);
+  EXPECT_EQ(parseSource("x = 1\n\f\ny = 2\n").body.size(), 2u);
+  ast::Module dedents = parseSource("def f():\n  if a:\n    if b:\n      pass\nx = 1\n");
   EXPECT_EQ(dedents.body.size(), 2u);
 }
 

@@ -46,7 +46,7 @@ const std::vector<DramCommandRecord> &DetailedDram::commandLog(int channel) cons
 }
 
 namespace {
-[[maybe_unused]] const bool kRegistered = DramModels::add<DetailedDram>("detailed");
+[[maybe_unused]] const bool kDetailedRegistered = DramModels::add<DetailedDram>("detailed");
 } // namespace
 
 } // namespace npusim::timing

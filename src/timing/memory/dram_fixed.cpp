@@ -76,7 +76,7 @@ void FixedLatencyDram::accept(const MemoryRequest &request) {
   });
 }
 
-[[maybe_unused]] const bool kRegistered = DramModels::add<FixedLatencyDram>("fixed_latency");
+[[maybe_unused]] const bool kFixedLatencyRegistered = DramModels::add<FixedLatencyDram>("fixed_latency");
 
 } // namespace
 } // namespace npusim::timing

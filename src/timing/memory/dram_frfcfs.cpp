@@ -246,7 +246,7 @@ private:
   int starvedBank_ = -1;     // from the last choose()
 };
 
-[[maybe_unused]] const bool kRegistered = DramSchedulers::add<FrFcfsScheduler>("frfcfs");
+[[maybe_unused]] const bool kFrFcfsRegistered = DramSchedulers::add<FrFcfsScheduler>("frfcfs");
 
 } // namespace
 } // namespace npusim::timing

@@ -185,7 +185,7 @@ MemoryStats CrossbarNoc::stats() const {
 }
 
 namespace {
-[[maybe_unused]] const bool kRegistered = NocModels::add<CrossbarNoc>("crossbar");
+[[maybe_unused]] const bool kCrossbarRegistered = NocModels::add<CrossbarNoc>("crossbar");
 } // namespace
 
 } // namespace npusim::timing
