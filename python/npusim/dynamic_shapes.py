@@ -379,10 +379,26 @@ def _bound(b):
 
 # ---- the capture and the bundle ----
 
-def capture_dynamic(spec, out_dir, sizes, log=print, seed=0):
+def binding_dirs(out_dir, count):
+    """Where capture_dynamic puts the capture at each of `count` bindings."""
+    return [os.path.join(out_dir, "bindings", f"b{k}") for k in range(count)]
+
+
+def env_path(binding_dir):
+    """The ShapeEnv record (env_record) beside the captures of the bindings."""
+    return os.path.join(os.path.dirname(os.path.abspath(binding_dir)), "env.json")
+
+
+def capture_dynamic(spec, out_dir, sizes, log=print, seed=0, only=None):
     """Captures SPEC with the sizes (parse_sizes) dynamic, at the captured binding and the
-    further bindings (each under out_dir/bindings/bK, the first with its self-replay), and
-    writes the dynamic bundle to out_dir (assemble)."""
+    further bindings (each under out_dir/bindings/bK, the first with its self-replay and
+    the ShapeEnv's record in out_dir/bindings/env.json), and writes the dynamic bundle to
+    out_dir (assemble). With `only` = K, captures binding K alone and returns None: a
+    model too large to capture every binding in one process's time is captured one
+    binding per process, and assembled by `--assemble` from the directories."""
+    bindings = [sizes] + further_bindings(sizes)
+    if only is not None and not 0 <= only < len(bindings):
+        raise CaptureError(f"--binding {only}: the bindings are 0..{len(bindings) - 1} ({bindings})")
     import torch
 
     from . import capture
@@ -411,18 +427,20 @@ def capture_dynamic(spec, out_dir, sizes, log=print, seed=0):
     # Dynamo would make each a float64 scalar input that no model tensor provides.
     if hasattr(dcfg, "specialize_float"):
         dcfg.specialize_float = True
-    bindings = [sizes] + further_bindings(sizes)
-    dirs = []
+    dirs = binding_dirs(out_dir, len(bindings))
     env = None
     for k, b in enumerate(bindings):
-        d = os.path.join(out_dir, "bindings", f"b{k}")
+        d = dirs[k]
+        if only is not None and k != only:
+            continue
         full = spec + "".join(f",{n}={v}" for n, v in b.items())
         log(f"binding {k}: {full}")
         capture.capture(full, d, compile_fn=compile_fn, self_replay=(k == 0), seed=seed,
                         size_inputs=True, log=log)
         if k == 0:
             env = env_record(envs[-1])
-        dirs.append(d)
+            with open(env_path(d), "w") as f:
+                json.dump(env, f)
         # Each binding builds its own model: Dynamo's cache would keep the last one's
         # graph, and with it its parameters on the device, alive beside the next (a
         # billion-parameter model's weights once per binding).
@@ -431,6 +449,8 @@ def capture_dynamic(spec, out_dir, sizes, log=print, seed=0):
         gc.collect()
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
+    if only is not None:
+        return None
     return assemble(dirs, bindings, env, out_dir)
 
 
@@ -495,6 +515,9 @@ def main(argv=None):
     ap.add_argument("--sizes", required=True, help="NAME=VALUE,...: the model options that are "
                     "dynamic sizes, with their captured values")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--binding", type=int, metavar="K",
+                    help="capture binding K alone (0 is the captured sizes, with the self-replay "
+                         "and OUT_DIR/bindings/env.json), to assemble later with --assemble")
     ap.add_argument("--assemble", nargs="+", metavar="DIR",
                     help="only assemble: the captures at each binding (the captured first), "
                          "with the ShapeEnv record at DIR0/../env.json")
@@ -502,7 +525,10 @@ def main(argv=None):
     try:
         sizes = parse_sizes(args.sizes)
         if args.assemble:
-            with open(os.path.join(os.path.dirname(os.path.abspath(args.assemble[0])), "env.json")) as f:
+            if not os.path.isfile(env_path(args.assemble[0])):
+                raise CaptureError(f"--assemble: no ShapeEnv record {env_path(args.assemble[0])} "
+                                   "(binding 0's capture writes it)")
+            with open(env_path(args.assemble[0])) as f:
                 env = json.load(f)
             bindings = [sizes] + further_bindings(sizes)
             if len(bindings) != len(args.assemble):
@@ -513,7 +539,14 @@ def main(argv=None):
             from .torch_env import setup_env
 
             setup_env()
-            symbols, guards, n = capture_dynamic(args.spec, args.out_dir, sizes, seed=args.seed)
+            done = capture_dynamic(args.spec, args.out_dir, sizes, seed=args.seed, only=args.binding)
+            if done is None:
+                count = len(further_bindings(sizes)) + 1
+                print(f"binding {args.binding} of 0..{count - 1} captured in "
+                      f"{binding_dirs(args.out_dir, count)[args.binding]}; assemble with --assemble "
+                      + " ".join(binding_dirs(args.out_dir, count)))
+                return 0
+            symbols, guards, n = done
     except CaptureError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -108,3 +108,15 @@ def test_run_bundle_binds_sizes():
         npusim.run_bundle(MLP_DYNAMIC, mode="functional", sizes={"seq": 4})
     with pytest.raises(npusim.InputError, match="expected a name and an integer"):
         npusim.run_bundle(MLP_DYNAMIC, mode="functional", sizes={"batch": "3"})
+
+
+def test_one_binding_out_of_range_and_assembly_without_a_shape_env_record(tmp_path, capsys):
+    # Four bindings for one size (8, 9, 10 and one off the grid): --binding 4 names them,
+    # before any model is built; --assemble without binding 0's env.json names the file.
+    with pytest.raises(CaptureError, match=r"--binding 4: the bindings are 0\.\.3"):
+        d.capture_dynamic("mlp", str(tmp_path), {"batch": 8}, only=4)
+    dirs = d.binding_dirs(str(tmp_path), 4)
+    assert dirs[2] == str(tmp_path / "bindings" / "b2")
+    assert d.env_path(dirs[0]) == str(tmp_path / "bindings" / "env.json")
+    assert d.main(["mlp", str(tmp_path / "out"), "--sizes", "batch=8", "--assemble", *dirs]) == 1
+    assert "no ShapeEnv record" in capsys.readouterr().err
