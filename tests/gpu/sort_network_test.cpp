@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -48,19 +49,25 @@ uint64_t elementBits(const core::NpyArray &a, int64_t i) {
   return b;
 }
 
-TEST(GpuSortNetwork, EveryRecordedCaseOnTheReferenceAndTheNpu) {
+/// One test per place a sort runs ("reference", or "functional:" and a
+/// machine), so that the three run side by side under ctest -j.
+class GpuSortNetwork : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(GpuSortNetwork, EveryRecordedCaseMatchesTheGpu) {
   std::ifstream in(kFixture / "manifest.json");
   ASSERT_TRUE(in) << (kFixture / "manifest.json") << " is missing: run tests/gpu/record_sort.py on a GPU";
   const nlohmann::json manifest = nlohmann::json::parse(in);
   ASSERT_FALSE(manifest.at("cases").empty());
-  const fs::path out = fs::temp_directory_path() / ("npusim-gpu-sort-" + std::to_string(::getpid()));
+  const std::string m(GetParam());
+  const fs::path out = fs::temp_directory_path() /
+                       ("npusim-gpu-sort-" + std::to_string(::getpid()) + "-" + m.substr(m.find(':') + 1));
   size_t compared = 0;
   for (const nlohmann::json &c : manifest.at("cases")) {
     const std::string name = c.at("name");
     const int64_t elements =
         static_cast<int64_t>(c.at("constexprs").at("ROWS")) * c.at("constexprs").at("N").get<int64_t>();
-    for (const char *mode : {"reference", "functional:tpuv3-like", "functional:edge-8lane"}) {
-      const std::string m(mode);
+    {
+      const char *mode = GetParam();
       std::string command = quote(NPUSIM_BINARY) + " kernel " +
                             quote((kKernels / (c.at("kernel").get<std::string>() + ".py")).string()) +
                             " --grid 1";
@@ -92,6 +99,16 @@ TEST(GpuSortNetwork, EveryRecordedCaseOnTheReferenceAndTheNpu) {
   fs::remove_all(out, ec);
   EXPECT_GT(compared, 0u);
 }
+
+INSTANTIATE_TEST_SUITE_P(OnTheReferenceAndTheNpu, GpuSortNetwork,
+                         ::testing::Values("reference", "functional:tpuv3-like", "functional:edge-8lane"),
+                         [](const ::testing::TestParamInfo<const char *> &param) {
+                           std::string name(param.param);
+                           for (char &c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           return name;
+                         });
 
 } // namespace
 } // namespace npusim
