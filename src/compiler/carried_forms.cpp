@@ -18,12 +18,6 @@ namespace {
 using Kind = ValueState::Kind;
 using ir::OpCode;
 
-bool sameOperand(const Scalar &a, const Scalar &b) {
-  if (a.isImmediate() != b.isImmediate())
-    return false;
-  return a.isImmediate() ? a.operand.intValue == b.operand.intValue : a.operand.reg == b.operand.reg;
-}
-
 /// The form the init alone allows.
 CarriedForm initialForm(const ValueState &init, const ir::Value *result) {
   if (result->type.isScalar())
@@ -213,7 +207,7 @@ private:
       if (!(st.kind == Kind::Tile && st.lazy && st.lazy->strides.size() == init.lazy->strides.size()))
         return false;
       for (size_t a = 0; a < st.lazy->strides.size(); ++a)
-        if (!sameOperand(st.lazy->strides[a], init.lazy->strides[a]))
+        if (!st.lazy->strides[a].sameOperand(init.lazy->strides[a]))
           return false;
       return true;
     }

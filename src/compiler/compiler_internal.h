@@ -71,6 +71,12 @@ struct Scalar {
 
   bool isImmediate() const { return !operand.isRegister(); }
   bool isImmediateInt(int64_t v) const { return isImmediate() && operand.intValue == v; }
+  /// The same immediate, or the same register.
+  bool sameOperand(const Scalar &other) const {
+    if (isImmediate() != other.isImmediate())
+      return false;
+    return isImmediate() ? operand.intValue == other.operand.intValue : operand.reg == other.operand.reg;
+  }
 };
 
 /// A known divisor of a non-negative scalar: immediates, program ids, grid sizes and their

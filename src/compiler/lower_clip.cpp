@@ -16,7 +16,7 @@ using ir::OpCode;
 namespace {
 
 // Bounded: mask trees are a few ops deep; a deeper one keeps its tile.
-constexpr int kMaxDepth = 16;
+constexpr int kMaxClipDepth = 16;
 
 } // namespace
 
@@ -33,7 +33,7 @@ std::optional<Scalar> MemoryLowerer::uniformScalar(const ir::Value *v) {
 bool MemoryLowerer::clipTerms(const ir::Value *mask, const std::vector<int> &axisOf, std::vector<ClipBound> &terms,
                               int depth) {
   const ir::Op *op = mask->definingOp;
-  if (!op || depth > kMaxDepth)
+  if (!op || depth > kMaxClipDepth)
     return false;
   switch (op->code) {
   case OpCode::And:

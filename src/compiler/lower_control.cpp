@@ -15,16 +15,6 @@ namespace npusim::compiler {
 
 using Kind = ValueState::Kind;
 
-namespace {
-
-bool sameOperand(const Scalar &a, const Scalar &b) {
-  if (a.isImmediate() != b.isImmediate())
-    return false;
-  return a.isImmediate() ? a.operand.intValue == b.operand.intValue : a.operand.reg == b.operand.reg;
-}
-
-} // namespace
-
 void ControlLowerer::assignCarried(const std::vector<const ir::Value *> &sources,
                                    const std::vector<ValueState> &targets,
                                    const std::vector<CarriedForm> &forms) {
@@ -58,10 +48,10 @@ void ControlLowerer::assignCarried(const std::vector<const ir::Value *> &sources
   auto isOwnHome = [&](const ValueState &st, size_t i) {
     const ValueState &t = targets[i];
     switch (forms[i]) {
-    case CarriedForm::Register: return st.kind == Kind::Scalar && sameOperand(st.scalar, t.scalar);
-    case CarriedForm::AffinePointer: return st.lazy && sameOperand(st.lazy->base, t.lazy->base);
+    case CarriedForm::Register: return st.kind == Kind::Scalar && st.scalar.sameOperand(t.scalar);
+    case CarriedForm::AffinePointer: return st.lazy && st.lazy->base.sameOperand(t.lazy->base);
     case CarriedForm::GatherPointer:
-      return !st.lazy && st.tile == t.tile && sameOperand(st.gatherBase, t.gatherBase);
+      return !st.lazy && st.tile == t.tile && st.gatherBase.sameOperand(t.gatherBase);
     default: return st.tile >= 0 && !st.lazy && !st.hasGatherBase() && st.tile == t.tile;
     }
   };
@@ -271,7 +261,7 @@ void ControlLowerer::lowerFor(const ir::Op &op) {
     if (forms[i] == CarriedForm::AffinePointer) {
       fits = y.kind == Kind::Tile && y.lazy && y.lazy->strides.size() == homes[i].lazy->strides.size();
       for (size_t a = 0; fits && a < y.lazy->strides.size(); ++a)
-        fits = sameOperand(y.lazy->strides[a], homes[i].lazy->strides[a]);
+        fits = y.lazy->strides[a].sameOperand(homes[i].lazy->strides[a]);
     }
     if (!fits) // chooseCarriedForms answers "fits" only where it is sure
       throw std::logic_error("the home chosen for carried value " + cx.nameOf(op.results[i]) +

@@ -19,7 +19,7 @@ struct AlongAxis {
 };
 
 // Bounded: index arithmetic is a few ops deep; a deeper chain is not proven.
-constexpr int kMaxDepth = 16;
+constexpr int kMaxZeroExtentDepth = 16;
 
 /// A signed integer constant: a constant, or a splat or broadcast of one.
 std::optional<int64_t> uniformInt(const ir::Value *v) {
@@ -33,7 +33,7 @@ std::optional<int64_t> uniformInt(const ir::Value *v) {
 
 std::optional<AlongAxis> alongAxis(const ir::Value *v, int axis, int depth) {
   const ir::Op *op = v->definingOp;
-  if (!op || depth > kMaxDepth || axis < 0 || axis >= static_cast<int>(v->type.shape.size()))
+  if (!op || depth > kMaxZeroExtentDepth || axis < 0 || axis >= static_cast<int>(v->type.shape.size()))
     return std::nullopt;
   switch (op->code) {
   case OpCode::Arange:
@@ -78,7 +78,7 @@ int64_t floorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0
 
 std::optional<int64_t> falseFromAt(const ir::Value *mask, int axis, int depth) {
   const ir::Op *op = mask->definingOp;
-  if (!op || depth > kMaxDepth || axis < 0 || axis >= static_cast<int>(mask->type.shape.size()))
+  if (!op || depth > kMaxZeroExtentDepth || axis < 0 || axis >= static_cast<int>(mask->type.shape.size()))
     return std::nullopt;
   switch (op->code) {
   case OpCode::Constant:
@@ -153,7 +153,7 @@ bool isZeroConstant(const ir::Value *v) {
 
 std::optional<int64_t> zeroFromAt(const ir::Value *tile, int axis, int depth) {
   const ir::Op *op = tile->definingOp;
-  if (!op || depth > kMaxDepth || axis < 0 || axis >= static_cast<int>(tile->type.shape.size()))
+  if (!op || depth > kMaxZeroExtentDepth || axis < 0 || axis >= static_cast<int>(tile->type.shape.size()))
     return std::nullopt;
   switch (op->code) {
   case OpCode::Load:

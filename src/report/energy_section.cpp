@@ -1,14 +1,13 @@
 // The run page's energy: where the joules went and the power step by step.
 #include "report/energy_section.h"
 
+#include "core/text_format.h"
+#include "report/json_fields_internal.h"
 #include "report/svg_chart.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
-
-#include "core/text_format.h"
-#include "report/json_fields_internal.h"
 
 namespace npusim::report {
 namespace {

@@ -2,16 +2,15 @@
 #include "report/run_page.h"
 
 #include "core/error.h"
+#include "core/text_format.h"
 #include "report/energy_section.h"
+#include "report/json_fields_internal.h"
 #include "report/svg_chart.h"
 
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
-
-#include "core/text_format.h"
-#include "report/json_fields_internal.h"
 
 namespace npusim::report {
 

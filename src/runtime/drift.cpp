@@ -1,6 +1,7 @@
 #include "runtime/drift.h"
 
 #include "core/error.h"
+#include "core/text_format.h"
 #include "reference/host_calls.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
@@ -17,21 +18,11 @@
 #include <sstream>
 #include <vector>
 
-#include "core/text_format.h"
-
 namespace npusim::runtime {
 
 namespace {
 
 using Storages = std::vector<std::unique_ptr<reference::Buffer>>;
-
-reference::TensorView wholeStorage(reference::Buffer &b) {
-  reference::TensorView v;
-  v.buffer = &b;
-  v.shape = {b.numElements()};
-  v.stride = {1};
-  return v;
-}
 
 /// The bundle's storages as a run starts: inputs generated, the others
 /// poisoned (NaN, 0x5A bytes) as the runner poisons them.

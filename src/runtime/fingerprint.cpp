@@ -1,13 +1,12 @@
 #include "runtime/fingerprint.h"
 
 #include "core/float16.h"
+#include "core/text_format.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <sstream>
-
-#include "core/text_format.h"
 
 namespace npusim::runtime {
 

@@ -9,6 +9,7 @@
 // traces for the timing simulator; npu_steps_compare.cpp compares buffers.
 #include "functional/simulator.h"
 #include "npu/execution.h"
+#include "runtime/clock_internal.h"
 #include "runtime/fingerprint.h"
 #include "runtime/kernels.h"
 #include "runtime/npu_steps.h"
@@ -28,12 +29,6 @@
 #include <vector>
 
 namespace npusim::runtime {
-
-using Clock = std::chrono::steady_clock;
-
-inline double millisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 /// Threads the block-size search compiles candidates on: --threads when given.
 /// By default one, since on a machine whose cores are busy with other work

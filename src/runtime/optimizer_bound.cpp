@@ -17,14 +17,6 @@ constexpr size_t kIndicesListed = 64;
 
 const char *kStatePrefix = "optimizer.";
 
-reference::TensorView wholeStorage(reference::Buffer &b) {
-  reference::TensorView v;
-  v.buffer = &b;
-  v.shape = {b.numElements()};
-  v.stride = {1};
-  return v;
-}
-
 /// The storage element of each logical index of `t`, in logical order.
 std::vector<int64_t> storageOffsets(const TensorRef &t) {
   const int64_t n = t.numel();

@@ -7,6 +7,7 @@
 #include "reference/host_calls.h"
 #include "reference/interpreter.h"
 #include "runtime/call_bounds.h"
+#include "runtime/clock_internal.h"
 #include "runtime/compulsory_bytes.h"
 #include "runtime/fingerprint.h"
 #include "runtime/generator.h"
@@ -29,12 +30,6 @@
 namespace npusim::runtime {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double millisecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 uint64_t valuesHash(const reference::TensorView &v) {
   uint64_t hash = 14695981039346656037ull;

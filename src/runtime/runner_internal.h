@@ -17,6 +17,15 @@
 
 namespace npusim::runtime {
 
+/// All of a storage's elements as one flat view.
+inline reference::TensorView wholeStorage(reference::Buffer &b) {
+  reference::TensorView v;
+  v.buffer = &b;
+  v.shape = {b.numElements()};
+  v.stride = {1};
+  return v;
+}
+
 /// The view of `t` into the run's storages (indexed by storage id).
 inline reference::TensorView viewOf(const std::vector<std::unique_ptr<reference::Buffer>> &storages,
                                     const TensorRef &t) {

@@ -2,6 +2,7 @@
 // report JSON, the Perfetto trace (iterations as slices, KV-cache occupancy
 // and batch size as counters) and the HTML page with its charts.
 #include "core/output_file.h"
+#include "core/text_format.h"
 #include "report/html_page.h"
 #include "report/run_page.h"
 #include "report/svg_chart.h"
@@ -10,8 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-
-#include "core/text_format.h"
 
 namespace npusim::serving {
 namespace {

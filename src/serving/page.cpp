@@ -2,6 +2,7 @@
 // throughput and DRAM shares, the cores' utilisation, and charts of DRAM
 // bandwidth and request latency over time, built with the report module's
 // page frame and charts (docs/reports.md, "Serve page").
+#include "core/text_format.h"
 #include "report/html_page.h"
 #include "report/run_page.h"
 #include "report/svg_chart.h"
@@ -10,8 +11,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
-
-#include "core/text_format.h"
 
 namespace npusim::serving {
 

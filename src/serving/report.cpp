@@ -1,13 +1,12 @@
 // The serve report (JSON) and the Perfetto trace of every placement.
 #include "core/error.h"
 #include "core/output_file.h"
+#include "core/text_format.h"
 #include "serving/serving.h"
 
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-
-#include "core/text_format.h"
 
 namespace npusim::serving {
 namespace {

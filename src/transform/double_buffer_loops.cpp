@@ -41,10 +41,10 @@ bool doubleBuffer(ir::Function &function, ir::Block &parent, size_t position) {
   return true;
 }
 
-void visit(ir::Function &function, ir::Block &block) {
+void doubleBufferBlock(ir::Function &function, ir::Block &block) {
   for (size_t i = 0; i < block.ops.size(); ++i) {
     for (auto &region : block.ops[i]->regions)
-      visit(function, *region);
+      doubleBufferBlock(function, *region);
     const size_t before = block.ops.size();
     if (doubleBuffer(function, block, i))
       i += block.ops.size() - before; // past what was inserted
@@ -54,7 +54,7 @@ void visit(ir::Function &function, ir::Block &block) {
 } // namespace
 
 void doubleBufferLoops(ir::Function &function) {
-  visit(function, function.body());
+  doubleBufferBlock(function, function.body());
 }
 
 } // namespace npusim::transform

@@ -25,11 +25,11 @@ ir::Value *widened(ir::Builder &builder, ir::Value *x, const ir::Shape &shape, i
   return v->type.shape == shape ? v : builder.broadcast(v, shape);
 }
 
-void visit(ir::Function &function, ir::Block &block) {
+void outerProductBlock(ir::Function &function, ir::Block &block) {
   for (size_t i = 0; i < block.ops.size(); ++i) {
     ir::Op &op = *block.ops[i];
     for (auto &region : op.regions)
-      visit(function, *region);
+      outerProductBlock(function, *region);
     if (!isOuterProduct(op))
       continue;
     ir::Value *result = op.result();
@@ -59,7 +59,7 @@ void visit(ir::Function &function, ir::Block &block) {
 } // namespace
 
 void expandOuterProductDots(ir::Function &function) {
-  visit(function, function.body());
+  outerProductBlock(function, function.body());
 }
 
 } // namespace npusim::transform

@@ -2,14 +2,6 @@
 
 namespace npusim::triton {
 
-namespace {
-
-core::SourceLocation at(const std::string &file, ast::Position pos) {
-  return core::SourceLocation{file, pos.line, pos.col};
-}
-
-} // namespace
-
 const PyLiteral *PyLiteral::get(const std::string &key) const {
   if (kind != Kind::Dict)
     return nullptr;

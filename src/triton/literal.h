@@ -10,6 +10,11 @@
 
 namespace npusim::triton {
 
+/// A position in `file` as an error's location.
+inline core::SourceLocation at(const std::string &file, ast::Position pos) {
+  return core::SourceLocation{file, pos.line, pos.col};
+}
+
 struct PyLiteral {
   enum class Kind { None, Bool, Int, Float, String, List, Tuple, Set, Dict, Call, Name };
   Kind kind = Kind::None;

@@ -12,10 +12,6 @@ namespace npusim::triton {
 
 namespace {
 
-core::SourceLocation at(const std::string &file, ast::Position pos) {
-  return core::SourceLocation{file, pos.line, pos.col};
-}
-
 bool isJitDecorator(const ast::Expr &decorator) {
   const ast::Expr &callee = decorator.kind == ast::ExprKind::Call ? *decorator.operands.at(0) : decorator;
   const std::string name = dottedName(callee);

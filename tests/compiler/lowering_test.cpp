@@ -38,7 +38,7 @@ std::vector<std::string> loweringTestFiles() {
   return files;
 }
 
-std::string readFile(const fs::path &path) {
+std::string readLoweringFile(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -47,7 +47,7 @@ std::string readFile(const fs::path &path) {
 
 /// The machine a test file names on a `// CONFIG: NAME` line, else the
 /// default machine.
-config::HardwareConfig machineOf(const std::string &text) {
+config::HardwareConfig loweringMachine(const std::string &text) {
   const std::string key = "// CONFIG:";
   const size_t at = text.find(key);
   if (at == std::string::npos)
@@ -60,17 +60,17 @@ class LoweringText : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LoweringText, ProgramMatchesItsChecks) {
   const fs::path file = loweringRoot() / GetParam();
-  const std::string text = readFile(file);
+  const std::string text = readLoweringFile(file);
   const std::vector<CheckDirective> directives = checkDirectives(text);
   ASSERT_FALSE(directives.empty()) << file << " has no CHECK lines";
   const auto function = ir::parse(text, file.string());
   ir::verify(*function);
-  const std::string output = npu::print(compiler::compile(*function, machineOf(text)));
+  const std::string output = npu::print(compiler::compile(*function, loweringMachine(text)));
   const std::string failure = runChecks(directives, output);
   EXPECT_TRUE(failure.empty()) << file.string() << ":" << failure << "\noutput:\n" << output;
 }
 
-std::string testName(const ::testing::TestParamInfo<std::string> &info) {
+std::string loweringTestName(const ::testing::TestParamInfo<std::string> &info) {
   std::string name = info.param;
   name = name.substr(0, name.size() - std::string(".tileir").size());
   for (char &c : name)
@@ -79,7 +79,7 @@ std::string testName(const ::testing::TestParamInfo<std::string> &info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, LoweringText, ::testing::ValuesIn(loweringTestFiles()), testName);
+INSTANTIATE_TEST_SUITE_P(Files, LoweringText, ::testing::ValuesIn(loweringTestFiles()), loweringTestName);
 
 // Every family of the lowering has its text tests.
 TEST(LoweringText, EveryFamilyHasTests) {

@@ -40,7 +40,7 @@ std::vector<std::string> passTestFiles() {
   return files;
 }
 
-std::string readFile(const fs::path &path) {
+std::string readPassesFile(const fs::path &path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -49,7 +49,7 @@ std::string readFile(const fs::path &path) {
 
 /// The machine a test file names on a `// CONFIG: NAME` line, else the
 /// default preset (as `npusim opt` without --config).
-std::string machineOf(const std::string &text) {
+std::string passesMachineText(const std::string &text) {
   const std::string key = "// CONFIG:";
   const size_t at = text.find(key);
   if (at == std::string::npos)
@@ -65,18 +65,18 @@ TEST_P(PassText, OutputMatchesItsChecks) {
   const std::string passName = fs::path(GetParam()).parent_path().string();
   const transform::Pass *pass = transform::findPass(passName);
   ASSERT_NE(pass, nullptr) << "no pass named after the folder " << passName;
-  const std::string text = readFile(file);
+  const std::string text = readPassesFile(file);
   const std::vector<CheckDirective> directives = checkDirectives(text);
   ASSERT_FALSE(directives.empty()) << file << " has no CHECK lines";
   auto function = ir::parse(text, file.string());
-  pass->run(*function, config::loadConfig(machineOf(text)));
+  pass->run(*function, config::loadConfig(passesMachineText(text)));
   ir::verify(*function);
   const std::string output = ir::print(*function);
   const std::string failure = runChecks(directives, output);
   EXPECT_TRUE(failure.empty()) << file.string() << ":" << failure << "\noutput:\n" << output;
 }
 
-std::string testName(const ::testing::TestParamInfo<std::string> &info) {
+std::string passesTestName(const ::testing::TestParamInfo<std::string> &info) {
   std::string name = info.param;
   for (char &c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)))
@@ -84,7 +84,7 @@ std::string testName(const ::testing::TestParamInfo<std::string> &info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, PassText, ::testing::ValuesIn(passTestFiles()), testName);
+INSTANTIATE_TEST_SUITE_P(Files, PassText, ::testing::ValuesIn(passTestFiles()), passesTestName);
 
 TEST(PassText, EveryPassHasTests) {
   const std::vector<std::string> files = passTestFiles();
@@ -177,7 +177,7 @@ std::pair<int, std::string> runNpusim(const std::string &arguments) {
 
 TEST(OptCommand, RunsThePassesInOrderAndPrints) {
   const fs::path file = passesRoot() / "hoist-invariants" / "invariant_chain.tileir";
-  auto expected = ir::parse(readFile(file), file.string());
+  auto expected = ir::parse(readPassesFile(file), file.string());
   const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
   transform::findPass("hoist-invariants")->run(*expected, machine);
   transform::findPass("cse")->run(*expected, machine);
@@ -191,7 +191,7 @@ TEST(OptCommand, ConfigChoosesTheMachine) {
   // reduced one on 128 (reduce_edge_8lane.tileir and reduce_across_lanes.tileir).
   const fs::path file = passesRoot() / "layout" / "reduce_across_lanes.tileir";
   for (const std::string machine : {"edge-8lane", "tpuv3-like"}) {
-    auto expected = ir::parse(readFile(file), file.string());
+    auto expected = ir::parse(readPassesFile(file), file.string());
     transform::findPass("layout")->run(*expected, config::loadConfig(machine));
     const auto [status, output] = runNpusim("opt --pass=layout --config " + machine + " " + file.string());
     EXPECT_EQ(status, 0) << output;

@@ -23,7 +23,7 @@ using compiler::testing::floatAt;
 
 namespace fs = std::filesystem;
 
-constexpr int64_t kRows = 64, kC = 128, kN = 16, kM = 32;
+constexpr int64_t kSliceRows = 64, kSliceC = 128, kSliceN = 16, kSliceM = 32;
 
 const triton::KernelFile &kernelFile() {
   static const triton::KernelFile file =
@@ -34,9 +34,9 @@ const triton::KernelFile &kernelFile() {
 class SliceWindows : public ::testing::TestWithParam<runtime::Mode> {};
 
 TEST_P(SliceWindows, GiveTheShiftedProductsAndWindows) {
-  reference::Buffer x = exactFloats("x", kRows * kC, 3), w = exactFloats("w", 3 * kC * kN, 5);
-  reference::Buffer y = exactFloats("y", kM * kN, 0), z = exactFloats("z", kN, 0),
-                    v = exactFloats("v", kM * kN, 0);
+  reference::Buffer x = exactFloats("x", kSliceRows * kSliceC, 3), w = exactFloats("w", 3 * kSliceC * kSliceN, 5);
+  reference::Buffer y = exactFloats("y", kSliceM * kSliceN, 0), z = exactFloats("z", kSliceN, 0),
+                    v = exactFloats("v", kSliceM * kSliceN, 0);
   std::vector<reference::Argument> args = {{&x, 0, {}}, {&w, 0, {}}, {&y, 0, {}}, {&z, 0, {}}, {&v, 0, {}}};
   const config::HardwareConfig machine = config::loadConfig("tpuv3-like");
   if (GetParam() == runtime::Mode::Reference) {
@@ -50,25 +50,25 @@ TEST_P(SliceWindows, GiveTheShiftedProductsAndWindows) {
     runtime::runOnNpu(*kernel, triton::GridSize{1, 1, 1}, args, options, "slice_windows");
   }
   int mismatches = 0;
-  for (int64_t m = 0; m < kM; ++m)
-    for (int64_t n = 0; n < kN; ++n) {
+  for (int64_t m = 0; m < kSliceM; ++m)
+    for (int64_t n = 0; n < kSliceN; ++n) {
       // y[m, n] = sum over taps t of x[m + 2t, :] . w[t, :, n], plus x[32 + m, n]
-      double expected = floatAt(x, (kRows - kM + m) * kC + n);
+      double expected = floatAt(x, (kSliceRows - kSliceM + m) * kSliceC + n);
       for (int64_t t = 0; t < 3; ++t)
-        for (int64_t c = 0; c < kC; ++c)
+        for (int64_t c = 0; c < kSliceC; ++c)
           expected +=
-              static_cast<double>(floatAt(x, (m + 2 * t) * kC + c)) * floatAt(w, (t * kC + c) * kN + n);
-      mismatches += floatAt(y, m * kN + n) != expected;
+              static_cast<double>(floatAt(x, (m + 2 * t) * kSliceC + c)) * floatAt(w, (t * kSliceC + c) * kSliceN + n);
+      mismatches += floatAt(y, m * kSliceN + n) != expected;
     }
-  for (int64_t n = 0; n < kN; ++n)
-    mismatches += floatAt(z, n) != floatAt(x, 5 * kC + n);
-  for (int64_t m = 0; m < kM; ++m)
-    for (int64_t n = 0; n < kN; ++n) {
+  for (int64_t n = 0; n < kSliceN; ++n)
+    mismatches += floatAt(z, n) != floatAt(x, 5 * kSliceC + n);
+  for (int64_t m = 0; m < kSliceM; ++m)
+    for (int64_t n = 0; n < kSliceN; ++n) {
       // v[m, n] = x[m, :] . w[1, :, n] (rows 128.. of w's first 256)
       double expected = 0;
-      for (int64_t c = 0; c < kC; ++c)
-        expected += static_cast<double>(floatAt(x, m * kC + c)) * floatAt(w, (kC + c) * kN + n);
-      mismatches += floatAt(v, m * kN + n) != expected;
+      for (int64_t c = 0; c < kSliceC; ++c)
+        expected += static_cast<double>(floatAt(x, m * kSliceC + c)) * floatAt(w, (kSliceC + c) * kSliceN + n);
+      mismatches += floatAt(v, m * kSliceN + n) != expected;
     }
   EXPECT_EQ(mismatches, 0);
 }

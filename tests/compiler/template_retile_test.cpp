@@ -27,7 +27,7 @@ const fs::path kTemplates = fs::path(NPUSIM_TEST_DATA) / "templates";
 
 // The kernels compute out[256, 128] = A[256, 64] @ B[64, 128] with BLOCK_M =
 // BLOCK_N = 32, BLOCK_K = 16, launched on a grid of (256 / 32, 128 / 32, 1).
-constexpr int64_t kRetileM = 256, kRetileN = 128, kK = 64;
+constexpr int64_t kRetileM = 256, kRetileN = 128, kRetileK = 64;
 const triton::GridSize kLaunchGrid{kRetileM / 32, kRetileN / 32, 1};
 
 int64_t chosen(const driver::NpuKernel &kernel, const std::string &name) {
@@ -47,7 +47,7 @@ TEST(TemplateRetile, ChoosesLargerBlocksAndTheGridCoveringTheSameRows) {
   EXPECT_GT(m * n * k, 32 * 32 * 16);
   EXPECT_EQ(kRetileM % m, 0);
   EXPECT_EQ(kRetileN % n, 0);
-  EXPECT_EQ(kK % k, 0);
+  EXPECT_EQ(kRetileK % k, 0);
   const triton::GridSize grid = driver::npuGrid(file, *kernel, {}, kLaunchGrid);
   EXPECT_EQ(grid.x, kRetileM / m);
   EXPECT_EQ(grid.y, kRetileN / n);
@@ -56,7 +56,7 @@ TEST(TemplateRetile, ChoosesLargerBlocksAndTheGridCoveringTheSameRows) {
   // Values: the re-tiled program on the functional simulator against the
   // reference interpreter at the launch's blocks and grid, and both against
   // the product computed here.
-  reference::Buffer a = exactFloats("arg_A", kRetileM * kK, 3, 0.5f), b = exactFloats("arg_B", kK * kRetileN, 3, 0.25f);
+  reference::Buffer a = exactFloats("arg_A", kRetileM * kRetileK, 3, 0.5f), b = exactFloats("arg_B", kRetileK * kRetileN, 3, 0.25f);
   reference::Buffer npuOut = exactFloats("out_ptr0", kRetileM * kRetileN, 3, 0.0f), refOut = npuOut;
   const auto launched = triton::lowerKernel(file, {});
   std::vector<reference::Argument> refArgs = {{&a, 0, {}}, {&b, 0, {}}, {&refOut, 0, {}}};
@@ -70,8 +70,8 @@ TEST(TemplateRetile, ChoosesLargerBlocksAndTheGridCoveringTheSameRows) {
   for (int64_t i = 0; i < kRetileM; ++i)
     for (int64_t j = 0; j < kRetileN; ++j) {
       double expected = 0; // out[i, j] = sum_k A[i, k] * B[k, j]
-      for (int64_t r = 0; r < kK; ++r)
-        expected += static_cast<double>(floatAt(a, i * kK + r)) * floatAt(b, r * kRetileN + j);
+      for (int64_t r = 0; r < kRetileK; ++r)
+        expected += static_cast<double>(floatAt(a, i * kRetileK + r)) * floatAt(b, r * kRetileN + j);
       mismatches += floatAt(refOut, i * kRetileN + j) != expected || floatAt(npuOut, i * kRetileN + j) != expected;
     }
   EXPECT_EQ(mismatches, 0);

@@ -565,7 +565,7 @@ INSTANTIATE_TEST_SUITE_P(XBlocks, KernelSortTest, ::testing::Values(1, 2, 8));
 // ---------------------------------------------------------------------------
 // 9. The mm template: FixedGrid, grouped program ordering, masked epilogue.
 
-std::vector<double> matmul(const std::vector<float> &a, const std::vector<float> &b, int m, int n, int kk,
+std::vector<double> referenceMatmul(const std::vector<float> &a, const std::vector<float> &b, int m, int n, int kk,
                            bool bTransposed) {
   std::vector<double> c(static_cast<size_t>(m) * n, 0.0);
   for (int i = 0; i < m; ++i)
@@ -588,7 +588,7 @@ TEST(KernelMatmulTemplateTest, MmWithEvenK) {
   Buffer out = outputBuffer("buf0", M * N);
   std::vector<Argument> args{pointerArg(bufA), pointerArg(bufB), pointerArg(out)};
   runLaunch(*k.function, Grid{ceilDiv(M, 32) * ceilDiv(N, 32), 1, 1}, args);
-  EXPECT_TRUE(allClose(floatsOf(out, M * N), matmul(a, b, M, N, K, false), kTol, kTol));
+  EXPECT_TRUE(allClose(floatsOf(out, M * N), referenceMatmul(a, b, M, N, K, false), kTol, kTol));
 }
 
 TEST(KernelMatmulTemplateTest, AddmmWithMaskedKAndTransposedB) {
@@ -602,7 +602,7 @@ TEST(KernelMatmulTemplateTest, AddmmWithMaskedKAndTransposedB) {
   Buffer out = outputBuffer("buf0", M * N);
   std::vector<Argument> args{pointerArg(bufBias), pointerArg(bufA), pointerArg(bufB), pointerArg(out)};
   runLaunch(*k.function, Grid{ceilDiv(M, 32) * ceilDiv(N, 32), 1, 1}, args);
-  std::vector<double> expected = matmul(a, bt, M, N, K, true);
+  std::vector<double> expected = referenceMatmul(a, bt, M, N, K, true);
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j)
       expected[i * N + j] += bias[j];
@@ -619,7 +619,7 @@ TEST(KernelMatmulTemplateTest, GroupedOrderingCoversEveryTileWhenTheLastGroupIsS
   Buffer out = outputBuffer("buf0", M * N);
   std::vector<Argument> args{pointerArg(bufA), pointerArg(bufB), pointerArg(out)};
   runLaunch(*k.function, Grid{ceilDiv(M, 32) * ceilDiv(N, 32), 1, 1}, args);
-  EXPECT_TRUE(allClose(floatsOf(out, M * N), matmul(a, b, M, N, K, false), kTol, kTol));
+  EXPECT_TRUE(allClose(floatsOf(out, M * N), referenceMatmul(a, b, M, N, K, false), kTol, kTol));
 }
 
 // ---------------------------------------------------------------------------

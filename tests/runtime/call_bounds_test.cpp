@@ -24,11 +24,11 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kRows = 2, kN = 64;
+constexpr int kBoundsRows = 2, kBoundsN = 64;
 constexpr double kEps = 1e-5;
 constexpr float kValue = 3.3f; // every input element: constant rows
 
-json tensor(int storage, std::vector<int64_t> shape) {
+json boundsTensor(int storage, std::vector<int64_t> shape) {
   std::vector<int64_t> stride(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;)
     stride[d - 1] = stride[d] * shape[d];
@@ -63,30 +63,30 @@ protected:
     fs::remove_all(dir_, ec);
   }
 
-  /// One call on storage 0 ([kRows, n], every element `value`, or uniform [-1, 1) when
+  /// One call on storage 0 ([kBoundsRows, n], every element `value`, or uniform [-1, 1) when
   /// value is NaN), with the device's out[0] `device`.
   RunReport run(const std::string &op, int64_t n, double value, const std::vector<double> &device) {
     const json init = std::isnan(value) ? json{{"kind", "uniform"}, {"low", -1.0}, {"high", 1.0}, {"stream", 0}}
                                         : json{{"kind", "constant"}, {"value", value}};
-    json storages = {{{"id", 0}, {"dtype", "fp32"}, {"elements", kRows * n}},
-                     {{"id", 1}, {"dtype", "fp32"}, {"elements", kRows * n}},
-                     {{"id", 2}, {"dtype", "fp32"}, {"elements", kRows}},
-                     {{"id", 3}, {"dtype", "fp32"}, {"elements", kRows}}};
+    json storages = {{{"id", 0}, {"dtype", "fp32"}, {"elements", kBoundsRows * n}},
+                     {{"id", 1}, {"dtype", "fp32"}, {"elements", kBoundsRows * n}},
+                     {{"id", 2}, {"dtype", "fp32"}, {"elements", kBoundsRows}},
+                     {{"id", 3}, {"dtype", "fp32"}, {"elements", kBoundsRows}}};
     json step = {{"kind", "call"}, {"op", op}};
     if (op == "aten.native_layer_norm") {
-      step["args"] = {{{"tensor", tensor(0, {kRows, n})}}, {n}, nullptr, nullptr, kEps};
-      step["out"] = {{{"tensor", tensor(1, {kRows, n})}}, {{"tensor", tensor(2, {kRows, 1})}},
-                     {{"tensor", tensor(3, {kRows, 1})}}};
+      step["args"] = {{{"tensor", boundsTensor(0, {kBoundsRows, n})}}, {n}, nullptr, nullptr, kEps};
+      step["out"] = {{{"tensor", boundsTensor(1, {kBoundsRows, n})}}, {{"tensor", boundsTensor(2, {kBoundsRows, 1})}},
+                     {{"tensor", boundsTensor(3, {kBoundsRows, 1})}}};
     } else {
-      step["args"] = {{{"tensor", tensor(0, {kRows, n})}}, 1, false};
-      step["out"] = {{{"tensor", tensor(1, {kRows, n})}}};
+      step["args"] = {{{"tensor", boundsTensor(0, {kBoundsRows, n})}}, 1, false};
+      step["out"] = {{{"tensor", boundsTensor(1, {kBoundsRows, n})}}};
     }
     step["fingerprints"] = {fingerprint(device)};
     const json graph = {{"format", "npusim-bundle"},
                         {"version", 1},
                         {"seed", 3},
                         {"storages", storages},
-                        {"inputs", {{{"name", "x"}, {"tensor", tensor(0, {kRows, n})}, {"init", init}}}},
+                        {"inputs", {{{"name", "x"}, {"tensor", boundsTensor(0, {kBoundsRows, n})}, {"init", init}}}},
                         {"steps", {step}},
                         {"outputs", json::array()}};
     std::ofstream(dir_ / "graph.json") << graph.dump(1);
@@ -99,20 +99,20 @@ protected:
   fs::path dir_;
 };
 
-/// The device's LayerNorm of a row of kN copies of kValue in fp32: a running sum for
+/// The device's LayerNorm of a row of kBoundsN copies of kValue in fp32: a running sum for
 /// the mean, the mean of squared deviations, 1 / sqrt.
 std::vector<double> deviceLayerNorm(double shift) {
   float sum = 0.0f;
-  for (int i = 0; i < kN; ++i)
+  for (int i = 0; i < kBoundsN; ++i)
     sum += kValue;
-  const float mean = sum / static_cast<float>(kN);
+  const float mean = sum / static_cast<float>(kBoundsN);
   const float a = kValue - mean;
   float var = 0.0f;
-  for (int i = 0; i < kN; ++i)
+  for (int i = 0; i < kBoundsN; ++i)
     var += a * a;
-  var /= static_cast<float>(kN);
+  var /= static_cast<float>(kBoundsN);
   const float r = 1.0f / std::sqrt(var + static_cast<float>(kEps));
-  return std::vector<double>(kRows * kN, static_cast<double>(a * r) + shift);
+  return std::vector<double>(kBoundsRows * kBoundsN, static_cast<double>(a * r) + shift);
 }
 
 TEST_F(CallBoundsTest, LayerNormOfAConstantRowVerifiesWithinItsBound) {
@@ -120,52 +120,52 @@ TEST_F(CallBoundsTest, LayerNormOfAConstantRowVerifiesWithinItsBound) {
   // The premise: the device's centred values are rounding, npusim's (double sums) 0,
   // and divided by sqrt(eps) they differ beyond the fixed tolerance.
   ASSERT_GT(std::fabs(device[0]), 5e-4);
-  const RunReport r = run("aten.native_layer_norm", kN, kValue, device);
+  const RunReport r = run("aten.native_layer_norm", kBoundsN, kValue, device);
   EXPECT_TRUE(r.verified) << r.failure;
   ASSERT_EQ(r.derivedBounds.size(), 1u);
   EXPECT_EQ(r.derivedBounds[0].what, "LayerNorm");
-  EXPECT_EQ(r.derivedBounds[0].rows, kRows);
-  EXPECT_EQ(r.derivedBounds[0].constantRows, kRows);
+  EXPECT_EQ(r.derivedBounds[0].rows, kBoundsRows);
+  EXPECT_EQ(r.derivedBounds[0].constantRows, kBoundsRows);
   EXPECT_EQ(r.derivedBounds[0].samplesWithinAllowance, 64);
   const json report = json::parse(reportJson(r, "ln"));
-  EXPECT_EQ(report["derived_bounds"][0]["constant_rows"], kRows);
+  EXPECT_EQ(report["derived_bounds"][0]["constant_rows"], kBoundsRows);
 }
 
 TEST_F(CallBoundsTest, LayerNormBeyondItsBoundFails) {
   // The bound of a constant row: gamma_65 * 3.3 / sqrt(1e-5) = 4.0e-3 (weight 1).
-  const double bound = sumRounding(kN + 1, std::ldexp(1.0, -24)) * kValue / std::sqrt(kEps);
+  const double bound = sumRounding(kBoundsN + 1, std::ldexp(1.0, -24)) * kValue / std::sqrt(kEps);
   EXPECT_NEAR(bound, 4.0e-3, 1e-4);
-  EXPECT_FALSE(run("aten.native_layer_norm", kN, kValue, deviceLayerNorm(0.01)).verified);
+  EXPECT_FALSE(run("aten.native_layer_norm", kBoundsN, kValue, deviceLayerNorm(0.01)).verified);
   // Well-spread rows keep the fixed tolerance: LayerNorm of generated rows, in double
   // here, verifies as it is and fails 3e-4 off.
   reference::Buffer b;
   b.dtype = core::DType::Float32;
-  b.bytes.resize(kRows * kN * 4);
+  b.bytes.resize(kBoundsRows * kBoundsN * 4);
   InputInit init;
   init.low = -1.0;
   init.high = 1.0;
   fillInput(b, init, 3);
   reference::TensorView v;
   v.buffer = &b;
-  v.shape = {kRows * kN};
+  v.shape = {kBoundsRows * kBoundsN};
   v.stride = {1};
   const std::vector<double> x = reference::readValues(v);
   std::vector<double> y(x.size());
-  for (int row = 0; row < kRows; ++row) {
+  for (int row = 0; row < kBoundsRows; ++row) {
     double mean = 0.0, var = 0.0;
-    for (int i = 0; i < kN; ++i)
-      mean += x[static_cast<size_t>(row * kN + i)] / kN;
-    for (int i = 0; i < kN; ++i)
-      var += std::pow(x[static_cast<size_t>(row * kN + i)] - mean, 2) / kN;
-    for (int i = 0; i < kN; ++i)
-      y[static_cast<size_t>(row * kN + i)] = (x[static_cast<size_t>(row * kN + i)] - mean) / std::sqrt(var + kEps);
+    for (int i = 0; i < kBoundsN; ++i)
+      mean += x[static_cast<size_t>(row * kBoundsN + i)] / kBoundsN;
+    for (int i = 0; i < kBoundsN; ++i)
+      var += std::pow(x[static_cast<size_t>(row * kBoundsN + i)] - mean, 2) / kBoundsN;
+    for (int i = 0; i < kBoundsN; ++i)
+      y[static_cast<size_t>(row * kBoundsN + i)] = (x[static_cast<size_t>(row * kBoundsN + i)] - mean) / std::sqrt(var + kEps);
   }
-  RunReport r = run("aten.native_layer_norm", kN, std::nan(""), y);
+  RunReport r = run("aten.native_layer_norm", kBoundsN, std::nan(""), y);
   EXPECT_TRUE(r.verified) << r.failure;
   EXPECT_TRUE(r.derivedBounds.empty());
   for (double &e : y)
     e += 3e-4;
-  r = run("aten.native_layer_norm", kN, std::nan(""), y);
+  r = run("aten.native_layer_norm", kBoundsN, std::nan(""), y);
   EXPECT_FALSE(r.verified);
 }
 
@@ -173,10 +173,10 @@ TEST_F(CallBoundsTest, SoftmaxOfEqualLogitsKeepsTheFixedTolerance) {
   // Equal logits: every p = 1 / n, and the bound (gamma_n + 4u) / n is far inside the
   // fixed tolerance; a wrong normalisation (1 / (n + 1)) fails.
   const int64_t n = 64;
-  RunReport r = run("aten._softmax", n, 1.7, std::vector<double>(kRows * n, 1.0 / n));
+  RunReport r = run("aten._softmax", n, 1.7, std::vector<double>(kBoundsRows * n, 1.0 / n));
   EXPECT_TRUE(r.verified) << r.failure;
   EXPECT_TRUE(r.derivedBounds.empty());
-  r = run("aten._softmax", n, 1.7, std::vector<double>(kRows * n, 1.0 / (n + 1)));
+  r = run("aten._softmax", n, 1.7, std::vector<double>(kBoundsRows * n, 1.0 / (n + 1)));
   EXPECT_FALSE(r.verified);
   const double u = std::ldexp(1.0, -24);
   EXPECT_LT((n * u / (1 - n * u) + 4 * u) / n, 1e-7);

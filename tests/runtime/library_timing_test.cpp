@@ -63,8 +63,8 @@ std::string callBundle(const std::vector<int64_t> &elements, const std::string &
          R"(", "args": [)" + args + R"(], "out": [)" + out + R"(]}], "outputs": []})";
 }
 
-StepResult timeCall(const std::string &json) {
-  const Bundle bundle = parseBundle(json, ".", "graph.json");
+StepResult timeCall(const std::string &bundleJson) {
+  const Bundle bundle = parseBundle(bundleJson, ".", "graph.json");
   RunOptions options;
   options.mode = Mode::Timing;
   options.machine = config::loadConfig("tpuv3-like");
@@ -322,10 +322,10 @@ std::optional<StepResult> timeMm(int64_t m, int64_t k, int64_t n, const std::str
                                  const std::string &machine = "tpuv3-like") {
   const std::string args = tensorJson(0, {m, k}, {k, 1}) + ", " +
                            (bKContiguous ? tensorJson(1, {k, n}, {1, k}) : tensorJson(1, {k, n}, {n, 1}));
-  std::string json = callBundle({m * k, k * n, m * n}, "aten.mm", args, tensorJson(2, {m, n}, {n, 1}));
-  for (size_t at = 0; bf16 && (at = json.find("\"fp32\"", at)) != std::string::npos;)
-    json.replace(at, 6, "\"bf16\"");
-  const Bundle bundle = parseBundle(json, ".", "graph.json");
+  std::string bundleJson = callBundle({m * k, k * n, m * n}, "aten.mm", args, tensorJson(2, {m, n}, {n, 1}));
+  for (size_t at = 0; bf16 && (at = bundleJson.find("\"fp32\"", at)) != std::string::npos;)
+    bundleJson.replace(at, 6, "\"bf16\"");
+  const Bundle bundle = parseBundle(bundleJson, ".", "graph.json");
   RunOptions options;
   options.mode = Mode::Timing;
   options.machine = config::loadConfig(machine);
@@ -412,7 +412,7 @@ TEST(LibraryTiming, CallsOnStoragesOfTheSameSizesShareOneRanking) {
     return R"({"name": "in)" + std::to_string(storage) + R"(", "tensor": )" + viewJson(storage, {square}, {1}) +
            R"(, "init": {"kind": "uniform", "low": -1, "high": 1, "stream": )" + std::to_string(storage) + "}}";
   };
-  const std::string json =
+  const std::string bundleJson =
       R"({"format": "npusim-bundle", "version": 1, "model": {"spec": "timing"}, "seed": 0, "storages": [)" +
       storages + R"(], "inputs": [)" + input(0) + ", " + input(1) + ", " + input(3) + ", " + input(5) +
       R"(], "steps": [)" + mm(0, 1, 2) + ", " + mm(0, 3, 4) + ", " + mm(0, 5, 6) + ", " + mm(0, 0, 7) +
@@ -420,7 +420,7 @@ TEST(LibraryTiming, CallsOnStoragesOfTheSameSizesShareOneRanking) {
   RunOptions options;
   options.mode = Mode::Timing;
   options.machine = config::loadConfig("tpuv3-like");
-  const RunReport report = runBundle(parseBundle(json, ".", "graph.json"), options);
+  const RunReport report = runBundle(parseBundle(bundleJson, ".", "graph.json"), options);
   ASSERT_TRUE(report.failure.empty()) << report.failure;
   ASSERT_EQ(report.steps.size(), 4u);
   for (const StepResult &step : report.steps)

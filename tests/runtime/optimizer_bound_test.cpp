@@ -32,24 +32,24 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kN = 64; // every element is a fingerprint sample
-constexpr uint64_t kSeed = 5;
+constexpr int kOptimizerN = 64; // every element is a fingerprint sample
+constexpr uint64_t kOptimizerSeed = 5;
 /// The bias gradient's size: noise, as a sum that cancels leaves it, well above
 /// eps (1e-8), so that AdamW's first step moves the bias by about lr either way.
 constexpr double kNoise = 1e-6;
 
-double fp32(double v) {
+double optimizerFp32(double v) {
   return static_cast<double>(static_cast<float>(v));
 }
 
 std::vector<double> generated(const InputInit &init) {
   reference::Buffer b;
   b.dtype = core::DType::Float32;
-  b.bytes.resize(kN * 4);
-  fillInput(b, init, kSeed);
+  b.bytes.resize(kOptimizerN * 4);
+  fillInput(b, init, kOptimizerSeed);
   reference::TensorView v;
   v.buffer = &b;
-  v.shape = {kN};
+  v.shape = {kOptimizerN};
   v.stride = {1};
   return reference::readValues(v);
 }
@@ -157,17 +157,17 @@ DeviceStep deviceStep(const std::string &optimizer, const Kernel &described, con
   DeviceStep d;
   for (size_t i = 0; i < p0.size(); ++i) {
     if (optimizer == "sgd") {
-      d.m.push_back(fp32(g[i]));
-      d.p.push_back(fp32(p0[i] - described.lr * g[i]));
+      d.m.push_back(optimizerFp32(g[i]));
+      d.p.push_back(optimizerFp32(p0[i] - described.lr * g[i]));
       continue;
     }
     const double b1 = described.beta1, b2 = described.beta2, t = 1.0;
     const double m = (1.0 - b1) * g[i], v = (1.0 - b2) * g[i] * g[i];
     const double mHat = m / (1.0 - std::pow(b1, t)), vHat = v / (1.0 - std::pow(b2, t));
     const double decayed = optimizer == "adamw" ? p0[i] * (1.0 - described.lr * described.weightDecay) : p0[i];
-    d.p.push_back(fp32(decayed - described.lr * mHat / (std::sqrt(vHat) + described.eps)));
-    d.m.push_back(fp32(m));
-    d.v.push_back(fp32(v));
+    d.p.push_back(optimizerFp32(decayed - described.lr * mHat / (std::sqrt(vHat) + described.eps)));
+    d.m.push_back(optimizerFp32(m));
+    d.v.push_back(optimizerFp32(v));
   }
   return d;
 }
@@ -206,12 +206,12 @@ protected:
     const std::vector<double> w0 = generated(wInit), b0 = generated(bInit);
     std::vector<double> gw, gb, gwDevice, gbDevice;
     const std::vector<double> r = generated(uniform(-1.0, 1.0, 99));
-    for (int i = 0; i < kN; ++i) {
-      gw.push_back(fp32(ws[i] * fp32(c.weightScale)));
-      gb.push_back(fp32(bs[i] * fp32(kNoise)));
-      gwDevice.push_back(fp32(gw[i] * (1.0 + c.deviceDrift * r[i])));
+    for (int i = 0; i < kOptimizerN; ++i) {
+      gw.push_back(optimizerFp32(ws[i] * optimizerFp32(c.weightScale)));
+      gb.push_back(optimizerFp32(bs[i] * optimizerFp32(kNoise)));
+      gwDevice.push_back(optimizerFp32(gw[i] * (1.0 + c.deviceDrift * r[i])));
       // Other rounding, other noise: the device's sums gave other values and signs.
-      gbDevice.push_back(fp32(-kNoise * bs[(i + 7) % kN]));
+      gbDevice.push_back(optimizerFp32(-kNoise * bs[(i + 7) % kOptimizerN]));
     }
     const DeviceStep w = deviceStep(c.optimizer, c.described, w0, gwDevice);
     const DeviceStep b = deviceStep(c.optimizer, c.described, b0, gbDevice);
@@ -227,33 +227,33 @@ protected:
 
     json storages = json::array();
     for (int s = 0; s < 12; ++s)
-      storages.push_back({{"id", s}, {"dtype", "fp32"}, {"elements", s == 6 || s == 9 ? 1 : kN}});
+      storages.push_back({{"id", s}, {"dtype", "fp32"}, {"elements", s == 6 || s == 9 ? 1 : kOptimizerN}});
     const auto init = [](const InputInit &i) {
       return json{{"kind", "uniform"}, {"low", i.low}, {"high", i.high}, {"stream", i.stream}};
     };
     const json zero = {{"kind", "constant"}, {"value", 0}};
-    json inputs = {{{"name", "w_source"}, {"tensor", tensor(0, kN)}, {"init", init(wSource)}},
-                   {{"name", "b_source"}, {"tensor", tensor(1, kN)}, {"init", init(bSource)}},
-                   {{"name", "w"}, {"tensor", tensor(2, kN)}, {"init", init(wInit)}},
-                   {{"name", "b"}, {"tensor", tensor(3, kN)}, {"init", init(bInit)}}};
+    json inputs = {{{"name", "w_source"}, {"tensor", tensor(0, kOptimizerN)}, {"init", init(wSource)}},
+                   {{"name", "b_source"}, {"tensor", tensor(1, kOptimizerN)}, {"init", init(bSource)}},
+                   {{"name", "w"}, {"tensor", tensor(2, kOptimizerN)}, {"init", init(wInit)}},
+                   {{"name", "b"}, {"tensor", tensor(3, kOptimizerN)}, {"init", init(bInit)}}};
     for (const char *p : {"w", "b"}) {
       const int base = p[0] == 'w' ? 4 : 7;
       const std::string state = std::string("optimizer.") + p;
       if (sgd) {
-        inputs.push_back({{"name", state + ".momentum_buffer"}, {"tensor", tensor(base, kN)}, {"init", zero}});
+        inputs.push_back({{"name", state + ".momentum_buffer"}, {"tensor", tensor(base, kOptimizerN)}, {"init", zero}});
         continue;
       }
-      inputs.push_back({{"name", state + ".exp_avg"}, {"tensor", tensor(base, kN)}, {"init", zero}});
-      inputs.push_back({{"name", state + ".exp_avg_sq"}, {"tensor", tensor(base + 1, kN)}, {"init", zero}});
+      inputs.push_back({{"name", state + ".exp_avg"}, {"tensor", tensor(base, kOptimizerN)}, {"init", zero}});
+      inputs.push_back({{"name", state + ".exp_avg_sq"}, {"tensor", tensor(base + 1, kOptimizerN)}, {"init", zero}});
       inputs.push_back({{"name", state + ".step"}, {"tensor", tensor(base + 2, 1)}, {"init", zero}});
     }
     const auto gradientStep = [&](int source, int out, double scale, const std::vector<double> &device) {
       return json{{"kind", "launch"},
                   {"kernel", "gradient"},
                   {"grid", {1, 1, 1}},
-                  {"constexprs", {{"XBLOCK", kN}}},
-                  {"args", {{{"tensor", tensor(source, kN)}}, {{"tensor", tensor(out, kN)}}, {{"value", scale}},
-                            {{"value", kN}}}},
+                  {"constexprs", {{"XBLOCK", kOptimizerN}}},
+                  {"args", {{{"tensor", tensor(source, kOptimizerN)}}, {{"tensor", tensor(out, kOptimizerN)}}, {{"value", scale}},
+                            {{"value", kOptimizerN}}}},
                   {"writes", {1}},
                   {"fingerprints", {fingerprint(device, "arg", 1)}}};
     };
@@ -275,9 +275,9 @@ protected:
       return json{{"kind", "launch"},
                   {"kernel", kernel},
                   {"grid", {1, 1, 1}},
-                  {"constexprs", {{"XBLOCK", kN}}},
-                  {"args", {{{"tensor", tensor(p, kN)}}, {{"tensor", tensor(g, kN)}}, {{"tensor", tensor(base, kN)}},
-                            {{"tensor", tensor(v, kN)}}, {{"tensor", tensor(step, sgd ? kN : 1)}}, {{"value", kN}}}},
+                  {"constexprs", {{"XBLOCK", kOptimizerN}}},
+                  {"args", {{{"tensor", tensor(p, kOptimizerN)}}, {{"tensor", tensor(g, kOptimizerN)}}, {{"tensor", tensor(base, kOptimizerN)}},
+                            {{"tensor", tensor(v, kOptimizerN)}}, {{"tensor", tensor(step, sgd ? kOptimizerN : 1)}}, {{"value", kOptimizerN}}}},
                   {"writes", sgd ? json{0, 2} : json{0, 2, 3}},
                   {"fingerprints", fingerprints}};
     };
@@ -286,13 +286,13 @@ protected:
     json outputs = json::array();
     for (const auto &[name, storage, values] : {std::tuple{"updated.w", 2, w.p}, std::tuple{"updated.b", 3, b.p}}) {
       core::NpyArray array;
-      array.shape = {kN};
+      array.shape = {kOptimizerN};
       std::vector<float> f(values.begin(), values.end());
       array.bytes.resize(f.size() * 4);
       std::memcpy(array.bytes.data(), f.data(), array.bytes.size());
       const std::string file = std::string("reference/") + name + ".npy";
       core::writeNpy((dir_ / file).string(), array);
-      outputs.push_back({{"name", name}, {"tensor", tensor(storage, kN)}, {"reference", file},
+      outputs.push_back({{"name", name}, {"tensor", tensor(storage, kOptimizerN)}, {"reference", file},
                          {"fingerprint", fingerprint(values, nullptr, 0)}});
     }
     json model = json::object();
@@ -305,7 +305,7 @@ protected:
                                    {"eps", c.described.eps},
                                    {"weight_decay", c.described.weightDecay}});
     }
-    const json graph = {{"format", "npusim-bundle"}, {"version", 1}, {"model", model}, {"seed", kSeed},
+    const json graph = {{"format", "npusim-bundle"}, {"version", 1}, {"model", model}, {"seed", kOptimizerSeed},
                         {"storages", storages}, {"inputs", inputs}, {"steps", steps}, {"outputs", outputs}};
     std::ofstream(dir_ / "graph.json") << graph.dump(1);
     return loadBundle(dir_);
@@ -341,15 +341,15 @@ TEST_F(OptimizerBoundTest, ACorrectAdamWWithANoiseGradientBiasVerifies) {
     ASSERT_EQ(r.optimizerBound.optimizer, "adamw");
     // Every bias element's gradient is noise on both sides: all are judged by the bound,
     // no weight element is (its gradient is the same on both sides).
-    EXPECT_EQ(r.optimizerBound.withinRounding(), kN);
+    EXPECT_EQ(r.optimizerBound.withinRounding(), kOptimizerN);
     EXPECT_EQ(r.optimizerBound.parametersWithinRounding(), 1);
     ASSERT_NE(parameter(r, "b"), nullptr);
-    EXPECT_EQ(parameter(r, "b")->withinRounding, kN);
+    EXPECT_EQ(parameter(r, "b")->withinRounding, kOptimizerN);
     EXPECT_TRUE(parameter(r, "b")->measured);
     EXPECT_EQ(parameter(r, "w")->withinRounding, 0);
     EXPECT_EQ(r.optimizerBound.epsRegime(), 0);
     const json report = json::parse(reportJson(r, "adamw"));
-    EXPECT_EQ(report["optimizer_bound"]["elements_within_rounding"], kN);
+    EXPECT_EQ(report["optimizer_bound"]["elements_within_rounding"], kOptimizerN);
     EXPECT_EQ(report["optimizer_bound"]["parameters_within_rounding"], 1);
   }
 }
@@ -411,7 +411,7 @@ TEST_F(OptimizerBoundTest, AdamWithoutWeightDecay) {
   RunReport r = run(c);
   EXPECT_TRUE(r.verified) << r.failure;
   EXPECT_EQ(r.optimizerBound.optimizer, "adam");
-  EXPECT_EQ(r.optimizerBound.withinRounding(), kN);
+  EXPECT_EQ(r.optimizerBound.withinRounding(), kOptimizerN);
   c.weightKernel.sign = -1.0;
   r = run(c);
   EXPECT_FALSE(r.verified);
@@ -443,7 +443,7 @@ TEST_F(OptimizerBoundTest, AdamsEpsRegime) {
   EXPECT_TRUE(r.verified) << r.failure;
   ASSERT_NE(parameter(r, "w"), nullptr);
   EXPECT_GT(parameter(r, "w")->epsRegime, 0);
-  EXPECT_LT(parameter(r, "w")->withinRounding, kN / 2);
+  EXPECT_LT(parameter(r, "w")->withinRounding, kOptimizerN / 2);
   EXPECT_EQ(r.optimizerBound.epsRegime(), parameter(r, "w")->epsRegime);
   // The premise: without the description the same run fails on the weight.
   Case plain = c;

@@ -24,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kTiny = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
+const fs::path kRunTiny = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
 
 std::string quote(const std::string &s) {
   std::string q = "'";
@@ -73,7 +73,7 @@ protected:
   /// A copy of the tiny bundle with its graph changed by `mutate`.
   fs::path mutatedCopy(const std::function<void(json &)> &mutate) const {
     const fs::path copy = dir_ / "bundle";
-    fs::copy(kTiny, copy, fs::copy_options::recursive);
+    fs::copy(kRunTiny, copy, fs::copy_options::recursive);
     std::ifstream in(copy / "graph.json");
     json g = json::parse(in);
     in.close();
@@ -86,7 +86,7 @@ protected:
 };
 
 TEST_F(RunTest, TinyBundleVerifiesInProcess) {
-  const Bundle bundle = loadBundle(kTiny);
+  const Bundle bundle = loadBundle(kRunTiny);
   RunOptions options;
   options.verify = true;
   const RunReport r = runBundle(bundle, options);
@@ -108,7 +108,7 @@ TEST_F(RunTest, TinyBundleVerifiesInProcess) {
 
 TEST_F(RunTest, TinyBundleVerifiesThroughTheCommandLine) {
   const std::string report = (dir_ / "report.json").string();
-  const Result r = npusim({"run", kTiny.string(), "--mode", "reference", "--verify", "--report", report});
+  const Result r = npusim({"run", kRunTiny.string(), "--mode", "reference", "--verify", "--report", report});
   EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("3 of 3 steps ran (1 launches, 2 calls), 1 kernels (1 compiled)"), std::string::npos)
       << r.out;
@@ -130,7 +130,7 @@ TEST_F(RunTest, TinyBundleVerifiesThroughTheCommandLine) {
 }
 
 TEST_F(RunTest, WithoutVerifyTheRunStillSucceeds) {
-  const Result r = npusim({"run", kTiny.string()});
+  const Result r = npusim({"run", kRunTiny.string()});
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("verification: off"), std::string::npos) << r.out;
 }
@@ -348,7 +348,7 @@ TEST_F(RunTest, FullModeCyclesAreReproducibleAndReported) {
   for (const char *name : {"a.json", "b.json"}) {
     const fs::path report = dir_ / name;
     const Result r =
-        npusim({"run", kTiny.string(), "--mode", "full", "--verify", "--report", report.string()});
+        npusim({"run", kRunTiny.string(), "--mode", "full", "--verify", "--report", report.string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     std::ifstream in(report);
     reports.push_back(json::parse(in));
@@ -412,7 +412,7 @@ TEST_F(RunTest, RepeatedLaunchReusesItsProgramWithIdenticalCyclesAndValues) {
     steps.insert(steps.begin() + 1, steps[0]);
   });
   const fs::path once = dir_ / "once.json", twice = dir_ / "twice.json";
-  const Result a = npusim({"run", kTiny.string(), "--mode", "full", "--verify", "--report", once.string()});
+  const Result a = npusim({"run", kRunTiny.string(), "--mode", "full", "--verify", "--report", once.string()});
   ASSERT_EQ(a.exitCode, 0) << a.out << a.err;
   const Result b = npusim({"run", bundle.string(), "--mode", "full", "--verify", "--report", twice.string()});
   ASSERT_EQ(b.exitCode, 0) << b.out << b.err;
@@ -436,7 +436,7 @@ TEST_F(RunTest, TopStepsNameTheirBound) {
                                            "vector",         "cross-lane",        "scalar"};
   const fs::path report = dir_ / "r.json";
   const Result r =
-      npusim({"run", kTiny.string(), "--mode", "timing", "--top", "2", "--report", report.string()});
+      npusim({"run", kRunTiny.string(), "--mode", "timing", "--top", "2", "--report", report.string()});
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
   const size_t at = r.out.find("top 2 steps by cycles:\n");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -462,8 +462,8 @@ TEST_F(RunTest, TopStepsNameTheirBound) {
   for (const json &step : doc["steps"])
     EXPECT_NE(std::find(bounds.begin(), bounds.end(), step["timing"]["bound"].get<std::string>()),
               bounds.end());
-  EXPECT_EQ(npusim({"run", kTiny.string(), "--mode", "timing", "--top", "0"}).exitCode, 2);
-  EXPECT_EQ(npusim({"run", kTiny.string(), "--mode", "reference", "--top", "3"}).exitCode, 2);
+  EXPECT_EQ(npusim({"run", kRunTiny.string(), "--mode", "timing", "--top", "0"}).exitCode, 2);
+  EXPECT_EQ(npusim({"run", kRunTiny.string(), "--mode", "reference", "--top", "3"}).exitCode, 2);
 }
 
 TEST_F(RunTest, MalformedBundleAndCommandLineErrors) {
@@ -477,27 +477,27 @@ TEST_F(RunTest, MalformedBundleAndCommandLineErrors) {
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("not a bundle directory"), std::string::npos) << r.err;
 
-  r = npusim({"run", kTiny.string(), "--mode", "timing", "--verify"});
+  r = npusim({"run", kRunTiny.string(), "--mode", "timing", "--verify"});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--verify needs values"), std::string::npos) << r.err;
-  r = npusim({"run", kTiny.string(), "--mode", "functional", "--trace", (dir_ / "t.json").string()});
+  r = npusim({"run", kRunTiny.string(), "--mode", "functional", "--trace", (dir_ / "t.json").string()});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("--trace needs cycles"), std::string::npos) << r.err;
-  r = npusim({"run", kTiny.string(), "--config", "tpuv9-like"});
+  r = npusim({"run", kRunTiny.string(), "--config", "tpuv9-like"});
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_NE(r.err.find("tpuv9-like"), std::string::npos) << r.err;
-  r = npusim({"run", kTiny.string(), "--mode", "fast"});
+  r = npusim({"run", kRunTiny.string(), "--mode", "fast"});
   EXPECT_EQ(r.exitCode, 2);
   r = npusim({"run"});
   EXPECT_EQ(r.exitCode, 2);
-  r = npusim({"run", kTiny.string(), "--bogus"});
+  r = npusim({"run", kRunTiny.string(), "--bogus"});
   EXPECT_EQ(r.exitCode, 2);
   for (const char *threads : {"0", "-1", "2x"}) {
-    r = npusim({"run", kTiny.string(), "--threads", threads});
+    r = npusim({"run", kRunTiny.string(), "--threads", threads});
     EXPECT_EQ(r.exitCode, 2) << threads;
     EXPECT_NE(r.err.find("--threads expects a positive integer"), std::string::npos) << r.err;
   }
-  r = npusim({"run", kTiny.string(), "--mode", "full", "--threads", "2"});
+  r = npusim({"run", kRunTiny.string(), "--mode", "full", "--threads", "2"});
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find(" threads=2 "), std::string::npos) << r.out;
 }

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 const fs::path kTinyBundle = fs::path(NPUSIM_TEST_DATA) / "bundles" / "tiny";
 
-RunReport runWith(const Bundle &bundle, Mode mode, int threads) {
+RunReport runThreads(const Bundle &bundle, Mode mode, int threads) {
   RunOptions options;
   options.mode = mode;
   options.verify = mode != Mode::Timing;
@@ -59,19 +59,19 @@ void expectSameRun(const RunReport &a, const RunReport &b, int threads) {
 
 TEST(Threads, FullModeGivesTheSameCyclesAndValuesWithOneTwoAndThreeThreads) {
   const Bundle bundle = loadBundle(kTinyBundle);
-  const RunReport one = runWith(bundle, Mode::Full, 1);
+  const RunReport one = runThreads(bundle, Mode::Full, 1);
   EXPECT_GT(one.totalCycles, 0);
   ASSERT_EQ(one.outputs.size(), 2u);
   EXPECT_NE(one.outputs[0].valuesHash, one.outputs[1].valuesHash); // the hash sees the values
   for (int threads : {2, 3})
-    expectSameRun(one, runWith(bundle, Mode::Full, threads), threads);
+    expectSameRun(one, runThreads(bundle, Mode::Full, threads), threads);
 }
 
 TEST(Threads, TimingModeGivesTheSameCyclesWithOneTwoAndThreeThreads) {
   const Bundle bundle = loadBundle(kTinyBundle);
-  const RunReport one = runWith(bundle, Mode::Timing, 1);
+  const RunReport one = runThreads(bundle, Mode::Timing, 1);
   for (int threads : {2, 3})
-    expectSameRun(one, runWith(bundle, Mode::Timing, threads), threads);
+    expectSameRun(one, runThreads(bundle, Mode::Timing, threads), threads);
 }
 
 // Two NCHW convolutions, the second reading the first's output: a plan may

@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int64_t kRows = 4096, kWidth = 64, kTokens = 16;
+constexpr int64_t kStorageRows = 4096, kStorageWidth = 64, kTokens = 16;
 
 const char *kHeader = R"(
 import triton
@@ -47,7 +47,7 @@ std::string kernelSource(const std::string &name, const std::string &firstPointe
   return s + "def " + name + "(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n" + body;
 }
 
-json tensor(int storage, std::vector<int64_t> shape) {
+json storageTensor(int storage, std::vector<int64_t> shape) {
   std::vector<int64_t> stride(shape.size(), 1);
   for (size_t i = shape.size() - 1; i-- > 0;)
     stride[i] = stride[i + 1] * shape[i + 1];
@@ -58,7 +58,7 @@ json tensor(int storage, std::vector<int64_t> shape) {
 /// (out[t, :] = table[ids[t], :]) and then out + bias.
 void writeBundle(const fs::path &dir) {
   fs::create_directories(dir / "kernels");
-  const std::string n = std::to_string(kTokens * kWidth), w = std::to_string(kWidth);
+  const std::string n = std::to_string(kTokens * kStorageWidth), w = std::to_string(kStorageWidth);
   std::ofstream(dir / "kernels" / "triton_poi_embedding_0.py")
       << kernelSource("triton_poi_embedding_0", "i64",
                       "    xnumel = " + n +
@@ -87,34 +87,34 @@ void writeBundle(const fs::path &dir) {
   json g = {
       {"format", "npusim-bundle"}, {"version", 1}, {"model", {{"spec", "embedding gather"}}}, {"seed", 3}};
   g["storages"] = {{{"id", 0}, {"dtype", "i64"}, {"elements", kTokens}},
-                   {{"id", 1}, {"dtype", "fp32"}, {"elements", kRows * kWidth}},
-                   {{"id", 2}, {"dtype", "fp32"}, {"elements", kTokens * kWidth}},
-                   {{"id", 3}, {"dtype", "fp32"}, {"elements", kTokens * kWidth}},
-                   {{"id", 4}, {"dtype", "fp32"}, {"elements", kTokens * kWidth}}};
+                   {{"id", 1}, {"dtype", "fp32"}, {"elements", kStorageRows * kStorageWidth}},
+                   {{"id", 2}, {"dtype", "fp32"}, {"elements", kTokens * kStorageWidth}},
+                   {{"id", 3}, {"dtype", "fp32"}, {"elements", kTokens * kStorageWidth}},
+                   {{"id", 4}, {"dtype", "fp32"}, {"elements", kTokens * kStorageWidth}}};
   g["inputs"] = {{{"name", "ids"},
-                  {"tensor", tensor(0, {kTokens})},
-                  {"init", {{"kind", "randint"}, {"low", 0}, {"high", kRows}, {"stream", 0}}}},
+                  {"tensor", storageTensor(0, {kTokens})},
+                  {"init", {{"kind", "randint"}, {"low", 0}, {"high", kStorageRows}, {"stream", 0}}}},
                  {{"name", "table"},
-                  {"tensor", tensor(1, {kRows, kWidth})},
+                  {"tensor", storageTensor(1, {kStorageRows, kStorageWidth})},
                   {"init", {{"kind", "uniform"}, {"low", -1.0}, {"high", 1.0}, {"stream", 1}}}},
                  {{"name", "bias"},
-                  {"tensor", tensor(3, {kTokens, kWidth})},
+                  {"tensor", storageTensor(3, {kTokens, kStorageWidth})},
                   {"init", {{"kind", "uniform"}, {"low", -1.0}, {"high", 1.0}, {"stream", 2}}}}};
   const auto launch = [&](const std::string &kernel, int a, int b, int out) {
     return json{{"kind", "launch"},
                 {"kernel", kernel},
-                {"grid", {kTokens * kWidth / 128, 1, 1}},
+                {"grid", {kTokens * kStorageWidth / 128, 1, 1}},
                 {"constexprs", {{"XBLOCK", 128}}},
                 {"args",
-                 {{{"tensor", tensor(a, {kTokens * kWidth})}},
-                  {{"tensor", tensor(b, {kTokens * kWidth})}},
-                  {{"tensor", tensor(out, {kTokens * kWidth})}},
-                  {{"value", kTokens * kWidth}}}},
+                 {{{"tensor", storageTensor(a, {kTokens * kStorageWidth})}},
+                  {{"tensor", storageTensor(b, {kTokens * kStorageWidth})}},
+                  {{"tensor", storageTensor(out, {kTokens * kStorageWidth})}},
+                  {{"value", kTokens * kStorageWidth}}}},
                 {"writes", {2}}};
   };
   json gather = launch("triton_poi_embedding_0", 0, 1, 2);
-  gather["args"][0]["tensor"] = tensor(0, {kTokens});
-  gather["args"][1]["tensor"] = tensor(1, {kRows, kWidth});
+  gather["args"][0]["tensor"] = storageTensor(0, {kTokens});
+  gather["args"][1]["tensor"] = storageTensor(1, {kStorageRows, kStorageWidth});
   g["steps"] = {gather, launch("triton_poi_add_1", 2, 3, 4)};
   g["outputs"] = json::array();
   std::ofstream(dir / "graph.json") << g.dump(1);
@@ -176,8 +176,8 @@ TEST_F(TimingStorageTest, AnIndexOutsideTheTableFailsAsInFullMode) {
   std::ifstream in(dir_ / "graph.json");
   json g = json::parse(in);
   in.close();
-  g["inputs"][0]["init"]["low"] = kRows;
-  g["inputs"][0]["init"]["high"] = kRows + 1;
+  g["inputs"][0]["init"]["low"] = kStorageRows;
+  g["inputs"][0]["init"]["high"] = kStorageRows + 1;
   std::ofstream(dir_ / "graph.json") << g.dump(1);
   const RunReport timing = run(Mode::Timing);
   const RunReport full = run(Mode::Full);

@@ -82,7 +82,7 @@ private:
   int starved_ = -1;
 };
 
-[[maybe_unused]] const bool kRegistered = DramSchedulers::add<ReferenceFrFcfs>("frfcfs_reference");
+[[maybe_unused]] const bool kReferenceFrFcfsRegistered = DramSchedulers::add<ReferenceFrFcfs>("frfcfs_reference");
 
 } // namespace
 } // namespace npusim::timing

@@ -49,7 +49,7 @@ private:
   }
 };
 
-[[maybe_unused]] const bool kRegistered = DramSchedulers::add<OldestFirstScheduler>("oldest_first");
+[[maybe_unused]] const bool kOldestFirstRegistered = DramSchedulers::add<OldestFirstScheduler>("oldest_first");
 
 bool contains(const std::vector<std::string> &names, const std::string &name) {
   return std::find(names.begin(), names.end(), name) != names.end();
