@@ -106,7 +106,7 @@ PyLiteral evaluateLiteral(const ast::Expr &expr, const std::string &file) {
   default:
     break;
   }
-  throw core::CompileError(at(file, expr.pos), "expected a literal value in kernel metadata");
+  throw core::CompileError(sourceAt(file, expr.pos), "expected a literal value in kernel metadata");
 }
 
 } // namespace npusim::triton

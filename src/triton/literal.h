@@ -11,7 +11,7 @@
 namespace npusim::triton {
 
 /// A position in `file` as an error's location.
-inline core::SourceLocation at(const std::string &file, ast::Position pos) {
+inline core::SourceLocation sourceAt(const std::string &file, ast::Position pos) {
   return core::SourceLocation{file, pos.line, pos.col};
 }
 

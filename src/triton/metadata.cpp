@@ -59,7 +59,7 @@ public:
 
   void readHeuristic(const ast::Expr &decorator) {
     for (size_t i = 1; i < decorator.operands.size(); ++i)
-      throw core::CompileError(at(file_, decorator.operands[i]->pos),
+      throw core::CompileError(sourceAt(file_, decorator.operands[i]->pos),
                                "Inductor heuristics take keyword arguments only");
     for (const ast::Keyword &kw : decorator.keywords) {
       PyLiteral value = evaluateLiteral(*kw.value, file_);
@@ -73,7 +73,7 @@ public:
         meta_.reductionHint = lastComponent(value.text);
     }
     if (tritonMeta_.kind != PyLiteral::Kind::Dict)
-      throw core::CompileError(at(file_, decorator.pos),
+      throw core::CompileError(sourceAt(file_, decorator.pos),
                                "the heuristics decorator has no triton_meta dict with the kernel signature");
     readTritonMeta();
     if (inductorMeta_.kind == PyLiteral::Kind::Dict)
@@ -96,7 +96,7 @@ private:
       for (size_t i = 0; i + 1 < value.items.size(); i += 2) {
         const PyLiteral &key = value.items[i], &hint = value.items[i + 1];
         if (key.kind != PyLiteral::Kind::String || hint.kind != PyLiteral::Kind::Int)
-          throw core::CompileError(at(file_, key.pos), "size_hints must map axis names to integers");
+          throw core::CompileError(sourceAt(file_, key.pos), "size_hints must map axis names to integers");
         meta_.sizeHints[key.text] = hint.intValue;
       }
     } else if (value.kind == PyLiteral::Kind::List || value.kind == PyLiteral::Kind::Tuple) {
@@ -105,14 +105,14 @@ private:
         if (value.items[i].kind == PyLiteral::Kind::Int)
           meta_.sizeHints[std::to_string(i)] = value.items[i].intValue;
     } else {
-      throw core::CompileError(at(file_, value.pos), "size_hints must be a dict, got " + value.describe());
+      throw core::CompileError(sourceAt(file_, value.pos), "size_hints must be a dict, got " + value.describe());
     }
   }
 
   void readTritonMeta() {
     const PyLiteral *sig = signature();
     if (!sig || sig->kind != PyLiteral::Kind::Dict)
-      throw core::CompileError(at(file_, tritonMeta_.pos), "triton_meta has no 'signature' dict");
+      throw core::CompileError(sourceAt(file_, tritonMeta_.pos), "triton_meta has no 'signature' dict");
     if (const PyLiteral *c = constants(); c && c->kind == PyLiteral::Kind::Dict) {
       for (size_t i = 0; i + 1 < c->items.size(); i += 2)
         if (c->items[i].kind == PyLiteral::Kind::String)
@@ -126,10 +126,10 @@ private:
       meta_.gridType = g->text;
     if (const PyLiteral *m = inductorMeta_.get("mutated_arg_names")) {
       if (m->kind != PyLiteral::Kind::List && m->kind != PyLiteral::Kind::Tuple)
-        throw core::CompileError(at(file_, m->pos), "mutated_arg_names must be a list of strings");
+        throw core::CompileError(sourceAt(file_, m->pos), "mutated_arg_names must be a list of strings");
       for (const PyLiteral &name : m->items) {
         if (name.kind != PyLiteral::Kind::String)
-          throw core::CompileError(at(file_, name.pos), "mutated_arg_names must be a list of strings");
+          throw core::CompileError(sourceAt(file_, name.pos), "mutated_arg_names must be a list of strings");
         meta_.mutatedArgNames.push_back(name.text);
         mutatedPositions_.push_back(name.pos);
       }
@@ -246,10 +246,10 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
         heuristic = d.get();
     }
     if (heuristic && !jit)
-      throw core::CompileError(at(file, stmt->pos), "kernel '" + fn.name + "' has heuristics but no @triton.jit");
+      throw core::CompileError(sourceAt(file, stmt->pos), "kernel '" + fn.name + "' has heuristics but no @triton.jit");
     if (heuristic) {
       if (heuristicKernel)
-        throw core::CompileError(at(file, stmt->pos),
+        throw core::CompileError(sourceAt(file, stmt->pos),
                                  "a second kernel '" + fn.name + "' in one file; one kernel per file");
       heuristicKernel = &fn;
       heuristicDecorator = heuristic;
@@ -266,7 +266,7 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
 
   KernelMetadata &meta = kf.metadata;
   meta.kernelName = kf.kernel->name;
-  meta.location = at(file, kernelStmt->pos);
+  meta.location = sourceAt(file, kernelStmt->pos);
   MetadataReader reader(file, meta);
   if (heuristicDecorator) {
     meta.kind = kindFromHeuristic(heuristicName(*heuristicDecorator));
@@ -277,7 +277,7 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
   const PyLiteral *sig = heuristicDecorator ? reader.signature() : nullptr;
   std::set<std::string> seen;
   for (const ast::Parameter &param : kf.kernel->params) {
-    const core::SourceLocation where = at(file, param.pos);
+    const core::SourceLocation where = sourceAt(file, param.pos);
     if (!seen.insert(param.name).second)
       throw core::CompileError(where, "duplicate parameter '" + param.name + "'");
     ParameterSpec spec;
@@ -286,8 +286,8 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
     const PyLiteral *type = sig ? sig->get(param.name) : nullptr;
     if (type) {
       if (type->kind != PyLiteral::Kind::String)
-        throw core::CompileError(at(file, type->pos), "signature type of '" + param.name + "' must be a string");
-      applyTypeString(spec, type->text, at(file, type->pos));
+        throw core::CompileError(sourceAt(file, type->pos), "signature type of '" + param.name + "' must be a string");
+      applyTypeString(spec, type->text, sourceAt(file, type->pos));
     } else if (isConstexprAnnotation(param.annotation.get())) {
       spec.isConstexpr = true;
       spec.typeString = "constexpr";
@@ -302,7 +302,7 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
         if (auto v = constexprFromLiteral(evaluateLiteral(*param.defaultValue, file)))
           spec.defaultValue = *v;
         else
-          throw core::CompileError(at(file, param.defaultValue->pos), "constexpr default must be a number, bool or None");
+          throw core::CompileError(sourceAt(file, param.defaultValue->pos), "constexpr default must be a number, bool or None");
       } else if (auto c = meta.constants.find(param.name); c != meta.constants.end()) {
         spec.defaultValue = c->second;
       }
@@ -313,9 +313,9 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
     for (size_t i = 0; i + 1 < sig->items.size(); i += 2) {
       const PyLiteral &key = sig->items[i];
       if (key.kind != PyLiteral::Kind::String)
-        throw core::CompileError(at(file, key.pos), "signature keys must be parameter names");
+        throw core::CompileError(sourceAt(file, key.pos), "signature keys must be parameter names");
       if (!meta.findParameter(key.text))
-        throw core::CompileError(at(file, key.pos),
+        throw core::CompileError(sourceAt(file, key.pos),
                                  "signature names '" + key.text + "', which is not a parameter of '" + meta.kernelName + "'");
     }
   }
@@ -344,7 +344,7 @@ KernelFile loadKernel(std::string_view source, std::string fileName) {
     const std::string &mutated = meta.mutatedArgNames[i];
     const ParameterSpec *p = meta.findParameter(mutated);
     if (!p || !p->isPointer)
-      throw core::CompileError(at(file, reader.mutatedPositions().at(i)),
+      throw core::CompileError(sourceAt(file, reader.mutatedPositions().at(i)),
                                "mutated_arg_names lists '" + mutated + "', which is not a pointer parameter");
   }
   return kf;
