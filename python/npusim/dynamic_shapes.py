@@ -287,16 +287,16 @@ class NotExpressible(Exception):
 
 def expr_text(e, names):
     """A sympy integer expression in the format's syntax, or NotExpressible. names maps the
-    ShapeEnv's symbols to the bundle's names."""
+    ShapeEnv's symbols' names to the bundle's names (or to constants)."""
     import sympy
 
     cls = type(e).__name__
     if e.is_Integer:
         return str(int(e))
-    if e.is_Symbol:
-        if e not in names:
+    if e.is_Symbol:  # by name: the ShapeEnv gives a symbol assumptions a srepr may lack
+        if str(e) not in names:
             raise NotExpressible(f"symbol {e} is no dynamic size of the bundle")
-        return names[e]
+        return names[str(e)]
     if isinstance(e, sympy.Add):
         return "(" + " + ".join(expr_text(a, names) for a in e.args) + ")"
     if isinstance(e, sympy.Mul):
@@ -304,7 +304,7 @@ def expr_text(e, names):
     if isinstance(e, sympy.Pow) and e.exp.is_Integer and int(e.exp) >= 0:
         base = expr_text(e.base, names)
         return "(" + "*".join([base] * int(e.exp)) + ")" if int(e.exp) else "1"
-    if cls == "FloorDiv":
+    if cls in ("FloorDiv", "CleanDiv"):  # CleanDiv: a division Inductor knows is exact
         return f"({expr_text(e.args[0], names)} // {expr_text(e.args[1], names)})"
     if cls in ("Mod", "PythonMod"):
         return f"({expr_text(e.args[0], names)} % {expr_text(e.args[1], names)})"
@@ -317,6 +317,14 @@ def expr_text(e, names):
 
 _RELATIONS = {"Equality": "==", "Unequality": "!=", "StrictLessThan": "<", "LessThan": "<=",
               "StrictGreaterThan": ">", "GreaterThan": ">="}
+
+
+def guards_json(expr, names):
+    """guard_json of each comparison of a conjunction (one guard each, since all must hold),
+    or of the expression."""
+    if type(expr).__name__ == "And":
+        return [j for a in expr.args for j in guards_json(a, names)]
+    return [guard_json(expr, names)]
 
 
 def guard_json(expr, names):
@@ -334,9 +342,11 @@ def guard_json(expr, names):
 def symbols_and_guards(env, binding):
     """(symbols, guards) of the bundle from env_record's record: each of binding's names with
     its captured value and the range of the ShapeEnv symbol of that value; the guards, with
-    symbols the ShapeEnv fixed to one value substituted."""
-    import sympy
-
+    every other symbol written as its captured value. That is a symbol the ShapeEnv fixed to
+    one value, or one Dynamo made dynamic that the capture held at one value at every
+    binding (a model dimension it reads off a tensor, such as a cache's heads): the
+    bundle's kernels and integers were captured at that value, so it is a constant of the
+    bundle."""
     by_value = {}
     for sym, val in env["val"].items():
         lo, hi = env["rng"].get(sym, [None, None])
@@ -348,24 +358,24 @@ def symbols_and_guards(env, binding):
         if len(syms) != 1:
             raise CaptureError(f"size {name}={v}: {len(syms)} free symbols of the ShapeEnv have "
                                f"that value ({syms}); expected one")
-        names[sympy.Symbol(syms[0], positive=True, integer=True)] = name
+        names[syms[0]] = name
         lo, hi = env["rng"][syms[0]]
         symbols.append({"name": name, "value": int(v), "min": _bound(lo) or 0, "max": _bound(hi),
                         "inductor": syms[0]})
-    for k, (lo, hi) in env["rng"].items():  # fixed by the ShapeEnv: the constant
-        if lo == hi and k in env["val"]:
-            names[sympy.Symbol(k, positive=True, integer=True)] = str(int(env["val"][k]))
+    for sym, val in env["val"].items():  # every other symbol: its captured value
+        names.setdefault(sym, str(int(val)))
     guards, seen = [], set()
     for rep, text in env["guards"]:
         try:
             e = _read_srepr(rep)
         except Exception as exc:  # noqa: BLE001
-            j = {"expr": text, "checked": False, "why": f"not read: {exc}"}
+            read = [{"expr": text, "checked": False, "why": f"not read: {exc}"}]
         else:
-            j = guard_json(e, names)
-        if j["expr"] not in seen:
-            seen.add(j["expr"])
-            guards.append(j)
+            read = guards_json(e, names)
+        for j in read:
+            if j["expr"] not in seen:
+                seen.add(j["expr"])
+                guards.append(j)
     return symbols, guards
 
 
@@ -464,7 +474,14 @@ def assemble(dirs, bindings, env, out_dir):
     kernel_sets = [sorted(os.listdir(os.path.join(d, "kernels"))) for d in dirs]
     for d, ks in zip(dirs[1:], kernel_sets[1:]):
         if ks != kernel_sets[0]:
-            raise CaptureError(f"{d}: kernels {ks} differ from {kernel_sets[0]} of {dirs[0]}")
+            only_here = sorted(set(ks) - set(kernel_sets[0]))
+            only_first = sorted(set(kernel_sets[0]) - set(ks))
+            raise CaptureError(
+                f"{d}: Inductor compiled this binding into other kernels than {dirs[0]} "
+                f"(only here: {only_here}; only there: {only_first}). A captured size equal to "
+                "one of the model's own dimensions shares that dimension's symbol at the captured "
+                "binding alone (Dynamo gives equal sizes one symbol): capture at sizes no "
+                "dimension of the model has")
     graph = graphs[0]
 
     def param_name(step, j):

@@ -82,6 +82,32 @@ def test_guards_from_a_shape_env_record():
     assert guards[3]["checked"] is False and guards[3]["expr"] == "Eq(Foo(s33), 1)"
 
 
+def test_guards_hold_other_free_symbols_at_their_captured_value():
+    # As a Llama decode step's ShapeEnv recorded them: Dynamo made the cache's batch (s59) and
+    # heads (s21, a symbol without the positive assumption) dynamic too, but every binding
+    # held them at one value, so they are constants of a bundle whose one size is past (s31).
+    env = {"val": {"s31": 100, "s59": 32, "s21": 8},
+           "rng": {"s31": ["2", "int_oo"], "s59": ["32", "2147483647"], "s21": ["2", "int_oo"]},
+           "guards": [["StrictGreaterThan(Symbol('s59', positive=True, integer=True), Integer(31))",
+                       "s59 > 31"],
+                      ["LessThan(Mul(Integer(4), Symbol('s31', positive=True, integer=True), "
+                       "Symbol('s59', positive=True, integer=True), Symbol('s21', integer=True)), "
+                       "Integer(2147483647))", "4*s31*s59*s21 <= 2147483647"],
+                      ["Or(Equality(Symbol('s59', positive=True, integer=True), Integer(1)), "
+                       "Equality(Symbol('s21', integer=True), Integer(8)))", "Eq(s59, 1) | Eq(s21, 8)"],
+                      ["And(GreaterThan(CleanDiv(Symbol('s31', positive=True, integer=True), Integer(4)), "
+                       "Integer(0)), LessThan(Symbol('s31', positive=True, integer=True), Integer(512)))",
+                       "(CleanDiv(s31, 4) >= 0) & (s31 <= 512)"]]}
+    symbols, guards = d.symbols_and_guards(env, {"past": 100})
+    assert [s["inductor"] for s in symbols] == ["s31"]
+    assert guards[0] == {"expr": "32 > 31", "checked": True}
+    assert guards[1] == {"expr": "(4*8*past*32) <= 2147483647", "checked": True}
+    assert guards[2]["checked"] is False  # a disjunction is not in the format's syntax
+    # A conjunction is its comparisons, each a guard; an exact division is a floor division.
+    assert sorted(guards[3:], key=lambda g: g["expr"]) == [
+        {"expr": "(past // 4) >= 0", "checked": True}, {"expr": "past <= 512", "checked": True}]
+
+
 def test_parse_sizes_errors():
     assert d.parse_sizes("batch=8, seq=16") == {"batch": 8, "seq": 16}
     with pytest.raises(CaptureError, match="at least 2"):
