@@ -132,20 +132,39 @@ bool NpuTimer::streamLaunch(const npu::Program &program, const std::string &laun
   }
   stream_ = simulators_[0]->beginLaunch(program, launchName);
   streamStep_ = step;
+  // With timing threads, the stream is timed on a thread of its own while
+  // this one runs the launch's functional simulation.
+  if (threaded())
+    pipe_ = std::make_unique<InstancePipe>(
+        [this, stream = stream_.get()](npu::InstanceTrace &&trace) { timeInstance(*stream, std::move(trace)); });
   return true;
 }
 
-void NpuTimer::streamInstance(npu::InstanceTrace &&trace) {
+void NpuTimer::timeInstance(timing::LaunchStream &stream, npu::InstanceTrace &&trace) {
   const double start = threadCpuMs();
-  stream_->add(std::move(trace));
+  stream.add(std::move(trace));
   const double cpu = threadCpuMs() - start;
   std::lock_guard lock(mutex_);
   busyMs_ += cpu;
 }
 
+void NpuTimer::streamInstance(npu::InstanceTrace &&trace) {
+  if (pipe_)
+    pipe_->push(std::move(trace));
+  else
+    timeInstance(*stream_, std::move(trace));
+}
+
+void NpuTimer::cancelStream() {
+  pipe_.reset(); // stops the thread that uses the stream first
+  stream_.reset();
+}
+
 void NpuTimer::endStream() {
-  const double start = threadCpuMs();
   const std::unique_ptr<timing::LaunchStream> stream = std::move(stream_);
+  if (const std::unique_ptr<InstancePipe> pipe = std::move(pipe_))
+    pipe->close();
+  const double start = threadCpuMs();
   const timing::LaunchTiming t = stream->finish();
   streamPeakHeld_ = std::max(streamPeakHeld_, stream->peakHeldInstances());
   std::lock_guard lock(mutex_);

@@ -15,11 +15,13 @@
 // kQueuedTraceBytes of traces; a launch with more waits until the timing
 // threads are idle, so that at most it and the next launch's traces exist.
 // A launch whose traces outgrow kStreamAboveBytes (or any launch, without
-// timing threads) is timed in the caller's thread as its instances run
-// (streamLaunch), holding only the instances in flight.
+// timing threads) is timed as its instances run (streamLaunch), holding only
+// the instances in flight: with timing threads on a thread of its own while
+// the caller runs the launch (InstancePipe), else in the caller's thread.
 #include "config/hardware.h"
 #include "energy/energy.h"
 #include "npu/execution.h"
+#include "runtime/instance_pipe.h"
 #include "runtime/runner.h"
 #include "timing/simulator.h"
 
@@ -60,7 +62,8 @@ public:
   /// (streamLaunch), in memory that does not grow with their grid.
   static constexpr size_t kStreamAboveBytes = size_t{32} << 20;
 
-  /// Starts timing a launch in the caller's thread as its instances arrive,
+  /// Starts timing a launch as its instances arrive (on a thread of its own
+  /// when threaded(), else in the caller's),
   /// after every launch submitted before it has been timed (in memory that
   /// does not grow with the grid: timing::LaunchStream). Returns false, and
   /// starts nothing, when one of those failed (its error: error()).
@@ -70,7 +73,7 @@ public:
   /// Ends the streamed launch and adds its timing into its step.
   void endStream();
   /// Drops a streamed launch whose functional run failed (nothing is added).
-  void cancelStream() { stream_.reset(); }
+  void cancelStream();
   /// The instance traces the streamed launch held at most at once.
   int64_t streamPeakHeld() const { return streamPeakHeld_; }
 
@@ -109,6 +112,8 @@ private:
 
   /// Adds one launch's timing and energy into its step's (lock held or no threads).
   void add(const timing::LaunchTiming &launch, size_t step);
+  /// Times the streamed launch's next instance, counting the CPU time it takes.
+  void timeInstance(timing::LaunchStream &stream, npu::InstanceTrace &&trace);
 
   config::HardwareConfig machine_;
   energy::Table energyTable_; // machine_.energy, read once
@@ -129,6 +134,7 @@ private:
   size_t errorStep_ = 0;
   std::vector<std::thread> workers_;
   std::unique_ptr<timing::LaunchStream> stream_; // the streamed launch, if one runs
+  std::unique_ptr<InstancePipe> pipe_;           // its instances' way to their timing thread, if threaded
   size_t streamStep_ = 0;
   int64_t streamPeakHeld_ = 0;
 };
