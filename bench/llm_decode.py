@@ -5,9 +5,12 @@ the step's time against its closed form.
     NPUSIM=build/npusim bench/llm_decode.py [--config NAME] [DIR]
 
 DIR (default bench/llm) holds one bundle per workload, captured on a GPU with
-`python -m npusim.capture SPEC` (the SPEC is in each graph.json): a Llama-3-8B-
+`python -m npusim.capture SPEC` or, with sizes that are symbols, `python -m
+npusim.dynamic_shapes SPEC OUT --sizes ...` (the SPEC is in each graph.json): a Llama-3-8B-
 architecture decode step in bf16 (32 layers, hidden 4096, 32 heads, 8 KV heads,
-intermediate 14336, vocabulary 128256) against a KV cache of `past` tokens. Timing mode
+intermediate 14336, vocabulary 128256) against a KV cache of `past` tokens. DIR/sizes.json
+names the sizes a dynamic bundle runs at (`npusim run --set NAME=VALUE`), by the bundle's
+directory name; a bundle it does not name runs at its captured sizes. Timing mode
 holds no weights and no cache (docs/timing.md, "How a run stays fast"), so the peak
 memory is the program's, not the model's 16 GB.
 
@@ -19,7 +22,6 @@ target for it is 1.25x, and for the run 60 s of wall time and 2 GiB of peak RSS 
 import argparse
 import json
 import os
-import resource
 import subprocess
 import tempfile
 import time
@@ -27,24 +29,41 @@ import time
 BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp64": 8, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "u8": 1, "i1": 1}
 
 
-def input_bytes(graph):
-    """The bytes of the storages the graph's inputs live in: what a decode step reads once."""
+def bound(value, sizes):
+    """An integer of the bundle, or a {"sym": EXPR} of its sizes (docs/bundle-format.md,
+    "Expressions": Python's // and %, and cdiv, min, max) at the sizes."""
+    if not isinstance(value, dict):
+        return value
+    names = {"__builtins__": {}, "cdiv": lambda a, b: -(-a // b), "min": min, "max": max}
+    return eval(value["sym"], names, dict(sizes))  # noqa: S307 - the format's integer syntax
+
+
+def input_bytes(graph, sizes):
+    """The bytes of the storages the graph's inputs live in at the sizes: what a decode step
+    reads once."""
     storages = {i["tensor"]["storage"] for i in graph["inputs"]}
-    return sum(graph["storages"][s]["elements"] * BYTES[graph["storages"][s]["dtype"]] for s in storages)
+    return sum(bound(graph["storages"][s]["elements"], sizes) * BYTES[graph["storages"][s]["dtype"]]
+               for s in storages)
 
 
-def run(npusim, bundle, config):
-    """(report, wall seconds, peak RSS in KiB of the process) or (None, error lines)."""
+def run(npusim, bundle, config, sizes):
+    """(report, wall seconds, peak RSS in KiB of this process) or (None, error lines, 0)."""
     with tempfile.TemporaryDirectory() as scratch:
         report = os.path.join(scratch, "report.json")
-        start = time.monotonic()
-        done = subprocess.run([npusim, "run", bundle, "--mode", "timing", "--config", config,
-                               "--report", report], capture_output=True, text=True)
-        wall = time.monotonic() - start
-        if done.returncode != 0:
-            return None, (done.stderr or done.stdout).strip().splitlines()[-1:], 0
+        given = [a for n, v in sizes.items() for a in ("--set", f"{n}={v}")]
+        with open(os.path.join(scratch, "log"), "w+") as log:
+            start = time.monotonic()
+            child = subprocess.Popen([npusim, "run", bundle, "--mode", "timing", "--config", config,
+                                      "--report", report] + given, stdout=log, stderr=subprocess.STDOUT)
+            # wait4, not RUSAGE_CHILDREN: the peak of this run, not of every run so far.
+            _, status, usage = os.wait4(child.pid, 0)
+            wall = time.monotonic() - start
+            child.returncode = os.waitstatus_to_exitcode(status)
+            if child.returncode != 0:
+                log.seek(0)
+                return None, log.read().strip().splitlines()[-1:], 0
         with open(report) as f:
-            return json.load(f), wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            return json.load(f), wall, usage.ru_maxrss
 
 
 def main():
@@ -58,10 +77,18 @@ def main():
           "Closed form: the step's input bytes (weights, KV cache, token ids) over the DRAM's peak. "
           "Targets: 60 s of wall time, 2 GiB of peak RSS, 1.25x the closed form.")
     print()
-    print("| workload | SPEC | input bytes | wall s | peak RSS MiB | cycles | simulated ms | "
+    print("| workload | SPEC | run at | input bytes | wall s | peak RSS MiB | cycles | simulated ms | "
           "closed form ms | simulated / closed form | compile ms | timing ms |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     failed = 0
+    sizes_path = os.path.join(options.dir, "sizes.json")
+    run_sizes = {}
+    if os.path.isfile(sizes_path):
+        with open(sizes_path) as f:
+            run_sizes = json.load(f)
+        for name in run_sizes:
+            if not os.path.isfile(os.path.join(options.dir, name, "graph.json")):
+                raise SystemExit(f"{sizes_path}: '{name}' is no bundle of {options.dir}")
     for name in sorted(os.listdir(options.dir)):
         bundle = os.path.join(options.dir, name)
         if not os.path.isfile(os.path.join(bundle, "graph.json")):
@@ -69,16 +96,19 @@ def main():
         with open(os.path.join(bundle, "graph.json")) as f:
             graph = json.load(f)
         spec = graph["model"].get("spec", "")
-        report, wall, rss_kib = run(npusim, bundle, options.config)
+        given = run_sizes.get(name, {})
+        sizes = {s["name"]: given.get(s["name"], s["value"]) for s in graph.get("symbols", [])}
+        at = ", ".join(f"{n}={v}" for n, v in sizes.items()) or "captured"
+        report, wall, rss_kib = run(npusim, bundle, options.config, given)
         if report is None:
             failed += 1
-            print(f"| {name} | `{spec}` | | failed: {' '.join(wall)} | | | | | | | |")
+            print(f"| {name} | `{spec}` | {at} | | failed: {' '.join(wall)} | | | | | | | |")
             continue
         totals = report["totals"]
-        nbytes = input_bytes(graph)
+        nbytes = input_bytes(graph, sizes)
         closed_ms = nbytes / report["machine_config"]["peak_dram_bytes_per_s"] * 1e3
         simulated_ms = totals["time_us"] / 1e3
-        print(f"| {name} | `{spec}` | {nbytes:,} | {wall:.1f} | {rss_kib / 1024:.1f} | {totals['cycles']:,} | "
+        print(f"| {name} | `{spec}` | {at} | {nbytes:,} | {wall:.1f} | {rss_kib / 1024:.1f} | {totals['cycles']:,} | "
               f"{simulated_ms:.2f} | {closed_ms:.2f} | {simulated_ms / closed_ms:.2f}x | "
               f"{totals['npu_compile_ms']:,.0f} | {totals['timing_ms']:,.0f} |")
     print()

@@ -1,0 +1,46 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 32768}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*bf16', 'in_ptr1': '*bf16', 'in_ptr2': '*bf16', 'out_ptr0': '*bf16', 'out_ptr1': '*bf16', 'ks0': 'i64', 'ks1': 'i64', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused__to_copy__unsafe_view_add_arange_cat_cos_div_mul_neg_pow_reciprocal_sin_slice_stack_transpose_unsqueeze_view_8', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 5, 'num_store': 2, 'num_reduction': 0, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': True, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': True, 'has_loadstore_with_contiguous_rdim': False, 'tiling_scores': {'x': 459264}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__to_copy__unsafe_view_add_arange_cat_cos_div_mul_neg_pow_reciprocal_sin_slice_stack_transpose_unsqueeze_view_8(in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, ks0, ks1, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x2 = xindex
+    x0 = (xindex % ks0)
+    x1 = xindex // ks0
+    tmp0 = tl.load(in_ptr0 + (x2), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp17 = tl.load(in_ptr2 + (x0), xmask, eviction_policy='evict_last').to(tl.float32)
+    tmp2 = tmp0 * tmp1
+    tmp3 = x0
+    tmp4 = tl.full([1], 0, tl.int64)
+    tmp5 = tmp3 >= tmp4
+    tmp6 = ks0 + (-1)*(512 // ks1)
+    tmp7 = tmp3 < tmp6
+    tmp8 = tl.load(in_ptr0 + (ks0*x1 + (512 // ks1) + (x0)), tmp7 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp9 = -tmp8
+    tmp10 = tl.full(tmp9.shape, 0.0, tmp9.dtype)
+    tmp11 = tl.where(tmp7, tmp9, tmp10)
+    tmp12 = tmp3 >= tmp6
+    tmp13 = ks0
+    tmp14 = tmp3 < tmp13
+    tmp15 = tl.load(in_ptr0 + (ks0*x1 + (x0 + ((-1)*ks0) + (512 // ks1))), tmp12 & xmask, eviction_policy='evict_last', other=0.0).to(tl.float32)
+    tmp16 = tl.where(tmp7, tmp11, tmp15)
+    tmp18 = tmp16 * tmp17
+    tmp19 = tmp2 + tmp18
+    tl.store(out_ptr0 + (x2), tmp19, xmask)
+    tl.store(out_ptr1 + (x2), tmp19, xmask)
