@@ -339,14 +339,31 @@ def guard_json(expr, names):
         return {"expr": str(expr), "checked": False, "why": str(e)}
 
 
-def symbols_and_guards(env, binding):
+def varying_input_values(graphs):
+    """The integers of the inputs' views (shape, stride, offset) that differ between the
+    captures of the bindings (graphs, the captured binding's first), at the captured binding:
+    the values a ShapeEnv symbol that varies with the sizes may have there."""
+    out = set()
+    for k, inp in enumerate(graphs[0]["inputs"]):
+        views = [g["inputs"][k]["tensor"] for g in graphs]
+        for key in ("shape", "stride"):
+            for j, v in enumerate(views[0][key]):
+                if any(view[key][j] != v for view in views[1:]):
+                    out.add(v)
+        if any(view["offset"] != views[0]["offset"] for view in views[1:]):
+            out.add(views[0]["offset"])
+    return out
+
+
+def symbols_and_guards(env, binding, varying=()):
     """(symbols, guards) of the bundle from env_record's record: each of binding's names with
     its captured value and the range of the ShapeEnv symbol of that value; the guards, with
     every other symbol written as its captured value. That is a symbol the ShapeEnv fixed to
     one value, or one Dynamo made dynamic that the capture held at one value at every
     binding (a model dimension it reads off a tensor, such as a cache's heads): the
     bundle's kernels and integers were captured at that value, so it is a constant of the
-    bundle."""
+    bundle. A symbol whose value is one of `varying` (varying_input_values) may vary with the
+    sizes without being one of them: it stays a symbol, and its guards are not checked."""
     by_value = {}
     for sym, val in env["val"].items():
         lo, hi = env["rng"].get(sym, [None, None])
@@ -363,7 +380,8 @@ def symbols_and_guards(env, binding):
         symbols.append({"name": name, "value": int(v), "min": _bound(lo) or 0, "max": _bound(hi),
                         "inductor": syms[0]})
     for sym, val in env["val"].items():  # every other symbol: its captured value
-        names.setdefault(sym, str(int(val)))
+        if sym not in names and int(val) not in varying:
+            names[sym] = str(int(val))
     guards, seen = [], set()
     for rep, text in env["guards"]:
         try:
@@ -491,8 +509,9 @@ def assemble(dirs, bindings, env, out_dir):
         except Exception:  # noqa: BLE001
             return ""
 
+    varying = varying_input_values(graphs)
     n = symbolize(graph, [skeleton(g) for g in graphs], bindings, param_name)
-    symbols, guards = symbols_and_guards(env, bindings[0])
+    symbols, guards = symbols_and_guards(env, bindings[0], varying)
     graph["symbols"] = symbols
     graph["guards"] = guards
     # The device's fingerprints and eager PyTorch's outputs at the other bindings, which

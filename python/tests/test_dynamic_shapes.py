@@ -106,6 +106,20 @@ def test_guards_hold_other_free_symbols_at_their_captured_value():
     # A conjunction is its comparisons, each a guard; an exact division is a floor division.
     assert sorted(guards[3:], key=lambda g: g["expr"]) == [
         {"expr": "(past // 4) >= 0", "checked": True}, {"expr": "past <= 512", "checked": True}]
+    # A symbol whose value an input's varying size has (a mask of past + 1 keys: s21 = 101
+    # here) varies with past without being it: its guards stay unchecked, not constant.
+    env["val"]["s21"] = 101
+    _, guards = d.symbols_and_guards(env, {"past": 100}, varying={100, 101})
+    assert guards[0] == {"expr": "32 > 31", "checked": True}
+    assert guards[1]["checked"] is False and "s21" in guards[1]["why"]
+
+
+def test_varying_input_values_are_the_views_integers_that_differ():
+    def graph(past):
+        return {"inputs": [{"tensor": {"shape": [8, past, 128], "stride": [128 * past, 128, 1],
+                                       "offset": 0}},
+                           {"tensor": {"shape": [past + 1], "stride": [1], "offset": 64}}]}
+    assert d.varying_input_values([graph(100), graph(101), graph(102)]) == {100, 12800, 101}
 
 
 def test_parse_sizes_errors():
