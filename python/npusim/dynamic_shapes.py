@@ -17,9 +17,11 @@ captured binding's are kept. A value that no such expression reproduces fails, n
 
 The symbols' ranges and the guards come from the graph's ``ShapeEnv``: ``var_to_range``
 and ``guards``. Symbols the ShapeEnv fixed to one value (a size that a weight's shape
-decides) are that constant. Guards that are comparisons of integer expressions (sums,
-products, ``//``, ``%``, ``min``, ``max``) of the bundle's symbols are written in the
-format's expression syntax; any other guard is recorded as text, ``"checked": false``.
+decides), and symbols that every binding held at one value, are that constant
+(symbols_and_guards). Guards that are comparisons of integer expressions (sums,
+products, ``//``, ``%``, ``min``, ``max``) of the bundle's symbols, or conjunctions of
+them, are written in the format's expression syntax; any other guard is recorded as
+text, ``"checked": false``.
 """
 
 import argparse
