@@ -23,37 +23,31 @@ import argparse
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import npusim  # noqa: E402
 
 BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp64": 8, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "u8": 1, "i1": 1}
 
 
-def bound(value, sizes):
-    """An integer of the bundle, or a {"sym": EXPR} of its sizes (docs/bundle-format.md,
-    "Expressions": Python's // and %, and cdiv, min, max) at the sizes."""
-    if not isinstance(value, dict):
-        return value
-    names = {"__builtins__": {}, "cdiv": lambda a, b: -(-a // b), "min": min, "max": max}
-    return eval(value["sym"], names, dict(sizes))  # noqa: S307 - the format's integer syntax
-
-
-def input_bytes(graph, sizes):
-    """The bytes of the storages the graph's inputs live in at the sizes: what a decode step
-    reads once."""
+def input_bytes(graph):
+    """The bytes of the storages the graph's inputs live in (a graph with its sizes bound,
+    npusim.bind_sizes): what a decode step reads once."""
     storages = {i["tensor"]["storage"] for i in graph["inputs"]}
-    return sum(bound(graph["storages"][s]["elements"], sizes) * BYTES[graph["storages"][s]["dtype"]]
-               for s in storages)
+    return sum(graph["storages"][s]["elements"] * BYTES[graph["storages"][s]["dtype"]] for s in storages)
 
 
-def run(npusim, bundle, config, sizes):
+def run(binary, bundle, config, sizes):
     """(report, wall seconds, peak RSS in KiB of this process) or (None, error lines, 0)."""
     with tempfile.TemporaryDirectory() as scratch:
         report = os.path.join(scratch, "report.json")
         given = [a for n, v in sizes.items() for a in ("--set", f"{n}={v}")]
         with open(os.path.join(scratch, "log"), "w+") as log:
             start = time.monotonic()
-            child = subprocess.Popen([npusim, "run", bundle, "--mode", "timing", "--config", config,
+            child = subprocess.Popen([binary, "run", bundle, "--mode", "timing", "--config", config,
                                       "--report", report] + given, stdout=log, stderr=subprocess.STDOUT)
             # wait4, not RUSAGE_CHILDREN: the peak of this run, not of every run so far.
             _, status, usage = os.wait4(child.pid, 0)
@@ -72,7 +66,7 @@ def main():
     parser.add_argument("dir", nargs="?", default=os.path.join(here, "llm"))
     parser.add_argument("--config", default="tpuv4-like")
     options = parser.parse_args()
-    npusim = os.environ.get("NPUSIM", os.path.join(here, "..", "build", "npusim"))
+    binary = os.environ.get("NPUSIM", os.path.join(here, "..", "build", "npusim"))
     print(f"Machine `{options.config}`, `npusim run BUNDLE --mode timing`, one process at a time. "
           "Closed form: the step's input bytes (weights, KV cache, token ids) over the DRAM's peak. "
           "Targets: 60 s of wall time, 2 GiB of peak RSS, 1.25x the closed form.")
@@ -99,13 +93,13 @@ def main():
         given = run_sizes.get(name, {})
         sizes = {s["name"]: given.get(s["name"], s["value"]) for s in graph.get("symbols", [])}
         at = ", ".join(f"{n}={v}" for n, v in sizes.items()) or "captured"
-        report, wall, rss_kib = run(npusim, bundle, options.config, given)
+        report, wall, rss_kib = run(binary, bundle, options.config, given)
         if report is None:
             failed += 1
             print(f"| {name} | `{spec}` | {at} | | failed: {' '.join(wall)} | | | | | | | |")
             continue
         totals = report["totals"]
-        nbytes = input_bytes(graph, sizes)
+        nbytes = input_bytes(npusim.bind_sizes(graph, given or None))
         closed_ms = nbytes / report["machine_config"]["peak_dram_bytes_per_s"] * 1e3
         simulated_ms = totals["time_us"] / 1e3
         print(f"| {name} | `{spec}` | {at} | {nbytes:,} | {wall:.1f} | {rss_kib / 1024:.1f} | {totals['cycles']:,} | "
