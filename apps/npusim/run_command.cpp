@@ -70,7 +70,7 @@ options:
                       fastest kept
   --conv-kernel NAME  the kernel of aten.convolution: implicit (the one the layer's
                       shape selects), shifted or window (stride-1 same-size
-                      channels-last layers), relayout or relayout-window (operands
+                      layers of one group, channels-last or NCHW), relayout or relayout-window (operands
                       that are not channels-last, and the pixels a 1x1 layer with
                       a stride reads, turned into scratch buffers around the
                       channels-last kernel the shape selects, or the window kernel);

@@ -1,7 +1,7 @@
 // The relayout convolution (MachineShape::convKernel "relayout", or
 // "relayout-window" with the window kernel inside;
-// docs/library-kernels.md, "Convolutions in other layouts"). The row and
-// shifted-tap kernels need channels-last operands, where a kernel row's
+// docs/library-kernels.md, "Convolutions in other layouts"). The row
+// kernels need channels-last operands, where a kernel row's
 // im2col tile is one strided DMA; a contiguous (NCHW) input leaves the
 // implicit kernel a gather whose runs are single elements (a batch-64 3x3 of
 // 128 channels at 28 x 28: 8.75 M cycles, the arrays 4.5% busy). Here the

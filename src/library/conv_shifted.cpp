@@ -18,7 +18,7 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
              PIXELS: tl.constexpr, IMG_H: tl.constexpr, IMG_W: tl.constexpr, CIN: tl.constexpr,
              COUT: tl.constexpr, SX_P: tl.constexpr, SX_C: tl.constexpr, SW_O: tl.constexpr,
              SW_I: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr, SY_P: tl.constexpr,
-             SY_C: tl.constexpr, S_BIAS: tl.constexpr,
+             SY_C: tl.constexpr, S_BIAS: tl.constexpr,{{IMAGE_STRIDES}}
              BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
@@ -30,14 +30,21 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
 
 std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s, const PipelinedTiles &t) {
   const int halvesA = t.splitM ? 2 : 1, halvesB = t.splitM ? 1 : 2;
-  const bool mRagged = s.pixels % programRows(t) != 0, nRagged = s.cout % programColumns(t) != 0;
+  const bool mRagged = shiftedConvPixels(s) % programRows(t) != 0, nRagged = s.cout % programColumns(t) != 0;
   const bool cRagged = s.cin % t.blockK != 0;
   const int64_t channelBlocks = ceilDiv(s.cin, t.blockK);
   const int64_t blocks = s.kernelH * s.kernelW * channelBlocks;
   const std::string cast = s.xType == s.wType ? "" : ".to(tl.float32)";
   auto rows = [&](int h) { return t.splitM ? "rows_" + std::to_string(h) : std::string("rows_0"); };
   auto cols = [&](int h) { return t.splitM ? std::string("cols_0") : "cols_" + std::to_string(h); };
+  // Per image: the program's image, on the grid's third axis.
+  const std::string xBase = s.perImage ? "x_image" : "x_ptr", yBase = s.perImage ? "y_image" : "y_ptr";
   std::string body;
+  if (s.perImage) {
+    body += "    pid_image = tl.program_id(2)\n";
+    body += "    x_image = x_ptr + pid_image * SX_N\n";
+    body += "    y_image = y_ptr + pid_image * SY_N\n";
+  }
   if (t.splitM) {
     body += "    rows_0 = pid_m * (2 * BLOCK_M) + tl.arange(0, BLOCK_M)\n";
     body += "    rows_1 = rows_0 + BLOCK_M\n";
@@ -80,7 +87,7 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
         mask += " & (p" + hs + " < PIXELS)";
       if (cRagged)
         mask += " & (ch" + n + "[None, :] < CIN)";
-      text += in + "a" + n + "_" + hs + " = tl.load(x_ptr + (" + rows(h) + " + dh" + n + " * IMG_W + dw" + n +
+      text += in + "a" + n + "_" + hs + " = tl.load(" + xBase + " + (" + rows(h) + " + dh" + n + " * IMG_W + dw" + n +
               ")[:, None] * SX_P + ch" + n + "[None, :] * SX_C, mask=" + mask + ", other=0.0)" + cast + "\n";
     }
     for (int h = 0; h < halvesB; ++h)
@@ -125,14 +132,19 @@ std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s
     if (s.hasBias)
       body += "    " + acc + " = " + acc + " + tl.load(bias_ptr + " + c + " * S_BIAS" +
               (nRagged ? ", mask=" + c + " < COUT, other=0.0" : "") + ").to(tl.float32)[None, :]\n";
-    body += "    tl.store(y_ptr + " + r + "[:, None] * SY_P + " + c + "[None, :] * SY_C, " + acc + mask + ")\n";
+    body += "    tl.store(" + yBase + " + " + r + "[:, None] * SY_P + " + c + "[None, :] * SY_C, " + acc + mask + ")\n";
   }
   return instantiate(kShiftedConvSource, {{"NAME", name},
                                           {"X", s.xType},
                                           {"W", s.wType},
                                           {"BIAS", s.biasType},
                                           {"Y", s.yType},
+                                          {"IMAGE_STRIDES", s.perImage ? " SX_N: tl.constexpr, SY_N: tl.constexpr," : ""},
                                           {"BODY", body}});
+}
+
+int64_t shiftedConvPixels(const ShiftedConvShape &s) {
+  return s.perImage ? s.height * s.width : s.pixels;
 }
 
 std::string shiftedConvVariant(const ShiftedConvShape &s, const PipelinedTiles &t) {
@@ -141,8 +153,8 @@ std::string shiftedConvVariant(const ShiftedConvShape &s, const PipelinedTiles &
   // dilation, image), the channel blocks, the ragged edges, the layouts.
   return std::string(t.splitM ? "sm" : "sn") + "_k" + std::to_string(s.kernelH) + "x" + std::to_string(s.kernelW) + "_p" + std::to_string(s.padH) +
          "x" + std::to_string(s.padW) + "_d" + std::to_string(s.dilationH) + "x" + std::to_string(s.dilationW) + "_i" + std::to_string(s.height) + "x" +
-         std::to_string(s.width) + "_c" + std::to_string(s.cin) + "_b" + std::to_string(t.blockK) + (s.pixels % programRows(t) ? "m" : "") +
-         (s.cout % programColumns(t) ? "n" : "") + (s.swI == 1 ? "_wt" : "") + (s.hasBias ? "_bias" : "");
+         std::to_string(s.width) + "_c" + std::to_string(s.cin) + "_b" + std::to_string(t.blockK) + (shiftedConvPixels(s) % programRows(t) ? "m" : "") +
+         (s.cout % programColumns(t) ? "n" : "") + (s.swI == 1 ? "_wt" : "") + (s.hasBias ? "_bias" : "") + (s.perImage ? "_images" : "");
 }
 
 std::optional<PipelinedTiles> chooseShiftedConvTiles(const ShiftedConvShape &s, const MachineShape &machine) {
@@ -160,7 +172,8 @@ std::optional<PipelinedTiles> chooseShiftedConvTiles(const ShiftedConvShape &s, 
     std::vector<int64_t> blockKs = {blockFor(s.cin, 16, lane)};
     if (s.cin >= 2 * lane)
       blockKs.push_back(2 * lane);
-    const int64_t halfM = splitM ? ceilDiv(s.pixels, 2) : s.pixels;
+    const int64_t rows = shiftedConvPixels(s), images = s.perImage ? s.images : 1;
+    const int64_t halfM = splitM ? ceilDiv(rows, 2) : rows;
     for (int64_t blockK : blockKs)
     for (int64_t blockN : blockNs)
       for (int64_t blockM = 16; blockM <= std::min<int64_t>(1024, blockFor(halfM, 16, 1024)); blockM *= 2) {
@@ -174,8 +187,8 @@ std::optional<PipelinedTiles> chooseShiftedConvTiles(const ShiftedConvShape &s, 
         // Blocks of one tap each (channels ragged per tap): the GEMM's
         // estimate over K = taps x channel blocks of BLOCK_K.
         const int64_t kIssued = s.kernelH * s.kernelW * ceilDiv(s.cin, blockK) * blockK;
-        t.cycles = pipelinedCycles(t, s.pixels, s.cout, std::max(kIssued, k), 1, s.element, s.swI == 1, s.hasBias,
-                                   machine);
+        t.cycles = pipelinedCycles(t, rows, s.cout, std::max(kIssued, k), images, s.element, s.swI == 1,
+                                   s.hasBias, machine);
         if (!best || t.cycles < best->cycles * (1 - 1e-9))
           best = t;
       }

@@ -16,6 +16,13 @@ namespace npusim::library::detail {
 
 struct ShiftedConvShape {
   int64_t pixels = 0, height = 0, width = 0; // output pixels (batch x height x width), image size
+  int64_t images = 1;                           // the batch
+  // The pixels are one strided axis only within each image (NCHW with a
+  // batch above one): image i starts at i SX_N of the input and i SY_N of
+  // the output, and the kernels run the images apart (the shifted-tap
+  // kernel on its grid's third axis, the window kernel one image per block).
+  bool perImage = false;
+  int64_t sxN = 0, syN = 0;                     // image strides
   int64_t cin = 0, cout = 0, kernelH = 1, kernelW = 1;
   int64_t padH = 0, padW = 0, dilationH = 1, dilationW = 1;
   int64_t sxP = 0, sxC = 0;                     // input: pixel and channel strides
@@ -30,6 +37,9 @@ struct ShiftedConvShape {
 /// four pointers (input, weights, bias or output, output).
 std::string shiftedConvSource(const std::string &name, const ShiftedConvShape &s, const PipelinedTiles &t);
 std::string shiftedConvVariant(const ShiftedConvShape &s, const PipelinedTiles &t);
+
+/// The pixels of the kernel's M axis: one image's with `perImage`, else all.
+int64_t shiftedConvPixels(const ShiftedConvShape &s);
 
 /// The cheapest tiles by the pipelined GEMM's estimate among those that fit
 /// half a lane's bank with the pixel index tiles; nothing when none fits or

@@ -19,7 +19,7 @@ def {{NAME}}(x_ptr: "*{{X}}", w_ptr: "*{{W}}", bias_ptr: "*{{BIAS}}", y_ptr: "*{
              COUT: tl.constexpr, SX_P: tl.constexpr, SX_C: tl.constexpr, SW_O: tl.constexpr,
              SW_I: tl.constexpr, SW_H: tl.constexpr, SW_W: tl.constexpr, SY_P: tl.constexpr,
              SY_C: tl.constexpr, S_BIAS: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-             BLOCK_K: tl.constexpr, HALO: tl.constexpr, BLOCKS: tl.constexpr):
+             BLOCK_K: tl.constexpr, HALO: tl.constexpr, BLOCKS: tl.constexpr{{IMAGE_STRIDES}}):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     hr = tl.arange(0, HALO)
@@ -168,7 +168,16 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
   auto load = [&](const std::string &buffer, const std::string &b, int spaces) {
     const std::string in = indent(spaces);
     std::string text = in + "m0_" + buffer + " = (pid_m * BLOCKS + " + b + ") * BLOCK_M\n";
-    text += in + "ph_" + buffer + " = m0_" + buffer + " + " + std::to_string(first) + " + hr\n";
+    // Per image the block's image starts at its own stride (the pixels are
+    // one axis only within it); otherwise pixel m0 is the block's first.
+    std::string source = "x_ptr";
+    if (s.perImage) {
+      text += in + "image_" + buffer + " = pid_m * BLOCKS + " + b + "\n";
+      text += in + "ph_" + buffer + " = " + std::to_string(first) + " + hr\n";
+      source = "x_ptr + image_" + buffer + " * SX_N";
+    } else {
+      text += in + "ph_" + buffer + " = m0_" + buffer + " + " + std::to_string(first) + " + hr\n";
+    }
     std::string rowMask;
     if (oneImage) {
       rowMask = "(hr >= " + std::to_string(-first) + ") & (hr < " + std::to_string(image - first) + ")";
@@ -184,7 +193,7 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
       std::string mask = "(" + rowMask + ")[:, None]";
       if (cRagged)
         mask += " & (ch_" + std::to_string(c) + " < CIN)[None, :]";
-      text += in + x + " = tl.load(x_ptr + ph_" + buffer + "[:, None] * SX_P + ch_" + std::to_string(c) +
+      text += in + x + " = tl.load(" + source + " + ph_" + buffer + "[:, None] * SX_P + ch_" + std::to_string(c) +
               "[None, :] * SX_C, mask=" + mask + ", other=0.0)" + cast + "\n";
       for (int64_t kw : columnsMasked)
         text += in + x + "_w" + std::to_string(kw) + " = tl.where(keep_" + std::to_string(kw) + ", " + x + ", 0.0)\n";
@@ -236,9 +245,17 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
     if (mRagged || nRagged)
       mask = ", mask=" + std::string(mRagged ? "(rows_" + buffer + " < PIXELS)[:, None]" : "") +
              (mRagged && nRagged ? " & " : "") + (nRagged ? "(cols < COUT)[None, :]" : "");
-    text += in + "rows_" + buffer + " = m0_" + buffer + " + local\n";
-    text += in + "tl.store(y_ptr + rows_" + buffer + "[:, None] * SY_P + cols[None, :] * SY_C, " + out +
-            mask + ")\n";
+    if (s.perImage) {
+      // The ragged test stays on the block's first pixel (m0 < PIXELS), as
+      // a tile of the rows' shape.
+      text += in + "rows_" + buffer + " = m0_" + buffer + " + local\n";
+      text += in + "tl.store(y_ptr + image_" + buffer + " * SY_N + local[:, None] * SY_P + cols[None, :] * SY_C, " +
+              out + mask + ")\n";
+    } else {
+      text += in + "rows_" + buffer + " = m0_" + buffer + " + local\n";
+      text += in + "tl.store(y_ptr + rows_" + buffer + "[:, None] * SY_P + cols[None, :] * SY_C, " + out +
+              mask + ")\n";
+    }
     return text;
   };
   if (t.blocks == 1) {
@@ -270,7 +287,13 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
   }
   return instantiate(
       kWindowConvSource,
-      {{"NAME", name}, {"X", s.xType}, {"W", s.wType}, {"BIAS", s.biasType}, {"Y", s.yType}, {"BODY", body}});
+      {{"NAME", name},
+       {"X", s.xType},
+       {"W", s.wType},
+       {"BIAS", s.biasType},
+       {"Y", s.yType},
+       {"IMAGE_STRIDES", s.perImage ? ", SX_N: tl.constexpr, SY_N: tl.constexpr" : ""},
+       {"BODY", body}});
 }
 
 std::optional<WindowConvTiles> chooseWindowConvTiles(const ShiftedConvShape &s, const MachineShape &machine) {
@@ -296,7 +319,9 @@ std::optional<WindowConvTiles> chooseWindowConvTiles(const ShiftedConvShape &s, 
   for (int64_t kw = 0; kw < s.kernelW; ++kw)
     maskedColumns += kw * s.dilationW != s.padW;
   std::optional<WindowConvTiles> best;
-  for (int64_t perBlock = 1; perBlock <= images && perBlock * image <= 4096; ++perBlock)
+  // Per image (the pixels one axis only within each), blocks of one image.
+  const int64_t mostPerBlock = s.perImage ? 1 : images;
+  for (int64_t perBlock = 1; perBlock <= mostPerBlock && perBlock * image <= 4096; ++perBlock)
     for (bool pairs : {false, true}) {
       WindowConvTiles t;
       t.images = perBlock, t.blockM = perBlock * image, t.blockN = blockN, t.blockK = blockK, t.pairs = pairs;

@@ -1,6 +1,6 @@
 #pragma once
 // The window convolution (internal): a stride-1 convolution that keeps the
-// image's size, channels-last, one group, as the shifted-tap GEMM but with
+// image's size, one group, as the shifted-tap GEMM but with
 // the input read once: per block of whole images and block of input channels
 // one DMA loads the block's pixels plus the taps' span (a halo), and every
 // kernel tap's A operand is a window of that tile (a slice, docs/compiler.md

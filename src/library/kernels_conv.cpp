@@ -527,41 +527,61 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
 
   // The shifted-tap and window kernels, when asked for
   // (MachineShape::convKernel; the runtime times them against the others):
-  // stride 1, the image's size kept, pixels one strided axis of input and
-  // output, channels contiguous, one group.
+  // stride 1, the image's size kept, one group, the pixels of each image one
+  // strided axis of input and output (channels-last or NCHW; across the
+  // images too, or the kernels run the images apart).
   const bool sameSize = outSize[0] == inH && outSize[1] == inW;
   const std::string &asked = machine.convKernel;
   if (!asked.empty() && std::find(convKernels().begin(), convKernels().end(), asked) == convKernels().end())
     throw core::RuntimeError("convolution kernel '" + asked + "' is not one of " + joinNames(convKernels()));
   if (asked == "shifted" || asked == "window") {
-    if (groups != 1 || stride[0] != 1 || stride[1] != 1 || !sameSize || !pixelsMerge(x) || !pixelsMerge(y) ||
-        x.stride[1] != 1 || kernelH * kernelW == 1)
-      throw core::RuntimeError(
-          "convolution kernel '" + asked +
-          "' runs stride-1 convolutions that keep the image's size, channels-last with one "
-          "group, and kernels wider than one pixel");
+    auto pixelsWithinImage = [](const TensorRef &t) { return t.stride[2] == t.shape[3] * t.stride[3]; };
+    if (groups != 1 || stride[0] != 1 || stride[1] != 1 || !sameSize || !pixelsWithinImage(x) ||
+        !pixelsWithinImage(y) || (asked == "window" && kernelH * kernelW == 1))
+      throw core::RuntimeError("convolution kernel '" + asked +
+                               "' runs stride-1 convolutions that keep the image's size, with one group "
+                               "and each image's pixels one strided axis" +
+                               (asked == "window" ? ", and kernels wider than one pixel" : ""));
+    // Weights without a unit stride on either of the tile's axes (input or
+    // output channel: OIHW weights of a kernel wider than one pixel) would
+    // make every weight its own DMA run; they are copied once into a
+    // channels-last scratch buffer ([KH KW C, 1, KW C, C]) first, numbered
+    // after every buffer the call names.
+    TensorRef weights = w;
+    if (w.stride[0] != 1 && w.stride[1] != 1) {
+      const int64_t h = w.shape[2], wd = w.shape[3], c = w.shape[1];
+      const int next = std::max({x.buffer, w.buffer, y.buffer, bias ? bias->buffer : -1}) + 1;
+      plan.scratch.push_back(ScratchBuffer{w.dtype, w.shape[0] * c * h * wd});
+      weights = TensorRef{next, 0, w.shape, {h * wd * c, 1, wd * c, c}, w.dtype};
+      plan.launches.push_back(copyLaunch(kConvolutionOp, weights, &w, std::nullopt, machine));
+    }
     ShiftedConvShape s;
     s.pixels = pixels, s.height = inH, s.width = inW, s.cin = cinG, s.cout = coutG;
+    s.images = batch, s.perImage = !pixelsMerge(x) || !pixelsMerge(y);
+    s.sxN = x.stride[0], s.syN = y.stride[0];
     s.kernelH = kernelH, s.kernelW = kernelW, s.padH = padding[0], s.padW = padding[1];
     s.dilationH = dilation[0], s.dilationW = dilation[1];
     s.sxP = x.stride[3], s.sxC = x.stride[1];
-    s.swO = w.stride[0], s.swI = w.stride[1], s.swH = w.stride[2], s.swW = w.stride[3];
+    s.swO = weights.stride[0], s.swI = weights.stride[1], s.swH = weights.stride[2], s.swW = weights.stride[3];
     s.syP = y.stride[3], s.syC = y.stride[1];
     s.element = core::byteSize(x.dtype == w.dtype ? x.dtype : core::DType::Float32);
     s.hasBias = bias != nullptr;
     s.xType = tritonType(x.dtype), s.wType = tritonType(w.dtype), s.biasType = tritonType(biasType);
     s.yType = tritonType(y.dtype);
     // Both kernels take the same pointers and layer constants.
-    auto bindLayer = [&](LaunchBuilder &launch) {
+    // (PIXELS: the pixels of the kernel's M axis.)
+    auto bindLayer = [&](LaunchBuilder &launch, int64_t mPixels) {
       launch.pointer(x)
-          .pointer(w)
+          .pointer(weights)
           .pointer(bias ? bias->buffer : y.buffer, bias ? bias->offset : y.offset)
           .pointer(y);
-      launch.constant("PIXELS", pixels).constant("IMG_H", inH).constant("IMG_W", inW);
+      launch.constant("PIXELS", mPixels).constant("IMG_H", inH).constant("IMG_W", inW);
       launch.constant("CIN", cinG).constant("COUT", coutG);
       launch.constant("SX_P", s.sxP).constant("SX_C", s.sxC);
       launch.constant("SW_O", s.swO).constant("SW_I", s.swI).constant("SW_H", s.swH).constant("SW_W", s.swW);
       launch.constant("SY_P", s.syP).constant("SY_C", s.syC).constant("S_BIAS", bias ? bias->stride[0] : 0);
+      if (s.perImage)
+        launch.constant("SX_N", s.sxN).constant("SY_N", s.syN);
     };
     if (asked == "window") {
       const auto tiles = chooseWindowConvTiles(s, machine);
@@ -572,7 +592,7 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
                                std::to_string(kernelW) + "_i" + std::to_string(tiles->images) +
                                (tiles->pairs ? "_pairs_" : "_") + textDigest(body);
       LaunchBuilder launch(name, windowConvSource(name, s, *tiles));
-      bindLayer(launch);
+      bindLayer(launch, pixels);
       launch.constant("BLOCK_M", tiles->blockM)
           .constant("BLOCK_N", tiles->blockN)
           .constant("BLOCK_K", tiles->blockK);
@@ -586,11 +606,12 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
       throw core::RuntimeError("convolution kernel 'shifted' has no tiles that fit for this layer");
     const std::string name = "npusim_conv_shifted_" + types + "_" + shiftedConvVariant(s, *tiles);
     LaunchBuilder launch(name, shiftedConvSource(name, s, *tiles));
-    bindLayer(launch);
+    bindLayer(launch, shiftedConvPixels(s));
     launch.constant("BLOCK_M", tiles->blockM)
         .constant("BLOCK_N", tiles->blockN)
         .constant("BLOCK_K", tiles->blockK);
-    launch.grid(ceilDiv(pixels, programRows(*tiles)), ceilDiv(coutG, programColumns(*tiles)), 1);
+    launch.grid(ceilDiv(shiftedConvPixels(s), programRows(*tiles)), ceilDiv(coutG, programColumns(*tiles)),
+                s.perImage ? batch : 1);
     plan.launches.push_back(launch.build());
     return plan;
   }

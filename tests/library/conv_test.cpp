@@ -635,6 +635,64 @@ TEST(LibraryConv, WindowTapsOfSameSizeConvolutions) {
   EXPECT_GT(weightRows, 0);
 }
 
+// Both kernels take contiguous (NCHW) layers in place: each tap's input tile
+// is still one affine DMA (its runs along the pixels), the images run apart
+// where their pixels are not one axis (batch above one: the shifted kernel on
+// the grid's third axis, the window kernel one image per block), and OIHW
+// weights are first copied channels-last once. At batch 1 and 3, with and
+// without bias, a 1x1 layer (shifted only) and channels-last weights beside
+// an NCHW input; on the interpreter and compiled for tpuv3-like.
+TEST(LibraryConv, ShiftedAndWindowTapsTakeContiguousLayers) {
+  struct Case {
+    Conv conv;
+    bool channelsLastWeights = false;
+  };
+  std::vector<Case> cases = {
+      {{{1, 32, 9, 9}, {48, 32, 3, 3}, 1, 1}},    // batch 1: pixels one axis
+      {{{3, 40, 7, 6}, {24, 40, 3, 3}, 1, 1}},    // per image, ragged everything
+      {{{2, 16, 9, 10}, {64, 16, 3, 3}, 1, 2, 1, 2}}, // per image, dilation 2
+      {{{3, 24, 6, 6}, {40, 24, 3, 3}, 1, 1}, true}, // channels-last weights: no copy
+      {{{3, 48, 5, 7}, {80, 48, 1, 1}, 1, 0}},    // 1x1 per image (shifted only)
+  };
+  cases[1].conv.bias = true;
+  cases[4].conv.bias = true;
+  int perImage = 0;
+  for (const char *kernel : {"shifted", "window"})
+    for (const Case &k : cases) {
+      const Conv &c = k.conv;
+      if (std::string(kernel) == "window" && c.weight[2] * c.weight[3] == 1)
+        continue;
+      MachineShape machine;
+      machine.convKernel = kernel;
+      for (const char *where : {"interpreter", "tpuv3-like"}) {
+        CallFixture f;
+        if (std::string(where) != "interpreter")
+          f.useNpu(config::loadConfig(where));
+        const std::vector<int64_t> outShape = outputShape(c);
+        const TensorRef x = f.tensor(DType::Float32, c.input);
+        const TensorRef w =
+            f.tensor(DType::Float32, c.weight, k.channelsLastWeights ? channelsLast(c.weight) : std::vector<int64_t>{});
+        const TensorRef y = f.tensor(DType::Float32, outShape);
+        const CallArgument bias =
+            c.bias ? CallFixture::arg(f.tensor(DType::Float32, {c.weight[0]})) : CallFixture::none();
+        const std::vector<CallArgument> args = convolutionArgs(x, w, bias, {1, 1}, {c.padding, c.padding},
+                                                               {c.dilation, c.dilation}, 1);
+        const CallPlan plan = planCall("aten.convolution", args, std::vector<const TensorRef *>{&y}, machine);
+        // OIHW weights of a kernel wider than a pixel: a copy, then the kernel.
+        const bool copied = !k.channelsLastWeights && c.weight[2] * c.weight[3] > 1;
+        ASSERT_EQ(plan.launches.size(), copied ? 2u : 1u) << describe(c);
+        EXPECT_EQ(plan.scratch.size(), copied ? 1u : 0u);
+        const std::string &name = plan.launches.back().kernelName;
+        EXPECT_NE(name.find("npusim_conv_" + std::string(kernel) + "_"), std::string::npos) << name;
+        perImage += plan.launches.back().source.find("SX_N") != std::string::npos;
+        EXPECT_EQ(plan.launches.back().source.find("SX_N") != std::string::npos, c.input[0] > 1) << name;
+        EXPECT_EQ(f.compare("aten.convolution", args, {y}, machine), "")
+            << kernel << " " << describe(c) << " on the " << where;
+      }
+    }
+  EXPECT_GT(perImage, 0);
+}
+
 TEST(LibraryConv, RelayoutRunsOtherLayoutsThroughChannelsLast) {
   MachineShape machine;
   machine.convKernel = "relayout";
@@ -791,9 +849,18 @@ TEST(LibraryConv, ShiftedAndWindowTapsRefuseOtherGeometries) {
     EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 2, 1}), core::RuntimeError) << "stride 2";
     EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 0}), core::RuntimeError) << "the size shrinks";
     EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 8, 3, 3}, 1, 1, 2}), core::RuntimeError) << "two groups";
-    Conv nchw{{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1};
-    nchw.channelsLastLayout = false;
-    EXPECT_THROW(plan(nchw), core::RuntimeError) << "channels not contiguous";
+    {
+      // Rows and columns transposed: each image's pixels are not one axis.
+      const TensorRef x{f.tensor(DType::Float32, {1, 16, 8, 8}).buffer, 0, {1, 16, 8, 8}, {1024, 64, 1, 8},
+                        DType::Float32};
+      const TensorRef w = f.tensor(DType::Float32, {16, 16, 3, 3});
+      const TensorRef y = f.tensor(DType::Float32, {1, 16, 8, 8});
+      EXPECT_THROW(planCall("aten.convolution",
+                            convolutionArgs(x, w, CallFixture::none(), {1, 1}, {1, 1}, {1, 1}, 1),
+                            std::vector<const TensorRef *>{&y}, machine),
+                   core::RuntimeError)
+          << "pixels not one axis";
+    }
     machine.convKernel = "winograd";
     EXPECT_THROW(plan({{1, 16, 8, 8}, {16, 16, 3, 3}, 1, 1}), core::RuntimeError) << "an unknown kernel";
   }
