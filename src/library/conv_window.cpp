@@ -237,7 +237,9 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
       }
     }
     const std::string out = "out_" + buffer;
-    text += in + out + " = acc0_" + buffer + (started[1] ? " + acc1_" + buffer : "") + "\n";
+    // (A block of one dot starting on the second array has only acc1.)
+    text += in + out + " = " + (started[0] ? "acc0_" + buffer : "") + (started[0] && started[1] ? " + " : "") +
+            (started[1] ? "acc1_" + buffer : "") + "\n";
     if (s.hasBias)
       text += in + out + " = " + out + " + tl.load(bias_ptr + cols * S_BIAS" +
               (nRagged ? ", mask=cols < COUT, other=0.0" : "") + ").to(tl.float32)[None, :]\n";

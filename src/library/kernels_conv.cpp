@@ -537,7 +537,7 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   if (asked == "shifted" || asked == "window") {
     auto pixelsWithinImage = [](const TensorRef &t) { return t.stride[2] == t.shape[3] * t.stride[3]; };
     if (groups != 1 || stride[0] != 1 || stride[1] != 1 || !sameSize || !pixelsWithinImage(x) ||
-        !pixelsWithinImage(y) || (asked == "window" && kernelH * kernelW == 1))
+        !pixelsWithinImage(y))
       throw core::RuntimeError("convolution kernel '" + asked +
                                "' runs stride-1 convolutions that keep the image's size, with one group "
                                "and each image's pixels one strided axis" +

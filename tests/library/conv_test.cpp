@@ -640,7 +640,7 @@ TEST(LibraryConv, WindowTapsOfSameSizeConvolutions) {
 // where their pixels are not one axis (batch above one: the shifted kernel on
 // the grid's third axis, the window kernel one image per block), and OIHW
 // weights are first copied channels-last once. At batch 1 and 3, with and
-// without bias, a 1x1 layer (shifted only) and channels-last weights beside
+// without bias, a 1x1 layer and channels-last weights beside
 // an NCHW input; on the interpreter and compiled for tpuv3-like.
 TEST(LibraryConv, ShiftedAndWindowTapsTakeContiguousLayers) {
   struct Case {
@@ -652,7 +652,7 @@ TEST(LibraryConv, ShiftedAndWindowTapsTakeContiguousLayers) {
       {{{3, 40, 7, 6}, {24, 40, 3, 3}, 1, 1}},    // per image, ragged everything
       {{{2, 16, 9, 10}, {64, 16, 3, 3}, 1, 2, 1, 2}}, // per image, dilation 2
       {{{3, 24, 6, 6}, {40, 24, 3, 3}, 1, 1}, true}, // channels-last weights: no copy
-      {{{3, 48, 5, 7}, {80, 48, 1, 1}, 1, 0}},    // 1x1 per image (shifted only)
+      {{{3, 48, 5, 7}, {80, 48, 1, 1}, 1, 0}},    // 1x1 per image
   };
   cases[1].conv.bias = true;
   cases[4].conv.bias = true;
@@ -660,8 +660,6 @@ TEST(LibraryConv, ShiftedAndWindowTapsTakeContiguousLayers) {
   for (const char *kernel : {"shifted", "window"})
     for (const Case &k : cases) {
       const Conv &c = k.conv;
-      if (std::string(kernel) == "window" && c.weight[2] * c.weight[3] == 1)
-        continue;
       MachineShape machine;
       machine.convKernel = kernel;
       for (const char *where : {"interpreter", "tpuv3-like"}) {
