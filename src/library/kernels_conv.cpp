@@ -725,10 +725,23 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
       .constant("SW_H", w.stride[2])
       .constant("SW_W", w.stride[3]);
   epilogue(launch);
-  // NCHW-like inputs: consecutive output pixels are consecutive input
-  // elements, the reduction's inner axis is not; load [BLOCK_K, BLOCK_M].
-  launch.constant("X_M_CONTIGUOUS",
-                  x.stride[3] == 1 && stride[1] == 1 && outSize[1] > 1 && axes[0].inputStride != 1 ? 1 : 0);
+  // The input tile is a gather whose elements reach DRAM in the tile's
+  // order, and the engine serves the elements of one request granule with
+  // one request (docs/timing.md, "Reads the engine serves on chip"). Output
+  // pixels fastest ([BLOCK_K, BLOCK_M], turned on chip) where that order
+  // puts more useful elements in a granule than the reduction's inner axis
+  // does: NCHW-like inputs, whose pixels along an output row are stride_w
+  // elements apart, OUT_W of them, while k's inner axis is a kernel row of
+  // KW elements or a channel HW apart.
+  auto usefulPerGranule = [&](int64_t step, int64_t count) {
+    const double granule = static_cast<double>(machine.dmaRequestBytes) / static_cast<double>(element);
+    if (step <= 0 || static_cast<double>(step) >= granule)
+      return 1.0;
+    return std::min(static_cast<double>(count), granule / static_cast<double>(step));
+  };
+  const bool pixelsFastest = outSize[1] > 1 && usefulPerGranule(stride[1] * x.stride[3], outSize[1]) >
+                                                   usefulPerGranule(axes[0].inputStride, axes[0].size);
+  launch.constant("X_M_CONTIGUOUS", pixelsFastest ? 1 : 0);
   launch.constant("W_K_CONTIGUOUS", innerWeightStride == 1 && w.stride[0] != 1 && kTotal > 1 ? 1 : 0);
   // The weights' reduction index is k (times 1) when every axis's weight
   // stride is its divisor in k.

@@ -95,6 +95,7 @@ struct MachineShape {
   double dramBytesPerCycle = 512;           // peak DRAM bandwidth per core clock
   int cores = 1;                            // cores a launch's programs are spread over
   double dramLatencyCycles = 0;             // a DRAM read with nothing queued (machine::dramRoundTripCycles)
+  int64_t dmaRequestBytes = 64;             // the DMA's request granule (HardwareConfig::dmaRequestBytes)
   /// Core cycles one pass over an array costs beyond its rows: the weight
   /// load, fill and drain (machine::arrayPassOverheadCycles).
   double arrayPassOverheadCycles() const;

@@ -19,7 +19,7 @@ double defaultDramLatencyCycles() {
 
 MachineShape::MachineShape(int lanes_, int64_t spadBytesPerLane_, int vlenBits_)
     : lanes(lanes_), spadBytesPerLane(spadBytesPerLane_), vlenBits(vlenBits_),
-      dramLatencyCycles(defaultDramLatencyCycles()) {}
+      dramLatencyCycles(defaultDramLatencyCycles()), dmaRequestBytes(config::defaultConfig().dmaRequestBytes) {}
 
 double MachineShape::arrayPassOverheadCycles() const {
   return static_cast<double>(machine::arrayPassOverheadCycles(lanes));
@@ -32,6 +32,7 @@ MachineShape machineShapeOf(const config::HardwareConfig &machine) {
   shape.dramBytesPerCycle =
       machine.dram.peakBytesPerSecond() / std::max(1, machine.numCores) / (machine.coreFreqMhz * 1e6);
   shape.dramLatencyCycles = machine::dramRoundTripCycles(machine);
+  shape.dmaRequestBytes = machine.dmaRequestBytes;
   return shape;
 }
 

@@ -63,11 +63,12 @@ std::string callBundle(const std::vector<int64_t> &elements, const std::string &
          R"(", "args": [)" + args + R"(], "out": [)" + out + R"(]}], "outputs": []})";
 }
 
-StepResult timeCall(const std::string &bundleJson) {
+StepResult timeCall(const std::string &bundleJson, const std::string &convKernel = "") {
   const Bundle bundle = parseBundle(bundleJson, ".", "graph.json");
   RunOptions options;
   options.mode = Mode::Timing;
   options.machine = config::loadConfig("tpuv3-like");
+  options.convKernel = convKernel;
   const RunReport report = runBundle(bundle, options);
   EXPECT_TRUE(report.failure.empty()) << report.failure;
   EXPECT_EQ(report.steps.size(), 1u);
@@ -88,19 +89,22 @@ StepResult timeConv(int64_t size, int64_t cin, int64_t cout, int64_t kernel, int
                              "aten.convolution", args, y));
 }
 
-/// A contiguous (NCHW) convolution without bias, stride 1.
+/// A contiguous (NCHW) convolution without bias, of `stride` ("": the
+/// runtime's kernel, else the one asked for).
 StepResult timeContiguousConv(int64_t batch, int64_t size, int64_t cin, int64_t cout, int64_t kernel,
-                              int64_t pad) {
-  const int64_t out = size + 2 * pad - kernel + 1;
+                              int64_t pad, int64_t stride = 1, const std::string &convKernel = "") {
+  const int64_t out = (size + 2 * pad - kernel) / stride + 1;
   const std::string x = tensorJson(0, {batch, cin, size, size}, {cin * size * size, size * size, size, 1});
   const std::string w =
       tensorJson(1, {cout, cin, kernel, kernel}, {cin * kernel * kernel, kernel * kernel, kernel, 1});
   const std::string y = tensorJson(2, {batch, cout, out, out}, {cout * out * out, out * out, out, 1});
-  const std::string p = std::to_string(pad);
-  const std::string args = x + ", " + w + ", null, [1, 1], [" + p + ", " + p + "], [1, 1], false, [0, 0], 1";
+  const std::string p = std::to_string(pad), s = std::to_string(stride);
+  const std::string args = x + ", " + w + ", null, [" + s + ", " + s + "], [" + p + ", " + p +
+                           "], [1, 1], false, [0, 0], 1";
   return timeCall(
       callBundle({batch * cin * size * size, cout * cin * kernel * kernel, batch * cout * out * out},
-                 "aten.convolution", args, y));
+                 "aten.convolution", args, y),
+      convKernel);
 }
 
 double rooflineCycles(double macs, double bytes) {
@@ -150,7 +154,7 @@ TEST(LibraryTiming, Resnet3x3ConvolutionsAgainstTheirRooflines) {
   }
 }
 
-TEST(LibraryTiming, ContiguousConvolutionRunsChannelsLastBetweenTwoTurns) {
+TEST(LibraryTiming, ContiguousConvolutionRunsInPlace) {
   // Batch 4, 28 x 28 x 64 -> 64, 3x3, pad 1, NCHW: 3136 pixels x 64 x 576 =
   // 115,605,504 MACs -> 3528 cycles; input and output 200,704 floats each,
   // weights 36,864: 1,753,088 bytes -> 3424 cycles. Roofline 3528 cycles.
@@ -158,12 +162,36 @@ TEST(LibraryTiming, ContiguousConvolutionRunsChannelsLastBetweenTwoTurns) {
   EXPECT_NEAR(roofline, 3528, 1);
   const StepResult r = timeContiguousConv(4, 28, 64, 64, 3, 1);
   ASSERT_TRUE(r.timed);
-  // The implicit kernel gathers its im2col tiles from NCHW one element per
-  // DMA run: 193,525 cycles (54.9x). Timed against it, the relayout plan
-  // wins: the input and weights turned channels-last on chip into scratch
-  // buffers, the row kernel, the result turned back, 36,933 cycles (10.5x;
-  // the two turns of the activations move 3.2 MB, 6.3 k cycles at peak).
-  EXPECT_LT(static_cast<double>(r.timing.cycles), 12.0 * roofline);
+  // The implicit kernel gathers its im2col tiles from NCHW: 167,385 cycles
+  // (47x). The relayout plan turns the input and weights channels-last into
+  // scratch buffers, runs the row kernel and turns the result back: 33,352
+  // (9.5x; the two turns of the activations move 3.2 MB, 6.3 k cycles at
+  // peak). The window kernel runs the layer in place, one image per block
+  // with its runs along the pixels, after one copy of the weights: 22,447
+  // (6.4x), the fastest, so the one kept.
+  EXPECT_LT(static_cast<double>(r.timing.cycles), 8.0 * roofline);
+  const StepResult relayout = timeContiguousConv(4, 28, 64, 64, 3, 1, 1, "relayout");
+  ASSERT_TRUE(relayout.timed);
+  EXPECT_LT(r.timing.cycles, relayout.timing.cycles);
+}
+
+// ResNet-50's downsampling shortcut in NCHW at batch 1: 512 -> 64 channels,
+// 1x1, stride 2, 56 x 56 -> 28 x 28. The implicit kernel's input tile is a
+// gather of every other pixel of every other row; taken pixels first, its
+// elements 8 bytes apart share 64-byte request granules, so DRAM reads each
+// of the 28 rows of each channel it touches about once: 512 x 28 x 56 x 4 =
+// 3,211,264 bytes, plus the weights (512 x 64 x 4 = 131,072). Taken channels
+// first, each element was a request of its own (25.7 MB read, 210,645
+// cycles).
+TEST(LibraryTiming, ContiguousStridedConvolutionReadsEachGranuleOnce) {
+  const StepResult implicit = timeContiguousConv(1, 56, 512, 64, 1, 0, 2, "implicit");
+  ASSERT_TRUE(implicit.timed);
+  EXPECT_LE(static_cast<double>(implicit.timing.dramBytesRead), 1.25 * (3211264.0 + 131072.0));
+  // Measured 29,041 cycles; the rows it reads at the DRAM's peak take 6,528.
+  EXPECT_LT(static_cast<double>(implicit.timing.cycles), 6.0 * (3211264.0 + 131072.0) / kBytesPerCycle);
+  const StepResult chosen = timeContiguousConv(1, 56, 512, 64, 1, 0, 2);
+  ASSERT_TRUE(chosen.timed);
+  EXPECT_LE(chosen.timing.cycles, implicit.timing.cycles);
 }
 
 TEST(LibraryTiming, Resnet7x7StemAgainstItsRoofline) {
