@@ -733,11 +733,11 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
   // does: NCHW-like inputs, whose pixels along an output row are stride_w
   // elements apart, OUT_W of them, while k's inner axis is a kernel row of
   // KW elements or a channel HW apart.
-  auto usefulPerGranule = [&](int64_t step, int64_t count) {
+  auto usefulPerGranule = [&](int64_t gap, int64_t count) {
     const double granule = static_cast<double>(machine.dmaRequestBytes) / static_cast<double>(element);
-    if (step <= 0 || static_cast<double>(step) >= granule)
+    if (gap <= 0 || static_cast<double>(gap) >= granule)
       return 1.0;
-    return std::min(static_cast<double>(count), granule / static_cast<double>(step));
+    return std::min(static_cast<double>(count), granule / static_cast<double>(gap));
   };
   const bool pixelsFastest = outSize[1] > 1 && usefulPerGranule(stride[1] * x.stride[3], outSize[1]) >
                                                    usefulPerGranule(axes[0].inputStride, axes[0].size);
