@@ -74,6 +74,10 @@ void DotLowerer::lowerDot(const ir::Op &op) {
     cx.copyTile(cx.tileOf(acc, 1), c);
   }
   const int64_t nBlocks = (n + lanes - 1) / lanes;
+  // A's rows past a clip box's end are zeros: an accumulating matmul
+  // leaves them out of the array (a program's ragged last row block streams
+  // only its rows).
+  const std::optional<npu::ScalarOperand> rowBound = zeroRowsFrom(aTile);
   const int arrays = std::max(1, cx.machine.systolicArraysPerCore);
   // The dots of one accumulation chain share an array: their matmuls
   // accumulate into the one home without waiting for each other.
@@ -103,9 +107,31 @@ void DotLowerer::lowerDot(const ir::Op &op) {
       matmul.nBlock = nb;
       matmul.precision = op.inputPrecision;
       matmul.accumulate = !(startsFromZero && kb == 0);
+      if (rowBound && matmul.accumulate)
+        matmul.scalars = {*rowBound};
     }
   }
   cx.setTile(r, c);
+}
+
+std::optional<npu::ScalarOperand> DotLowerer::zeroRowsFrom(int aTile) const {
+  if (!cx.out)
+    return std::nullopt;
+  for (auto it = cx.out->rbegin(); it != cx.out->rend(); ++it) {
+    const std::vector<int> written = npu::writtenTiles(*it);
+    if (std::find(written.begin(), written.end(), aTile) == written.end())
+      continue;
+    const npu::DmaDescriptor &d = it->dma;
+    if (it->opcode != npu::Opcode::DmaLoad || it->dsts.size() != 1 || !d.clipped() || d.clipHigh.size() != 2)
+      return std::nullopt;
+    const bool zeroFill = !d.fill.isRegister() && d.fill.intValue == 0 && d.fill.floatValue == 0.0 &&
+                          !std::signbit(d.fill.floatValue);
+    const bool fromRowZero = !d.clipLow[0].isRegister() && d.clipLow[0].intValue <= 0;
+    if (!zeroFill || !fromRowZero)
+      return std::nullopt;
+    return d.clipHigh[0];
+  }
+  return std::nullopt;
 }
 
 namespace {

@@ -316,6 +316,7 @@ public:
   static constexpr size_t kScratch = 12;
   Values &scratch(size_t k) { return scratch_.at(k); }
   void countElements(int64_t n) { current_.elements = n; }
+  void countStreamedRows(int64_t rows) { current_.streamedRows = rows; }
   int64_t countedElements() const { return current_.elements; }
   /// Runs the next instructions with or without values (DmaUnit::dmaAbsent's
   /// address-only transfer inside a run that computes values).

@@ -9,6 +9,7 @@
 // Padding rows and columns contribute nothing (not even a +0).
 #include "functional/machine.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace npusim::functional::detail {
@@ -88,6 +89,9 @@ void SystolicUnit::execute(const Instruction &in) {
   const int64_t rows = std::min(array.rows, std::max<int64_t>(0, K - k0));
   const int64_t cols = std::min(array.cols, std::max<int64_t>(0, N - n0));
   machine.countElements(M * cols);
+  // With a row bound, the rows past it are zeros that do not stream; adding
+  // them below changes nothing, so the values are those of every row.
+  machine.countStreamedRows(in.scalars.empty() ? M : std::clamp<int64_t>(machine.scalarInt(in.scalars[0]), 0, M));
   if (!machine.computeValues())
     return;
   const DType accType = cl.dtype;

@@ -27,6 +27,9 @@ struct ExecutedInstruction {
   /// DMA: elements transferred (mask true); vector and cross-lane operations:
   /// elements of the result.
   int64_t elements = 0;
+  /// MMatmul: the rows of A that streamed through the array (its row bound,
+  /// clamped to [0, M]); -1 for every other instruction.
+  int64_t streamedRows = -1;
 };
 
 /// The executed instructions of one program instance, in program order.

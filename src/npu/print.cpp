@@ -180,6 +180,8 @@ private:
       s << "m.matmul array=" << in.array << " k=" << in.kBlock << " n=" << in.nBlock << " "
         << core::name(in.precision) << (in.accumulate ? " accumulate " : " ") << tiles(in.dsts) << " <- "
         << tiles(in.srcs);
+      if (!in.scalars.empty())
+        s << " rows < " << scalars(in.scalars);
       break;
     case Opcode::Loop: s << "loop r" << in.dstReg << " = " << scalars(in.scalars); break;
     case Opcode::If: s << "if " << scalars(in.scalars); break;

@@ -153,7 +153,9 @@ enum class Opcode : uint8_t {
                  // with `permutation`, dst axis d is srcs[0] axis permutation[d])
   // Systolic arrays (weight stationary, lanes x lanes).
   MLoadWeights,  // array `array` = srcs[0] (B[K, N]) block (kBlock, nBlock), zero padded
-  MMatmul,       // dst (C[M, N]) block nBlock (+)= srcs[0] (A[M, K]) block kBlock @ weights
+  MMatmul,       // dst (C[M, N]) block nBlock (+)= srcs[0] (A[M, K]) block kBlock @ weights;
+                 // scalars[0], if given (accumulating only): A's rows at or past it are
+                 // zeros and do not stream (C's rows there keep their values)
   // Control.
   Loop,          // for (dstReg = scalars[0]; dstReg < scalars[1]; dstReg += scalars[2]) body
   If,            // if (scalars[0]) body else elseBody

@@ -283,6 +283,12 @@ private:
       const TileLayout &a = layout(in.srcs[0]), &c = layout(in.dsts[0]);
       if (a.rank() != 2 || c.rank() != 2 || a.shape[0] != c.shape[0])
         fail("needs A[M, K] and C[M, N]");
+      // The row bound: rows past it add zeros to C, which only an
+      // accumulating matmul may leave out.
+      if (in.scalars.size() > 1)
+        fail("takes at most one scalar, the bound of the rows that stream");
+      if (!in.scalars.empty() && !in.accumulate)
+        fail("bounds the rows that stream only when it accumulates");
       if (in.array < 0 || in.kBlock < 0 || in.nBlock < 0)
         fail("array and block indices must not be negative");
       break;

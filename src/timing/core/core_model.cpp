@@ -212,8 +212,15 @@ void CoreModel::startHead(int slotIndex) {
     startMemoryOp(slotIndex, index);
     return;
   }
-  const TimePs issueEnd = now + info.cost.occupancy * period_;
-  TimePs complete = now + info.cost.latency * period_;
+  int64_t occupancy = info.cost.occupancy, latency = info.cost.latency;
+  if (const int64_t rows = streamedRows(op); rows >= 0) {
+    // A matmul whose row bound left rows out streams only the others: one
+    // cycle less of occupancy and of latency per row left out.
+    latency -= occupancy - rows;
+    occupancy = rows;
+  }
+  const TimePs issueEnd = now + occupancy * period_;
+  TimePs complete = now + latency * period_;
   if (info.unit == UnitKind::Systolic) {
     slot.lastStart = now;
     if (info.instruction->opcode == Opcode::MLoadWeights) {
@@ -407,7 +414,10 @@ void CoreModel::account(const Op &op) {
 
   CoreStats &stats = done_;
   stats.endPs = std::max(stats.endPs, op.complete);
-  stats.macs += info.macs;
+  const int64_t macs = streamedRows(op) >= 0 && info.cost.occupancy > 0
+                           ? info.macs * streamedRows(op) / info.cost.occupancy
+                           : info.macs;
+  stats.macs += macs;
   Activity &activity = stats.activity;
   if (info.unit == UnitKind::Vector) {
     const int64_t elements = op.executed->elements > 0 ? op.executed->elements : info.resultElements;
@@ -424,7 +434,7 @@ void CoreModel::account(const Op &op) {
     break;
   }
   case UnitKind::Systolic:
-    activity.macsByDtype[static_cast<size_t>(info.macDtype)] += info.macs;
+    activity.macsByDtype[static_cast<size_t>(info.macDtype)] += macs;
     activity.spadBytesRead += info.spadBytesRead;
     activity.spadBytesWritten += info.spadBytesWritten;
     break;

@@ -13,6 +13,7 @@
 #include "timing/core/memory_interface.h"
 #include "timing/event_queue.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -207,6 +208,15 @@ private:
   int64_t completedInstances_ = 0;
   std::deque<int64_t> remaining_;
   bool withinWindow(const Op &op) const { return window_ == 0 || op.sequence < completedInstances_ + window_; }
+  /// An MMatmul's rows that streamed where its row bound left some out (at
+  /// least one: any matmul holds its array a cycle), else -1.
+  static int64_t streamedRows(const Op &op) {
+    const int64_t rows = op.executed ? op.executed->streamedRows : -1;
+    if (rows < 0 || op.info->instruction->opcode != npu::Opcode::MMatmul)
+      return -1;
+    const int64_t kept = std::max<int64_t>(rows, 1);
+    return kept < op.info->cost.occupancy ? kept : -1;
+  }
   /// Counts the completed instances at the front; true when the window moved.
   bool advanceWindow();
   std::unordered_map<int64_t, GroupProgress> groups_;
