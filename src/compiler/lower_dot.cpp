@@ -77,7 +77,11 @@ void DotLowerer::lowerDot(const ir::Op &op) {
   // A's rows past a clip box's end are zeros: an accumulating matmul
   // leaves them out of the array (a program's ragged last row block streams
   // only its rows).
-  const std::optional<npu::ScalarOperand> rowBound = zeroRowsFrom(aTile);
+  const std::optional<npu::ScalarOperand> rowBound = zeroFromClip(aTile, 0);
+  // Likewise B's columns past a clip box's end: a block of columns wholly
+  // past it holds zeros, and its accumulating matmul and weight load are
+  // left out (a ragged last column block).
+  const std::optional<npu::ScalarOperand> columnBound = zeroFromClip(bTile, 1);
   const int arrays = std::max(1, cx.machine.systolicArraysPerCore);
   // The dots of one accumulation chain share an array: their matmuls
   // accumulate into the one home without waiting for each other.
@@ -99,6 +103,9 @@ void DotLowerer::lowerDot(const ir::Op &op) {
       weights.kBlock = kb;
       weights.nBlock = nb;
       weights.precision = op.inputPrecision;
+      const bool accumulate = !(startsFromZero && kb == 0);
+      if (columnBound && accumulate)
+        weights.scalars = {*columnBound};
       npu::Instruction &matmul = cx.emit(npu::Opcode::MMatmul);
       matmul.srcs = {aTile};
       matmul.dsts = {c};
@@ -106,30 +113,32 @@ void DotLowerer::lowerDot(const ir::Op &op) {
       matmul.kBlock = kb;
       matmul.nBlock = nb;
       matmul.precision = op.inputPrecision;
-      matmul.accumulate = !(startsFromZero && kb == 0);
-      if (rowBound && matmul.accumulate)
-        matmul.scalars = {*rowBound};
+      matmul.accumulate = accumulate;
+      if (accumulate && (rowBound || columnBound))
+        matmul.scalars = {rowBound ? *rowBound : npu::ScalarOperand::immediate(a->type.shape[0])};
+      if (accumulate && columnBound)
+        matmul.scalars.push_back(*columnBound);
     }
   }
   cx.setTile(r, c);
 }
 
-std::optional<npu::ScalarOperand> DotLowerer::zeroRowsFrom(int aTile) const {
+std::optional<npu::ScalarOperand> DotLowerer::zeroFromClip(int tile, size_t axis) const {
   if (!cx.out)
     return std::nullopt;
   for (auto it = cx.out->rbegin(); it != cx.out->rend(); ++it) {
     const std::vector<int> written = npu::writtenTiles(*it);
-    if (std::find(written.begin(), written.end(), aTile) == written.end())
+    if (std::find(written.begin(), written.end(), tile) == written.end())
       continue;
     const npu::DmaDescriptor &d = it->dma;
     if (it->opcode != npu::Opcode::DmaLoad || it->dsts.size() != 1 || !d.clipped() || d.clipHigh.size() != 2)
       return std::nullopt;
     const bool zeroFill = !d.fill.isRegister() && d.fill.intValue == 0 && d.fill.floatValue == 0.0 &&
                           !std::signbit(d.fill.floatValue);
-    const bool fromRowZero = !d.clipLow[0].isRegister() && d.clipLow[0].intValue <= 0;
-    if (!zeroFill || !fromRowZero)
+    const bool fromZero = !d.clipLow[axis].isRegister() && d.clipLow[axis].intValue <= 0;
+    if (!zeroFill || !fromZero)
       return std::nullopt;
-    return d.clipHigh[0];
+    return d.clipHigh[axis];
   }
   return std::nullopt;
 }

@@ -245,10 +245,10 @@ private:
   /// the matmuls then accumulate into in place, with `root` the carried
   /// value; -1 otherwise.
   int accumulateInPlace(const ir::Op &dot, const ir::Value *&root);
-  /// The bound past which the rows of A's tile are +0: the end of the clip
-  /// box on the row axis of the DMA load that last wrote the tile in the
-  /// current body (from row 0, filling +0); nothing where A came otherwise.
-  std::optional<npu::ScalarOperand> zeroRowsFrom(int aTile) const;
+  /// The bound past which a rank-2 tile is +0 along `axis`: the end of the
+  /// clip box on that axis of the DMA load that last wrote the tile in the
+  /// current body (from index 0, filling +0); nothing where it came otherwise.
+  std::optional<npu::ScalarOperand> zeroFromClip(int tile, size_t axis) const;
 };
 
 /// Structured control flow (docs/compiler.md "Control flow"), asserts and

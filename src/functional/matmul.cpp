@@ -31,6 +31,10 @@ void SystolicUnit::execute(const Instruction &in) {
     array.rows = std::max<int64_t>(0, std::min<int64_t>(L, K - in.kBlock * L));
     array.cols = std::max<int64_t>(0, std::min<int64_t>(L, N - in.nBlock * L));
     machine.countElements(array.rows * array.cols);
+    // A block wholly past the column bound holds zeros and loads nothing
+    // (its zeros are loaded all the same: the values do not change).
+    if (!in.scalars.empty() && in.nBlock * L >= machine.scalarInt(in.scalars[0]))
+      machine.countStreamedRows(0);
     if (!machine.computeValues())
       return;
     // B is checked whole, as a read of the tile would be, but only the held
@@ -91,7 +95,11 @@ void SystolicUnit::execute(const Instruction &in) {
   machine.countElements(M * cols);
   // With a row bound, the rows past it are zeros that do not stream; adding
   // them below changes nothing, so the values are those of every row.
-  machine.countStreamedRows(in.scalars.empty() ? M : std::clamp<int64_t>(machine.scalarInt(in.scalars[0]), 0, M));
+  const bool pastColumns = in.scalars.size() > 1 && n0 >= machine.scalarInt(in.scalars[1]);
+  machine.countStreamedRows(pastColumns ? 0
+                            : in.scalars.empty()
+                                ? M
+                                : std::clamp<int64_t>(machine.scalarInt(in.scalars[0]), 0, M));
   if (!machine.computeValues())
     return;
   const DType accType = cl.dtype;

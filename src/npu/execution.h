@@ -28,7 +28,8 @@ struct ExecutedInstruction {
   /// elements of the result.
   int64_t elements = 0;
   /// MMatmul: the rows of A that streamed through the array (its row bound,
-  /// clamped to [0, M]); -1 for every other instruction.
+  /// clamped to [0, M]; 0 for a block wholly past its column bound);
+  /// MLoadWeights: 0 for a block wholly past its column bound; -1 otherwise.
   int64_t streamedRows = -1;
 };
 

@@ -175,13 +175,17 @@ private:
     case Opcode::MLoadWeights:
       s << "m.load_weights array=" << in.array << " k=" << in.kBlock << " n=" << in.nBlock << " <- "
         << tiles(in.srcs);
+      if (!in.scalars.empty())
+        s << " columns < " << scalars(in.scalars);
       break;
     case Opcode::MMatmul:
       s << "m.matmul array=" << in.array << " k=" << in.kBlock << " n=" << in.nBlock << " "
         << core::name(in.precision) << (in.accumulate ? " accumulate " : " ") << tiles(in.dsts) << " <- "
         << tiles(in.srcs);
       if (!in.scalars.empty())
-        s << " rows < " << scalars(in.scalars);
+        s << " rows < " << scalars({in.scalars[0]});
+      if (in.scalars.size() > 1)
+        s << " columns < " << scalars({in.scalars[1]});
       break;
     case Opcode::Loop: s << "loop r" << in.dstReg << " = " << scalars(in.scalars); break;
     case Opcode::If: s << "if " << scalars(in.scalars); break;

@@ -152,10 +152,13 @@ enum class Opcode : uint8_t {
   XRelayout,     // dst = srcs[0], same elements in another layout (lane axis, shape of equal size;
                  // with `permutation`, dst axis d is srcs[0] axis permutation[d])
   // Systolic arrays (weight stationary, lanes x lanes).
-  MLoadWeights,  // array `array` = srcs[0] (B[K, N]) block (kBlock, nBlock), zero padded
+  MLoadWeights,  // array `array` = srcs[0] (B[K, N]) block (kBlock, nBlock), zero padded;
+                 // scalars[0], if given: B's columns at or past it are zeros, and a block
+                 // wholly past it loads nothing
   MMatmul,       // dst (C[M, N]) block nBlock (+)= srcs[0] (A[M, K]) block kBlock @ weights;
-                 // scalars[0], if given (accumulating only): A's rows at or past it are
-                 // zeros and do not stream (C's rows there keep their values)
+                 // scalars (accumulating only), if given: [0] A's rows at or past it are
+                 // zeros and do not stream; [1] B's columns at or past it are zeros, and
+                 // a block wholly past it streams nothing (C keeps its values there)
   // Control.
   Loop,          // for (dstReg = scalars[0]; dstReg < scalars[1]; dstReg += scalars[2]) body
   If,            // if (scalars[0]) body else elseBody

@@ -273,6 +273,8 @@ private:
     }
     case Opcode::MLoadWeights:
       counts(0, 1, 0);
+      if (in.scalars.size() > 1)
+        fail("takes at most one scalar, the bound of the columns that hold weights");
       if (layout(in.srcs[0]).rank() != 2)
         fail("weights come from a rank-2 tile");
       if (in.array < 0 || in.kBlock < 0 || in.nBlock < 0)
@@ -285,10 +287,10 @@ private:
         fail("needs A[M, K] and C[M, N]");
       // The row bound: rows past it add zeros to C, which only an
       // accumulating matmul may leave out.
-      if (in.scalars.size() > 1)
-        fail("takes at most one scalar, the bound of the rows that stream");
+      if (in.scalars.size() > 2)
+        fail("takes at most two scalars, the bounds of the rows that stream and of the columns");
       if (!in.scalars.empty() && !in.accumulate)
-        fail("bounds the rows that stream only when it accumulates");
+        fail("bounds the rows and columns that stream only when it accumulates");
       if (in.array < 0 || in.kBlock < 0 || in.nBlock < 0)
         fail("array and block indices must not be negative");
       break;

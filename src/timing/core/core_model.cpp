@@ -414,8 +414,11 @@ void CoreModel::account(const Op &op) {
 
   CoreStats &stats = done_;
   stats.endPs = std::max(stats.endPs, op.complete);
-  const int64_t macs = streamedRows(op) >= 0 && info.cost.occupancy > 0
-                           ? info.macs * streamedRows(op) / info.cost.occupancy
+  // Of a matmul whose bounds left rows or a block out, the MACs of the rows
+  // that streamed (none for a block past its column bound).
+  const int64_t streamed = op.executed ? op.executed->streamedRows : -1;
+  const int64_t macs = streamed >= 0 && info.cost.occupancy > 0
+                           ? info.macs * std::min(streamed, info.cost.occupancy) / info.cost.occupancy
                            : info.macs;
   stats.macs += macs;
   Activity &activity = stats.activity;

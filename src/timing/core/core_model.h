@@ -208,11 +208,13 @@ private:
   int64_t completedInstances_ = 0;
   std::deque<int64_t> remaining_;
   bool withinWindow(const Op &op) const { return window_ == 0 || op.sequence < completedInstances_ + window_; }
-  /// An MMatmul's rows that streamed where its row bound left some out (at
-  /// least one: any matmul holds its array a cycle), else -1.
+  /// The cycles an MMatmul streams where its bounds left rows out, or an
+  /// MLoadWeights of a block past its column bound (at least one: any
+  /// instruction holds its array a cycle); -1 where nothing was left out.
   static int64_t streamedRows(const Op &op) {
     const int64_t rows = op.executed ? op.executed->streamedRows : -1;
-    if (rows < 0 || op.info->instruction->opcode != npu::Opcode::MMatmul)
+    const npu::Opcode opcode = op.info->instruction->opcode;
+    if (rows < 0 || (opcode != npu::Opcode::MMatmul && opcode != npu::Opcode::MLoadWeights))
       return -1;
     const int64_t kept = std::max<int64_t>(rows, 1);
     return kept < op.info->cost.occupancy ? kept : -1;
