@@ -72,26 +72,26 @@ def dot_ragged_columns(a_ptr: "*fp32", b_ptr: "*fp32", c_ptr: "*fp32", N: "i32")
 )TRITON";
 
 // The kernels' own constexprs.
-constexpr int64_t kBlockM = 256, kK = 128, kN = 128;
+constexpr int64_t kRaggedBlockM = 256, kRaggedK = 128, kRaggedN = 128;
 
 std::unique_ptr<driver::NpuKernel> compileRaggedRows() {
   const triton::KernelFile file = triton::loadKernel(kRaggedRows, "dot_ragged_rows.py");
   return driver::compileForNpu(file, {}, {}, config::loadConfig("tpuv3-like"));
 }
 
-void collectMatmuls(const std::vector<npu::Instruction> &body, std::vector<const npu::Instruction *> &out) {
+void collectBoundedMatmuls(const std::vector<npu::Instruction> &body, std::vector<const npu::Instruction *> &out) {
   for (const npu::Instruction &i : body) {
     if (i.opcode == npu::Opcode::MMatmul)
       out.push_back(&i);
-    collectMatmuls(i.body, out);
-    collectMatmuls(i.elseBody, out);
+    collectBoundedMatmuls(i.body, out);
+    collectBoundedMatmuls(i.elseBody, out);
   }
 }
 
 TEST(DotRowBound, MatmulsOfARowClippedTileCarryTheBound) {
   const auto kernel = compileRaggedRows();
   std::vector<const npu::Instruction *> matmuls;
-  collectMatmuls(kernel->program.body, matmuls);
+  collectBoundedMatmuls(kernel->program.body, matmuls);
   ASSERT_FALSE(matmuls.empty());
   for (const npu::Instruction *m : matmuls) {
     EXPECT_TRUE(m->accumulate);
@@ -108,9 +108,9 @@ struct RaggedRun {
 /// mode the product is checked against a sum in double.
 RaggedRun runRaggedRows(int64_t m, runtime::Mode mode) {
   const auto kernel = compileRaggedRows();
-  const int64_t blocks = (m + kBlockM - 1) / kBlockM;
-  reference::Buffer a = exactFloats("a", blocks * kBlockM * 2 * kK), b = exactFloats("b", 2 * kK * kN),
-                    c = exactFloats("c", blocks * kBlockM * kN);
+  const int64_t blocks = (m + kRaggedBlockM - 1) / kRaggedBlockM;
+  reference::Buffer a = exactFloats("a", blocks * kRaggedBlockM * 2 * kRaggedK), b = exactFloats("b", 2 * kRaggedK * kRaggedN),
+                    c = exactFloats("c", blocks * kRaggedBlockM * kRaggedN);
   std::vector<reference::Argument> args = {{&a, 0, {}}, {&b, 0, {}}, {&c, 0, {}}, {nullptr, 0, {m, 0.0}}};
   runtime::RunOptions options;
   options.mode = mode;
@@ -119,11 +119,11 @@ RaggedRun runRaggedRows(int64_t m, runtime::Mode mode) {
   result.run = runtime::runOnNpu(*kernel, triton::GridSize{blocks, 1, 1}, args, options, "dot_ragged_rows");
   if (mode == runtime::Mode::Functional)
     for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < kN; ++j) {
+      for (int64_t j = 0; j < kRaggedN; ++j) {
         double expected = 0;
-        for (int64_t r = 0; r < 2 * kK; ++r)
-          expected += static_cast<double>(floatAt(a, i * 2 * kK + r)) * floatAt(b, r * kN + j);
-        result.mismatches += floatAt(c, i * kN + j) != expected;
+        for (int64_t r = 0; r < 2 * kRaggedK; ++r)
+          expected += static_cast<double>(floatAt(a, i * 2 * kRaggedK + r)) * floatAt(b, r * kRaggedN + j);
+        result.mismatches += floatAt(c, i * kRaggedN + j) != expected;
       }
   return result;
 }
@@ -135,11 +135,11 @@ TEST(DotRowBound, TheRowsPastTheBoundDoNotStream) {
   // second block's 256 rows: 512 x 256 x 128 = 16,777,216).
   const RaggedRun ragged = runRaggedRows(300, runtime::Mode::Timing);
   ASSERT_TRUE(ragged.run.timed);
-  EXPECT_EQ(ragged.run.timing.macs, 300 * 2 * kK * kN);
+  EXPECT_EQ(ragged.run.timing.macs, 300 * 2 * kRaggedK * kRaggedN);
   // The same two blocks full (512 rows) stream 212 rows more per matmul:
   // 2 K steps x 1 column block of the second program.
   const RaggedRun full = runRaggedRows(512, runtime::Mode::Timing);
-  EXPECT_EQ(full.run.timing.macs, 512 * 2 * kK * kN);
+  EXPECT_EQ(full.run.timing.macs, 512 * 2 * kRaggedK * kRaggedN);
   EXPECT_LT(ragged.run.timing.cycles, full.run.timing.cycles);
 }
 
@@ -154,10 +154,10 @@ RaggedRun runRaggedColumns(int64_t n, runtime::Mode mode) {
   const triton::KernelFile file = triton::loadKernel(kRaggedColumns, "dot_ragged_columns.py");
   const auto kernel = driver::compileForNpu(file, {}, {}, config::loadConfig("tpuv3-like"));
   std::vector<const npu::Instruction *> matmuls;
-  collectMatmuls(kernel->program.body, matmuls);
+  collectBoundedMatmuls(kernel->program.body, matmuls);
   for (const npu::Instruction *m : matmuls)
     EXPECT_EQ(m->scalars.size(), 2u) << "a matmul without the column bound";
-  reference::Buffer a = exactFloats("a", kRows * 2 * kK), b = exactFloats("b", 2 * kK * n),
+  reference::Buffer a = exactFloats("a", kRows * 2 * kRaggedK), b = exactFloats("b", 2 * kRaggedK * n),
                     c = exactFloats("c", kRows * n);
   std::vector<reference::Argument> args = {{&a, 0, {}}, {&b, 0, {}}, {&c, 0, {}}, {nullptr, 0, {n, 0.0}}};
   runtime::RunOptions options;
@@ -169,8 +169,8 @@ RaggedRun runRaggedColumns(int64_t n, runtime::Mode mode) {
     for (int64_t i = 0; i < kRows; ++i)
       for (int64_t j = 0; j < n; ++j) {
         double expected = 0;
-        for (int64_t r = 0; r < 2 * kK; ++r)
-          expected += static_cast<double>(floatAt(a, i * 2 * kK + r)) * floatAt(b, r * n + j);
+        for (int64_t r = 0; r < 2 * kRaggedK; ++r)
+          expected += static_cast<double>(floatAt(a, i * 2 * kRaggedK + r)) * floatAt(b, r * n + j);
         result.mismatches += floatAt(c, i * n + j) != expected;
       }
   return result;
@@ -183,9 +183,9 @@ TEST(DotRowBound, ColumnBlocksPastTheBoundAreLeftOut) {
   // 16,777,216).
   const RaggedRun ragged = runRaggedColumns(200, runtime::Mode::Timing);
   ASSERT_TRUE(ragged.run.timed);
-  EXPECT_EQ(ragged.run.timing.macs, 128 * 2 * kK * 256);
+  EXPECT_EQ(ragged.run.timing.macs, 128 * 2 * kRaggedK * 256);
   const RaggedRun full = runRaggedColumns(512, runtime::Mode::Timing);
-  EXPECT_EQ(full.run.timing.macs, 128 * 2 * kK * 512);
+  EXPECT_EQ(full.run.timing.macs, 128 * 2 * kRaggedK * 512);
   EXPECT_LT(ragged.run.timing.cycles, full.run.timing.cycles);
   EXPECT_EQ(runRaggedColumns(200, runtime::Mode::Functional).mismatches, 0);
 }
