@@ -247,17 +247,15 @@ std::string windowConvSource(const std::string &name, const ShiftedConvShape &s,
     if (mRagged || nRagged)
       mask = ", mask=" + std::string(mRagged ? "(rows_" + buffer + " < PIXELS)[:, None]" : "") +
              (mRagged && nRagged ? " & " : "") + (nRagged ? "(cols < COUT)[None, :]" : "");
-    if (s.perImage) {
-      // The ragged test stays on the block's first pixel (m0 < PIXELS), as
-      // a tile of the rows' shape.
-      text += in + "rows_" + buffer + " = m0_" + buffer + " + local\n";
+    // The block's output pixels over all images, for the ragged test; per
+    // image the store addresses the block's image by its stride.
+    text += in + "rows_" + buffer + " = m0_" + buffer + " + local\n";
+    if (s.perImage)
       text += in + "tl.store(y_ptr + image_" + buffer + " * SY_N + local[:, None] * SY_P + cols[None, :] * SY_C, " +
               out + mask + ")\n";
-    } else {
-      text += in + "rows_" + buffer + " = m0_" + buffer + " + local\n";
+    else
       text += in + "tl.store(y_ptr + rows_" + buffer + "[:, None] * SY_P + cols[None, :] * SY_C, " + out +
               mask + ")\n";
-    }
     return text;
   };
   if (t.blocks == 1) {
