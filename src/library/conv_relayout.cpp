@@ -27,12 +27,6 @@ bool channelsLast(const TensorRef &t) {
          (t.shape[0] == 1 || t.stride[0] == h * w * c);
 }
 
-/// A dense channels-last view of `t`'s shape on buffer `buffer`.
-TensorRef channelsLastScratch(const TensorRef &t, int buffer) {
-  const int64_t c = t.shape[1], h = t.shape[2], w = t.shape[3];
-  return TensorRef{buffer, 0, t.shape, {h * w * c, 1, w * c, c}, t.dtype};
-}
-
 /// `t` ([N, C, H, W]) seen as [N, H, W, C].
 TensorRef pixelsOuter(const TensorRef &t) {
   TensorRef v = t;
@@ -61,6 +55,11 @@ CallArgument intList(const std::array<int64_t, 2> &values) {
 }
 
 } // namespace
+
+TensorRef channelsLastScratch(const TensorRef &t, int buffer) {
+  const int64_t c = t.shape[1], h = t.shape[2], w = t.shape[3];
+  return TensorRef{buffer, 0, t.shape, {h * w * c, 1, w * c, c}, t.dtype};
+}
 
 CallPlan planRelayoutConvolution(const ConvolutionOperands &c, const MachineShape &machine) {
   constexpr std::string_view kOp = "aten.convolution";

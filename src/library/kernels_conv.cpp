@@ -540,8 +540,7 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
         !pixelsWithinImage(y))
       throw core::RuntimeError("convolution kernel '" + asked +
                                "' runs stride-1 convolutions that keep the image's size, with one group "
-                               "and each image's pixels one strided axis" +
-                               (asked == "window" ? ", and kernels wider than one pixel" : ""));
+                               "and each image's pixels one strided axis");
     // Weights without a unit stride on either of the tile's axes (input or
     // output channel: OIHW weights of a kernel wider than one pixel) would
     // make every weight its own DMA run; they are copied once into a
@@ -549,10 +548,9 @@ CallPlan planConvolution(const CallArgs &call, const MachineShape &machine) {
     // after every buffer the call names.
     TensorRef weights = w;
     if (w.stride[0] != 1 && w.stride[1] != 1) {
-      const int64_t h = w.shape[2], wd = w.shape[3], c = w.shape[1];
       const int next = std::max({x.buffer, w.buffer, y.buffer, bias ? bias->buffer : -1}) + 1;
-      plan.scratch.push_back(ScratchBuffer{w.dtype, w.shape[0] * c * h * wd});
-      weights = TensorRef{next, 0, w.shape, {h * wd * c, 1, wd * c, c}, w.dtype};
+      plan.scratch.push_back(ScratchBuffer{w.dtype, numel(w)});
+      weights = channelsLastScratch(w, next);
       plan.launches.push_back(copyLaunch(kConvolutionOp, weights, &w, std::nullopt, machine));
     }
     ShiftedConvShape s;

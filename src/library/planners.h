@@ -34,6 +34,10 @@ struct ConvolutionOperands {
   int64_t groups = 1;
 };
 
+/// A dense channels-last view of `t`'s shape ([N, C, H, W] or [O, I, KH,
+/// KW]) on scratch buffer `buffer` (conv_relayout.cpp).
+TensorRef channelsLastScratch(const TensorRef &t, int buffer);
+
 /// The operands that are not channels-last copied into channels-last
 /// scratch buffers (the pixels a 1x1 kernel with a stride reads, densely),
 /// the convolution planned on those, its result copied back
