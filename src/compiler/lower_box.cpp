@@ -95,6 +95,15 @@ std::optional<BoxLowerer::BoxIndex> BoxLowerer::boxIndex(const ir::Value *v, int
   if (op->code == ir::OpCode::Broadcast && op->operands.size() == 1 &&
       op->operands[0]->type.shape.size() == v->type.shape.size())
     return boxIndex(op->operands[0], depth + 1, emitting);
+  // A signed integer widened keeps its value (an i32 arange promoted to i64 by
+  // a dynamic size's i64 scalar): the terms stay.
+  if (op->code == ir::OpCode::Cast && op->operands.size() == 1) {
+    const DType from = op->operands[0]->type.dtype, to = v->type.dtype;
+    if (core::isInteger(from) && core::isInteger(to) && from != DType::Bool && core::isSigned(from) &&
+        core::isSigned(to) && core::bitWidth(to) >= core::bitWidth(from))
+      return boxIndex(op->operands[0], depth + 1, emitting);
+    return std::nullopt;
+  }
   if (op->operands.size() != 2)
     return std::nullopt;
   const ir::OpCode code = op->code;

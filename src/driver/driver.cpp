@@ -1,6 +1,8 @@
 // Block-size choice and compilation of one kernel for the NPU.
 #include "driver/driver.h"
 
+#include "ir/builder.h"
+
 #include "compiler/axis_masks.h"
 #include "compiler/compiler.h"
 #include "compiler/tiling.h"
@@ -8,6 +10,7 @@
 #include "driver/template_blocks_internal.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 namespace npusim::driver {
@@ -116,6 +119,41 @@ std::string describe(const triton::ConstexprBindings &values, const std::vector<
 
 } // namespace
 
+namespace {
+
+/// Replaces every use of an integer scalar parameter whose launch value is
+/// known by a constant of that value: the compiled program is specialised for
+/// the launch (its kernel cache is keyed by these values), so that index
+/// arithmetic over sizes a dynamic-shape kernel passes at run time folds as a
+/// static kernel's does.
+void bindScalarArguments(ir::Function &function, const std::map<std::string, int64_t> &values) {
+  std::map<const ir::Value *, ir::Value *> replacement;
+  ir::Builder builder(function);
+  const size_t before = function.body().ops.size();
+  for (const ir::Parameter &p : function.parameters()) {
+    auto it = values.find(p.name);
+    if (it == values.end() || !p.type.isIntegerOrBool() || !p.type.isScalar())
+      continue;
+    replacement[p.value] = builder.constantInt(p.type.dtype, it->second);
+  }
+  if (replacement.empty())
+    return;
+  std::vector<std::unique_ptr<ir::Op>> &ops = function.body().ops;
+  std::rotate(ops.begin(), ops.begin() + static_cast<std::ptrdiff_t>(before), ops.end());
+  std::function<void(ir::Block &)> rewrite = [&](ir::Block &block) {
+    for (const std::unique_ptr<ir::Op> &op : block.ops) {
+      for (ir::Value *&operand : op->operands)
+        if (auto it = replacement.find(operand); it != replacement.end())
+          operand = it->second;
+      for (const std::unique_ptr<ir::Block> &region : op->regions)
+        rewrite(*region);
+    }
+  };
+  rewrite(function.body());
+}
+
+} // namespace
+
 std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
                                          const triton::ConstexprBindings &launchConstexprs,
                                          const std::map<std::string, int64_t> &scalarArguments,
@@ -146,7 +184,11 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
     };
     compiler::TilingChoice best = compiler::searchBlockSizes(
         triton::name(file.metadata.kind), *params, machine,
-        [&](const compiler::BlockChoice &choice) { return triton::lowerKernel(file, bindingsOf(choice)); },
+        [&](const compiler::BlockChoice &choice) {
+          std::unique_ptr<ir::Function> function = triton::lowerKernel(file, bindingsOf(choice));
+          bindScalarArguments(*function, scalarArguments);
+          return function;
+        },
         scalarArguments, threads);
     kernel->rejected = std::move(best.rejected);
     lastOverflow = best.lastOverflow;
