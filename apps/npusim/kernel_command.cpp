@@ -14,6 +14,7 @@
 #include "reference/interpreter.h"
 #include "runtime/kernels.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -202,8 +203,16 @@ int launchOnNpu(const KernelOptions &k, const triton::KernelFile &kernel,
   if (k.grid)
     pinned = meta.freeConstexprs();
   const auto compileStart = std::chrono::steady_clock::now();
+  // With every block size pinned the launch's grid is known before compiling,
+  // and the program is compiled for it (docs/compiler.md, "Launch scalars").
+  std::optional<triton::GridSize> fixedGrid = k.grid;
+  const std::vector<std::string> free = meta.freeConstexprs();
+  if (!fixedGrid && std::all_of(free.begin(), free.end(), [&](const std::string &name) {
+        return std::find(pinned.begin(), pinned.end(), name) != pinned.end();
+      }))
+    fixedGrid = triton::inferGrid(meta, bindings, args.integerScalars);
   const std::unique_ptr<driver::NpuKernel> estimated =
-      driver::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned);
+      driver::compileForNpu(kernel, bindings, args.integerScalars, options.machine, pinned, 1, fixedGrid);
   std::optional<triton::GridSize> grid = k.grid;
   if (!grid)
     grid = triton::inferGrid(meta, estimated->constexprs, args.integerScalars);

@@ -77,6 +77,7 @@ npu::Program Lowering::run(TileStorage &storage) {
   npu::Program program;
   program.kernelName = cx.function.name();
   program.lanes = cx.machine.lanes;
+  program.compiledForGrid = cx.function.programs();
   program.spadBytesPerLane = cx.machine.spadBytesPerLane();
   cx.out = &program.body;
   for (size_t i = 0; i < cx.function.parameters().size(); ++i) {

@@ -328,8 +328,12 @@ bool ComputeLowerer::lowerLazyArithmetic(const ir::Op &op) {
   if (op.code == OpCode::Cast && core::isInteger(op.operands[0]->type.dtype) &&
       op.operands[0]->type.dtype != DType::Bool) {
     // The lazy form holds the exact 64-bit value; a widening cast must see it
-    // wrapped to the narrower source type, so that source is materialised.
-    if (core::byteSize(type) > core::byteSize(op.operands[0]->type.dtype))
+    // wrapped to the narrower source type, so that source is materialised,
+    // unless it is an arange, whose values are its own bounds' and never wrap
+    // (widen-index-casts leaves casts of aranges at an index's leaves).
+    const ir::Op *source = op.operands[0]->definingOp;
+    if (core::byteSize(type) > core::byteSize(op.operands[0]->type.dtype) &&
+        !(source && source->code == OpCode::Arange))
       return false;
     cx.setLazy(r, a);
     return true;

@@ -1,13 +1,12 @@
 // Block-size choice and compilation of one kernel for the NPU.
 #include "driver/driver.h"
 
-#include "ir/builder.h"
-
 #include "compiler/axis_masks.h"
 #include "compiler/compiler.h"
 #include "compiler/tiling.h"
 #include "core/error.h"
 #include "driver/template_blocks_internal.h"
+#include "ir/builder.h"
 
 #include <algorithm>
 #include <functional>
@@ -117,10 +116,6 @@ std::string describe(const triton::ConstexprBindings &values, const std::vector<
   return text.empty() ? "the launch's block sizes" : text;
 }
 
-} // namespace
-
-namespace {
-
 /// Replaces every use of an integer scalar parameter whose launch value is
 /// known by a constant of that value: the compiled program is specialised for
 /// the launch (its kernel cache is keyed by these values), so that index
@@ -185,8 +180,13 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
     compiler::TilingChoice best = compiler::searchBlockSizes(
         triton::name(file.metadata.kind), *params, machine,
         [&](const compiler::BlockChoice &choice) {
-          std::unique_ptr<ir::Function> function = triton::lowerKernel(file, bindingsOf(choice));
+          const triton::ConstexprBindings bindings = bindingsOf(choice);
+          std::unique_ptr<ir::Function> function = triton::lowerKernel(file, bindings);
           bindScalarArguments(*function, scalarArguments);
+          // The grid npuGrid gives this choice; a re-tiled template's is its own.
+          if (retile.parameters.empty())
+            if (const auto grid = triton::inferGrid(file.metadata, bindings, scalarArguments))
+              function->setPrograms({grid->x, grid->y, grid->z});
           return function;
         },
         scalarArguments, threads);
@@ -223,6 +223,9 @@ std::unique_ptr<NpuKernel> compileForNpu(const triton::KernelFile &file,
     }
   }
   std::unique_ptr<ir::Function> function = triton::lowerKernel(file, launchConstexprs);
+  bindScalarArguments(*function, scalarArguments);
+  if (launchGrid)
+    function->setPrograms({launchGrid->x, launchGrid->y, launchGrid->z});
   try {
     kernel->program = compiler::compile(*function, machine);
     kernel->constexprs = launchConstexprs;

@@ -53,7 +53,9 @@ struct NpuKernel {
 /// the block sizes compiler::searchBlockSizes finds cheapest (a block the
 /// launch's value divided its numel with keeps dividing it), else the launch's
 /// own values; other kernels keep `launchConstexprs`. `scalarArguments` holds the launch's integer scalars
-/// (xnumel, ...). Throws core::CompileError naming the kernel; when nothing
+/// (xnumel, a dynamic size's ks0, ...): the program is compiled for those values, each scalar
+/// parameter's uses replaced by its value, so a caller keeps one kernel per set of values
+/// (docs/compiler.md, "Launch scalars"). Throws core::CompileError naming the kernel; when nothing
 /// fits, the message gives each candidate's bytes per lane and the bank size.
 /// Block sizes named in `pinned` keep their launch value (a user's --const).
 /// The search compiles its candidates on up to `threads` threads. A template

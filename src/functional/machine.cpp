@@ -380,6 +380,15 @@ Workspace::~Workspace() = default;
 
 RunStats run(const npu::Program &program, const Grid &grid, std::vector<DramBuffer> &buffers,
              const std::vector<LaunchArgument> &arguments, const RunOptions &options) {
+  const std::array<int64_t, 3> launched{grid.x, grid.y, grid.z};
+  for (size_t axis = 0; axis < 3; ++axis)
+    if (program.compiledForGrid[axis] > 0 && launched[axis] > program.compiledForGrid[axis])
+      throw core::RuntimeError("kernel '" + program.kernelName + "' was compiled for a grid of " +
+                               std::to_string(program.compiledForGrid[0]) + " x " +
+                               std::to_string(program.compiledForGrid[1]) + " x " +
+                               std::to_string(program.compiledForGrid[2]) + " programs and is launched with " +
+                               std::to_string(grid.x) + " x " + std::to_string(grid.y) + " x " +
+                               std::to_string(grid.z) + ": its index ranges assume no more");
   detail::Machine machine(program, grid, buffers, arguments, options);
   return machine.run();
 }

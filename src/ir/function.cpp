@@ -101,6 +101,7 @@ std::unique_ptr<Function> clone(const Function &function) {
   Block &body = copy->body();
   body.arguments.clear(); // addParameter made them; copyBlock sets them in order
   copyBlock(function.body(), body, copyOf);
+  copy->setPrograms(function.programs());
   return copy;
 }
 

@@ -7,6 +7,7 @@
 #include "ir/opcode.h"
 #include "ir/type.h"
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -91,6 +92,14 @@ public:
   /// Number of ops, nested regions included.
   int numOps() const;
 
+  /// The grid the function is compiled for: programs along each axis, 0
+  /// where unknown (any grid Triton accepts). A program compiled for a launch
+  /// knows it (driver::compileForNpu), and the value ranges of program ids
+  /// follow it (docs/compiler.md, "Launch scalars"). Printed `programs(X, Y,
+  /// Z)` after the parameters when any is known.
+  const std::array<int64_t, 3> &programs() const { return programs_; }
+  void setPrograms(const std::array<int64_t, 3> &programs) { programs_ = programs; }
+
   /// Creates a value owned by this function (used by the Builder).
   Value *newValue(Type type, std::string nameHint = {});
   Value *addParameter(std::string name, Type type);
@@ -100,6 +109,7 @@ private:
   Block body_;
   std::vector<Parameter> parameters_;
   std::vector<std::unique_ptr<Value>> values_;
+  std::array<int64_t, 3> programs_{0, 0, 0};
 };
 
 /// Checks structure and types; throws core::CompileError at the offending op.

@@ -104,6 +104,21 @@ public:
       } while (accept(','));
       expect(')');
     }
+    std::array<int64_t, 3> programs{0, 0, 0};
+    skipSpaces();
+    if (acceptWord("programs")) {
+      expect('(');
+      for (size_t axis = 0; axis < 3; ++axis) {
+        if (axis)
+          expect(',');
+        skipSpaces();
+        const core::SourceLocation at = here();
+        programs[axis] = integer("a program count");
+        if (programs[axis] < 0)
+          fail(at, "a program count is 0 (unknown) or more");
+      }
+      expect(')');
+    }
     expect('{');
     endOfLine();
     Block body;
@@ -119,6 +134,7 @@ public:
       fail(here(), "text after the end of the function");
     }
     build(*function, body, parameterNames);
+    function->setPrograms(programs);
     verify(*function);
     return function;
   }

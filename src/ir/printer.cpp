@@ -148,7 +148,10 @@ public:
         }
       header += ": " + typeOf(v);
     }
-    line(header + ") {", {});
+    header += ")";
+    if (const auto &g = function.programs(); g[0] || g[1] || g[2])
+      header += " programs(" + std::to_string(g[0]) + ", " + std::to_string(g[1]) + ", " + std::to_string(g[2]) + ")";
+    line(header + " {", {});
     blockOps(body, 2);
     out_ += "}\n";
     return std::move(out_);

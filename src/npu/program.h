@@ -16,6 +16,7 @@
 #include "core/element_ops.h"
 #include "core/error.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -251,6 +252,10 @@ struct Program {
   /// When nonzero, odd program instances on a core place every tile this many
   /// bytes higher, so two instances can be in flight (double buffering).
   int64_t instanceBankStride = 0;
+  /// The grid the program was compiled for (ir::Function::programs), 0 on
+  /// an axis where any grid will do: its value ranges assume no more
+  /// programs, so a launch with more is refused (functional::run).
+  std::array<int64_t, 3> compiledForGrid{0, 0, 0};
   /// The block sizes the compiler chose, for dumps and reports ("XBLOCK=1024").
   std::vector<std::pair<std::string, int64_t>> blockSizes;
 };

@@ -94,6 +94,19 @@ void doubleBufferLoops(ir::Function &function);
 /// each group in its order.
 void scheduleLoadsEarly(ir::Function &function);
 
+/// Every i32 or i64 sum (adds, subs, products with constants) whose terms
+/// hold `c * (a % n)` and `(c * n) * (a / n)` for one value `a` and constants
+/// `n != 0`, `c` is rebuilt with `c * a` in their place, repeatedly (`x0 + n *
+/// x1` with `x0 = x % n`, `x1 = x / n` is `x`); the old ops stay for their other
+/// uses. Exact in wrapping arithmetic.
+void recombineDivisions(ir::Function &function);
+
+/// A tile's i32 -> i64 cast of adds, subs and products (through splats,
+/// broadcasts and expand_dims) that value ranges prove never wrap in i32 is
+/// rebuilt in i64 from casts of its leaves (`cast(pid) * B + cast(arange)`):
+/// the same values, affine for the lowering.
+void widenIndexCasts(ir::Function &function);
+
 /// Where the body's top level computes `(s + arange(0, B)) % C` (i32, B <= C)
 /// and a load or store in a loop uses it, the rest of the body from the first
 /// such remainder becomes `if (every s >= 0 and s % C <= C - B) {copy} else

@@ -74,8 +74,11 @@ struct ValueRange {
 /// by value id; empty for pointers, floats and unsigned integers), each
 /// arange taking the range `arangeRange` gives it: a caller that narrows some
 /// aranges learns the values those elements alone can reach.
+/// Program ids range over Triton's grid limits, or with `withinGrid` over the
+/// grid the function is compiled for (ir::Function::programs) where known.
 std::vector<std::optional<ValueRange>>
-valueRanges(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange);
+valueRanges(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange,
+            bool withinGrid = false);
 
 /// The range of an i32 offset, which the passes prove offsets stay within.
 constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();

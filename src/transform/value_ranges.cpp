@@ -1,6 +1,7 @@
 // Integer ranges of TileIR values (docs/compiler.md, "Dead lanes"): one
 // interval per value, holding every element of it. Program ids are bounded by
-// the grid limits Triton launches accept; a result that could leave its dtype
+// the grid limits Triton launches accept, or for a caller that asks, by the
+// grid the function is compiled for; a result that could leave its dtype
 // (where i32 arithmetic would wrap) is unknown.
 #include "transform/transform_internal.h"
 
@@ -87,8 +88,10 @@ std::optional<ValueRange> compare(ir::CmpPredicate p, ValueRange a, ValueRange b
 
 class RangeAnalysis {
 public:
-  RangeAnalysis(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange)
-      : arangeRange_(arangeRange), ranges_(static_cast<size_t>(function.numValues())) {
+  RangeAnalysis(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange,
+                bool withinGrid)
+      : arangeRange_(arangeRange), programs_(withinGrid ? function.programs() : std::array<int64_t, 3>{0, 0, 0}),
+        ranges_(static_cast<size_t>(function.numValues())) {
     for (const ir::Value *argument : function.body().arguments)
       setUnknown(argument);
     visit(function.body());
@@ -147,8 +150,11 @@ private:
       if (!fullRange(type))
         return std::nullopt;
       return ValueRange{op.constant.intValue, op.constant.intValue};
-    case OpCode::ProgramId: return ValueRange{0, (op.axis == 0 ? kMaxProgramsX : kMaxProgramsYZ) - 1};
-    case OpCode::NumPrograms: return ValueRange{1, op.axis == 0 ? kMaxProgramsX : kMaxProgramsYZ};
+    case OpCode::ProgramId: return ValueRange{0, programsAlong(op.axis) - 1};
+    case OpCode::NumPrograms: {
+      const int64_t n = programsAlong(op.axis);
+      return ValueRange{programs_.at(static_cast<size_t>(op.axis)) > 0 ? n : 1, n};
+    }
     case OpCode::Arange: return arangeRange_(op);
     case OpCode::Splat:
     case OpCode::Broadcast:
@@ -218,15 +224,23 @@ private:
     }
   }
 
+  /// The grid the function is compiled for along `axis`, else Triton's limit.
+  int64_t programsAlong(int axis) const {
+    const int64_t known = programs_.at(static_cast<size_t>(axis));
+    return known > 0 ? known : axis == 0 ? kMaxProgramsX : kMaxProgramsYZ;
+  }
+
   const std::function<ValueRange(const ir::Op &)> &arangeRange_;
+  std::array<int64_t, 3> programs_;
   std::vector<std::optional<ValueRange>> ranges_;
 };
 
 } // namespace
 
 std::vector<std::optional<ValueRange>>
-valueRanges(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange) {
-  return RangeAnalysis(function, arangeRange).take();
+valueRanges(const ir::Function &function, const std::function<ValueRange(const ir::Op &)> &arangeRange,
+            bool withinGrid) {
+  return RangeAnalysis(function, arangeRange, withinGrid).take();
 }
 
 std::optional<int64_t> smallInt32Constant(const ir::Value *v) {

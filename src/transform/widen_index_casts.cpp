@@ -1,0 +1,142 @@
+// Widened index casts (docs/compiler.md, "Widened index casts"). A kernel
+// captured with dynamic shapes multiplies its i32 index by i64 sizes, so the
+// front end widens the index: `cast<i64>(pid * XBLOCK + arange)`. The lowering
+// holds affine tiles exactly in 64 bits, so it cannot keep such a cast lazy
+// (the i32 sum might have wrapped) and materialises the index: every offset
+// built from it is a gather. Where value ranges prove that no i32 step wraps
+// (program ids bounded by the grid the function is compiled for), the cast
+// moves down to the leaves: `cast(pid) * XBLOCK + cast(arange)` in i64, which
+// is the same value and stays affine.
+#include "transform/transform.h"
+#include "transform/transform_internal.h"
+
+#include "ir/builder.h"
+
+#include <limits>
+#include <map>
+
+namespace npusim::transform {
+namespace {
+
+using ir::OpCode;
+
+class Widener {
+public:
+  explicit Widener(ir::Function &function)
+      : function_(function), ranges_(valueRanges(
+                                 function,
+                                 [](const ir::Op &arange) {
+                                   return ValueRange{arange.start, arange.end - 1};
+                                 },
+                                 true)),
+        b_(function) {}
+
+  void run(ir::Block &block) {
+    for (size_t i = 0; i < block.ops.size(); ++i) {
+      ir::Op &op = *block.ops[i];
+      for (auto &region : op.regions)
+        run(*region);
+      if (!isIndexWidening(op))
+        continue;
+      // A splat's cast is a scalar's already: only arithmetic gains.
+      const ir::Op *source = op.operands[0]->definingOp;
+      if (!source || source->code == OpCode::Splat)
+        continue;
+      ir::Block built;
+      b_.setInsertionBlock(&built);
+      b_.setLocation(op.loc);
+      ir::Value *widened = widen(op.operands[0], 0);
+      if (!widened)
+        continue;
+      replacement_[op.result()] = widened;
+      const size_t added = built.ops.size();
+      block.ops.insert(block.ops.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(built.ops.begin()),
+                       std::make_move_iterator(built.ops.end()));
+      i += added;
+    }
+  }
+
+  void finish() {
+    if (!replacement_.empty())
+      replaceUses(function_.body(), replacement_);
+  }
+
+private:
+  static bool isIndexWidening(const ir::Op &op) {
+    return op.code == OpCode::Cast && op.operands.size() == 1 && op.results.size() == 1 &&
+           !op.result()->type.isScalar() && !op.result()->type.isPointer &&
+           op.result()->type.dtype == ir::DType::Int64 && op.operands[0]->type.dtype == ir::DType::Int32;
+  }
+
+  std::optional<ValueRange> rangeOf(const ir::Value *v) const {
+    const size_t id = static_cast<size_t>(v->id);
+    return id < ranges_.size() ? ranges_[id] : std::nullopt;
+  }
+
+  /// Whether `a op b` over the operands' ranges stays within i32: then the
+  /// i32 op wraps nowhere and the same op in i64 gives the same values.
+  bool exactInInt32(const ir::Op &op) const {
+    const auto a = rangeOf(op.operands[0]), b = rangeOf(op.operands[1]);
+    if (!a || !b)
+      return false;
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+    for (int64_t x : {a->lo, a->hi})
+      for (int64_t y : {b->lo, b->hi}) {
+        int64_t r = 0;
+        const bool overflow = op.code == OpCode::Add   ? __builtin_add_overflow(x, y, &r)
+                              : op.code == OpCode::Sub ? __builtin_sub_overflow(x, y, &r)
+                                                       : __builtin_mul_overflow(x, y, &r);
+        if (overflow)
+          return false;
+        lo = std::min(lo, r);
+        hi = std::max(hi, r);
+      }
+    return lo >= std::numeric_limits<int32_t>::min() && hi <= std::numeric_limits<int32_t>::max();
+  }
+
+  /// The i64 value equal to `v` widened, built from widened leaves; nothing
+  /// where `v` is a leaf (its own cast is as good).
+  ir::Value *widen(ir::Value *v, int depth) {
+    const ir::Op *op = v->definingOp;
+    if (!op || depth > 32 || v->type.dtype != ir::DType::Int32)
+      return nullptr;
+    switch (op->code) {
+    case OpCode::Add:
+    case OpCode::Sub:
+    case OpCode::Mul:
+      if (op->operands.size() != 2 || !exactInInt32(*op))
+        return nullptr;
+    {
+      // One statement per op made, so that their order is the operands'.
+      ir::Value *a = widenOrCast(op->operands[0], depth);
+      ir::Value *b = widenOrCast(op->operands[1], depth);
+      return b_.binary(op->code, a, b);
+    }
+    case OpCode::Splat: return b_.splat(b_.cast(op->operands[0], ir::DType::Int64), v->type.shape);
+    case OpCode::Broadcast: return b_.broadcast(widenOrCast(op->operands[0], depth), v->type.shape);
+    case OpCode::ExpandDims: return b_.expandDims(widenOrCast(op->operands[0], depth), op->axis);
+    default: return nullptr;
+    }
+  }
+
+  ir::Value *widenOrCast(ir::Value *v, int depth) {
+    if (ir::Value *w = widen(v, depth + 1))
+      return w;
+    return b_.cast(v, ir::DType::Int64);
+  }
+
+  ir::Function &function_;
+  std::vector<std::optional<ValueRange>> ranges_;
+  ir::Builder b_;
+  std::map<const ir::Value *, ir::Value *> replacement_;
+};
+
+} // namespace
+
+void widenIndexCasts(ir::Function &function) {
+  Widener widener(function);
+  widener.run(function.body());
+  widener.finish();
+}
+
+} // namespace npusim::transform
