@@ -65,7 +65,7 @@ options:
                       largest tiles that fit, no cost model), or any other registered
                       strategy
   --gemm-kernel NAME  the kernel of mm, addmm, bmm and baddbmm: tiled, resident,
-                      pipelined or deep-k (a call it cannot run goes to the host); default: each
+                      pipelined, deep-k or vector (a call it cannot run goes to the host); default: each
                       distinct call timed with every kernel that can run it, the
                       fastest kept
   --conv-kernel NAME  the kernel of aten.convolution: implicit (the one the layer's

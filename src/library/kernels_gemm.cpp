@@ -6,6 +6,7 @@
 #include "library/dot_steps.h"
 #include "library/gemm_pipelined.h"
 #include "library/gemm_resident.h"
+#include "library/gemm_vector.h"
 #include "library/mapping.h"
 #include "library/planners.h"
 
@@ -169,6 +170,16 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
     throw core::RuntimeError("GEMM kernel '" + asked + "' is not one of " + joinNames(gemmKernelNames()));
   if (external && !asked.empty() && asked != "tiled")
     throw core::RuntimeError("GEMM kernel '" + asked + "': the external mapping names this shape's tiles");
+  if (asked == "vector") {
+    // Plain products only: alpha, beta and a bias are the tiled kernel's.
+    const std::optional<VectorTiles> t =
+        bias == nullptr && alpha == 1.0 ? chooseVectorTiles(m, n, k, batches, b.stride, machine) : std::nullopt;
+    if (!t)
+      throw core::RuntimeError("GEMM kernel 'vector' has no tiles for " + std::to_string(m) + " x " +
+                               std::to_string(k) + " x " + std::to_string(n) + " (it takes at most " +
+                               std::to_string(kVectorGemmRows) + " rows and no bias or scale)");
+    return vectorGemmLaunch(a, b, c, *t);
+  }
   std::optional<ResidentTiles> resident;
   std::optional<PipelinedTiles> pipelined;
   if (!external && asked != "tiled") {
@@ -264,7 +275,7 @@ KernelLaunch gemmLaunch(const TensorRef &a, const TensorRef &b, const TensorRef 
 
 const std::vector<std::string> &gemmKernelNames() {
   // In the runtime's ranking order: on equal cycles the earlier stands.
-  static const std::vector<std::string> kNames = {"tiled", "resident", "pipelined", "deep-k"};
+  static const std::vector<std::string> kNames = {"tiled", "resident", "pipelined", "deep-k", "vector"};
   return kNames;
 }
 

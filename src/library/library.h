@@ -105,7 +105,7 @@ struct MachineShape {
   std::string mappingStrategy = "search";
   /// The GEMM kernel of mm, addmm, bmm and baddbmm (and of the 1x1
   /// convolutions planned as GEMMs): "" picks tiled or resident by the cost
-  /// estimates; "tiled", "resident", "pipelined" or "deep-k" (gemmKernels()) asks for
+  /// estimates; "tiled", "resident", "pipelined", "deep-k" or "vector" (gemmKernels()) asks for
   /// that one, and planCall throws core::RuntimeError where it cannot run
   /// the call (docs/library-kernels.md, "GEMM kernels").
   std::string gemmKernel;

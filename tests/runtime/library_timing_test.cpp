@@ -373,7 +373,7 @@ TEST(LibraryTiming, TheFastestGemmKernelIsChosen) {
        {std::tuple<int64_t, int64_t, int64_t>{512, 512, 512}, {256, 1024, 384}, {96, 64, 1000}}) {
     int64_t fastest = 0;
     int ran = 0;
-    for (const char *kernel : {"tiled", "resident", "pipelined", "deep-k"})
+    for (const char *kernel : {"tiled", "resident", "pipelined", "deep-k", "vector"})
       if (const auto r = timeMm(m, k, n, kernel)) {
         ++ran;
         fastest = fastest == 0 ? r->timing.cycles : std::min(fastest, r->timing.cycles);
@@ -398,7 +398,7 @@ TEST(LibraryTiming, TheFastestGemmKernelIsChosen) {
   } catch (const core::InputError &e) {
     failure = e.what();
   }
-  EXPECT_NE(failure.find("GEMM kernel 'systolic' is not one of tiled, resident, pipelined, deep-k"),
+  EXPECT_NE(failure.find("GEMM kernel 'systolic' is not one of tiled, resident, pipelined, deep-k, vector"),
             std::string::npos)
       << failure;
 }
@@ -558,6 +558,44 @@ std::optional<StepResult> timeOneByOneConv(int64_t size, int64_t cin, int64_t co
                               "null, [1, 1], [0, 0], [1, 1], false, [0, 0], 1", "", gemm);
 }
 
+/// The 1,024 single-query dot products of a decode step's attention (32
+/// sequences x 32 heads, head size 128) against each query's own new key:
+/// bmm([1024, 1, 128], [1024, 128, 1]), the keys seen transposed. Timed with
+/// `kernel` asked for ("": the runtime's choice) on tpuv3-like.
+std::optional<StepResult> timeQueriesByOwnKeys(const std::string &kernel) {
+  constexpr int64_t kQueries = 1024, kHead = 128;
+  const std::string args = tensorJson(0, {kQueries, 1, kHead}, {kHead, kHead, 1}) + ", " +
+                           tensorJson(1, {kQueries, kHead, 1}, {kHead, 1, kHead});
+  const Bundle bundle =
+      parseBundle(callBundle({kQueries * kHead, kQueries * kHead, kQueries}, "aten.bmm", args,
+                             tensorJson(2, {kQueries, 1, 1}, {1, 1, 1})),
+                  ".", "graph.json");
+  RunOptions options;
+  options.mode = Mode::Timing;
+  options.machine = config::loadConfig("tpuv3-like");
+  options.gemmKernel = kernel;
+  const RunReport report = runBundle(bundle, options);
+  if (!report.failure.empty() || report.steps.size() != 1 || !report.steps[0].timed)
+    return std::nullopt;
+  return report.steps[0];
+}
+
+// One row of A per product: the arrays load a weight tile per query and fill
+// and drain for each (582x the roofline on tpuv4-like), while the vector
+// GEMM streams both operands once. Its compulsory bytes, 2 x 1024 x 128 x 4
+// + 1024 x 4 = 1,052,672, take 2,056 cycles at tpuv3-like's 512 bytes per
+// cycle; copies on that machine reach about half the peak, so 4x bounds it.
+TEST(LibraryTiming, OneQueryRowRunsOnTheVectorUnit) {
+  const auto tiled = timeQueriesByOwnKeys("tiled");
+  const auto vector = timeQueriesByOwnKeys("vector");
+  const auto chosen = timeQueriesByOwnKeys("");
+  ASSERT_TRUE(tiled && vector && chosen);
+  EXPECT_NE(vector->blockSizes.find("BLOCK_R="), std::string::npos) << vector->blockSizes;
+  EXPECT_LT(20 * vector->timing.cycles, tiled->timing.cycles);
+  EXPECT_LT(vector->timing.cycles, 4 * 2056);
+  EXPECT_EQ(chosen->timing.cycles, vector->timing.cycles);
+}
+
 // A 1x1 convolution is planned as a GEMM of its pixels, and the runtime
 // times every GEMM kernel that can run it as it does for mm: its cycles are
 // the least of the kernels asked for one by one. ResNet-50's 1024 -> 256 at
@@ -569,7 +607,7 @@ TEST(LibraryTiming, OneByOneConvolutionsTimeTheGemmKernels) {
     ASSERT_TRUE(chosen.has_value());
     int64_t least = 0;
     int timed = 0;
-    for (const char *kernel : {"tiled", "resident", "pipelined", "deep-k"})
+    for (const char *kernel : {"tiled", "resident", "pipelined", "deep-k", "vector"})
       if (const auto r = timeOneByOneConv(size, cin, cout, kernel)) {
         least = timed++ == 0 ? r->timing.cycles : std::min(least, r->timing.cycles);
       }
