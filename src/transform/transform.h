@@ -101,10 +101,10 @@ void scheduleLoadsEarly(ir::Function &function);
 /// uses. Exact in wrapping arithmetic.
 void recombineDivisions(ir::Function &function);
 
-/// A tile's i32 -> i64 cast of adds, subs and products (through splats,
-/// broadcasts and expand_dims) that value ranges prove never wrap in i32 is
-/// rebuilt in i64 from casts of its leaves (`cast(pid) * B + cast(arange)`):
-/// the same values, affine for the lowering.
+/// A tile's i32 -> i64 cast of adds, subs and products (through broadcasts
+/// and expand_dims) of aranges, splats and constants, which value ranges
+/// prove never wrap in i32, is rebuilt in i64 from casts of its leaves
+/// (`cast(pid) * B + cast(arange)`): the same values, affine for the lowering.
 void widenIndexCasts(ir::Function &function);
 
 /// Where the body's top level computes `(s + arange(0, B)) % C` (i32, B <= C)

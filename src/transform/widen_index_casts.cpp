@@ -38,16 +38,15 @@ public:
         run(*region);
       if (!isIndexWidening(op))
         continue;
-      // A splat's cast is a scalar's already: only arithmetic gains.
+      // A leaf's cast is as good as itself: only arithmetic gains.
       const ir::Op *source = op.operands[0]->definingOp;
-      if (!source || source->code == OpCode::Splat)
+      if (!source || source->code == OpCode::Splat || source->code == OpCode::Arange ||
+          source->code == OpCode::Constant || !widens(op.operands[0], 0))
         continue;
       ir::Block built;
       b_.setInsertionBlock(&built);
       b_.setLocation(op.loc);
-      ir::Value *widened = widen(op.operands[0], 0);
-      if (!widened)
-        continue;
+      ir::Value *widened = widen(op.operands[0]);
       replacement_[op.result()] = widened;
       const size_t added = built.ops.size();
       block.ops.insert(block.ops.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(built.ops.begin()),
@@ -94,35 +93,47 @@ private:
     return lo >= std::numeric_limits<int32_t>::min() && hi <= std::numeric_limits<int32_t>::max();
   }
 
-  /// The i64 value equal to `v` widened, built from widened leaves; nothing
-  /// where `v` is a leaf (its own cast is as good).
-  ir::Value *widen(ir::Value *v, int depth) {
+  /// Whether `v` widens to an affine i64 tile: its leaves are aranges, splats
+  /// and constants, joined by adds, subs and products that never wrap in i32,
+  /// broadcasts and expand_dims. A leaf computed otherwise (a division's
+  /// digit) is materialised either way, and widening would only move the
+  /// arithmetic above it to i64.
+  bool widens(const ir::Value *v, int depth) const {
     const ir::Op *op = v->definingOp;
     if (!op || depth > 32 || v->type.dtype != ir::DType::Int32)
-      return nullptr;
+      return false;
     switch (op->code) {
     case OpCode::Add:
     case OpCode::Sub:
     case OpCode::Mul:
-      if (op->operands.size() != 2 || !exactInInt32(*op))
-        return nullptr;
-    {
-      // One statement per op made, so that their order is the operands'.
-      ir::Value *a = widenOrCast(op->operands[0], depth);
-      ir::Value *b = widenOrCast(op->operands[1], depth);
-      return b_.binary(op->code, a, b);
-    }
-    case OpCode::Splat: return b_.splat(b_.cast(op->operands[0], ir::DType::Int64), v->type.shape);
-    case OpCode::Broadcast: return b_.broadcast(widenOrCast(op->operands[0], depth), v->type.shape);
-    case OpCode::ExpandDims: return b_.expandDims(widenOrCast(op->operands[0], depth), op->axis);
-    default: return nullptr;
+      return op->operands.size() == 2 && exactInInt32(*op) && widens(op->operands[0], depth + 1) &&
+             widens(op->operands[1], depth + 1);
+    case OpCode::Broadcast:
+    case OpCode::ExpandDims: return widens(op->operands[0], depth + 1);
+    case OpCode::Arange:
+    case OpCode::Splat:
+    case OpCode::Constant: return true;
+    default: return false;
     }
   }
 
-  ir::Value *widenOrCast(ir::Value *v, int depth) {
-    if (ir::Value *w = widen(v, depth + 1))
-      return w;
-    return b_.cast(v, ir::DType::Int64);
+  /// The i64 value equal to `v` (which widens) built from its leaves' casts.
+  ir::Value *widen(ir::Value *v) {
+    const ir::Op *op = v->definingOp;
+    switch (op->code) {
+    case OpCode::Add:
+    case OpCode::Sub:
+    case OpCode::Mul: {
+      // One statement per op made, so that their order is the operands'.
+      ir::Value *a = widen(op->operands[0]);
+      ir::Value *b = widen(op->operands[1]);
+      return b_.binary(op->code, a, b);
+    }
+    case OpCode::Splat: return b_.splat(b_.cast(op->operands[0], ir::DType::Int64), v->type.shape);
+    case OpCode::Broadcast: return b_.broadcast(widen(op->operands[0]), v->type.shape);
+    case OpCode::ExpandDims: return b_.expandDims(widen(op->operands[0]), op->axis);
+    default: return b_.cast(v, ir::DType::Int64); // an arange or a constant
+    }
   }
 
   ir::Function &function_;
