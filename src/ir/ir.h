@@ -94,9 +94,10 @@ public:
 
   /// The grid the function is compiled for: programs along each axis, 0
   /// where unknown (any grid Triton accepts). A program compiled for a launch
-  /// knows it (driver::compileForNpu), and the value ranges of program ids
-  /// follow it (docs/compiler.md, "Launch scalars"). Printed `programs(X, Y,
-  /// Z)` after the parameters when any is known.
+  /// knows it (driver::compileForNpu); `widen-index-casts` bounds program ids
+  /// by it (docs/compiler.md, "Launch scalars"), and a launch on more programs
+  /// is refused. Printed `programs(X, Y, Z)` after the parameters when any is
+  /// known.
   const std::array<int64_t, 3> &programs() const { return programs_; }
   void setPrograms(const std::array<int64_t, 3> &programs) { programs_ = programs; }
 

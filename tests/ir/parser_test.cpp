@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -149,6 +150,16 @@ TEST(Parser, CloneKeepsIdsAndLocations) {
   EXPECT_EQ(copy->name(), f->name());
 }
 
+TEST(Parser, TheCompiledGridReadsBackAndClones) {
+  const std::string text = "tile.func @k(%0 x: i32) programs(64, 2, 0) {\n}\n";
+  const auto f = parse(text);
+  EXPECT_EQ(f->programs(), (std::array<int64_t, 3>{64, 2, 0}));
+  EXPECT_EQ(print(*f), text);
+  EXPECT_EQ(clone(*f)->programs(), f->programs());
+  // No grid known: nothing printed.
+  EXPECT_EQ(print(*parse("tile.func @k(%0 x: i32) {\n}\n")), "tile.func @k(%0 x: i32) {\n}\n");
+}
+
 /// The error parse reports for text, as "LINE:COL: message".
 std::string errorOf(const std::string &text) {
   try {
@@ -203,6 +214,9 @@ TEST(Parser, MalformedTextErrorsAtLineAndColumn) {
        "2:26: error: TileIR parser: a lane axis must be an axis of the tile"},
       {head + "  %1 = splat %0 : i32[8] lane\n}\n",
        "2:30: error: TileIR parser: expected '=' at the end of the line"},
+      {"tile.func @k(%0 x: i32) programs(4, -1, 1) {\n}\n",
+       "1:37: error: TileIR parser: a program count is 0 (unknown) or more"},
+      {"tile.func @k(%0 x: i32) programs(4, 1) {\n}\n", "1:38: error: TileIR parser: expected ',', found ')'"},
   };
   for (const auto &[text, expected] : cases)
     EXPECT_EQ(errorOf(text), expected) << text;
