@@ -5,6 +5,7 @@
 #include "transform/transform_internal.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace npusim::transform {
 namespace {
@@ -173,6 +174,14 @@ std::optional<LoopTrips> constantTrips(const ir::Op &loop) {
   const int64_t trips = *step > 0 ? (*hi > *lo ? (*hi - *lo + *step - 1) / *step : 0)
                                   : (*lo > *hi ? (*lo - *hi - *step - 1) / -*step : 0);
   return LoopTrips{*lo, *step, trips};
+}
+
+size_t spliceBefore(ir::Block &block, size_t position, ir::Block &built) {
+  const size_t moved = built.ops.size();
+  block.ops.insert(block.ops.begin() + static_cast<std::ptrdiff_t>(position),
+                   std::make_move_iterator(built.ops.begin()), std::make_move_iterator(built.ops.end()));
+  built.ops.clear();
+  return moved;
 }
 
 int countUses(const ir::Block &block, const ir::Value *v) {

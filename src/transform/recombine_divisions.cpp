@@ -227,10 +227,7 @@ void recombineBlock(ir::Function &function, ir::Block &block, const ValueNumbers
       sum = sum ? b.binary(OpCode::Add, sum, term) : term;
     }
     replacement[op.result()] = sum;
-    const auto at = block.ops.begin() + static_cast<std::ptrdiff_t>(i);
-    const size_t added = built.ops.size();
-    block.ops.insert(at, std::make_move_iterator(built.ops.begin()), std::make_move_iterator(built.ops.end()));
-    i += added;
+    i += spliceBefore(block, i, built);
   }
 }
 

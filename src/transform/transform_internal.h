@@ -56,6 +56,10 @@ void unrollLoop(ir::Function &function, ir::Block &parent, size_t position, cons
 /// How many operands of ops in `block` (nested blocks included) are `v`.
 int countUses(const ir::Block &block, const ir::Value *v);
 
+/// Moves the ops of `built` (made there by a Builder, in order) into `block`
+/// just before position `position`; returns how many moved.
+size_t spliceBefore(ir::Block &block, size_t position, ir::Block &built);
+
 /// Every operand of `block` (nested blocks included) that `replacement` maps
 /// becomes the value it maps to.
 void replaceUses(ir::Block &block, const std::map<const ir::Value *, ir::Value *> &replacement);

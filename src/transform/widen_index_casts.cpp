@@ -48,10 +48,7 @@ public:
       b_.setLocation(op.loc);
       ir::Value *widened = widen(op.operands[0]);
       replacement_[op.result()] = widened;
-      const size_t added = built.ops.size();
-      block.ops.insert(block.ops.begin() + static_cast<std::ptrdiff_t>(i), std::make_move_iterator(built.ops.begin()),
-                       std::make_move_iterator(built.ops.end()));
-      i += added;
+      i += spliceBefore(block, i, built);
     }
   }
 
